@@ -1,0 +1,145 @@
+/**
+ * Data types shared by the engine, the format writers, the API layer and the UI.
+ * Units: all coordinates are in traced-image pixels, origin top-left, y down, unless a name says
+ * otherwise. Colours are non-premultiplied sRGB bytes.
+ */
+
+/** A decoded bitmap: 4 bytes per pixel (R, G, B, A), rows top to bottom, no padding. */
+export interface RgbaImage {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array | Uint8ClampedArray;
+}
+
+/** An sRGB colour with alpha, each channel 0–255. */
+export interface Rgba {
+  readonly r: number;
+  readonly g: number;
+  readonly b: number;
+  readonly a: number;
+}
+
+/** One parsed entry of `processing.palette` (reference §3.2). */
+export interface PaletteRule {
+  /** The palette colour detected colours snap to. */
+  readonly color: Rgba;
+  /** Colour that replaces the snapped colour (`->`); absent = keep `color`. */
+  readonly remap?: Rgba;
+  /** Fractional ARGB distance (0–2); colours within it snap to this entry. Default 2. */
+  readonly tolerance: number;
+}
+
+export type ShapeStacking = 'cutouts' | 'stacked';
+
+/** Parameterized-shape families, named after `processing.parameterizedShapes.*`. */
+export interface ParameterizedShapeSwitches {
+  readonly ellipseGeneral: boolean;
+  readonly ellipseCircle: boolean;
+  readonly triangleGeneral: boolean;
+  readonly triangleIsosceles: boolean;
+  readonly quadrilateralGeneral: boolean;
+  readonly quadrilateralRectangle: boolean;
+  readonly quadrilateralBullet: boolean;
+  readonly starN3: boolean;
+  readonly starN4: boolean;
+  readonly starN5: boolean;
+  readonly starN6: boolean;
+}
+
+/** Everything the engine needs; built from API options by `toEngineParams` in src/api only. */
+export interface EngineParams {
+  /** 0 = choose the colour count automatically; 1–256 = at most this many colours. */
+  readonly maxColors: number;
+  /** Parsed `processing.palette`; empty = no palette rules. */
+  readonly palette: readonly PaletteRule[];
+  /** Shapes with a smaller area (px²) merge into their best neighbour. */
+  readonly minAreaPx: number;
+  /** Larger inputs are shrunk to at most this many pixels before tracing. */
+  readonly maxPixels: number;
+  readonly shapeStacking: ShapeStacking;
+  readonly parameterizedShapes: ParameterizedShapeSwitches;
+}
+
+/** One piece of a fitted boundary, starting where the previous piece ended. */
+export type Segment =
+  | { readonly kind: 'line'; readonly x: number; readonly y: number }
+  | { readonly kind: 'quad'; readonly cx: number; readonly cy: number; readonly x: number; readonly y: number }
+  | {
+      readonly kind: 'cubic';
+      readonly c1x: number;
+      readonly c1y: number;
+      readonly c2x: number;
+      readonly c2y: number;
+      readonly x: number;
+      readonly y: number;
+    }
+  | {
+      /** SVG-style elliptical arc; a circular arc has rx === ry. */
+      readonly kind: 'arc';
+      readonly rx: number;
+      readonly ry: number;
+      readonly rotationDeg: number;
+      readonly largeArc: boolean;
+      readonly sweep: boolean;
+      readonly x: number;
+      readonly y: number;
+    };
+
+/**
+ * One boundary between two regions, fitted once and used by both (the shared boundary graph).
+ * `left`/`right` are region indices seen when walking from start to end (y down), -1 = nothing
+ * (transparent or outside the image).
+ */
+export interface Chain {
+  readonly startX: number;
+  readonly startY: number;
+  readonly segments: readonly Segment[];
+  readonly leftRegion: number;
+  readonly rightRegion: number;
+  readonly closed: boolean;
+}
+
+/** A chain used by a loop, forwards or backwards. */
+export interface ChainUse {
+  readonly chain: number;
+  readonly reversed: boolean;
+}
+
+/** A closed loop: chain uses in order; each ends where the next begins. */
+export type Loop = readonly ChainUse[];
+
+/** The reference §3.9 model: one positive loop plus holes, all filled with one colour. */
+export interface Shape {
+  readonly region: number;
+  readonly color: Rgba;
+  readonly outer: Loop;
+  readonly holes: readonly Loop[];
+  /** Pixel area of the region (for ordering and stats). */
+  readonly areaPx: number;
+  /** Region index of the shape this one lies inside, or -1 (used by group_by=parent later). */
+  readonly parent: number;
+}
+
+export interface TraceStats {
+  readonly colors: number;
+  readonly regions: number;
+  readonly chains: number;
+  readonly profile: ImageProfile;
+  /** Milliseconds per pipeline stage, for the benchmark; not part of the deterministic output. */
+  readonly stageMs: Readonly<Record<string, number>>;
+}
+
+/** What kind of picture the engine decided it is looking at. */
+export type ImageProfile = 'pixel' | 'flat' | 'photo';
+
+export interface TraceResult {
+  /** Size of the traced bitmap (after shrinking to maxPixels). */
+  readonly width: number;
+  readonly height: number;
+  /** Input pixels per traced pixel (1 unless shrunk); writers scale by it to keep input units. */
+  readonly scaleToInput: number;
+  readonly chains: readonly Chain[];
+  /** Shapes in paint order, bottom first. */
+  readonly shapes: readonly Shape[];
+  readonly stats: TraceStats;
+}
