@@ -136,8 +136,9 @@ export interface TraceResult {
   /** Size of the traced bitmap (after shrinking to maxPixels). */
   readonly width: number;
   readonly height: number;
-  /** Input pixels per traced pixel (1 unless shrunk); writers scale by it to keep input units. */
-  readonly scaleToInput: number;
+  /** Size of the input bitmap; writers scale traced coordinates to it (viewBox in input pixels). */
+  readonly inputWidth: number;
+  readonly inputHeight: number;
   readonly chains: readonly Chain[];
   /** Shapes in paint order, bottom first. */
   readonly shapes: readonly Shape[];

@@ -1,0 +1,254 @@
+/**
+ * Stage 5: the shared boundary graph (planar crack graph, cf. TopoJSON arcs).
+ * In: a region id per pixel (-1 = transparent; outside the image counts as -1 too).
+ * Out: chains — maximal runs of pixel cracks between the same two regions, ending at junction
+ * vertices (3+ boundary cracks meet) or closing on themselves — and, per region, its loops as
+ * cyclic lists of chain uses with the region on the left. Each border is stored once and later
+ * fitted once, so two neighbours can never disagree about it (no gaps by construction).
+ *
+ * Lattice conventions: vertex (x, y) is the corner between pixels; directions 0=E 1=S 2=W 3=N
+ * (y down). Walking a chain, `left`/`right` are the regions on each side.
+ */
+
+export const DX = [1, 0, -1, 0] as const;
+export const DY = [0, 1, 0, -1] as const;
+
+export interface ChainGraph {
+  readonly count: number;
+  /** Start vertex per chain. */
+  readonly startX: Int32Array;
+  readonly startY: Int32Array;
+  /** Step directions of all chains, concatenated; chain c owns dirs[dirStart[c] .. dirStart[c+1]). */
+  readonly dirs: Uint8Array;
+  readonly dirStart: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  /** 1 when the chain has no junction and closes on itself. */
+  readonly closed: Uint8Array;
+}
+
+export interface RegionLoops {
+  /** Per region: loops, each a list of encoded uses (chain * 2 + (reversed ? 1 : 0)). */
+  readonly loops: number[][][];
+  /** Signed lattice area per loop (negative = outer loop with the region on the left). */
+  readonly loopArea: number[][];
+}
+
+export function buildChainGraph(regionOf: Int32Array, width: number, height: number): ChainGraph {
+  const px = (x: number, y: number): number =>
+    x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
+  const hCount = width * (height + 1);
+  const crackChain = new Int32Array(hCount + (width + 1) * height).fill(-1);
+  const crackOf = (x: number, y: number, d: number): number => {
+    switch (d) {
+      case 0: return y * width + x;
+      case 1: return hCount + y * (width + 1) + x;
+      case 2: return y * width + x - 1;
+      default: return hCount + (y - 1) * (width + 1) + x;
+    }
+  };
+  const leftOf = (x: number, y: number, d: number): number => {
+    switch (d) {
+      case 0: return px(x, y - 1);
+      case 1: return px(x, y);
+      case 2: return px(x - 1, y);
+      default: return px(x - 1, y - 1);
+    }
+  };
+  const rightOf = (x: number, y: number, d: number): number => {
+    switch (d) {
+      case 0: return px(x, y);
+      case 1: return px(x - 1, y);
+      case 2: return px(x - 1, y - 1);
+      default: return px(x, y - 1);
+    }
+  };
+  const isBoundaryStep = (x: number, y: number, d: number): boolean => {
+    if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) return false;
+    return leftOf(x, y, d) !== rightOf(x, y, d);
+  };
+  const boundaryDegree = (x: number, y: number): number => {
+    let n = 0;
+    for (let d = 0; d < 4; d++) if (isBoundaryStep(x, y, d)) n++;
+    return n;
+  };
+
+  const startX: number[] = [];
+  const startY: number[] = [];
+  const dirStart: number[] = [0];
+  const dirs: number[] = [];
+  const left: number[] = [];
+  const right: number[] = [];
+  const closed: number[] = [];
+
+  const walk = (x0: number, y0: number, d0: number): void => {
+    const id = startX.length;
+    startX.push(x0);
+    startY.push(y0);
+    left.push(leftOf(x0, y0, d0));
+    right.push(rightOf(x0, y0, d0));
+    let x = x0;
+    let y = y0;
+    let d = d0;
+    let isClosed = 0;
+    for (;;) {
+      crackChain[crackOf(x, y, d)] = id;
+      dirs.push(d);
+      x += DX[d]!;
+      y += DY[d]!;
+      if (x === x0 && y === y0 && boundaryDegree(x, y) === 2) {
+        isClosed = 1;
+        break;
+      }
+      if (boundaryDegree(x, y) !== 2) break;
+      // Exactly one other boundary crack continues the chain: left turn, straight or right turn.
+      const back = (d + 2) & 3;
+      let next = -1;
+      for (let nd = 0; nd < 4; nd++) {
+        if (nd !== back && isBoundaryStep(x, y, nd)) {
+          next = nd;
+          break;
+        }
+      }
+      d = next;
+    }
+    closed.push(isClosed);
+    dirStart.push(dirs.length);
+  };
+
+  for (let y = 0; y <= height; y++) {
+    for (let x = 0; x <= width; x++) {
+      if (boundaryDegree(x, y) < 3) continue;
+      for (let d = 0; d < 4; d++) {
+        if (isBoundaryStep(x, y, d) && crackChain[crackOf(x, y, d)]! < 0) walk(x, y, d);
+      }
+    }
+  }
+  // What is left are closed borders without junctions: start each at its top-left crack, east.
+  for (let y = 0; y <= height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (crackChain[y * width + x]! < 0 && px(x, y - 1) !== px(x, y)) walk(x, y, 0);
+    }
+  }
+  return {
+    count: startX.length,
+    startX: Int32Array.from(startX),
+    startY: Int32Array.from(startY),
+    dirs: Uint8Array.from(dirs),
+    dirStart: Int32Array.from(dirStart),
+    left: Int32Array.from(left),
+    right: Int32Array.from(right),
+    closed: Uint8Array.from(closed),
+  };
+}
+
+/** End vertex of a chain. */
+export function chainEnd(graph: ChainGraph, c: number): [number, number] {
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+    x += DX[graph.dirs[k]!]!;
+    y += DY[graph.dirs[k]!]!;
+  }
+  return [x, y];
+}
+
+/** Twice the shoelace area swept by the chain's lattice polyline (forward direction). */
+function chainShoelace(graph: ChainGraph, c: number): number {
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  let sum = 0;
+  for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+    const nx = x + DX[graph.dirs[k]!]!;
+    const ny = y + DY[graph.dirs[k]!]!;
+    sum += x * ny - nx * y;
+    x = nx;
+    y = ny;
+  }
+  return sum;
+}
+
+/**
+ * Walks every region's loops with the region on the left. At a junction the walk keeps the
+ * region 4-connected: turn left if the pixel ahead-left is not ours, else go straight if the
+ * pixel ahead-right is not ours, else turn right.
+ */
+export function buildRegionLoops(graph: ChainGraph, regionOf: Int32Array, width: number, height: number, regionCount: number): RegionLoops {
+  const px = (x: number, y: number): number =>
+    x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
+  const hCount = width * (height + 1);
+  const crackChain = new Int32Array(hCount + (width + 1) * height).fill(-1);
+  const ends: [number, number][] = [];
+  const shoelace = new Float64Array(graph.count);
+  for (let c = 0; c < graph.count; c++) {
+    let x = graph.startX[c]!;
+    let y = graph.startY[c]!;
+    for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+      const d = graph.dirs[k]!;
+      crackChain[crackIndex(x, y, d, width, hCount)] = c;
+      x += DX[d]!;
+      y += DY[d]!;
+    }
+    ends.push([x, y]);
+    shoelace[c] = chainShoelace(graph, c);
+  }
+  const loops: number[][][] = Array.from({ length: regionCount }, () => []);
+  const loopArea: number[][] = Array.from({ length: regionCount }, () => []);
+  const visited = new Uint8Array(graph.count * 2);
+  for (let c = 0; c < graph.count; c++) {
+    for (let side = 0; side < 2; side++) {
+      const region = side === 0 ? graph.left[c]! : graph.right[c]!;
+      if (region < 0 || visited[c * 2 + side]) continue;
+      const loop: number[] = [];
+      let area2 = 0;
+      let use = c * 2 + side;
+      for (let guard = 0; guard <= graph.count * 2; guard++) {
+        if (visited[use]) break;
+        visited[use] = 1;
+        loop.push(use);
+        const chain = use >> 1;
+        const reversed = (use & 1) === 1;
+        area2 += reversed ? -shoelace[chain]! : shoelace[chain]!;
+        if (graph.closed[chain]) break;
+        let x: number;
+        let y: number;
+        let arrive: number;
+        if (!reversed) {
+          [x, y] = ends[chain]!;
+          arrive = graph.dirs[graph.dirStart[chain + 1]! - 1]!;
+        } else {
+          x = graph.startX[chain]!;
+          y = graph.startY[chain]!;
+          arrive = (graph.dirs[graph.dirStart[chain]!]! + 2) & 3;
+        }
+        const [fl, fr] = aheadPixels(px, x, y, arrive);
+        const next = fl !== region ? (arrive + 3) & 3 : fr !== region ? arrive : (arrive + 1) & 3;
+        const nextChain = crackChain[crackIndex(x, y, next, width, hCount)]!;
+        if (nextChain < 0) throw new Error('invariant: loop walk left the boundary graph');
+        use = nextChain * 2 + (graph.left[nextChain] === region ? 0 : 1);
+      }
+      loops[region]!.push(loop);
+      loopArea[region]!.push(area2 / 2);
+    }
+  }
+  return { loops, loopArea };
+}
+
+function crackIndex(x: number, y: number, d: number, width: number, hCount: number): number {
+  switch (d) {
+    case 0: return y * width + x;
+    case 1: return hCount + y * (width + 1) + x;
+    case 2: return y * width + x - 1;
+    default: return hCount + (y - 1) * (width + 1) + x;
+  }
+}
+
+/** The pixels ahead-left and ahead-right of a walker arriving at vertex (x, y) in direction d. */
+function aheadPixels(px: (x: number, y: number) => number, x: number, y: number, d: number): [number, number] {
+  switch (d) {
+    case 0: return [px(x, y - 1), px(x, y)];
+    case 1: return [px(x, y), px(x - 1, y)];
+    case 2: return [px(x - 1, y), px(x - 1, y - 1)];
+    default: return [px(x - 1, y - 1), px(x, y - 1)];
+  }
+}

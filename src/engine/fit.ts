@@ -1,0 +1,410 @@
+/**
+ * Stage 7: curve fitting of one chain's sample points.
+ * In: sample points (x, y pairs) of one boundary, open (ends are fixed junctions) or closed, and
+ * an error tolerance in pixels. Out: segments (lines, quadratic and cubic Béziers, circular arcs)
+ * starting at the first point, each within the tolerance of the samples it covers.
+ *
+ * Corners: turn angle over a window of s samples, kept only where the turn over 2s is not much
+ * larger (a corner turns at once, an arc keeps turning: the scale-ratio test), at local maxima.
+ * Spans between corners: Schneider's algorithm (Graphics Gems, 1990) — chord-length
+ * parameters, least-squares cubic with fixed end tangents, Newton reparameterisation, split at
+ * the worst point with a shared tangent. A span that fits a line within tolerance is a line; a
+ * cubic that is a degree-elevated quadratic is written as a quadratic; a closed corner-free loop
+ * that fits a circle (Kåsa fit) becomes two arcs.
+ */
+import type { Segment } from './types.js';
+
+export interface FitOptions {
+  /** Maximum distance (px) between a sample and the fitted curve. */
+  readonly tolerancePx: number;
+  /** Turn (degrees) over the corner window above which a point may be a corner. */
+  readonly cornerAngleDeg: number;
+}
+
+export interface FittedChain {
+  readonly startX: number;
+  readonly startY: number;
+  readonly segments: Segment[];
+}
+
+/** Fits a polyline exactly: only collinear interior vertices are removed (pixel art). */
+export function fitPolyline(points: Float64Array, closed: boolean): FittedChain {
+  const n = points.length / 2;
+  const segments: Segment[] = [];
+  const keep: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const isEnd = !closed && (i === 0 || i === n - 1);
+    if (isEnd || !collinear(points, (i - 1 + n) % n, i, (i + 1) % n)) keep.push(i);
+  }
+  if (keep.length === 0) keep.push(0);
+  const first = keep[0]!;
+  for (let k = 1; k < keep.length; k++) segments.push({ kind: 'line', x: points[keep[k]! * 2]!, y: points[keep[k]! * 2 + 1]! });
+  if (closed) segments.push({ kind: 'line', x: points[first * 2]!, y: points[first * 2 + 1]! });
+  return { startX: points[first * 2]!, startY: points[first * 2 + 1]!, segments };
+}
+
+function collinear(p: Float64Array, a: number, b: number, c: number): boolean {
+  const cross = (p[b * 2]! - p[a * 2]!) * (p[c * 2 + 1]! - p[a * 2 + 1]!) - (p[b * 2 + 1]! - p[a * 2 + 1]!) * (p[c * 2]! - p[a * 2]!);
+  return Math.abs(cross) < 1e-9;
+}
+
+export function fitChain(points: Float64Array, closed: boolean, options: FitOptions): FittedChain {
+  const n = points.length / 2;
+  if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: [] };
+  if (closed) {
+    const circle = fitCircleLoop(points, options.tolerancePx);
+    if (circle) return circle;
+  }
+  const corners = findCorners(points, closed, options.cornerAngleDeg);
+  const segments: Segment[] = [];
+  if (!closed) {
+    const breaks = [0, ...corners.filter((i) => i > 0 && i < n - 1), n - 1];
+    for (let k = 0; k + 1 < breaks.length; k++) fitSpan(points, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, false);
+    return { startX: points[0]!, startY: points[1]!, segments };
+  }
+  // Closed: rotate so the loop starts at a corner (or at sample 0), then close it.
+  const start = corners.length > 0 ? corners[0]! : 0;
+  const rotated = new Float64Array((n + 1) * 2);
+  for (let i = 0; i <= n; i++) {
+    const j = (start + i) % n;
+    rotated[i * 2] = points[j * 2]!;
+    rotated[i * 2 + 1] = points[j * 2 + 1]!;
+  }
+  const breaks = [0, ...corners.map((c) => (c - start + n) % n).filter((i) => i > 0).sort((a, b) => a - b), n];
+  const smoothSeam = corners.length === 0;
+  for (let k = 0; k + 1 < breaks.length; k++) fitSpan(rotated, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, smoothSeam);
+  return { startX: rotated[0]!, startY: rotated[1]!, segments };
+}
+
+/** Indices of corner samples (ascending). */
+export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: number): number[] {
+  const n = p.length / 2;
+  if (n < 5) return [];
+  const s = n >= 12 ? 3 : 2;
+  const threshold = (cornerAngleDeg * Math.PI) / 180;
+  const turn = new Float64Array(n);
+  const at = (i: number): number => (closed ? ((i % n) + n) % n : Math.min(n - 1, Math.max(0, i)));
+  const turnAt = (i: number, w: number): number => {
+    const a = at(i - w);
+    const b = at(i + w);
+    const ux = p[i * 2]! - p[a * 2]!;
+    const uy = p[i * 2 + 1]! - p[a * 2 + 1]!;
+    const vx = p[b * 2]! - p[i * 2]!;
+    const vy = p[b * 2 + 1]! - p[i * 2 + 1]!;
+    const lu = Math.hypot(ux, uy);
+    const lv = Math.hypot(vx, vy);
+    if (lu < 1e-9 || lv < 1e-9) return 0;
+    return Math.acos(Math.max(-1, Math.min(1, (ux * vx + uy * vy) / (lu * lv))));
+  };
+  for (let i = 0; i < n; i++) {
+    if (!closed && (i < 1 || i > n - 2)) continue;
+    turn[i] = turnAt(i, s);
+  }
+  const corners: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = turn[i]!;
+    if (t < threshold) continue;
+    let isMax = true;
+    for (let k = -s; k <= s && isMax; k++) {
+      if (k === 0) continue;
+      const j = closed ? at(i + k) : i + k;
+      if (j < 0 || j >= n) continue;
+      const tj = turn[j]!;
+      if (tj > t || (tj === t && k < 0)) isMax = false;
+    }
+    if (!isMax) continue;
+    // Scale-ratio test: an arc turns about twice as much over twice the window; a corner not.
+    const wide = turnAt(i, 2 * s);
+    if (wide > t * 1.6 && t < threshold * 1.7) continue;
+    corners.push(i);
+  }
+  return corners;
+}
+
+/** Fits samples first..last (inclusive) and appends segments ending at sample `last`. */
+function fitSpan(p: Float64Array, first: number, last: number, tolerance: number, out: Segment[], smoothSeam: boolean): void {
+  const t0 = smoothSeam ? seamTangent(p, first, last, true) : endTangent(p, first, last, true);
+  const t1 = smoothSeam ? seamTangent(p, first, last, false) : endTangent(p, first, last, false);
+  fitCubicRecursive(p, first, last, t0, t1, tolerance, out, 0);
+}
+
+type Vec = [number, number];
+
+function endTangent(p: Float64Array, first: number, last: number, atStart: boolean): Vec {
+  const span = last - first;
+  const k = Math.max(1, Math.min(3, span));
+  const a = atStart ? first : last;
+  const b = atStart ? first + k : last - k;
+  return normalize(p[b * 2]! - p[a * 2]!, p[b * 2 + 1]! - p[a * 2 + 1]!);
+}
+
+/** Tangent at the seam of a corner-free closed loop: central difference across the seam. */
+function seamTangent(p: Float64Array, first: number, last: number, atStart: boolean): Vec {
+  const k = Math.max(1, Math.min(2, Math.floor((last - first) / 4)));
+  const ax = p[(last - k) * 2]!;
+  const ay = p[(last - k) * 2 + 1]!;
+  const bx = p[(first + k) * 2]!;
+  const by = p[(first + k) * 2 + 1]!;
+  const t = normalize(bx - ax, by - ay);
+  return atStart ? t : [-t[0], -t[1]];
+}
+
+function normalize(x: number, y: number): Vec {
+  const l = Math.hypot(x, y);
+  return l < 1e-12 ? [1, 0] : [x / l, y / l];
+}
+
+function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec, t1: Vec, tolerance: number, out: Segment[], depth: number): void {
+  const x3 = p[last * 2]!;
+  const y3 = p[last * 2 + 1]!;
+  if (last - first <= 1 || maxLineDistance(p, first, last) <= tolerance) {
+    out.push({ kind: 'line', x: x3, y: y3 });
+    return;
+  }
+  let u = chordParameters(p, first, last);
+  let bez = leastSquaresCubic(p, first, last, u, t0, t1);
+  let [err, worst] = maxCubicError(p, first, last, u, bez);
+  if (err <= tolerance) {
+    pushCubic(out, bez, tolerance);
+    return;
+  }
+  if (err <= tolerance * 6) {
+    for (let iter = 0; iter < 4; iter++) {
+      u = reparameterize(p, first, last, u, bez);
+      bez = leastSquaresCubic(p, first, last, u, t0, t1);
+      [err, worst] = maxCubicError(p, first, last, u, bez);
+      if (err <= tolerance) {
+        pushCubic(out, bez, tolerance);
+        return;
+      }
+    }
+  }
+  if (depth > 40) {
+    // Pathological input: fall back to the polyline, which is exact at the samples.
+    for (let i = first + 1; i <= last; i++) out.push({ kind: 'line', x: p[i * 2]!, y: p[i * 2 + 1]! });
+    return;
+  }
+  const split = Math.min(last - 1, Math.max(first + 1, worst));
+  const tc = normalize(p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
+  fitCubicRecursive(p, first, split, t0, tc, tolerance, out, depth + 1);
+  fitCubicRecursive(p, split, last, [-tc[0], -tc[1]], t1, tolerance, out, depth + 1);
+}
+
+function maxLineDistance(p: Float64Array, first: number, last: number): number {
+  const ax = p[first * 2]!;
+  const ay = p[first * 2 + 1]!;
+  const dx = p[last * 2]! - ax;
+  const dy = p[last * 2 + 1]! - ay;
+  const len2 = dx * dx + dy * dy;
+  let worst = 0;
+  for (let i = first + 1; i < last; i++) {
+    const px = p[i * 2]! - ax;
+    const py = p[i * 2 + 1]! - ay;
+    let d: number;
+    if (len2 < 1e-12) d = Math.hypot(px, py);
+    else {
+      const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
+      d = Math.hypot(px - t * dx, py - t * dy);
+    }
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
+function chordParameters(p: Float64Array, first: number, last: number): Float64Array {
+  const u = new Float64Array(last - first + 1);
+  for (let i = first + 1; i <= last; i++) {
+    u[i - first] = u[i - first - 1]! + Math.hypot(p[i * 2]! - p[(i - 1) * 2]!, p[i * 2 + 1]! - p[(i - 1) * 2 + 1]!);
+  }
+  const total = u[u.length - 1]!;
+  if (total > 0) for (let i = 0; i < u.length; i++) u[i]! /= total;
+  return u;
+}
+
+/** Cubic as 8 numbers: P0, P1, P2, P3. */
+type Cubic = [number, number, number, number, number, number, number, number];
+
+function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Float64Array, t0: Vec, t1: Vec): Cubic {
+  const x0 = p[first * 2]!;
+  const y0 = p[first * 2 + 1]!;
+  const x3 = p[last * 2]!;
+  const y3 = p[last * 2 + 1]!;
+  let c00 = 0;
+  let c01 = 0;
+  let c11 = 0;
+  let r0 = 0;
+  let r1 = 0;
+  for (let i = first; i <= last; i++) {
+    const t = u[i - first]!;
+    const mt = 1 - t;
+    const b0 = mt * mt * mt;
+    const b1 = 3 * t * mt * mt;
+    const b2 = 3 * t * t * mt;
+    const b3 = t * t * t;
+    const a0x = t0[0] * b1;
+    const a0y = t0[1] * b1;
+    const a1x = t1[0] * b2;
+    const a1y = t1[1] * b2;
+    c00 += a0x * a0x + a0y * a0y;
+    c01 += a0x * a1x + a0y * a1y;
+    c11 += a1x * a1x + a1y * a1y;
+    const tx = p[i * 2]! - (x0 * (b0 + b1) + x3 * (b2 + b3));
+    const ty = p[i * 2 + 1]! - (y0 * (b0 + b1) + y3 * (b2 + b3));
+    r0 += a0x * tx + a0y * ty;
+    r1 += a1x * tx + a1y * ty;
+  }
+  const det = c00 * c11 - c01 * c01;
+  const chord = Math.hypot(x3 - x0, y3 - y0);
+  let alpha0 = Math.abs(det) > 1e-12 ? (r0 * c11 - c01 * r1) / det : 0;
+  let alpha1 = Math.abs(det) > 1e-12 ? (c00 * r1 - c01 * r0) / det : 0;
+  // Degenerate or reversed handles: fall back to Wu–Barsky's heuristic of a third of the chord.
+  const eps = 1e-6 * chord;
+  if (alpha0 < eps || alpha1 < eps || alpha0 > chord * 2 || alpha1 > chord * 2) {
+    alpha0 = chord / 3;
+    alpha1 = chord / 3;
+  }
+  return [x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3];
+}
+
+function bezierPoint(b: Cubic, t: number): Vec {
+  const mt = 1 - t;
+  const a = mt * mt * mt;
+  const c = 3 * t * mt * mt;
+  const d = 3 * t * t * mt;
+  const e = t * t * t;
+  return [a * b[0] + c * b[2] + d * b[4] + e * b[6], a * b[1] + c * b[3] + d * b[5] + e * b[7]];
+}
+
+function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): [number, number] {
+  let worst = 0;
+  let worstIndex = Math.floor((first + last) / 2);
+  for (let i = first + 1; i < last; i++) {
+    const [x, y] = bezierPoint(b, u[i - first]!);
+    const d = Math.hypot(x - p[i * 2]!, y - p[i * 2 + 1]!);
+    if (d > worst) {
+      worst = d;
+      worstIndex = i;
+    }
+  }
+  // Also bound the curve between samples: a loop or overshoot can hide between two samples.
+  for (let i = first; i < last; i++) {
+    const [x, y] = bezierPoint(b, (u[i - first]! + u[i - first + 1]!) / 2);
+    const d = segmentDistance(x, y, p[i * 2]!, p[i * 2 + 1]!, p[(i + 1) * 2]!, p[(i + 1) * 2 + 1]!);
+    if (d > worst) {
+      worst = d;
+      worstIndex = i - first < (last - first) / 2 ? i + 1 : i;
+    }
+  }
+  return [worst, worstIndex];
+}
+
+function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 < 1e-12 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
+  return Math.hypot(x - ax - t * dx, y - ay - t * dy);
+}
+
+/** One Newton–Raphson step per sample towards the closest point on the curve. */
+function reparameterize(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): Float64Array {
+  const out = new Float64Array(u.length);
+  for (let i = first; i <= last; i++) {
+    const t = u[i - first]!;
+    const mt = 1 - t;
+    const [x, y] = bezierPoint(b, t);
+    const d1x = 3 * (mt * mt * (b[2] - b[0]) + 2 * t * mt * (b[4] - b[2]) + t * t * (b[6] - b[4]));
+    const d1y = 3 * (mt * mt * (b[3] - b[1]) + 2 * t * mt * (b[5] - b[3]) + t * t * (b[7] - b[5]));
+    const d2x = 6 * (mt * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
+    const d2y = 6 * (mt * (b[5] - 2 * b[3] + b[1]) + t * (b[7] - 2 * b[5] + b[3]));
+    const ex = x - p[i * 2]!;
+    const ey = y - p[i * 2 + 1]!;
+    const num = ex * d1x + ey * d1y;
+    const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
+    let nt = Math.abs(den) < 1e-12 ? t : t - num / den;
+    if (!(nt >= 0 && nt <= 1)) nt = t;
+    out[i - first] = nt;
+  }
+  // Keep parameters monotone; Newton can swap neighbours on tight turns.
+  for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) out[i] = out[i - 1]!;
+  out[0] = 0;
+  out[out.length - 1] = 1;
+  return out;
+}
+
+/** Emits a cubic, or a quadratic when the cubic is (within tolerance) a raised quadratic. */
+function pushCubic(out: Segment[], b: Cubic, tolerance: number): void {
+  const qx1 = b[0] + 1.5 * (b[2] - b[0]);
+  const qy1 = b[1] + 1.5 * (b[3] - b[1]);
+  const qx2 = b[6] + 1.5 * (b[4] - b[6]);
+  const qy2 = b[7] + 1.5 * (b[5] - b[7]);
+  // The curves differ by at most ~0.2·|Q1−Q2| (the cubic term's largest coefficient).
+  if (Math.hypot(qx1 - qx2, qy1 - qy2) * 0.2 <= tolerance * 0.25) {
+    out.push({ kind: 'quad', cx: (qx1 + qx2) / 2, cy: (qy1 + qy2) / 2, x: b[6], y: b[7] });
+    return;
+  }
+  out.push({ kind: 'cubic', c1x: b[2], c1y: b[3], c2x: b[4], c2y: b[5], x: b[6], y: b[7] });
+}
+
+/**
+ * A closed, corner-free loop whose samples all lie within tolerance of one circle (Kåsa
+ * algebraic fit) becomes two half-circle arcs starting at the sample nearest the top.
+ */
+function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefined {
+  const n = p.length / 2;
+  if (n < 12) return undefined;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += p[i * 2]!;
+    my += p[i * 2 + 1]!;
+  }
+  mx /= n;
+  my /= n;
+  let suu = 0, suv = 0, svv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
+  for (let i = 0; i < n; i++) {
+    const u = p[i * 2]! - mx;
+    const v = p[i * 2 + 1]! - my;
+    suu += u * u;
+    suv += u * v;
+    svv += v * v;
+    suuu += u * u * u;
+    svvv += v * v * v;
+    suvv += u * v * v;
+    svuu += v * u * u;
+  }
+  const det = suu * svv - suv * suv;
+  if (Math.abs(det) < 1e-9) return undefined;
+  const bu = 0.5 * (suuu + suvv);
+  const bv = 0.5 * (svvv + svuu);
+  const uc = (bu * svv - suv * bv) / det;
+  const vc = (suu * bv - suv * bu) / det;
+  const cx = mx + uc;
+  const cy = my + vc;
+  const r = Math.sqrt(uc * uc + vc * vc + (suu + svv) / n);
+  if (!(r > 2)) return undefined;
+  let turning = 0;
+  for (let i = 0; i < n; i++) {
+    if (Math.abs(Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;
+    const a0 = Math.atan2(p[i * 2 + 1]! - cy, p[i * 2]! - cx);
+    const j = (i + 1) % n;
+    const a1 = Math.atan2(p[j * 2 + 1]! - cy, p[j * 2]! - cx);
+    let da = a1 - a0;
+    if (da > Math.PI) da -= 2 * Math.PI;
+    if (da < -Math.PI) da += 2 * Math.PI;
+    turning += da;
+  }
+  // The samples must go round exactly once (no spiral or back-and-forth).
+  if (Math.abs(Math.abs(turning) - 2 * Math.PI) > 0.1) return undefined;
+  const sweep = turning > 0; // y-down: positive angle change = clockwise on screen = SVG sweep 1
+  const startX = cx;
+  const startY = cy - r;
+  return {
+    startX,
+    startY,
+    segments: [
+      { kind: 'arc', rx: r, ry: r, rotationDeg: 0, largeArc: false, sweep, x: cx, y: cy + r },
+      { kind: 'arc', rx: r, ry: r, rotationDeg: 0, largeArc: false, sweep, x: startX, y: startY },
+    ],
+  };
+}

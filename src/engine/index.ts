@@ -1,0 +1,274 @@
+/**
+ * Tracelab engine: bitmap in, shapes out. Pure and deterministic (no DOM, no I/O, no clocks in
+ * the result). Pipeline, one module per stage:
+ *   0 resize    shrink to input.max_pixels (area average)
+ *   1 profile   pixel art / flat art / photo
+ *   2 palette   flat-pixel histogram → Lab leader clustering → k-means → max_colors → palette rules
+ *   3 label     nearest colour; edge pixels as two-colour blends
+ *   4 regions   4-connected components; despeckle by min_area_px
+ *   5 boundary  shared chain graph and per-region loops
+ *   6 subpixel  chain samples on the lattice (pixel art) or moved by edge coverage
+ *   7 fit       corners, lines / quadratics / cubics / arcs within a pixel tolerance
+ *   8 shapes    one outer loop + holes per region; cutouts or stacked
+ */
+import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './boundary.js';
+import { rgbToLab } from './color.js';
+import { parameterError, unreadableImageError } from './errors.js';
+import { fitChain, fitPolyline } from './fit.js';
+import { labelPixels } from './label.js';
+import { buildPalette, type Palette } from './palette.js';
+import { classifyImage } from './profile.js';
+import { despeckle, findRegions, type Regions } from './regions.js';
+import { shrinkToPixelBudget } from './resize.js';
+import { coveragePoints, latticePoints } from './subpixel.js';
+import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, TraceResult } from './types.js';
+
+export type * from './types.js';
+export { TracelabError } from './errors.js';
+
+/** Fit tolerance (px) and corner angle per profile. */
+const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerAngleDeg: number }> = {
+  flat: { tolerancePx: 0.45, cornerAngleDeg: 55 },
+  photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
+};
+
+/** Photos: the automatic speckle area (px) per megapixel, when min_area_px is left small. */
+const PHOTO_SPECKLE_PX = 10;
+
+/**
+ * Traces a bitmap into shapes.
+ * @param image RGBA pixels (non-premultiplied).
+ * @param params engine parameters (see `toEngineParams` in src/api for the API names).
+ * @example traceImage({ width, height, data }, DEFAULT_ENGINE_PARAMS).shapes.length
+ */
+export function traceImage(image: RgbaImage, params: EngineParams): TraceResult {
+  validateInput(image, params);
+  const stageMs: Record<string, number> = {};
+  let t = now();
+  const lap = (name: string): void => {
+    const t2 = now();
+    stageMs[name] = t2 - t;
+    t = t2;
+  };
+  const traced = shrinkToPixelBudget(image, params.maxPixels);
+  const { width, height, data } = traced;
+  lap('resize');
+  const facts = classifyImage(data, width, height);
+  lap('profile');
+  const palette = buildPalette(data, width, height, { profile: facts.profile, maxColors: params.maxColors, rules: params.palette });
+  const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
+  lap('palette');
+  const clusterLabels = labelPixels(data, width, height, palette, facts.profile === 'pixel');
+  const labels = new Int32Array(clusterLabels.length);
+  for (let i = 0; i < labels.length; i++) labels[i] = clusterLabels[i]! < 0 ? -1 : finalOf[clusterLabels[i]!]!;
+  lap('label');
+  let regions = findRegions(labels, width, height);
+  const minArea = Math.max(params.minAreaPx, facts.profile === 'photo' ? PHOTO_SPECKLE_PX : 0);
+  regions = despeckle(regions, width, height, minArea, labelLab);
+  lap('regions');
+  const graph = buildChainGraph(regions.regionOf, width, height);
+  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count);
+  lap('boundary');
+  const regionColor = new Float64Array(regions.count * 3);
+  for (let r = 0; r < regions.count; r++) {
+    const l = regions.labelOf[r]!;
+    regionColor[r * 3] = labelColor[l * 3]!;
+    regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
+    regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
+  }
+  const chains = fitChains(graph, facts.profile, { data, width, height, regionColor });
+  lap('fit');
+  const shapes = assembleShapes(regions, loops, graph, fills, params, width, height);
+  lap('shapes');
+  return {
+    width,
+    height,
+    inputWidth: image.width,
+    inputHeight: image.height,
+    chains,
+    shapes,
+    stats: { colors: fills.length, regions: regions.count, chains: chains.length, profile: facts.profile, stageMs },
+  };
+}
+
+/** Stage timings only feed stats (never the output), so the clock does not break determinism. */
+function now(): number {
+  const clock = (globalThis as { performance?: { now(): number } }).performance;
+  return clock ? clock.now() : 0;
+}
+
+function validateInput(image: RgbaImage, params: EngineParams): void {
+  if (!(image.width > 0 && image.height > 0) || !Number.isInteger(image.width) || !Number.isInteger(image.height)) {
+    throw unreadableImageError(`image has no pixels (${image.width}×${image.height})`);
+  }
+  if (image.data.length !== image.width * image.height * 4) {
+    throw unreadableImageError(`pixel buffer holds ${image.data.length} bytes, expected ${image.width * image.height * 4}`);
+  }
+  if (!(params.maxColors >= 0 && params.maxColors <= 256) || !Number.isInteger(params.maxColors)) {
+    throw parameterError(`processing.max_colors must be an integer from 0 to 256; received ${params.maxColors}`);
+  }
+  if (!(params.maxPixels >= 100)) throw parameterError(`input.max_pixels must be at least 100; received ${params.maxPixels}`);
+  if (!(params.minAreaPx >= 0)) throw parameterError(`processing.shapes.min_area_px must be ≥ 0; received ${params.minAreaPx}`);
+}
+
+/**
+ * Clusters whose output colours are equal after the palette rules become one label, so their
+ * pixels form one region; deleted colours map to -1 (transparent).
+ */
+function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]; labelLab: Float64Array; labelColor: Float64Array } {
+  const finalOf = new Int32Array(palette.size);
+  const fills: Rgba[] = [];
+  const byKey = new Map<number, number>();
+  const firstCluster: number[] = [];
+  for (let k = 0; k < palette.size; k++) {
+    const fill = palette.fill[k];
+    if (!fill) {
+      finalOf[k] = -1;
+      continue;
+    }
+    const key = fill.r * 16777216 + (fill.g << 16) + (fill.b << 8) + fill.a;
+    let label = byKey.get(key);
+    if (label === undefined) {
+      label = fills.length;
+      byKey.set(key, label);
+      fills.push(fill);
+      firstCluster.push(k);
+    }
+    finalOf[k] = label;
+  }
+  const labelLab = new Float64Array(fills.length * 3);
+  const labelColor = new Float64Array(fills.length * 3);
+  for (let l = 0; l < fills.length; l++) {
+    const k = firstCluster[l]!;
+    labelColor[l * 3] = palette.observed[k * 3]!;
+    labelColor[l * 3 + 1] = palette.observed[k * 3 + 1]!;
+    labelColor[l * 3 + 2] = palette.observed[k * 3 + 2]!;
+    rgbToLab(labelColor[l * 3]!, labelColor[l * 3 + 1]!, labelColor[l * 3 + 2]!, labelLab, l * 3);
+  }
+  return { finalOf, fills, labelLab, labelColor };
+}
+
+function fitChains(graph: ChainGraph, profile: ImageProfile, ctx: Parameters<typeof coveragePoints>[2]): Chain[] {
+  const chains: Chain[] = [];
+  for (let c = 0; c < graph.count; c++) {
+    const closed = graph.closed[c] === 1;
+    const fitted =
+      profile === 'pixel'
+        ? fitPolyline(latticePoints(graph, c), closed)
+        : fitChain(coveragePoints(graph, c, ctx), closed, FIT[profile]);
+    chains.push({
+      startX: fitted.startX,
+      startY: fitted.startY,
+      segments: fitted.segments,
+      leftRegion: graph.left[c]!,
+      rightRegion: graph.right[c]!,
+      closed,
+    });
+  }
+  return chains;
+}
+
+function decodeUse(use: number): ChainUse {
+  return { chain: use >> 1, reversed: (use & 1) === 1 };
+}
+
+function assembleShapes(
+  regions: Regions,
+  loops: ReturnType<typeof buildRegionLoops>,
+  graph: ChainGraph,
+  fills: readonly Rgba[],
+  params: EngineParams,
+  width: number,
+  height: number,
+): Shape[] {
+  const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
+  const shapes: (Shape & { outerArea: number })[] = [];
+  for (let r = 0; r < regions.count; r++) {
+    const regionLoops = loops.loops[r]!;
+    const areas = loops.loopArea[r]!;
+    let outerIndex = -1;
+    for (let i = 0; i < regionLoops.length; i++) if (areas[i]! < 0 && (outerIndex < 0 || areas[i]! < areas[outerIndex]!)) outerIndex = i;
+    if (outerIndex < 0) continue;
+    const holes: Loop[] = [];
+    for (let i = 0; i < regionLoops.length; i++) {
+      if (i === outerIndex) continue;
+      const hole = regionLoops[i]!;
+      // Stacked: a hole is drawn only where something transparent shows through it; every other
+      // hole is covered by the shapes stacked above.
+      if (params.shapeStacking === 'stacked' && !enclosedVoid.some(([x, y]) => loopContains(graph, hole, x, y))) continue;
+      holes.push(hole.map(decodeUse));
+    }
+    shapes.push({
+      region: r,
+      color: fills[regions.labelOf[r]!]!,
+      outer: regionLoops[outerIndex]!.map(decodeUse),
+      holes,
+      areaPx: regions.area[r]!,
+      parent: -1,
+      outerArea: -areas[outerIndex]!,
+    });
+  }
+  // Bottom first: a region inside another's hole always has a smaller outer area.
+  shapes.sort((a, b) => b.outerArea - a.outerArea || a.region - b.region);
+  return shapes.map(({ outerArea: _unused, ...shape }) => shape);
+}
+
+/** One pixel centre per transparent component that does not touch the image border. */
+function enclosedVoidPoints(regionOf: Int32Array, width: number, height: number): [number, number][] {
+  const mask = new Int32Array(regionOf.length);
+  for (let i = 0; i < regionOf.length; i++) mask[i] = regionOf[i]! < 0 ? 0 : -1;
+  const voids = findRegions(mask, width, height);
+  const touchesBorder = new Uint8Array(voids.count);
+  const point: ([number, number] | undefined)[] = new Array(voids.count);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = voids.regionOf[y * width + x]!;
+      if (v < 0) continue;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touchesBorder[v] = 1;
+      if (!point[v]) point[v] = [x + 0.5, y + 0.5];
+    }
+  }
+  const out: [number, number][] = [];
+  for (let v = 0; v < voids.count; v++) if (!touchesBorder[v]) out.push(point[v]!);
+  return out;
+}
+
+/** Even-odd point-in-polygon on the loop's lattice polyline. */
+function loopContains(graph: ChainGraph, loop: readonly number[], px: number, py: number): boolean {
+  let inside = false;
+  for (const use of loop) {
+    const c = use >> 1;
+    let x = graph.startX[c]!;
+    let y = graph.startY[c]!;
+    for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+      const d = graph.dirs[k]!;
+      const nx = x + DX[d]!;
+      const ny = y + DY[d]!;
+      if (ny !== y && (y > py) !== (ny > py) && px < x) inside = !inside;
+      x = nx;
+      y = ny;
+    }
+  }
+  return inside;
+}
+
+export const DEFAULT_ENGINE_PARAMS: EngineParams = {
+  maxColors: 0,
+  palette: [],
+  minAreaPx: 0.125,
+  maxPixels: 2_097_252,
+  shapeStacking: 'cutouts',
+  parameterizedShapes: {
+    ellipseGeneral: true,
+    ellipseCircle: true,
+    triangleGeneral: true,
+    triangleIsosceles: true,
+    quadrilateralGeneral: true,
+    quadrilateralRectangle: true,
+    quadrilateralBullet: true,
+    starN3: true,
+    starN4: true,
+    starN5: true,
+    starN6: true,
+  },
+};

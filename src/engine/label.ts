@@ -1,0 +1,167 @@
+/**
+ * Stage 3: give every pixel a palette label.
+ * In: RGBA pixels and the palette. Out: Int32Array label per pixel (-1 = transparent).
+ * Flat pixels take the nearest palette colour (Lab, through a 6-bit-per-channel cache). An edge
+ * pixel is first explained as a blend p ≈ t·A + (1−t)·B of two labels found around it and takes
+ * the side that covers at least half of it, so anti-aliasing between red and white never becomes
+ * a sliver of some unrelated pink that happens to be in the palette.
+ */
+import { rgbToLab } from './color.js';
+import type { Palette } from './palette.js';
+import { isFlatPixel, OPAQUE_ALPHA_MIN } from './profile.js';
+
+const CACHE_BITS = 6;
+const CACHE_SHIFT = 8 - CACHE_BITS;
+
+export function labelPixels(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  palette: Palette,
+  exactColors: boolean,
+): Int32Array {
+  const n = width * height;
+  const nearest = new Int32Array(n);
+  const cache = new Int32Array(1 << (3 * CACHE_BITS)).fill(-1);
+  const lab = new Float64Array(3);
+  const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
+  for (let i = 0; i < n; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      nearest[i] = -1;
+      continue;
+    }
+    const r = data[o]!;
+    const g = data[o + 1]!;
+    const b = data[o + 2]!;
+    const exact = exactIndex?.get((r << 16) | (g << 8) | b);
+    if (exact !== undefined) {
+      nearest[i] = exact;
+      continue;
+    }
+    const key = ((r >> CACHE_SHIFT) << (2 * CACHE_BITS)) | ((g >> CACHE_SHIFT) << CACHE_BITS) | (b >> CACHE_SHIFT);
+    let label = cache[key]!;
+    if (label < 0) {
+      // Cache by the bin's centre so the result does not depend on which pixel came first.
+      const half = 1 << (CACHE_SHIFT - 1);
+      rgbToLab(((r >> CACHE_SHIFT) << CACHE_SHIFT) + half, ((g >> CACHE_SHIFT) << CACHE_SHIFT) + half, ((b >> CACHE_SHIFT) << CACHE_SHIFT) + half, lab, 0);
+      label = nearestLab(palette, lab);
+      cache[key] = label;
+    }
+    nearest[i] = label;
+  }
+  if (exactColors) return nearest;
+  return resolveEdgeBlends(data, width, height, palette, nearest);
+}
+
+function exactColorIndex(palette: Palette): Map<number, number> {
+  const index = new Map<number, number>();
+  for (let k = 0; k < palette.size; k++) {
+    const r = palette.observed[k * 3]!;
+    const g = palette.observed[k * 3 + 1]!;
+    const b = palette.observed[k * 3 + 2]!;
+    if (Number.isInteger(r) && Number.isInteger(g) && Number.isInteger(b)) index.set((r << 16) | (g << 8) | b, k);
+  }
+  return index;
+}
+
+function nearestLab(palette: Palette, lab: Float64Array): number {
+  let best = 0;
+  let bestD = Infinity;
+  for (let k = 0; k < palette.size; k++) {
+    const dl = lab[0]! - palette.lab[k * 3]!;
+    const da = lab[1]! - palette.lab[k * 3 + 1]!;
+    const db = lab[2]! - palette.lab[k * 3 + 2]!;
+    const d = dl * dl + da * da + db * db;
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return best;
+}
+
+/** Relabels non-flat pixels by the best two-colour blend among the labels around them. */
+function resolveEdgeBlends(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  palette: Palette,
+  nearest: Int32Array,
+): Int32Array {
+  const labels = Int32Array.from(nearest);
+  const candidates = new Int32Array(9);
+  const obs = palette.observed;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const own = nearest[i]!;
+      if (own < 0 || isFlatPixel(data, width, height, x, y, 4)) continue;
+      let m = 0;
+      candidates[m++] = own;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width || (dx === 0 && dy === 0)) continue;
+          const l = nearest[yy * width + xx]!;
+          if (l < 0) continue;
+          let seen = false;
+          for (let c = 0; c < m; c++) if (candidates[c] === l) seen = true;
+          if (!seen) candidates[m++] = l;
+        }
+      }
+      if (m < 2) continue;
+      const o = i * 4;
+      const pr = data[o]!;
+      const pg = data[o + 1]!;
+      const pb = data[o + 2]!;
+      // Single colours first (own label wins ties), then pairs.
+      let bestLabel = own;
+      let bestResidual = residualSingle(obs, own, pr, pg, pb);
+      for (let c = 1; c < m; c++) {
+        const r = residualSingle(obs, candidates[c]!, pr, pg, pb);
+        if (r < bestResidual - 1e-9) {
+          bestResidual = r;
+          bestLabel = candidates[c]!;
+        }
+      }
+      for (let a = 0; a < m; a++) {
+        for (let b = a + 1; b < m; b++) {
+          const la = candidates[a]!;
+          const lb = candidates[b]!;
+          const ar = obs[la * 3]!;
+          const ag = obs[la * 3 + 1]!;
+          const ab = obs[la * 3 + 2]!;
+          const dr = ar - obs[lb * 3]!;
+          const dg = ag - obs[lb * 3 + 1]!;
+          const db = ab - obs[lb * 3 + 2]!;
+          const len2 = dr * dr + dg * dg + db * db;
+          if (len2 < 1) continue;
+          // t = share of A in the pixel.
+          let t = ((pr - obs[lb * 3]!) * dr + (pg - obs[lb * 3 + 1]!) * dg + (pb - obs[lb * 3 + 2]!) * db) / len2;
+          t = t < 0 ? 0 : t > 1 ? 1 : t;
+          const er = pr - (obs[lb * 3]! + t * dr);
+          const eg = pg - (obs[lb * 3 + 1]! + t * dg);
+          const eb = pb - (obs[lb * 3 + 2]! + t * db);
+          const residual = er * er + eg * eg + eb * eb;
+          // A blend must explain the pixel clearly better than any single colour.
+          if (residual < bestResidual * 0.5 - 1e-9) {
+            bestResidual = residual;
+            bestLabel = t >= 0.5 ? la : lb;
+          }
+        }
+      }
+      labels[i] = bestLabel;
+    }
+  }
+  return labels;
+}
+
+function residualSingle(obs: Float64Array, label: number, r: number, g: number, b: number): number {
+  const dr = r - obs[label * 3]!;
+  const dg = g - obs[label * 3 + 1]!;
+  const db = b - obs[label * 3 + 2]!;
+  return dr * dr + dg * dg + db * db;
+}

@@ -1,0 +1,309 @@
+/**
+ * Stage 2: choose the palette.
+ * In: RGBA pixels, the image profile, max_colors (0 = automatic) and the parsed
+ * `processing.palette` rules. Out: clusters with their observed mean colour (used for edge
+ * coverage) and their fill colour after the palette rules (used for output), or deleted.
+ *
+ * Method: a histogram of *flat* pixels only (pixels equal to their 4-neighbours), so that
+ * anti-aliased edge blends never claim palette slots (the halo problem); leader clustering in
+ * Lab (ΔE76 radius), three k-means passes over the histogram bins, a minimum population, then
+ * Ward merging down to max_colors. Deterministic: bins are visited in a fixed order.
+ * Pixel-art images keep their exact colours.
+ */
+import { labDistanceSq, rgbToLab } from './color.js';
+import { isFlatPixel, OPAQUE_ALPHA_MIN } from './profile.js';
+import type { ImageProfile, PaletteRule, Rgba } from './types.js';
+
+export interface Palette {
+  /** Number of clusters. */
+  readonly size: number;
+  /** Observed mean colour per cluster: r, g, b floats. */
+  readonly observed: Float64Array;
+  /** Lab of the observed colour per cluster. */
+  readonly lab: Float64Array;
+  /** Output colour per cluster after palette rules; null = the colour is deleted. */
+  readonly fill: readonly (Rgba | null)[];
+}
+
+const BIN_BITS = 5;
+const BIN_SHIFT = 8 - BIN_BITS;
+
+interface Histogram {
+  /** Bin index per used bin, ordered by count desc then index. */
+  readonly bins: Int32Array;
+  readonly count: Float64Array;
+  readonly sumR: Float64Array;
+  readonly sumG: Float64Array;
+  readonly sumB: Float64Array;
+}
+
+export interface PaletteOptions {
+  readonly profile: ImageProfile;
+  readonly maxColors: number;
+  readonly rules: readonly PaletteRule[];
+}
+
+/** ΔE76 radius under which two colours count as one, per profile. */
+const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 9, photo: 13 };
+/** Upper bound on the automatic colour count, per profile. */
+const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 40 };
+
+export function buildPalette(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  options: PaletteOptions,
+): Palette {
+  const exact = options.profile === 'pixel';
+  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile);
+  const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
+  if (clusters.count.length > limit) clusters = wardMerge(clusters, limit);
+  return finishPalette(clusters, options.rules);
+}
+
+interface Clusters {
+  count: number[];
+  r: number[];
+  g: number[];
+  b: number[];
+}
+
+function exactColorClusters(data: Uint8Array | Uint8ClampedArray, pixelCount: number): Clusters {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const keys = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || a - b);
+  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  for (const key of keys) {
+    out.count.push(counts.get(key)!);
+    out.r.push((key >> 16) & 255);
+    out.g.push((key >> 8) & 255);
+    out.b.push(key & 255);
+  }
+  return out;
+}
+
+function buildHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, flatOnly: boolean, tolerance: number): Histogram {
+  const binCount = 1 << (3 * BIN_BITS);
+  const count = new Float64Array(binCount);
+  const sumR = new Float64Array(binCount);
+  const sumG = new Float64Array(binCount);
+  const sumB = new Float64Array(binCount);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      if (flatOnly && !isFlatPixel(data, width, height, x, y, tolerance)) continue;
+      const r = data[o]!;
+      const g = data[o + 1]!;
+      const b = data[o + 2]!;
+      const bin = ((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT);
+      count[bin]!++;
+      sumR[bin]! += r;
+      sumG[bin]! += g;
+      sumB[bin]! += b;
+    }
+  }
+  const used: number[] = [];
+  for (let bin = 0; bin < binCount; bin++) if (count[bin]! > 0) used.push(bin);
+  used.sort((a, b) => count[b]! - count[a]! || a - b);
+  return { bins: Int32Array.from(used), count, sumR, sumG, sumB };
+}
+
+function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile): Clusters {
+  const pixelCount = width * height;
+  const flatTolerance = profile === 'photo' ? 10 : 6;
+  let hist = buildHistogram(data, width, height, true, flatTolerance);
+  let sampled = 0;
+  for (const bin of hist.bins) sampled += hist.count[bin]!;
+  // Too few flat pixels (noise, dithering, photos): fall back to all pixels.
+  if (sampled < pixelCount * 0.05) hist = buildHistogram(data, width, height, false, 0);
+  const bins = hist.bins;
+  const binLab = new Float64Array(bins.length * 3);
+  for (let i = 0; i < bins.length; i++) {
+    const bin = bins[i]!;
+    const n = hist.count[bin]!;
+    rgbToLab(hist.sumR[bin]! / n, hist.sumG[bin]! / n, hist.sumB[bin]! / n, binLab, i * 3);
+  }
+  const radiusSq = MERGE_RADIUS[profile] ** 2;
+  // Leader clustering: the most populous bins found clusters, the rest join the nearest leader.
+  const leaderLab: number[] = [];
+  const assign = new Int32Array(bins.length);
+  for (let i = 0; i < bins.length; i++) {
+    let best = -1;
+    let bestD = radiusSq;
+    for (let k = 0; k < leaderLab.length / 3; k++) {
+      const d = sq(binLab[i * 3]! - leaderLab[k * 3]!) + sq(binLab[i * 3 + 1]! - leaderLab[k * 3 + 1]!) + sq(binLab[i * 3 + 2]! - leaderLab[k * 3 + 2]!);
+      if (d < bestD) {
+        bestD = d;
+        best = k;
+      }
+    }
+    if (best < 0) {
+      best = leaderLab.length / 3;
+      leaderLab.push(binLab[i * 3]!, binLab[i * 3 + 1]!, binLab[i * 3 + 2]!);
+    }
+    assign[i] = best;
+  }
+  let k = leaderLab.length / 3;
+  let centers = Float64Array.from(leaderLab);
+  // k-means polish over bins (weights = counts); empty clusters vanish.
+  let clusters: Clusters = { count: [], r: [], g: [], b: [] };
+  for (let pass = 0; pass < 3; pass++) {
+    if (pass > 0) {
+      for (let i = 0; i < bins.length; i++) assign[i] = nearestCenter(binLab, i, centers, k);
+    }
+    clusters = accumulate(hist, bins, assign, k);
+    centers = new Float64Array(clusters.count.length * 3);
+    for (let c = 0; c < clusters.count.length; c++) rgbToLab(clusters.r[c]!, clusters.g[c]!, clusters.b[c]!, centers, c * 3);
+    k = clusters.count.length;
+  }
+  // Drop clusters too small to be a real colour of the picture; their pixels go to neighbours.
+  const minPopulation = Math.max(6, pixelCount * (profile === 'photo' ? 0.0008 : 0.00008));
+  const keep: Clusters = { count: [], r: [], g: [], b: [] };
+  for (let c = 0; c < clusters.count.length; c++) {
+    if (clusters.count[c]! < minPopulation && clusters.count.length > 1) continue;
+    keep.count.push(clusters.count[c]!);
+    keep.r.push(clusters.r[c]!);
+    keep.g.push(clusters.g[c]!);
+    keep.b.push(clusters.b[c]!);
+  }
+  return keep.count.length > 0 ? keep : clusters;
+}
+
+function accumulate(hist: Histogram, bins: Int32Array, assign: Int32Array, k: number): Clusters {
+  const n = new Float64Array(k);
+  const r = new Float64Array(k);
+  const g = new Float64Array(k);
+  const b = new Float64Array(k);
+  for (let i = 0; i < bins.length; i++) {
+    const bin = bins[i]!;
+    const c = assign[i]!;
+    n[c]! += hist.count[bin]!;
+    r[c]! += hist.sumR[bin]!;
+    g[c]! += hist.sumG[bin]!;
+    b[c]! += hist.sumB[bin]!;
+  }
+  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  const remap = new Int32Array(k).fill(-1);
+  for (let c = 0; c < k; c++) {
+    if (n[c] === 0) continue;
+    remap[c] = out.count.length;
+    out.count.push(n[c]!);
+    out.r.push(r[c]! / n[c]!);
+    out.g.push(g[c]! / n[c]!);
+    out.b.push(b[c]! / n[c]!);
+  }
+  for (let i = 0; i < assign.length; i++) assign[i] = remap[assign[i]!]!;
+  return out;
+}
+
+function nearestCenter(lab: Float64Array, i: number, centers: Float64Array, k: number): number {
+  let best = 0;
+  let bestD = Infinity;
+  for (let c = 0; c < k; c++) {
+    const d = sq(lab[i * 3]! - centers[c * 3]!) + sq(lab[i * 3 + 1]! - centers[c * 3 + 1]!) + sq(lab[i * 3 + 2]! - centers[c * 3 + 2]!);
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** Merges the pair with the smallest Ward cost (n1·n2/(n1+n2)·ΔE²) until `limit` remain. */
+function wardMerge(input: Clusters, limit: number): Clusters {
+  const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
+  const lab = new Float64Array(c.count.length * 3);
+  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
+  const alive = new Uint8Array(c.count.length).fill(1);
+  let remaining = c.count.length;
+  while (remaining > limit) {
+    let bi = -1;
+    let bj = -1;
+    let best = Infinity;
+    for (let i = 0; i < c.count.length; i++) {
+      if (!alive[i]) continue;
+      for (let j = i + 1; j < c.count.length; j++) {
+        if (!alive[j]) continue;
+        const cost = ((c.count[i]! * c.count[j]!) / (c.count[i]! + c.count[j]!)) * labDistanceSq(lab, i, j);
+        if (cost < best) {
+          best = cost;
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    const n = c.count[bi]! + c.count[bj]!;
+    c.r[bi] = (c.r[bi]! * c.count[bi]! + c.r[bj]! * c.count[bj]!) / n;
+    c.g[bi] = (c.g[bi]! * c.count[bi]! + c.g[bj]! * c.count[bj]!) / n;
+    c.b[bi] = (c.b[bi]! * c.count[bi]! + c.b[bj]! * c.count[bj]!) / n;
+    c.count[bi] = n;
+    rgbToLab(c.r[bi]!, c.g[bi]!, c.b[bi]!, lab, bi * 3);
+    alive[bj] = 0;
+    remaining--;
+  }
+  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  for (let i = 0; i < c.count.length; i++) {
+    if (!alive[i]) continue;
+    out.count.push(c.count[i]!);
+    out.r.push(c.r[i]!);
+    out.g.push(c.g[i]!);
+    out.b.push(c.b[i]!);
+  }
+  return out;
+}
+
+function finishPalette(clusters: Clusters, rules: readonly PaletteRule[]): Palette {
+  const size = clusters.count.length;
+  const observed = new Float64Array(size * 3);
+  const lab = new Float64Array(size * 3);
+  const fill: (Rgba | null)[] = [];
+  for (let i = 0; i < size; i++) {
+    observed[i * 3] = clusters.r[i]!;
+    observed[i * 3 + 1] = clusters.g[i]!;
+    observed[i * 3 + 2] = clusters.b[i]!;
+    rgbToLab(clusters.r[i]!, clusters.g[i]!, clusters.b[i]!, lab, i * 3);
+    const detected: Rgba = {
+      r: Math.round(clusters.r[i]!),
+      g: Math.round(clusters.g[i]!),
+      b: Math.round(clusters.b[i]!),
+      a: 255,
+    };
+    const out = applyPaletteRules(detected, rules);
+    fill.push(out.a === 0 ? null : out);
+  }
+  return { size, observed, lab, fill };
+}
+
+/**
+ * Reference §3.2: a detected colour snaps to the nearest rule colour within that rule's
+ * tolerance (fractional ARGB distance, 1.0 = opaque red to opaque black), then takes the rule's
+ * remap colour if it has one. A colour no rule matches is kept. Alpha 0 means "delete".
+ */
+export function applyPaletteRules(color: Rgba, rules: readonly PaletteRule[]): Rgba {
+  let best: PaletteRule | undefined;
+  let bestDistance = Infinity;
+  for (const rule of rules) {
+    const d = argbDistance(color, rule.color);
+    if (d <= rule.tolerance && d < bestDistance) {
+      bestDistance = d;
+      best = rule;
+    }
+  }
+  if (!best) return color;
+  return best.remap ?? best.color;
+}
+
+/** Euclidean distance over A, R, G, B scaled to 0–1 (so the maximum is 2). */
+export function argbDistance(p: Rgba, q: Rgba): number {
+  return Math.sqrt(sq(p.a - q.a) + sq(p.r - q.r) + sq(p.g - q.g) + sq(p.b - q.b)) / 255;
+}
+
+function sq(v: number): number {
+  return v * v;
+}

@@ -1,0 +1,111 @@
+/**
+ * Stage 1: look at the bitmap and decide what kind of picture it is.
+ * In: RGBA pixels. Out: 'pixel' (few exact colours, hard steps, no anti-aliasing: traced on the
+ * pixel lattice), 'flat' (flat or anti-aliased art: palette + sub-pixel edges) or 'photo'
+ * (continuous tone: coarser palette and automatic speckle removal).
+ * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides.
+ */
+import type { ImageProfile } from './types.js';
+
+export const OPAQUE_ALPHA_MIN = 128;
+const MAX_PIXEL_ART_COLORS = 256;
+
+export interface ProfileFacts {
+  readonly profile: ImageProfile;
+  /** Distinct opaque colours, counted up to MAX_PIXEL_ART_COLORS + 1. */
+  readonly distinctColors: number;
+  /** Share of contrasty pixel pairs whose middle pixel is an in-between blend. */
+  readonly blendRatio: number;
+  /** Share of opaque pixels that match all four neighbours (within a small tolerance). */
+  readonly flatShare: number;
+}
+
+export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: number, height: number): ProfileFacts {
+  const distinct = new Set<number>();
+  let opaque = 0;
+  for (let i = 0, n = width * height; i < n; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    opaque++;
+    if (distinct.size <= MAX_PIXEL_ART_COLORS) distinct.add((data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!);
+  }
+  let contrastPairs = 0;
+  let blends = 0;
+  let flat = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      if (x > 0 && x < width - 1) {
+        const r = blendTest(data, o, o - 4, o + 4);
+        contrastPairs += r & 1;
+        blends += r >> 1;
+      }
+      if (y > 0 && y < height - 1) {
+        const r = blendTest(data, o, o - width * 4, o + width * 4);
+        contrastPairs += r & 1;
+        blends += r >> 1;
+      }
+      if (isFlatPixel(data, width, height, x, y, 6)) flat++;
+    }
+  }
+  const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
+  const flatShare = opaque === 0 ? 1 : flat / opaque;
+  let profile: ImageProfile;
+  if (distinct.size <= MAX_PIXEL_ART_COLORS && blendRatio < 0.12) profile = 'pixel';
+  else if (flatShare >= 0.45) profile = 'flat';
+  else profile = 'photo';
+  return { profile, distinctColors: distinct.size, blendRatio, flatShare };
+}
+
+/**
+ * Bit 0: the two outer pixels contrast strongly. Bit 1: the middle pixel lies strictly between
+ * them on every channel and differs from both (an anti-aliasing blend).
+ */
+function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): number {
+  if (data[a + 3]! < OPAQUE_ALPHA_MIN || data[b + 3]! < OPAQUE_ALPHA_MIN) return 0;
+  let contrast = 0;
+  let between = true;
+  let farFromA = 0;
+  let farFromB = 0;
+  for (let c = 0; c < 3; c++) {
+    const va = data[a + c]!;
+    const vb = data[b + c]!;
+    const vm = data[mid + c]!;
+    contrast = Math.max(contrast, Math.abs(va - vb));
+    const lo = Math.min(va, vb);
+    const hi = Math.max(va, vb);
+    if (vm < lo || vm > hi) between = false;
+    farFromA = Math.max(farFromA, Math.abs(vm - va));
+    farFromB = Math.max(farFromB, Math.abs(vm - vb));
+  }
+  if (contrast < 48) return 0;
+  const isBlend = between && farFromA >= 12 && farFromB >= 12;
+  return 1 | (isBlend ? 2 : 0);
+}
+
+/** True when the pixel matches each in-image 4-neighbour within `tolerance` on every channel. */
+export function isFlatPixel(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  tolerance: number,
+): boolean {
+  const o = (y * width + x) * 4;
+  if (x > 0 && !near(data, o, o - 4, tolerance)) return false;
+  if (x < width - 1 && !near(data, o, o + 4, tolerance)) return false;
+  if (y > 0 && !near(data, o, o - width * 4, tolerance)) return false;
+  if (y < height - 1 && !near(data, o, o + width * 4, tolerance)) return false;
+  return true;
+}
+
+function near(data: Uint8Array | Uint8ClampedArray, a: number, b: number, tolerance: number): boolean {
+  return (
+    Math.abs(data[a]! - data[b]!) <= tolerance &&
+    Math.abs(data[a + 1]! - data[b + 1]!) <= tolerance &&
+    Math.abs(data[a + 2]! - data[b + 2]!) <= tolerance &&
+    Math.abs(data[a + 3]! - data[b + 3]!) <= tolerance
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Stage 6: sample points of each chain.
+ * In: the chain graph, the pixels and each region's observed colour. Out: per chain, points in
+ * pixel units. Pixel art keeps the exact lattice vertices. Otherwise every crack contributes its
+ * midpoint moved along the crack's normal by the anti-aliasing coverage of the two pixels it
+ * separates: a pixel p on side A is a blend p = t·A + (1−t)·B, so the edge lies
+ * t_q − (1 − t_p) pixels beyond the crack, towards B (linear compositing of coverage, cf. the
+ * survey §5.7). Transparent sides use alpha as coverage. Junction vertices stay on the lattice.
+ */
+import { DX, DY, type ChainGraph } from './boundary.js';
+
+export interface SampleContext {
+  readonly data: Uint8Array | Uint8ClampedArray;
+  readonly width: number;
+  readonly height: number;
+  /** Observed mean colour per region: r, g, b. */
+  readonly regionColor: Float64Array;
+}
+
+/** Lattice vertices of a chain (first to last; a closed chain omits the repeated start). */
+export function latticePoints(graph: ChainGraph, c: number): Float64Array {
+  const from = graph.dirStart[c]!;
+  const to = graph.dirStart[c + 1]!;
+  const steps = to - from;
+  const closed = graph.closed[c] === 1;
+  const count = closed ? steps : steps + 1;
+  const out = new Float64Array(count * 2);
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  out[0] = x;
+  out[1] = y;
+  for (let k = 0; k < count - 1; k++) {
+    const d = graph.dirs[from + k]!;
+    x += DX[d]!;
+    y += DY[d]!;
+    out[(k + 1) * 2] = x;
+    out[(k + 1) * 2 + 1] = y;
+  }
+  return out;
+}
+
+/** Minimum RGB distance between two region colours for coverage to be trusted. */
+const MIN_CONTRAST = 24;
+
+export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext): Float64Array {
+  const from = graph.dirStart[c]!;
+  const to = graph.dirStart[c + 1]!;
+  const steps = to - from;
+  const closed = graph.closed[c] === 1;
+  const count = closed ? steps : steps + 2;
+  const out = new Float64Array(count * 2);
+  const a = graph.left[c]!;
+  const b = graph.right[c]!;
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  let k = 0;
+  if (!closed) {
+    out[0] = x;
+    out[1] = y;
+    k = 1;
+  }
+  const contrastOk = a < 0 || b < 0 || colorDistance(ctx.regionColor, a, b) >= MIN_CONTRAST;
+  for (let s = from; s < to; s++) {
+    const d = graph.dirs[s]!;
+    const mx = x + DX[d]! / 2;
+    const my = y + DY[d]! / 2;
+    let offset = 0;
+    if (contrastOk) {
+      const [lx, ly, rx, ry] = sidePixels(x, y, d);
+      const tp = coverageOfA(ctx, lx, ly, a, b);
+      const tq = coverageOfA(ctx, rx, ry, a, b);
+      offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
+    }
+    // Right-hand normal of direction d in y-down coordinates: (−dy, dx).
+    out[k * 2] = mx - DY[d]! * offset;
+    out[k * 2 + 1] = my + DX[d]! * offset;
+    k++;
+    x += DX[d]!;
+    y += DY[d]!;
+  }
+  if (!closed) {
+    out[k * 2] = x;
+    out[k * 2 + 1] = y;
+  }
+  return out;
+}
+
+function colorDistance(colors: Float64Array, a: number, b: number): number {
+  return Math.hypot(colors[a * 3]! - colors[b * 3]!, colors[a * 3 + 1]! - colors[b * 3 + 1]!, colors[a * 3 + 2]! - colors[b * 3 + 2]!);
+}
+
+/** Pixels on the left and right of the crack stepped from vertex (x, y) in direction d. */
+function sidePixels(x: number, y: number, d: number): [number, number, number, number] {
+  switch (d) {
+    case 0: return [x, y - 1, x, y];
+    case 1: return [x, y, x - 1, y];
+    case 2: return [x - 1, y, x - 1, y - 1];
+    default: return [x - 1, y - 1, x, y - 1];
+  }
+}
+
+/** Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing). */
+function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: number): number {
+  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
+  const o = (y * ctx.width + x) * 4;
+  const alpha = ctx.data[o + 3]! / 255;
+  if (a < 0) return 1 - alpha;
+  if (b < 0) return alpha;
+  const col = ctx.regionColor;
+  const dr = col[a * 3]! - col[b * 3]!;
+  const dg = col[a * 3 + 1]! - col[b * 3 + 1]!;
+  const db = col[a * 3 + 2]! - col[b * 3 + 2]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  const t = ((ctx.data[o]! - col[b * 3]!) * dr + (ctx.data[o + 1]! - col[b * 3 + 1]!) * dg + (ctx.data[o + 2]! - col[b * 3 + 2]!) * db) / len2;
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+}

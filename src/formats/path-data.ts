@@ -1,0 +1,230 @@
+/**
+ * Compact SVG path data from traced chains.
+ * In: chains (engine geometry), a scale to output units and a decimal precision. Out: `d`
+ * strings with relative commands, h/v/s/t shorthands where exact, repeated commands implied,
+ * minimal separators and no leading zeros.
+ * Exactness: every coordinate is rounded once, as an absolute position, to an integer number of
+ * output steps; relative offsets are differences of those integers. So a chain written forwards
+ * in one shape and backwards in its neighbour lands on exactly the same points — no drift, no
+ * gap — however long the path.
+ */
+import type { Chain, ChainUse, Segment } from '../engine/types.js';
+
+/** A segment with every coordinate in integer output steps. */
+export type QSegment =
+  | { kind: 'line'; x: number; y: number }
+  | { kind: 'quad'; cx: number; cy: number; x: number; y: number }
+  | { kind: 'cubic'; c1x: number; c1y: number; c2x: number; c2y: number; x: number; y: number }
+  | { kind: 'arc'; rx: number; ry: number; rotationDeg: number; largeArc: boolean; sweep: boolean; x: number; y: number };
+
+export interface QChain {
+  readonly x: number;
+  readonly y: number;
+  readonly segments: readonly QSegment[];
+}
+
+export interface Quantizer {
+  readonly decimals: number;
+  readonly scaleX: number;
+  readonly scaleY: number;
+}
+
+export function quantizeChain(chain: Chain, q: Quantizer): QChain {
+  const f = 10 ** q.decimals;
+  const qx = (v: number): number => Math.round(v * q.scaleX * f);
+  const qy = (v: number): number => Math.round(v * q.scaleY * f);
+  const segments = chain.segments.map((s: Segment): QSegment => {
+    switch (s.kind) {
+      case 'line':
+        return { kind: 'line', x: qx(s.x), y: qy(s.y) };
+      case 'quad':
+        return { kind: 'quad', cx: qx(s.cx), cy: qy(s.cy), x: qx(s.x), y: qy(s.y) };
+      case 'cubic':
+        return { kind: 'cubic', c1x: qx(s.c1x), c1y: qy(s.c1y), c2x: qx(s.c2x), c2y: qy(s.c2y), x: qx(s.x), y: qy(s.y) };
+      case 'arc':
+        return { kind: 'arc', rx: qx(s.rx), ry: qy(s.ry), rotationDeg: s.rotationDeg, largeArc: s.largeArc, sweep: s.sweep, x: qx(s.x), y: qy(s.y) };
+    }
+  });
+  return { x: qx(chain.startX), y: qy(chain.startY), segments };
+}
+
+/** The same chain walked from its end to its start, on the same integer points. */
+export function reverseChain(chain: QChain): QChain {
+  const segs = chain.segments;
+  if (segs.length === 0) return chain;
+  const out: QSegment[] = [];
+  for (let k = segs.length - 1; k >= 0; k--) {
+    const s = segs[k]!;
+    const prev = k > 0 ? segs[k - 1]! : { x: chain.x, y: chain.y };
+    switch (s.kind) {
+      case 'line':
+        out.push({ kind: 'line', x: prev.x, y: prev.y });
+        break;
+      case 'quad':
+        out.push({ kind: 'quad', cx: s.cx, cy: s.cy, x: prev.x, y: prev.y });
+        break;
+      case 'cubic':
+        out.push({ kind: 'cubic', c1x: s.c2x, c1y: s.c2y, c2x: s.c1x, c2y: s.c1y, x: prev.x, y: prev.y });
+        break;
+      case 'arc':
+        out.push({ ...s, sweep: !s.sweep, x: prev.x, y: prev.y });
+        break;
+    }
+  }
+  const last = segs[segs.length - 1]!;
+  return { x: last.x, y: last.y, segments: out };
+}
+
+/** Writes numbers and commands with the fewest separators a conforming parser accepts. */
+export class PathWriter {
+  private parts: string[] = [];
+  private lastCommand = '';
+  private lastNumber = '';
+  private readonly scale: number;
+
+  constructor(readonly decimals: number) {
+    this.scale = 10 ** decimals;
+  }
+
+  command(letter: string, ...values: number[]): void {
+    if (letter !== this.lastCommand || letter === 'm' || letter === 'M') {
+      this.parts.push(letter);
+      this.lastCommand = letter;
+      this.lastNumber = '';
+    }
+    for (const v of values) this.number(v);
+  }
+
+  /** A value already in integer output steps. */
+  number(v: number): void {
+    const text = formatSteps(v, this.decimals, this.scale);
+    this.raw(text);
+  }
+
+  /** An arc flag or other literal number that is not in output steps. */
+  literal(text: string): void {
+    this.raw(text);
+  }
+
+  close(): void {
+    this.parts.push('z');
+    this.lastCommand = 'z';
+    this.lastNumber = '';
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+
+  private raw(text: string): void {
+    const needsSpace = this.lastNumber !== '' && !(text.startsWith('-') || (text.startsWith('.') && this.lastNumber.includes('.')));
+    this.parts.push(needsSpace ? ` ${text}` : text);
+    this.lastNumber = text;
+  }
+}
+
+/** Formats an integer count of 10^-decimals units: 123 → "12.3", -5 → "-.5", 10 → "1". */
+export function formatSteps(v: number, decimals: number, scale = 10 ** decimals): string {
+  if (v === 0) return '0';
+  const negative = v < 0;
+  const abs = Math.abs(v);
+  const whole = Math.floor(abs / scale);
+  const frac = decimals > 0 ? String(abs - whole * scale).padStart(decimals, '0').replace(/0+$/, '') : '';
+  let text = frac ? `${whole === 0 ? '' : whole}.${frac}` : String(whole);
+  if (negative) text = `-${text}`;
+  return text;
+}
+
+/**
+ * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
+ * from `cursor` (the previous subpath's start, which `z` returns to). Returns the new start.
+ */
+export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: readonly QChain[], reversed: readonly QChain[], cursor: { x: number; y: number }): void {
+  const first = loop[0]!;
+  const firstChain = first.reversed ? reversed[first.chain]! : chains[first.chain]!;
+  const startX = firstChain.x;
+  const startY = firstChain.y;
+  w.command('m', startX - cursor.x, startY - cursor.y);
+  const pen = { x: startX, y: startY, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
+  const all: QSegment[] = [];
+  for (const use of loop) {
+    const chain = use.reversed ? reversed[use.chain]! : chains[use.chain]!;
+    for (const s of chain.segments) all.push(s);
+  }
+  // A final straight line back to the start is what `z` draws anyway.
+  let count = all.length;
+  const last = all[count - 1];
+  if (last && last.kind === 'line' && last.x === startX && last.y === startY) count--;
+  for (let i = 0; i < count; i++) writeSegment(w, all[i]!, pen);
+  w.close();
+  cursor.x = startX;
+  cursor.y = startY;
+}
+
+/** Appends an open chain as its own subpath (for strokes). */
+export function writeOpenChain(w: PathWriter, chain: QChain, cursor: { x: number; y: number }, closed: boolean): void {
+  w.command('m', chain.x - cursor.x, chain.y - cursor.y);
+  const pen = { x: chain.x, y: chain.y, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
+  let count = chain.segments.length;
+  const last = chain.segments[count - 1];
+  if (closed && last && last.kind === 'line' && last.x === chain.x && last.y === chain.y) count--;
+  for (let i = 0; i < count; i++) writeSegment(w, chain.segments[i]!, pen);
+  if (closed) w.close();
+  // After an open subpath the current point is its end; `m` is relative to that.
+  cursor.x = closed ? chain.x : pen.x;
+  cursor.y = closed ? chain.y : pen.y;
+}
+
+interface Pen {
+  x: number;
+  y: number;
+  prevC2x: number;
+  prevC2y: number;
+  prevQx: number;
+  prevQy: number;
+  prevKind: string;
+}
+
+function writeSegment(w: PathWriter, s: QSegment, pen: Pen): void {
+  const dx = s.x - pen.x;
+  const dy = s.y - pen.y;
+  switch (s.kind) {
+    case 'line':
+      if (dy === 0) w.command('h', dx);
+      else if (dx === 0) w.command('v', dy);
+      else w.command('l', dx, dy);
+      pen.prevKind = 'line';
+      break;
+    case 'quad': {
+      const rx = 2 * pen.x - pen.prevQx;
+      const ry = 2 * pen.y - pen.prevQy;
+      if (pen.prevKind === 'quad' && rx === s.cx && ry === s.cy) w.command('t', dx, dy);
+      else w.command('q', s.cx - pen.x, s.cy - pen.y, dx, dy);
+      pen.prevQx = s.cx;
+      pen.prevQy = s.cy;
+      pen.prevKind = 'quad';
+      break;
+    }
+    case 'cubic': {
+      const rx = 2 * pen.x - pen.prevC2x;
+      const ry = 2 * pen.y - pen.prevC2y;
+      if (pen.prevKind === 'cubic' && rx === s.c1x && ry === s.c1y) w.command('s', s.c2x - pen.x, s.c2y - pen.y, dx, dy);
+      else w.command('c', s.c1x - pen.x, s.c1y - pen.y, s.c2x - pen.x, s.c2y - pen.y, dx, dy);
+      pen.prevC2x = s.c2x;
+      pen.prevC2y = s.c2y;
+      pen.prevKind = 'cubic';
+      break;
+    }
+    case 'arc':
+      w.command('a', s.rx, s.ry);
+      w.literal(String(Math.round(s.rotationDeg * 100) / 100));
+      w.literal(s.largeArc ? '1' : '0');
+      w.literal(s.sweep ? '1' : '0');
+      w.number(dx);
+      w.number(dy);
+      pen.prevKind = 'arc';
+      break;
+  }
+  pen.x = s.x;
+  pen.y = s.y;
+}
