@@ -10,6 +10,8 @@
  * (y down). Walking a chain, `left`/`right` are the regions on each side.
  */
 
+import { isLinkedFor } from './diagonals.js';
+
 export const DX = [1, 0, -1, 0] as const;
 export const DY = [0, 1, 0, -1] as const;
 
@@ -39,14 +41,7 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
     x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
   const hCount = width * (height + 1);
   const crackChain = new Int32Array(hCount + (width + 1) * height).fill(-1);
-  const crackOf = (x: number, y: number, d: number): number => {
-    switch (d) {
-      case 0: return y * width + x;
-      case 1: return hCount + y * (width + 1) + x;
-      case 2: return y * width + x - 1;
-      default: return hCount + (y - 1) * (width + 1) + x;
-    }
-  };
+  const crackOf = (x: number, y: number, d: number): number => crackIndex(x, y, d, width, hCount);
   const leftOf = (x: number, y: number, d: number): number => {
     switch (d) {
       case 0: return px(x, y - 1);
@@ -173,7 +168,14 @@ function chainShoelace(graph: ChainGraph, c: number): number {
  * region 4-connected: turn left if the pixel ahead-left is not ours, else go straight if the
  * pixel ahead-right is not ours, else turn right.
  */
-export function buildRegionLoops(graph: ChainGraph, regionOf: Int32Array, width: number, height: number, regionCount: number): RegionLoops {
+export function buildRegionLoops(
+  graph: ChainGraph,
+  regionOf: Int32Array,
+  width: number,
+  height: number,
+  regionCount: number,
+  links?: Uint8Array,
+): RegionLoops {
   const px = (x: number, y: number): number =>
     x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
   const hCount = width * (height + 1);
@@ -222,7 +224,11 @@ export function buildRegionLoops(graph: ChainGraph, regionOf: Int32Array, width:
           arrive = (graph.dirs[graph.dirStart[chain]!]! + 2) & 3;
         }
         const [fl, fr] = aheadPixels(px, x, y, arrive);
-        const next = fl !== region ? (arrive + 3) & 3 : fr !== region ? arrive : (arrive + 1) & 3;
+        let next: number;
+        if (fl !== region) {
+          // Ahead-right is ours only diagonally: cross the vertex if that diagonal is linked.
+          next = fr === region && isLinkedFor(links, regionOf, width, height, x, y, region) ? (arrive + 1) & 3 : (arrive + 3) & 3;
+        } else next = fr !== region ? arrive : (arrive + 1) & 3;
         const nextChain = crackChain[crackIndex(x, y, next, width, hCount)]!;
         if (nextChain < 0) throw new Error('invariant: loop walk left the boundary graph');
         use = nextChain * 2 + (graph.left[nextChain] === region ? 0 : 1);

@@ -13,6 +13,7 @@
  */
 import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './boundary.js';
 import { rgbToLab } from './color.js';
+import { findDiagonalLinks } from './diagonals.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import { fitChain, fitPolyline } from './fit.js';
 import { labelPixels } from './label.js';
@@ -62,12 +63,14 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
   const labels = new Int32Array(clusterLabels.length);
   for (let i = 0; i < labels.length; i++) labels[i] = clusterLabels[i]! < 0 ? -1 : finalOf[clusterLabels[i]!]!;
   lap('label');
-  let regions = findRegions(labels, width, height);
+  // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
+  const links = facts.profile === 'pixel' ? undefined : findDiagonalLinks(labels, width, height);
+  let regions = findRegions(labels, width, height, links);
   const minArea = Math.max(params.minAreaPx, facts.profile === 'photo' ? PHOTO_SPECKLE_PX : 0);
-  regions = despeckle(regions, width, height, minArea, labelLab);
+  regions = despeckle(regions, width, height, minArea, labelLab, links);
   lap('regions');
   const graph = buildChainGraph(regions.regionOf, width, height);
-  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count);
+  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
   lap('boundary');
   const regionColor = new Float64Array(regions.count * 3);
   for (let r = 0; r < regions.count; r++) {
@@ -76,7 +79,7 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
     regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
     regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
   }
-  const chains = fitChains(graph, facts.profile, { data, width, height, regionColor });
+  const chains = fitChains(graph, facts.profile, { data, width, height, regionColor, regionOf: regions.regionOf, links });
   lap('fit');
   const shapes = assembleShapes(regions, loops, graph, fills, params, width, height);
   lap('shapes');

@@ -150,6 +150,10 @@ function resolveEdgeBlends(
           if (residual < bestResidual * 0.5 - 1e-9) {
             bestResidual = residual;
             bestLabel = t >= 0.5 ? la : lb;
+            // A thin line (less than a pixel wide) is still a line: keep a pixel that is a
+            // ridge of A's coverage across one axis, even under half coverage.
+            if (t < 0.5 && t >= RIDGE_MIN_COVERAGE && isRidge(data, width, height, x, y, obs, la, lb, t)) bestLabel = la;
+            else if (t >= 0.5 && 1 - t >= RIDGE_MIN_COVERAGE && isRidge(data, width, height, x, y, obs, lb, la, 1 - t)) bestLabel = lb;
           }
         }
       }
@@ -157,6 +161,41 @@ function resolveEdgeBlends(
     }
   }
   return labels;
+}
+
+const RIDGE_MIN_COVERAGE = 0.22;
+
+/** True when the pixel's share of colour `a` (t) exceeds both neighbours' on the x or y axis. */
+function isRidge(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+  obs: Float64Array,
+  a: number,
+  b: number,
+  t: number,
+): boolean {
+  const shareAt = (xx: number, yy: number): number => {
+    if (xx < 0 || yy < 0 || xx >= width || yy >= height) return 0;
+    const o = (yy * width + xx) * 4;
+    return blendShare(obs, a, b, data[o]!, data[o + 1]!, data[o + 2]!);
+  };
+  const margin = 0.08;
+  if (shareAt(x - 1, y) < t - margin && shareAt(x + 1, y) < t - margin) return true;
+  return shareAt(x, y - 1) < t - margin && shareAt(x, y + 1) < t - margin;
+}
+
+/** Share (0–1) of colour `a` in an (r, g, b) pixel seen as a blend of palette colours a and b. */
+export function blendShare(obs: Float64Array, a: number, b: number, r: number, g: number, bl: number): number {
+  const dr = obs[a * 3]! - obs[b * 3]!;
+  const dg = obs[a * 3 + 1]! - obs[b * 3 + 1]!;
+  const db = obs[a * 3 + 2]! - obs[b * 3 + 2]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < 1) return 0;
+  const t = ((r - obs[b * 3]!) * dr + (g - obs[b * 3 + 1]!) * dg + (bl - obs[b * 3 + 2]!) * db) / len2;
+  return t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 function residualSingle(obs: Float64Array, label: number, r: number, g: number, b: number): number {

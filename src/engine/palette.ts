@@ -44,7 +44,7 @@ export interface PaletteOptions {
 }
 
 /** ΔE76 radius under which two colours count as one, per profile. */
-const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 9, photo: 13 };
+const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 6, photo: 13 };
 /** Upper bound on the automatic colour count, per profile. */
 const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 40 };
 
@@ -87,7 +87,14 @@ function exactColorClusters(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
   return out;
 }
 
-function buildHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, flatOnly: boolean, tolerance: number): Histogram {
+function buildHistogram(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  flatOnly: boolean,
+  tolerance: number,
+  accept?: (x: number, y: number) => boolean,
+): Histogram {
   const binCount = 1 << (3 * BIN_BITS);
   const count = new Float64Array(binCount);
   const sumR = new Float64Array(binCount);
@@ -98,6 +105,7 @@ function buildHistogram(data: Uint8Array | Uint8ClampedArray, width: number, hei
       const o = (y * width + x) * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
       if (flatOnly && !isFlatPixel(data, width, height, x, y, tolerance)) continue;
+      if (accept && !accept(x, y)) continue;
       const r = data[o]!;
       const g = data[o + 1]!;
       const b = data[o + 2]!;
@@ -172,7 +180,86 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     keep.g.push(clusters.g[c]!);
     keep.b.push(clusters.b[c]!);
   }
-  return keep.count.length > 0 ? keep : clusters;
+  const base = keep.count.length > 0 ? keep : clusters;
+  return addThinColors(data, width, height, base, minPopulation, MERGE_RADIUS[profile]);
+}
+
+/**
+ * Thin strokes (1–2 px lines, small text) have no flat pixels, so the histogram above never sees
+ * their colour. Pixels that match at least two of their 4-neighbours are collected as well; a
+ * colour among them that is far from every cluster and is not a two-colour blend of existing
+ * clusters (anti-aliasing) becomes a cluster of its own.
+ */
+function addThinColors(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  clusters: Clusters,
+  minPopulation: number,
+  radius: number,
+): Clusters {
+  const hist = buildHistogram(data, width, height, false, 0, (x, y) => isThinStrokePixel(data, width, height, x, y));
+  const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
+  const lab = new Float64Array(3);
+  const clusterLab: number[] = [];
+  for (let c = 0; c < out.count.length; c++) {
+    rgbToLab(out.r[c]!, out.g[c]!, out.b[c]!, lab, 0);
+    clusterLab.push(lab[0]!, lab[1]!, lab[2]!);
+  }
+  const radiusSq = Math.max(radius, 6) ** 2;
+  for (const bin of hist.bins) {
+    const n = hist.count[bin]!;
+    if (n < minPopulation) break; // bins are sorted by count
+    const r = hist.sumR[bin]! / n;
+    const g = hist.sumG[bin]! / n;
+    const b = hist.sumB[bin]! / n;
+    rgbToLab(r, g, b, lab, 0);
+    let near = false;
+    for (let c = 0; c < clusterLab.length / 3 && !near; c++) {
+      near = sq(lab[0]! - clusterLab[c * 3]!) + sq(lab[1]! - clusterLab[c * 3 + 1]!) + sq(lab[2]! - clusterLab[c * 3 + 2]!) < radiusSq;
+    }
+    if (near || isBlendOfClusters(out, r, g, b)) continue;
+    out.count.push(n);
+    out.r.push(r);
+    out.g.push(g);
+    out.b.push(b);
+    clusterLab.push(lab[0]!, lab[1]!, lab[2]!);
+  }
+  return out;
+}
+
+function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number): boolean {
+  const o = (y * width + x) * 4;
+  let same = 0;
+  const tol = 8;
+  const check = (p: number): void => {
+    if (Math.abs(data[o]! - data[p]!) <= tol && Math.abs(data[o + 1]! - data[p + 1]!) <= tol && Math.abs(data[o + 2]! - data[p + 2]!) <= tol) same++;
+  };
+  if (x > 0) check(o - 4);
+  if (x < width - 1) check(o + 4);
+  if (y > 0) check(o - width * 4);
+  if (y < height - 1) check(o + width * 4);
+  return same >= 2 && same < 4;
+}
+
+/** True when the colour lies (within 10 RGB units) on a segment between two clusters. */
+function isBlendOfClusters(c: Clusters, r: number, g: number, b: number): boolean {
+  for (let i = 0; i < c.count.length; i++) {
+    for (let j = i + 1; j < c.count.length; j++) {
+      const dr = c.r[i]! - c.r[j]!;
+      const dg = c.g[i]! - c.g[j]!;
+      const db = c.b[i]! - c.b[j]!;
+      const len2 = dr * dr + dg * dg + db * db;
+      if (len2 < 1) continue;
+      const t = ((r - c.r[j]!) * dr + (g - c.g[j]!) * dg + (b - c.b[j]!) * db) / len2;
+      if (t < 0 || t > 1) continue;
+      const er = r - (c.r[j]! + t * dr);
+      const eg = g - (c.g[j]! + t * dg);
+      const eb = b - (c.b[j]! + t * db);
+      if (er * er + eg * eg + eb * eb < 100) return true;
+    }
+  }
+  return false;
 }
 
 function accumulate(hist: Histogram, bins: Int32Array, assign: Int32Array, k: number): Clusters {
@@ -283,13 +370,16 @@ function finishPalette(clusters: Clusters, rules: readonly PaletteRule[]): Palet
 /**
  * Reference §3.2: a detected colour snaps to the nearest rule colour within that rule's
  * tolerance (fractional ARGB distance, 1.0 = opaque red to opaque black), then takes the rule's
- * remap colour if it has one. A colour no rule matches is kept. Alpha 0 means "delete".
+ * remap colour if it has one. A colour no rule matches is kept. An output alpha of 0 deletes.
  */
 export function applyPaletteRules(color: Rgba, rules: readonly PaletteRule[]): Rgba {
   let best: PaletteRule | undefined;
   let bestDistance = Infinity;
   for (const rule of rules) {
-    const d = argbDistance(color, rule.color);
+    // A fully transparent entry names the colour to delete by its RGB: `#FFFFFF00 ~ 0.1;`
+    // deletes near-white. Its alpha says "omit", it is not part of the match.
+    const target = rule.color.a === 0 ? { ...rule.color, a: color.a } : rule.color;
+    const d = argbDistance(color, target);
     if (d <= rule.tolerance && d < bestDistance) {
       bestDistance = d;
       best = rule;

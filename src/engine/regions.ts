@@ -14,8 +14,11 @@ export interface Regions {
   readonly area: Int32Array;
 }
 
-/** Two-pass union-find labelling of 4-connected components of equal labels. */
-export function findRegions(labels: Int32Array, width: number, height: number): Regions {
+/**
+ * Two-pass union-find labelling of 4-connected components of equal labels, plus the diagonal
+ * pairs that `links` (see diagonals.ts) joins.
+ */
+export function findRegions(labels: Int32Array, width: number, height: number, links?: Uint8Array): Regions {
   const n = width * height;
   const parent = new Int32Array(n);
   for (let i = 0; i < n; i++) parent[i] = i;
@@ -33,6 +36,15 @@ export function findRegions(labels: Int32Array, width: number, height: number): 
       if (l < 0) continue;
       if (x > 0 && labels[i - 1] === l) union(i, i - 1);
       if (y > 0 && labels[i - width] === l) union(i, i - width);
+      if (links && x > 0 && y > 0) {
+        // Vertex (x, y) is this pixel's top-left corner.
+        const link = links[y * (width + 1) + x]!;
+        if (link === 1 && labels[i - width - 1] === l) union(i, i - width - 1);
+      }
+      if (links && x < width - 1 && y > 0) {
+        const link = links[y * (width + 1) + x + 1]!;
+        if (link === 2 && labels[i - width + 1] === l) union(i, i - width + 1);
+      }
     }
   }
   function union(a: number, b: number): void {
@@ -70,7 +82,7 @@ export function findRegions(labels: Int32Array, width: number, height: number): 
  * Merges regions smaller than `minAreaPx` into their best neighbour. `labelLab` holds the Lab
  * colour of each label (3 floats per label) for choosing the nearest-colour neighbour.
  */
-export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array): Regions {
+export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array, links?: Uint8Array): Regions {
   const { count, regionOf, labelOf } = regions;
   if (minAreaPx <= 1 || count === 0) return regions;
   const area = Int32Array.from(regions.area);
@@ -160,5 +172,5 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   }
   const newLabels = new Int32Array(regionOf.length);
   for (let i = 0; i < regionOf.length; i++) newLabels[i] = newRegionOf[i]! < 0 ? -1 : labelOf[newRegionOf[i]!]!;
-  return findRegions(newLabels, width, height);
+  return findRegions(newLabels, width, height, links);
 }

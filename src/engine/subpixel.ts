@@ -15,6 +15,36 @@ export interface SampleContext {
   readonly height: number;
   /** Observed mean colour per region: r, g, b. */
   readonly regionColor: Float64Array;
+  /** Region per pixel, -1 = transparent. */
+  readonly regionOf: Int32Array;
+  /** Diagonal links per vertex (diagonals.ts), or undefined for pure 4-connectivity. */
+  readonly links?: Uint8Array;
+}
+
+/** How far (px, per axis) a chain end at a linked diagonal moves into the unlinked pixel. */
+const PINCH_OFFSET = 0.25;
+
+/**
+ * At a vertex whose diagonal is linked, the chain's end moves into the unlinked pixel beside its
+ * first crack, so the linked region passes through a channel instead of a single point.
+ */
+function pinchEnd(ctx: SampleContext, x: number, y: number, d: number, out: Float64Array, k: number): void {
+  out[k * 2] = x;
+  out[k * 2 + 1] = y;
+  if (!ctx.links || x <= 0 || y <= 0 || x >= ctx.width || y >= ctx.height) return;
+  const link = ctx.links[y * (ctx.width + 1) + x]!;
+  if (link === 0) return;
+  const [lx, ly, rx, ry] = sidePixels(x, y, d);
+  // The unlinked side is the pixel that is not on the linked diagonal.
+  const onLinked = (px: number, py: number): boolean =>
+    link === 1 ? (px === x - 1 && py === y - 1) || (px === x && py === y) : (px === x && py === y - 1) || (px === x - 1 && py === y);
+  const [ux, uy] = onLinked(lx, ly) ? [rx, ry] : [lx, ly];
+  out[k * 2] = x + (ux + 0.5 - x) * 2 * PINCH_OFFSET;
+  out[k * 2 + 1] = y + (uy + 0.5 - y) * 2 * PINCH_OFFSET;
+}
+
+function regionAt(ctx: SampleContext, x: number, y: number): number {
+  return x < 0 || y < 0 || x >= ctx.width || y >= ctx.height ? -1 : ctx.regionOf[y * ctx.width + x]!;
 }
 
 /** Lattice vertices of a chain (first to last; a closed chain omits the repeated start). */
@@ -55,8 +85,7 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
   let y = graph.startY[c]!;
   let k = 0;
   if (!closed) {
-    out[0] = x;
-    out[1] = y;
+    pinchEnd(ctx, x, y, graph.dirs[from]!, out, 0);
     k = 1;
   }
   const contrastOk = a < 0 || b < 0 || colorDistance(ctx.regionColor, a, b) >= MIN_CONTRAST;
@@ -67,8 +96,12 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     let offset = 0;
     if (contrastOk) {
       const [lx, ly, rx, ry] = sidePixels(x, y, d);
-      const tp = coverageOfA(ctx, lx, ly, a, b);
-      const tq = coverageOfA(ctx, rx, ry, a, b);
+      let tp = coverageOfA(ctx, lx, ly, a, b);
+      let tq = coverageOfA(ctx, rx, ry, a, b);
+      // A one-pixel-wide strip shares its coverage between its two edges: the missing (or
+      // extra) area is split, so a thin line keeps its true width instead of collapsing.
+      if (regionAt(ctx, lx + DY[d]!, ly - DX[d]!) !== a) tp = 1 - (1 - tp) / 2;
+      if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
       offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
     }
     // Right-hand normal of direction d in y-down coordinates: (−dy, dx).
@@ -78,10 +111,7 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     x += DX[d]!;
     y += DY[d]!;
   }
-  if (!closed) {
-    out[k * 2] = x;
-    out[k * 2 + 1] = y;
-  }
+  if (!closed) pinchEnd(ctx, x, y, (graph.dirs[to - 1]! + 2) & 3, out, k);
   return out;
 }
 

@@ -1,0 +1,3 @@
+export * from './options.js';
+export * from './palette.js';
+export * from './media-types.js';

@@ -1,0 +1,95 @@
+/**
+ * Entry point of the `tracelab` command (bundled to dist-cli/tracelab.mjs, started by
+ * bin/tracelab.js). No side effects on import: `main` returns the exit status.
+ */
+
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { version } from '../../package.json';
+import { TracelabError } from '../engine/errors.js';
+import { parseArgs, UsageError } from './args.js';
+import { helpText } from './help.js';
+import { planVectorize, runVectorize } from './vectorize.js';
+
+export const EXIT_OK = 0;
+export const EXIT_USAGE = 1;
+export const EXIT_ERROR = 2;
+
+export interface CliIo {
+  readStdin(): Promise<Uint8Array>;
+  writeStdout(data: Uint8Array | string): Promise<void>;
+  writeStderr(text: string): void;
+}
+
+export const nodeIo: CliIo = {
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return new Uint8Array(Buffer.concat(chunks));
+  },
+  writeStdout(data) {
+    return new Promise((resolve, reject) => {
+      process.stdout.write(data, (err) => (err ? reject(err) : resolve()));
+    });
+  },
+  writeStderr(text) {
+    process.stderr.write(text);
+  },
+};
+
+export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise<number> {
+  try {
+    const command = parseArgs(argv);
+    switch (command.kind) {
+      case 'help':
+        await io.writeStdout(helpText(version));
+        return EXIT_OK;
+      case 'version':
+        await io.writeStdout(`${version}\n`);
+        return EXIT_OK;
+      case 'vectorize': {
+        const plan = planVectorize(command.fields); // bad parameters fail before any input is read
+        const bytes = command.input === '-' ? await io.readStdin() : await readInput(command.input);
+        const result = await runVectorize(plan, bytes);
+        if (command.output === '-') await io.writeStdout(result.body);
+        else await writeAtomically(command.output, result.body);
+        return EXIT_OK;
+      }
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.writeStderr(`tracelab: usage: ${oneLine(err.message)} (see tracelab --help)\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof TracelabError) {
+      io.writeStderr(`tracelab: error ${err.code}: ${oneLine(err.message)}\n`);
+      return EXIT_ERROR;
+    }
+    io.writeStderr(`tracelab: error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+async function readInput(path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new Error(`cannot read INPUT '${path}': ${reason}`);
+  }
+}
+
+/** Write OUT.tmp-<pid>, then rename it over OUT; never leaves a partial OUT or the temp file. */
+async function writeAtomically(path: string, body: Uint8Array): Promise<void> {
+  const temp = `${path}.tmp-${process.pid}`;
+  try {
+    await writeFile(temp, body);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw new Error(`cannot write OUTPUT '${path}': ${(err as Error).message}`);
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,138 @@
+/** Spawns the real `bin/tracelab.js` against a freshly built bundle. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redSquarePng } from './png.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'tracelab.js');
+let dir: string;
+
+function tracelab(args: string[], input?: Uint8Array) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, input, encoding: 'buffer', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs')], { cwd: root, stdio: 'pipe' });
+  dir = mkdtempSync(join(tmpdir(), 'tracelab-cli-'));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('tracelab CLI: usage', () => {
+  it('--help lists the parameters from the schema', () => {
+    const r = tracelab(['--help']);
+    expect(r.status).toBe(0);
+    const out = r.stdout.toString('utf8');
+    expect(out).toContain('tracelab vectorize INPUT -o OUTPUT');
+    expect(out).toContain('processing.max_colors');
+    expect(out).toContain('processing.parameterizedShapes.star.N6.enabled');
+    expect(r.stderr).toBe('');
+  });
+
+  it('--version prints the package version', () => {
+    const r = tracelab(['--version']);
+    expect(r.status).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(r.stdout.toString('utf8').trim()).toBe(pkg.version);
+  });
+
+  it('missing arguments → exit 1 with a one-line usage message', () => {
+    for (const args of [[], ['vectorize'], ['vectorize', 'in.png']]) {
+      const r = tracelab(args);
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/^tracelab: usage: [^\n]+\n$/);
+    }
+  });
+
+  it('unknown verb → exit 1, listing the available verbs', () => {
+    const r = tracelab(['account']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("unknown verb 'account'");
+    expect(r.stderr).toContain('available verbs: vectorize');
+  });
+
+  it('unknown flag → exit 1', () => {
+    const r = tracelab(['vectorize', 'in.png', '-o', 'out.svg', '--colours', '8']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('unknown option --colours');
+  });
+
+  it('bad parameter → exit 2, error 1019 naming the range', () => {
+    writeFileSync(join(dir, 'in.png'), redSquarePng());
+    const r = tracelab(['vectorize', 'in.png', '-o', 'bad.svg', '--param', 'processing.max_colors=999']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^tracelab: error 1019: [^\n]+\n$/);
+    expect(r.stderr).toContain('processing.max_colors');
+    expect(r.stderr).toContain('0…256');
+    expect(existsSync(join(dir, 'bad.svg'))).toBe(false);
+  });
+
+  it('parameters are checked before the input is read', () => {
+    const r = tracelab(['vectorize', 'missing.png', '-o', 'x.svg', '--param', 'output.curves.allowed_elliptical_arc=true']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('error 1019');
+    expect(r.stderr).toContain('did you mean output.curves.allowed.elliptical_arc?');
+  });
+
+  it('missing input file → exit 2, one line', () => {
+    const r = tracelab(['vectorize', 'nope.png', '-o', 'x.svg']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^tracelab: error: cannot read INPUT 'nope.png': no such file\n$/);
+  });
+});
+
+describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/svg)', () => {
+  it('vectorizes a PNG file to an SVG file', () => {
+    writeFileSync(join(dir, 'square.png'), redSquarePng());
+    const r = tracelab(['vectorize', 'square.png', '-o', 'square.svg']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const svg = readFileSync(join(dir, 'square.svg'), 'utf8');
+    expect(svg).toMatch(/^(<\?xml|<svg)/);
+    expect(svg).toContain('<path');
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('reads stdin and writes stdout with -', () => {
+    const r = tracelab(['vectorize', '-', '-o', '-', '--format', 'svg', '--param', 'processing.max_colors=2'], redSquarePng());
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const svg = r.stdout.toString('utf8');
+    expect(svg).toMatch(/^(<\?xml|<svg)/);
+    expect(svg).toContain('<path');
+  });
+
+  it('corrupt input → exit 2 with 1006 and no output file left behind', () => {
+    const png = redSquarePng();
+    writeFileSync(join(dir, 'corrupt.png'), png.subarray(0, 40)); // signature + IHDR, data cut off
+    const r = tracelab(['vectorize', 'corrupt.png', '-o', 'corrupt.svg']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^tracelab: error 1006: [^\n]+\n$/);
+    expect(existsSync(join(dir, 'corrupt.svg'))).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.startsWith('corrupt.svg'))).toEqual([]);
+  });
+
+  it('an unwritable OUTPUT → exit 2, temp file removed', () => {
+    writeFileSync(join(dir, 'square.png'), redSquarePng());
+    const r = tracelab(['vectorize', 'square.png', '-o', '.']); // renaming a file over a directory fails
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^tracelab: error: cannot write OUTPUT '\.': [^\n]+\n$/);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('a valid but unimplemented format → exit 2, 1019, "not implemented yet"', () => {
+    writeFileSync(join(dir, 'square.png'), redSquarePng());
+    const r = tracelab(['vectorize', 'square.png', '-o', 'square.pdf', '--format', 'pdf']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('error 1019');
+    expect(r.stderr).toContain('not implemented yet');
+    expect(existsSync(join(dir, 'square.pdf'))).toBe(false);
+  });
+});

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import type { EngineParams, TraceResult } from '../../src/engine/types.js';
+import { writeSvg } from '../../src/formats/svg.js';
+import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
+import { sampleChain } from '../helpers/geometry.js';
+import { disc, drawCells, drawShape, rect, type Rgb } from '../helpers/raster.js';
+
+const WHITE: Rgb = [255, 255, 255];
+const RED: Rgb = [220, 30, 40];
+const BLUE: Rgb = [30, 60, 200];
+const GREEN: Rgb = [20, 160, 60];
+
+const params = (over: Partial<EngineParams> = {}): EngineParams => ({ ...DEFAULT_ENGINE_PARAMS, ...over });
+
+function shapeOfColor(result: TraceResult, rgb: Rgb) {
+  return result.shapes.filter((s) => Math.abs(s.color.r - rgb[0]) + Math.abs(s.color.g - rgb[1]) + Math.abs(s.color.b - rgb[2]) < 30);
+}
+
+describe('traceImage', () => {
+  it('traces an anti-aliased disc to a closed curve within 0.5 px of the true circle', () => {
+    const cx = 40.3;
+    const cy = 38.7;
+    const r = 25.2;
+    const result = traceImage(drawShape(80, 80, WHITE, [{ color: RED, inside: disc(cx, cy, r) }]), params());
+    const discs = shapeOfColor(result, RED);
+    expect(discs).toHaveLength(1);
+    const shape = discs[0]!;
+    expect(shape.holes).toHaveLength(0);
+    let worst = 0;
+    for (const use of shape.outer) {
+      for (const [x, y] of sampleChain(result.chains[use.chain]!)) worst = Math.max(worst, Math.abs(Math.hypot(x - cx, y - cy) - r));
+    }
+    expect(worst).toBeLessThan(0.5);
+  });
+
+  it('gives two touching squares exactly one shared boundary', () => {
+    const image = drawCells([[1, 2]], [WHITE, RED, BLUE], 20);
+    const result = traceImage(image, params());
+    const red = shapeOfColor(result, RED)[0]!;
+    const blue = shapeOfColor(result, BLUE)[0]!;
+    const redChains = new Set(red.outer.map((u) => u.chain));
+    const shared = blue.outer.filter((u) => redChains.has(u.chain));
+    expect(shared).toHaveLength(1);
+    const chain = result.chains[shared[0]!.chain]!;
+    expect(new Set([chain.leftRegion, chain.rightRegion])).toEqual(new Set([red.region, blue.region]));
+    // The shared border is the straight line x = 20 from top to bottom.
+    for (const [x] of sampleChain(chain)) expect(x).toBeCloseTo(20, 6);
+  });
+
+  it('keeps the hole of a ring and fills it with the shape inside', () => {
+    const ring = (x: number, y: number) => disc(50, 50, 40)(x, y) && !disc(50, 50, 20)(x, y);
+    const result = traceImage(drawShape(100, 100, WHITE, [{ color: GREEN, inside: ring }]), params());
+    const green = shapeOfColor(result, GREEN);
+    expect(green).toHaveLength(1);
+    expect(green[0]!.holes).toHaveLength(1);
+    // The white centre is its own shape, bounded by the same chain as the ring's hole.
+    const holeChains = new Set(green[0]!.holes[0]!.map((u) => u.chain));
+    const centre = result.shapes.find((s) => s.outer.every((u) => holeChains.has(u.chain)));
+    expect(centre).toBeDefined();
+  });
+
+  it('drops covered holes in stacked mode but keeps them in cutouts mode', () => {
+    const ring = (x: number, y: number) => disc(50, 50, 40)(x, y) && !disc(50, 50, 20)(x, y);
+    const image = drawShape(100, 100, WHITE, [{ color: GREEN, inside: ring }]);
+    const stacked = traceImage(image, params({ shapeStacking: 'stacked' }));
+    expect(shapeOfColor(stacked, GREEN)[0]!.holes).toHaveLength(0);
+    const cutouts = traceImage(image, params({ shapeStacking: 'cutouts' }));
+    expect(shapeOfColor(cutouts, GREEN)[0]!.holes).toHaveLength(1);
+  });
+
+  it('traces a pixel-art checkerboard cell-exact', () => {
+    const grid = Array.from({ length: 6 }, (_, y) => Array.from({ length: 6 }, (_, x) => (x + y) % 2));
+    const result = traceImage(drawCells(grid, [[0, 0, 0], [250, 250, 250]], 1), params());
+    expect(result.stats.profile).toBe('pixel');
+    // Every chain vertex lies on the pixel lattice and every segment is axis-aligned.
+    for (const chain of result.chains) {
+      let x = chain.startX;
+      let y = chain.startY;
+      expect(Number.isInteger(x) && Number.isInteger(y)).toBe(true);
+      for (const s of chain.segments) {
+        expect(s.kind).toBe('line');
+        expect(Number.isInteger(s.x) && Number.isInteger(s.y)).toBe(true);
+        expect(s.x === x || s.y === y).toBe(true);
+        x = s.x;
+        y = s.y;
+      }
+    }
+    // 36 one-pixel cells: total painted area equals the image.
+    const area = result.shapes.reduce((sum, s) => sum + s.areaPx, 0);
+    expect(area).toBe(36);
+  });
+
+  it('honours max_colors: two colours at most', () => {
+    const image = drawShape(60, 60, WHITE, [
+      { color: RED, inside: rect(5, 5, 30, 30) },
+      { color: BLUE, inside: rect(30, 30, 55, 55) },
+      { color: GREEN, inside: disc(45, 15, 10) },
+    ]);
+    const result = traceImage(image, params({ maxColors: 2 }));
+    const fills = new Set(result.shapes.map((s) => `${s.color.r},${s.color.g},${s.color.b}`));
+    expect(fills.size).toBeLessThanOrEqual(2);
+    const svg = writeSvg(result, { ...DEFAULT_OUTPUT_OPTIONS, gapFiller: { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, enabled: false } });
+    const svgFills = new Set([...svg.matchAll(/fill="(#[0-9a-f]+)"/g)].map((m) => m[1]));
+    expect(svgFills.size).toBeLessThanOrEqual(2);
+  });
+
+  it('remaps exactly the matched colour with a palette rule', () => {
+    const image = drawShape(60, 40, WHITE, [
+      { color: RED, inside: rect(5, 5, 25, 35) },
+      { color: BLUE, inside: rect(35, 5, 55, 35) },
+    ]);
+    const plain = traceImage(image, params());
+    const rule = { color: { r: RED[0], g: RED[1], b: RED[2], a: 255 }, remap: { r: 0, g: 255, b: 0, a: 255 }, tolerance: 0.1 };
+    const remapped = traceImage(image, params({ palette: [rule] }));
+    const colors = (r: TraceResult) => r.shapes.map((s) => [s.color.r, s.color.g, s.color.b].join(',')).sort();
+    const before = colors(plain);
+    const after = colors(remapped);
+    expect(after).toHaveLength(before.length);
+    const changed = before.filter((c, i) => c !== after[i]);
+    expect(after).toContain('0,255,0');
+    expect(changed.length).toBe(1);
+  });
+
+  it('deletes a colour whose palette entry is fully transparent', () => {
+    const image = drawShape(40, 40, WHITE, [{ color: RED, inside: rect(10, 10, 30, 30) }]);
+    const result = traceImage(image, params({ palette: [{ color: { r: 255, g: 255, b: 255, a: 0 }, tolerance: 0.05 }] }));
+    expect(result.shapes.every((s) => !(s.color.r === 255 && s.color.g === 255 && s.color.b === 255))).toBe(true);
+    expect(shapeOfColor(result, RED)).toHaveLength(1);
+  });
+
+  it('produces no shape for fully transparent pixels', () => {
+    const image = drawShape(30, 30, WHITE, [{ color: RED, inside: rect(10, 10, 20, 20) }]);
+    const data = image.data as Uint8Array;
+    for (let i = 0; i < 30 * 30; i++) if (data[i * 4] === 255) data[i * 4 + 3] = 0;
+    const result = traceImage(image, params());
+    expect(result.shapes).toHaveLength(1);
+    expect(shapeOfColor(result, RED)).toHaveLength(1);
+  });
+
+  it('merges specks below min_area_px into a neighbour instead of punching holes', () => {
+    const image = drawCells(
+      [
+        [0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0],
+        [0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0],
+      ],
+      [BLUE, RED],
+      2,
+    );
+    const result = traceImage(image, params({ minAreaPx: 5 }));
+    expect(result.shapes).toHaveLength(1);
+    expect(result.shapes[0]!.holes).toHaveLength(0);
+  });
+
+  it('shrinks inputs above input.max_pixels and keeps the viewBox in input pixels', () => {
+    const image = drawShape(200, 100, WHITE, [{ color: RED, inside: disc(100, 50, 30) }]);
+    const result = traceImage(image, params({ maxPixels: 5000 }));
+    expect(result.width * result.height).toBeLessThanOrEqual(5000);
+    expect(result.inputWidth).toBe(200);
+    expect(writeSvg(result)).toContain('viewBox="0 0 200 100"');
+  });
+
+  it('is deterministic: same input and parameters give byte-identical SVG', () => {
+    const image = drawShape(64, 64, WHITE, [
+      { color: RED, inside: disc(30, 30, 20) },
+      { color: BLUE, inside: rect(40, 40, 60, 60) },
+    ]);
+    const a = writeSvg(traceImage(image, params()));
+    const b = writeSvg(traceImage(image, params()));
+    expect(a).toBe(b);
+  });
+
+  it('rejects an empty image and bad parameters with API error codes', () => {
+    expect(() => traceImage({ width: 0, height: 0, data: new Uint8Array(0) }, params())).toThrow(expect.objectContaining({ code: 1006 }));
+    const image = drawCells([[0]], [WHITE], 4);
+    expect(() => traceImage(image, params({ maxColors: 300 }))).toThrow(expect.objectContaining({ code: 1019 }));
+  });
+});
