@@ -18,7 +18,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import { fitChain, fitPolyline } from './fit.js';
 import { labelPixels } from './label.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage } from './profile.js';
+import { classifyImage, type ProfileFacts } from './profile.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrinkToPixelBudget } from './resize.js';
 import { coveragePoints, latticePoints } from './subpixel.js';
@@ -33,8 +33,21 @@ const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerA
   photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
 };
 
-/** Photos: the automatic speckle area (px) per megapixel, when min_area_px is left small. */
-const PHOTO_SPECKLE_PX = 10;
+/**
+ * Despeckle area (px) the engine applies on its own, whatever min_area_px says: photos and
+ * noisy (JPEG-damaged, scanned) art produce specks that are noise, not detail. Clean art and
+ * pixel art keep every pixel-sized feature.
+ */
+function automaticSpeckleArea(facts: ProfileFacts): number {
+  if (facts.profile === 'photo') return 10;
+  if (isNoisy(facts)) return 6;
+  return 0;
+}
+
+function isNoisy(facts: ProfileFacts): boolean {
+  return facts.profile === 'flat' && facts.noiseShare > NOISY_SHARE;
+}
+const NOISY_SHARE = 0.04;
 
 /**
  * Traces a bitmap into shapes.
@@ -56,7 +69,8 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
   lap('resize');
   const facts = classifyImage(data, width, height);
   lap('profile');
-  const palette = buildPalette(data, width, height, { profile: facts.profile, maxColors: params.maxColors, rules: params.palette });
+  const noisy = isNoisy(facts);
+  const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, maxColors: params.maxColors, rules: params.palette });
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');
   const clusterLabels = labelPixels(data, width, height, palette, facts.profile === 'pixel');
@@ -66,7 +80,7 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
   // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
   const links = facts.profile === 'pixel' ? undefined : findDiagonalLinks(labels, width, height);
   let regions = findRegions(labels, width, height, links);
-  const minArea = Math.max(params.minAreaPx, facts.profile === 'photo' ? PHOTO_SPECKLE_PX : 0);
+  const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts));
   regions = despeckle(regions, width, height, minArea, labelLab, links);
   lap('regions');
   const graph = buildChainGraph(regions.regionOf, width, height);

@@ -39,12 +39,17 @@ interface Histogram {
 
 export interface PaletteOptions {
   readonly profile: ImageProfile;
+  /** JPEG-damaged or scanned: wider merge radius, no thin-colour pass (ringing is not a colour). */
+  readonly noisy: boolean;
   readonly maxColors: number;
   readonly rules: readonly PaletteRule[];
 }
 
 /** ΔE76 radius under which two colours count as one, per profile. */
 const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 6, photo: 13 };
+const NOISY_MERGE_RADIUS = 6;
+/** After k-means, noisy images merge clusters closer than this (JPEG tints flat areas). */
+const NOISY_FINAL_RADIUS = 7;
 /** Upper bound on the automatic colour count, per profile. */
 const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 40 };
 
@@ -55,7 +60,7 @@ export function buildPalette(
   options: PaletteOptions,
 ): Palette {
   const exact = options.profile === 'pixel';
-  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile);
+  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
   if (clusters.count.length > limit) clusters = wardMerge(clusters, limit);
   return finishPalette(clusters, options.rules);
@@ -122,9 +127,9 @@ function buildHistogram(
   return { bins: Int32Array.from(used), count, sumR, sumG, sumB };
 }
 
-function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile): Clusters {
+function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean): Clusters {
   const pixelCount = width * height;
-  const flatTolerance = profile === 'photo' ? 10 : 6;
+  const flatTolerance = profile === 'photo' || noisy ? 10 : 6;
   let hist = buildHistogram(data, width, height, true, flatTolerance);
   let sampled = 0;
   for (const bin of hist.bins) sampled += hist.count[bin]!;
@@ -137,7 +142,8 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     const n = hist.count[bin]!;
     rgbToLab(hist.sumR[bin]! / n, hist.sumG[bin]! / n, hist.sumB[bin]! / n, binLab, i * 3);
   }
-  const radiusSq = MERGE_RADIUS[profile] ** 2;
+  const radius = noisy ? Math.max(MERGE_RADIUS[profile], NOISY_MERGE_RADIUS) : MERGE_RADIUS[profile];
+  const radiusSq = radius ** 2;
   // Leader clustering: the most populous bins found clusters, the rest join the nearest leader.
   const leaderLab: number[] = [];
   const assign = new Int32Array(bins.length);
@@ -171,7 +177,7 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     k = clusters.count.length;
   }
   // Drop clusters too small to be a real colour of the picture; their pixels go to neighbours.
-  const minPopulation = Math.max(6, pixelCount * (profile === 'photo' ? 0.0008 : 0.00008));
+  const minPopulation = Math.max(6, pixelCount * (profile === 'photo' ? 0.0008 : noisy ? 0.0004 : 0.00008));
   const keep: Clusters = { count: [], r: [], g: [], b: [] };
   for (let c = 0; c < clusters.count.length; c++) {
     if (clusters.count[c]! < minPopulation && clusters.count.length > 1) continue;
@@ -180,8 +186,8 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     keep.g.push(clusters.g[c]!);
     keep.b.push(clusters.b[c]!);
   }
-  const base = keep.count.length > 0 ? keep : clusters;
-  return addThinColors(data, width, height, base, minPopulation, MERGE_RADIUS[profile]);
+  const base = mergeCloserThan(keep.count.length > 0 ? keep : clusters, noisy ? NOISY_FINAL_RADIUS : radius);
+  return addThinColors(data, width, height, base, minPopulation, radius, noisy);
 }
 
 /**
@@ -197,8 +203,10 @@ function addThinColors(
   clusters: Clusters,
   minPopulation: number,
   radius: number,
+  noisy: boolean,
 ): Clusters {
-  const hist = buildHistogram(data, width, height, false, 0, (x, y) => isThinStrokePixel(data, width, height, x, y));
+  const tolerance = noisy ? 28 : 8;
+  const hist = buildHistogram(data, width, height, false, 0, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
   const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
   const lab = new Float64Array(3);
   const clusterLab: number[] = [];
@@ -218,7 +226,7 @@ function addThinColors(
     for (let c = 0; c < clusterLab.length / 3 && !near; c++) {
       near = sq(lab[0]! - clusterLab[c * 3]!) + sq(lab[1]! - clusterLab[c * 3 + 1]!) + sq(lab[2]! - clusterLab[c * 3 + 2]!) < radiusSq;
     }
-    if (near || isBlendOfClusters(out, r, g, b)) continue;
+    if (near || isBlendOfClusters(out, r, g, b, noisy)) continue;
     out.count.push(n);
     out.r.push(r);
     out.g.push(g);
@@ -228,10 +236,9 @@ function addThinColors(
   return out;
 }
 
-function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number): boolean {
+function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, tol: number): boolean {
   const o = (y * width + x) * 4;
   let same = 0;
-  const tol = 8;
   const check = (p: number): void => {
     if (Math.abs(data[o]! - data[p]!) <= tol && Math.abs(data[o + 1]! - data[p + 1]!) <= tol && Math.abs(data[o + 2]! - data[p + 2]!) <= tol) same++;
   };
@@ -242,8 +249,13 @@ function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, 
   return same >= 2 && same < 4;
 }
 
-/** True when the colour lies (within 10 RGB units) on a segment between two clusters. */
-function isBlendOfClusters(c: Clusters, r: number, g: number, b: number): boolean {
+/**
+ * True when the colour lies (within 10 RGB units) on a segment between two clusters. Noisy
+ * images also count ringing — JPEG's overshoot a little past either end — as a blend.
+ */
+function isBlendOfClusters(c: Clusters, r: number, g: number, b: number, noisy: boolean): boolean {
+  const overshoot = noisy ? 0.2 : 0;
+  const maxResidualSq = noisy ? 400 : 100;
   for (let i = 0; i < c.count.length; i++) {
     for (let j = i + 1; j < c.count.length; j++) {
       const dr = c.r[i]! - c.r[j]!;
@@ -252,11 +264,11 @@ function isBlendOfClusters(c: Clusters, r: number, g: number, b: number): boolea
       const len2 = dr * dr + dg * dg + db * db;
       if (len2 < 1) continue;
       const t = ((r - c.r[j]!) * dr + (g - c.g[j]!) * dg + (b - c.b[j]!) * db) / len2;
-      if (t < 0 || t > 1) continue;
+      if (t < -overshoot || t > 1 + overshoot) continue;
       const er = r - (c.r[j]! + t * dr);
       const eg = g - (c.g[j]! + t * dg);
       const eb = b - (c.b[j]! + t * db);
-      if (er * er + eg * eg + eb * eb < 100) return true;
+      if (er * er + eg * eg + eb * eb < maxResidualSq) return true;
     }
   }
   return false;
@@ -300,6 +312,37 @@ function nearestCenter(lab: Float64Array, i: number, centers: Float64Array, k: n
     }
   }
   return best;
+}
+
+/** Merges the closest pair (by ΔE76) while it is closer than `radius`. */
+function mergeCloserThan(input: Clusters, radius: number): Clusters {
+  const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
+  const lab = new Float64Array(3 * c.count.length);
+  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
+  for (;;) {
+    let bi = -1;
+    let bj = -1;
+    let best = radius * radius;
+    for (let i = 0; i < c.count.length; i++) {
+      for (let j = i + 1; j < c.count.length; j++) {
+        const d = labDistanceSq(lab, i, j);
+        if (d < best) {
+          best = d;
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    if (bi < 0) return c;
+    const n = c.count[bi]! + c.count[bj]!;
+    c.r[bi] = (c.r[bi]! * c.count[bi]! + c.r[bj]! * c.count[bj]!) / n;
+    c.g[bi] = (c.g[bi]! * c.count[bi]! + c.g[bj]! * c.count[bj]!) / n;
+    c.b[bi] = (c.b[bi]! * c.count[bi]! + c.b[bj]! * c.count[bj]!) / n;
+    c.count[bi] = n;
+    rgbToLab(c.r[bi]!, c.g[bi]!, c.b[bi]!, lab, bi * 3);
+    for (const arr of [c.count, c.r, c.g, c.b]) arr.splice(bj, 1);
+    lab.copyWithin(bj * 3, (bj + 1) * 3);
+  }
 }
 
 /** Merges the pair with the smallest Ward cost (n1·n2/(n1+n2)·ΔE²) until `limit` remain. */

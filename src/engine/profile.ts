@@ -18,6 +18,12 @@ export interface ProfileFacts {
   readonly blendRatio: number;
   /** Share of opaque pixels that match all four neighbours (within a small tolerance). */
   readonly flatShare: number;
+  /**
+   * Share of opaque pixels whose exact colour occurs at most 3 times in the image. Clean art
+   * repeats its colours (even anti-aliasing blends repeat along edges): under 1–3 %. JPEG
+   * noise and scans make most edge colours unique: 5 % and more.
+   */
+  readonly noiseShare: number;
 }
 
 export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: number, height: number): ProfileFacts {
@@ -49,13 +55,31 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
       if (isFlatPixel(data, width, height, x, y, 6)) flat++;
     }
   }
+  const noiseShare = opaque === 0 ? 0 : rareColorPixels(data, width * height) / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   let profile: ImageProfile;
   if (distinct.size <= MAX_PIXEL_ART_COLORS && blendRatio < 0.12) profile = 'pixel';
   else if (flatShare >= 0.45) profile = 'flat';
   else profile = 'photo';
-  return { profile, distinctColors: distinct.size, blendRatio, flatShare };
+  return { profile, distinctColors: distinct.size, blendRatio, flatShare, noiseShare };
+}
+
+function rareColorPixels(data: Uint8Array | Uint8ClampedArray, pixelCount: number): number {
+  const counts = new Uint8Array(1 << 24);
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    if (counts[key]! < 255) counts[key]!++;
+  }
+  let rare = 0;
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    if (counts[(data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!]! <= 3) rare++;
+  }
+  return rare;
 }
 
 /**
