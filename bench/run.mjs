@@ -1,0 +1,487 @@
+#!/usr/bin/env node
+// `npm run bench`: compare Tracelab with peer tracers on the public corpus.
+// See bench/README.md for the options and the meaning of each metric.
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import {
+  existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
+import { dirname, join, resolve, basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import os from 'node:os';
+import { compareImages } from './metrics.mjs';
+import { svgStats } from './svgstats.mjs';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH, '..');
+const CORPUS = process.env.TRACELAB_CORPUS
+  ? resolve(process.cwd(), process.env.TRACELAB_CORPUS)
+  : resolve(ROOT, '../shared/corpus');
+const OUT = join(BENCH, 'out');
+const RESULTS = join(BENCH, 'results');
+const REPEAT = Math.max(1, parseInt(process.env.BENCH_REPEAT ?? '1', 10) || 1);
+const TIMEOUT_MS = Math.max(1000, parseInt(process.env.BENCH_TIMEOUT_MS ?? '120000', 10) || 120000);
+const ONLY = listEnv('BENCH_ONLY');
+const ONLY_TRACERS = listEnv('BENCH_TRACERS');
+const TRACELAB_PARAMS = (process.env.TRACELAB_PARAMS ?? '').split(/\s+/).filter(Boolean);
+const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg'];
+const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
+
+function listEnv(name) {
+  const v = process.env[name];
+  if (!v || !v.trim()) return null;
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function log(msg) {
+  process.stderr.write(`${msg}\n`);
+}
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+// ------------------------------------------------------------ setup
+
+/** Reason why bench/node_modules must be (re)installed, or null if it is up to date. */
+function depsStale() {
+  const pkgFile = join(BENCH, 'package.json');
+  const nm = join(BENCH, 'node_modules');
+  if (!existsSync(nm)) return 'bench/node_modules is missing';
+  const installed = join(nm, '.package-lock.json');
+  if (!existsSync(installed)) return 'bench/node_modules has no .package-lock.json';
+  if (statSync(pkgFile).mtimeMs > statSync(installed).mtimeMs) return 'bench/package.json is newer than the install';
+  const pkg = readJson(pkgFile);
+  for (const [name, spec] of Object.entries(pkg.dependencies ?? {})) {
+    const p = join(nm, name, 'package.json');
+    if (!existsSync(p)) return `${name} is not installed`;
+    const v = readJson(p).version;
+    if (/^\d+\.\d+\.\d+$/.test(spec) && v !== spec) return `${name} is ${v}, want ${spec}`;
+  }
+  return null;
+}
+
+function ensureDeps() {
+  const why = depsStale();
+  if (!why) return;
+  log(`bench: ${why}; running npm install in bench/ ...`);
+  // `npm install`, not `npm ci`: @neplex/vectorizer 0.1.0 lists optional platform
+  // packages that were never published, which makes `npm ci` fail.
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: BENCH, stdio: ['ignore', 2, 2] });
+  if (r.status !== 0) {
+    log('bench: npm install failed');
+    process.exit(1);
+  }
+}
+
+function commandWorks(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'ignore' });
+  return !r.error && r.status === 0;
+}
+
+function aptInstall(pkg) {
+  if (!IS_ROOT || process.env.BENCH_NO_APT) return false;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: ['ignore', 2, 2], env }).status === 0;
+  log(`bench: apt-get install ${pkg} ...`);
+  if (install()) return true;
+  spawnSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 2, 2], env });
+  return install();
+}
+
+/** Ensure a Debian-packaged tool is present; returns a note when it is not. */
+function ensureTool(check, pkg) {
+  if (check()) return null;
+  if (aptInstall(pkg) && check()) return null;
+  return IS_ROOT ? `apt-get install ${pkg} failed` : `${pkg} is not installed (not root, so the bench did not apt-get install it)`;
+}
+
+// ------------------------------------------------------------ tracers
+
+const nodeBin = process.execPath;
+const peer = (name) => join(BENCH, 'peers', `${name}.mjs`);
+
+function makeTracers() {
+  return [
+    {
+      name: 'tracelab',
+      cmd: (inp, out) => [nodeBin, [join(ROOT, 'bin/tracelab.js'), 'vectorize', inp, '-o', out,
+        ...TRACELAB_PARAMS.flatMap((p) => ['--param', p])]],
+      cwd: ROOT,
+    },
+    { name: 'vtracer-native', cmd: (inp, out) => [nodeBin, [peer('vtracer-native'), inp, out]], cwd: BENCH },
+    { name: 'vtracer-wasm', cmd: (inp, out) => [nodeBin, [peer('vtracer-wasm'), inp, out]], cwd: BENCH },
+    { name: 'imagetracerjs', cmd: (inp, out) => [nodeBin, [peer('imagetracerjs'), inp, out]], cwd: BENCH },
+    {
+      name: 'potrace',
+      categories: ['lineart_bw'],
+      naNote: 'potrace is a bi-level tracer: run on lineart_bw only (input thresholded to a PBM at luma < 128).',
+      // input is thresholded to a PBM before the timed run; potrace itself is timed
+      prepare: (img, file) => {
+        const pbm = join(OUT, 'potrace', `${basename(file, '.png')}.pbm`);
+        writeFileSync(pbm, toPbm(img));
+        return pbm;
+      },
+      cmd: (inp, out) => ['potrace', ['-s', inp, '-o', out]],
+      cwd: BENCH,
+    },
+  ];
+}
+
+/** Binary PBM (P4): composite over white, luma < 128 = black. */
+function toPbm({ width, height, data }) {
+  const rowBytes = Math.ceil(width / 8);
+  const header = Buffer.from(`P4\n${width} ${height}\n`, 'ascii');
+  const bits = Buffer.alloc(rowBytes * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      const a = data[o + 3] / 255;
+      const lum = (0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2]) * a + 255 * (1 - a);
+      if (lum < 128) bits[y * rowBytes + (x >> 3)] |= 0x80 >> (x & 7);
+    }
+  }
+  return Buffer.concat([header, bits]);
+}
+
+// ------------------------------------------------------------ running
+
+/**
+ * Run one command in a fresh process (own process group), with wall time from
+ * process.hrtime and peak RSS from GNU time (%M, KiB) or, as a fallback, from the
+ * child's own report (BENCH_RSS_OUT, JS runners only).
+ */
+function runOnce(cmd, args, { cwd, useTime, rssFile }) {
+  return new Promise((resolveRun) => {
+    rmSync(rssFile, { force: true });
+    const env = { ...process.env, BENCH_RSS_OUT: rssFile };
+    const [file, argv] = useTime ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
+    let stderr = '';
+    let timedOut = false;
+    const t0 = process.hrtime.bigint();
+    let child;
+    try {
+      child = spawn(file, argv, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      resolveRun({ ok: false, error: String(e.message ?? e), ms: 0, rssMB: null });
+      return;
+    }
+    child.stdout.on('data', () => {});
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (stderr.length > 8192) stderr = stderr.slice(-4096);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }, TIMEOUT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolveRun({ ok: false, error: String(e.message ?? e), ms: 0, rssMB: null });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      let rssMB = null;
+      if (existsSync(rssFile)) {
+        // GNU time writes "Command exited with non-zero status N" before %M on failure
+        const lines = readFileSync(rssFile, 'utf8').trim().split('\n');
+        const kb = parseInt(lines[lines.length - 1], 10);
+        if (Number.isFinite(kb)) rssMB = kb / 1024;
+      }
+      if (timedOut) {
+        resolveRun({ ok: false, error: `timeout after ${TIMEOUT_MS / 1000} s`, ms, rssMB });
+      } else if (code !== 0) {
+        const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+        const msg = lines.find((l) => /\b(error|ERR_[A-Z_]+)\b/i.test(l)) ?? lines[lines.length - 1] ?? '';
+        resolveRun({ ok: false, error: `exit ${code ?? signal}${msg ? `: ${msg}` : ''}`, ms, rssMB });
+      } else {
+        resolveRun({ ok: true, ms, rssMB });
+      }
+    });
+  });
+}
+
+function median(values) {
+  const v = values.filter((x) => x !== null && x !== undefined && !Number.isNaN(x)).sort((a, b) => a - b);
+  if (v.length === 0) return null;
+  const m = v.length >> 1;
+  if (v.length % 2) return v[m];
+  if (v[m - 1] === v[m]) return v[m]; // also Infinity + Infinity
+  return (v[m - 1] + v[m]) / 2;
+}
+
+/** Render an SVG string at exactly width×height over white (pads/crops if the aspect differs). */
+function renderSvg(Resvg, svg, width, height) {
+  const r = new Resvg(svg, {
+    fitTo: { mode: 'width', value: width },
+    background: 'white',
+    font: { loadSystemFonts: false },
+  }).render();
+  const note = r.width !== width || r.height !== height ? `rendered ${r.width}x${r.height}, padded/cropped` : '';
+  let data = r.pixels;
+  if (note) {
+    const out = new Uint8ClampedArray(width * height * 4).fill(255);
+    for (let y = 0; y < Math.min(height, r.height); y++) {
+      const w = Math.min(width, r.width);
+      out.set(r.pixels.subarray(y * r.width * 4, (y * r.width + w) * 4), y * width * 4);
+    }
+    data = out;
+  }
+  return { image: { width, height, data }, note };
+}
+
+// ------------------------------------------------------------ report
+
+const COLS = [
+  ['SSIM ↑', 'ssim', (v) => v.toFixed(4)],
+  ['PSNR dB ↑', 'psnr', (v) => (v === Infinity ? 'inf' : v.toFixed(2))],
+  ['ΔE00 ↓', 'de2000', (v) => v.toFixed(2)],
+  ['gap % ↓', 'gap_pct', (v) => v.toFixed(3)],
+  ['bytes', 'bytes', (v) => String(Math.round(v))],
+  ['gzip', 'gzip_bytes', (v) => String(Math.round(v))],
+  ['paths', 'paths', (v) => String(Math.round(v))],
+  ['nodes', 'nodes', (v) => String(Math.round(v))],
+  ['time ms', 'time_ms', (v) => String(Math.round(v))],
+  ['RSS MB', 'rss_mb', (v) => v.toFixed(1)],
+];
+
+function tableFor(title, rows, tracers, category, footnotes) {
+  const lines = [`### ${title}`, '', `| tracer | ok | ${COLS.map((c) => c[0]).join(' | ')} |`,
+    `| --- | --- | ${COLS.map(() => '---:').join(' | ')} |`];
+  for (const t of tracers) {
+    const mine = rows.filter((r) => r.tracer === t.name);
+    const note = (text) => {
+      let i = footnotes.indexOf(text);
+      if (i < 0) { footnotes.push(text); i = footnotes.length - 1; }
+      return `[^${i + 1}]`;
+    };
+    if (mine.length === 0) {
+      const why = t.skipNote ?? (category && t.categories && !t.categories.includes(category) ? t.naNote : null);
+      const mark = why ? note(why) : '';
+      lines.push(`| ${t.name}${mark} | n/a | ${COLS.map(() => 'n/a').join(' | ')} |`);
+      continue;
+    }
+    const ok = mine.filter((r) => r.status === 'ok');
+    let mark = '';
+    const failed = mine.filter((r) => r.status !== 'ok');
+    if (failed.length) {
+      // group identical messages: "message (id1, id2, ...)"
+      const byMsg = new Map();
+      for (const r of failed) {
+        const msg = r.error.length > 240 ? `${r.error.slice(0, 237)}...` : r.error;
+        byMsg.set(msg, [...(byMsg.get(msg) ?? []), r.id]);
+      }
+      const parts = [...byMsg].slice(0, 3).map(([msg, ids]) => `${msg} (${ids.length === mine.length ? 'all' : ids.join(', ')})`);
+      mark = note(`${t.name} failed: ${parts.join('; ')}${byMsg.size > 3 ? '; ...' : ''}`);
+    }
+    const cells = COLS.map(([, key, fmt]) => {
+      const m = median(ok.map((r) => r[key]));
+      return m === null ? 'n/a' : fmt(m);
+    });
+    lines.push(`| ${t.name}${mark} | ${ok.length}/${mine.length} | ${cells.join(' | ')} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
+function csvCell(v) {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') {
+    if (v === Infinity) return 'inf';
+    return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
+  }
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function pkgVersion(name) {
+  try { return readJson(join(BENCH, 'node_modules', name, 'package.json')).version; } catch { return '?'; }
+}
+
+function tracelabVersion() {
+  let v = '?';
+  try { v = readJson(join(ROOT, 'package.json')).version; } catch { /* ignore */ }
+  const g = spawnSync('git', ['-C', ROOT, 'describe', '--always', '--dirty'], { encoding: 'utf8' });
+  const rev = g.status === 0 ? g.stdout.trim() : 'no git';
+  const cli = existsSync(join(ROOT, 'bin/tracelab.js')) ? '' : ', bin/tracelab.js missing';
+  return `${v} (${rev}${cli})`;
+}
+
+function potraceVersion() {
+  const r = spawnSync('potrace', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n')[0].replace(/\. Copyright.*/, '') : 'not installed';
+}
+
+// ------------------------------------------------------------ main
+
+async function main() {
+  const started = Date.now();
+  ensureDeps();
+  const require = createRequire(join(BENCH, 'package.json'));
+  const { Resvg } = require('@resvg/resvg-js');
+  const { PNG } = require('pngjs');
+
+  const timeNote = ensureTool(() => existsSync('/usr/bin/time') && commandWorks('/usr/bin/time', ['-f', '%M', 'true']), 'time');
+  // BENCH_NO_GNU_TIME=1 forces the fallback (children report their own maxRSS), for testing
+  const useTime = timeNote === null && !process.env.BENCH_NO_GNU_TIME;
+  if (!useTime) log(`bench: /usr/bin/time unavailable (${timeNote}); peak RSS comes from the JS children themselves`);
+
+  const manifestFile = join(CORPUS, 'manifest.json');
+  if (!existsSync(manifestFile)) {
+    log(`bench: no corpus manifest at ${manifestFile} (set TRACELAB_CORPUS)`);
+    process.exit(1);
+  }
+  const manifest = readJson(manifestFile);
+  const images = manifest.images.filter((im) => !ONLY || ONLY.includes(im.category));
+  if (images.length === 0) {
+    log(`bench: no images match BENCH_ONLY=${process.env.BENCH_ONLY}`);
+    process.exit(1);
+  }
+
+  let tracers = makeTracers();
+  if (ONLY_TRACERS) {
+    const unknown = ONLY_TRACERS.filter((n) => !tracers.some((t) => t.name === n));
+    if (unknown.length) log(`bench: unknown tracer(s) in BENCH_TRACERS: ${unknown.join(', ')}`);
+    tracers = tracers.filter((t) => ONLY_TRACERS.includes(t.name));
+  }
+  const potrace = tracers.find((t) => t.name === 'potrace');
+  if (potrace && images.some((im) => im.category === 'lineart_bw')) {
+    const note = ensureTool(() => commandWorks('potrace', ['--version']), 'potrace');
+    if (note) potrace.skipNote = `potrace skipped: ${note}`;
+  }
+
+  for (const t of tracers) mkdirSync(join(OUT, t.name), { recursive: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const rssFile = join(OUT, '.rss.tmp');
+
+  const jobs = [];
+  for (const im of images) {
+    for (const t of tracers) {
+      if (t.categories && !t.categories.includes(im.category)) continue;
+      if (t.skipNote) continue;
+      jobs.push([im, t]);
+    }
+  }
+
+  const rows = [];
+  const decoded = new Map();
+  let k = 0;
+  for (const [im, t] of jobs) {
+    k++;
+    const file = join(CORPUS, im.file);
+    const row = {
+      category: im.category, id: im.id, file: im.file, width: im.width, height: im.height, tracer: t.name,
+      status: 'error', error: '', ssim: null, psnr: null, de2000: null, gap_pct: null, bytes: null,
+      gzip_bytes: null, paths: null, nodes: null, time_ms: null, rss_mb: null, runs: 0, note: '',
+    };
+    rows.push(row);
+    try {
+      if (!decoded.has(im.file)) {
+        const png = PNG.sync.read(readFileSync(file));
+        if (png.width !== im.width || png.height !== im.height) {
+          log(`bench: ${im.file} is ${png.width}x${png.height}, manifest says ${im.width}x${im.height}`);
+        }
+        decoded.clear(); // images are processed one at a time; keep memory flat
+        decoded.set(im.file, { width: png.width, height: png.height, data: png.data });
+      }
+      const img = decoded.get(im.file);
+      const outSvg = join(OUT, t.name, `${basename(im.file, '.png')}.svg`);
+      const input = t.prepare ? t.prepare(img, file) : file;
+      const times = [];
+      const rss = [];
+      let failure = null;
+      for (let r = 0; r < REPEAT; r++) {
+        rmSync(outSvg, { force: true });
+        const [cmd, args] = t.cmd(input, outSvg);
+        const res = await runOnce(cmd, args, { cwd: t.cwd, useTime, rssFile });
+        row.runs++;
+        if (!res.ok) { failure = res.error; times.push(res.ms); break; }
+        if (!existsSync(outSvg) || statSync(outSvg).size === 0) { failure = 'exited 0 but wrote no SVG'; break; }
+        times.push(res.ms);
+        rss.push(res.rssMB);
+      }
+      row.time_ms = median(times);
+      row.rss_mb = median(rss);
+      if (failure) throw new Error(failure);
+      const svgBuf = readFileSync(outSvg);
+      row.bytes = svgBuf.length;
+      row.gzip_bytes = gzipSync(svgBuf, { level: 9 }).length;
+      const svg = svgBuf.toString('utf8');
+      Object.assign(row, svgStats(svg));
+      let rendered;
+      try {
+        rendered = renderSvg(Resvg, svg, img.width, img.height);
+      } catch (e) {
+        throw new Error(`render failed: ${e.message ?? e}`);
+      }
+      row.note = rendered.note;
+      const m = compareImages(img, rendered.image);
+      row.ssim = m.ssim;
+      row.psnr = m.psnr;
+      row.de2000 = m.deltaE2000;
+      row.gap_pct = m.gapPct;
+      row.status = 'ok';
+    } catch (e) {
+      row.error = String(e.message ?? e).replace(/\s+/g, ' ').trim();
+    }
+    const tail = row.status === 'ok'
+      ? `${Math.round(row.time_ms)} ms  ${row.rss_mb?.toFixed(1) ?? '?'} MB  ssim ${row.ssim.toFixed(4)}  ΔE ${row.de2000.toFixed(2)}  gap ${row.gap_pct.toFixed(3)}%`
+      : `FAILED: ${row.error.slice(0, 160)}`;
+    log(`[${k}/${jobs.length}] ${t.name.padEnd(14)} ${im.file.padEnd(34)} ${tail}`);
+  }
+  rmSync(rssFile, { force: true });
+
+  // ---- CSV
+  const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
+    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'time_ms', 'rss_mb', 'runs', 'note'];
+  const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
+
+  // ---- Markdown
+  const cpus = os.cpus();
+  const totalS = (Date.now() - started) / 1000;
+  const md = [];
+  md.push('# Tracelab benchmark', '');
+  md.push(`- date: ${new Date().toISOString()}`);
+  md.push(`- machine: ${os.availableParallelism?.() ?? cpus.length} CPUs (nproc; ${cpus[0]?.model?.trim() ?? '?'}), `
+    + `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, node ${process.version}`);
+  md.push(`- corpus: ${manifest.images.length} images in \`${CORPUS}\`${ONLY ? ` (BENCH_ONLY=${ONLY.join(',')}: ${images.length} images)` : ''}`);
+  md.push(`- runs: ${REPEAT} per tracer and image (median time/RSS), each in a fresh process, timeout ${TIMEOUT_MS / 1000} s; `
+    + `peak RSS ${useTime ? 'from GNU time %M' : 'reported by the child (process.resourceUsage().maxRSS; n/a for non-JS tracers)'}; `
+    + `full run took ${totalS.toFixed(0)} s`);
+  md.push('- tracers:');
+  const ver = {
+    tracelab: `Tracelab ${tracelabVersion()}: \`node bin/tracelab.js vectorize IN -o OUT.svg\`${TRACELAB_PARAMS.length ? ` with ${TRACELAB_PARAMS.map((p) => `\`--param ${p}\``).join(' ')}` : ', default params'}`,
+    'vtracer-native': `@neplex/vectorizer ${pkgVersion('@neplex/vectorizer')} (VTracer, native napi addon), vtracer CLI defaults: colour, stacked, spline, filter_speckle 4, color_precision 6, layer_difference 16, corner 60, length 4, splice 45, max_iterations 10, path_precision 2`,
+    'vtracer-wasm': `vtracer-wasm ${pkgVersion('vtracer-wasm')} (VTracer compiled to WebAssembly, what a browser runs), same settings as vtracer-native (its raw config wants colorPrecision 2 = bits dropped, filterSpeckle 16 = area, corner/splice thresholds in radians)`,
+    imagetracerjs: `imagetracerjs ${pkgVersion('imagetracerjs')} (pure JS), 'default' options`,
+    potrace: `${potraceVersion()} (Debian), \`potrace -s\` defaults on a PBM thresholded at luma < 128; lineart_bw only`,
+  };
+  for (const t of tracers) md.push(`  - **${t.name}**: ${ver[t.name]}`);
+  md.push(`- rendering: @resvg/resvg-js ${pkgVersion('@resvg/resvg-js')} at the input's width×height over white; values are medians over the category's successfully traced images ("ok" = traced/attempted).`);
+  md.push('');
+  const footnotes = [];
+  const cats = CATEGORIES.filter((c) => images.some((im) => im.category === c));
+  for (const c of [...new Set([...cats, ...images.map((im) => im.category)])]) {
+    const n = images.filter((im) => im.category === c).length;
+    md.push(...tableFor(`${c} (${n} images)`, rows.filter((r) => r.category === c), tracers, c, footnotes));
+  }
+  if (cats.length > 1) {
+    md.push(...tableFor(`all categories (${images.length} images; potrace: lineart_bw only)`, rows, tracers, null, footnotes));
+  }
+  for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
+  if (footnotes.length) md.push('');
+  md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');
+  const mdText = md.join('\n');
+
+  for (const [name, text] of [['latest.csv', csv], ['latest.md', mdText]]) {
+    const tmp = join(RESULTS, `${name}.tmp`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, join(RESULTS, name));
+  }
+  process.stdout.write(mdText);
+  log(`bench: wrote bench/results/latest.md and latest.csv in ${totalS.toFixed(0)} s`);
+}
+
+await main();

@@ -1,0 +1,106 @@
+// Structural statistics of an SVG string: drawn elements and path nodes.
+// Pure functions over strings; a small tolerant scanner, not a full XML parser.
+
+const ARITY = { M: 2, L: 2, H: 1, V: 1, C: 6, S: 4, Q: 4, T: 2, A: 7, Z: 0 };
+const DRAWN = /<(path|circle|ellipse|rect|polygon|polyline)\b([^>]*)>/gi;
+
+function isDigit(c) {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Count the segments of an SVG path `d` string: every M/L/H/V/C/S/Q/T/A segment
+ * (absolute or relative), implicit repeats included (extra coordinate pairs after
+ * M count as implicit L segments). Z closes and is not counted. Arc flags may be
+ * written without separators ("a1 1 0 00 1 1" style), as the SVG grammar allows.
+ */
+export function countPathNodes(d) {
+  let nodes = 0;
+  let cmd = null;
+  let argIdx = 0; // index of the next argument within the current segment
+  let i = 0;
+  const n = d.length;
+  while (i < n) {
+    const c = d.charCodeAt(i);
+    const ch = d[i];
+    // whitespace and commas
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || ch === ',') { i++; continue; }
+    const up = ch.toUpperCase();
+    if (up in ARITY && !(ch === 'e' || ch === 'E')) {
+      cmd = up;
+      argIdx = 0;
+      i++;
+      continue;
+    }
+    if (cmd === null || cmd === 'Z') {
+      // numbers without a command (malformed) or after Z: SVG treats numbers after Z as error; skip a token
+      i++;
+      continue;
+    }
+    const arity = ARITY[cmd];
+    if (cmd === 'A' && (argIdx === 3 || argIdx === 4) && (ch === '0' || ch === '1')) {
+      // single-character flag
+      i++;
+    } else {
+      // number: [+-]? digits? (. digits)? ([eE][+-]?digits)?
+      let j = i;
+      if (d[j] === '+' || d[j] === '-') j++;
+      let digits = 0;
+      while (j < n && isDigit(d.charCodeAt(j))) { j++; digits++; }
+      if (d[j] === '.') {
+        j++;
+        while (j < n && isDigit(d.charCodeAt(j))) { j++; digits++; }
+      }
+      if (digits === 0) { i++; continue; } // not a number: skip the character
+      if (d[j] === 'e' || d[j] === 'E') {
+        let k = j + 1;
+        if (d[k] === '+' || d[k] === '-') k++;
+        if (k < n && isDigit(d.charCodeAt(k))) {
+          while (k < n && isDigit(d.charCodeAt(k))) k++;
+          j = k;
+        }
+      }
+      i = j;
+    }
+    argIdx++;
+    if (argIdx === arity) {
+      nodes++;
+      argIdx = 0;
+      if (cmd === 'M') cmd = 'L'; // implicit lineto after moveto
+    }
+  }
+  return nodes;
+}
+
+function attr(attrs, name) {
+  const m = new RegExp(`(?:^|\\s)${name}\\s*=\\s*("([^"]*)"|'([^']*)')`, 'i').exec(attrs);
+  return m ? (m[2] ?? m[3]) : null;
+}
+
+/** Count numbers in a points="..." list and return the number of points. */
+function countPoints(points) {
+  const nums = points.match(/[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/g);
+  return nums ? Math.floor(nums.length / 2) : 0;
+}
+
+/**
+ * { paths, nodes } of an SVG document.
+ * paths: drawn elements (<path>, <circle>, <ellipse>, <rect>, <polygon>, <polyline>)
+ *        outside <defs>.
+ * nodes: path segments (see countPathNodes); polygon/polyline points; 1 per
+ *        circle, ellipse or rect.
+ */
+export function svgStats(svg) {
+  const body = svg.replace(/<!--[\s\S]*?-->/g, '').replace(/<defs\b[\s\S]*?<\/defs>/gi, '');
+  let paths = 0;
+  let nodes = 0;
+  for (const m of body.matchAll(DRAWN)) {
+    const tag = m[1].toLowerCase();
+    const attrs = m[2];
+    paths++;
+    if (tag === 'path') nodes += countPathNodes(attr(attrs, 'd') ?? '');
+    else if (tag === 'polygon' || tag === 'polyline') nodes += countPoints(attr(attrs, 'points') ?? '');
+    else nodes += 1;
+  }
+  return { paths, nodes };
+}
