@@ -58,15 +58,20 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
       default: return px(x, y - 1);
     }
   };
+  // Boundary flag per crack, so the walk below never re-reads pixels.
+  const isBoundaryCrack = new Uint8Array(crackChain.length);
+  for (let y = 0; y <= height; y++) {
+    for (let x = 0; x < width; x++) if (px(x, y - 1) !== px(x, y)) isBoundaryCrack[y * width + x] = 1;
+  }
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x <= width; x++) if (px(x - 1, y) !== px(x, y)) isBoundaryCrack[hCount + y * (width + 1) + x] = 1;
+  }
   const isBoundaryStep = (x: number, y: number, d: number): boolean => {
     if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) return false;
-    return leftOf(x, y, d) !== rightOf(x, y, d);
+    return isBoundaryCrack[crackOf(x, y, d)] === 1;
   };
-  const boundaryDegree = (x: number, y: number): number => {
-    let n = 0;
-    for (let d = 0; d < 4; d++) if (isBoundaryStep(x, y, d)) n++;
-    return n;
-  };
+  const boundaryDegree = (x: number, y: number): number =>
+    (isBoundaryStep(x, y, 0) ? 1 : 0) + (isBoundaryStep(x, y, 1) ? 1 : 0) + (isBoundaryStep(x, y, 2) ? 1 : 0) + (isBoundaryStep(x, y, 3) ? 1 : 0);
 
   const startX: number[] = [];
   const startY: number[] = [];

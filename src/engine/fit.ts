@@ -19,6 +19,8 @@ export interface FitOptions {
   readonly tolerancePx: number;
   /** Turn (degrees) over the corner window above which a point may be a corner. */
   readonly cornerAngleDeg: number;
+  /** `processing.parameterizedShapes.ellipse.circle.enabled`: closed circular loops become arcs. */
+  readonly detectCircles: boolean;
 }
 
 export interface FittedChain {
@@ -48,14 +50,17 @@ function collinear(p: Float64Array, a: number, b: number, c: number): boolean {
   return Math.abs(cross) < 1e-9;
 }
 
-export function fitChain(points: Float64Array, closed: boolean, options: FitOptions): FittedChain {
+export function fitChain(input: Float64Array, closed: boolean, options: FitOptions): FittedChain {
+  let points = input;
+  // `points` is replaced (not mutated) when corners are sharpened.
   const n = points.length / 2;
   if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: [] };
-  if (closed) {
+  if (closed && options.detectCircles) {
     const circle = fitCircleLoop(points, options.tolerancePx);
     if (circle) return circle;
   }
   const corners = findCorners(points, closed, options.cornerAngleDeg);
+  points = sharpenCorners(points, corners, closed);
   const segments: Segment[] = [];
   if (!closed) {
     const breaks = [0, ...corners.filter((i) => i > 0 && i < n - 1), n - 1];
@@ -74,6 +79,73 @@ export function fitChain(points: Float64Array, closed: boolean, options: FitOpti
   const smoothSeam = corners.length === 0;
   for (let k = 0; k + 1 < breaks.length; k++) fitSpan(rotated, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, smoothSeam);
   return { startX: rotated[0]!, startY: rotated[1]!, segments };
+}
+
+/**
+ * Sampling on crack midpoints cuts every corner: the corner sample sits up to ~0.35 px inside
+ * the true corner. Move each corner sample to the intersection of lines fitted (least squares)
+ * to the runs on either side, when the runs are straight enough and the point stays near.
+ */
+function sharpenCorners(p: Float64Array, corners: readonly number[], closed: boolean): Float64Array {
+  if (corners.length === 0) return p;
+  const n = p.length / 2;
+  const out = Float64Array.from(p);
+  const run = 4;
+  for (const c of corners) {
+    const before = fitLine(p, c, -1, run, n, closed);
+    const after = fitLine(p, c, 1, run, n, closed);
+    if (!before || !after) continue;
+    // Intersect the lines (point + direction form).
+    const [ax, ay, adx, ady] = before;
+    const [bx, by, bdx, bdy] = after;
+    const denom = adx * bdy - ady * bdx;
+    if (Math.abs(denom) < 0.3) continue; // nearly parallel: no well-defined corner
+    const t = ((bx - ax) * bdy - (by - ay) * bdx) / denom;
+    const ix = ax + adx * t;
+    const iy = ay + ady * t;
+    if (Math.hypot(ix - p[c * 2]!, iy - p[c * 2 + 1]!) > 1.2) continue;
+    out[c * 2] = ix;
+    out[c * 2 + 1] = iy;
+  }
+  return out;
+}
+
+/** Least-squares line through `run` samples beside sample c (excluding c), or undefined if bent. */
+function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number, closed: boolean): [number, number, number, number] | undefined {
+  const idx: number[] = [];
+  for (let k = 1; k <= run; k++) {
+    let j = c + dir * k;
+    if (closed) j = ((j % n) + n) % n;
+    else if (j < 0 || j >= n) break;
+    idx.push(j);
+  }
+  if (idx.length < 3) return undefined;
+  let mx = 0;
+  let my = 0;
+  for (const j of idx) {
+    mx += p[j * 2]!;
+    my += p[j * 2 + 1]!;
+  }
+  mx /= idx.length;
+  my /= idx.length;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (const j of idx) {
+    const dx = p[j * 2]! - mx;
+    const dy = p[j * 2 + 1]! - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  // Principal direction of the run; reject runs that are not straight.
+  const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const dx = Math.cos(angle);
+  const dy = Math.sin(angle);
+  let worst = 0;
+  for (const j of idx) worst = Math.max(worst, Math.abs(-(p[j * 2]! - mx) * dy + (p[j * 2 + 1]! - my) * dx));
+  if (worst > 0.3) return undefined;
+  return [mx, my, dx, dy];
 }
 
 /** Indices of corner samples (ascending). */

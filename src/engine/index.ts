@@ -18,7 +18,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import { fitChain, fitPolyline } from './fit.js';
 import { labelPixels } from './label.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, type ProfileFacts } from './profile.js';
+import { classifyImage, neighbourSpread, type ProfileFacts } from './profile.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrinkToPixelBudget } from './resize.js';
 import { coveragePoints, latticePoints } from './subpixel.js';
@@ -29,7 +29,7 @@ export { TracelabError } from './errors.js';
 
 /** Fit tolerance (px) and corner angle per profile. */
 const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerAngleDeg: number }> = {
-  flat: { tolerancePx: 0.45, cornerAngleDeg: 55 },
+  flat: { tolerancePx: 0.3, cornerAngleDeg: 55 },
   photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
 };
 
@@ -67,13 +67,14 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
   const traced = shrinkToPixelBudget(image, params.maxPixels);
   const { width, height, data } = traced;
   lap('resize');
-  const facts = classifyImage(data, width, height);
+  const spread = neighbourSpread(data, width, height);
+  const facts = classifyImage(data, width, height, spread);
   lap('profile');
   const noisy = isNoisy(facts);
-  const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, maxColors: params.maxColors, rules: params.palette });
+  const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');
-  const clusterLabels = labelPixels(data, width, height, palette, facts.profile === 'pixel');
+  const clusterLabels = labelPixels(data, width, height, palette, facts.profile === 'pixel', spread);
   const labels = new Int32Array(clusterLabels.length);
   for (let i = 0; i < labels.length; i++) labels[i] = clusterLabels[i]! < 0 ? -1 : finalOf[clusterLabels[i]!]!;
   lap('label');
@@ -93,7 +94,7 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
     regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
     regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
   }
-  const chains = fitChains(graph, facts.profile, { data, width, height, regionColor, regionOf: regions.regionOf, links });
+  const chains = fitChains(graph, facts.profile, params.parameterizedShapes.ellipseCircle, { data, width, height, regionColor, regionOf: regions.regionOf, links });
   lap('fit');
   const shapes = assembleShapes(regions, loops, graph, fills, params, width, height);
   lap('shapes');
@@ -165,14 +166,14 @@ function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]
   return { finalOf, fills, labelLab, labelColor };
 }
 
-function fitChains(graph: ChainGraph, profile: ImageProfile, ctx: Parameters<typeof coveragePoints>[2]): Chain[] {
+function fitChains(graph: ChainGraph, profile: ImageProfile, detectCircles: boolean, ctx: Parameters<typeof coveragePoints>[2]): Chain[] {
   const chains: Chain[] = [];
   for (let c = 0; c < graph.count; c++) {
     const closed = graph.closed[c] === 1;
     const fitted =
       profile === 'pixel'
         ? fitPolyline(latticePoints(graph, c), closed)
-        : fitChain(coveragePoints(graph, c, ctx), closed, FIT[profile]);
+        : fitChain(coveragePoints(graph, c, ctx), closed, { ...FIT[profile], detectCircles });
     chains.push({
       startX: fitted.startX,
       startY: fitted.startY,

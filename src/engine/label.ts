@@ -8,7 +8,7 @@
  */
 import { rgbToLab } from './color.js';
 import type { Palette } from './palette.js';
-import { isFlatPixel, OPAQUE_ALPHA_MIN } from './profile.js';
+import { OPAQUE_ALPHA_MIN } from './profile.js';
 
 const CACHE_BITS = 6;
 const CACHE_SHIFT = 8 - CACHE_BITS;
@@ -19,6 +19,7 @@ export function labelPixels(
   height: number,
   palette: Palette,
   exactColors: boolean,
+  spread: Uint8Array,
 ): Int32Array {
   const n = width * height;
   const nearest = new Int32Array(n);
@@ -51,7 +52,7 @@ export function labelPixels(
     nearest[i] = label;
   }
   if (exactColors) return nearest;
-  return resolveEdgeBlends(data, width, height, palette, nearest);
+  return resolveEdgeBlends(data, width, height, palette, nearest, spread);
 }
 
 function exactColorIndex(palette: Palette): Map<number, number> {
@@ -88,6 +89,7 @@ function resolveEdgeBlends(
   height: number,
   palette: Palette,
   nearest: Int32Array,
+  spread: Uint8Array,
 ): Int32Array {
   const labels = Int32Array.from(nearest);
   const candidates = new Int32Array(9);
@@ -96,7 +98,7 @@ function resolveEdgeBlends(
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const own = nearest[i]!;
-      if (own < 0 || isFlatPixel(data, width, height, x, y, 4)) continue;
+      if (own < 0 || spread[i]! <= 4) continue;
       let m = 0;
       candidates[m++] = own;
       for (let dy = -1; dy <= 1; dy++) {

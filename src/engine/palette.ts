@@ -11,7 +11,7 @@
  * Pixel-art images keep their exact colours.
  */
 import { labDistanceSq, rgbToLab } from './color.js';
-import { isFlatPixel, OPAQUE_ALPHA_MIN } from './profile.js';
+import { OPAQUE_ALPHA_MIN } from './profile.js';
 import type { ImageProfile, PaletteRule, Rgba } from './types.js';
 
 export interface Palette {
@@ -41,6 +41,8 @@ export interface PaletteOptions {
   readonly profile: ImageProfile;
   /** JPEG-damaged or scanned: wider merge radius, no thin-colour pass (ringing is not a colour). */
   readonly noisy: boolean;
+  /** neighbourSpread() of the image. */
+  readonly spread: Uint8Array;
   readonly maxColors: number;
   readonly rules: readonly PaletteRule[];
 }
@@ -60,7 +62,7 @@ export function buildPalette(
   options: PaletteOptions,
 ): Palette {
   const exact = options.profile === 'pixel';
-  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy);
+  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy, options.spread);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
   if (clusters.count.length > limit) clusters = wardMerge(clusters, limit);
   return finishPalette(clusters, options.rules);
@@ -96,7 +98,8 @@ function buildHistogram(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
-  flatOnly: boolean,
+  /** When given, only pixels whose spread is ≤ tolerance count. */
+  spread: Uint8Array | undefined,
   tolerance: number,
   accept?: (x: number, y: number) => boolean,
 ): Histogram {
@@ -109,7 +112,7 @@ function buildHistogram(
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      if (flatOnly && !isFlatPixel(data, width, height, x, y, tolerance)) continue;
+      if (spread && spread[y * width + x]! > tolerance) continue;
       if (accept && !accept(x, y)) continue;
       const r = data[o]!;
       const g = data[o + 1]!;
@@ -127,14 +130,14 @@ function buildHistogram(
   return { bins: Int32Array.from(used), count, sumR, sumG, sumB };
 }
 
-function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean): Clusters {
+function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
   const pixelCount = width * height;
   const flatTolerance = profile === 'photo' || noisy ? 10 : 6;
-  let hist = buildHistogram(data, width, height, true, flatTolerance);
+  let hist = buildHistogram(data, width, height, spread, flatTolerance);
   let sampled = 0;
   for (const bin of hist.bins) sampled += hist.count[bin]!;
   // Too few flat pixels (noise, dithering, photos): fall back to all pixels.
-  if (sampled < pixelCount * 0.05) hist = buildHistogram(data, width, height, false, 0);
+  if (sampled < pixelCount * 0.05) hist = buildHistogram(data, width, height, undefined, 0);
   const bins = hist.bins;
   const binLab = new Float64Array(bins.length * 3);
   for (let i = 0; i < bins.length; i++) {
@@ -186,7 +189,8 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     keep.g.push(clusters.g[c]!);
     keep.b.push(clusters.b[c]!);
   }
-  const base = mergeCloserThan(keep.count.length > 0 ? keep : clusters, noisy ? NOISY_FINAL_RADIUS : radius);
+  const kept = keep.count.length > 0 ? keep : clusters;
+  const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
   return addThinColors(data, width, height, base, minPopulation, radius, noisy);
 }
 
@@ -206,7 +210,7 @@ function addThinColors(
   noisy: boolean,
 ): Clusters {
   const tolerance = noisy ? 28 : 8;
-  const hist = buildHistogram(data, width, height, false, 0, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
+  const hist = buildHistogram(data, width, height, undefined, 0, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
   const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
   const lab = new Float64Array(3);
   const clusterLab: number[] = [];

@@ -26,7 +26,7 @@ export interface ProfileFacts {
   readonly noiseShare: number;
 }
 
-export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: number, height: number): ProfileFacts {
+export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: number, height: number, spread: Uint8Array): ProfileFacts {
   const distinct = new Set<number>();
   let opaque = 0;
   for (let i = 0, n = width * height; i < n; i++) {
@@ -52,7 +52,7 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
         contrastPairs += r & 1;
         blends += r >> 1;
       }
-      if (isFlatPixel(data, width, height, x, y, 6)) flat++;
+      if (spread[y * width + x]! <= 6) flat++;
     }
   }
   const noiseShare = opaque === 0 ? 0 : rareColorPixels(data, width * height) / opaque;
@@ -108,28 +108,29 @@ function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number,
   return 1 | (isBlend ? 2 : 0);
 }
 
-/** True when the pixel matches each in-image 4-neighbour within `tolerance` on every channel. */
-export function isFlatPixel(
-  data: Uint8Array | Uint8ClampedArray,
-  width: number,
-  height: number,
-  x: number,
-  y: number,
-  tolerance: number,
-): boolean {
-  const o = (y * width + x) * 4;
-  if (x > 0 && !near(data, o, o - 4, tolerance)) return false;
-  if (x < width - 1 && !near(data, o, o + 4, tolerance)) return false;
-  if (y > 0 && !near(data, o, o - width * 4, tolerance)) return false;
-  if (y < height - 1 && !near(data, o, o + width * 4, tolerance)) return false;
-  return true;
-}
-
-function near(data: Uint8Array | Uint8ClampedArray, a: number, b: number, tolerance: number): boolean {
-  return (
-    Math.abs(data[a]! - data[b]!) <= tolerance &&
-    Math.abs(data[a + 1]! - data[b + 1]!) <= tolerance &&
-    Math.abs(data[a + 2]! - data[b + 2]!) <= tolerance &&
-    Math.abs(data[a + 3]! - data[b + 3]!) <= tolerance
-  );
+/**
+ * Per pixel, the largest channel difference (R, G, B or A) to any in-image 4-neighbour. A pixel
+ * is "flat" at tolerance t when its spread is ≤ t. Computed once and shared by every stage.
+ */
+export function neighbourSpread(data: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
+  const spread = new Uint8Array(width * height);
+  const diff = (a: number, b: number): number =>
+    Math.max(Math.abs(data[a]! - data[b]!), Math.abs(data[a + 1]! - data[b + 1]!), Math.abs(data[a + 2]! - data[b + 2]!), Math.abs(data[a + 3]! - data[b + 3]!));
+  // Each horizontal and vertical pair is compared once and credited to both pixels.
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (x + 1 < width) {
+        const d = diff(i * 4, i * 4 + 4);
+        if (d > spread[i]!) spread[i] = d;
+        if (d > spread[i + 1]!) spread[i + 1] = d;
+      }
+      if (y + 1 < height) {
+        const d = diff(i * 4, (i + width) * 4);
+        if (d > spread[i]!) spread[i] = d;
+        if (d > spread[i + width]!) spread[i + width] = d;
+      }
+    }
+  }
+  return spread;
 }

@@ -8,7 +8,7 @@
  * Precision adapts to the picture: pixel art on the lattice gets integers, small images two
  * decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Rgba, TraceResult } from '../engine/types.js';
+import type { ChainUse, Rgba, TraceResult } from '../engine/types.js';
 import { PathWriter, quantizeChain, reverseChain, writeLoop, writeOpenChain, type QChain, type Quantizer } from './path-data.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
@@ -23,7 +23,7 @@ export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_O
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" ${versionAttributes(options)}`);
   if (options.svg.fixedSize) out.push(` width="${w}" height="${h}"`);
   out.push(` viewBox="0 0 ${w} ${h}">\n`);
-  if (options.gapFiller.enabled && options.drawStyle === 'fill_shapes') out.push(gapFiller(result, chains, quantizer, options));
+  if (options.gapFiller.enabled && options.drawStyle === 'fill_shapes') out.push(gapFiller(result, chains, reversed, quantizer, options));
   for (const shape of result.shapes) {
     const pw = new PathWriter(quantizer.decimals);
     const cursor = { x: 0, y: 0 };
@@ -56,19 +56,29 @@ export function chooseQuantizer(result: TraceResult): Quantizer {
 }
 
 /** One stroked path per colour pair, each border stroked once, all below the shapes. */
-function gapFiller(result: TraceResult, chains: readonly QChain[], q: Quantizer, options: OutputOptions): string {
+function gapFiller(result: TraceResult, chains: readonly QChain[], reversed: readonly QChain[], q: Quantizer, options: OutputOptions): string {
   const colorOfRegion = new Map<number, Rgba>();
   for (const s of result.shapes) colorOfRegion.set(s.region, s.color);
-  const byColor = new Map<string, number[]>();
-  result.chains.forEach((chain, c) => {
-    const a = colorOfRegion.get(chain.leftRegion);
-    const b = colorOfRegion.get(chain.rightRegion);
-    if (!a || !b) return;
-    const color = hexColor({ r: (a.r + b.r) >> 1, g: (a.g + b.g) >> 1, b: (a.b + b.b) >> 1, a: 255 });
-    let list = byColor.get(color);
-    if (!list) byColor.set(color, (list = []));
-    list.push(c);
-  });
+  // Chains in the order (and direction) the shapes will use them, so the same path text comes
+  // back in the fills soon after and gzip encodes it as a back-reference.
+  const byColor = new Map<string, ChainUse[]>();
+  const seen = new Uint8Array(result.chains.length);
+  for (const shape of result.shapes) {
+    for (const loop of [shape.outer, ...shape.holes]) {
+      for (const use of loop) {
+        if (seen[use.chain]) continue;
+        seen[use.chain] = 1;
+        const chain = result.chains[use.chain]!;
+        const a = colorOfRegion.get(chain.leftRegion);
+        const b = colorOfRegion.get(chain.rightRegion);
+        if (!a || !b) continue;
+        const color = hexColor({ r: (a.r + b.r) >> 1, g: (a.g + b.g) >> 1, b: (a.b + b.b) >> 1, a: 255 });
+        let list = byColor.get(color);
+        if (!list) byColor.set(color, (list = []));
+        list.push(use);
+      }
+    }
+  }
   if (byColor.size === 0) return '';
   const strokeWidth = formatDecimal(options.gapFiller.strokeWidth);
   const vectorEffect = options.gapFiller.nonScalingStroke ? ' vector-effect="non-scaling-stroke"' : '';
@@ -76,7 +86,7 @@ function gapFiller(result: TraceResult, chains: readonly QChain[], q: Quantizer,
   for (const [color, list] of byColor) {
     const pw = new PathWriter(q.decimals);
     const cursor = { x: 0, y: 0 };
-    for (const c of list) writeOpenChain(pw, chains[c]!, cursor, result.chains[c]!.closed);
+    for (const use of list) writeOpenChain(pw, use.reversed ? reversed[use.chain]! : chains[use.chain]!, cursor, result.chains[use.chain]!.closed);
     parts.push(`<path stroke="${color}"${vectorEffect} d="${pw.toString()}"/>\n`);
   }
   parts.push('</g>\n');

@@ -179,3 +179,17 @@ describe('traceImage', () => {
     expect(() => traceImage(image, params({ maxColors: 300 }))).toThrow(expect.objectContaining({ code: 1019 }));
   });
 });
+
+describe('parameterized shape switches', () => {
+  const image = drawShape(80, 80, WHITE, [{ color: RED, inside: disc(40, 40, 28) }]);
+  const arcsOf = (r: TraceResult) => r.chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc');
+
+  it('writes a clean disc as circular arcs by default', () => {
+    expect(arcsOf(traceImage(image, params())).length).toBeGreaterThan(0);
+  });
+
+  it('turns circle detection off with processing.parameterizedShapes.ellipse.circle.enabled=false', () => {
+    const off = params({ parameterizedShapes: { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseCircle: false } });
+    expect(arcsOf(traceImage(image, off))).toHaveLength(0);
+  });
+});
