@@ -11,6 +11,7 @@ import type { OutputOptions } from '../formats/types.js';
 import { decodeImage } from '../decode/index.js';
 import { traceImage } from '../engine/index.js';
 import { writeSvg } from '../formats/svg.js';
+import { prepareNodeDecoders } from './node-codecs.js';
 
 export interface VectorizeOutput {
   readonly body: Uint8Array;
@@ -49,6 +50,7 @@ export function planVectorize(fields: Iterable<readonly [string, string]>): Vect
 /** Decode, trace and write. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
 export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {
   if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
+  prepareNodeDecoders(bytes);
   const decoded = await decodeImage(bytes);
   const image: RgbaImage = { width: decoded.width, height: decoded.height, data: decoded.data };
   const result = traceImage(image, plan.engineParams);

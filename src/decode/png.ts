@@ -1,0 +1,209 @@
+/**
+ * PNG → RGBA. In: PNG bytes. Out: RawImage (8-bit RGBA, pHYs → dpi).
+ * Pixels come from `fast-png` (every colour type and depth, Adam7 at 8/16 bit); Adam7 at 1/2/4 bit goes
+ * through png-adam7.ts because fast-png 8.0.0 mis-reads those passes. Chunks are walked here first to
+ * read the header, catch truncation and bound the inflated size (zlib bombs) before anything is inflated.
+ */
+
+import { decode as fastPngDecode } from 'fast-png';
+
+import { corrupt, makeDpi, u32be, type ImageHeader, type RawImage } from './common.js';
+import { adam7RawSize, deinterlaceSubByte, inflateBounded } from './png-adam7.js';
+
+/** Allowed bit depths per colour type (PNG spec, table 11.1). */
+const DEPTHS: Record<number, readonly number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+interface PngInfo extends ImageHeader {
+  depth: number;
+  colorType: number;
+  interlaced: boolean;
+  idat: Uint8Array[];
+  idatBytes: number;
+  palette?: Uint8Array; // RGB triples
+  trns?: Uint8Array;
+  sawIend: boolean;
+}
+
+function chunkType(bytes: Uint8Array, at: number): string {
+  return String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+}
+
+/** IHDR only: 8-byte signature + 25-byte IHDR chunk. */
+export function readPngHeader(bytes: Uint8Array): ImageHeader & { depth: number; colorType: number; interlaced: boolean } {
+  if (bytes.length < 33) throw corrupt('truncated PNG (no complete IHDR header)');
+  if (u32be(bytes, 8) !== 13 || chunkType(bytes, 12) !== 'IHDR') throw corrupt('corrupt PNG (first chunk is not IHDR)');
+  const width = u32be(bytes, 16);
+  const height = u32be(bytes, 20);
+  const depth = bytes[24];
+  const colorType = bytes[25];
+  const allowed = DEPTHS[colorType];
+  if (!allowed) throw corrupt(`corrupt PNG (unknown colour type ${colorType})`);
+  if (!allowed.includes(depth)) throw corrupt(`corrupt PNG (bit depth ${depth} is invalid for colour type ${colorType})`);
+  if (bytes[26] !== 0 || bytes[27] !== 0) throw corrupt('corrupt PNG (unknown compression or filter method)');
+  if (bytes[28] > 1) throw corrupt(`corrupt PNG (unknown interlace method ${bytes[28]})`);
+  return { width, height, depth, colorType, interlaced: bytes[28] === 1 };
+}
+
+function walkChunks(bytes: Uint8Array): PngInfo {
+  const head = readPngHeader(bytes);
+  const info: PngInfo = { ...head, idat: [], idatBytes: 0, sawIend: false };
+  let at = 8;
+  while (at < bytes.length) {
+    if (at + 8 > bytes.length) throw corrupt('truncated PNG (cut inside a chunk header)');
+    const length = u32be(bytes, at);
+    const type = chunkType(bytes, at + 4);
+    if (length > 0x7fffffff) throw corrupt(`corrupt PNG (chunk ${JSON.stringify(type)} has an impossible length)`);
+    const end = at + 12 + length;
+    if (end > bytes.length) throw corrupt(`truncated PNG (chunk ${JSON.stringify(type)} runs past the end of the data)`);
+    const data = bytes.subarray(at + 8, at + 8 + length);
+    if (type === 'IDAT') {
+      info.idat.push(data);
+      info.idatBytes += length;
+    } else if (type === 'PLTE') {
+      info.palette = data;
+    } else if (type === 'tRNS') {
+      info.trns = data;
+    } else if (type === 'IEND') {
+      info.sawIend = true;
+      break;
+    }
+    at = end;
+  }
+  if (info.idat.length === 0) throw corrupt(info.sawIend ? 'corrupt PNG (no IDAT image data)' : 'truncated PNG (no image data)');
+  if (info.colorType === 3 && !info.palette) throw corrupt('corrupt PNG (palette image without PLTE chunk)');
+  return info;
+}
+
+/** Bytes the zlib stream must inflate to: filter byte + packed row, per row (per pass when interlaced). */
+function rawSize(info: PngInfo): number {
+  const bitsPerPixel = info.depth * CHANNELS[info.colorType];
+  if (info.interlaced) return adam7RawSize(info.width, info.height, bitsPerPixel);
+  return info.height * (1 + Math.ceil((info.width * bitsPerPixel) / 8));
+}
+
+/** A copy with an IEND chunk appended: fast-png needs one, and browsers accept PNGs that lack it. */
+function withIend(bytes: Uint8Array): Uint8Array {
+  const iend = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+  const out = new Uint8Array(bytes.length + iend.length);
+  out.set(bytes);
+  out.set(iend, bytes.length);
+  return out;
+}
+
+/** Unpacks 1/2/4-bit samples (one channel, rows padded to whole bytes) to one byte per sample. */
+function unpackRows(packed: ArrayLike<number>, width: number, height: number, depth: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const rowBytes = Math.ceil((width * depth) / 8);
+  const mask = (1 << depth) - 1;
+  for (let y = 0; y < height; y++) {
+    const row = y * rowBytes;
+    for (let x = 0; x < width; x++) {
+      const bit = x * depth;
+      out[y * width + x] = (packed[row + (bit >> 3)] >> (8 - depth - (bit & 7))) & mask;
+    }
+  }
+  return out;
+}
+
+/** Samples (one array element per channel value, at the file's bit depth) → 8-bit RGBA. */
+function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
+  const { width, height, depth, colorType } = info;
+  const n = width * height;
+  const out = new Uint8Array(n * 4);
+  const max = depth === 16 ? 65535 : (1 << depth) - 1;
+  const lut = new Uint8Array(max + 1); // sample value → 8-bit
+  for (let v = 0; v <= max; v++) lut[v] = Math.round((v * 255) / max);
+  const trns = info.trns;
+  const key = (i: number) => (trns && trns.length >= i * 2 + 2 ? (trns[i * 2] << 8) | trns[i * 2 + 1] : -1);
+
+  if (colorType === 0 || colorType === 4) {
+    const step = colorType === 0 ? 1 : 2;
+    const k = colorType === 0 ? key(0) : -1;
+    for (let i = 0, o = 0; i < n; i++, o += 4) {
+      const v = samples[i * step];
+      out[o] = out[o + 1] = out[o + 2] = lut[v];
+      out[o + 3] = step === 2 ? lut[samples[i * 2 + 1]] : v === k ? 0 : 255;
+    }
+  } else if (colorType === 2) {
+    const kr = key(0), kg = key(1), kb = key(2);
+    for (let i = 0, o = 0; i < n; i++, o += 4) {
+      const r = samples[i * 3], g = samples[i * 3 + 1], b = samples[i * 3 + 2];
+      out[o] = lut[r];
+      out[o + 1] = lut[g];
+      out[o + 2] = lut[b];
+      out[o + 3] = r === kr && g === kg && b === kb ? 0 : 255;
+    }
+  } else if (colorType === 3) {
+    // 256-entry RGBA table; indexes past the palette show as opaque black, as libpng-based viewers do.
+    const pal = info.palette!;
+    const table = new Uint8Array(256 * 4);
+    for (let idx = 0; idx < 256; idx++) {
+      table[idx * 4 + 3] = 255;
+      if (idx * 3 + 2 < pal.length) table.set(pal.subarray(idx * 3, idx * 3 + 3), idx * 4);
+      if (trns && idx < trns.length && idx * 3 + 2 < pal.length) table[idx * 4 + 3] = trns[idx];
+    }
+    for (let i = 0, o = 0; i < n; i++, o += 4) {
+      const t = (samples[i] & 255) * 4;
+      out[o] = table[t];
+      out[o + 1] = table[t + 1];
+      out[o + 2] = table[t + 2];
+      out[o + 3] = table[t + 3];
+    }
+  } else {
+    for (let i = 0; i < n * 4; i++) out[i] = lut[samples[i]];
+  }
+  return out;
+}
+
+function physDpi(res: { x: number; y: number; unit: number } | undefined) {
+  return res && res.unit === 1 ? makeDpi(res.x, res.y, 'm') : undefined;
+}
+
+export function decodePng(bytes: Uint8Array): RawImage {
+  const info = walkChunks(bytes);
+  const expected = rawSize(info);
+  const limit = expected + (expected >> 3) + (1 << 20);
+  const { width, height, depth } = info;
+
+  if (info.interlaced && depth < 8) {
+    const samples = deinterlaceSubByte(inflateBounded(info.idat, limit), width, height, depth);
+    return { width, height, data: toRgba(info, samples), dpi: physDpi(readPhys(bytes)) };
+  }
+
+  // DEFLATE expands at most ~1032:1, so only streams that *could* exceed the declared size need the check.
+  if (info.idatBytes * 1032 > limit) inflateBounded(info.idat, limit);
+
+  let png: ReturnType<typeof fastPngDecode>;
+  try {
+    png = fastPngDecode(info.sawIend ? bytes : withIend(bytes), { checkCrc: true });
+  } catch (err) {
+    if (/unexpected EOF/i.test(err instanceof Error ? err.message : '')) throw corrupt('truncated PNG (compressed image data ends early)');
+    throw err;
+  }
+  if (png.width !== width || png.height !== height) throw corrupt('corrupt PNG (decoder size mismatch)');
+  const samples = depth < 8 ? unpackRows(png.data, width, height, depth) : png.data;
+  if (samples.length < width * height * CHANNELS[info.colorType]) throw corrupt('truncated PNG (image data ends early)');
+  return { width, height, data: toRgba(info, samples), dpi: physDpi(png.resolution) };
+}
+
+/** pHYs chunk as { x, y, unit } (unit 1 = metre), for the path that bypasses fast-png. */
+function readPhys(bytes: Uint8Array): { x: number; y: number; unit: number } | undefined {
+  let at = 8;
+  while (at + 12 <= bytes.length) {
+    const length = u32be(bytes, at);
+    const type = chunkType(bytes, at + 4);
+    if (type === 'pHYs' && length === 9 && at + 17 <= bytes.length) {
+      return { x: u32be(bytes, at + 8), y: u32be(bytes, at + 12), unit: bytes[at + 16] };
+    }
+    if (type === 'IDAT' || type === 'IEND') return undefined; // pHYs must precede IDAT
+    at += 12 + length;
+  }
+  return undefined;
+}
