@@ -40,7 +40,7 @@ export function encodeGif(image: RgbaImage): Uint8Array {
   while (colors.length < size) colors.push(0);
   const buffer: number[] = new Array(image.width * image.height * 2 + 4096).fill(0);
   const writer = new GifWriter(buffer, image.width, image.height, { palette: colors });
-  writer.addFrame(0, 0, image.width, image.height, pixels);
+  writer.addFrame(0, 0, image.width, image.height, Array.from(pixels));
   return Uint8Array.from(buffer.slice(0, writer.end()));
 }
 
