@@ -70,8 +70,25 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
     if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) return false;
     return isBoundaryCrack[crackOf(x, y, d)] === 1;
   };
-  const boundaryDegree = (x: number, y: number): number =>
-    (isBoundaryStep(x, y, 0) ? 1 : 0) + (isBoundaryStep(x, y, 1) ? 1 : 0) + (isBoundaryStep(x, y, 2) ? 1 : 0) + (isBoundaryStep(x, y, 3) ? 1 : 0);
+  // Boundary cracks meeting at each vertex: 2 = the chain goes on, 3–4 = junction.
+  const degree = new Uint8Array((width + 1) * (height + 1));
+  for (let y = 0; y <= height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (isBoundaryCrack[y * width + x]) {
+        degree[y * (width + 1) + x]!++;
+        degree[y * (width + 1) + x + 1]!++;
+      }
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x <= width; x++) {
+      if (isBoundaryCrack[hCount + y * (width + 1) + x]) {
+        degree[y * (width + 1) + x]!++;
+        degree[(y + 1) * (width + 1) + x]!++;
+      }
+    }
+  }
+  const boundaryDegree = (x: number, y: number): number => degree[y * (width + 1) + x]!;
 
   const startX: number[] = [];
   const startY: number[] = [];

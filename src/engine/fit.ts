@@ -351,7 +351,14 @@ function maxCubicError(p: Float64Array, first: number, last: number, u: Float64A
   let worst = 0;
   let worstIndex = Math.floor((first + last) / 2);
   for (let i = first + 1; i < last; i++) {
-    const [x, y] = bezierPoint(b, u[i - first]!);
+    const t = u[i - first]!;
+    const mt = 1 - t;
+    const c0 = mt * mt * mt;
+    const c1 = 3 * t * mt * mt;
+    const c2 = 3 * t * t * mt;
+    const c3 = t * t * t;
+    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
+    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
     const d = Math.hypot(x - p[i * 2]!, y - p[i * 2 + 1]!);
     if (d > worst) {
       worst = d;
@@ -360,7 +367,14 @@ function maxCubicError(p: Float64Array, first: number, last: number, u: Float64A
   }
   // Also bound the curve between samples: a loop or overshoot can hide between two samples.
   for (let i = first; i < last; i++) {
-    const [x, y] = bezierPoint(b, (u[i - first]! + u[i - first + 1]!) / 2);
+    const t = (u[i - first]! + u[i - first + 1]!) / 2;
+    const mt = 1 - t;
+    const c0 = mt * mt * mt;
+    const c1 = 3 * t * mt * mt;
+    const c2 = 3 * t * t * mt;
+    const c3 = t * t * t;
+    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
+    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
     const d = segmentDistance(x, y, p[i * 2]!, p[i * 2 + 1]!, p[(i + 1) * 2]!, p[(i + 1) * 2 + 1]!);
     if (d > worst) {
       worst = d;
@@ -455,6 +469,11 @@ function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefi
   const cy = my + vc;
   const r = Math.sqrt(uc * uc + vc * vc + (suu + svv) / n);
   if (!(r > 2)) return undefined;
+  // Cheap rejection first: most loops are not circles, and eight probes usually show it.
+  for (let k = 0; k < 8; k++) {
+    const i = Math.floor((k * n) / 8);
+    if (Math.abs(Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;
+  }
   let turning = 0;
   for (let i = 0; i < n; i++) {
     if (Math.abs(Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;

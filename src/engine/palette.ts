@@ -191,7 +191,7 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   }
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
-  return addThinColors(data, width, height, base, minPopulation, radius, noisy);
+  return addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
 }
 
 /**
@@ -204,13 +204,15 @@ function addThinColors(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
+  spread: Uint8Array,
   clusters: Clusters,
   minPopulation: number,
   radius: number,
   noisy: boolean,
 ): Clusters {
   const tolerance = noisy ? 28 : 8;
-  const hist = buildHistogram(data, width, height, undefined, 0, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
+  // Pixels within tolerance of all four neighbours are flat, not thin: skip them cheaply.
+  const hist = buildHistogram(data, width, height, undefined, 0, (x, y) => spread[y * width + x]! > tolerance && isThinStrokePixel(data, width, height, x, y, tolerance));
   const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
   const lab = new Float64Array(3);
   const clusterLab: number[] = [];

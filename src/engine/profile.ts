@@ -42,6 +42,10 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      if (spread[y * width + x]! <= 6) flat++;
+      // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
+      // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
+      if (spread[y * width + x]! < 24) continue;
       if (x > 0 && x < width - 1) {
         const r = blendTest(data, o, o - 4, o + 4);
         contrastPairs += r & 1;
@@ -52,7 +56,6 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
         contrastPairs += r & 1;
         blends += r >> 1;
       }
-      if (spread[y * width + x]! <= 6) flat++;
     }
   }
   const noiseShare = opaque === 0 ? 0 : rareColorPixels(data, width * height) / opaque;
@@ -65,20 +68,32 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
   return { profile, distinctColors: distinct.size, blendRatio, flatShare, noiseShare };
 }
 
+/**
+ * Pixels whose exact colour occurs at most 3 times, counted with an open-addressing hash table
+ * (power-of-two size ≥ 2× the pixel count) instead of a 16 MB table indexed by colour.
+ */
 function rareColorPixels(data: Uint8Array | Uint8ClampedArray, pixelCount: number): number {
-  const counts = new Uint8Array(1 << 24);
+  let size = 1024;
+  while (size < pixelCount * 2) size <<= 1;
+  const mask = size - 1;
+  const keys = new Int32Array(size).fill(-1);
+  const counts = new Uint8Array(size);
+  const slotOf = new Int32Array(pixelCount);
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      slotOf[i] = -1;
+      continue;
+    }
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (counts[key]! < 255) counts[key]!++;
+    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+    while (keys[slot] !== -1 && keys[slot] !== key) slot = (slot + 1) & mask;
+    keys[slot] = key;
+    if (counts[slot]! < 255) counts[slot]!++;
+    slotOf[i] = slot;
   }
   let rare = 0;
-  for (let i = 0; i < pixelCount; i++) {
-    const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    if (counts[(data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!]! <= 3) rare++;
-  }
+  for (let i = 0; i < pixelCount; i++) if (slotOf[i]! >= 0 && counts[slotOf[i]!]! <= 3) rare++;
   return rare;
 }
 
