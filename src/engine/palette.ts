@@ -64,6 +64,8 @@ export function buildPalette(
   const exact = options.profile === 'pixel';
   let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy, options.spread);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
+  // Ward merging is cubic in the colour count: first fold near-identical colours together.
+  if (clusters.count.length > WARD_MAX_INPUT) clusters = leaderFold(clusters, PRE_MERGE_RADIUS, WARD_MAX_INPUT);
   if (clusters.count.length > limit) clusters = wardMerge(clusters, limit);
   return finishPalette(clusters, options.rules);
 }
@@ -318,6 +320,48 @@ function nearestCenter(lab: Float64Array, i: number, centers: Float64Array, k: n
     }
   }
   return best;
+}
+
+const WARD_MAX_INPUT = 400;
+const PRE_MERGE_RADIUS = 3;
+
+/**
+ * Leader clustering of clusters (most populous first): each joins the first leader within
+ * `radius` ΔE76. The radius grows until at most `maxCount` leaders remain.
+ */
+function leaderFold(input: Clusters, radius: number, maxCount: number): Clusters {
+  const order = input.count.map((_, i) => i).sort((a, b) => input.count[b]! - input.count[a]! || a - b);
+  const lab = new Float64Array(input.count.length * 3);
+  for (let i = 0; i < input.count.length; i++) rgbToLab(input.r[i]!, input.g[i]!, input.b[i]!, lab, i * 3);
+  for (let r = radius; ; r *= 1.5) {
+    const leaders: number[] = [];
+    const sums: Clusters = { count: [], r: [], g: [], b: [] };
+    for (const i of order) {
+      let home = -1;
+      for (let k = 0; k < leaders.length && home < 0; k++) if (labDistanceSq(lab, i, leaders[k]!) < r * r) home = k;
+      const n = input.count[i]!;
+      if (home < 0) {
+        leaders.push(i);
+        sums.count.push(n);
+        sums.r.push(input.r[i]! * n);
+        sums.g.push(input.g[i]! * n);
+        sums.b.push(input.b[i]! * n);
+      } else {
+        sums.count[home]! += n;
+        sums.r[home]! += input.r[i]! * n;
+        sums.g[home]! += input.g[i]! * n;
+        sums.b[home]! += input.b[i]! * n;
+      }
+    }
+    if (leaders.length <= maxCount) {
+      return {
+        count: sums.count,
+        r: sums.r.map((v, k) => v / sums.count[k]!),
+        g: sums.g.map((v, k) => v / sums.count[k]!),
+        b: sums.b.map((v, k) => v / sums.count[k]!),
+      };
+    }
+  }
 }
 
 /** Merges the closest pair (by ΔE76) while it is closer than `radius`. */

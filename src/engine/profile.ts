@@ -8,7 +8,10 @@
 import type { ImageProfile } from './types.js';
 
 export const OPAQUE_ALPHA_MIN = 128;
-const MAX_PIXEL_ART_COLORS = 256;
+/** Pixel art has a bounded palette; dithered title screens reach a few thousand colours. */
+const MAX_PIXEL_ART_COLORS = 4096;
+/** Share of contrasty neighbour pairs with an in-between blend above which art is anti-aliased. */
+const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
 
 export interface ProfileFacts {
   readonly profile: ImageProfile;
@@ -62,7 +65,7 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   let profile: ImageProfile;
-  if (distinct.size <= MAX_PIXEL_ART_COLORS && blendRatio < 0.12) profile = 'pixel';
+  if (distinct.size <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
   else if (flatShare >= 0.45) profile = 'flat';
   else profile = 'photo';
   return { profile, distinctColors: distinct.size, blendRatio, flatShare, noiseShare };
@@ -98,29 +101,26 @@ function rareColorPixels(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
 }
 
 /**
- * Bit 0: the two outer pixels contrast strongly. Bit 1: the middle pixel lies strictly between
- * them on every channel and differs from both (an anti-aliasing blend).
+ * Bit 0: the two outer pixels contrast strongly (RGB distance ≥ 48). Bit 1: the middle pixel is
+ * a linear mix t·a + (1−t)·b of them (0.08 < t < 0.92, within 8 RGB units) — what anti-aliasing
+ * produces. Pixel-art shading ramps are rarely such exact mixes (artists shift hue along a ramp).
  */
 function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): number {
   if (data[a + 3]! < OPAQUE_ALPHA_MIN || data[b + 3]! < OPAQUE_ALPHA_MIN) return 0;
-  let contrast = 0;
-  let between = true;
-  let farFromA = 0;
-  let farFromB = 0;
-  for (let c = 0; c < 3; c++) {
-    const va = data[a + c]!;
-    const vb = data[b + c]!;
-    const vm = data[mid + c]!;
-    contrast = Math.max(contrast, Math.abs(va - vb));
-    const lo = Math.min(va, vb);
-    const hi = Math.max(va, vb);
-    if (vm < lo || vm > hi) between = false;
-    farFromA = Math.max(farFromA, Math.abs(vm - va));
-    farFromB = Math.max(farFromB, Math.abs(vm - vb));
-  }
-  if (contrast < 48) return 0;
-  const isBlend = between && farFromA >= 12 && farFromB >= 12;
-  return 1 | (isBlend ? 2 : 0);
+  const dr = data[a]! - data[b]!;
+  const dg = data[a + 1]! - data[b + 1]!;
+  const db = data[a + 2]! - data[b + 2]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < 48 * 48) return 0;
+  const mr = data[mid]! - data[b]!;
+  const mg = data[mid + 1]! - data[b + 1]!;
+  const mb = data[mid + 2]! - data[b + 2]!;
+  const t = (mr * dr + mg * dg + mb * db) / len2;
+  if (t <= 0.08 || t >= 0.92) return 1;
+  const er = mr - t * dr;
+  const eg = mg - t * dg;
+  const eb = mb - t * db;
+  return er * er + eg * eg + eb * eb < 64 ? 3 : 1;
 }
 
 /**
