@@ -6,5 +6,8 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   worker: { format: 'es' },
+  // The worker's dependencies are only discovered at runtime; list its entry so the dev server
+  // pre-bundles them up front instead of re-optimizing mid-trace (which 504s the worker import).
+  optimizeDeps: { entries: ['index.html', 'src/worker/tracer.worker.ts'] },
   build: { target: 'es2022', sourcemap: true },
 });

@@ -3,7 +3,8 @@
 # .ci/run executes on a clean clone (CI=true, no stdin, Node 20 + npm only).
 #  1. Debian's Chromium for the browser rendering tests (test tools may not download browsers);
 #  2. npm dependencies (npm install also builds the CLI bundle through `prepare`);
-#  3. typecheck + vitest.
+#  3. typecheck + vitest;
+#  4. the browser end-to-end checks of the web page (vite build + Debian's Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,3 +22,4 @@ fi
 npm install --no-audit --no-fund
 npm run build:cli
 npm test
+npm run test:e2e

@@ -1,0 +1,393 @@
+/**
+ * End-to-end checks of the playground in a real browser (Debian's Chromium through playwright-core).
+ * Run by scripts/e2e.mjs, which builds the site, serves dist/ from a sub-path with `vite preview`,
+ * launches the browser and calls `runChecks`. The checks share one page and run in order.
+ */
+
+import assert from 'node:assert/strict';
+
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+
+import { fixtureScene, scenePng, type Scene } from './draw.js';
+
+export interface E2eContext {
+  readonly browser: Browser;
+  /** URL of the served site, ending in '/' (a sub-path, not the server root). */
+  readonly baseUrl: string;
+  readonly screenshotPath: string;
+}
+
+export interface CheckResult {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly ms: number;
+  readonly error?: unknown;
+}
+
+interface Check {
+  readonly name: string;
+  run(page: Page): Promise<void>;
+}
+
+const TIMEOUT = 30_000;
+
+const fixturePng = Buffer.from(scenePng(fixtureScene()));
+/** A PNG cut short inside its first data chunk: a valid signature, then nothing decodable. */
+const corruptPng = Buffer.concat([fixturePng.subarray(0, 60), Buffer.from('this is not image data')]);
+
+/** A large noisy picture that takes the tracer a while (for the abort check). */
+function slowScene(): Scene {
+  const inside = (x: number, y: number) => (Math.sin(x * 0.37) * Math.cos(y * 0.29) + Math.sin((x + y) * 0.11)) > 0.3;
+  const blobs = (x: number, y: number) => Math.sin(x * 0.13 + Math.cos(y * 0.07) * 3) > 0.5;
+  return {
+    width: 600,
+    height: 600,
+    samples: 2,
+    background: [240, 240, 240],
+    shapes: [
+      { color: [200, 30, 60], inside },
+      { color: [30, 90, 200], inside: blobs },
+      { color: [20, 160, 90], inside: (x, y) => inside(y, x) && blobs(y, x) },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page helpers
+
+const status = (page: Page) => page.getByRole('status');
+const resultImg = (page: Page) => page.getByRole('img', { name: 'Traced vector result' });
+
+async function statusText(page: Page): Promise<string> {
+  return ((await status(page).textContent()) ?? '').trim();
+}
+
+async function resultSrc(page: Page): Promise<string | null> {
+  return (await resultImg(page).count()) > 0 ? resultImg(page).getAttribute('src') : null;
+}
+
+/** Id of the trace whose result is shown (data-trace-id on the result image), 0 when none. */
+let lastTraceId = 0;
+
+/**
+ * Waits until the status says Done and the result image shows a trace newer than the last one
+ * seen (an identical SVG keeps its blob URL, so the trace id is what tells a re-trace apart).
+ * Returns the image's blob URL.
+ */
+async function waitForNewResult(page: Page): Promise<string> {
+  const handle = await page.waitForFunction(
+    (prev) => {
+      const statusEl = document.querySelector('[role="status"]');
+      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
+      const id = Number(img?.dataset.traceId ?? 0);
+      return statusEl?.textContent?.trim() === 'Done' && img !== null && img.src.startsWith('blob:') && id > prev
+        ? { id, src: img.src }
+        : false;
+    },
+    lastTraceId,
+    { timeout: TIMEOUT },
+  );
+  const { id, src } = (await handle.jsonValue()) as { id: number; src: string };
+  lastTraceId = id;
+  return src;
+}
+
+async function waitUntil(condition: () => boolean, ms: number, message: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new assert.AssertionError({ message });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function fetchText(page: Page, url: string): Promise<string> {
+  return page.evaluate(async (u) => (await fetch(u)).text(), url);
+}
+
+/** The stats line as a record: { Profile: 'flat art', Colours: '4', … }. */
+async function stats(page: Page): Promise<Record<string, string>> {
+  const text = (await page.getByTestId('stats').textContent()) ?? '';
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/(Profile|Colours|Shapes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Size:|Time:).)*)/g)) {
+    out[m[1]!] = m[2]!.trim();
+  }
+  return out;
+}
+
+function countFilledPaths(svg: string): number {
+  return [...svg.matchAll(/<path\b[^>]*>/g)].filter((m) => /\sfill="(?!none")/.test(m[0])).length;
+}
+
+async function upload(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
+  await page.getByLabel('Choose an image').setInputFiles({ name, mimeType, buffer });
+}
+
+/** Checks the result image: a rendered SVG blob, never inline SVG in the DOM. Returns the SVG text. */
+async function checkResult(page: Page, src: string): Promise<string> {
+  const svg = await fetchText(page, src);
+  assert.ok(svg.length > 0, 'SVG blob is empty');
+  assert.ok(svg.startsWith('<?xml'), `SVG blob starts with ${JSON.stringify(svg.slice(0, 20))}`);
+  assert.match(svg, /<svg [^>]*viewBox="0 0 \d+ \d+"/);
+  await page.waitForFunction(
+    () => (document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]')?.naturalWidth ?? 0) > 0,
+    null,
+    { timeout: TIMEOUT },
+  );
+  assert.equal(await page.locator('svg').count(), 0, 'the SVG must not be inlined into the DOM');
+  const s = await stats(page);
+  assert.equal(Number(s.Shapes), countFilledPaths(svg), `stats Shapes ${s.Shapes}`);
+  assert.equal(s.Size, `${new TextEncoder().encode(svg).length.toLocaleString('en-US')} bytes`);
+  assert.match(s.Profile ?? '', /^(pixel art|flat art|photo)$/);
+  assert.match(s.Time ?? '', /^[\d,]+ ms$/);
+  return svg;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+let screenshotPath = '/tmp/tracelab-e2e.png';
+/** Trace workers the page started and that ended (terminate() ends one). */
+const workers = { started: 0, closed: 0 };
+let lastSrc: string | null = null;
+let firstSvg = '';
+
+const CHECKS: Check[] = [
+  {
+    name: 'page loads from a sub-path with labelled, keyboard-reachable controls',
+    async run(page) {
+      await assert.doesNotReject(page.waitForSelector('text=Tracelab', { timeout: TIMEOUT }));
+      assert.equal(await page.title(), 'Tracelab — bitmap to vector');
+      assert.equal(await statusText(page), 'Choose an image to trace.');
+      assert.equal(await status(page).getAttribute('aria-live'), 'polite');
+      assert.equal(await page.getByLabel('Max colours').inputValue(), '0');
+      assert.equal(await page.getByLabel('Shape stacking').inputValue(), 'cutouts');
+      assert.equal(await page.getByLabel('Gap filler').isChecked(), true);
+      assert.equal(await page.getByLabel('Min shape area').inputValue(), '0.125');
+      assert.equal(await page.getByRole('button', { name: 'Download SVG' }).isDisabled(), true);
+      // The first Tab lands on the file input (inside the drop zone).
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement | null;
+        return el ? `${el.tagName}:${el.type}` : '';
+      });
+      assert.equal(focused, 'INPUT:file');
+    },
+  },
+  {
+    name: 'upload a PNG → result <img> with a non-empty SVG blob starting with <?xml',
+    async run(page) {
+      await upload(page, 'fixture.png', fixturePng);
+      lastSrc = await waitForNewResult(page);
+      firstSvg = await checkResult(page, lastSrc);
+      assert.match(firstSvg, /viewBox="0 0 96 80"/);
+      const s = await stats(page);
+      assert.ok(Number(s.Colours) >= 4, `expected ≥ 4 colours, stats say ${s.Colours}`);
+      assert.equal(await page.getByRole('img', { name: 'Input image fixture.png' }).count(), 1);
+    },
+  },
+  {
+    name: 'changing max colours traces again (debounced) with the new value',
+    async run(page) {
+      await page.getByLabel('Max colours').fill('2');
+      const src = await waitForNewResult(page);
+      const svg = await checkResult(page, src);
+      assert.notEqual(svg, firstSvg, 'the SVG did not change');
+      const s = await stats(page);
+      assert.ok(Number(s.Colours) <= 2, `max colours 2, stats say ${s.Colours}`);
+      lastSrc = src;
+      // Keyboard: ArrowUp on the number field is another change → another trace.
+      await page.getByLabel('Max colours').press('ArrowUp');
+      assert.equal(await page.getByLabel('Max colours').inputValue(), '3');
+      lastSrc = await waitForNewResult(page);
+      assert.ok(Number((await stats(page)).Colours) <= 3);
+    },
+  },
+  {
+    name: 'other controls re-trace: stacking, gap filler, min area',
+    async run(page) {
+      await page.getByLabel('Shape stacking').selectOption('stacked');
+      lastSrc = await waitForNewResult(page);
+      await page.getByLabel('Gap filler').uncheck();
+      lastSrc = await waitForNewResult(page);
+      const svg = await checkResult(page, lastSrc);
+      assert.doesNotMatch(svg, /stroke=/, 'gap filler off: no strokes');
+      await page.getByLabel('Min shape area').fill('500');
+      assert.equal(await page.getByLabel('Min shape area').getAttribute('aria-invalid'), 'true');
+      assert.match((await page.locator('.field-error').textContent()) ?? '', /processing\.shapes\.min_area_px must be a number in 0…100/);
+      await page.getByLabel('Min shape area').fill('4');
+      lastSrc = await waitForNewResult(page);
+      await page.getByRole('button', { name: 'Reset options' }).click();
+      lastSrc = await waitForNewResult(page);
+      assert.equal(await page.getByLabel('Max colours').inputValue(), '0');
+      assert.equal(await fetchText(page, lastSrc), firstSvg, 'defaults again → the first result again');
+    },
+  },
+  {
+    name: 'a corrupt file shows Error 1006 in the status, and the page still works',
+    async run(page) {
+      await upload(page, 'broken.png', corruptPng);
+      await page.waitForFunction(
+        () => document.querySelector('[role="status"]')?.textContent?.startsWith('Error'),
+        null,
+        { timeout: TIMEOUT },
+      );
+      const text = await statusText(page);
+      assert.match(text, /^Error 1006: Failed to read the supplied image: /);
+      assert.equal(await resultImg(page).count(), 0, 'no stale result after an error');
+      assert.equal(await page.getByRole('button', { name: 'Download SVG' }).isDisabled(), true);
+      await upload(page, 'fixture-again.png', fixturePng);
+      lastSrc = await waitForNewResult(page);
+      assert.equal(await fetchText(page, lastSrc), firstSvg);
+    },
+  },
+  {
+    name: 'a newer image aborts the trace still running for an older one',
+    async run(page) {
+      const slowPng = Buffer.from(scenePng(slowScene()));
+      await upload(page, 'slow.png', slowPng);
+      await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent === 'Tracing…', null, {
+        timeout: TIMEOUT,
+      });
+      const before = { ...workers };
+      await upload(page, 'fixture-3.png', fixturePng);
+      lastSrc = await waitForNewResult(page);
+      // The busy worker was terminated and a fresh one answered (CDP reports the close a bit later).
+      await waitUntil(() => workers.closed > before.closed, 5000, 'the busy worker was not terminated');
+      assert.equal(workers.closed - before.closed, 1, 'one worker terminated');
+      assert.equal(workers.started - before.started, 1, 'one worker started');
+      assert.equal(await fetchText(page, lastSrc), firstSvg);
+      assert.match((await page.locator('figcaption').first().textContent()) ?? '', /fixture-3\.png/);
+      // Let the aborted trace's time pass: a late answer from it must not replace this result.
+      await page.waitForTimeout(1500);
+      assert.equal(await resultSrc(page), lastSrc);
+      assert.equal(await statusText(page), 'Done');
+    },
+  },
+  {
+    name: 'WebP (decoder wasm fetched relative to the sub-path) and JPEG made by the browser trace too',
+    async run(page) {
+      for (const type of ['image/webp', 'image/jpeg']) {
+        // The browser re-encodes the fixture: canvas.toBlob gives real WebP / JPEG files.
+        const bytes = await page.evaluate(
+          async ([png, mime]) => {
+            const bitmap = await createImageBitmap(new Blob([new Uint8Array(png)], { type: 'image/png' }));
+            const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+            canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+            const blob = await canvas.convertToBlob({ type: mime, quality: 0.95 });
+            return [...new Uint8Array(await blob.arrayBuffer())];
+          },
+          [[...fixturePng], type] as const,
+        );
+        const name = type === 'image/webp' ? 'fixture.webp' : 'fixture.jpg';
+        const magic = Buffer.from(bytes.slice(0, 4)).toString('latin1');
+        assert.ok(type === 'image/webp' ? magic === 'RIFF' : magic.startsWith('\xff\xd8'), `${name} starts with ${JSON.stringify(magic)}`);
+        await upload(page, name, Buffer.from(bytes), type);
+        lastSrc = await waitForNewResult(page);
+        const svg = await checkResult(page, lastSrc);
+        assert.match(svg, /viewBox="0 0 96 80"/, name);
+        assert.ok(Number((await stats(page)).Colours) >= 4, `${name}: ${(await stats(page)).Colours} colours`);
+      }
+    },
+  },
+  {
+    name: 'drag and drop a file onto the drop zone',
+    async run(page) {
+      const bytes = [...fixturePng];
+      const dataTransfer = await page.evaluateHandle((b) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(b)], 'dropped.png', { type: 'image/png' }));
+        return dt;
+      }, bytes);
+      const zone = page.locator('.dropzone');
+      await zone.dispatchEvent('dragenter', { dataTransfer });
+      await zone.dispatchEvent('dragover', { dataTransfer });
+      await zone.dispatchEvent('drop', { dataTransfer });
+      lastSrc = await waitForNewResult(page);
+      assert.match((await page.locator('figcaption').first().textContent()) ?? '', /dropped\.png/);
+    },
+  },
+  {
+    name: '"Try a sample" loads the bundled sample (relative URL) and traces it; screenshot',
+    async run(page) {
+      await page.getByRole('button', { name: 'Try a sample' }).click();
+      lastSrc = await waitForNewResult(page);
+      const svg = await checkResult(page, lastSrc);
+      assert.match(svg, /viewBox="0 0 128 128"/);
+      assert.ok(Number((await stats(page)).Shapes) >= 5);
+      await page.waitForFunction(
+        () => (document.querySelector<HTMLImageElement>('img[alt^="Input image"]')?.naturalWidth ?? 0) === 128,
+        null,
+        { timeout: TIMEOUT },
+      );
+      await page.screenshot({ path: screenshotPath, fullPage: true });
+    },
+  },
+  {
+    name: 'Download SVG saves <name>.svg with the traced document',
+    async run(page) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: TIMEOUT }),
+        page.getByRole('button', { name: 'Download SVG' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), 'shapes.svg');
+      const path = await download.path();
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(path, 'utf8');
+      assert.equal(text, await fetchText(page, lastSrc!));
+    },
+  },
+];
+
+
+/** Runs every check on one page; the last check is "no console errors" over the whole session. */
+export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
+  screenshotPath = ctx.screenshotPath;
+  const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  const problems: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  page.on('worker', (worker) => {
+    workers.started++;
+    worker.on('close', () => workers.closed++);
+    worker.on('console', (msg: ConsoleMessage) => {
+      if (msg.type() === 'error') problems.push(`worker console.error: ${msg.text()}`);
+    });
+  });
+
+  const results: CheckResult[] = [];
+  const record = (r: CheckResult) => {
+    results.push(r);
+    report(r);
+  };
+  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
+  const all: Check[] = [
+    ...CHECKS,
+    {
+      name: 'no console errors, page errors or failed requests',
+      async run() {
+        assert.deepEqual(problems, []);
+      },
+    },
+  ];
+  for (const check of all) {
+    const start = Date.now();
+    try {
+      await check.run(page);
+      record({ name: check.name, ok: true, ms: Date.now() - start });
+    } catch (error) {
+      record({ name: check.name, ok: false, ms: Date.now() - start, error });
+    }
+  }
+  await context.close();
+  return results;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+/**
+ * End-to-end test of the playground: builds the site (vite build), serves dist/ from a sub-path
+ * with `vite preview` on a free localhost port, drives Debian's Chromium (/usr/bin/chromium) with
+ * playwright-core and runs the checks in e2e/trace.spec.ts. Prints one line per check and a final
+ * `N passed, M failed`; exits 1 on any failure. Never downloads browsers.
+ *
+ *   node scripts/e2e.mjs                 build, serve, check
+ *   node scripts/e2e.mjs --no-build      reuse the existing dist/
+ *   node scripts/e2e.mjs --dev           run the checks against the dev server (`vite`) instead
+ *   node scripts/e2e.mjs --make-sample   (re)draw public/samples/shapes.png and exit
+ *
+ * Environment: CHROMIUM=/path/to/chromium overrides the browser; E2E_SCREENSHOT overrides
+ * /tmp/tracelab-e2e.png.
+ */
+
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const args = new Set(process.argv.slice(2));
+const cacheDir = join(root, 'node_modules', '.cache', 'tracelab-e2e');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const screenshotPath = process.env.E2E_SCREENSHOT || '/tmp/tracelab-e2e.png';
+/** Served from a sub-path, as on a static host: the build uses base './'. */
+const SUB_PATH = '/tracelab/demo/';
+const OVERALL_TIMEOUT_MS = 5 * 60_000;
+
+/** Compiles an e2e/*.ts module (TypeScript) to ESM next to node_modules, so its imports resolve. */
+async function loadTs(entry) {
+  const { build } = await import('esbuild');
+  const outfile = join(cacheDir, entry.replace(/[\\/]/g, '_').replace(/\.ts$/, '.mjs'));
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function describeError(error) {
+  if (error && typeof error === 'object' && 'message' in error) return String(error.message).split('\n').slice(0, 12).join('\n      ');
+  return String(error);
+}
+
+async function makeSample() {
+  const { scenePng, sampleScene } = await loadTs('e2e/draw.ts');
+  const out = join(root, 'public', 'samples', 'shapes.png');
+  await mkdir(dirname(out), { recursive: true });
+  const png = scenePng(sampleScene());
+  await writeFile(out, png);
+  console.log(`wrote ${out} (${png.length} bytes)`);
+}
+
+async function main() {
+  if (args.has('--make-sample')) return makeSample();
+
+  if (!existsSync(chromiumPath)) {
+    console.error(`e2e: ${chromiumPath} is missing; install Debian's chromium package (apt-get install chromium)`);
+    return 1;
+  }
+  const vite = await import('vite');
+  const dev = args.has('--dev');
+  if (dev) {
+    // nothing to build
+  } else if (!args.has('--no-build')) {
+    console.log('e2e: vite build');
+    await vite.build({ logLevel: 'warn' });
+  } else if (!existsSync(join(root, 'dist', 'index.html'))) {
+    console.error('e2e: --no-build but dist/index.html does not exist');
+    return 1;
+  }
+  const spec = await loadTs('e2e/trace.spec.ts');
+
+  const port = await freePort();
+  let server;
+  if (dev) {
+    server = await vite.createServer({
+      base: SUB_PATH,
+      logLevel: 'warn',
+      server: { host: '127.0.0.1', port, strictPort: true, open: false, hmr: false },
+    });
+    await server.listen();
+  } else {
+    server = await vite.preview({
+      base: SUB_PATH,
+      logLevel: 'warn',
+      preview: { host: '127.0.0.1', port, strictPort: true, open: false },
+    });
+  }
+  const baseUrl = `http://127.0.0.1:${port}${SUB_PATH}`;
+  console.log(`e2e: serving ${dev ? 'the dev server' : 'dist/'} at ${baseUrl}`);
+
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+
+  let results = [];
+  try {
+    results = await spec.runChecks({ browser, baseUrl, screenshotPath }, (r) => {
+      console.log(`${r.ok ? '  ok  ' : '  FAIL'} ${r.name} (${r.ms} ms)`);
+      if (!r.ok) console.log(`      ${describeError(r.error)}`);
+    });
+  } catch (error) {
+    console.log(`  FAIL the e2e run itself: ${describeError(error)}`);
+    results.push({ name: 'e2e run', ok: false });
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  console.log(`screenshot: ${screenshotPath}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+const guard = setTimeout(() => {
+  console.error(`e2e: timed out after ${OVERALL_TIMEOUT_MS / 1000} s`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}, OVERALL_TIMEOUT_MS);
+guard.unref();
+
+main().then(
+  (code) => process.exit(code ?? 0),
+  (error) => {
+    console.error(error);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

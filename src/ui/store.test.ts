@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { TracelabError } from '../engine/errors.js';
+import type { VectorizeResult } from '../worker/protocol.js';
+import { createTracelabStore, DEFAULT_UI_OPTIONS, fieldsFor, statusText, uiOptionSpec, validateUiOption } from './store.js';
+import { connectTracer, type Tracer } from './tracing.js';
+
+const RESULT: VectorizeResult = {
+  svg: '<?xml version="1.0"?><svg/>',
+  stats: { profile: 'flat', colors: 2, regions: 2, shapes: 2, bytes: 27 },
+  width: 4,
+  height: 4,
+  ms: 1,
+};
+
+function source(name = 'a.png') {
+  return { name, bytes: new Uint8Array([1, 2, 3]), size: 3, type: 'image/png' };
+}
+
+/** A tracer whose calls stay pending until the test settles them. */
+function fakeTracer() {
+  const calls: { bytes: Uint8Array; fields: [string, string][]; resolve(r: VectorizeResult): void; reject(e: unknown): void }[] = [];
+  const tracer: Tracer & { aborts: number; disposed: boolean } = {
+    aborts: 0,
+    disposed: false,
+    vectorize(bytes, fields) {
+      // Like the real client: a newer request aborts the older one.
+      const previous = calls.at(-1);
+      if (previous) {
+        const abort = new Error('cancelled');
+        abort.name = 'AbortError';
+        previous.reject(abort);
+      }
+      return new Promise((resolve, reject) => calls.push({ bytes, fields, resolve, reject }));
+    },
+    abort() {
+      this.aborts++;
+    },
+    dispose() {
+      this.disposed = true;
+    },
+  };
+  return { tracer, calls };
+}
+
+describe('options from the schema', () => {
+  it('defaults and ranges come from OPTION_SCHEMA', () => {
+    expect(DEFAULT_UI_OPTIONS).toEqual({
+      'processing.max_colors': 0,
+      'output.shape_stacking': 'cutouts',
+      'output.gap_filler.enabled': true,
+      'processing.shapes.min_area_px': 0.125,
+    });
+    const maxColors = uiOptionSpec('processing.max_colors');
+    expect([maxColors.min, maxColors.max]).toEqual([0, 256]);
+    expect(uiOptionSpec('output.shape_stacking').values).toEqual(['cutouts', 'stacked']);
+  });
+
+  it('validates with the API messages', () => {
+    expect(validateUiOption('processing.max_colors', 8)).toBeUndefined();
+    expect(validateUiOption('processing.max_colors', 2.5)).toMatch(/processing\.max_colors must be an integer in 0…256/);
+    expect(validateUiOption('processing.shapes.min_area_px', 101)).toMatch(/must be a number in 0…100/);
+    const store = createTracelabStore();
+    expect(() => store.getState().setOption('processing.max_colors', 300)).toThrow(TracelabError);
+  });
+
+  it('sends only non-default fields', () => {
+    expect(fieldsFor(DEFAULT_UI_OPTIONS)).toEqual([]);
+    expect(fieldsFor({ ...DEFAULT_UI_OPTIONS, 'processing.max_colors': 4, 'output.gap_filler.enabled': false })).toEqual([
+      ['processing.max_colors', '4'],
+      ['output.gap_filler.enabled', 'false'],
+    ]);
+  });
+});
+
+describe('status text', () => {
+  it('announces tracing, done and errors with the API code', () => {
+    const store = createTracelabStore();
+    const s = store.getState();
+    expect(statusText(s.job, false)).toBe('Choose an image to trace.');
+    const id = s.startJob();
+    expect(statusText(store.getState().job, true)).toBe('Tracing…');
+    store.getState().failJob(id, { code: 1006, message: 'Failed to read the supplied image: corrupt' });
+    expect(statusText(store.getState().job, true)).toBe('Error 1006: Failed to read the supplied image: corrupt');
+  });
+});
+
+describe('connectTracer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('traces a new source at once and a changed option after the debounce', async () => {
+    const store = createTracelabStore();
+    const { tracer, calls } = fakeTracer();
+    const disconnect = connectTracer(store, tracer, { debounceMs: 150 });
+
+    store.getState().setSource(source());
+    expect(calls).toHaveLength(1);
+    expect(store.getState().job.status).toBe('running');
+    expect(calls[0]!.bytes).not.toBe(store.getState().source!.bytes); // a copy is transferred
+    calls[0]!.resolve(RESULT);
+    await vi.runAllTimersAsync();
+    expect(store.getState().job).toMatchObject({ status: 'done', svg: RESULT.svg, ms: 1, resultId: 1 });
+
+    store.getState().setOption('processing.max_colors', 3);
+    store.getState().setOption('processing.max_colors', 4);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.fields).toEqual([['processing.max_colors', '4']]);
+    // The previous result stays on screen while the re-trace runs.
+    expect(store.getState().job).toMatchObject({ status: 'running', svg: RESULT.svg, resultId: 1 });
+
+    disconnect();
+    expect(tracer.disposed).toBe(true);
+  });
+
+  it('ignores aborted and superseded traces; reports errors with their code', async () => {
+    const store = createTracelabStore();
+    const { tracer, calls } = fakeTracer();
+    connectTracer(store, tracer);
+
+    store.getState().setSource(source('slow.png'));
+    store.getState().setSource(source('fast.png'));
+    expect(calls).toHaveLength(2);
+    calls[0]!.resolve({ ...RESULT, svg: 'late' }); // already rejected as aborted: no effect
+    await vi.runAllTimersAsync();
+    expect(store.getState().job.status).toBe('running');
+
+    calls[1]!.reject(new TracelabError(1006, 400, 'Failed to read the supplied image: unknown format'));
+    await vi.runAllTimersAsync();
+    expect(store.getState().job).toMatchObject({
+      status: 'error',
+      error: { code: 1006, message: 'Failed to read the supplied image: unknown format' },
+      svg: null,
+    });
+  });
+
+  it('a stale answer for an older job id is dropped', () => {
+    const store = createTracelabStore();
+    const first = store.getState().startJob();
+    const second = store.getState().startJob();
+    store.getState().finishJob(first, RESULT);
+    expect(store.getState().job.status).toBe('running');
+    store.getState().finishJob(second, RESULT);
+    expect(store.getState().job.status).toBe('done');
+  });
+});

@@ -1,0 +1,77 @@
+import { encode } from 'fast-png';
+import { describe, expect, it } from 'vitest';
+
+import { countFilledPaths, isWorkerErrorPayload } from './protocol.js';
+import { toErrorPayload, vectorizeInWorker } from './vectorize.js';
+
+/** 24×16 PNG: left half red, right half blue, on nothing else. */
+function twoColourPng(): Uint8Array {
+  const width = 24;
+  const height = 16;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      data.set(x < 12 ? [220, 30, 40, 255] : [30, 60, 220, 255], o);
+    }
+  }
+  return encode({ width, height, data, channels: 4, depth: 8 });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('vectorizeInWorker', () => {
+  it('decodes, traces and writes an SVG with stats', async () => {
+    const result = await vectorizeInWorker(twoColourPng(), []);
+    expect(result.svg.startsWith('<?xml')).toBe(true);
+    expect(result.width).toBe(24);
+    expect(result.height).toBe(16);
+    expect(result.stats.colors).toBe(2);
+    expect(result.stats.shapes).toBe(2);
+    expect(result.stats.shapes).toBe(countFilledPaths(result.svg));
+    expect(result.stats.bytes).toBe(new TextEncoder().encode(result.svg).length);
+    expect(result.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('applies API fields', async () => {
+    const withFiller = await vectorizeInWorker(twoColourPng(), []);
+    const without = await vectorizeInWorker(twoColourPng(), [['output.gap_filler.enabled', 'false']]);
+    expect(withFiller.svg).toContain('stroke=');
+    expect(without.svg).not.toContain('stroke=');
+  });
+
+  it('rejects unreadable bytes with 1006 and bad fields with 1019, as plain payloads', async () => {
+    const corrupt = toErrorPayload(await rejection(vectorizeInWorker(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), [])));
+    expect(corrupt.code).toBe(1006);
+    expect(corrupt.message).toMatch(/^Failed to read the supplied image: /);
+    const bad = toErrorPayload(await rejection(vectorizeInWorker(twoColourPng(), [['processing.max_colors', '999']])));
+    expect(bad.code).toBe(1019);
+    expect(bad.message).toContain('processing.max_colors');
+    // The payload survives structured clone unchanged.
+    expect(structuredClone(bad)).toEqual(bad);
+    expect(isWorkerErrorPayload(structuredClone(bad))).toBe(true);
+  });
+
+  it('turns unexpected errors into code 0', () => {
+    expect(toErrorPayload(new RangeError('boom'))).toEqual({
+      code: 0,
+      status: 500,
+      message: 'Internal error while tracing (RangeError: boom)',
+    });
+  });
+});
+
+describe('countFilledPaths', () => {
+  it('counts filled paths, not gap-filler strokes', () => {
+    const svg =
+      '<svg><g fill="none"><path stroke="#000" d="m0 0h1"/></g><path fill="#f00" d="m0 0h1"/><path fill="#00f" d="m0 0h2"/></svg>';
+    expect(countFilledPaths(svg)).toBe(2);
+  });
+});
