@@ -12,6 +12,7 @@
  * cubic that is a degree-elevated quadratic is written as a quadratic; a closed corner-free loop
  * that fits a circle (Kåsa fit) becomes two arcs.
  */
+import { ellipseMaxError, fitEllipse } from './ellipse.js';
 import type { Segment } from './types.js';
 
 export interface FitOptions {
@@ -21,6 +22,8 @@ export interface FitOptions {
   readonly cornerAngleDeg: number;
   /** `processing.parameterizedShapes.ellipse.circle.enabled`: closed circular loops become arcs. */
   readonly detectCircles: boolean;
+  /** `processing.parameterizedShapes.ellipse.general.enabled`: closed elliptical loops become arcs. */
+  readonly detectEllipses: boolean;
 }
 
 export interface FittedChain {
@@ -55,9 +58,9 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   // `points` is replaced (not mutated) when corners are sharpened.
   const n = points.length / 2;
   if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: [] };
-  if (closed && options.detectCircles) {
-    const circle = fitCircleLoop(points, options.tolerancePx);
-    if (circle) return circle;
+  if (closed) {
+    const round = fitRoundLoop(points, options);
+    if (round) return round;
   }
   const corners = findCorners(points, closed, options.cornerAngleDeg);
   points = sharpenCorners(points, corners, closed);
@@ -430,6 +433,51 @@ function pushCubic(out: Segment[], b: Cubic, tolerance: number): void {
     return;
   }
   out.push({ kind: 'cubic', c1x: b[2], c1y: b[3], c2x: b[4], c2y: b[5], x: b[6], y: b[7] });
+}
+
+/**
+ * A closed loop that lies within tolerance of an ellipse (or circle) becomes two half-ellipse
+ * arcs. Near-circular fits (axes within 2 %) count as circles and obey the circle switch.
+ */
+function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undefined {
+  if (options.detectCircles) {
+    const circle = fitCircleLoop(p, options.tolerancePx);
+    if (circle) return circle;
+  }
+  if (!options.detectEllipses || p.length / 2 < 16) return undefined;
+  const e = fitEllipse(p);
+  if (!e || e.b < 2 || e.a < 2 || Math.max(e.a, e.b) / Math.min(e.a, e.b) < 1.02) return undefined;
+  if (ellipseMaxError(p, e) > options.tolerancePx) return undefined;
+  const sweep = loopTurning(p, e.cx, e.cy) > 0;
+  const cos = Math.cos(e.angle);
+  const sin = Math.sin(e.angle);
+  const rotationDeg = ((e.angle * 180) / Math.PI + 360) % 180;
+  const startX = e.cx + e.a * cos;
+  const startY = e.cy + e.a * sin;
+  const endX = e.cx - e.a * cos;
+  const endY = e.cy - e.a * sin;
+  return {
+    startX,
+    startY,
+    segments: [
+      { kind: 'arc', rx: e.a, ry: e.b, rotationDeg, largeArc: false, sweep, x: endX, y: endY },
+      { kind: 'arc', rx: e.a, ry: e.b, rotationDeg, largeArc: false, sweep, x: startX, y: startY },
+    ],
+  };
+}
+
+/** Total signed angle the loop sweeps around (cx, cy); ±2π for a simple loop around it. */
+function loopTurning(p: Float64Array, cx: number, cy: number): number {
+  const n = p.length / 2;
+  let turning = 0;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    let da = Math.atan2(p[j * 2 + 1]! - cy, p[j * 2]! - cx) - Math.atan2(p[i * 2 + 1]! - cy, p[i * 2]! - cx);
+    if (da > Math.PI) da -= 2 * Math.PI;
+    if (da < -Math.PI) da += 2 * Math.PI;
+    turning += da;
+  }
+  return turning;
 }
 
 /**

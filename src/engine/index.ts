@@ -22,7 +22,7 @@ import { classifyImage, neighbourSpread, type ProfileFacts } from './profile.js'
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrinkToPixelBudget } from './resize.js';
 import { coveragePoints, latticePoints } from './subpixel.js';
-import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, TraceResult } from './types.js';
+import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, ParameterizedShapeSwitches, RgbaImage, Rgba, Shape, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
@@ -94,7 +94,7 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
     regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
     regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
   }
-  const chains = fitChains(graph, facts.profile, params.parameterizedShapes.ellipseCircle, { data, width, height, regionColor, regionOf: regions.regionOf, links });
+  const chains = fitChains(graph, facts.profile, params.parameterizedShapes, { data, width, height, regionColor, regionOf: regions.regionOf, links });
   lap('fit');
   const shapes = assembleShapes(regions, loops, graph, fills, params, width, height);
   lap('shapes');
@@ -166,14 +166,14 @@ function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]
   return { finalOf, fills, labelLab, labelColor };
 }
 
-function fitChains(graph: ChainGraph, profile: ImageProfile, detectCircles: boolean, ctx: Parameters<typeof coveragePoints>[2]): Chain[] {
+function fitChains(graph: ChainGraph, profile: ImageProfile, shapes: ParameterizedShapeSwitches, ctx: Parameters<typeof coveragePoints>[2]): Chain[] {
   const chains: Chain[] = [];
   for (let c = 0; c < graph.count; c++) {
     const closed = graph.closed[c] === 1;
     const fitted =
       profile === 'pixel'
         ? fitPolyline(latticePoints(graph, c), closed)
-        : fitChain(coveragePoints(graph, c, ctx), closed, { ...FIT[profile], detectCircles });
+        : fitChain(coveragePoints(graph, c, ctx), closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
     chains.push({
       startX: fitted.startX,
       startY: fitted.startY,

@@ -193,3 +193,32 @@ describe('parameterized shape switches', () => {
     expect(arcsOf(traceImage(image, off))).toHaveLength(0);
   });
 });
+
+describe('elliptical arcs', () => {
+  const angle = (30 * Math.PI) / 180;
+  const inside = (x: number, y: number) => {
+    const dx = x - 60.4;
+    const dy = y - 50.2;
+    const u = dx * Math.cos(angle) + dy * Math.sin(angle);
+    const v = -dx * Math.sin(angle) + dy * Math.cos(angle);
+    return (u / 40) ** 2 + (v / 22) ** 2 <= 1;
+  };
+  const image = drawShape(120, 100, WHITE, [{ color: BLUE, inside }]);
+
+  it('traces a rotated anti-aliased ellipse as elliptical arcs with its true axes', () => {
+    const result = traceImage(image, params());
+    const arcs = result.chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc');
+    expect(arcs.length).toBe(2);
+    for (const arc of arcs) {
+      if (arc.kind !== 'arc') continue;
+      expect(Math.abs(arc.rx - 40) / 40).toBeLessThan(0.02);
+      expect(Math.abs(arc.ry - 22) / 22).toBeLessThan(0.02);
+      expect(Math.abs(arc.rotationDeg - 30)).toBeLessThan(1.5);
+    }
+  });
+
+  it('turns ellipse detection off with processing.parameterizedShapes.ellipse.general.enabled=false', () => {
+    const off = params({ parameterizedShapes: { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseGeneral: false } });
+    expect(traceImage(image, off).chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc')).toHaveLength(0);
+  });
+});

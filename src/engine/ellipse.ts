@@ -1,0 +1,181 @@
+/**
+ * Direct least-squares ellipse fitting (Fitzgibbon, Pilu & Fisher 1999, in the numerically stable
+ * form of Halíř & Flusser 1998). In: points (x, y pairs). Out: centre, semi-axes and rotation, or
+ * undefined when the best conic is not an ellipse. Points are centred and scaled first; the
+ * 3×3 reduced eigenproblem is solved with the characteristic cubic.
+ */
+
+export interface Ellipse {
+  readonly cx: number;
+  readonly cy: number;
+  /** Semi-major axis (a ≥ b). */
+  readonly a: number;
+  readonly b: number;
+  /** Rotation of the major axis, radians in [0, π), y down. */
+  readonly angle: number;
+}
+
+export function fitEllipse(p: Float64Array): Ellipse | undefined {
+  const n = p.length / 2;
+  if (n < 6) return undefined;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += p[i * 2]!;
+    my += p[i * 2 + 1]!;
+  }
+  mx /= n;
+  my /= n;
+  let scale = 0;
+  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(p[i * 2]! - mx), Math.abs(p[i * 2 + 1]! - my));
+  if (scale < 1e-9) return undefined;
+  // Scatter matrices S1 = D1ᵀD1, S2 = D1ᵀD2, S3 = D2ᵀD2 with D1 = [x², xy, y²], D2 = [x, y, 1].
+  const s1 = new Float64Array(9);
+  const s2 = new Float64Array(9);
+  const s3 = new Float64Array(9);
+  for (let i = 0; i < n; i++) {
+    const x = (p[i * 2]! - mx) / scale;
+    const y = (p[i * 2 + 1]! - my) / scale;
+    const d1 = [x * x, x * y, y * y];
+    const d2 = [x, y, 1];
+    for (let r = 0; r < 3; r++) {
+      for (let c = 0; c < 3; c++) {
+        s1[r * 3 + c]! += d1[r]! * d1[c]!;
+        s2[r * 3 + c]! += d1[r]! * d2[c]!;
+        s3[r * 3 + c]! += d2[r]! * d2[c]!;
+      }
+    }
+  }
+  const s3inv = invert3(s3);
+  if (!s3inv) return undefined;
+  // T = −S3⁻¹ S2ᵀ
+  const t = new Float64Array(9);
+  for (let r = 0; r < 3; r++) {
+    for (let c = 0; c < 3; c++) {
+      let sum = 0;
+      for (let k = 0; k < 3; k++) sum += s3inv[r * 3 + k]! * s2[c * 3 + k]!;
+      t[r * 3 + c] = -sum;
+    }
+  }
+  // M = S1 + S2 T, then premultiplied by C1⁻¹ (rows: M2/2, −M1, M0/2).
+  const m = new Float64Array(9);
+  for (let r = 0; r < 3; r++) {
+    for (let c = 0; c < 3; c++) {
+      let sum = s1[r * 3 + c]!;
+      for (let k = 0; k < 3; k++) sum += s2[r * 3 + k]! * t[k * 3 + c]!;
+      m[r * 3 + c] = sum;
+    }
+  }
+  const mm = new Float64Array(9);
+  for (let c = 0; c < 3; c++) {
+    mm[c] = m[6 + c]! / 2;
+    mm[3 + c] = -m[3 + c]!;
+    mm[6 + c] = m[c]! / 2;
+  }
+  let best: number[] | undefined;
+  for (const lambda of realEigenvalues3(mm)) {
+    const v = nullVector3(mm, lambda);
+    if (!v) continue;
+    if (4 * v[0]! * v[2]! - v[1]! * v[1]! > 0) {
+      best = v;
+      break;
+    }
+  }
+  if (!best) return undefined;
+  const a2 = [0, 1, 2].map((r) => t[r * 3]! * best![0]! + t[r * 3 + 1]! * best![1]! + t[r * 3 + 2]! * best![2]!);
+  return conicToEllipse(best[0]!, best[1]!, best[2]!, a2[0]!, a2[1]!, a2[2]!, mx, my, scale);
+}
+
+function conicToEllipse(A: number, B: number, C: number, D: number, E: number, F: number, mx: number, my: number, scale: number): Ellipse | undefined {
+  const det = 4 * A * C - B * B;
+  if (det <= 0) return undefined;
+  const x0 = (B * E - 2 * C * D) / det;
+  const y0 = (B * D - 2 * A * E) / det;
+  const f0 = A * x0 * x0 + B * x0 * y0 + C * y0 * y0 + D * x0 + E * y0 + F;
+  const angle = 0.5 * Math.atan2(B, A - C);
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const ap = A * cos * cos + B * cos * sin + C * sin * sin;
+  const cp = A * sin * sin - B * cos * sin + C * cos * cos;
+  if (!(-f0 / ap > 0 && -f0 / cp > 0)) return undefined;
+  const a = Math.sqrt(-f0 / ap) * scale;
+  const b = Math.sqrt(-f0 / cp) * scale;
+  // Report the major axis as `a`, its angle in [0, π).
+  const major = a >= b ? angle : angle + Math.PI / 2;
+  const norm = ((major % Math.PI) + Math.PI) % Math.PI;
+  return { cx: mx + x0 * scale, cy: my + y0 * scale, a: Math.max(a, b), b: Math.min(a, b), angle: norm };
+}
+
+function invert3(m: Float64Array): Float64Array | undefined {
+  const [a, b, c, d, e, f, g, h, i] = m as unknown as number[];
+  const A = e! * i! - f! * h!;
+  const B = -(d! * i! - f! * g!);
+  const C = d! * h! - e! * g!;
+  const det = a! * A + b! * B + c! * C;
+  if (Math.abs(det) < 1e-15) return undefined;
+  const out = new Float64Array([
+    A, -(b! * i! - c! * h!), b! * f! - c! * e!,
+    B, a! * i! - c! * g!, -(a! * f! - c! * d!),
+    C, -(a! * h! - b! * g!), a! * e! - b! * d!,
+  ]);
+  for (let k = 0; k < 9; k++) out[k]! /= det;
+  return out;
+}
+
+/** Real roots of det(M − λI) = 0 for a 3×3 matrix. */
+function realEigenvalues3(m: Float64Array): number[] {
+  const tr = m[0]! + m[4]! + m[8]!;
+  const minors = m[0]! * m[4]! - m[1]! * m[3]! + m[0]! * m[8]! - m[2]! * m[6]! + m[4]! * m[8]! - m[5]! * m[7]!;
+  const det =
+    m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
+  // λ³ − tr λ² + minors λ − det = 0 → depressed cubic in s = λ − tr/3.
+  const p = minors - (tr * tr) / 3;
+  const q = (-2 * tr * tr * tr) / 27 + (tr * minors) / 3 - det;
+  const shift = tr / 3;
+  const disc = (q * q) / 4 + (p * p * p) / 27;
+  if (disc > 1e-18) {
+    const u = Math.cbrt(-q / 2 + Math.sqrt(disc));
+    const v = Math.cbrt(-q / 2 - Math.sqrt(disc));
+    return [u + v + shift];
+  }
+  if (Math.abs(p) < 1e-18) return [shift];
+  const r = Math.sqrt(-p / 3);
+  const phi = Math.acos(Math.max(-1, Math.min(1, (-q / 2) / (r * r * r))));
+  return [0, 1, 2].map((k) => 2 * r * Math.cos((phi - 2 * Math.PI * k) / 3) + shift);
+}
+
+/** A vector v with (M − λI) v ≈ 0: the largest cross product of two rows. */
+function nullVector3(m: Float64Array, lambda: number): number[] | undefined {
+  const rows = [0, 1, 2].map((r) => [m[r * 3]! - (r === 0 ? lambda : 0), m[r * 3 + 1]! - (r === 1 ? lambda : 0), m[r * 3 + 2]! - (r === 2 ? lambda : 0)]);
+  let best: number[] | undefined;
+  let bestNorm = 0;
+  for (const [i, j] of [[0, 1], [0, 2], [1, 2]] as const) {
+    const a = rows[i]!;
+    const b = rows[j]!;
+    const v = [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+    const norm = Math.hypot(v[0]!, v[1]!, v[2]!);
+    if (norm > bestNorm) {
+      bestNorm = norm;
+      best = v;
+    }
+  }
+  return best && bestNorm > 1e-15 ? best.map((x) => x / bestNorm) : undefined;
+}
+
+/** Largest radial distance (px) from the points to the ellipse; a close, cautious estimate. */
+export function ellipseMaxError(p: Float64Array, e: Ellipse): number {
+  const cos = Math.cos(e.angle);
+  const sin = Math.sin(e.angle);
+  let worst = 0;
+  for (let i = 0; i < p.length / 2; i++) {
+    const dx = p[i * 2]! - e.cx;
+    const dy = p[i * 2 + 1]! - e.cy;
+    const u = dx * cos + dy * sin;
+    const v = -dx * sin + dy * cos;
+    const r = Math.hypot(u, v);
+    if (r < 1e-9) return Infinity;
+    const k = 1 / Math.sqrt((u * u) / (e.a * e.a) + (v * v) / (e.b * e.b));
+    worst = Math.max(worst, Math.abs(1 - k) * r);
+  }
+  return worst;
+}
