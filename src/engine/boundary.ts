@@ -58,13 +58,23 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
       default: return px(x, y - 1);
     }
   };
-  // Boundary flag per crack, so the walk below never re-reads pixels.
+  // Boundary flag per crack, so the walk below never re-reads pixels. Written without helper
+  // calls: this loop touches every crack once, usually before the JIT has optimised anything.
   const isBoundaryCrack = new Uint8Array(crackChain.length);
-  for (let y = 0; y <= height; y++) {
-    for (let x = 0; x < width; x++) if (px(x, y - 1) !== px(x, y)) isBoundaryCrack[y * width + x] = 1;
+  for (let x = 0; x < width; x++) {
+    if (regionOf[x]! !== -1) isBoundaryCrack[x] = 1;
+    if (regionOf[(height - 1) * width + x]! !== -1) isBoundaryCrack[height * width + x] = 1;
+  }
+  for (let y = 1; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) if (regionOf[row - width + x] !== regionOf[row + x]) isBoundaryCrack[row + x] = 1;
   }
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x <= width; x++) if (px(x - 1, y) !== px(x, y)) isBoundaryCrack[hCount + y * (width + 1) + x] = 1;
+    const row = y * width;
+    const crackRow = hCount + y * (width + 1);
+    if (regionOf[row]! !== -1) isBoundaryCrack[crackRow] = 1;
+    if (regionOf[row + width - 1]! !== -1) isBoundaryCrack[crackRow + width] = 1;
+    for (let x = 1; x < width; x++) if (regionOf[row + x - 1] !== regionOf[row + x]) isBoundaryCrack[crackRow + x] = 1;
   }
   const isBoundaryStep = (x: number, y: number, d: number): boolean => {
     if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) return false;

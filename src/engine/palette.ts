@@ -100,7 +100,10 @@ function buildHistogram(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
-  /** When given, only pixels whose spread is ≤ tolerance count. */
+  /**
+   * When given, only pixels whose spread is ≤ tolerance count; a negative tolerance −t keeps
+   * only pixels whose spread is > t instead.
+   */
   spread: Uint8Array | undefined,
   tolerance: number,
   accept?: (x: number, y: number) => boolean,
@@ -114,7 +117,7 @@ function buildHistogram(
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      if (spread && spread[y * width + x]! > tolerance) continue;
+      if (spread && (tolerance >= 0 ? spread[y * width + x]! > tolerance : spread[y * width + x]! <= -tolerance)) continue;
       if (accept && !accept(x, y)) continue;
       const r = data[o]!;
       const g = data[o + 1]!;
@@ -213,8 +216,8 @@ function addThinColors(
   noisy: boolean,
 ): Clusters {
   const tolerance = noisy ? 28 : 8;
-  // Pixels within tolerance of all four neighbours are flat, not thin: skip them cheaply.
-  const hist = buildHistogram(data, width, height, undefined, 0, (x, y) => spread[y * width + x]! > tolerance && isThinStrokePixel(data, width, height, x, y, tolerance));
+  // Pixels within tolerance of all four neighbours are flat, not thin: skipped by the spread test.
+  const hist = buildHistogram(data, width, height, spread, -tolerance, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
   const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
   const lab = new Float64Array(3);
   const clusterLab: number[] = [];

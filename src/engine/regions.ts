@@ -20,41 +20,44 @@ export interface Regions {
  */
 export function findRegions(labels: Int32Array, width: number, height: number, links?: Uint8Array): Regions {
   const n = width * height;
+  // parent[i] ≤ i always; a root has parent[i] === i. Loops are written out by hand (no closures)
+  // because this runs once per pixel, mostly before the JIT has optimised anything.
   const parent = new Int32Array(n);
-  for (let i = 0; i < n; i++) parent[i] = i;
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]!]!;
-      i = parent[i]!;
-    }
-    return i;
-  };
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const l = labels[i]!;
+      parent[i] = i;
       if (l < 0) continue;
-      if (x > 0 && labels[i - 1] === l) union(i, i - 1);
-      if (y > 0 && labels[i - width] === l) union(i, i - width);
-      if (links && x > 0 && y > 0) {
-        // Vertex (x, y) is this pixel's top-left corner.
-        const link = links[y * (width + 1) + x]!;
-        if (link === 1 && labels[i - width - 1] === l) union(i, i - width - 1);
+      let root = -1;
+      for (let k = 0; k < 4; k++) {
+        let j = -1;
+        if (k === 0) {
+          if (x > 0 && labels[i - 1] === l) j = i - 1;
+        } else if (k === 1) {
+          if (y > 0 && labels[i - width] === l) j = i - width;
+        } else if (k === 2) {
+          // Vertex (x, y), this pixel's top-left corner, links it to its top-left neighbour.
+          if (links && x > 0 && y > 0 && links[y * (width + 1) + x] === 1 && labels[i - width - 1] === l) j = i - width - 1;
+        } else if (links && x < width - 1 && y > 0 && links[y * (width + 1) + x + 1] === 2 && labels[i - width + 1] === l) j = i - width + 1;
+        if (j < 0) continue;
+        let r = j;
+        while (parent[r] !== r) r = parent[r]!;
+        parent[j] = r; // one step of path compression
+        if (root < 0) root = r;
+        else if (r !== root) {
+          // Smaller index becomes the root, so ids follow raster order deterministically.
+          if (r < root) {
+            parent[root] = r;
+            root = r;
+          } else parent[r] = root;
+        }
       }
-      if (links && x < width - 1 && y > 0) {
-        const link = links[y * (width + 1) + x + 1]!;
-        if (link === 2 && labels[i - width + 1] === l) union(i, i - width + 1);
-      }
+      if (root >= 0) parent[i] = root;
     }
   }
-  function union(a: number, b: number): void {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra === rb) return;
-    // Smaller index becomes the root, so ids follow raster order deterministically.
-    if (ra < rb) parent[rb] = ra;
-    else parent[ra] = rb;
-  }
+  // parent[i] ≤ i, so one forward pass resolves every pixel to its final root.
+  for (let i = 0; i < n; i++) parent[i] = parent[parent[i]!]!;
   const regionOf = new Int32Array(n);
   const rootId = new Int32Array(n).fill(-1);
   let count = 0;
@@ -63,7 +66,7 @@ export function findRegions(labels: Int32Array, width: number, height: number, l
       regionOf[i] = -1;
       continue;
     }
-    const r = find(i);
+    const r = parent[i]!;
     if (rootId[r]! < 0) rootId[r] = count++;
     regionOf[i] = rootId[r]!;
   }
