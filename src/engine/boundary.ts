@@ -118,26 +118,25 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
     let y = y0;
     let d = d0;
     let isClosed = 0;
+    const stride = width + 1;
     for (;;) {
-      crackChain[crackOf(x, y, d)] = id;
+      // Inline crack index and boundary tests: this loop visits every boundary crack once.
+      crackChain[d === 0 ? y * width + x : d === 1 ? hCount + y * stride + x : d === 2 ? y * width + x - 1 : hCount + (y - 1) * stride + x] = id;
       dirs.push(d);
       x += DX[d]!;
       y += DY[d]!;
-      if (x === x0 && y === y0 && boundaryDegree(x, y) === 2) {
+      const deg = degree[y * stride + x]!;
+      if (deg !== 2) break;
+      if (x === x0 && y === y0) {
         isClosed = 1;
         break;
       }
-      if (boundaryDegree(x, y) !== 2) break;
       // Exactly one other boundary crack continues the chain: left turn, straight or right turn.
       const back = (d + 2) & 3;
-      let next = -1;
-      for (let nd = 0; nd < 4; nd++) {
-        if (nd !== back && isBoundaryStep(x, y, nd)) {
-          next = nd;
-          break;
-        }
-      }
-      d = next;
+      if (back !== 0 && x < width && isBoundaryCrack[y * width + x] === 1) d = 0;
+      else if (back !== 1 && y < height && isBoundaryCrack[hCount + y * stride + x] === 1) d = 1;
+      else if (back !== 2 && x > 0 && isBoundaryCrack[y * width + x - 1] === 1) d = 2;
+      else d = 3;
     }
     closed.push(isClosed);
     dirStart.push(dirs.length);

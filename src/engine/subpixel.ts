@@ -95,7 +95,11 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     const my = y + DY[d]! / 2;
     let offset = 0;
     if (contrastOk) {
-      const [lx, ly, rx, ry] = sidePixels(x, y, d);
+      // Pixels left and right of this crack (see sidePixels), without allocating.
+      const lx = d === 0 ? x : d === 1 ? x : x - 1;
+      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
+      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
+      const ry = d === 0 ? y : d === 1 ? y : y - 1;
       let tp = coverageOfA(ctx, lx, ly, a, b);
       let tq = coverageOfA(ctx, rx, ry, a, b);
       // A one-pixel-wide strip shares its coverage between its two edges: the missing (or
