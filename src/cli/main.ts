@@ -52,6 +52,11 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         const result = await runVectorize(plan, bytes);
         if (command.output === '-') await io.writeStdout(result.body);
         else await writeAtomically(command.output, result.body);
+        // TRACELAB_TIMINGS=1: per-stage milliseconds on stderr as one JSON line (the bench reads it).
+        if (process.env.TRACELAB_TIMINGS === '1') {
+          const rounded = Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v * 10) / 10]));
+          io.writeStderr(`tracelab-timings ${JSON.stringify(rounded)}\n`);
+        }
         return EXIT_OK;
       }
     }

@@ -14,6 +14,8 @@ import { writeSvg } from '../formats/svg.js';
 import { prepareNodeDecoders } from './node-codecs.js';
 
 export interface VectorizeOutput {
+  /** Milliseconds per step (decode, each engine stage, write), for `--timings` and the bench. */
+  readonly timings: Readonly<Record<string, number>>;
   readonly body: Uint8Array;
   readonly contentType: string;
   /** File extension without the dot. */
@@ -50,12 +52,17 @@ export function planVectorize(fields: Iterable<readonly [string, string]>): Vect
 /** Decode, trace and write. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
 export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {
   if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
+  const t0 = performance.now();
   prepareNodeDecoders(bytes);
   const decoded = await decodeImage(bytes);
   const image: RgbaImage = { width: decoded.width, height: decoded.height, data: decoded.data };
+  const t1 = performance.now();
   const result = traceImage(image, plan.engineParams);
-  const svg = writeSvg(result, plan.outputOptions);
-  return { body: new TextEncoder().encode(svg), ...FILE_FORMAT_MEDIA.svg };
+  const t2 = performance.now();
+  const body = new TextEncoder().encode(writeSvg(result, plan.outputOptions));
+  const t3 = performance.now();
+  const timings = { decode: t1 - t0, ...result.stats.stageMs, trace: t2 - t1, write: t3 - t2 };
+  return { timings, body, ...FILE_FORMAT_MEDIA.svg };
 }
 
 /** Both steps: trace `bytes` with the API `fields`. */

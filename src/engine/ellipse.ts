@@ -36,16 +36,21 @@ export function fitEllipse(p: Float64Array): Ellipse | undefined {
   for (let i = 0; i < n; i++) {
     const x = (p[i * 2]! - mx) / scale;
     const y = (p[i * 2 + 1]! - my) / scale;
-    const d1 = [x * x, x * y, y * y];
-    const d2 = [x, y, 1];
-    for (let r = 0; r < 3; r++) {
-      for (let c = 0; c < 3; c++) {
-        s1[r * 3 + c]! += d1[r]! * d1[c]!;
-        s2[r * 3 + c]! += d1[r]! * d2[c]!;
-        s3[r * 3 + c]! += d2[r]! * d2[c]!;
-      }
-    }
+    const xx = x * x;
+    const xy = x * y;
+    const yy = y * y;
+    // Rows of D1 = [xx, xy, yy] and D2 = [x, y, 1], accumulated without temporary arrays.
+    s1[0]! += xx * xx; s1[1]! += xx * xy; s1[2]! += xx * yy;
+    s1[4]! += xy * xy; s1[5]! += xy * yy; s1[8]! += yy * yy;
+    s2[0]! += xx * x; s2[1]! += xx * y; s2[2]! += xx;
+    s2[3]! += xy * x; s2[4]! += xy * y; s2[5]! += xy;
+    s2[6]! += yy * x; s2[7]! += yy * y; s2[8]! += yy;
+    s3[0]! += x * x; s3[1]! += x * y; s3[2]! += x;
+    s3[4]! += y * y; s3[5]! += y; s3[8]! += 1;
   }
+  // The symmetric halves.
+  s1[3] = s1[1]!; s1[6] = s1[2]!; s1[7] = s1[5]!;
+  s3[3] = s3[1]!; s3[6] = s3[2]!; s3[7] = s3[5]!;
   const s3inv = invert3(s3);
   if (!s3inv) return undefined;
   // T = −S3⁻¹ S2ᵀ

@@ -58,11 +58,12 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   // `points` is replaced (not mutated) when corners are sharpened.
   const n = points.length / 2;
   if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: [] };
-  if (closed) {
+  const corners = findCorners(points, closed, options.cornerAngleDeg);
+  // Only a corner-free closed loop can be a circle or an ellipse.
+  if (closed && corners.length === 0) {
     const round = fitRoundLoop(points, options);
     if (round) return round;
   }
-  const corners = findCorners(points, closed, options.cornerAngleDeg);
   points = sharpenCorners(points, corners, closed);
   const segments: Segment[] = [];
   if (!closed) {

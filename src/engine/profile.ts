@@ -30,14 +30,8 @@ export interface ProfileFacts {
 }
 
 export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: number, height: number, spread: Uint8Array): ProfileFacts {
-  const distinct = new Set<number>();
-  let opaque = 0;
-  for (let i = 0, n = width * height; i < n; i++) {
-    const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    opaque++;
-    if (distinct.size <= MAX_PIXEL_ART_COLORS) distinct.add((data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!);
-  }
+  const colors = countColors(data, width * height);
+  const opaque = colors.opaque;
   let contrastPairs = 0;
   let blends = 0;
   let flat = 0;
@@ -61,27 +55,30 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
       }
     }
   }
-  const noiseShare = opaque === 0 ? 0 : rareColorPixels(data, width * height) / opaque;
+  const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   let profile: ImageProfile;
-  if (distinct.size <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
+  if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
   else if (flatShare >= 0.45) profile = 'flat';
   else profile = 'photo';
-  return { profile, distinctColors: distinct.size, blendRatio, flatShare, noiseShare };
+  return { profile, distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1), blendRatio, flatShare, noiseShare };
 }
 
 /**
- * Pixels whose exact colour occurs at most 3 times, counted with an open-addressing hash table
- * (power-of-two size ≥ 2× the pixel count) instead of a 16 MB table indexed by colour.
+ * Opaque pixels, distinct opaque colours, and pixels whose exact colour occurs at most 3 times,
+ * counted with an open-addressing hash table (power-of-two size ≥ 2× the pixel count) rather
+ * than a 16 MB table indexed by colour.
  */
-function rareColorPixels(data: Uint8Array | Uint8ClampedArray, pixelCount: number): number {
+function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: number): { opaque: number; distinct: number; rare: number } {
   let size = 1024;
   while (size < pixelCount * 2) size <<= 1;
   const mask = size - 1;
   const keys = new Int32Array(size).fill(-1);
   const counts = new Uint8Array(size);
   const slotOf = new Int32Array(pixelCount);
+  let opaque = 0;
+  let distinct = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
@@ -91,13 +88,15 @@ function rareColorPixels(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
     while (keys[slot] !== -1 && keys[slot] !== key) slot = (slot + 1) & mask;
+    if (keys[slot] === -1) distinct++;
+    opaque++;
     keys[slot] = key;
     if (counts[slot]! < 255) counts[slot]!++;
     slotOf[i] = slot;
   }
   let rare = 0;
   for (let i = 0; i < pixelCount; i++) if (slotOf[i]! >= 0 && counts[slotOf[i]!]! <= 3) rare++;
-  return rare;
+  return { opaque, distinct, rare };
 }
 
 /**
