@@ -369,58 +369,50 @@ function leaderFold(input: Clusters, radius: number, maxCount: number): Clusters
 
 /** Merges the closest pair (by ΔE76) while it is closer than `radius`. */
 function mergeCloserThan(input: Clusters, radius: number): Clusters {
-  const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
-  const lab = new Float64Array(3 * c.count.length);
-  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
-  for (;;) {
-    let bi = -1;
-    let bj = -1;
-    let best = radius * radius;
-    for (let i = 0; i < c.count.length; i++) {
-      for (let j = i + 1; j < c.count.length; j++) {
-        const d = labDistanceSq(lab, i, j);
-        if (d < best) {
-          best = d;
-          bi = i;
-          bj = j;
-        }
-      }
-    }
-    if (bi < 0) return c;
-    const n = c.count[bi]! + c.count[bj]!;
-    c.r[bi] = (c.r[bi]! * c.count[bi]! + c.r[bj]! * c.count[bj]!) / n;
-    c.g[bi] = (c.g[bi]! * c.count[bi]! + c.g[bj]! * c.count[bj]!) / n;
-    c.b[bi] = (c.b[bi]! * c.count[bi]! + c.b[bj]! * c.count[bj]!) / n;
-    c.count[bi] = n;
-    rgbToLab(c.r[bi]!, c.g[bi]!, c.b[bi]!, lab, bi * 3);
-    for (const arr of [c.count, c.r, c.g, c.b]) arr.splice(bj, 1);
-    lab.copyWithin(bj * 3, (bj + 1) * 3);
-  }
+  return mergePairs(input, (_c, lab, i, j) => labDistanceSq(lab, i, j), (best) => best >= radius * radius);
 }
 
 /** Merges the pair with the smallest Ward cost (n1·n2/(n1+n2)·ΔE²) until `limit` remain. */
 function wardMerge(input: Clusters, limit: number): Clusters {
+  return mergePairs(
+    input,
+    (c, lab, i, j) => ((c.count[i]! * c.count[j]!) / (c.count[i]! + c.count[j]!)) * labDistanceSq(lab, i, j),
+    (_best, remaining) => remaining <= limit,
+  );
+}
+
+/**
+ * Greedy agglomeration: repeatedly merges the cheapest pair (count-weighted mean colour) until
+ * `done(cheapest cost, clusters left)` says stop. Quadratic per merge; inputs are ≤ 400 clusters.
+ */
+function mergePairs(
+  input: Clusters,
+  cost: (c: Clusters, lab: Float64Array, i: number, j: number) => number,
+  done: (bestCost: number, remaining: number) => boolean,
+): Clusters {
   const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
-  const lab = new Float64Array(c.count.length * 3);
-  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
-  const alive = new Uint8Array(c.count.length).fill(1);
-  let remaining = c.count.length;
-  while (remaining > limit) {
+  const size = c.count.length;
+  const lab = new Float64Array(size * 3);
+  for (let i = 0; i < size; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
+  const alive = new Uint8Array(size).fill(1);
+  let remaining = size;
+  while (remaining > 1) {
     let bi = -1;
     let bj = -1;
     let best = Infinity;
-    for (let i = 0; i < c.count.length; i++) {
+    for (let i = 0; i < size; i++) {
       if (!alive[i]) continue;
-      for (let j = i + 1; j < c.count.length; j++) {
+      for (let j = i + 1; j < size; j++) {
         if (!alive[j]) continue;
-        const cost = ((c.count[i]! * c.count[j]!) / (c.count[i]! + c.count[j]!)) * labDistanceSq(lab, i, j);
-        if (cost < best) {
-          best = cost;
+        const k = cost(c, lab, i, j);
+        if (k < best) {
+          best = k;
           bi = i;
           bj = j;
         }
       }
     }
+    if (done(best, remaining)) break;
     const n = c.count[bi]! + c.count[bj]!;
     c.r[bi] = (c.r[bi]! * c.count[bi]! + c.r[bj]! * c.count[bj]!) / n;
     c.g[bi] = (c.g[bi]! * c.count[bi]! + c.g[bj]! * c.count[bj]!) / n;
@@ -431,7 +423,7 @@ function wardMerge(input: Clusters, limit: number): Clusters {
     remaining--;
   }
   const out: Clusters = { count: [], r: [], g: [], b: [] };
-  for (let i = 0; i < c.count.length; i++) {
+  for (let i = 0; i < size; i++) {
     if (!alive[i]) continue;
     out.count.push(c.count[i]!);
     out.r.push(c.r[i]!);
