@@ -1,11 +1,28 @@
 /**
  * GIF → RGBA. In: GIF87a/89a bytes. Out: RawImage of the first frame on a transparent canvas
- * (transparent index → alpha 0, areas the frame doesn't cover → alpha 0). Package: `omggif` (GifReader).
+ * (transparent index → alpha 0, canvas not covered by the frame → alpha 0). Package: `gifuct-js`
+ * (chosen over omggif, whose LZW decoder loops forever on some corrupt streams).
  */
 
-import { GifReader } from 'omggif';
+import { decompressFrame, parseGIF, type ParsedGif } from 'gifuct-js';
 
-import { corrupt, quietly, u16le, type ImageHeader, type RawImage } from './common.js';
+import { corrupt, u16le, type ImageHeader, type RawImage } from './common.js';
+
+/** The parts of gifuct-js's frame record used here. */
+interface GifImageFrame {
+  image: {
+    descriptor: { left: number; top: number; width: number; height: number };
+    data: { minCodeSize: number; blocks: ArrayLike<number> };
+  };
+}
+
+export interface OpenGif {
+  parsed: ParsedGif;
+  frame: GifImageFrame;
+  /** Canvas size: the logical screen, grown to hold the first frame if it sticks out (as browsers do). */
+  width: number;
+  height: number;
+}
 
 /** Logical screen size from the 13-byte header. */
 export function readGifHeader(bytes: Uint8Array): ImageHeader {
@@ -13,36 +30,39 @@ export function readGifHeader(bytes: Uint8Array): ImageHeader {
   return { width: u16le(bytes, 6), height: u16le(bytes, 8) };
 }
 
-/**
- * First-frame size and position, checked by the caller before any LZW decoding. When the first frame
- * sticks out of the logical screen, the canvas grows to hold it (as browsers do).
- */
-export function openGif(bytes: Uint8Array): { reader: GifReader; width: number; height: number; source: Uint8Array } {
+/** Parses the block structure (no LZW decoding yet) and finds the first image frame. */
+export function openGif(bytes: Uint8Array): OpenGif {
   const screen = readGifHeader(bytes);
-  let reader = quietly(() => new GifReader(bytes));
-  if (reader.numFrames() === 0) throw corrupt('corrupt GIF (no image frames)');
-  const f = reader.frameInfo(0);
-  const width = Math.max(screen.width, f.x + f.width);
-  const height = Math.max(screen.height, f.y + f.height);
-  let source = bytes;
-  if (width !== screen.width || height !== screen.height) {
-    if (width > 0xffff || height > 0xffff) throw corrupt('corrupt GIF (first frame lies outside a 65535×65535 canvas)');
-    source = bytes.slice();
-    source[6] = width & 255;
-    source[7] = width >> 8;
-    source[8] = height & 255;
-    source[9] = height >> 8;
-    reader = quietly(() => new GifReader(source));
-  }
-  return { reader, width, height, source };
+  const parsed = parseGIF(bytes.slice().buffer);
+  const frame = (parsed.frames as unknown[]).find((f): f is GifImageFrame => !!(f as Partial<GifImageFrame>).image);
+  if (!frame) throw corrupt('corrupt or truncated GIF (no image frame)');
+  const d = frame.image.descriptor;
+  if (!(d.width > 0 && d.height > 0)) throw corrupt('corrupt GIF (first frame has width or height 0)');
+  return {
+    parsed,
+    frame,
+    width: Math.max(screen.width, d.left + d.width),
+    height: Math.max(screen.height, d.top + d.height),
+  };
 }
 
-export function decodeGifFrame(gif: { reader: GifReader; width: number; height: number }): RawImage {
-  const { reader, width, height } = gif;
-  const f = reader.frameInfo(0);
-  if (f.width === 0 || f.height === 0) throw corrupt('corrupt GIF (first frame has width or height 0)');
-  if (f.palette_offset === null) throw corrupt('corrupt GIF (first frame has no colour table)');
+/** LZW-decodes the first frame (after the caller has checked the canvas size) and places it on the canvas. */
+export function decodeGifFrame(gif: OpenGif): RawImage {
+  const { frame, width, height } = gif;
+  const { minCodeSize, blocks } = frame.image.data;
+  // Valid GIFs use 2..8; above 11 the LZW table setup would loop over 2^minCodeSize entries.
+  if (!(minCodeSize >= 1 && minCodeSize <= 11)) throw corrupt(`corrupt GIF (LZW code size ${minCodeSize})`);
+  if (blocks.length === 0) throw corrupt('truncated GIF (first frame has no image data)');
+  const hasTable = gif.parsed.lsd.gct.exists || (frame.image.descriptor as { lct?: { exists?: boolean } }).lct?.exists;
+  if (!hasTable) throw corrupt('corrupt GIF (first frame has no colour table)');
+
+  const decoded = decompressFrame(frame as never, gif.parsed.gct, true);
+  const { left, top, width: fw, height: fh } = decoded.dims;
+  const patch = decoded.patch;
   const data = new Uint8Array(width * height * 4); // zero = transparent black
-  quietly(() => reader.decodeAndBlitFrameRGBA(0, data));
+  for (let y = 0; y < fh; y++) {
+    const src = patch.subarray(y * fw * 4, (y + 1) * fw * 4);
+    data.set(src, ((top + y) * width + left) * 4);
+  }
   return { width, height, data };
 }

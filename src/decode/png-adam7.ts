@@ -40,7 +40,7 @@ export function adam7RawSize(width: number, height: number, bitsPerPixel: number
  * Inflates the concatenated zlib stream of `chunks`, throwing 1006 once more than `limit` bytes come out.
  * Input is fed in 64 KiB slices so one push can never expand beyond ~66 MB before the check runs.
  */
-export function inflateBounded(chunks: Uint8Array[], limit: number): Uint8Array {
+export function inflateBounded(chunks: Uint8Array[], limit: number, label = 'PNG'): Uint8Array {
   const parts: Uint8Array[] = [];
   let total = 0;
   let tooBig = false;
@@ -58,10 +58,10 @@ export function inflateBounded(chunks: Uint8Array[], limit: number): Uint8Array 
     if (!tooBig) inflater.push(new Uint8Array(0), true);
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    if (/unexpected EOF/i.test(msg)) throw corrupt('truncated PNG (compressed image data ends early)');
-    throw corrupt(`corrupt PNG (bad compressed image data: ${msg})`);
+    if (/unexpected EOF/i.test(msg)) throw corrupt(`truncated ${label} (compressed image data ends early)`);
+    throw corrupt(`corrupt ${label} (bad compressed image data: ${msg})`);
   }
-  if (tooBig) throw corrupt('corrupt PNG (image data inflates to more than its header declares; possible zlib bomb)');
+  if (tooBig) throw corrupt(`corrupt ${label} (image data inflates to more than its header declares; possible zlib bomb)`);
   const out = new Uint8Array(total);
   let at = 0;
   for (const p of parts) {

@@ -1,8 +1,7 @@
 /**
- * PNG → RGBA. In: PNG bytes. Out: RawImage (8-bit RGBA, pHYs → dpi).
- * Pixels come from `fast-png` (every colour type and depth, Adam7 at 8/16 bit); Adam7 at 1/2/4 bit goes
- * through png-adam7.ts because fast-png 8.0.0 mis-reads those passes. Chunks are walked here first to
- * read the header, catch truncation and bound the inflated size (zlib bombs) before anything is inflated.
+ * PNG → RGBA. In: PNG bytes. Out: RawImage (8-bit RGBA, pHYs → dpi). Pixels from `fast-png`, except Adam7 at
+ * 1/2/4 bit (png-adam7.ts: fast-png 8.0.0 mis-reads those). The chunk walk here reads the header, catches
+ * truncation and caps the inflated size (zlib bombs) before anything is inflated.
  */
 
 import { decode as fastPngDecode } from 'fast-png';
@@ -88,12 +87,32 @@ function rawSize(info: PngInfo): number {
   return info.height * (1 + Math.ceil((info.width * bitsPerPixel) / 8));
 }
 
-/** A copy with an IEND chunk appended: fast-png needs one, and browsers accept PNGs that lack it. */
-function withIend(bytes: Uint8Array): Uint8Array {
-  const iend = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
-  const out = new Uint8Array(bytes.length + iend.length);
-  out.set(bytes);
-  out.set(iend, bytes.length);
+/**
+ * The file reduced to what fast-png needs — signature, IHDR, PLTE, IDAT, IEND (added if missing) — with the
+ * original CRCs. Ancillary chunks (tRNS, pHYs, iCCP, text...) are read here instead: fast-png throws on some
+ * that libpng-based viewers merely ignore (a colour-key tRNS on images under 3 px, a bad iCCP profile).
+ */
+function criticalChunksOnly(bytes: Uint8Array): Uint8Array {
+  const keep: Uint8Array[] = [bytes.subarray(0, 8)];
+  let at = 8;
+  let sawIend = false;
+  while (at + 12 <= bytes.length) {
+    const end = at + 12 + u32be(bytes, at);
+    const type = chunkType(bytes, at + 4);
+    if (type === 'IHDR' || type === 'PLTE' || type === 'IDAT' || type === 'IEND') keep.push(bytes.subarray(at, end));
+    if (type === 'IEND') {
+      sawIend = true;
+      break;
+    }
+    at = end;
+  }
+  if (!sawIend) keep.push(new Uint8Array([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]));
+  const out = new Uint8Array(keep.reduce((n, c) => n + c.length, 0));
+  let o = 0;
+  for (const c of keep) {
+    out.set(c, o);
+    o += c.length;
+  }
   return out;
 }
 
@@ -163,6 +182,7 @@ function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
 }
 
 function physDpi(res: { x: number; y: number; unit: number } | undefined) {
+  // unit 1 = metre; unit 0 only gives the pixel aspect ratio
   return res && res.unit === 1 ? makeDpi(res.x, res.y, 'm') : undefined;
 }
 
@@ -182,7 +202,7 @@ export function decodePng(bytes: Uint8Array): RawImage {
 
   let png: ReturnType<typeof fastPngDecode>;
   try {
-    png = fastPngDecode(info.sawIend ? bytes : withIend(bytes), { checkCrc: true });
+    png = fastPngDecode(criticalChunksOnly(bytes), { checkCrc: true });
   } catch (err) {
     if (/unexpected EOF/i.test(err instanceof Error ? err.message : '')) throw corrupt('truncated PNG (compressed image data ends early)');
     throw err;
@@ -190,10 +210,10 @@ export function decodePng(bytes: Uint8Array): RawImage {
   if (png.width !== width || png.height !== height) throw corrupt('corrupt PNG (decoder size mismatch)');
   const samples = depth < 8 ? unpackRows(png.data, width, height, depth) : png.data;
   if (samples.length < width * height * CHANNELS[info.colorType]) throw corrupt('truncated PNG (image data ends early)');
-  return { width, height, data: toRgba(info, samples), dpi: physDpi(png.resolution) };
+  return { width, height, data: toRgba(info, samples), dpi: physDpi(readPhys(bytes)) };
 }
 
-/** pHYs chunk as { x, y, unit } (unit 1 = metre), for the path that bypasses fast-png. */
+/** pHYs chunk as { x, y, unit } (unit 1 = metre). */
 function readPhys(bytes: Uint8Array): { x: number; y: number; unit: number } | undefined {
   let at = 8;
   while (at + 12 <= bytes.length) {

@@ -1,20 +1,27 @@
 /**
- * TIFF → RGBA (first page). In: II*\0 / MM\0* bytes. Out: RawImage, turned upright by the Orientation tag,
- * dpi from XResolution/YResolution. Package: `utif2` (UTIF.js: none/LZW/Deflate/PackBits/CCITT G3-G4/JPEG;
- * grey, RGB(A), palette, CMYK; 1–16 bit). The IFD walk here validates the structure first, since
- * UTIF.decode follows IFD chains without cycle or size checks.
+ * TIFF → RGBA (first page). In: II*\0 / MM\0* bytes. Out: RawImage, upright per the Orientation tag, dpi from
+ * X/YResolution. Package: `utif2` (none/LZW/Deflate/PackBits/JPEG; grey, RGB(A), palette, CMYK; 1–16 bit), behind
+ * an IFD walk and strip checks here, since UTIF follows offsets and counts without bounds or cycle checks.
  */
 
 import UTIF from 'utif2';
 
 import { corrupt, makeDpi, ownArrayBuffer, quietly, u16be, u16le, u32be, u32le, type Dpi, type ImageHeader, type RawImage } from './common.js';
 import { applyOrientation } from './exif.js';
+import { checkTiffStrips } from './tiff-guard.js';
 
 /** Bytes per value of TIFF field types 1–13. */
 const TYPE_SIZE = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4];
 /** Tags whose values UTIF.decode follows as offsets of further IFDs. */
 const SUB_IFD_TAGS = new Set([330, 34665, 34853, 61440]);
-const SUPPORTED_COMPRESSION = new Set([1, 2, 3, 4, 5, 6, 7, 8, 32773, 32946]);
+/**
+ * None, LZW, JPEG, Deflate, PackBits. Left out on purpose: CCITT fax (2, 3, 4) — UTIF's fax decoder goes
+ * quadratic (effectively hangs) on corrupt strips — and old-style JPEG (6).
+ */
+const SUPPORTED_COMPRESSION = new Map([
+  [1, 'none'], [5, 'LZW'], [7, 'JPEG'], [8, 'Deflate'], [32946, 'Deflate'], [32773, 'PackBits'],
+]);
+const UNSUPPORTED_NAMES: Record<number, string> = { 2: 'CCITT RLE', 3: 'CCITT Group 3 fax', 4: 'CCITT Group 4 fax', 6: 'old-style JPEG' };
 const MAX_IFDS = 64;
 
 interface TiffHeader extends ImageHeader {
@@ -154,7 +161,10 @@ function clampByteCounts(ifd: Ifd, offsetTag: number, countTag: number, fileLeng
 
 export function decodeTiff(bytes: Uint8Array): RawImage {
   const header = readTiffHeader(bytes);
-  if (!SUPPORTED_COMPRESSION.has(header.compression)) throw corrupt(`unsupported TIFF type (compression ${header.compression})`);
+  if (!SUPPORTED_COMPRESSION.has(header.compression)) {
+    const name = UNSUPPORTED_NAMES[header.compression] ?? `compression ${header.compression}`;
+    throw corrupt(`unsupported TIFF type (${name})`);
+  }
   const { bitsPerSample: bps, samplesPerPixel: spp } = header;
   if (bps < 1 || bps > 32 || spp < 1 || spp > 8) throw corrupt(`unsupported TIFF type (${spp} samples of ${bps} bits)`);
   const buffer = ownArrayBuffer(bytes);
@@ -165,6 +175,19 @@ export function decodeTiff(bytes: Uint8Array): RawImage {
     if (!ifd) throw corrupt('corrupt TIFF (no pages)');
     clampByteCounts(ifd, 273, 279, bytes.length);
     clampByteCounts(ifd, 324, 325, bytes.length);
+    const tiled = ifd.t322 !== undefined;
+    const offsets = (tiled ? ifd.t324 : ifd.t273) as number[] | undefined;
+    const counts = (tiled ? ifd.t325 : ifd.t279) as number[] | undefined;
+    if (!Array.isArray(offsets) || offsets.length === 0) throw corrupt('corrupt TIFF (no strip or tile offsets)');
+    if (header.compression !== 1 && !Array.isArray(counts)) throw corrupt('corrupt TIFF (no strip or tile byte counts)');
+    const tw = tiled ? num(ifd, 322, header.width) : header.width;
+    const th = tiled ? num(ifd, 323, header.height) : header.height;
+    if (!(tw >= 1 && th >= 1 && tw * th <= Math.max(header.width * header.height, 1 << 16) * 4)) {
+      throw corrupt(`corrupt TIFF (tile size ${tw}×${th})`);
+    }
+    const paddedW = Math.ceil(header.width / tw) * tw;
+    const paddedH = Math.ceil(header.height / th) * th;
+    checkTiffStrips(bytes, header.compression, offsets, counts ?? [], paddedH * Math.ceil((paddedW * bps * spp) / 8));
     utif.decodeImage(buffer, ifd, ifds);
     if (!ifd.data || ifd.width !== header.width || ifd.height !== header.height) throw corrupt('corrupt TIFF (no image data in the first page)');
     return { ifd, data: toRgba(ifd) };

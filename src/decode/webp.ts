@@ -1,12 +1,14 @@
 /**
  * WebP → RGBA. In: RIFF/WEBP bytes (lossy VP8, lossless VP8L, VP8X with alpha). Out: RawImage.
  * Package: `@jsquash/webp` (libwebp compiled to wasm). Header size is read here, before the wasm runs.
- *
+ */
+
+/*
  * Loading the wasm:
  * - Browser / Web Worker: nothing to do. The decoder's Emscripten glue fetches
- *   `new URL('webp_dec.wasm', import.meta.url)`, which Vite's build rewrites to a hashed asset URL.
- *   (In `vite dev`, keep '@jsquash/webp' out of dependency pre-bundling — `optimizeDeps.exclude` — or the
- *   relative URL points into .vite/deps and the fetch 404s.)
+ *   `new URL('webp_dec.wasm', import.meta.url)`; Vite emits that file as a hashed asset and rewrites the URL
+ *   (checked with Vite 8 in a module Worker, both `vite build` and `vite dev`). Should a future Vite's
+ *   dependency pre-bundling break the URL in dev, `optimizeDeps.exclude: ['@jsquash/webp']` is the fix.
  * - Node: fetch() can't read file: URLs, so the host must hand the wasm over once, before the first WebP:
  *     import { readFile } from 'node:fs/promises';
  *     import { createRequire } from 'node:module';

@@ -1,0 +1,193 @@
+/**
+ * Test-only image builders: PNG byte by byte (any colour type, depth, Adam7; zlib from fflate), BMP headers
+ * around given pixel bytes, and an EXIF APP1 segment spliced into a JPEG.
+ */
+
+import { zlibSync } from 'fflate';
+
+export function concat(...parts: ArrayLike<number>[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+const be16 = (v: number) => [(v >>> 8) & 255, v & 255];
+const le32 = (v: number) => [v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255];
+const le16 = (v: number) => [v & 255, (v >>> 8) & 255];
+const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+export function crc32(bytes: ArrayLike<number>): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 255] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+export function pngChunk(type: string, data: ArrayLike<number> = []): Uint8Array {
+  const body = concat(ascii(type), data);
+  return concat(be32(data.length), body, be32(crc32(body)));
+}
+
+export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export function ihdr(width: number, height: number, depth: number, colorType: number, interlace = 0): Uint8Array {
+  return pngChunk('IHDR', [...be32(width), ...be32(height), depth, colorType, 0, 0, interlace]);
+}
+
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
+
+/** One scanline, filter type 0, of the given pixels' samples packed at `depth`. */
+function packLine(samples: number[], depth: number): number[] {
+  const line = [0];
+  if (depth === 16) for (const s of samples) line.push(...be16(s));
+  else if (depth === 8) line.push(...samples);
+  else {
+    let byte = 0;
+    let bits = 0;
+    for (const s of samples) {
+      byte = (byte << depth) | s;
+      bits += depth;
+      if (bits === 8) {
+        line.push(byte);
+        byte = 0;
+        bits = 0;
+      }
+    }
+    if (bits) line.push(byte << (8 - bits));
+  }
+  return line;
+}
+
+export interface PngSpec {
+  width: number;
+  height: number;
+  colorType: 0 | 2 | 3 | 4 | 6;
+  depth: 1 | 2 | 4 | 8 | 16;
+  /** Samples row-major, `channels` per pixel, at the file's bit depth. */
+  samples: number[];
+  interlace?: boolean;
+  palette?: number[][];
+  trns?: number[];
+  /** pixels per unit X, Y and unit (1 = metre). */
+  phys?: [number, number, number];
+  omitIend?: boolean;
+}
+
+export function buildPng(spec: PngSpec): Uint8Array {
+  const { width, height, colorType, depth, samples } = spec;
+  const ch = CHANNELS[colorType];
+  const pixel = (x: number, y: number) => samples.slice((y * width + x) * ch, (y * width + x + 1) * ch);
+  const raw: number[] = [];
+  if (spec.interlace) {
+    for (const [x0, y0, dx, dy] of ADAM7) {
+      for (let y = y0; y < height; y += dy) {
+        const line: number[] = [];
+        for (let x = x0; x < width; x += dx) line.push(...pixel(x, y));
+        if (line.length) raw.push(...packLine(line, depth));
+      }
+    }
+  } else {
+    for (let y = 0; y < height; y++) raw.push(...packLine(samples.slice(y * width * ch, (y + 1) * width * ch), depth));
+  }
+  return concat(
+    PNG_SIGNATURE,
+    ihdr(width, height, depth, colorType, spec.interlace ? 1 : 0),
+    spec.phys ? pngChunk('pHYs', [...be32(spec.phys[0]), ...be32(spec.phys[1]), spec.phys[2]]) : [],
+    spec.palette ? pngChunk('PLTE', spec.palette.flat()) : [],
+    spec.trns ? pngChunk('tRNS', spec.trns) : [],
+    pngChunk('IDAT', zlibSync(new Uint8Array(raw))),
+    spec.omitIend ? [] : pngChunk('IEND'),
+  );
+}
+
+export interface BmpSpec {
+  width: number;
+  /** Stored as-is in the header: negative means top-down. */
+  height: number;
+  bpp: number;
+  compression?: number;
+  /** [r, g, b] entries. */
+  palette?: number[][];
+  /** Pixel bytes exactly as stored in the file (rows padded and ordered by the caller). */
+  pixels: ArrayLike<number>;
+  /** 40 (BITMAPINFOHEADER) or 108 (V4, carries the four masks). */
+  headerSize?: 40 | 108;
+  /** R, G, B(, A) masks for BI_BITFIELDS. */
+  masks?: number[];
+  pixelsPerMetre?: number;
+  trailing?: number;
+}
+
+export function buildBmp(spec: BmpSpec): Uint8Array {
+  const headerSize = spec.headerSize ?? 40;
+  const compression = spec.compression ?? 0;
+  const masks = spec.masks ?? [];
+  const ppm = spec.pixelsPerMetre ?? 0;
+  let dib = [
+    ...le32(headerSize), ...le32(spec.width), ...le32(spec.height), ...le16(1), ...le16(spec.bpp),
+    ...le32(compression), ...le32(spec.pixels.length), ...le32(ppm), ...le32(ppm),
+    ...le32(spec.palette?.length ?? 0), ...le32(0),
+  ];
+  if (headerSize === 108) {
+    dib.push(...[0, 1, 2, 3].flatMap((i) => le32(masks[i] ?? 0)), ...ascii('BGRs'), ...new Array(48).fill(0));
+  }
+  const extraMasks = headerSize === 40 && compression === 3 ? masks.slice(0, 3).flatMap(le32) : [];
+  const palette = (spec.palette ?? []).flatMap(([r, g, b]) => [b, g, r, 0]);
+  const offset = 14 + dib.length + extraMasks.length + palette.length;
+  const trailing = new Array(spec.trailing ?? 0).fill(0);
+  const size = offset + spec.pixels.length + trailing.length;
+  dib = [...dib, ...extraMasks, ...palette];
+  return concat(ascii('BM'), le32(size), le32(0), le32(offset), dib, spec.pixels, trailing);
+}
+
+/** Rows (top to bottom) of bytes → BMP pixel data: each row padded to 4 bytes, bottom-up unless topDown. */
+export function bmpRows(rows: number[][], topDown = false): Uint8Array {
+  const ordered = topDown ? rows : [...rows].reverse();
+  return concat(...ordered.map((r) => [...r, ...new Array((4 - (r.length % 4)) % 4).fill(0)]));
+}
+
+/** An APP1 "Exif" segment (big-endian TIFF) with Orientation and optionally X/YResolution in dpi. */
+export function exifSegment(orientation: number, dpi?: number): Uint8Array {
+  const entries: number[][] = [[0x0112, 3, 1, orientation << 16]];
+  const count = dpi ? 4 : 1;
+  const ifdEnd = 8 + 2 + count * 12 + 4;
+  if (dpi) {
+    entries.push([0x011a, 5, 1, ifdEnd], [0x011b, 5, 1, ifdEnd + 8], [0x0128, 3, 1, 2 << 16]);
+  }
+  const tiff = [
+    ...ascii('MM'), ...be16(42), ...be32(8), ...be16(count),
+    ...entries.flatMap(([tag, type, n, value]) => [...be16(tag), ...be16(type), ...be32(n), ...be32(value)]),
+    ...be32(0),
+    ...(dpi ? [...be32(dpi), ...be32(1), ...be32(dpi), ...be32(1)] : []),
+  ];
+  const payload = [...ascii('Exif'), 0, 0, ...tiff];
+  return concat([0xff, 0xe1], be16(payload.length + 2), payload);
+}
+
+/** Inserts a segment right after a JPEG's SOI marker. */
+export function insertAfterSoi(jpeg: Uint8Array, segment: Uint8Array): Uint8Array {
+  return concat(jpeg.subarray(0, 2), segment, jpeg.subarray(2));
+}
