@@ -116,6 +116,94 @@ function criticalChunksOnly(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
+/**
+ * `file` (signature + critical chunks) with its IDAT chunks replaced by one IDAT holding `raw` in
+ * stored zlib blocks. The original IDAT CRCs are checked first, since fast-png will not see them.
+ */
+function withStoredImageData(file: Uint8Array, raw: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [file.subarray(0, 8)];
+  let at = 8;
+  let placed = false;
+  while (at + 12 <= file.length) {
+    const length = u32be(file, at);
+    const end = at + 12 + length;
+    const type = chunkType(file, at + 4);
+    if (type === 'IDAT') {
+      if (crc32(file, at + 4, at + 8 + length) !== u32be(file, at + 8 + length)) throw corrupt('corrupt PNG (IDAT checksum mismatch)');
+      if (!placed) parts.push(idatChunk(storedZlib(raw)));
+      placed = true;
+    } else parts.push(file.subarray(at, end));
+    at = end;
+  }
+  const out = new Uint8Array(parts.reduce((n, c) => n + c.length, 0));
+  let o = 0;
+  for (const c of parts) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+/** zlib stream of stored blocks (no compression) with its Adler-32 trailer. */
+function storedZlib(raw: Uint8Array): Uint8Array {
+  const BLOCK = 65535;
+  const blocks = Math.max(1, Math.ceil(raw.length / BLOCK));
+  const out = new Uint8Array(2 + blocks * 5 + raw.length + 4);
+  out[0] = 0x78;
+  out[1] = 0x01;
+  let o = 2;
+  for (let b = 0; b < blocks; b++) {
+    const start = b * BLOCK;
+    const len = Math.min(BLOCK, raw.length - start);
+    out[o] = b === blocks - 1 ? 1 : 0;
+    out[o + 1] = len & 255;
+    out[o + 2] = len >> 8;
+    out[o + 3] = ~len & 255;
+    out[o + 4] = (~len >> 8) & 255;
+    out.set(raw.subarray(start, start + len), o + 5);
+    o += 5 + len;
+  }
+  let a = 1;
+  let c = 0;
+  for (let i = 0; i < raw.length; i++) {
+    a = (a + raw[i]) % 65521;
+    c = (c + a) % 65521;
+  }
+  const adler = ((c << 16) | a) >>> 0;
+  out[o] = adler >>> 24;
+  out[o + 1] = (adler >>> 16) & 255;
+  out[o + 2] = (adler >>> 8) & 255;
+  out[o + 3] = adler & 255;
+  return out;
+}
+
+function idatChunk(data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set([0x49, 0x44, 0x41, 0x54], 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
+  return out;
+}
+
+let crcTable: Uint32Array | undefined;
+
+/** CRC-32 (PNG, ISO 3309) of bytes[from, to). */
+function crc32(bytes: Uint8Array, from: number, to: number): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let c = 0xffffffff;
+  for (let i = from; i < to; i++) c = crcTable[(c ^ bytes[i]) & 255] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
 /** Unpacks 1/2/4-bit samples (one channel, rows padded to whole bytes) to one byte per sample. */
 function unpackRows(packed: ArrayLike<number>, width: number, height: number, depth: number): Uint8Array {
   const out = new Uint8Array(width * height);
@@ -197,12 +285,18 @@ export function decodePng(bytes: Uint8Array): RawImage {
     return { width, height, data: toRgba(info, samples), dpi: physDpi(readPhys(bytes)) };
   }
 
-  // DEFLATE expands at most ~1032:1, so only streams that *could* exceed the declared size need the check.
-  if (info.idatBytes * 1032 > limit) inflateBounded(info.idat, limit);
+  // DEFLATE expands at most ~1032:1, so only streams that *could* exceed the declared size need the
+  // bounded inflate. Its output is then handed to fast-png as stored (uncompressed) zlib blocks, so
+  // the data is inflated once, not twice.
+  let file = criticalChunksOnly(bytes);
+  if (info.idatBytes * 1032 > limit) {
+    const raw = inflateBounded(info.idat, limit);
+    file = withStoredImageData(file, raw);
+  }
 
   let png: ReturnType<typeof fastPngDecode>;
   try {
-    png = fastPngDecode(criticalChunksOnly(bytes), { checkCrc: true });
+    png = fastPngDecode(file, { checkCrc: true });
   } catch (err) {
     if (/unexpected EOF/i.test(err instanceof Error ? err.message : '')) throw corrupt('truncated PNG (compressed image data ends early)');
     throw err;
