@@ -7,6 +7,7 @@
 import { decode as fastPngDecode } from 'fast-png';
 
 import { corrupt, makeDpi, u32be, type ImageHeader, type RawImage } from './common.js';
+import { crc32 } from './crc32.js';
 import { adam7RawSize, deinterlaceSubByte, inflateBounded } from './png-adam7.js';
 
 /** Allowed bit depths per colour type (PNG spec, table 11.1). */
@@ -185,23 +186,6 @@ function idatChunk(data: Uint8Array): Uint8Array {
   out.set(data, 8);
   view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
   return out;
-}
-
-let crcTable: Uint32Array | undefined;
-
-/** CRC-32 (PNG, ISO 3309) of bytes[from, to). */
-function crc32(bytes: Uint8Array, from: number, to: number): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = from; i < to; i++) c = crcTable[(c ^ bytes[i]) & 255] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 /** Unpacks 1/2/4-bit samples (one channel, rows padded to whole bytes) to one byte per sample. */

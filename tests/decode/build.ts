@@ -4,6 +4,9 @@
  */
 
 import { zlibSync } from 'fflate';
+import { crc32 } from '../../src/decode/crc32.js';
+
+export { crc32 };
 
 export function concat(...parts: ArrayLike<number>[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -20,22 +23,6 @@ const be16 = (v: number) => [(v >>> 8) & 255, v & 255];
 const le32 = (v: number) => [v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255];
 const le16 = (v: number) => [v & 255, (v >>> 8) & 255];
 const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(bytes: ArrayLike<number>): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 255] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 export function pngChunk(type: string, data: ArrayLike<number> = []): Uint8Array {
   const body = concat(ascii(type), data);
