@@ -1,7 +1,7 @@
 // Bundles the CLI (src/cli/main.ts and everything it imports) into dist-cli/tracelab.mjs, which
 // bin/tracelab.js loads. Run by `npm run build:cli` and by the `prepare` script on `npm install`.
 // During `npm install` a failed build only warns, so installing dependencies never breaks on it.
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,10 +27,16 @@ function copyWasmAssets(metafile) {
 
 try {
   const { build } = await import('esbuild');
+  rmSync(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: join(outdir, 'tracelab.mjs'),
+    // One entry (dist-cli/tracelab.mjs) plus chunks: the decoders are imported on demand, so a
+    // PNG trace never loads the JPEG, WebP, GIF, BMP or TIFF decoders.
+    entryPoints: { tracelab: 'src/cli/main.ts' },
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -5,18 +5,12 @@
  */
 
 import { MAX_ACCEPTED_PIXELS, TracelabError, tooManyPixelsError } from '../engine/errors.js';
-import { decodeBmp, readBmpHeader } from './bmp.js';
 import { corrupt, describeThrown, type DecodedImage, type ImageFormat, type ImageHeader, type RawImage } from './common.js';
-import { decodeGifFrame, openGif, readGifHeader } from './gif.js';
-import { decodeJpeg, readJpegHeader } from './jpeg.js';
-import { decodePng, readPngHeader } from './png.js';
 import { firstBytesHex, sniffFormat } from './sniff.js';
-import { decodeTiff, readTiffHeader } from './tiff.js';
-import { decodeWebp, readWebpHeader } from './webp.js';
 
 export type { DecodedImage, Dpi, ImageFormat } from './common.js';
 export { sniffFormat } from './sniff.js';
-export { setWebpWasm } from './webp.js';
+export { setWebpWasm } from './webp-wasm.js';
 
 export interface DecodeLimits {
   /** Refuse images with more pixels than this (on top of MAX_ACCEPTED_PIXELS). */
@@ -32,21 +26,32 @@ interface Codec {
   decode(bytes: Uint8Array, check: SizeCheck): RawImage | Promise<RawImage>;
 }
 
-const CODECS: Record<ImageFormat, Codec> = {
-  png: { name: 'PNG', header: readPngHeader, decode: decodePng },
-  jpeg: { name: 'JPEG', header: readJpegHeader, decode: decodeJpeg },
-  webp: { name: 'WebP', header: readWebpHeader, decode: decodeWebp },
+/**
+ * Each codec (and its npm decoder) is loaded on first use, so a PNG never pays for parsing the
+ * TIFF, JPEG or WebP decoders: dynamic imports become separate chunks in the CLI bundle and the
+ * web build.
+ */
+const CODECS: Record<ImageFormat, { name: string; load: () => Promise<Codec> }> = {
+  png: { name: 'PNG', load: async () => { const m = await import('./png.js'); return { name: 'PNG', header: m.readPngHeader, decode: m.decodePng }; } },
+  jpeg: { name: 'JPEG', load: async () => { const m = await import('./jpeg.js'); return { name: 'JPEG', header: m.readJpegHeader, decode: m.decodeJpeg }; } },
+  webp: { name: 'WebP', load: async () => { const m = await import('./webp.js'); return { name: 'WebP', header: m.readWebpHeader, decode: m.decodeWebp }; } },
   gif: {
     name: 'GIF',
-    header: readGifHeader,
-    decode(bytes, check) {
-      const gif = openGif(bytes);
-      check(gif.width, gif.height);
-      return decodeGifFrame(gif);
+    load: async () => {
+      const m = await import('./gif.js');
+      return {
+        name: 'GIF',
+        header: m.readGifHeader,
+        decode(bytes, check) {
+          const gif = m.openGif(bytes);
+          check(gif.width, gif.height);
+          return m.decodeGifFrame(gif);
+        },
+      };
     },
   },
-  bmp: { name: 'BMP', header: readBmpHeader, decode: decodeBmp },
-  tiff: { name: 'TIFF', header: readTiffHeader, decode: decodeTiff },
+  bmp: { name: 'BMP', load: async () => { const m = await import('./bmp.js'); return { name: 'BMP', header: m.readBmpHeader, decode: m.decodeBmp }; } },
+  tiff: { name: 'TIFF', load: async () => { const m = await import('./tiff.js'); return { name: 'TIFF', header: m.readTiffHeader, decode: m.decodeTiff }; } },
 };
 
 function sizeCheck(limits: DecodeLimits | undefined): SizeCheck {
@@ -70,7 +75,7 @@ export async function decodeImage(bytes: Uint8Array, limits?: { maxPixels?: numb
   if (bytes.length === 0) throw corrupt('empty input (0 bytes)');
   const format = sniffFormat(bytes);
   if (!format) throw corrupt(`unknown format (first bytes ${firstBytesHex(bytes)})`);
-  const codec = CODECS[format];
+  const codec = await CODECS[format].load();
   const check = sizeCheck(limits);
 
   let raw: RawImage;

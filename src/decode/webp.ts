@@ -21,19 +21,16 @@ import decodeWebpWasm, { init as initWebpWasm } from '@jsquash/webp/decode.js';
 
 import { corrupt, u16le, u32le, type ImageHeader, type RawImage } from './common.js';
 
-type WasmSource = WebAssembly.Module | ArrayBuffer | Uint8Array;
+import { webpWasmSource } from './webp-wasm.js';
 
-let wasmSource: WasmSource | undefined;
 let ready: Promise<void> | undefined;
-
-/** Gives the decoder its wasm (a compiled module or the bytes of webp_dec.wasm). Needed in Node only. */
-export function setWebpWasm(source: WasmSource): void {
-  wasmSource = source;
-  ready = undefined;
-}
+let readyFor = -1;
 
 function ensureReady(): Promise<void> {
+  const { source: wasmSource, version } = webpWasmSource();
+  if (version !== readyFor) ready = undefined; // setWebpWasm() was called again
   if (!ready) {
+    readyFor = version;
     ready = (async () => {
       if (wasmSource === undefined) {
         await initWebpWasm(); // browser: the glue fetches webp_dec.wasm itself
