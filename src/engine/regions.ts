@@ -19,10 +19,19 @@ export interface Regions {
  * pairs that `links` (see diagonals.ts) joins.
  */
 export function findRegions(labels: Int32Array, width: number, height: number, links?: Uint8Array): Regions {
-  const n = width * height;
-  // parent[i] ≤ i always; a root has parent[i] === i. Loops are written out by hand (no closures)
-  // because this runs once per pixel, mostly before the JIT has optimised anything.
-  const parent = new Int32Array(n);
+  // One pass per helper: union, resolve, number, tally.
+  const parent = unionPixels(labels, width, height, links);
+  resolveRoots(parent);
+  const { regionOf, count } = numberRegions(labels, parent);
+  const labelOf = new Int32Array(count);
+  const area = new Int32Array(count);
+  tallyRegions(labels, regionOf, labelOf, area);
+  return { count, regionOf, labelOf, area };
+}
+
+/** parent[i] ≤ i for every pixel; a root has parent[i] === i. */
+function unionPixels(labels: Int32Array, width: number, height: number, links: Uint8Array | undefined): Int32Array {
+  const parent = new Int32Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
@@ -56,8 +65,17 @@ export function findRegions(labels: Int32Array, width: number, height: number, l
       if (root >= 0) parent[i] = root;
     }
   }
-  // parent[i] ≤ i, so one forward pass resolves every pixel to its final root.
-  for (let i = 0; i < n; i++) parent[i] = parent[parent[i]!]!;
+  return parent;
+}
+
+/** parent[i] ≤ i, so one forward pass resolves every pixel to its final root. */
+function resolveRoots(parent: Int32Array): void {
+  for (let i = 0; i < parent.length; i++) parent[i] = parent[parent[i]!]!;
+}
+
+/** Region ids 0, 1, … in raster order of each region's first pixel; -1 for transparent pixels. */
+function numberRegions(labels: Int32Array, parent: Int32Array): { regionOf: Int32Array; count: number } {
+  const n = labels.length;
   const regionOf = new Int32Array(n);
   const rootId = new Int32Array(n).fill(-1);
   let count = 0;
@@ -70,15 +88,16 @@ export function findRegions(labels: Int32Array, width: number, height: number, l
     if (rootId[r]! < 0) rootId[r] = count++;
     regionOf[i] = rootId[r]!;
   }
-  const labelOf = new Int32Array(count);
-  const area = new Int32Array(count);
-  for (let i = 0; i < n; i++) {
+  return { regionOf, count };
+}
+
+function tallyRegions(labels: Int32Array, regionOf: Int32Array, labelOf: Int32Array, area: Int32Array): void {
+  for (let i = 0; i < regionOf.length; i++) {
     const r = regionOf[i]!;
     if (r < 0) continue;
     labelOf[r] = labels[i]!;
     area[r]!++;
   }
-  return { count, regionOf, labelOf, area };
 }
 
 /**
