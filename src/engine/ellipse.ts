@@ -88,7 +88,29 @@ export function fitEllipse(p: Float64Array): Ellipse | undefined {
   }
   if (!best) return undefined;
   const a2 = [0, 1, 2].map((r) => t[r * 3]! * best![0]! + t[r * 3 + 1]! * best![1]! + t[r * 3 + 2]! * best![2]!);
-  return conicToEllipse(best[0]!, best[1]!, best[2]!, a2[0]!, a2[1]!, a2[2]!, mx, my, scale);
+  const e = conicToEllipse(best[0]!, best[1]!, best[2]!, a2[0]!, a2[1]!, a2[2]!, mx, my, scale);
+  return e && rescaleToPoints(p, e);
+}
+
+/**
+ * The algebraic fit is biased towards ellipses that are slightly too small (it minimises the
+ * conic's value, not distance). Scale both axes by the mean factor that puts each point on the
+ * curve along its ray from the centre, so the residuals average out to zero.
+ */
+function rescaleToPoints(p: Float64Array, e: Ellipse): Ellipse {
+  const cos = Math.cos(e.angle);
+  const sin = Math.sin(e.angle);
+  let sum = 0;
+  const n = p.length / 2;
+  for (let i = 0; i < n; i++) {
+    const dx = p[i * 2]! - e.cx;
+    const dy = p[i * 2 + 1]! - e.cy;
+    const u = dx * cos + dy * sin;
+    const v = -dx * sin + dy * cos;
+    sum += Math.sqrt((u * u) / (e.a * e.a) + (v * v) / (e.b * e.b));
+  }
+  const factor = sum / n;
+  return { ...e, a: e.a * factor, b: e.b * factor };
 }
 
 function conicToEllipse(A: number, B: number, C: number, D: number, E: number, F: number, mx: number, my: number, scale: number): Ellipse | undefined {

@@ -69,7 +69,7 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   if (!closed) {
     const breaks = [0, ...corners.filter((i) => i > 0 && i < n - 1), n - 1];
     for (let k = 0; k + 1 < breaks.length; k++) fitSpan(points, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, false);
-    return { startX: points[0]!, startY: points[1]!, segments };
+    return sharpenTips({ startX: points[0]!, startY: points[1]!, segments }, false);
   }
   // Closed: rotate so the loop starts at a corner (or at sample 0), then close it.
   const start = corners.length > 0 ? corners[0]! : 0;
@@ -82,7 +82,7 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   const breaks = [0, ...corners.map((c) => (c - start + n) % n).filter((i) => i > 0).sort((a, b) => a - b), n];
   const smoothSeam = corners.length === 0;
   for (let k = 0; k + 1 < breaks.length; k++) fitSpan(rotated, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, smoothSeam);
-  return { startX: rotated[0]!, startY: rotated[1]!, segments };
+  return sharpenTips({ startX: rotated[0]!, startY: rotated[1]!, segments }, true);
 }
 
 /**
@@ -152,6 +152,66 @@ function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number
   return [mx, my, dx, dy];
 }
 
+/**
+ * Spikes narrower than a pixel lose their tip: the last pixels are under half covered, so the
+ * trace ends in a short flat edge. Where a short line (< 2.5 px) joins two lines that meet at a
+ * sharp angle, the short line is replaced by the point where the two long lines cross, if that
+ * point is near (< 3 px). Closed polygons are treated cyclically.
+ */
+function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
+  const segs = chain.segments;
+  const n = segs.length;
+  if (n < 3 || !segs.every((g) => g.kind === 'line')) return chain;
+  // Vertices v[0..n]: v[0] is the start, v[k] the end of segment k-1 (closed: v[n] === v[0]).
+  const vx = [chain.startX, ...segs.map((g) => g.x)];
+  const vy = [chain.startY, ...segs.map((g) => g.y)];
+  const count = closed ? n : n + 1;
+  const keep = new Array<boolean>(count).fill(true);
+  const at = (i: number): number => (closed ? ((i % n) + n) % n : i);
+  for (let i = 0; i < count; i++) {
+    const b = at(i);
+    const c = at(i + 1);
+    const a = at(i - 1);
+    const d = at(i + 2);
+    if (!closed && (i < 1 || i + 2 > n)) continue;
+    if (!keep[b] || !keep[c] || !keep[a] || !keep[d] || b === c || a === d) continue;
+    if (Math.hypot(vx[c]! - vx[b]!, vy[c]! - vy[b]!) >= 2.5) continue;
+    const ux = vx[b]! - vx[a]!;
+    const uy = vy[b]! - vy[a]!;
+    const wx = vx[d]! - vx[c]!;
+    const wy = vy[d]! - vy[c]!;
+    const lu = Math.hypot(ux, uy);
+    const lw = Math.hypot(wx, wy);
+    if (lu < 3 || lw < 3) continue;
+    // Sharp tip: the long sides turn by more than 100°.
+    if ((ux * wx + uy * wy) / (lu * lw) > Math.cos((100 * Math.PI) / 180)) continue;
+    const denom = ux * wy - uy * wx;
+    if (Math.abs(denom) < 1e-9) continue;
+    const t = ((vx[c]! - vx[a]!) * wy - (vy[c]! - vy[a]!) * wx) / denom;
+    const px = vx[a]! + ux * t;
+    const py = vy[a]! + uy * t;
+    if (Math.hypot(px - (vx[b]! + vx[c]!) / 2, py - (vy[b]! + vy[c]!) / 2) > 3) continue;
+    vx[b] = px;
+    vy[b] = py;
+    keep[c] = false;
+  }
+  if (keep.every(Boolean)) return chain;
+  if (closed) {
+    const first = keep.indexOf(true);
+    const order: number[] = [];
+    for (let k = 0; k < n; k++) if (keep[(first + k) % n]) order.push((first + k) % n);
+    const segments: Segment[] = order.slice(1).map((i) => ({ kind: 'line', x: vx[i]!, y: vy[i]! }));
+    segments.push({ kind: 'line', x: vx[first]!, y: vy[first]! });
+    return { startX: vx[first]!, startY: vy[first]!, segments };
+  }
+  const segments: Segment[] = [];
+  for (let i = 1; i <= n; i++) if (keep[i]) segments.push({ kind: 'line', x: vx[i]!, y: vy[i]! });
+  return { startX: vx[0]!, startY: vy[0]!, segments };
+}
+
+/** Turn (radians) above which a local maximum is a corner without the scale-ratio test. */
+const SURE_CORNER_RAD = (65 * Math.PI) / 180;
+
 /** Indices of corner samples (ascending). */
 export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: number): number[] {
   const n = p.length / 2;
@@ -191,7 +251,9 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
     if (!isMax) continue;
     // Scale-ratio test: an arc turns about twice as much over twice the window; a corner not.
     const wide = turnAt(i, 2 * s);
-    if (wide > t * 1.6 && t < threshold * 1.7) continue;
+    // A sharp turn is a corner whatever the wider window says: that window may already reach
+    // the next corner of a small feature (a star arm a dozen pixels long).
+    if (wide > t * 1.6 && t < SURE_CORNER_RAD) continue;
     corners.push(i);
   }
   return corners;
@@ -266,16 +328,25 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec
   fitCubicRecursive(p, split, last, [-tc[0], -tc[1]], t1, tolerance, out, depth + 1);
 }
 
+/**
+ * Largest distance from the samples first..last to their chord. Samples within a pixel of either
+ * end are not counted when enough others remain: next to a corner (or the tip of a thin spike)
+ * crack-midpoint samples are cut off by up to half a pixel, which is sampling, not shape.
+ */
 function maxLineDistance(p: Float64Array, first: number, last: number): number {
   const ax = p[first * 2]!;
   const ay = p[first * 2 + 1]!;
-  const dx = p[last * 2]! - ax;
-  const dy = p[last * 2 + 1]! - ay;
+  const bx = p[last * 2]!;
+  const by = p[last * 2 + 1]!;
+  const dx = bx - ax;
+  const dy = by - ay;
   const len2 = dx * dx + dy * dy;
+  const trim = last - first >= 8 && len2 > 16;
   let worst = 0;
   for (let i = first + 1; i < last; i++) {
     const px = p[i * 2]! - ax;
     const py = p[i * 2 + 1]! - ay;
+    if (trim && (px * px + py * py < 1 || (p[i * 2]! - bx) ** 2 + (p[i * 2 + 1]! - by) ** 2 < 1)) continue;
     let d: number;
     if (len2 < 1e-12) d = Math.hypot(px, py);
     else {
@@ -448,7 +519,7 @@ function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undef
   if (!options.detectEllipses || p.length / 2 < 16) return undefined;
   const e = fitEllipse(p);
   if (!e || e.b < 2 || e.a < 2 || Math.max(e.a, e.b) / Math.min(e.a, e.b) < 1.02) return undefined;
-  if (ellipseMaxError(p, e) > options.tolerancePx) return undefined;
+  if (ellipseMaxError(p, e) > options.tolerancePx * ELLIPSE_TOLERANCE_SHARE) return undefined;
   const sweep = loopTurning(p, e.cx, e.cy) > 0;
   const cos = Math.cos(e.angle);
   const sin = Math.sin(e.angle);
@@ -466,6 +537,12 @@ function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undef
     ],
   };
 }
+
+/**
+ * A whole-loop primitive replaces every curve of the loop, so its error shows all around the
+ * shape: it must fit tighter than the piecewise curves it replaces.
+ */
+const ELLIPSE_TOLERANCE_SHARE = 0.7;
 
 /** Total signed angle the loop sweeps around (cx, cy); ±2π for a simple loop around it. */
 function loopTurning(p: Float64Array, cx: number, cy: number): number {

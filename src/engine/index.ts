@@ -29,7 +29,7 @@ export { TracelabError } from './errors.js';
 
 /** Fit tolerance (px) and corner angle per profile. */
 const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerAngleDeg: number }> = {
-  flat: { tolerancePx: 0.3, cornerAngleDeg: 55 },
+  flat: { tolerancePx: 0.3, cornerAngleDeg: 45 },
   photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
 };
 

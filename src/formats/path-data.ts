@@ -42,7 +42,19 @@ export function quantizeChain(chain: Chain, q: Quantizer): QChain {
       case 'cubic':
         return { kind: 'cubic', c1x: qx(s.c1x), c1y: qy(s.c1y), c2x: qx(s.c2x), c2y: qy(s.c2y), x: qx(s.x), y: qy(s.y) };
       case 'arc':
-        return { kind: 'arc', rx: qx(s.rx), ry: qy(s.ry), rotationDeg: s.rotationDeg, largeArc: s.largeArc, sweep: s.sweep, x: qx(s.x), y: qy(s.y) };
+        // Radii round down: a radius rounded up past half the (rounded) chord would turn a half
+        // ellipse into a flatter minor arc, while a radius a hair too small is scaled up by every
+        // renderer (SVG arc radius correction) to pass exactly through both end points.
+        return {
+          kind: 'arc',
+          rx: Math.floor(s.rx * q.scaleX * f),
+          ry: Math.floor(s.ry * q.scaleY * f),
+          rotationDeg: s.rotationDeg,
+          largeArc: s.largeArc,
+          sweep: s.sweep,
+          x: qx(s.x),
+          y: qy(s.y),
+        };
     }
   });
   return { x: qx(chain.startX), y: qy(chain.startY), segments };

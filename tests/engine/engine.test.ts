@@ -222,3 +222,35 @@ describe('elliptical arcs', () => {
     expect(traceImage(image, off).chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc')).toHaveLength(0);
   });
 });
+
+describe('corners', () => {
+  it('traces an anti-aliased five-pointed star as straight sides meeting at sharp corners', () => {
+    const cx = 60.3;
+    const cy = 58.6;
+    const vertices: [number, number][] = [];
+    for (let k = 0; k < 10; k++) {
+      const r = k % 2 === 0 ? 48 : 19;
+      const a = -Math.PI / 2 + (k * Math.PI) / 5 + 0.1;
+      vertices.push([cx + r * Math.cos(a), cy + r * Math.sin(a)]);
+    }
+    const inside = (x: number, y: number) => {
+      let hit = false;
+      for (let i = 0, j = vertices.length - 1; i < vertices.length; j = i++) {
+        const [xi, yi] = vertices[i]!;
+        const [xj, yj] = vertices[j]!;
+        if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+      }
+      return hit;
+    };
+    const result = traceImage(drawShape(120, 120, WHITE, [{ color: RED, inside }]), params());
+    const star = shapeOfColor(result, RED)[0]!;
+    const segments = star.outer.flatMap((u) => result.chains[u.chain]!.segments);
+    expect(segments.every((s) => s.kind === 'line')).toBe(true);
+    expect(segments.length).toBeGreaterThanOrEqual(10);
+    // Ten sides, plus at most a few extra vertices where a sub-pixel tip meets a junction.
+    expect(segments.length).toBeLessThanOrEqual(14);
+    // Every true vertex, tips included, has a traced corner within 0.75 px.
+    const ends = segments.map((s) => [s.x, s.y] as const);
+    for (const [vx, vy] of vertices) expect(Math.min(...ends.map(([x, y]) => Math.hypot(x - vx, y - vy)))).toBeLessThan(0.75);
+  });
+});
