@@ -138,39 +138,53 @@ export class PathWriter {
 /** Formats an integer count of 10^-decimals units: 123 → "12.3", -5 → "-.5", 10 → "1". */
 export function formatSteps(v: number, decimals: number, scale = 10 ** decimals): string {
   if (v === 0) return '0';
-  const negative = v < 0;
-  const abs = Math.abs(v);
+  const sign = v < 0 ? '-' : '';
+  const abs = v < 0 ? -v : v;
+  if (decimals === 0) return sign + abs;
   const whole = Math.floor(abs / scale);
-  const frac = decimals > 0 ? String(abs - whole * scale).padStart(decimals, '0').replace(/0+$/, '') : '';
-  let text = frac ? `${whole === 0 ? '' : whole}.${frac}` : String(whole);
-  if (negative) text = `-${text}`;
-  return text;
+  let frac = abs - whole * scale;
+  if (frac === 0) return sign + whole;
+  // Fraction digits without trailing zeros, e.g. 50 of 100 → "5", 5 of 100 → "05".
+  let digits = decimals;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits--;
+  }
+  let text = String(frac);
+  while (text.length < digits) text = '0' + text;
+  return whole === 0 ? `${sign}.${text}` : `${sign}${whole}.${text}`;
 }
 
 /**
  * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
  * from `cursor` (the previous subpath's start, which `z` returns to). Returns the new start.
  */
-export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: readonly QChain[], reversed: readonly QChain[], cursor: { x: number; y: number }): void {
-  const first = loop[0]!;
-  const firstChain = first.reversed ? reversed[first.chain]! : chains[first.chain]!;
-  const startX = firstChain.x;
-  const startY = firstChain.y;
+export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: readonly QChain[], cursor: { x: number; y: number }): void {
+  // Reversed chains are made as they are written, not kept: each is used once, and holding a
+  // reversed copy of every chain would double the writer's memory on large pictures.
+  const parts = loop.map((use) => chainInDirection(chains, use));
+  const startX = parts[0]!.x;
+  const startY = parts[0]!.y;
   w.command('m', startX - cursor.x, startY - cursor.y);
   const pen = { x: startX, y: startY, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
-  const all: QSegment[] = [];
-  for (const use of loop) {
-    const chain = use.reversed ? reversed[use.chain]! : chains[use.chain]!;
-    for (const s of chain.segments) all.push(s);
+  for (let p = 0; p < parts.length; p++) {
+    const segments = parts[p]!.segments;
+    let count = segments.length;
+    // A final straight line back to the start is what `z` draws anyway.
+    if (p === parts.length - 1) {
+      const last = segments[count - 1];
+      if (last && last.kind === 'line' && last.x === startX && last.y === startY) count--;
+    }
+    for (let i = 0; i < count; i++) writeSegment(w, segments[i]!, pen);
   }
-  // A final straight line back to the start is what `z` draws anyway.
-  let count = all.length;
-  const last = all[count - 1];
-  if (last && last.kind === 'line' && last.x === startX && last.y === startY) count--;
-  for (let i = 0; i < count; i++) writeSegment(w, all[i]!, pen);
   w.close();
   cursor.x = startX;
   cursor.y = startY;
+}
+
+/** A chain as a loop or stroke uses it: as quantised, or reversed onto the same points. */
+export function chainInDirection(chains: readonly QChain[], use: ChainUse): QChain {
+  return use.reversed ? reverseChain(chains[use.chain]!) : chains[use.chain]!;
 }
 
 /** Appends an open chain as its own subpath (for strokes). */

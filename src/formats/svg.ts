@@ -9,13 +9,12 @@
  * decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
 import type { ChainUse, Rgba, TraceResult } from '../engine/types.js';
-import { PathWriter, quantizeChain, reverseChain, writeLoop, writeOpenChain, type QChain, type Quantizer } from './path-data.js';
+import { chainInDirection, PathWriter, quantizeChain, writeLoop, writeOpenChain, type QChain, type Quantizer } from './path-data.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
 export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_OUTPUT_OPTIONS): string {
   const quantizer = chooseQuantizer(result);
   const chains = result.chains.map((c) => quantizeChain(c, quantizer));
-  const reversed = chains.map(reverseChain);
   const w = formatDecimal(result.inputWidth);
   const h = formatDecimal(result.inputHeight);
   const out: string[] = [];
@@ -23,12 +22,12 @@ export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_O
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" ${versionAttributes(options)}`);
   if (options.svg.fixedSize) out.push(` width="${w}" height="${h}"`);
   out.push(` viewBox="0 0 ${w} ${h}">\n`);
-  if (options.gapFiller.enabled && options.drawStyle === 'fill_shapes') out.push(gapFiller(result, chains, reversed, quantizer, options));
+  if (options.gapFiller.enabled && options.drawStyle === 'fill_shapes') out.push(gapFiller(result, chains, quantizer, options));
   for (const shape of result.shapes) {
     const pw = new PathWriter(quantizer.decimals);
     const cursor = { x: 0, y: 0 };
-    writeLoop(pw, shape.outer, chains, reversed, cursor);
-    for (const hole of shape.holes) writeLoop(pw, hole, chains, reversed, cursor);
+    writeLoop(pw, shape.outer, chains, cursor);
+    for (const hole of shape.holes) writeLoop(pw, hole, chains, cursor);
     out.push(`<path fill="${hexColor(shape.color)}"${opacityAttribute(shape.color, 'fill')} d="${pw.toString()}"/>\n`);
   }
   out.push('</svg>\n');
@@ -56,7 +55,7 @@ export function chooseQuantizer(result: TraceResult): Quantizer {
 }
 
 /** One stroked path per colour pair, each border stroked once, all below the shapes. */
-function gapFiller(result: TraceResult, chains: readonly QChain[], reversed: readonly QChain[], q: Quantizer, options: OutputOptions): string {
+function gapFiller(result: TraceResult, chains: readonly QChain[], q: Quantizer, options: OutputOptions): string {
   const colorOfRegion = new Map<number, Rgba>();
   for (const s of result.shapes) colorOfRegion.set(s.region, s.color);
   // Chains in the order (and direction) the shapes will use them, so the same path text comes
@@ -86,7 +85,7 @@ function gapFiller(result: TraceResult, chains: readonly QChain[], reversed: rea
   for (const [color, list] of byColor) {
     const pw = new PathWriter(q.decimals);
     const cursor = { x: 0, y: 0 };
-    for (const use of list) writeOpenChain(pw, use.reversed ? reversed[use.chain]! : chains[use.chain]!, cursor, result.chains[use.chain]!.closed);
+    for (const use of list) writeOpenChain(pw, chainInDirection(chains, use), cursor, result.chains[use.chain]!.closed);
     parts.push(`<path stroke="${color}"${vectorEffect} d="${pw.toString()}"/>\n`);
   }
   parts.push('</g>\n');
