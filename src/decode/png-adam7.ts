@@ -9,7 +9,7 @@ import { Unzlib } from 'fflate';
 import { corrupt } from './common.js';
 
 /** Adam7 passes: x0, y0, dx, dy. */
-const PASSES = [
+export const PASSES = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
   [0, 4, 4, 8],

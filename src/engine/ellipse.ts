@@ -15,17 +15,22 @@ export interface Ellipse {
   readonly angle: number;
 }
 
-export function fitEllipse(p: Float64Array): Ellipse | undefined {
+/** Mean of the points (x, y pairs). */
+export function centroid(p: Float64Array): [number, number] {
   const n = p.length / 2;
-  if (n < 6) return undefined;
   let mx = 0;
   let my = 0;
   for (let i = 0; i < n; i++) {
     mx += p[i * 2]!;
     my += p[i * 2 + 1]!;
   }
-  mx /= n;
-  my /= n;
+  return [mx / n, my / n];
+}
+
+export function fitEllipse(p: Float64Array): Ellipse | undefined {
+  const n = p.length / 2;
+  if (n < 6) return undefined;
+  const [mx, my] = centroid(p);
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(p[i * 2]! - mx), Math.abs(p[i * 2 + 1]! - my));
   if (scale < 1e-9) return undefined;

@@ -12,7 +12,7 @@
  * cubic that is a degree-elevated quadratic is written as a quadratic; a closed corner-free loop
  * that fits a circle (Kåsa fit) becomes two arcs.
  */
-import { ellipseMaxError, fitEllipse } from './ellipse.js';
+import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
 import type { Segment } from './types.js';
 
 export interface FitOptions {
@@ -565,14 +565,7 @@ function loopTurning(p: Float64Array, cx: number, cy: number): number {
 function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefined {
   const n = p.length / 2;
   if (n < 12) return undefined;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += p[i * 2]!;
-    my += p[i * 2 + 1]!;
-  }
-  mx /= n;
-  my /= n;
+  const [mx, my] = centroid(p);
   let suu = 0, suv = 0, svv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
   for (let i = 0; i < n; i++) {
     const u = p[i * 2]! - mx;

@@ -5,6 +5,7 @@
 
 import { zlibSync } from 'fflate';
 import { crc32 } from '../../src/decode/crc32.js';
+import { PASSES } from '../../src/decode/png-adam7.js';
 
 export { crc32 };
 
@@ -36,15 +37,7 @@ export function ihdr(width: number, height: number, depth: number, colorType: nu
 }
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
-const ADAM7 = [
-  [0, 0, 8, 8],
-  [4, 0, 8, 8],
-  [0, 4, 4, 8],
-  [2, 0, 4, 4],
-  [0, 2, 2, 4],
-  [1, 0, 2, 2],
-  [0, 1, 1, 2],
-];
+const ADAM7 = PASSES;
 
 /** One scanline, filter type 0, of the given pixels' samples packed at `depth`. */
 function packLine(samples: number[], depth: number): number[] {
