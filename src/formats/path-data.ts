@@ -188,8 +188,10 @@ export function chainInDirection(chains: readonly QChain[], use: ChainUse): QCha
 }
 
 /** Appends an open chain as its own subpath (for strokes). */
-export function writeOpenChain(w: PathWriter, chain: QChain, cursor: { x: number; y: number }, closed: boolean): void {
-  w.command('m', chain.x - cursor.x, chain.y - cursor.y);
+export function writeOpenChain(w: PathWriter, chain: QChain, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
+  // A chain that starts where the previous open one ended just continues the subpath (no `m0 0`).
+  const continues = cursor.open === true && !closed && chain.x === cursor.x && chain.y === cursor.y;
+  if (!continues) w.command('m', chain.x - cursor.x, chain.y - cursor.y);
   const pen = { x: chain.x, y: chain.y, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
   let count = chain.segments.length;
   const last = chain.segments[count - 1];
@@ -199,6 +201,7 @@ export function writeOpenChain(w: PathWriter, chain: QChain, cursor: { x: number
   // After an open subpath the current point is its end; `m` is relative to that.
   cursor.x = closed ? chain.x : pen.x;
   cursor.y = closed ? chain.y : pen.y;
+  cursor.open = !closed;
 }
 
 interface Pen {
