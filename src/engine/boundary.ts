@@ -168,17 +168,6 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
   };
 }
 
-/** End vertex of a chain. */
-export function chainEnd(graph: ChainGraph, c: number): [number, number] {
-  let x = graph.startX[c]!;
-  let y = graph.startY[c]!;
-  for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
-    x += DX[graph.dirs[k]!]!;
-    y += DY[graph.dirs[k]!]!;
-  }
-  return [x, y];
-}
-
 /** Twice the shoelace area swept by the chain's lattice polyline (forward direction). */
 function chainShoelace(graph: ChainGraph, c: number): number {
   let x = graph.startX[c]!;

@@ -43,8 +43,3 @@ export function labDistanceSq(lab: Float64Array, i: number, j: number): number {
   const db = lab[i * 3 + 2]! - lab[j * 3 + 2]!;
   return dl * dl + da * da + db * db;
 }
-
-/** Packs an opaque sRGB colour into 24 bits. */
-export function packRgb(r: number, g: number, b: number): number {
-  return (r << 16) | (g << 8) | b;
-}

@@ -190,7 +190,7 @@ function isRidge(
 }
 
 /** Share (0–1) of colour `a` in an (r, g, b) pixel seen as a blend of palette colours a and b. */
-export function blendShare(obs: Float64Array, a: number, b: number, r: number, g: number, bl: number): number {
+function blendShare(obs: Float64Array, a: number, b: number, r: number, g: number, bl: number): number {
   const dr = obs[a * 3]! - obs[b * 3]!;
   const dg = obs[a * 3 + 1]! - obs[b * 3 + 1]!;
   const db = obs[a * 3 + 2]! - obs[b * 3 + 2]!;
