@@ -33,11 +33,13 @@ export interface VectorizeOutput {
 const IMPLEMENTED_FORMATS = new Set(['svg']);
 
 /**
- * Output options that are valid API values but that this version does not honour yet. Asking
+ * Options that are valid API values but that this version does not honour yet. Asking
  * for one is an error rather than being silently ignored: a user comparing with the real
  * service must not get a different file without being told.
  */
-function unsupportedOutputOption(o: VectorizeOptions): string | undefined {
+function unsupportedOption(o: VectorizeOptions): string | undefined {
+  if (o['processing.color_profile.input'] !== 'ignore') return `processing.color_profile.input=${o['processing.color_profile.input']}`;
+  if (o['processing.color_profile.output'] !== 'ignore') return `processing.color_profile.output=${o['processing.color_profile.output']}`;
   if (o['output.draw_style'] !== 'fill_shapes') return `output.draw_style=${o['output.draw_style']}`;
   if (o['output.group_by'] !== 'none') return `output.group_by=${o['output.group_by']}`;
   if (o['output.gap_filler.clip']) return 'output.gap_filler.clip=true';
@@ -65,7 +67,7 @@ export function planVectorize(fields: Iterable<readonly [string, string]>): Vect
         `yet in this version of tracelab; implemented: ${[...IMPLEMENTED_FORMATS].join(', ')}`,
     );
   }
-  const unsupported = unsupportedOutputOption(options);
+  const unsupported = unsupportedOption(options);
   if (unsupported) {
     throw parameterError(`${unsupported} is a valid API value, but this version of tracelab does not implement it yet`);
   }

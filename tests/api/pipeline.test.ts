@@ -13,6 +13,7 @@ describe('planVectorize', () => {
       ['output.curves.allowed.cubic_bezier', 'false'],
       ['output.size.scale', '2'],
       ['output.file_format', 'pdf'],
+      ['processing.color_profile.input', 'preserve'],
     ] as const) {
       expect(() => planVectorize([[name, value]])).toThrow(expect.objectContaining({ code: 1019, message: expect.stringContaining('not implement') }));
     }
