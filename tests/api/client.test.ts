@@ -1,0 +1,416 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ACCEPT_FILE,
+  ACCEPT_JSON,
+  ApiClientError,
+  createClient,
+  formatFieldValue,
+  parseContentDispositionFilename,
+  type ClientOptions,
+  type FetchLike,
+} from '../../src/api/client.js';
+import { concurrencyAt, runBatch } from '../../src/api/client-batch.js';
+
+interface Call {
+  readonly url: string;
+  readonly init: RequestInit;
+  readonly at: number;
+}
+
+type Reply = Response | Error | (() => Response | Promise<Response>);
+
+/** A fetch stub: answers from a queue (the last entry repeats), records every call. */
+function stubFetch(...replies: Reply[]): { fetch: FetchLike; calls: Call[] } {
+  const calls: Call[] = [];
+  const fetch: FetchLike = async (url, init) => {
+    calls.push({ url, init, at: Date.now() });
+    const reply = replies.length > 1 ? replies.shift()! : replies[0]!;
+    if (reply instanceof Error) throw reply;
+    return typeof reply === 'function' ? reply() : reply.clone();
+  };
+  return { fetch, calls };
+}
+
+const svg = (headers: Record<string, string> = {}): Response =>
+  new Response('<svg/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml', ...headers } });
+const apiError = (status: number, code: number, message: string, headers: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify({ error: { status, code, message } }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+
+function client(fetch: FetchLike, extra: Partial<ClientOptions> = {}) {
+  return createClient({ baseUrl: 'http://local.test/api/v1/', apiId: 'id123', apiSecret: 's3cret', fetch, ...extra });
+}
+
+const form = (call: Call): FormData => call.init.body as FormData;
+const header = (call: Call, name: string): string | null => new Headers(call.init.headers).get(name);
+
+describe('requests', () => {
+  it('sends multipart fields, Basic auth and the CLI Accept header', async () => {
+    const { fetch, calls } = stubFetch(svg());
+    await client(fetch).vectorize(
+      { image: new Uint8Array([1, 2, 3]), filename: 'in.png' },
+      { mode: 'test', 'output.file_format': 'svg', 'output.svg.fixed_size': true, 'processing.max_colors': 4 },
+    );
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    expect(call!.url).toBe('http://local.test/api/v1/vectorize');
+    expect(call!.init.method).toBe('POST');
+    expect(header(call!, 'Authorization')).toBe(`Basic ${btoa('id123:s3cret')}`);
+    expect(header(call!, 'Accept')).toBe(ACCEPT_FILE);
+    const body = form(call!);
+    const image = body.get('image') as File;
+    expect(image).toBeInstanceOf(Blob);
+    expect(image.name).toBe('in.png');
+    expect([...new Uint8Array(await image.arrayBuffer())]).toEqual([1, 2, 3]);
+    expect(body.get('mode')).toBe('test');
+    expect(body.get('output.svg.fixed_size')).toBe('true');
+    expect(body.get('processing.max_colors')).toBe('4');
+    expect(body.has('image.url')).toBe(false);
+  });
+
+  it.each([
+    [{ url: 'https://example.test/a.png' }, 'image.url', 'https://example.test/a.png'],
+    [{ base64: 'iVBORw0KGgo=' }, 'image.base64', 'iVBORw0KGgo='],
+    [{ token: 'api-test-abc' }, 'image.token', 'api-test-abc'],
+  ] as const)('maps input %j to field %s', async (input, field, value) => {
+    const { fetch, calls } = stubFetch(svg());
+    await client(fetch).vectorize(input, [['mode', 'test']]);
+    const body = form(calls[0]!);
+    expect(body.get(field)).toBe(value);
+    expect([...body.keys()].filter((k) => k.startsWith('image'))).toEqual([field]);
+  });
+
+  it('requires exactly one image source and rejects invalid fields before sending', async () => {
+    const { fetch, calls } = stubFetch(svg());
+    const c = client(fetch);
+    await expect(c.vectorize({ url: 'u', token: 't' } as never)).rejects.toThrow(TypeError);
+    await expect(c.vectorize({} as never)).rejects.toThrow(TypeError);
+    await expect(c.vectorize({ url: 'u' }, [['image.token', 't']])).rejects.toThrow(TypeError);
+    const bad = await c.vectorize({ url: 'u' }, { 'processing.max_colors': 999 }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ApiClientError);
+    expect((bad as ApiClientError).code).toBe(1019);
+    await expect(c.download('tok', { mode: 'test' })).rejects.toMatchObject({ status: 400, code: 1019 });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('stringifies numbers as plain decimals', () => {
+    expect(formatFieldValue(0.125)).toBe('0.125');
+    expect(formatFieldValue(1e-7)).toBe('0.0000001');
+    expect(formatFieldValue(1e21)).toBe('1000000000000000000000');
+    expect(formatFieldValue(-2.5e-8)).toBe('-0.000000025');
+    expect(formatFieldValue(1.25e22)).toBe('12500000000000000000000');
+    expect(formatFieldValue(false)).toBe('false');
+  });
+
+  it('download, delete and account use their endpoints and Accept headers', async () => {
+    const { fetch, calls } = stubFetch(
+      svg({ 'X-Receipt': 'rcpt-1' }),
+      new Response('{"success":true}', { headers: { 'Content-Type': 'application/json' } }),
+      new Response('{"subscriptionPlan":"vec_999m_50","subscriptionState":"active","credits":49.5}'),
+    );
+    const c = client(fetch);
+    const dl = await c.download('tok-1', { 'output.file_format': 'pdf', receipt: 'r0' });
+    expect(dl.receipt).toBe('rcpt-1');
+    expect(await c.delete('tok-1')).toEqual({ success: true });
+    expect(await c.account()).toEqual({ subscriptionPlan: 'vec_999m_50', subscriptionState: 'active', credits: 49.5 });
+    expect(calls.map((x) => [x.url, x.init.method, header(x, 'Accept')])).toEqual([
+      ['http://local.test/api/v1/download', 'POST', ACCEPT_FILE],
+      ['http://local.test/api/v1/delete', 'POST', ACCEPT_JSON],
+      ['http://local.test/api/v1/account', 'GET', ACCEPT_JSON],
+    ]);
+    expect([...form(calls[0]!).entries()]).toEqual([
+      ['image.token', 'tok-1'],
+      ['output.file_format', 'pdf'],
+      ['receipt', 'r0'],
+    ]);
+    expect([...form(calls[1]!).entries()]).toEqual([['image.token', 'tok-1']]);
+    expect(calls[2]!.init.body).toBeUndefined();
+  });
+
+  it('works with an in-process handler wrapped as fetch', async () => {
+    const seen: string[] = [];
+    const handler = async (req: Request): Promise<Response> => {
+      const data = await req.formData();
+      seen.push(req.method, new URL(req.url).pathname, String(data.get('image.url')), req.headers.get('authorization')!);
+      return svg({ 'X-Credits-Charged': '0.000000' });
+    };
+    const c = createClient({
+      baseUrl: 'http://in-process.invalid/api/v1',
+      apiId: 'a',
+      apiSecret: 'b',
+      fetch: (input, init) => handler(new Request(input, init)),
+    });
+    const r = await c.vectorize({ url: 'https://x.test/i.png' }, { mode: 'test' });
+    expect(new TextDecoder().decode(r.body)).toBe('<svg/>');
+    expect(seen).toEqual(['POST', '/api/v1/vectorize', 'https://x.test/i.png', `Basic ${btoa('a:b')}`]);
+  });
+});
+
+describe('responses', () => {
+  it('parses credits, token, receipt and content-disposition filename', async () => {
+    const { fetch } = stubFetch(
+      svg({
+        'X-Credits-Charged': '0.000000',
+        'X-Credits-Calculated': '1.000000',
+        'X-Image-Token': 'api-test-xyz',
+        'X-Receipt': 'receipt-9',
+        'Content-Disposition': 'attachment; filename="result.svg"',
+      }),
+    );
+    const r = await client(fetch).vectorize({ url: 'u' }, { mode: 'test', 'policy.retention_days': 1 });
+    expect(r).toMatchObject({
+      status: 200,
+      contentType: 'image/svg+xml',
+      filename: 'result.svg',
+      imageToken: 'api-test-xyz',
+      receipt: 'receipt-9',
+      creditsCharged: 0,
+      creditsCalculated: 1,
+    });
+    expect(r.body).toBeInstanceOf(Uint8Array);
+  });
+
+  it('omits absent headers and parses RFC 5987 filenames', async () => {
+    const { fetch } = stubFetch(svg({ 'X-Credits-Charged': '0.200000' }));
+    const r = await client(fetch).vectorize({ url: 'u' }, { mode: 'preview' });
+    expect(r.creditsCharged).toBeCloseTo(0.2, 6);
+    expect('filename' in r || 'imageToken' in r || 'receipt' in r || 'creditsCalculated' in r).toBe(false);
+    expect(parseContentDispositionFilename(`attachment; filename="a.svg"; filename*=UTF-8''r%C3%A9sultat.svg`)).toBe(
+      'résultat.svg',
+    );
+    expect(parseContentDispositionFilename('inline')).toBeUndefined();
+  });
+
+  it('turns the JSON error body into ApiClientError with its code', async () => {
+    const { fetch } = stubFetch(apiError(402, 1011, 'Out of credits'));
+    const e = await client(fetch).vectorize({ url: 'u' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiClientError);
+    expect(e).toMatchObject({ status: 402, code: 1011, message: 'Out of credits', name: 'ApiClientError' });
+  });
+
+  it('uses code -1 and the text when the error body is not JSON', async () => {
+    const { fetch } = stubFetch(new Response('Bad gateway upstream', { status: 502 }));
+    await expect(client(fetch).account()).rejects.toMatchObject({ status: 502, code: -1, message: 'Bad gateway upstream' });
+  });
+});
+
+describe('retries', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const slowDown = (headers: Record<string, string> = {}) => apiError(429, 1015, 'Slow down', headers);
+
+  it('backs off linearly on 429 (5 s, 10 s) and resets the counter after a success', async () => {
+    const t0 = Date.now();
+    const { fetch, calls } = stubFetch(slowDown(), slowDown(), svg(), slowDown(), svg());
+    const c = client(fetch);
+    const first = c.vectorize({ url: 'u' }, { mode: 'test' });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(3);
+    expect((await first).status).toBe(200);
+
+    const second = c.vectorize({ url: 'u' }, { mode: 'test' });
+    await vi.advanceTimersByTimeAsync(5_000); // reset: 5 s again, not 15 s
+    expect(calls).toHaveLength(5);
+    expect((await second).status).toBe(200);
+    expect(calls.map((x) => x.at - t0)).toEqual([0, 5_000, 15_000, 15_000, 20_000]);
+  });
+
+  it('waits Retry-After when it is larger than the back-off step', async () => {
+    const { fetch, calls } = stubFetch(slowDown({ 'Retry-After': '12' }), svg());
+    const p = client(fetch).vectorize({ url: 'u' }, { mode: 'test' });
+    await vi.advanceTimersByTimeAsync(11_999);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    await expect(p).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('retries 503 with the same back-off', async () => {
+    const { fetch, calls } = stubFetch(apiError(503, -3, 'Overloaded'), svg());
+    const p = client(fetch).vectorize({ url: 'u' }); // production: 503 is an answer, safe to retry
+    await vi.advanceTimersByTimeAsync(5_000);
+    await expect(p).resolves.toMatchObject({ status: 200 });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('gives up after maxAttempts and throws the last error with retryAfterSeconds', async () => {
+    const { fetch, calls } = stubFetch(slowDown({ 'Retry-After': '1' }));
+    const p = client(fetch, { maxAttempts: 3 }).account();
+    const caught = p.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(5_000 + 10_000);
+    const e = await caught;
+    expect(e).toBeInstanceOf(ApiClientError);
+    expect(e).toMatchObject({ status: 429, code: 1015, retryAfterSeconds: 1 });
+    expect(calls).toHaveLength(3);
+  });
+
+  it('does not retry other errors', async () => {
+    const { fetch, calls } = stubFetch(apiError(400, 1006, 'Unreadable'));
+    await expect(client(fetch).vectorize({ url: 'u' }, { mode: 'test' })).rejects.toMatchObject({ code: 1006 });
+    expect(calls).toHaveLength(1);
+  });
+
+  it.each([undefined, 'production', 'preview'] as const)(
+    'never retries a %s vectorize after a network failure (exactly one fetch)',
+    async (mode) => {
+      const { fetch, calls } = stubFetch(new TypeError('fetch failed'), svg());
+      const fields = mode === undefined ? undefined : { mode };
+      await expect(client(fetch).vectorize({ url: 'u' }, fields)).rejects.toThrow('fetch failed');
+      expect(calls).toHaveLength(1);
+    },
+  );
+
+  it('never retries a download after a network failure', async () => {
+    const { fetch, calls } = stubFetch(new TypeError('fetch failed'), svg());
+    await expect(client(fetch).download('tok')).rejects.toThrow('fetch failed');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('does not retry when the body read fails after a production response', async () => {
+    const broken = (): Response =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            controller.error(new TypeError('connection reset'));
+          },
+        }),
+        { status: 200 },
+      );
+    const { fetch, calls } = stubFetch(broken, svg());
+    await expect(client(fetch).vectorize({ url: 'u' })).rejects.toThrow('connection reset');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('retries test modes, account and delete once after a network failure', async () => {
+    const okDelete = new Response('{"success":true}');
+    const okAccount = new Response('{"subscriptionPlan":"none","subscriptionState":"ended","credits":0}');
+    for (const [run, ok] of [
+      [(c: ReturnType<typeof client>) => c.vectorize({ url: 'u' }, { mode: 'test' }), svg()],
+      [(c: ReturnType<typeof client>) => c.vectorize({ url: 'u' }, { mode: 'test_preview' }), svg()],
+      [(c: ReturnType<typeof client>) => c.delete('t'), okDelete],
+      [(c: ReturnType<typeof client>) => c.account(), okAccount],
+    ] as const) {
+      const { fetch, calls } = stubFetch(new TypeError('fetch failed'), ok);
+      await run(client(fetch));
+      expect(calls).toHaveLength(2);
+    }
+    // only once
+    const { fetch, calls } = stubFetch(new TypeError('fetch failed'));
+    await expect(client(fetch).account()).rejects.toThrow('fetch failed');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('rejects with AbortError promptly when aborted during a back-off wait', async () => {
+    const { fetch, calls } = stubFetch(slowDown());
+    const controller = new AbortController();
+    const p = client(fetch).vectorize({ url: 'u' }, { mode: 'test' }, { signal: controller.signal });
+    const caught = p.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    controller.abort();
+    const e = await caught;
+    expect((e as Error).name).toBe('AbortError');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('rejects with AbortError when aborted while the request is in flight (even if fetch ignores the signal)', async () => {
+    const { fetch } = stubFetch(() => new Promise<Response>(() => undefined));
+    const controller = new AbortController();
+    const caught = client(fetch)
+      .vectorize({ url: 'u' }, { mode: 'test' }, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort();
+    expect(((await caught) as Error).name).toBe('AbortError');
+  });
+
+  it('applies the idle timeout and passes an abortable signal to fetch', async () => {
+    let seen: AbortSignal | undefined;
+    const fetch: FetchLike = (_url, init) => {
+      seen = init.signal ?? undefined;
+      return new Promise<Response>(() => undefined);
+    };
+    const caught = client(fetch, { timeoutMs: 1_000 })
+      .vectorize({ url: 'u' })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(seen?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(((await caught) as Error).name).toBe('TimeoutError');
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('uses an injected sleep for back-off waits', async () => {
+    const waits: number[] = [];
+    const { fetch } = stubFetch(slowDown(), slowDown(), slowDown({ 'Retry-After': '30' }), svg());
+    vi.useRealTimers();
+    await client(fetch, {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    }).vectorize({ url: 'u' }, { mode: 'test' });
+    expect(waits).toEqual([5_000, 10_000, 30_000]);
+  });
+});
+
+describe('runBatch', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ramps from 5 to 6 concurrent after 5 minutes and keeps input order', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => i);
+    let active = 0;
+    let peak = 0;
+    const release: (() => void)[] = [];
+    const p = runBatch(items, async (item) => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise<void>((r) => release.push(r));
+      active--;
+      if (item === 3) throw new Error('item 3 failed');
+      return item * 10;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(active).toBe(5);
+    await vi.advanceTimersByTimeAsync(5 * 60_000 - 1);
+    expect(active).toBe(5);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(active).toBe(6);
+    expect(peak).toBe(6);
+    // finish in reverse start order; results must still follow input order
+    while (release.length > 0 || active > 0) {
+      release.splice(0).reverse().forEach((r) => r());
+      await vi.advanceTimersByTimeAsync(0);
+      expect(active).toBeLessThanOrEqual(6);
+    }
+    const results = await p;
+    expect(results.map((r) => (r.ok ? r.value : (r.error as Error).message))).toEqual([
+      0, 10, 20, 'item 3 failed', 40, 50, 60, 70, 80, 90, 100, 110,
+    ]);
+  });
+
+  it('respects the cap and handles an empty list', async () => {
+    expect(concurrencyAt(0, 5, 300_000, 100)).toBe(5);
+    expect(concurrencyAt(300_000, 5, 300_000, 100)).toBe(6);
+    expect(concurrencyAt(1e12, 5, 300_000, 100)).toBe(100);
+    expect(concurrencyAt(1e9, 5, 300_000, 7)).toBe(7);
+    await expect(runBatch([], async () => 1)).resolves.toEqual([]);
+  });
+});
