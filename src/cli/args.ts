@@ -2,12 +2,17 @@
  * Command-line parsing, shaped after the official Vectorizer.AI CLI (reference §6.4):
  *
  *     tracelab vectorize INPUT -o OUT [--format F] [--max-pixels N] [--param key=value]...
+ *              [--mode M] [--retention-days N] [--url U | --base64 FILE | --token T] [--remote]
+ *     tracelab download TOKEN -o OUT [--format F] [--receipt R] [--param key=value]... [--remote]
+ *     tracelab delete TOKEN [--remote]
+ *     tracelab account [--remote]
+ *     tracelab serve [--port N] [--host H]
  *
- * Only the `vectorize` verb exists in this version. Flags that are shorthands for API parameters
- * become multipart-style fields, so the API's own validation (parseOptions) applies to them.
+ * Flags that are shorthands for API parameters become multipart-style fields, so the API's own
+ * validation (parseOptions) applies to them.
  */
 
-export const VERBS = ['vectorize'] as const;
+export const VERBS = ['vectorize', 'download', 'delete', 'account', 'serve'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** Wrong command line: reported as `tracelab: usage: …`, exit status 1. */
@@ -18,18 +23,37 @@ export class UsageError extends Error {
   }
 }
 
+/** Where the image of `vectorize` comes from (absent: the INPUT file). */
+export type ImageSource = 'url' | 'base64' | 'token';
+
 export type Command =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | {
       readonly kind: 'vectorize';
-      /** File path, or `-` for standard input. */
+      /** File path or `-` (standard input); with `source`: the URL, the base64 FILE or the token. */
       readonly input: string;
       /** File path, or `-` for standard output. */
       readonly output: string;
-      /** API fields in command-line order (`--format`, `--max-pixels` and `--param` merged). */
+      /** API fields in command-line order (`--format`, `--max-pixels`, `--mode`, `--retention-days`, `--param`). */
       readonly fields: readonly [string, string][];
-    };
+      /** Set for --url / --base64 / --token. */
+      readonly source?: ImageSource;
+      /** A service-only flag was used (--mode, --retention-days, --url, --base64, --token). */
+      readonly service?: true;
+      /** --remote */
+      readonly remote?: true;
+    }
+  | {
+      readonly kind: 'download';
+      readonly token: string;
+      readonly output: string;
+      readonly fields: readonly [string, string][];
+      readonly remote?: true;
+    }
+  | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }
+  | { readonly kind: 'account'; readonly remote?: true }
+  | { readonly kind: 'serve'; readonly host: string; readonly port: number };
 
 /** Flags that take a value, and the API field they stand for (undefined = not an API field). */
 const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
@@ -38,7 +62,26 @@ const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
   '--format': 'output.file_format',
   '--max-pixels': 'input.max_pixels',
   '--param': undefined,
+  '--mode': 'mode',
+  '--retention-days': 'policy.retention_days',
+  '--url': undefined,
+  '--base64': undefined,
+  '--token': undefined,
+  '--receipt': 'receipt',
+  '--port': undefined,
+  '--host': undefined,
 };
+const BOOLEAN_FLAGS = new Set(['--remote']);
+
+/** Flags each verb accepts. */
+const VERB_FLAGS: Readonly<Record<Verb, readonly string[]>> = {
+  vectorize: ['-o', '--output', '--format', '--max-pixels', '--param', '--mode', '--retention-days', '--url', '--base64', '--token', '--remote'],
+  download: ['-o', '--output', '--format', '--receipt', '--param', '--remote'],
+  delete: ['--remote'],
+  account: ['--remote'],
+  serve: ['--port', '--host'],
+};
+const SERVICE_FLAGS = new Set(['--mode', '--retention-days', '--url', '--base64', '--token']);
 
 export function parseArgs(argv: readonly string[]): Command {
   const endOfOptions = argv.indexOf('--');
@@ -54,13 +97,39 @@ export function parseArgs(argv: readonly string[]): Command {
   if (!(VERBS as readonly string[]).includes(verb)) {
     throw new UsageError(`unknown verb '${verb}'; available verbs: ${VERBS.join(', ')}`);
   }
-  return parseVectorize(rest);
+  const v = verb as Verb;
+  const parsed = scan(v, rest);
+  switch (v) {
+    case 'vectorize':
+      return finishVectorize(parsed);
+    case 'download':
+      return finishDownload(parsed);
+    case 'delete': {
+      const token = onePositional(parsed, 'delete', 'TOKEN');
+      return withRemote({ kind: 'delete', token }, parsed);
+    }
+    case 'account':
+      if (parsed.positionals.length > 0) throw new UsageError(`account takes no arguments; unexpected '${parsed.positionals[0]}'`);
+      return withRemote({ kind: 'account' }, parsed);
+    case 'serve':
+      return finishServe(parsed);
+  }
 }
 
-function parseVectorize(args: readonly string[]): Command {
+interface Scanned {
+  readonly positionals: string[];
+  readonly fields: [string, string][];
+  /** Non-field flags by name (last value). */
+  readonly values: Map<string, string>;
+  readonly seen: Set<string>;
+}
+
+function scan(verb: Verb, args: readonly string[]): Scanned {
   const positionals: string[] = [];
   const fields: [string, string][] = [];
-  let output: string | undefined;
+  const values = new Map<string, string>();
+  const seen = new Set<string>();
+  const allowed = VERB_FLAGS[verb];
   let onlyPositionals = false;
 
   for (let i = 0; i < args.length; i++) {
@@ -77,7 +146,13 @@ function parseVectorize(args: readonly string[]): Command {
     // --flag=value or --flag value
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = eq === -1 ? arg : arg.slice(0, eq);
-    if (!(flag in VALUE_FLAGS)) throw new UsageError(`unknown option ${flag}`);
+    if (!(flag in VALUE_FLAGS) && !BOOLEAN_FLAGS.has(flag)) throw new UsageError(`unknown option ${flag}`);
+    if (!allowed.includes(flag)) throw new UsageError(`${verb} does not take ${flag}`);
+    seen.add(flag);
+    if (BOOLEAN_FLAGS.has(flag)) {
+      if (eq !== -1) throw new UsageError(`${flag} takes no value`);
+      continue;
+    }
     let value: string;
     if (eq !== -1) {
       value = arg.slice(eq + 1);
@@ -91,9 +166,9 @@ function parseVectorize(args: readonly string[]): Command {
     switch (flag) {
       case '-o':
       case '--output':
-        if (output !== undefined) throw new UsageError('-o/--output given more than once');
+        if (values.has('-o')) throw new UsageError('-o/--output given more than once');
         if (value === '') throw new UsageError('-o/--output needs a file name (or - for standard output)');
-        output = value;
+        values.set('-o', value);
         break;
       case '--param': {
         const sep = value.indexOf('=');
@@ -101,13 +176,71 @@ function parseVectorize(args: readonly string[]): Command {
         fields.push([value.slice(0, sep), value.slice(sep + 1)]);
         break;
       }
+      case '--url':
+      case '--base64':
+      case '--token':
+      case '--port':
+      case '--host':
+        if (values.has(flag)) throw new UsageError(`${flag} given more than once`);
+        values.set(flag, value);
+        break;
       default:
         fields.push([VALUE_FLAGS[flag]!, value]);
     }
   }
+  return { positionals, fields, values, seen };
+}
 
-  if (positionals.length === 0) throw new UsageError('vectorize needs an INPUT file (or - for standard input)');
-  if (positionals.length > 1) throw new UsageError(`vectorize takes one INPUT; unexpected '${positionals[1]}'`);
+function withRemote<T extends Command>(command: T, parsed: Scanned): T {
+  return parsed.seen.has('--remote') ? { ...command, remote: true } : command;
+}
+
+function onePositional(parsed: Scanned, verb: string, what: string): string {
+  if (parsed.positionals.length === 0) throw new UsageError(`${verb} needs ${what}`);
+  if (parsed.positionals.length > 1) throw new UsageError(`${verb} takes one ${what}; unexpected '${parsed.positionals[1]}'`);
+  const value = parsed.positionals[0]!;
+  if (value === '') throw new UsageError(`${verb} needs a non-empty ${what}`);
+  return value;
+}
+
+function finishVectorize(parsed: Scanned): Command {
+  const sources = (['--url', '--base64', '--token'] as const).filter((f) => parsed.values.has(f));
+  if (sources.length > 1) throw new UsageError(`give one image source; received ${sources.join(' and ')}`);
+  let input: string;
+  let source: ImageSource | undefined;
+  if (sources.length === 1) {
+    const flag = sources[0]!;
+    if (parsed.positionals.length > 0) throw new UsageError(`vectorize takes either INPUT or ${flag}; unexpected '${parsed.positionals[0]}'`);
+    input = parsed.values.get(flag)!;
+    if (input === '') throw new UsageError(`${flag} needs a non-empty value`);
+    source = flag.slice(2) as ImageSource;
+  } else {
+    if (parsed.positionals.length === 0) throw new UsageError('vectorize needs an INPUT file (or - for standard input)');
+    if (parsed.positionals.length > 1) throw new UsageError(`vectorize takes one INPUT; unexpected '${parsed.positionals[1]}'`);
+    input = parsed.positionals[0]!;
+  }
+  const output = parsed.values.get('-o');
   if (output === undefined) throw new UsageError('vectorize needs -o OUTPUT (or -o - for standard output)');
-  return { kind: 'vectorize', input: positionals[0]!, output, fields };
+  let command: Command & { kind: 'vectorize' } = { kind: 'vectorize', input, output, fields: parsed.fields };
+  if (source !== undefined) command = { ...command, source };
+  if ([...parsed.seen].some((f) => SERVICE_FLAGS.has(f))) command = { ...command, service: true };
+  return withRemote(command, parsed);
+}
+
+function finishDownload(parsed: Scanned): Command {
+  const token = onePositional(parsed, 'download', 'TOKEN');
+  const output = parsed.values.get('-o');
+  if (output === undefined) throw new UsageError('download needs -o OUTPUT (or -o - for standard output)');
+  return withRemote({ kind: 'download', token, output, fields: parsed.fields }, parsed);
+}
+
+function finishServe(parsed: Scanned): Command {
+  if (parsed.positionals.length > 0) throw new UsageError(`serve takes no arguments; unexpected '${parsed.positionals[0]}'`);
+  const portText = parsed.values.get('--port') ?? '8787';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    throw new UsageError(`--port expects a port number 0…65535 (0 picks a free one); received '${portText}'`);
+  }
+  const host = parsed.values.get('--host') ?? '127.0.0.1';
+  if (host === '') throw new UsageError('--host needs a host name or address');
+  return { kind: 'serve', host, port: Number(portText) };
 }

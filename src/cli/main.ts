@@ -4,9 +4,11 @@
  */
 
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { version } from '../../package.json';
 import { TracelabError } from '../engine/errors.js';
-import { parseArgs, UsageError } from './args.js';
+import { ApiClientError, type VectorizeInput } from '../api/client.js';
+import { parseArgs, UsageError, type Command } from './args.js';
 import { helpText } from './help.js';
 import { planVectorize, runVectorize } from './vectorize.js';
 
@@ -47,6 +49,9 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         await io.writeStdout(`${version}\n`);
         return EXIT_OK;
       case 'vectorize': {
+        if (command.remote === true || command.service === true || process.env['VECTORIZER_API_URL']?.trim()) {
+          return await runServiceVerb(command, io);
+        }
         const plan = planVectorize(command.fields); // bad parameters fail before any input is read
         const bytes = command.input === '-' ? await io.readStdin() : await readInput(command.input);
         const result = await runVectorize(plan, bytes);
@@ -59,19 +64,85 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         }
         return EXIT_OK;
       }
+      case 'download':
+      case 'delete':
+      case 'account':
+        return await runServiceVerb(command, io);
+      case 'serve': {
+        // Loaded on demand: the plain trace never loads the service.
+        const [{ readConfig }, { runServe }] = await Promise.all([import('./config.js'), import('./serve.js')]);
+        await runServe({ host: command.host, port: command.port, config: readConfig(), writeStderr: (t) => io.writeStderr(t) });
+        return EXIT_OK;
+      }
     }
   } catch (err) {
     if (err instanceof UsageError) {
       io.writeStderr(`tracelab: usage: ${oneLine(err.message)} (see tracelab --help)\n`);
       return EXIT_USAGE;
     }
-    if (err instanceof TracelabError) {
+    if (err instanceof TracelabError || err instanceof ApiClientError) {
       io.writeStderr(`tracelab: error ${err.code}: ${oneLine(err.message)}\n`);
       return EXIT_ERROR;
     }
     io.writeStderr(`tracelab: error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     return EXIT_ERROR;
   }
+}
+
+type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delete' | 'account' }>;
+
+/**
+ * A verb through the `/api/v1` service: the local one in-process (TRACELAB_DATA_DIR), or with
+ * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
+ */
+async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
+  const [{ readConfig }, { connectLocal, connectRemote, describeResult, base64Of }] = await Promise.all([
+    import('./config.js'),
+    import('./remote.js'),
+  ]);
+  const config = readConfig();
+  const remote = command.remote === true || config.remote.url !== undefined;
+  const connection = remote
+    ? connectRemote(config)
+    : connectLocal(config, (e) => io.writeStderr(`tracelab: warning: ${oneLine(e instanceof Error ? e.message : String(e))}\n`));
+  try {
+    const { client } = connection;
+    switch (command.kind) {
+      case 'vectorize': {
+        let input: VectorizeInput;
+        if (command.source === 'url') input = { url: command.input };
+        else if (command.source === 'token') input = { token: command.input };
+        else if (command.source === 'base64') input = { base64: await base64Of(command.input, () => io.readStdin()) };
+        else {
+          const bytes = command.input === '-' ? await io.readStdin() : await readInput(command.input);
+          input = { image: bytes, filename: command.input === '-' ? 'image' : basename(command.input) };
+        }
+        const result = await client.vectorize(input, command.fields);
+        await writeOutput(command.output, result.body, io);
+        io.writeStderr(describeResult(result));
+        return EXIT_OK;
+      }
+      case 'download': {
+        const result = await client.download(command.token, command.fields);
+        await writeOutput(command.output, result.body, io);
+        io.writeStderr(describeResult(result));
+        return EXIT_OK;
+      }
+      case 'delete':
+        await io.writeStdout(`${JSON.stringify(await client.delete(command.token))}\n`);
+        return EXIT_OK;
+      case 'account':
+        await io.writeStdout(`${JSON.stringify(await client.account())}\n`);
+        return EXIT_OK;
+    }
+  } finally {
+    await connection.finish();
+  }
+}
+
+async function writeOutput(path: string, body: Uint8Array, io: CliIo): Promise<void> {
+  if (path === '-') await io.writeStdout(body);
+  else await writeAtomically(path, body);
 }
 
 async function readInput(path: string): Promise<Uint8Array> {

@@ -47,7 +47,7 @@ describe('parseArgs', () => {
 
   it('usage errors', () => {
     expect(usage([])).toContain('available verbs: vectorize');
-    expect(usage(['download', 'tok'])).toContain("unknown verb 'download'; available verbs: vectorize");
+    expect(usage(['frobnicate', 'tok'])).toContain("unknown verb 'frobnicate'; available verbs: vectorize, download, delete, account, serve");
     expect(usage(['vectorize'])).toContain('INPUT');
     expect(usage(['vectorize', 'in.png'])).toContain('-o OUTPUT');
     expect(usage(['vectorize', 'a.png', 'b.png', '-o', 'x'])).toContain("unexpected 'b.png'");

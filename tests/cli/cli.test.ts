@@ -52,10 +52,10 @@ describe('tracelab CLI: usage', () => {
   });
 
   it('unknown verb → exit 1, listing the available verbs', () => {
-    const r = tracelab(['account']);
+    const r = tracelab(['frobnicate']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("unknown verb 'account'");
-    expect(r.stderr).toContain('available verbs: vectorize');
+    expect(r.stderr).toContain("unknown verb 'frobnicate'");
+    expect(r.stderr).toContain('available verbs: vectorize, download, delete, account, serve');
   });
 
   it('unknown flag → exit 1', () => {

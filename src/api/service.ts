@@ -1,0 +1,260 @@
+/**
+ * The Vectorizer.AI-compatible API as one platform-neutral fetch-style handler
+ * (`(request: Request) => Promise<Response>`, reference §1, §2, §4, §5, §6.2–6.3). The Node HTTP
+ * server and the tests call the same handler; it does no I/O of its own except through the
+ * injected store, account and `fetchImage`.
+ *
+ * Routes (any path prefix): `POST …/api/v1/vectorize`, `POST …/api/v1/download`,
+ * `POST …/api/v1/delete`, `GET …/api/v1/account`. Other paths → 404, other methods → 405
+ * (both code −1, the reference has no code for them). Every request needs HTTP Basic auth.
+ *
+ * Charging: the price comes from `pricing.ts`, `account.checkCanSpend` runs before any image is
+ * read or traced, and `account.charge` only after the response body exists and any token was
+ * stored (failed calls are free, §4.1).
+ */
+
+import { TracelabError } from '../engine/errors.js';
+import type { TraceResult } from '../engine/types.js';
+import type { ImageFormat } from '../decode/common.js';
+import { sniffFormat } from '../decode/index.js';
+import type { LocalAccount } from './account.js';
+import { parseOptions, toFields, type VectorizeOptions } from './options.js';
+import { planVectorize, runVectorize } from './pipeline.js';
+import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
+import { authenticate, errorResponse, jsonResponse, readForm, GENERIC_ERROR_CODE, type ParsedForm } from './service-http.js';
+import { base64Bytes, fileBytes, imageSource, MAX_IMAGE_BYTES, urlBytes, type FetchImage } from './service-image.js';
+import { deserializeTrace, render, serializeTrace, type Rendered } from './service-render.js';
+import {
+  getRecord,
+  newRecord,
+  receiptMatches,
+  storeFailedError,
+  withReceipt,
+  type ImageRecord,
+  type ImageStore,
+  type RandomSource,
+} from './storage/index.js';
+
+export interface ServiceOptions {
+  readonly store: ImageStore;
+  readonly account: LocalAccount;
+  /** The one API Id / API Secret pair accepted (HTTP Basic user name / password). */
+  readonly credentials: { readonly apiId: string; readonly apiSecret: string };
+  /** Clock for every retention decision (ms since the epoch); default `Date.now`. */
+  readonly now?: () => number;
+  /** Randomness for tokens and receipts; default `crypto.getRandomValues`. */
+  readonly random?: RandomSource;
+  /** Fetches `image.url`; default `globalThis.fetch`. */
+  readonly fetchImage?: FetchImage;
+  /** Called with every unexpected (500, code −1) exception, for logging; never with TracelabErrors. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export type ApiHandler = (request: Request) => Promise<Response>;
+
+type Route = 'vectorize' | 'download' | 'delete' | 'account';
+const ROUTE_RE = /\/api\/v1\/(vectorize|download|delete|account)\/?$/;
+const METHOD: Readonly<Record<Route, 'GET' | 'POST'>> = {
+  vectorize: 'POST',
+  download: 'POST',
+  delete: 'POST',
+  account: 'GET',
+};
+
+const IMAGE_MIME: Readonly<Record<ImageFormat, string>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  tiff: 'image/tiff',
+};
+
+function param(message: string): TracelabError {
+  return new TracelabError(1019, 400, message);
+}
+
+/** The file response of `/vectorize` and `/download`. */
+function fileResponse(rendered: Rendered, headers: Record<string, string>): Response {
+  return new Response(rendered.body as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: {
+      'Content-Type': rendered.contentType,
+      'Content-Disposition': `attachment; filename="vectorized.${rendered.extension}"`,
+      'Content-Length': String(rendered.body.byteLength),
+      ...headers,
+    },
+  });
+}
+
+function chargeHeaders(charge: Charge, mode: Mode): Record<string, string> {
+  const h = creditHeaders(charge, mode);
+  const out: Record<string, string> = { 'X-Credits-Charged': h['X-Credits-Charged'] };
+  if (h['X-Credits-Calculated'] !== undefined) out['X-Credits-Calculated'] = h['X-Credits-Calculated'];
+  return out;
+}
+
+/** The single `image.token` text field of a `/download` or `/delete` form (1005 missing, 1019 otherwise wrong). */
+function tokenField(form: ParsedForm, endpoint: 'download' | 'delete'): string {
+  if (form.files.length > 0) throw param(`/${endpoint} takes no file uploads; received a file in ${form.files[0]![0]}.`);
+  for (const [name] of form.strings) {
+    if (name === 'image' || name === 'image.url' || name === 'image.base64') {
+      throw param(`${name} is not accepted on /${endpoint}; it takes image.token.`);
+    }
+  }
+  const tokens = form.strings.filter(([n]) => n === 'image.token');
+  if (tokens.length === 0 || tokens[0]![1] === '') throw new TracelabError(1005, 400, `Missing image parameter: /${endpoint} requires image.token.`);
+  if (tokens.length > 1) throw param('image.token was given more than once; give it once.');
+  return tokens[0]![1];
+}
+
+/** `output.bitmap.anti_aliasing_mode` as a boolean. */
+function antiAliased(options: VectorizeOptions): boolean {
+  return options['output.bitmap.anti_aliasing_mode'] !== 'aliased';
+}
+
+export function createService(options: ServiceOptions): ApiHandler {
+  const { store, account, credentials } = options;
+  const now = options.now ?? (() => Date.now());
+  const random = options.random;
+  const fetchImage: FetchImage = options.fetchImage ?? ((url, signal) => globalThis.fetch(url, { signal, redirect: 'follow' }));
+
+  async function storePut(record: ImageRecord): Promise<void> {
+    try {
+      await store.put(record);
+    } catch (e) {
+      if (e instanceof TracelabError) throw e;
+      throw storeFailedError(record.token, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async function vectorize(form: ParsedForm): Promise<Response> {
+    const source = imageSource(form);
+    // Every other field is validated before any image is read (1019).
+    const opts = parseOptions(form.strings, 'vectorize');
+    const mode = opts.mode;
+    const previewMode = mode === 'preview' || mode === 'test_preview';
+    // Preview modes always answer a 4× PNG (§6.2; contradicting output.file_format is ignored). PNG
+    // is rendered here, so the pipeline plans the trace with its default (SVG) format.
+    const format: 'svg' | 'png' = previewMode || opts['output.file_format'] === 'png' ? 'png' : 'svg';
+    const plan = planVectorize(form.strings.filter(([n]) => !(n === 'output.file_format' && format === 'png')));
+    const retentionDays = opts['policy.retention_days'];
+    const cost = vectorizeCost(mode, retentionDays);
+    account.checkCanSpend(mode, cost.charged);
+
+    let bytes: Uint8Array;
+    let storedMime: string | undefined;
+    switch (source.kind) {
+      case 'file':
+        bytes = await fileBytes(source.file);
+        break;
+      case 'base64':
+        bytes = base64Bytes(source.text);
+        break;
+      case 'url':
+        bytes = await urlBytes(source.url, fetchImage);
+        break;
+      case 'token': {
+        const record = await getRecord(store, source.token, now);
+        bytes = record.image.bytes;
+        storedMime = record.image.mimeType;
+        break;
+      }
+    }
+    if (bytes.length > MAX_IMAGE_BYTES) {
+      throw new TracelabError(1012, 413, `Image too large: ${bytes.length} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`);
+    }
+
+    const out = await runVectorize(plan, bytes);
+    const watermark = mode === 'production' ? 'none' : mode === 'preview' ? 'discreet' : 'heavy';
+    const rendered: Rendered =
+      format === 'svg' && watermark === 'none'
+        ? { body: out.body, contentType: out.contentType, extension: out.extension }
+        : render(out.result, { format, outputOptions: plan.outputOptions, antiAliased: antiAliased(opts), watermark });
+
+    const headers = chargeHeaders(cost, mode);
+    if (retentionDays > 0) {
+      const record = newRecord({
+        mode,
+        retentionDays,
+        image: { bytes, mimeType: storedMime ?? IMAGE_MIME[sniffFormat(bytes) ?? 'png'] },
+        options: toFields(opts, 'vectorize'),
+        trace: serializeTrace(out.result),
+        now,
+        ...(random ? { random } : {}),
+      });
+      await storePut(record);
+      headers['X-Image-Token'] = record.token;
+    }
+    account.charge(cost.charged);
+    return fileResponse(rendered, headers);
+  }
+
+  async function download(form: ParsedForm): Promise<Response> {
+    const token = tokenField(form, 'download');
+    const fields = form.strings.filter(([n]) => n !== 'image.token');
+    const opts = parseOptions(fields, 'download');
+    const format: 'svg' | 'png' = opts['output.file_format'] === 'png' ? 'png' : 'svg';
+    // Refuses the formats and output options this version does not implement (1019), as /vectorize does.
+    const plan = planVectorize(fields.filter(([n, v]) => n !== 'receipt' && !(n === 'output.file_format' && v === 'png')));
+    const record = await getRecord(store, token, now);
+    const receipt = opts.receipt;
+    if (receipt !== undefined && !receiptMatches(record, receipt)) {
+      throw param('receipt does not belong to this image token (send the X-Receipt issued when this token was upgraded, or no receipt).');
+    }
+    const cost = downloadCost({ tokenMode: record.mode, validReceipt: receipt !== undefined });
+    account.checkCanSpend(record.mode, cost.charged);
+    const result: TraceResult = deserializeTrace(token, record.trace);
+    // Production and preview tokens download the real result; test tokens stay watermarked (§6.3).
+    const rendered = render(result, {
+      format,
+      outputOptions: plan.outputOptions,
+      antiAliased: antiAliased(opts),
+      watermark: isTestMode(record.mode) ? 'heavy' : 'none',
+    });
+    const headers = chargeHeaders(cost, record.mode);
+    if (cost.issuesReceipt) {
+      const updated = withReceipt(record, now, random);
+      if (updated !== record) await storePut(updated);
+      headers['X-Receipt'] = updated.receipt!.receipt;
+    }
+    account.charge(cost.charged);
+    return fileResponse(rendered, headers);
+  }
+
+  async function remove(form: ParsedForm): Promise<Response> {
+    const token = tokenField(form, 'delete');
+    const extra = form.strings.find(([n]) => n !== 'image.token');
+    if (extra) throw param(`Unknown parameter ${JSON.stringify(extra[0].slice(0, 100))} for /delete; it takes only image.token.`);
+    await getRecord(store, token, now);
+    await store.delete(token);
+    return jsonResponse({ success: true });
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    let dataReceived: ParsedForm['dataReceived'] | null = null;
+    try {
+      authenticate(request, credentials);
+      const path = new URL(request.url, 'http://localhost').pathname;
+      const m = ROUTE_RE.exec(path);
+      if (m === null) throw new TracelabError(GENERIC_ERROR_CODE, 404, `No such endpoint: ${path.slice(0, 200)}. Endpoints: /api/v1/vectorize, /api/v1/download, /api/v1/delete, /api/v1/account.`);
+      const route = m[1] as Route;
+      if (request.method !== METHOD[route]) {
+        return errorResponse(
+          new TracelabError(GENERIC_ERROR_CODE, 405, `Method ${request.method} is not allowed on /api/v1/${route}; use ${METHOD[route]}.`),
+          null,
+          { Allow: METHOD[route] },
+        );
+      }
+      if (route === 'account') return jsonResponse(account.status());
+      const form = await readForm(request);
+      if (Object.keys(form.dataReceived).length > 0) dataReceived = form.dataReceived;
+      if (route === 'vectorize') return await vectorize(form);
+      if (route === 'download') return await download(form);
+      return await remove(form);
+    } catch (error) {
+      if (!(error instanceof TracelabError)) options.onError?.(error);
+      return errorResponse(error, dataReceived);
+    }
+  };
+}

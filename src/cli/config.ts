@@ -1,0 +1,181 @@
+/**
+ * Configuration of the local `/api/v1` service (`tracelab serve` and the in-process service the
+ * CLI verbs use) and of `--remote` calls, all from environment variables:
+ *
+ *   TRACELAB_API_ID / TRACELAB_API_SECRET   credentials the local service accepts (default tracelab / tracelab)
+ *   TRACELAB_DATA_DIR   data directory; default $XDG_DATA_HOME/tracelab when XDG_DATA_HOME is set,
+ *                       else ~/.tracelab. Retained images live in <dir>/images (one file per
+ *                       token), the account in <dir>/account.json (rewritten atomically after
+ *                       every charge), so both survive restarts and separate CLI runs.
+ *   TRACELAB_ACCOUNT    JSON file in the /account body shape that seeds the account while
+ *                       <dir>/account.json does not exist yet; without it the account comes from
+ *                       TRACELAB_PLAN / TRACELAB_STATE / TRACELAB_CREDITS (src/api/account.ts).
+ *   VECTORIZER_API_URL / VECTORIZER_API_ID / VECTORIZER_API_SECRET   the service `--remote` talks to
+ *                       (as the official CLI); a set VECTORIZER_API_URL makes every verb remote.
+ */
+
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AccountConfigError, LocalAccount, fromEnv, fromJson } from '../api/account.js';
+import { createService } from '../api/service.js';
+import { createDirectoryStore } from '../api/storage/directory.js';
+import { setWebpWasm } from '../decode/index.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_API_ID = 'tracelab';
+export const DEFAULT_API_SECRET = 'tracelab';
+
+export interface TracelabConfig {
+  /** Credentials the local service accepts. */
+  readonly credentials: { readonly apiId: string; readonly apiSecret: string };
+  readonly dataDir: string;
+  readonly imagesDir: string;
+  readonly accountFile: string;
+  /** TRACELAB_ACCOUNT, resolved. */
+  readonly accountSeedFile: string | undefined;
+  readonly remote: { readonly url: string | undefined; readonly apiId: string; readonly apiSecret: string };
+  /** The environment the account falls back to (TRACELAB_PLAN/STATE/CREDITS). */
+  readonly env: Env;
+}
+
+function get(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+export function readConfig(env: Env = process.env, home: string = homedir()): TracelabConfig {
+  const xdg = get(env, 'XDG_DATA_HOME');
+  const dataDir = resolve(get(env, 'TRACELAB_DATA_DIR') ?? (xdg !== undefined ? join(xdg, 'tracelab') : join(home, '.tracelab')));
+  const seed = get(env, 'TRACELAB_ACCOUNT');
+  return {
+    credentials: {
+      apiId: env['TRACELAB_API_ID'] ?? DEFAULT_API_ID,
+      apiSecret: env['TRACELAB_API_SECRET'] ?? DEFAULT_API_SECRET,
+    },
+    dataDir,
+    imagesDir: join(dataDir, 'images'),
+    accountFile: join(dataDir, 'account.json'),
+    accountSeedFile: seed === undefined ? undefined : resolve(seed),
+    remote: {
+      url: get(env, 'VECTORIZER_API_URL'),
+      apiId: env['VECTORIZER_API_ID'] ?? '',
+      apiSecret: env['VECTORIZER_API_SECRET'] ?? '',
+    },
+    env,
+  };
+}
+
+/** A LocalAccount that writes itself to `file` (atomically) after every charge that took credits. */
+export class PersistedAccount extends LocalAccount {
+  readonly file: string;
+  #pending: Promise<void> = Promise.resolve();
+  #error: unknown;
+  #onError: ((error: unknown) => void) | undefined;
+
+  constructor(base: LocalAccount, file: string, onError?: (error: unknown) => void) {
+    super(base.status());
+    this.file = file;
+    this.#onError = onError;
+  }
+
+  override charge(microCredits: number): number {
+    const taken = super.charge(microCredits);
+    if (taken > 0) this.save();
+    return taken;
+  }
+
+  /** Queue a write of the current balance (writes never overlap; the last one wins). */
+  save(): void {
+    const text = JSON.stringify(this.status()) + '\n';
+    this.#pending = this.#pending.then(() =>
+      writeAtomically(this.file, text).catch((e: unknown) => {
+        this.#error = e;
+        this.#onError?.(e);
+      }),
+    );
+  }
+
+  /** Wait for queued writes; throws the first write failure. */
+  async flush(): Promise<void> {
+    await this.#pending;
+    if (this.#error !== undefined) {
+      const e = this.#error;
+      this.#error = undefined;
+      throw new Error(`cannot save the account to ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+let tempCounter = 0;
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = `${file}.tmp-${process.pid}-${++tempCounter}`;
+  try {
+    await mkdir(resolve(file, '..'), { recursive: true });
+    await writeFile(temp, text);
+    await rename(temp, file);
+  } catch (e) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
+function readText(path: string, what: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** account.json when it exists, else the TRACELAB_ACCOUNT seed, else TRACELAB_PLAN/STATE/CREDITS. */
+export function loadAccount(config: TracelabConfig, onError?: (error: unknown) => void): PersistedAccount {
+  const wrap = (what: string, load: () => LocalAccount): LocalAccount => {
+    try {
+      return load();
+    } catch (e) {
+      if (e instanceof AccountConfigError) throw new Error(`bad account in ${what}: ${e.message}`);
+      throw e;
+    }
+  };
+  const saved = readText(config.accountFile, 'the account');
+  let base: LocalAccount;
+  if (saved !== undefined) base = wrap(config.accountFile, () => fromJson(saved));
+  else if (config.accountSeedFile !== undefined) {
+    const seed = readText(config.accountSeedFile, 'TRACELAB_ACCOUNT');
+    if (seed === undefined) throw new Error(`cannot read TRACELAB_ACCOUNT ${config.accountSeedFile}: no such file`);
+    base = wrap(`TRACELAB_ACCOUNT (${config.accountSeedFile})`, () => fromJson(seed));
+  } else base = wrap('the environment', () => fromEnv(config.env));
+  return new PersistedAccount(base, config.accountFile, onError);
+}
+
+let webpReady = false;
+/** The service decodes uploads itself, so Node needs the WebP wasm before the first request. */
+export function loadWebpDecoder(): void {
+  if (webpReady) return;
+  const require = createRequire(import.meta.url);
+  setWebpWasm(readFileSync(require.resolve('@jsquash/webp/codec/dec/webp_dec.wasm')));
+  webpReady = true;
+}
+
+export interface LocalService {
+  readonly handler: (request: Request) => Promise<Response>;
+  readonly account: PersistedAccount;
+  readonly config: TracelabConfig;
+}
+
+/** The `/api/v1` handler on the configured data directory and account. */
+export function openLocalService(config: TracelabConfig, onError?: (error: unknown) => void): LocalService {
+  loadWebpDecoder();
+  const account = loadAccount(config, onError);
+  const handler = createService({
+    store: createDirectoryStore(config.imagesDir),
+    account,
+    credentials: config.credentials,
+  });
+  return { handler, account, config };
+}

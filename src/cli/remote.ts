@@ -1,0 +1,74 @@
+/**
+ * The CLI verbs that talk to an `/api/v1` service through the typed client (src/api/client.ts):
+ * either the local service in-process (createService on TRACELAB_DATA_DIR, so image tokens and the
+ * account persist between runs) or, with `--remote` / VECTORIZER_API_URL, a real HTTP service.
+ * What the official CLI prints goes to stderr: `tracelab: image token: …`, `tracelab: receipt: …`,
+ * `tracelab: credits charged: 1.000000`, `tracelab: credits calculated: 1.000000`.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { createClient, DEFAULT_BASE_URL, type ApiClient, type FileResult } from '../api/client.js';
+import { openLocalService, type PersistedAccount, type TracelabConfig } from './config.js';
+
+/** Base URL the in-process client uses; never resolved or contacted. */
+const IN_PROCESS_BASE = 'http://tracelab.invalid/api/v1';
+
+export interface ServiceConnection {
+  readonly client: ApiClient;
+  /** Waits for pending local account writes (no-op for a remote service). */
+  finish(): Promise<void>;
+}
+
+export function connectLocal(config: TracelabConfig, onError?: (e: unknown) => void): ServiceConnection {
+  const local = openLocalService(config, onError);
+  const account: PersistedAccount = local.account;
+  const client = createClient({
+    baseUrl: IN_PROCESS_BASE,
+    apiId: config.credentials.apiId,
+    apiSecret: config.credentials.apiSecret,
+    fetch: (input, init) => local.handler(new Request(input, init)),
+    maxAttempts: 1,
+    timeoutMs: Number.POSITIVE_INFINITY,
+  });
+  return { client, finish: () => account.flush() };
+}
+
+export function connectRemote(config: TracelabConfig): ServiceConnection {
+  const client = createClient({
+    baseUrl: config.remote.url ?? DEFAULT_BASE_URL,
+    apiId: config.remote.apiId,
+    apiSecret: config.remote.apiSecret,
+  });
+  return { client, finish: async () => undefined };
+}
+
+function credits(value: number): string {
+  return value.toFixed(6);
+}
+
+/** The lines the official CLI prints to stderr after a file call. */
+export function describeResult(result: FileResult): string {
+  let text = '';
+  if (result.imageToken !== undefined) text += `tracelab: image token: ${result.imageToken}\n`;
+  if (result.receipt !== undefined) text += `tracelab: receipt: ${result.receipt}\n`;
+  if (result.creditsCharged !== undefined) text += `tracelab: credits charged: ${credits(result.creditsCharged)}\n`;
+  if (result.creditsCalculated !== undefined) text += `tracelab: credits calculated: ${credits(result.creditsCalculated)}\n`;
+  return text;
+}
+
+/** Reads FILE for `--base64`: a file of base64 text is sent as is, any other file is encoded. */
+export async function base64Of(path: string, readStdin: () => Promise<Uint8Array>): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = path === '-' ? await readStdin() : new Uint8Array(await readFile(path));
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new Error(`cannot read --base64 file '${path}': ${reason}`);
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes).trim();
+  if (text.length > 0 && /^[A-Za-z0-9+/=\s]+$/.test(text)) {
+    // Looks like base64 already (images never consist of base64 characters only).
+    return text.replace(/\s+/g, '');
+  }
+  return Buffer.from(bytes).toString('base64');
+}

@@ -1,0 +1,297 @@
+/**
+ * node:http front end for a fetch-style handler `(request: Request) => Promise<Response>` (the
+ * `/api/v1` service of src/api/service.ts, or any fake in tests).
+ *
+ * - Each IncomingMessage becomes a Web `Request` whose body streams from the socket with a hard cap
+ *   (`maxBodyBytes`): a declared `Content-Length` above the cap is answered 413 before a byte is
+ *   read; a streamed body that passes the cap errors the handler's body stream, stops reading and
+ *   the answer is 413 whatever the handler made of it. Either way the connection is closed so the
+ *   rest of an oversized upload is never read.
+ * - The handler's `Response` is written back (status, headers, streamed body with back-pressure).
+ * - Nothing a client sends can crash the process: a handler exception is a 500 JSON error, a
+ *   client that disconnects aborts `request.signal` and cancels the response body.
+ * - `close()` stops accepting, lets requests in flight finish (up to `graceMs`), then cuts the rest.
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_MAX_BODY_BYTES = 40 * 1024 * 1024;
+
+export interface StartServerOptions {
+  readonly handler: FetchHandler;
+  /** Default 127.0.0.1 (loopback only). */
+  readonly host?: string;
+  /** Default 8787; 0 picks a free port (read it back from `port` / `url`). */
+  readonly port?: number;
+  /** Hard cap on a request body; default 40 MiB. */
+  readonly maxBodyBytes?: number;
+  /** How long `close()` waits for requests in flight before cutting them; default 5000 ms. */
+  readonly graceMs?: number;
+  /** Told about handler exceptions and write failures (default: ignore). */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface RunningServer {
+  /** `http://HOST:PORT` (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** The API's JSON error body (reference §4.1). */
+export function jsonError(status: number, code: number, message: string, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: { status, code, message } }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...extraHeaders },
+  });
+}
+
+class BodyTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`Request body larger than ${limit} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+function tooLargeResponse(limit: number, received?: number): Response {
+  const size = received === undefined ? `more than ${limit}` : String(received);
+  return jsonError(413, 1012, `Request body too large: ${size} bytes; the maximum is ${limit} bytes.`, { Connection: 'close' });
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+export function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const handler = options.handler;
+  const host = options.host ?? DEFAULT_HOST;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const graceMs = options.graceMs ?? 5000;
+  const report = (e: unknown): void => {
+    try {
+      options.onError?.(e);
+    } catch {
+      // a failing reporter must not take the server down
+    }
+  };
+  const sockets = new Set<Socket>();
+  let origin = '';
+  /** Set by close(): answers say `Connection: close` and finished connections are dropped. */
+  let closing = false;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      report(e);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' });
+        res.end(JSON.stringify({ error: { status: 500, code: -1, message: 'Internal server error' } }));
+      } else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket) => {
+    // malformed HTTP: answer 400 when still possible, never throw
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const aborter = new AbortController();
+    const abort = (): void => {
+      if (!aborter.signal.aborted) aborter.abort(new DOMException('The client disconnected', 'AbortError'));
+    };
+    res.on('close', () => {
+      if (!res.writableFinished) abort();
+    });
+    req.on('error', abort);
+
+    const method = (req.method ?? 'GET').toUpperCase();
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    const declared = req.headers['content-length'];
+    if (hasBody && declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBody) {
+      await writeResponse(tooLargeResponse(maxBody, Number(declared)), req, res, method, true);
+      return;
+    }
+
+    const headers = new Headers();
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      // hop-by-hop headers do not belong to the Request; undici refuses some of them
+      if (/^(connection|keep-alive|transfer-encoding|upgrade|expect|host)$/i.test(name)) continue;
+      try {
+        headers.append(name, req.rawHeaders[i + 1]!);
+      } catch {
+        // a header value fetch refuses: drop it rather than fail the request
+      }
+    }
+    const hostHeader = req.headers.host;
+    const base = hostHeader !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(hostHeader) ? `http://${hostHeader}` : origin;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', base);
+    } catch {
+      await writeResponse(jsonError(400, -1, 'Malformed request target'), req, res, method, true);
+      return;
+    }
+
+    let tooLarge = false;
+    let body: ReadableStream<Uint8Array> | undefined;
+    if (hasBody) {
+      let received = 0;
+      const iterator = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const { done, value } = await iterator.next();
+            if (done) {
+              controller.close();
+              return;
+            }
+            received += value.byteLength;
+            if (received > maxBody) {
+              tooLarge = true;
+              req.pause();
+              controller.error(new BodyTooLargeError(maxBody));
+              return;
+            }
+            controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+          } catch (e) {
+            controller.error(e);
+          }
+        },
+        cancel() {
+          req.pause();
+        },
+      });
+    }
+
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: aborter.signal };
+    if (body !== undefined) {
+      init.body = body;
+      init.duplex = 'half';
+    }
+    const request = new Request(url, init);
+
+    let response: Response;
+    try {
+      response = await handler(request);
+      if (!(response instanceof Response)) throw new TypeError('the handler did not return a Response');
+    } catch (e) {
+      if (tooLarge) response = tooLargeResponse(maxBody);
+      else if (aborter.signal.aborted) {
+        res.destroy();
+        return;
+      } else {
+        report(e);
+        response = jsonError(500, -1, 'Internal server error', { Connection: 'close' });
+      }
+    }
+    if (tooLarge) {
+      await response.body?.cancel().catch(() => undefined);
+      response = tooLargeResponse(maxBody);
+    }
+    // A body the handler left unread must not stall keep-alive: close when the upload is unfinished.
+    const closeAfter = tooLarge || (hasBody && !req.complete);
+    await writeResponse(response, req, res, method, closeAfter);
+  }
+
+  async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, method: string, closeAfter: boolean): Promise<void> {
+    const headers: Record<string, string | string[]> = {};
+    response.headers.forEach((value, name) => {
+      if (name === 'set-cookie') return;
+      headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers['set-cookie'] = cookies;
+    if (closeAfter || closing) headers['connection'] = 'close';
+    if (res.destroyed) {
+      await response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.on('finish', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+    if (closeAfter) {
+      res.on('finish', () => {
+        // stop reading whatever is left of the upload
+        req.destroy();
+      });
+    }
+    if (response.body === null || method === 'HEAD') {
+      await response.body?.cancel().catch(() => undefined);
+      await new Promise<void>((resolve) => res.end(resolve));
+      return;
+    }
+    const reader = response.body.getReader();
+    const onClose = (): void => {
+      reader.cancel().catch(() => undefined);
+    };
+    res.on('close', onClose);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (res.destroyed) return;
+        if (!res.write(value)) {
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              res.off('drain', done);
+              res.off('close', done);
+              resolve();
+            };
+            res.on('drain', done);
+            res.on('close', done);
+          });
+        }
+      }
+      if (!res.destroyed) await new Promise<void>((resolve) => res.end(resolve));
+    } catch (e) {
+      // the body failed mid-way (or the client left): the status is already sent, so cut it short
+      if (!res.destroyed) report(e);
+      res.destroy();
+    } finally {
+      res.off('close', onClose);
+    }
+  }
+
+  return new Promise<RunningServer>((resolve, reject) => {
+    const onError = (e: unknown): void => reject(e);
+    server.once('error', onError);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off('error', onError);
+      server.on('error', report);
+      const port = (server.address() as AddressInfo).port;
+      origin = `http://${formatHost(host)}:${port}`;
+      let closed: Promise<void> | undefined;
+      resolve({
+        url: origin,
+        port,
+        close() {
+          closing = true;
+          closed ??= new Promise<void>((done) => {
+            const timer = setTimeout(() => {
+              server.closeAllConnections();
+              for (const s of sockets) s.destroy();
+            }, graceMs);
+            timer.unref();
+            server.close(() => {
+              clearTimeout(timer);
+              done();
+            });
+            server.closeIdleConnections();
+          });
+          return closed;
+        },
+      });
+    });
+  });
+}

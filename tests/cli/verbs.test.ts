@@ -1,0 +1,143 @@
+/** Service verbs of the real `bin/tracelab.js`: vectorize via the service, download, account, delete, serve. */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redSquarePng } from './png.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'tracelab.js');
+let dir: string;
+let dataDir: string;
+
+function env(): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, TRACELAB_DATA_DIR: dataDir };
+  for (const name of ['VECTORIZER_API_URL', 'TRACELAB_ACCOUNT', 'TRACELAB_CREDITS', 'TRACELAB_PLAN', 'TRACELAB_STATE', 'TRACELAB_API_ID', 'TRACELAB_API_SECRET']) {
+    delete e[name];
+  }
+  return e;
+}
+
+function tracelab(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...env(), ...extraEnv }, encoding: 'buffer', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
+}
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs')], { cwd: root, stdio: 'pipe' });
+  dir = mkdtempSync(join(tmpdir(), 'tracelab-verbs-'));
+  dataDir = join(dir, 'data');
+  writeFileSync(join(dir, 'red.png'), redSquarePng());
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('service verbs through the in-process local service', () => {
+  let token = '';
+
+  it('vectorize --mode test --retention-days 1 prints the token and credits to stderr', () => {
+    const r = tracelab(['vectorize', 'red.png', '-o', 'a.svg', '--mode', 'test', '--retention-days', '1']);
+    expect(r.stderr).toMatch(/^tracelab: image token: api-test-[a-z2-7]{32}\n/);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('tracelab: credits charged: 0.000000\n');
+    expect(r.stderr).toContain('tracelab: credits calculated: ');
+    token = /image token: (\S+)/.exec(r.stderr)![1]!;
+    expect(readFileSync(join(dir, 'a.svg'), 'utf8')).toContain('<svg');
+  });
+
+  it('download TOKEN -o x.svg --param output.svg.fixed_size=true (a later process)', () => {
+    const r = tracelab(['download', token, '-o', 'x.svg', '--param', 'output.svg.fixed_size=true']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('tracelab: credits charged: ');
+    expect(readFileSync(join(dir, 'x.svg'), 'utf8')).toMatch(/<svg[^>]* width="/);
+  });
+
+  it('account prints JSON; a production call is charged and saved in the data dir', () => {
+    const before = tracelab(['account']);
+    expect(before.status).toBe(0);
+    expect(JSON.parse(before.stdout)).toEqual({ subscriptionPlan: 'tracelab_local', subscriptionState: 'active', credits: 100 });
+    const paid = tracelab(['vectorize', 'red.png', '-o', 'p.svg', '--mode', 'production']);
+    expect(paid.status, paid.stderr).toBe(0);
+    expect(paid.stderr).toContain('tracelab: credits charged: 1.000000\n');
+    expect(JSON.parse(tracelab(['account']).stdout)).toMatchObject({ credits: 99 });
+    expect(JSON.parse(readFileSync(join(dataDir, 'account.json'), 'utf8'))).toMatchObject({ credits: 99 });
+  });
+
+  it('delete TOKEN, then the token is unknown (one-line error, exit 2)', () => {
+    const r = tracelab(['delete', token]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ success: true });
+    const again = tracelab(['download', token, '-o', 'y.svg']);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/^tracelab: error 1027: [^\n]+\n$/);
+  });
+
+  it('TRACELAB_ACCOUNT seeds a fresh data dir', () => {
+    const seedDir = join(dir, 'seeded');
+    writeFileSync(join(dir, 'seed.json'), JSON.stringify({ credits: 7 }));
+    const r = tracelab(['account'], { TRACELAB_DATA_DIR: seedDir, TRACELAB_ACCOUNT: join(dir, 'seed.json') });
+    expect(JSON.parse(r.stdout)).toMatchObject({ credits: 7 });
+  });
+
+  it('plain vectorize still uses the embedded engine (no token, no data written)', () => {
+    const fresh = join(dir, 'untouched');
+    const r = tracelab(['vectorize', 'red.png', '-o', 'e.svg'], { TRACELAB_DATA_DIR: fresh });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(() => readFileSync(join(fresh, 'account.json'))).toThrow();
+  });
+});
+
+describe('serve', () => {
+  it('serve --port 0 --host 127.0.0.1 answers /account, stops on SIGTERM with exit 0', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start line: ${stderr}`)), 30_000);
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString('utf8');
+        const m = /tracelab: serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)\n/.exec(stderr);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    try {
+      const res = await fetch(`${url}/account`, { headers: { Authorization: `Basic ${Buffer.from('tracelab:tracelab').toString('base64')}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ subscriptionState: 'active' });
+      // the CLI against it with --remote (VECTORIZER_API_*), async so the server keeps running
+      const remoteEnv = { ...env(), VECTORIZER_API_URL: url, VECTORIZER_API_ID: 'tracelab', VECTORIZER_API_SECRET: 'tracelab' };
+      const run = (args: string[], e: NodeJS.ProcessEnv) =>
+        new Promise<{ code: number | null; err: string }>((resolve) => {
+          const c = spawn(process.execPath, [bin, ...args], { cwd: dir, env: e, stdio: ['ignore', 'ignore', 'pipe'] });
+          let err = '';
+          c.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+          c.on('exit', (code) => resolve({ code, err }));
+        });
+      const ok = await run(['vectorize', 'red.png', '-o', 'r.svg', '--remote', '--mode', 'test'], remoteEnv);
+      expect(ok.code, ok.err).toBe(0);
+      expect(ok.err).toContain('tracelab: credits charged: 0.000000');
+      expect(readFileSync(join(dir, 'r.svg'), 'utf8')).toContain('<svg');
+      const denied = await run(['account', '--remote'], { ...remoteEnv, VECTORIZER_API_SECRET: 'wrong' });
+      expect(denied.code).toBe(2);
+      expect(denied.err).toMatch(/^tracelab: error 10\d\d: [^\n]+\n$/);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('serve with a bad --port is a usage error', () => {
+    const r = tracelab(['serve', '--port', 'abc']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^tracelab: usage: --port/);
+  });
+});
