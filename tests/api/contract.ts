@@ -6,6 +6,12 @@
  * store, account from `setup.account`, credentials `CONTRACT_CREDENTIALS`, a fixed clock starting
  * at `CONTRACT_EPOCH` that `advance` moves, seeded randomness, and `setup.fetchImage` for
  * `image.url`).
+ *
+ * `runContract(makeHarness, { testModesOnly: true })` registers only the cases that use the free
+ * `test` / `test_preview` modes (and free calls: `/account`, failed authentication, unknown routes and
+ * tokens), for running against a real, paid service: cases that use `production` or `preview` mode
+ * (including a request without `mode`, which defaults to production), move the clock, stub
+ * `fetchImage` or set up an account are not registered at all. The default run registers every case.
  */
 import { describe, expect, it } from 'vitest';
 import type { AccountStatus } from '../../src/api/account.js';
@@ -30,6 +36,26 @@ export interface ContractHarness {
   /** Moves the service clock forward. */
   advance(ms: number): void;
   close?(): Promise<void>;
+  /** Credentials to call it with (default `CONTRACT_CREDENTIALS`). */
+  readonly credentials?: { readonly apiId: string; readonly apiSecret: string };
+}
+
+/** What a contract case needs beyond free test-mode calls. */
+export type ContractNeed =
+  /** a `production`-mode request (also any request without `mode`): may spend credits */
+  | 'production'
+  /** a `preview`-mode request: spends credits */
+  | 'preview'
+  /** `ContractHarness.advance` */
+  | 'clock'
+  /** `ContractSetup.fetchImage` */
+  | 'fetchImage'
+  /** `ContractSetup.account` */
+  | 'account';
+
+export interface ContractOptions {
+  /** Register only the cases that need none of `ContractNeed` (for a real, paid service). */
+  readonly testModesOnly?: boolean;
 }
 
 export type MakeHarness = (setup: ContractSetup) => Promise<ContractHarness>;
@@ -77,15 +103,23 @@ function toBase64(bytes: Uint8Array): string {
 
 // ---- the suite -----------------------------------------------------------------------------
 
-export function runContract(makeHarness: MakeHarness): void {
+export function runContract(makeHarness: MakeHarness, options: ContractOptions = {}): void {
+  /** Registers a case, unless `testModesOnly` is set and it needs anything beyond free test-mode calls. */
+  function contractCase(name: string, needs: readonly ContractNeed[], fn: () => Promise<void>): void {
+    if (options.testModesOnly && needs.length > 0) return;
+    it(name, fn);
+  }
+
   async function setup(s: ContractSetup = {}) {
     const h = await makeHarness(s);
-    const client = (creds: { apiId: string; apiSecret: string } = CONTRACT_CREDENTIALS): ApiClient =>
-      createClient({ baseUrl: h.baseUrl, ...creds, fetch: h.fetch, validateFields: false, maxAttempts: 1 });
+    const creds = h.credentials ?? CONTRACT_CREDENTIALS;
+    const client = (c: { apiId: string; apiSecret: string } = creds): ApiClient =>
+      createClient({ baseUrl: h.baseUrl, ...c, fetch: h.fetch, validateFields: false, maxAttempts: 1 });
+    const auth = basicAuth(creds.apiId, creds.apiSecret);
     /** A raw authenticated multipart POST (for requests the typed client refuses to build). */
-    const post = (path: string, form: FormData, auth = basicAuth(CONTRACT_CREDENTIALS.apiId, CONTRACT_CREDENTIALS.apiSecret)) =>
-      h.fetch(`${h.baseUrl}/${path}`, { method: 'POST', body: form, headers: { Authorization: auth } });
-    return { h, api: client(), client, post };
+    const post = (path: string, form: FormData, authorization = auth) =>
+      h.fetch(`${h.baseUrl}/${path}`, { method: 'POST', body: form, headers: { Authorization: authorization } });
+    return { h, api: client(), client, post, creds, auth };
   }
 
   async function expectError(p: Promise<unknown>, status: number, code: number): Promise<ApiClientError> {
@@ -110,13 +144,13 @@ export function runContract(makeHarness: MakeHarness): void {
   }
 
   describe('API contract', () => {
-    it('GET /account answers the account status', async () => {
+    contractCase('GET /account answers the account status', [], async () => {
       const { api, h } = await setup();
       expect(await api.account()).toEqual({ subscriptionPlan: 'tracelab_local', subscriptionState: 'active', credits: 100 });
       await h.close?.();
     });
 
-    it('test mode: full SVG with a heavy watermark, charged 0, calculated 1', async () => {
+    contractCase('test mode: full SVG with a heavy watermark, charged 0, calculated 1', [], async () => {
       const { api, h } = await setup();
       const r = await api.vectorize({ image: SMALL_PNG, filename: 'in.png' }, { mode: 'test' });
       expect(r.status).toBe(200);
@@ -134,15 +168,15 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('test mode headers are six-decimal strings', async () => {
-      const { h } = await setup();
+    contractCase('test mode headers are six-decimal strings', [], async () => {
+      const { h, auth } = await setup();
       const form = new FormData();
       form.append('image', new Blob([new Uint8Array(SMALL_PNG)], { type: 'image/png' }), 'in.png');
       form.append('mode', 'test');
       const res = await h.fetch(`${h.baseUrl}/vectorize`, {
         method: 'POST',
         body: form,
-        headers: { Authorization: basicAuth(CONTRACT_CREDENTIALS.apiId, CONTRACT_CREDENTIALS.apiSecret) },
+        headers: { Authorization: auth },
       });
       expect(res.status).toBe(200);
       expect(res.headers.get('X-Credits-Charged')).toBe('0.000000');
@@ -151,7 +185,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('production: the real SVG, charged 1.000000, credits decrease', async () => {
+    contractCase('production: the real SVG, charged 1.000000, credits decrease', ['production'], async () => {
       const { api, h } = await setup();
       const r = await api.vectorize({ image: SMALL_PNG }, {});
       expect(r.creditsCharged).toBe(1);
@@ -163,7 +197,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('production PNG output is a 4× PNG', async () => {
+    contractCase('production PNG output is a 4× PNG', ['production'], async () => {
       const { api, h } = await setup();
       const r = await api.vectorize({ image: SMALL_PNG }, { 'output.file_format': 'png' });
       expect(r.contentType).toBe('image/png');
@@ -175,7 +209,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('image.base64 and image.url inputs give the same SVG as an upload', async () => {
+    contractCase('image.base64 and image.url inputs give the same SVG as an upload', ['fetchImage'], async () => {
       const fetchImage = async (url: string) =>
         url === 'https://images.example/ok.png'
           ? new Response(new Uint8Array(SMALL_PNG), { status: 200, headers: { 'Content-Type': 'image/png' } })
@@ -189,7 +223,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('retention → token → download another SVG option → delete → 1027', async () => {
+    contractCase('retention → token → download another SVG option → delete → 1027', ['production'], async () => {
       const { api, h } = await setup();
       const v = await api.vectorize({ image: SMALL_PNG }, { 'policy.retention_days': 3 });
       expect(v.imageToken).toMatch(/^[a-z2-7]{32}$/);
@@ -210,7 +244,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('preview → 4× PNG → production upgrade 0.9 with X-Receipt → 0.1 with the receipt', async () => {
+    contractCase('preview → 4× PNG → production upgrade 0.9 with X-Receipt → 0.1 with the receipt', ['preview'], async () => {
       const { api, h } = await setup();
       const p = await api.vectorize({ image: SMALL_PNG }, { mode: 'preview', 'policy.retention_days': 1 });
       expect(p.contentType).toBe('image/png');
@@ -237,7 +271,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('preview PNG carries a discreet watermark (differs from the production PNG)', async () => {
+    contractCase('preview PNG carries a discreet watermark (differs from the production PNG)', ['production', 'preview'], async () => {
       const { api, h } = await setup();
       const big = encodePng(drawCells([[0, 1, 0], [1, 0, 1], [0, 1, 0]], [WHITE, BLUE], 20));
       const prod = await api.vectorize({ image: big }, { 'output.file_format': 'png' });
@@ -251,7 +285,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('test tokens: api-test- prefix, downloads free with X-Credits-Calculated, still watermarked', async () => {
+    contractCase('test tokens: api-test- prefix, downloads free with X-Credits-Calculated, still watermarked', [], async () => {
       const { api, h } = await setup();
       const v = await api.vectorize({ image: SMALL_PNG }, { mode: 'test', 'policy.retention_days': 2 });
       expect(v.imageToken).toMatch(/^api-test-[a-z2-7]{32}$/);
@@ -270,7 +304,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('iterates with image.token and different processing.max_colors', async () => {
+    contractCase('iterates with image.token and different processing.max_colors', ['production'], async () => {
       const { api, h } = await setup();
       const v = await api.vectorize({ image: FOUR_COLOUR_PNG }, { mode: 'test', 'policy.retention_days': 1 });
       expect(fills(text(v.body)).size).toBe(4);
@@ -284,7 +318,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('tokens expire with the clock (1027)', async () => {
+    contractCase('tokens expire with the clock (1027)', ['clock'], async () => {
       const { api, h } = await setup();
       const v = await api.vectorize({ image: SMALL_PNG }, { mode: 'test', 'policy.retention_days': 2 });
       h.advance(2 * DAY - 1);
@@ -295,7 +329,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('credit arithmetic to six decimals', async () => {
+    contractCase('credit arithmetic to six decimals', ['account', 'production', 'preview'], async () => {
       const { api, h } = await setup({ account: { subscriptionPlan: 'p', subscriptionState: 'active', credits: 3 } });
       const a = await api.vectorize({ image: SMALL_PNG }, { 'policy.retention_days': 30 });
       expect(a.creditsCharged).toBe(1.29);
@@ -317,27 +351,27 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: auth 401 with WWW-Authenticate (1001 unknown id, 1004 wrong secret)', async () => {
-      const { client, h, api } = await setup();
+    contractCase('errors: auth 401 with WWW-Authenticate (1001 unknown id, 1004 wrong secret)', [], async () => {
+      const { client, h, api, creds } = await setup();
       const e1 = await expectError(client({ apiId: 'who-is-this', apiSecret: 'x' }).account(), 401, 1001);
       expect(e1.message).toContain('who-is-this');
-      await expectError(client({ apiId: CONTRACT_CREDENTIALS.apiId, apiSecret: 'wrong' }).account(), 401, 1004);
+      await expectError(client({ apiId: creds.apiId, apiSecret: 'wrong' }).account(), 401, 1004);
       const res = await h.fetch(`${h.baseUrl}/account`, { method: 'GET' });
       const body = await expectRawError(res, 401, 1001);
       expect(body.dataReceived).toBeNull();
       expect(res.headers.get('WWW-Authenticate')).toBe('Basic realm="tracelab"');
       const bad = await h.fetch(`${h.baseUrl}/account`, { method: 'GET', headers: { Authorization: 'Bearer abc' } });
       await expectRawError(bad, 401, 1001);
-      const wrong = await h.fetch(`${h.baseUrl}/vectorize`, { method: 'POST', headers: { Authorization: basicAuth(CONTRACT_CREDENTIALS.apiId, 'nope') } });
+      const wrong = await h.fetch(`${h.baseUrl}/vectorize`, { method: 'POST', headers: { Authorization: basicAuth(creds.apiId, 'nope') } });
       expect(wrong.headers.get('WWW-Authenticate')).toBe('Basic realm="tracelab"');
       await expectRawError(wrong, 401, 1004);
       expect((await api.account()).credits).toBe(100);
       await h.close?.();
     });
 
-    it('errors: 404 unknown path and 405 wrong method (code -1)', async () => {
-      const { h, api } = await setup();
-      const auth = { Authorization: basicAuth(CONTRACT_CREDENTIALS.apiId, CONTRACT_CREDENTIALS.apiSecret) };
+    contractCase('errors: 404 unknown path and 405 wrong method (code -1)', [], async () => {
+      const { h, api, auth: authorization } = await setup();
+      const auth = { Authorization: authorization };
       await expectRawError(await h.fetch(`${h.baseUrl}/nothing`, { method: 'GET', headers: auth }), 404, -1);
       const r405 = await h.fetch(`${h.baseUrl}/vectorize`, { method: 'GET', headers: auth });
       expect(r405.headers.get('Allow')).toBe('POST');
@@ -349,7 +383,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: image sources 1005, 1016, 1019 (several), with dataReceived', async () => {
+    contractCase('errors: image sources 1005, 1016, 1019 (several), with dataReceived', ['production'], async () => {
       const { post, api, h } = await setup();
       const none = new FormData();
       none.append('mode', 'test');
@@ -382,7 +416,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: 1019 unknown field, bad value, not implemented, download-only rules', async () => {
+    contractCase('errors: 1019 unknown field, bad value, not implemented, download-only rules', ['production'], async () => {
       const { api, h } = await setup();
       const e = await expectError(api.vectorize({ image: SMALL_PNG }, [['processing.maxcolors', '3']]), 400, 1019);
       expect(e.message).toContain('processing.maxcolors');
@@ -400,7 +434,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: /download and /delete need image.token (1005), unknown token 1027', async () => {
+    contractCase('errors: /download and /delete need image.token (1005), unknown token 1027', [], async () => {
       const { post, api, h } = await setup();
       const form = new FormData();
       form.append('output.file_format', 'svg');
@@ -414,7 +448,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: 1006 unreadable image, 1013 too many pixels, 1012 too many bytes', async () => {
+    contractCase('errors: 1006 unreadable image, 1013 too many pixels, 1012 too many bytes', ['production'], async () => {
       const { api, h } = await setup();
       await expectError(api.vectorize({ image: new TextEncoder().encode('this is not an image') }, { mode: 'test' }), 400, 1006);
       await expectError(api.vectorize({ image: SMALL_PNG.subarray(0, 40) }, { mode: 'test' }), 400, 1006);
@@ -429,7 +463,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: image.url 1020, 1021, 1022, 1024, 1012', async () => {
+    contractCase('errors: image.url 1020, 1021, 1022, 1024, 1012', ['fetchImage'], async () => {
       const fetchImage = async (url: string) => {
         if (url.endsWith('/404')) return new Response('gone', { status: 404 });
         if (url.endsWith('/html')) return new Response('<html>', { status: 200, headers: { 'Content-Type': 'text/html' } });
@@ -457,7 +491,7 @@ export function runContract(makeHarness: MakeHarness): void {
       await h.close?.();
     });
 
-    it('errors: 402 account states 1008, 1010, 1011; test modes still work', async () => {
+    contractCase('errors: 402 account states 1008, 1010, 1011; test modes still work', ['account', 'production', 'preview'], async () => {
       for (const [account, code] of [
         [{ subscriptionPlan: 'none', subscriptionState: 'active', credits: 100 }, 1008],
         [{ subscriptionPlan: 'p', subscriptionState: 'ended', credits: 100 }, 1008],
