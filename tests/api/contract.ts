@@ -51,7 +51,9 @@ export type ContractNeed =
   /** `ContractSetup.fetchImage` */
   | 'fetchImage'
   /** `ContractSetup.account` */
-  | 'account';
+  | 'account'
+  /** expectations only Tracelab's local service meets (its default account, watermark text, realm, error wording) */
+  | 'local';
 
 export interface ContractOptions {
   /** Register only the cases that need none of `ContractNeed` (for a real, paid service). */
@@ -144,13 +146,49 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
   }
 
   describe('API contract', () => {
-    contractCase('GET /account answers the account status', [], async () => {
+    // ---- cases any conforming service passes in test modes (also run against the real one) ----
+
+    contractCase('GET /account answers plan, state and a numeric credit balance', [], async () => {
+      const { api, h } = await setup();
+      const status = await api.account();
+      expect(typeof status.subscriptionPlan).toBe('string');
+      expect(['active', 'pastDue', 'ended']).toContain(status.subscriptionState);
+      expect(typeof status.credits).toBe('number');
+      await h.close?.();
+    });
+
+    contractCase('test-mode retention: api-test- token → free download of another option → delete', [], async () => {
+      const { api, h } = await setup();
+      const made = await api.vectorize({ image: SMALL_PNG, filename: 'in.png' }, { mode: 'test', 'policy.retention_days': '1' });
+      expect(made.creditsCharged).toBe(0);
+      expect(made.imageToken).toMatch(/^api-test-/);
+      const again = await api.download(made.imageToken!, { 'output.svg.fixed_size': 'true' });
+      expect(again.contentType).toContain('image/svg+xml');
+      expect(again.creditsCharged).toBe(0);
+      expect(text(again.body)).toMatch(/<svg[^>]* width="16"/);
+      expect(await api.delete(made.imageToken!)).toEqual({ success: true });
+      await h.close?.();
+    });
+
+    contractCase('a request without an image is 400 / 1005; a wrong secret is 401 / 1004', [], async () => {
+      const { h, post, creds } = await setup();
+      const form = new FormData();
+      form.append('mode', 'test');
+      await expectRawError(await post('vectorize', form), 400, 1005);
+      const wrong = await h.fetch(`${h.baseUrl}/account`, { headers: { Authorization: basicAuth(creds.apiId, `${creds.apiSecret}-wrong`) } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get('WWW-Authenticate')).toMatch(/^Basic/);
+      expect(((await wrong.json()) as { error: { code: number } }).error.code).toBe(1004);
+      await h.close?.();
+    });
+
+    contractCase('GET /account answers the account status', ['local'], async () => {
       const { api, h } = await setup();
       expect(await api.account()).toEqual({ subscriptionPlan: 'tracelab_local', subscriptionState: 'active', credits: 100 });
       await h.close?.();
     });
 
-    contractCase('test mode: full SVG with a heavy watermark, charged 0, calculated 1', [], async () => {
+    contractCase('test mode: full SVG with a heavy watermark, charged 0, calculated 1', ['local'], async () => {
       const { api, h } = await setup();
       const r = await api.vectorize({ image: SMALL_PNG, filename: 'in.png' }, { mode: 'test' });
       expect(r.status).toBe(200);
@@ -181,7 +219,7 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
       expect(res.status).toBe(200);
       expect(res.headers.get('X-Credits-Charged')).toBe('0.000000');
       expect(res.headers.get('X-Credits-Calculated')).toBe('1.000000');
-      expect(res.headers.get('Content-Disposition')).toBe('attachment; filename="vectorized.svg"');
+      expect(res.headers.get('Content-Disposition')).toMatch(/^attachment; filename=".+\.svg"$/);
       await h.close?.();
     });
 
@@ -285,7 +323,7 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
       await h.close?.();
     });
 
-    contractCase('test tokens: api-test- prefix, downloads free with X-Credits-Calculated, still watermarked', [], async () => {
+    contractCase('test tokens: api-test- prefix, downloads free with X-Credits-Calculated, still watermarked', ['local'], async () => {
       const { api, h } = await setup();
       const v = await api.vectorize({ image: SMALL_PNG }, { mode: 'test', 'policy.retention_days': 2 });
       expect(v.imageToken).toMatch(/^api-test-[a-z2-7]{32}$/);
@@ -351,7 +389,7 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
       await h.close?.();
     });
 
-    contractCase('errors: auth 401 with WWW-Authenticate (1001 unknown id, 1004 wrong secret)', [], async () => {
+    contractCase('errors: auth 401 with WWW-Authenticate (1001 unknown id, 1004 wrong secret)', ['local'], async () => {
       const { client, h, api, creds } = await setup();
       const e1 = await expectError(client({ apiId: 'who-is-this', apiSecret: 'x' }).account(), 401, 1001);
       expect(e1.message).toContain('who-is-this');
@@ -369,7 +407,7 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
       await h.close?.();
     });
 
-    contractCase('errors: 404 unknown path and 405 wrong method (code -1)', [], async () => {
+    contractCase('errors: 404 unknown path and 405 wrong method (code -1)', ['local'], async () => {
       const { h, api, auth: authorization } = await setup();
       const auth = { Authorization: authorization };
       await expectRawError(await h.fetch(`${h.baseUrl}/nothing`, { method: 'GET', headers: auth }), 404, -1);
@@ -434,7 +472,7 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
       await h.close?.();
     });
 
-    contractCase('errors: /download and /delete need image.token (1005), unknown token 1027', [], async () => {
+    contractCase('errors: /download and /delete need image.token (1005), unknown token 1027', ['local'], async () => {
       const { post, api, h } = await setup();
       const form = new FormData();
       form.append('output.file_format', 'svg');
