@@ -4,8 +4,7 @@
  */
 
 import type { TraceResult } from '../engine/types.js';
-import { encodePng, writePng } from '../formats/png.js';
-import { rasterizeShapes } from '../formats/raster.js';
+import { encodePng, renderPixels, writePng } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import type { OutputOptions } from '../formats/types.js';
 import { corruptTokenError } from './storage/errors.js';
@@ -45,16 +44,8 @@ export function render(result: TraceResult, req: RenderRequest): Rendered {
   }
   const scale = pngScale(result);
   if (req.watermark === 'none') return { body: writePng(result, { scale, antiAliased: req.antiAliased }), ...FILE_FORMAT_MEDIA.png };
-  // Same geometry as writePng, with the watermark drawn into the pixels before encoding.
-  const width = Math.max(1, Math.round(result.inputWidth * scale));
-  const height = Math.max(1, Math.round(result.inputHeight * scale));
-  const rgba = rasterizeShapes(result, {
-    width,
-    height,
-    scaleX: width / result.width,
-    scaleY: height / result.height,
-    antiAliased: req.antiAliased,
-  });
+  // Same pixels as writePng, with the watermark drawn into them before encoding.
+  const { rgba, width, height } = renderPixels(result, { scale, antiAliased: req.antiAliased });
   watermarkRgba(rgba, width, height, req.watermark);
   return { body: encodePng(rgba, width, height), ...FILE_FORMAT_MEDIA.png };
 }

@@ -22,6 +22,12 @@ export interface PngOptions {
 
 /** Renders the traced shapes at `scale` × the input size (transparent background) as PNG. */
 export function writePng(result: TraceResult, options: PngOptions): Uint8Array {
+  const { rgba, width, height } = renderPixels(result, options);
+  return encodePng(rgba, width, height);
+}
+
+/** The RGBA pixels writePng encodes, for callers that draw on them first (watermarks). */
+export function renderPixels(result: TraceResult, options: PngOptions): { rgba: Uint8Array; width: number; height: number } {
   const scale = options.scale ?? 4;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`PNG scale must be a positive number, got ${scale}`);
   const width = Math.max(1, Math.round(result.inputWidth * scale));
@@ -34,7 +40,7 @@ export function writePng(result: TraceResult, options: PngOptions): Uint8Array {
     scaleY: height / result.height,
     antiAliased: options.antiAliased,
   });
-  return encodePng(rgba, width, height);
+  return { rgba, width, height };
 }
 
 export function encodePng(rgba: Uint8Array, width: number, height: number): Uint8Array {
