@@ -23,6 +23,7 @@
  */
 
 import { parseOptions, type Endpoint, type OptionName } from './options.js';
+import { concatBytes } from '../decode/bytes.js';
 import { TracelabError } from '../engine/errors.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -360,27 +361,18 @@ async function readBody(res: Response, attempt: AttemptSignal): Promise<Uint8Arr
   if (stream === null) return new Uint8Array(0);
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
     for (;;) {
       const { done, value } = await raceAbort(reader.read(), attempt.signal);
       if (done) break;
       attempt.touch();
       chunks.push(value);
-      total += value.byteLength;
     }
   } catch (e) {
     reader.cancel().catch(() => undefined);
     throw e;
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  */
 
 import { TracelabError } from '../engine/errors.js';
+import { concatBytes } from '../decode/bytes.js';
 import type { ParsedForm } from './service-http.js';
 
 /** §5.1: max upload byte size. */
@@ -165,13 +166,7 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
       reader.cancel().catch(() => undefined);
       throw fetchFailed(e);
     }
-    const out = new Uint8Array(total);
-    let offset = 0;
-    for (const c of chunks) {
-      out.set(c, offset);
-      offset += c.byteLength;
-    }
-    return out;
+    return concatBytes(chunks);
   } finally {
     clearTimeout(timer);
   }

@@ -5,6 +5,7 @@
  */
 
 import { Unzlib } from 'fflate';
+import { concatBytes } from './bytes.js';
 
 import { corrupt } from './common.js';
 
@@ -62,13 +63,7 @@ export function inflateBounded(chunks: Uint8Array[], limit: number, label = 'PNG
     throw corrupt(`corrupt ${label} (bad compressed image data: ${msg})`);
   }
   if (tooBig) throw corrupt(`corrupt ${label} (image data inflates to more than its header declares; possible zlib bomb)`);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function paeth(a: number, b: number, c: number): number {

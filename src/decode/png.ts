@@ -8,6 +8,7 @@ import { decode as fastPngDecode } from 'fast-png';
 
 import { corrupt, makeDpi, u32be, type ImageHeader, type RawImage } from './common.js';
 import { crc32 } from './crc32.js';
+import { concatBytes } from './bytes.js';
 import { adam7RawSize, deinterlaceSubByte, inflateBounded } from './png-adam7.js';
 
 /** Allowed bit depths per colour type (PNG spec, table 11.1). */
@@ -108,13 +109,7 @@ function criticalChunksOnly(bytes: Uint8Array): Uint8Array {
     at = end;
   }
   if (!sawIend) keep.push(new Uint8Array([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]));
-  const out = new Uint8Array(keep.reduce((n, c) => n + c.length, 0));
-  let o = 0;
-  for (const c of keep) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  return concatBytes(keep);
 }
 
 /**
@@ -136,13 +131,7 @@ function withStoredImageData(file: Uint8Array, raw: Uint8Array): Uint8Array {
     } else parts.push(file.subarray(at, end));
     at = end;
   }
-  const out = new Uint8Array(parts.reduce((n, c) => n + c.length, 0));
-  let o = 0;
-  for (const c of parts) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** zlib stream of stored blocks (no compression) with its Adler-32 trailer. */

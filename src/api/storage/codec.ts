@@ -16,6 +16,7 @@
 
 import { crc32 } from '../../decode/crc32.js';
 import { isMode } from '../pricing.js';
+import { corruptTokenError } from './errors.js';
 import { isValidToken } from './token.js';
 import type { ImageRecord, ReceiptInfo } from './types.js';
 
@@ -117,4 +118,18 @@ export function decodeRecord(bytes: Uint8Array, expectedToken?: string): ImageRe
     trace: new Uint8Array(bytes.subarray(traceStart, traceStart + h.traceLength)),
     receipt: r === null ? null : { receipt: r.receipt, issuedAt: r.issuedAt },
   };
+}
+
+/**
+ * What a store read back for `token`, as a record: any damage (not bytes, bad checksum, wrong
+ * token) is the API's 500/1028 "image token corrupted". Shared by every persistent store.
+ */
+export function decodeStoredRecord(value: unknown, token: string): ImageRecord {
+  try {
+    if (!(value instanceof Uint8Array)) throw new CorruptRecordError('stored value is not a byte array');
+    return decodeRecord(value, token);
+  } catch (e) {
+    if (e instanceof CorruptRecordError) throw corruptTokenError(token, e.message);
+    throw e;
+  }
 }

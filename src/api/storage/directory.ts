@@ -16,8 +16,8 @@
 
 import { mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CorruptRecordError, decodeRecord, encodeRecord } from './codec.js';
-import { corruptTokenError, retrievalFailedError, storeFailedError } from './errors.js';
+import { decodeStoredRecord, encodeRecord } from './codec.js';
+import { retrievalFailedError, storeFailedError } from './errors.js';
 import { defaultRandom, isValidToken, type RandomSource } from './token.js';
 import type { ImageStore } from './types.js';
 
@@ -79,12 +79,7 @@ export function createDirectoryStore(dir: string, options: DirectoryStoreOptions
         if (errorCode(e) === 'ENOENT') return undefined;
         throw retrievalFailedError(token, describe(e));
       }
-      try {
-        return decodeRecord(bytes, token);
-      } catch (e) {
-        if (e instanceof CorruptRecordError) throw corruptTokenError(token, e.message);
-        throw e;
-      }
+      return decodeStoredRecord(bytes, token);
     },
 
     async delete(token) {

@@ -23,8 +23,8 @@
  */
 
 import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
-import { CorruptRecordError, decodeRecord, encodeRecord } from './codec.js';
-import { corruptTokenError, retrievalFailedError, storeFailedError } from './errors.js';
+import { decodeStoredRecord, encodeRecord } from './codec.js';
+import { retrievalFailedError, storeFailedError } from './errors.js';
 import { isValidToken } from './token.js';
 import type { ImageRecord, ImageStore } from './types.js';
 
@@ -117,13 +117,7 @@ export function createIndexedDbStore(options: IndexedDbStoreOptions = {}): Index
         throw retrievalFailedError(token, describe(e));
       }
       if (value === undefined) return undefined;
-      try {
-        if (!(value instanceof Uint8Array)) throw new CorruptRecordError('stored value is not a byte array');
-        return decodeRecord(value, token);
-      } catch (e) {
-        if (e instanceof CorruptRecordError) throw corruptTokenError(token, e.message);
-        throw e;
-      }
+      return decodeStoredRecord(value, token);
     },
 
     async delete(token) {
