@@ -510,6 +510,11 @@ export function toEngineParams(opts: VectorizeOptions): EngineParams {
 }
 
 export function toOutputOptions(opts: VectorizeOptions): OutputOptions {
+  const overrideColor = opts['output.strokes.use_override_color'] ? parseColorValue(opts['output.strokes.override_color']) : undefined;
+  const size = (name: 'scale' | 'width' | 'height' | 'input_dpi' | 'output_dpi'): Partial<Record<string, number>> => {
+    const v = opts[`output.size.${name}`];
+    return v === undefined ? {} : { [name === 'input_dpi' ? 'inputDpi' : name === 'output_dpi' ? 'outputDpi' : name]: v };
+  };
   return {
     fileFormat: opts['output.file_format'],
     drawStyle: opts['output.draw_style'],
@@ -518,12 +523,39 @@ export function toOutputOptions(opts: VectorizeOptions): OutputOptions {
       enabled: opts['output.gap_filler.enabled'],
       nonScalingStroke: opts['output.gap_filler.non_scaling_stroke'],
       clip: opts['output.gap_filler.clip'],
-      strokeWidth: opts['output.gap_filler.stroke_width'],
+      strokeWidthPx: opts['output.gap_filler.stroke_width'],
     },
+    strokes: {
+      strokeWidthPx: opts['output.strokes.stroke_width'],
+      nonScalingStroke: opts['output.strokes.non_scaling_stroke'],
+      ...(overrideColor ? { overrideColor } : {}),
+    },
+    curves: {
+      quadraticBezier: opts['output.curves.allowed.quadratic_bezier'],
+      cubicBezier: opts['output.curves.allowed.cubic_bezier'],
+      circularArc: opts['output.curves.allowed.circular_arc'],
+      ellipticalArc: opts['output.curves.allowed.elliptical_arc'],
+      lineFitTolerancePx: opts['output.curves.line_fit_tolerance'],
+    },
+    flattenPrimitives: opts['output.parameterized_shapes.flatten'],
     svg: {
       version: opts['output.svg.version'],
       fixedSize: opts['output.svg.fixed_size'],
       adobeCompatibilityMode: opts['output.svg.adobe_compatibility_mode'],
+    },
+    pdf: { compress: opts['output.pdf.compression_mode'] === 'Deflate' },
+    dxf: { compatibility: opts['output.dxf.compatibility_level'] },
+    bitmap: { antiAliased: opts['output.bitmap.anti_aliasing_mode'] === 'anti_aliased' },
+    size: {
+      unit: opts['output.size.unit'],
+      aspectRatio: opts['output.size.aspect_ratio'],
+      alignX: opts['output.size.align_x'],
+      alignY: opts['output.size.align_y'],
+      ...size('scale'),
+      ...size('width'),
+      ...size('height'),
+      ...size('input_dpi'),
+      ...size('output_dpi'),
     },
   };
 }

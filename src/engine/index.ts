@@ -104,6 +104,7 @@ export function traceImage(image: RgbaImage, params: EngineParams): TraceResult 
     height,
     inputWidth: image.width,
     inputHeight: image.height,
+    shapeStacking: params.shapeStacking,
     chains,
     shapes,
     stats: { colors: fills.length, regions: regions.count, chains: chains.length, profile: facts.profile, stageMs },
@@ -201,6 +202,7 @@ function assembleShapes(
   height: number,
 ): Shape[] {
   const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
+  const parentOf = containingRegions(regions.count, loops, graph);
   const shapes: (Shape & { outerArea: number })[] = [];
   for (let r = 0; r < regions.count; r++) {
     const regionLoops = loops.loops[r]!;
@@ -223,13 +225,71 @@ function assembleShapes(
       outer: regionLoops[outerIndex]!.map(decodeUse),
       holes,
       areaPx: regions.area[r]!,
-      parent: -1,
+      parent: parentOf[r]!,
       outerArea: -areas[outerIndex]!,
     });
   }
   // Bottom first: a region inside another's hole always has a smaller outer area.
   shapes.sort((a, b) => b.outerArea - a.outerArea || a.region - b.region);
   return shapes.map(({ outerArea: _unused, ...shape }) => shape);
+}
+
+/**
+ * The region whose hole each region lies in (the smallest containing shape), or -1.
+ * Containers are taken smallest first; from each of their holes a walk over the region adjacency
+ * (shared chains) claims every region inside that no smaller container has claimed yet. A claimed
+ * region is not walked through: what lies beyond it is inside one of its own holes.
+ */
+function containingRegions(count: number, loops: ReturnType<typeof buildRegionLoops>, graph: ChainGraph): Int32Array {
+  const parent = new Int32Array(count).fill(-1);
+  const adjacency: number[][] = Array.from({ length: count }, () => []);
+  for (let c = 0; c < graph.count; c++) {
+    const a = graph.left[c]!;
+    const b = graph.right[c]!;
+    if (a >= 0 && b >= 0 && a !== b) {
+      adjacency[a]!.push(b);
+      adjacency[b]!.push(a);
+    }
+  }
+  const outerArea = new Float64Array(count);
+  const containers: number[] = [];
+  for (let r = 0; r < count; r++) {
+    const areas = loops.loopArea[r]!;
+    let outer = 0;
+    let holes = 0;
+    for (const a of areas) {
+      if (a < outer) outer = a;
+      if (a > 0) holes++;
+    }
+    outerArea[r] = -outer;
+    if (holes > 0) containers.push(r);
+  }
+  containers.sort((a, b) => outerArea[a]! - outerArea[b]! || a - b);
+  const stack: number[] = [];
+  for (const t of containers) {
+    const regionLoops = loops.loops[t]!;
+    const areas = loops.loopArea[t]!;
+    for (let i = 0; i < regionLoops.length; i++) {
+      if (!(areas[i]! > 0)) continue;
+      for (const use of regionLoops[i]!) {
+        const c = use >> 1;
+        const inside = graph.left[c] === t ? graph.right[c]! : graph.left[c]!;
+        if (inside >= 0 && inside !== t && parent[inside] === -1) {
+          parent[inside] = t;
+          stack.push(inside);
+        }
+      }
+    }
+    while (stack.length > 0) {
+      const r = stack.pop()!;
+      for (const n of adjacency[r]!) {
+        if (n === t || parent[n] !== -1 || outerArea[n]! >= outerArea[t]!) continue;
+        parent[n] = t;
+        stack.push(n);
+      }
+    }
+  }
+  return parent;
 }
 
 /** One pixel centre per transparent component that does not touch the image border. */

@@ -116,7 +116,7 @@ export interface Shape {
   readonly holes: readonly Loop[];
   /** Pixel area of the region (for ordering and stats). */
   readonly areaPx: number;
-  /** Region index of the shape this one lies inside, or -1 (used by group_by=parent later). */
+  /** Region index of the smallest shape whose hole this one lies in, or -1 (group_by=parent/layer). */
   readonly parent: number;
 }
 
@@ -139,6 +139,10 @@ export interface TraceResult {
   /** Size of the input bitmap; writers scale traced coordinates to it (viewBox in input pixels). */
   readonly inputWidth: number;
   readonly inputHeight: number;
+  /** Pixels per inch from the input file's metadata, when it had any (sets the natural page size). */
+  readonly inputDpi?: number;
+  /** How the shapes were built (absent in traces stored by older versions = cutouts). */
+  readonly shapeStacking?: ShapeStacking;
   readonly chains: readonly Chain[];
   /** Shapes in paint order, bottom first. */
   readonly shapes: readonly Shape[];

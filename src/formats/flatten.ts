@@ -90,13 +90,25 @@ function steps(maxSecond: number, tol: number): number {
   return Math.min(MAX_STEPS, Math.max(1, n));
 }
 
+/** An SVG endpoint arc in centre form (after the radius correction), angles in radians. */
+export interface ArcCenter {
+  readonly cx: number;
+  readonly cy: number;
+  readonly rx: number;
+  readonly ry: number;
+  /** Rotation of the x radius from the x axis. */
+  readonly phi: number;
+  readonly theta1: number;
+  /** Signed sweep: positive = increasing angle (clockwise on a y-down page). */
+  readonly delta: number;
+}
+
 /**
- * Endpoint-parameterised elliptical arc (SVG 1.1 appendix F.6.5–F.6.6): zero radius = a line,
- * equal end points = nothing, radii too small for the chord are scaled up to just fit.
- * Appends the points after (x1, y1), ending exactly on (x2, y2).
+ * Endpoint → centre parameterisation (SVG 1.1 appendix F.6.5–F.6.6). Radii too small for the
+ * chord are scaled up to just fit. Undefined for a degenerate arc (equal end points, or a zero or
+ * non-finite radius), which renderers draw as nothing or as a line.
  */
-function flattenArc(
-  out: PointList,
+export function arcCenter(
   x1: number,
   y1: number,
   rxIn: number,
@@ -106,15 +118,11 @@ function flattenArc(
   sweep: boolean,
   x2: number,
   y2: number,
-  tol: number,
-): void {
-  if (x1 === x2 && y1 === y2) return;
+): ArcCenter | undefined {
+  if (x1 === x2 && y1 === y2) return undefined;
   let rx = Math.abs(rxIn);
   let ry = Math.abs(ryIn);
-  if (rx === 0 || ry === 0 || !Number.isFinite(rx) || !Number.isFinite(ry)) {
-    out.push(x2, y2);
-    return;
-  }
+  if (rx === 0 || ry === 0 || !Number.isFinite(rx) || !Number.isFinite(ry)) return undefined;
   const phi = ((rotationDeg % 360) * Math.PI) / 180;
   const cos = Math.cos(phi);
   const sin = Math.sin(phi);
@@ -151,15 +159,45 @@ function flattenArc(
   let delta = Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
   if (!sweep && delta > 0) delta -= 2 * Math.PI;
   else if (sweep && delta < 0) delta += 2 * Math.PI;
-  const r = Math.max(rx, ry);
+  return { cx, cy, rx, ry, phi, theta1, delta };
+}
+
+/** The point at angle `theta` of an arc's ellipse. */
+export function arcPoint(a: ArcCenter, theta: number): [number, number] {
+  const ex = a.rx * Math.cos(theta);
+  const ey = a.ry * Math.sin(theta);
+  const cos = Math.cos(a.phi);
+  const sin = Math.sin(a.phi);
+  return [a.cx + cos * ex - sin * ey, a.cy + sin * ex + cos * ey];
+}
+
+/** Appends the points of an SVG endpoint arc after (x1, y1), ending exactly on (x2, y2). */
+function flattenArc(
+  out: PointList,
+  x1: number,
+  y1: number,
+  rxIn: number,
+  ryIn: number,
+  rotationDeg: number,
+  largeArc: boolean,
+  sweep: boolean,
+  x2: number,
+  y2: number,
+  tol: number,
+): void {
+  if (x1 === x2 && y1 === y2) return;
+  const a = arcCenter(x1, y1, rxIn, ryIn, rotationDeg, largeArc, sweep, x2, y2);
+  if (!a) {
+    out.push(x2, y2);
+    return;
+  }
+  const r = Math.max(a.rx, a.ry);
   // Angle step whose chord sagitta r(1 − cos(δ/2)) is at most tol.
   const step = tol >= r ? Math.PI / 2 : Math.min(Math.PI / 2, 2 * Math.acos(1 - tol / r));
-  const n = Math.min(MAX_STEPS, Math.max(1, Math.ceil(Math.abs(delta) / step)));
+  const n = Math.min(MAX_STEPS, Math.max(1, Math.ceil(Math.abs(a.delta) / step)));
   for (let i = 1; i < n; i++) {
-    const t = theta1 + (delta * i) / n;
-    const ex = rx * Math.cos(t);
-    const ey = ry * Math.sin(t);
-    out.push(cx + cos * ex - sin * ey, cy + sin * ex + cos * ey);
+    const [x, y] = arcPoint(a, a.theta1 + (a.delta * i) / n);
+    out.push(x, y);
   }
   out.push(x2, y2);
 }

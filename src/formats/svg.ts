@@ -79,7 +79,7 @@ function gapFiller(result: TraceResult, chains: readonly QChain[], q: Quantizer,
     }
   }
   if (byColor.size === 0) return '';
-  const strokeWidth = formatDecimal(options.gapFiller.strokeWidth);
+  const strokeWidth = formatDecimal(options.gapFiller.strokeWidthPx);
   const vectorEffect = options.gapFiller.nonScalingStroke ? ' vector-effect="non-scaling-stroke"' : '';
   const parts: string[] = [`<g fill="none" stroke-width="${strokeWidth}" stroke-linecap="round" stroke-linejoin="round">\n`];
   for (const [color, list] of byColor) {

@@ -1,0 +1,241 @@
+/**
+ * Curve restriction: the reference §3.8 fallback chain, applied once per chain so both shapes
+ * that share a boundary still land on identical points.
+ * In: fitted chains, the curve kinds a format × the user's options allow, a line-fit tolerance.
+ * Out: chains using only allowed kinds.
+ *   quadratic → cubic (exact degree elevation) → circular arcs (fitted through the curve, split
+ *               until within tolerance) → lines
+ *   cubic     → lines
+ *   circular  → elliptical arc (same data) → cubics (≤ 90° pieces, k = 4/3·tan(Δ/4)) → lines
+ *   elliptical→ cubics → lines
+ * Lines replace curves by flattening within the tolerance (src/formats/flatten.ts).
+ * Also: segment reversal and affine transforms shared by every writer.
+ */
+import type { Chain, Segment } from '../engine/types.js';
+import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
+
+export interface AllowedCurves {
+  readonly quadratic: boolean;
+  readonly cubic: boolean;
+  readonly circularArc: boolean;
+  readonly ellipticalArc: boolean;
+}
+
+export const ALL_CURVES: AllowedCurves = { quadratic: true, cubic: true, circularArc: true, ellipticalArc: true };
+export const LINES_AND_CUBICS: AllowedCurves = { quadratic: false, cubic: true, circularArc: false, ellipticalArc: false };
+
+export function intersectCurves(a: AllowedCurves, b: AllowedCurves): AllowedCurves {
+  return {
+    quadratic: a.quadratic && b.quadratic,
+    cubic: a.cubic && b.cubic,
+    circularArc: a.circularArc && b.circularArc,
+    ellipticalArc: a.ellipticalArc && b.ellipticalArc,
+  };
+}
+
+/** Relative radius difference under which an arc counts as circular. */
+const CIRCULAR_EPS = 1e-6;
+
+export function isCircularArc(s: { rx: number; ry: number }): boolean {
+  return Math.abs(s.rx - s.ry) <= CIRCULAR_EPS * Math.max(s.rx, s.ry);
+}
+
+/** Chains whose segments are all of allowed kinds; `tolerance` in chain units. */
+export function restrictChains(chains: readonly Chain[], allowed: AllowedCurves, tolerance: number): Chain[] {
+  if (allowed.quadratic && allowed.cubic && allowed.circularArc && allowed.ellipticalArc) return chains.slice();
+  return chains.map((c) => ({ ...c, segments: restrictSegments(c.startX, c.startY, c.segments, allowed, tolerance) }));
+}
+
+export function restrictSegments(
+  startX: number,
+  startY: number,
+  segments: readonly Segment[],
+  allowed: AllowedCurves,
+  tolerance: number,
+): Segment[] {
+  const out: Segment[] = [];
+  let x0 = startX;
+  let y0 = startY;
+  for (const s of segments) {
+    restrictSegment(out, x0, y0, s, allowed, tolerance);
+    x0 = s.x;
+    y0 = s.y;
+  }
+  return out;
+}
+
+function restrictSegment(out: Segment[], x0: number, y0: number, s: Segment, allowed: AllowedCurves, tol: number): void {
+  switch (s.kind) {
+    case 'line':
+      out.push(s);
+      return;
+    case 'quad':
+      if (allowed.quadratic) out.push(s);
+      else if (allowed.cubic) out.push(elevateQuad(x0, y0, s));
+      else if (allowed.ellipticalArc || allowed.circularArc) quadToArcs(out, x0, y0, s.cx, s.cy, s.x, s.y, tol, 0);
+      else toLines(out, x0, y0, s, tol);
+      return;
+    case 'cubic':
+      if (allowed.cubic) out.push(s);
+      else toLines(out, x0, y0, s, tol);
+      return;
+    case 'arc': {
+      const circular = isCircularArc(s);
+      if (allowed.ellipticalArc || (circular && allowed.circularArc)) out.push(s);
+      else if (allowed.cubic) arcToCubics(out, x0, y0, s);
+      else toLines(out, x0, y0, s, tol);
+      return;
+    }
+  }
+}
+
+/** Exact: a quadratic is the cubic with control points 2/3 of the way to its control point. */
+export function elevateQuad(x0: number, y0: number, s: Extract<Segment, { kind: 'quad' }>): Segment {
+  return {
+    kind: 'cubic',
+    c1x: x0 + (2 / 3) * (s.cx - x0),
+    c1y: y0 + (2 / 3) * (s.cy - y0),
+    c2x: s.x + (2 / 3) * (s.cx - s.x),
+    c2y: s.y + (2 / 3) * (s.cy - s.y),
+    x: s.x,
+    y: s.y,
+  };
+}
+
+function toLines(out: Segment[], x0: number, y0: number, s: Segment, tol: number): void {
+  const p = flattenSegments(x0, y0, [s], tol);
+  const n = p.length >> 1;
+  for (let i = 1; i < n - 1; i++) out.push({ kind: 'line', x: p[2 * i]!, y: p[2 * i + 1]! });
+  // The end point exactly as given, so neighbouring segments still meet.
+  out.push({ kind: 'line', x: s.x, y: s.y });
+}
+
+/** An elliptical arc as cubics of at most 90° each; the last ends exactly on the arc's end. */
+export function arcToCubics(out: Segment[], x0: number, y0: number, s: Extract<Segment, { kind: 'arc' }>): void {
+  const a = arcCenter(x0, y0, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y);
+  if (!a) {
+    if (x0 !== s.x || y0 !== s.y) out.push({ kind: 'line', x: s.x, y: s.y });
+    return;
+  }
+  const n = Math.max(1, Math.ceil(Math.abs(a.delta) / (Math.PI / 2) - 1e-9));
+  const d = a.delta / n;
+  const k = (4 / 3) * Math.tan(d / 4);
+  const cos = Math.cos(a.phi);
+  const sin = Math.sin(a.phi);
+  // Derivative direction of the ellipse at angle t, in user space (per radian).
+  const tangent = (t: number): [number, number] => {
+    const dx = -a.rx * Math.sin(t);
+    const dy = a.ry * Math.cos(t);
+    return [cos * dx - sin * dy, sin * dx + cos * dy];
+  };
+  let t = a.theta1;
+  let [px, py] = [x0, y0];
+  for (let i = 0; i < n; i++) {
+    const t2 = t + d;
+    const [ex, ey] = i === n - 1 ? [s.x, s.y] : arcPoint(a, t2);
+    const [d1x, d1y] = tangent(t);
+    const [d2x, d2y] = tangent(t2);
+    out.push({ kind: 'cubic', c1x: px + k * d1x, c1y: py + k * d1y, c2x: ex - k * d2x, c2y: ey - k * d2y, x: ex, y: ey });
+    px = ex;
+    py = ey;
+    t = t2;
+  }
+}
+
+/**
+ * A quadratic as circular arcs: the circle through its ends and its midpoint, accepted when the
+ * quarter points lie within `tol` of it, otherwise split in half (de Casteljau) and retried.
+ */
+function quadToArcs(out: Segment[], x0: number, y0: number, cx: number, cy: number, x2: number, y2: number, tol: number, depth: number): void {
+  const mx = 0.25 * x0 + 0.5 * cx + 0.25 * x2;
+  const my = 0.25 * y0 + 0.5 * cy + 0.25 * y2;
+  const circle = circleThrough(x0, y0, mx, my, x2, y2);
+  // A quadratic's distance from its chord peaks at t = ½, so the midpoint's sagitta bounds it.
+  const chordSag = Math.abs((x2 - x0) * (my - y0) - (y2 - y0) * (mx - x0)) / Math.max(1e-12, Math.hypot(x2 - x0, y2 - y0));
+  if (chordSag <= tol || !circle) {
+    out.push({ kind: 'line', x: x2, y: y2 });
+    return;
+  }
+  const err = Math.max(quadCircleError(x0, y0, cx, cy, x2, y2, 0.25, circle), quadCircleError(x0, y0, cx, cy, x2, y2, 0.75, circle));
+  if (err <= tol || depth >= 12) {
+    // Sweep flag 1 = increasing angle; with y down, the midpoint then lies on the cross > 0 side.
+    const cross = (mx - x0) * (y2 - y0) - (my - y0) * (x2 - x0);
+    // Large when the centre lies on the midpoint's side of the chord.
+    const centreCross = (circle.x - x0) * (y2 - y0) - (circle.y - y0) * (x2 - x0);
+    const largeArc = centreCross * cross > 0;
+    out.push({ kind: 'arc', rx: circle.r, ry: circle.r, rotationDeg: 0, largeArc, sweep: cross > 0, x: x2, y: y2 });
+    return;
+  }
+  // Split at t = ½.
+  const ax = (x0 + cx) / 2, ay = (y0 + cy) / 2;
+  const bx = (cx + x2) / 2, by = (cy + y2) / 2;
+  quadToArcs(out, x0, y0, ax, ay, mx, my, tol, depth + 1);
+  quadToArcs(out, mx, my, bx, by, x2, y2, tol, depth + 1);
+}
+
+function quadCircleError(x0: number, y0: number, cx: number, cy: number, x2: number, y2: number, t: number, c: { x: number; y: number; r: number }): number {
+  const u = 1 - t;
+  const px = u * u * x0 + 2 * u * t * cx + t * t * x2;
+  const py = u * u * y0 + 2 * u * t * cy + t * t * y2;
+  return Math.abs(Math.hypot(px - c.x, py - c.y) - c.r);
+}
+
+function circleThrough(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): { x: number; y: number; r: number } | undefined {
+  const d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by));
+  if (Math.abs(d) < 1e-12) return undefined;
+  const a2 = ax * ax + ay * ay, b2 = bx * bx + by * by, c2 = cx * cx + cy * cy;
+  const x = (a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d;
+  const y = (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d;
+  return { x, y, r: Math.hypot(ax - x, ay - y) };
+}
+
+/** The same path walked backwards: returns the new start point and segments. */
+export function reverseSegments(startX: number, startY: number, segments: readonly Segment[]): { x: number; y: number; segments: Segment[] } {
+  if (segments.length === 0) return { x: startX, y: startY, segments: [] };
+  const out: Segment[] = [];
+  for (let k = segments.length - 1; k >= 0; k--) {
+    const s = segments[k]!;
+    const prev = k > 0 ? segments[k - 1]! : { x: startX, y: startY };
+    switch (s.kind) {
+      case 'line':
+        out.push({ kind: 'line', x: prev.x, y: prev.y });
+        break;
+      case 'quad':
+        out.push({ kind: 'quad', cx: s.cx, cy: s.cy, x: prev.x, y: prev.y });
+        break;
+      case 'cubic':
+        out.push({ kind: 'cubic', c1x: s.c2x, c1y: s.c2y, c2x: s.c1x, c2y: s.c1y, x: prev.x, y: prev.y });
+        break;
+      case 'arc':
+        out.push({ ...s, sweep: !s.sweep, x: prev.x, y: prev.y });
+        break;
+    }
+  }
+  const last = segments[segments.length - 1]!;
+  return { x: last.x, y: last.y, segments: out };
+}
+
+/**
+ * Segments under x' = ox + sx·x, y' = oy + sy·y. Arcs scale their radii; callers only keep
+ * arcs under (near-)uniform maps (see isUniform), where this is exact up to that mismatch.
+ */
+export function transformSegment(s: Segment, sx: number, sy: number, ox: number, oy: number): Segment {
+  switch (s.kind) {
+    case 'line':
+      return { kind: 'line', x: ox + sx * s.x, y: oy + sy * s.y };
+    case 'quad':
+      return { kind: 'quad', cx: ox + sx * s.cx, cy: oy + sy * s.cy, x: ox + sx * s.x, y: oy + sy * s.y };
+    case 'cubic':
+      return {
+        kind: 'cubic',
+        c1x: ox + sx * s.c1x,
+        c1y: oy + sy * s.c1y,
+        c2x: ox + sx * s.c2x,
+        c2y: oy + sy * s.c2y,
+        x: ox + sx * s.x,
+        y: oy + sy * s.y,
+      };
+    case 'arc':
+      return { ...s, rx: s.rx * Math.abs(sx), ry: s.ry * Math.abs(sy), x: ox + sx * s.x, y: oy + sy * s.y };
+  }
+}

@@ -1,0 +1,501 @@
+/**
+ * The output plan every format writer draws from.
+ * In: a TraceResult and OutputOptions. Out: the page (src/formats/page.ts), the chains restricted
+ * to the curve kinds the format and the options allow (src/formats/curves.ts), and a tree of
+ * items in paint order: fills, strokes (outlines, edges, gap fillers) and groups.
+ *
+ * Rules from the reference: draw styles §3.3, stacking §3.4, group_by §3.5, gap filler §3.6,
+ * curves §3.8, parameterized shapes written as primitives unless flattened §3.8.
+ * - A layer is a set of shapes that can be drawn in any order: under cutouts nothing overlaps, so
+ *   everything is one layer; under stacked, a shape lies on the shape whose hole it fills, so the
+ *   layer is the nesting depth and shapes are painted layer by layer.
+ * - Gap filler (fill_shapes only): one stroke under every boundary between two drawn shapes, in
+ *   their average colour. Under cutouts all filler goes first; under stacked a shape's border with
+ *   the shape it lies on needs none (that shape is painted underneath), and the other borders are
+ *   filled at the start of the layer of their shapes, after everything below.
+ * - stroke_edges strokes each chain exactly once; stroke_shapes strokes every loop of every shape.
+ * All geometry stays in traced coordinates; `pathOnPage` maps it onto the page for the writers
+ * that need absolute page coordinates.
+ */
+import type { Chain, ChainUse, Loop, Rgba, Segment, TraceResult } from '../engine/types.js';
+import { ALL_CURVES, LINES_AND_CUBICS, intersectCurves, isCircularArc, restrictChains, reverseSegments, transformSegment, type AllowedCurves } from './curves.js';
+import { arcCenter } from './flatten.js';
+import { computePage, isUniform, type Page } from './page.js';
+import type { OutputOptions } from './types.js';
+
+/** Chain uses drawn as one subpath (a loop, or a single chain). */
+export interface PlanPath {
+  readonly uses: readonly ChainUse[];
+  readonly closed: boolean;
+}
+
+/** A detected primitive in traced coordinates (rect: centre, size, rotation of the width side). */
+export type Primitive =
+  | { readonly kind: 'circle'; readonly cx: number; readonly cy: number; readonly r: number }
+  | { readonly kind: 'ellipse'; readonly cx: number; readonly cy: number; readonly rx: number; readonly ry: number; readonly rotationDeg: number }
+  | { readonly kind: 'rect'; readonly cx: number; readonly cy: number; readonly width: number; readonly height: number; readonly rotationDeg: number };
+
+export interface FillItem {
+  readonly kind: 'fill';
+  /** Index into result.shapes. */
+  readonly shape: number;
+  readonly color: Rgba;
+  /** Outer loop first, then holes (nonzero: holes run the other way). */
+  readonly loops: readonly Loop[];
+  readonly primitive?: Primitive;
+}
+
+export interface StrokeItem {
+  readonly kind: 'stroke';
+  readonly role: 'gap_filler' | 'outline';
+  readonly color: Rgba;
+  /** Stroke width in input pixels. */
+  readonly widthPx: number;
+  readonly nonScaling: boolean;
+  readonly paths: readonly PlanPath[];
+  /** Gap filler with clip: drawn only inside the union of these shapes (indices into result.shapes). */
+  readonly clipShapes?: readonly number[];
+}
+
+export interface GroupItem {
+  readonly kind: 'group';
+  /** Unique, usable as an XML id and a DXF layer name. */
+  readonly id: string;
+  readonly items: readonly PlanItem[];
+}
+
+export type PlanItem = FillItem | StrokeItem | GroupItem;
+
+export interface OutputPlan {
+  readonly result: TraceResult;
+  readonly options: OutputOptions;
+  readonly page: Page;
+  /** result.chains restricted to `allowed` (traced coordinates). */
+  readonly chains: readonly Chain[];
+  readonly allowed: AllowedCurves;
+  readonly items: readonly PlanItem[];
+}
+
+/** An absolute path on the page (page units, y down). */
+export interface PagePath {
+  readonly startX: number;
+  readonly startY: number;
+  readonly segments: readonly Segment[];
+  readonly closed: boolean;
+}
+
+/** Curve kinds a format can carry with these options (reference §3.1, §3.8). */
+export function formatCurves(options: OutputOptions): AllowedCurves {
+  const user: AllowedCurves = {
+    quadratic: options.curves.quadraticBezier,
+    cubic: options.curves.cubicBezier,
+    circularArc: options.curves.circularArc,
+    ellipticalArc: options.curves.ellipticalArc,
+  };
+  switch (options.fileFormat) {
+    case 'svg':
+      return intersectCurves(user, options.svg.adobeCompatibilityMode ? LINES_AND_CUBICS : ALL_CURVES);
+    case 'pdf':
+    case 'eps':
+      return intersectCurves(user, LINES_AND_CUBICS);
+    case 'png':
+      return user;
+    case 'dxf':
+      switch (options.dxf.compatibility) {
+        case 'lines_only':
+          return { quadratic: false, cubic: false, circularArc: false, ellipticalArc: false };
+        case 'lines_and_arcs':
+          return intersectCurves(user, { quadratic: false, cubic: false, circularArc: true, ellipticalArc: true });
+        case 'lines_arcs_and_splines':
+          return user;
+      }
+  }
+}
+
+export function buildPlan(result: TraceResult, options: OutputOptions): OutputPlan {
+  const page = computePage(result, options.size, options.fileFormat);
+  let allowed = formatCurves(options);
+  // Arcs do not survive a non-uniform page map; they fall back like disallowed arcs.
+  if (!isUniform(page)) allowed = { ...allowed, circularArc: false, ellipticalArc: false };
+  const tracedPerInputPx = result.width / result.inputWidth;
+  const chains = restrictChains(result.chains, allowed, options.curves.lineFitTolerancePx * tracedPerInputPx);
+  const items = buildItems(result, options, chains, allowed, isUniform(page));
+  return { result, options, page, chains, allowed, items };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Items
+
+/** One drawable produced for a shape (or for a chain owned by a shape), before grouping. */
+interface Unit {
+  readonly owner: number;
+  readonly item: FillItem | StrokeItem;
+}
+
+function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
+  const shapes = result.shapes;
+  const stacked = (result.shapeStacking ?? 'cutouts') === 'stacked';
+  const shapeOfRegion = new Map<number, number>();
+  shapes.forEach((s, i) => shapeOfRegion.set(s.region, i));
+  const parentShape = shapes.map((s) => (s.parent >= 0 ? (shapeOfRegion.get(s.parent) ?? -1) : -1));
+  const depth = new Int32Array(shapes.length);
+  // Parents are larger, so they come first in result.shapes; a second pass covers anything else.
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < shapes.length; i++) depth[i] = parentShape[i]! >= 0 ? depth[parentShape[i]!]! + 1 : 0;
+  }
+  const layerOf = (i: number): number => (stacked ? depth[i]! : 0);
+  const order = shapes.map((_, i) => i);
+  if (stacked) order.sort((a, b) => depth[a]! - depth[b]! || a - b);
+  const paintIndex = new Int32Array(shapes.length);
+  order.forEach((s, k) => (paintIndex[s] = k));
+  const drawn = (i: number | undefined): i is number => i !== undefined && shapes[i]!.color.a > 0;
+
+  // Per-shape units in paint order.
+  const units: Unit[][] = shapes.map(() => []);
+  const strokeColor = (c: Rgba): Rgba => options.strokes.overrideColor ?? c;
+  const primitivesOk = primitiveFormat(options, allowed);
+  for (const i of order) {
+    const s = shapes[i]!;
+    if (s.color.a <= 0) continue;
+    const loops = [s.outer, ...s.holes];
+    if (options.drawStyle === 'fill_shapes') {
+      let primitive = primitivesOk && s.holes.length === 0 ? detectPrimitive(chains, s.outer, allowed) : undefined;
+      // A turned rectangle is no longer one under a non-uniform page map.
+      if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
+      units[i]!.push({ owner: i, item: { kind: 'fill', shape: i, color: s.color, loops, ...(primitive ? { primitive } : {}) } });
+    } else if (options.drawStyle === 'stroke_shapes') {
+      units[i]!.push({ owner: i, item: outline(strokeColor(s.color), options, loops.map((l) => ({ uses: l, closed: true }))) });
+    }
+  }
+  if (options.drawStyle === 'stroke_edges') {
+    // Every chain once, owned by the later-painted of its two shapes, in first-use order.
+    const seen = new Uint8Array(chains.length);
+    for (const i of order) {
+      const s = shapes[i]!;
+      if (s.color.a <= 0) continue;
+      for (const loop of [s.outer, ...s.holes]) {
+        for (const use of loop) {
+          if (seen[use.chain]) continue;
+          seen[use.chain] = 1;
+          const chain = chains[use.chain]!;
+          const a = shapeOfRegion.get(chain.leftRegion);
+          const b = shapeOfRegion.get(chain.rightRegion);
+          const both = drawn(a) && drawn(b);
+          const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : i;
+          const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : s.color;
+          units[owner]!.push({ owner, item: outline(strokeColor(color), options, [{ uses: [use], closed: chain.closed }]) });
+        }
+      }
+    }
+  }
+
+  // Gap filler, keyed by where it goes: 'root', 'layer:d' or 'parent:i'.
+  const fillers = new Map<string, StrokeItem[]>();
+  if (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) {
+    const byAnchor = new Map<string, Map<string, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
+    const seen = new Uint8Array(chains.length);
+    for (const i of order) {
+      const s = shapes[i]!;
+      if (s.color.a <= 0) continue;
+      for (const loop of [s.outer, ...s.holes]) {
+        for (const use of loop) {
+          if (seen[use.chain]) continue;
+          seen[use.chain] = 1;
+          const chain = chains[use.chain]!;
+          const a = shapeOfRegion.get(chain.leftRegion);
+          const b = shapeOfRegion.get(chain.rightRegion);
+          if (!drawn(a) || !drawn(b)) continue;
+          let anchor = 'root';
+          if (stacked) {
+            // A shape lying on its parent needs no filler: the parent is painted underneath.
+            if (parentShape[a] === b || parentShape[b] === a) continue;
+            const deeper = depth[a]! >= depth[b]! ? a : b;
+            anchor = options.groupBy === 'parent' ? (parentShape[deeper]! >= 0 ? `parent:${parentShape[deeper]}` : 'root') : `layer:${depth[deeper]}`;
+          }
+          let colors = byAnchor.get(anchor);
+          if (!colors) byAnchor.set(anchor, (colors = new Map()));
+          const color = averageColor(shapes[a]!.color, shapes[b]!.color, true);
+          const key = colorKey(color);
+          let entry = colors.get(key);
+          if (!entry) colors.set(key, (entry = { color, paths: [], clip: new Set() }));
+          entry.paths.push({ uses: [use], closed: chain.closed });
+          entry.clip.add(a);
+          entry.clip.add(b);
+        }
+      }
+    }
+    for (const [anchor, colors] of byAnchor) {
+      fillers.set(
+        anchor,
+        [...colors.values()].map((e) => ({
+          kind: 'stroke',
+          role: 'gap_filler',
+          color: e.color,
+          widthPx: options.gapFiller.strokeWidthPx,
+          nonScaling: options.gapFiller.nonScalingStroke,
+          paths: e.paths,
+          ...(options.gapFiller.clip ? { clipShapes: [...e.clip].sort((x, y) => x - y) } : {}),
+        })),
+      );
+    }
+  }
+  const fillersAt = (anchor: string): StrokeItem[] => fillers.get(anchor) ?? [];
+  const rootFillers = stacked ? [] : fillersAt('root');
+
+  const unitItems = (i: number): (FillItem | StrokeItem)[] => units[i]!.map((u) => u.item);
+  const layers: number[][] = [];
+  for (const i of order) (layers[layerOf(i)] ??= []).push(i);
+
+  let items: PlanItem[];
+  switch (options.groupBy) {
+    case 'none':
+      items = [...rootFillers];
+      layers.forEach((members, d) => {
+        if (stacked) items.push(...fillersAt(`layer:${d}`));
+        for (const i of members) items.push(...unitItems(i));
+      });
+      break;
+    case 'layer':
+      items = [...rootFillers];
+      layers.forEach((members, d) => {
+        const inner: PlanItem[] = stacked ? [...fillersAt(`layer:${d}`)] : [];
+        for (const i of members) inner.push(...unitItems(i));
+        if (inner.length > 0) items.push({ kind: 'group', id: `layer-${d}`, items: mergeStrokes(inner) });
+      });
+      break;
+    case 'color':
+      items = [...rootFillers];
+      layers.forEach((members, d) => {
+        if (stacked) items.push(...fillersAt(`layer:${d}`));
+        const byColor = new Map<string, PlanItem[]>();
+        for (const i of members) {
+          const key = colorKey(shapes[i]!.color);
+          let list = byColor.get(key);
+          if (!list) byColor.set(key, (list = []));
+          list.push(...unitItems(i));
+        }
+        for (const [key, list] of byColor) {
+          if (list.length === 0) continue;
+          items.push({ kind: 'group', id: stacked ? `layer-${d}-color-${key}` : `color-${key}`, items: mergeStrokes(list) });
+        }
+      });
+      break;
+    case 'parent': {
+      const children: number[][] = shapes.map(() => []);
+      const top: number[] = [];
+      for (const i of order) (parentShape[i]! >= 0 ? children[parentShape[i]!]! : top).push(i);
+      const node = (i: number): PlanItem[] => {
+        const own: PlanItem[] = unitItems(i);
+        if (children[i]!.length === 0) return own;
+        const inner: PlanItem[] = [...own, ...(stacked ? fillersAt(`parent:${i}`) : [])];
+        for (const c of children[i]!) inner.push(...node(c));
+        return [{ kind: 'group', id: `shape-${i}`, items: mergeStrokes(inner) }];
+      };
+      items = [...rootFillers, ...(stacked ? fillersAt('root') : [])];
+      for (const i of top) items.push(...node(i));
+      break;
+    }
+  }
+  return mergeStrokes(items);
+}
+
+function outline(color: Rgba, options: OutputOptions, paths: PlanPath[]): StrokeItem {
+  return { kind: 'stroke', role: 'outline', color, widthPx: options.strokes.strokeWidthPx, nonScaling: options.strokes.nonScalingStroke, paths };
+}
+
+/** Consecutive outline strokes of one colour become one item (one path element). */
+function mergeStrokes(items: PlanItem[]): PlanItem[] {
+  const out: PlanItem[] = [];
+  for (const item of items) {
+    const prev = out[out.length - 1];
+    if (
+      item.kind === 'stroke' &&
+      item.role === 'outline' &&
+      prev?.kind === 'stroke' &&
+      prev.role === 'outline' &&
+      colorKey(prev.color) === colorKey(item.color)
+    ) {
+      out[out.length - 1] = { ...prev, paths: [...prev.paths, ...item.paths] };
+    } else {
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+/** Mean of two colours; the gap filler is always opaque (reference §3.6). */
+export function averageColor(a: Rgba, b: Rgba, opaque = false): Rgba {
+  return { r: (a.r + b.r) >> 1, g: (a.g + b.g) >> 1, b: (a.b + b.b) >> 1, a: opaque ? 255 : (a.a + b.a) >> 1 };
+}
+
+/** rrggbb (and aa when not opaque), lower case. */
+export function colorKey(c: Rgba): string {
+  const hex = (v: number): string => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0');
+  return `${hex(c.r)}${hex(c.g)}${hex(c.b)}${c.a >= 255 ? '' : hex(c.a)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Primitives
+
+/** Formats with native primitives: SVG (not in Adobe mode) and DXF above lines_only. */
+function primitiveFormat(options: OutputOptions, _allowed: AllowedCurves): boolean {
+  if (options.flattenPrimitives) return false;
+  if (options.fileFormat === 'svg') return !options.svg.adobeCompatibilityMode;
+  if (options.fileFormat === 'dxf') return options.dxf.compatibility !== 'lines_only';
+  return false;
+}
+
+/**
+ * A loop that is exactly a circle, an ellipse or a rectangle: all arcs of one ellipse covering a
+ * full turn, or four straight sides at right angles (collinear pieces joined).
+ */
+export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves): Primitive | undefined {
+  const path = loopPath(chains, loop);
+  const segs = path.segments;
+  if (segs.length === 0) return undefined;
+  if (segs.every((s) => s.kind === 'arc')) return detectEllipse(path, allowed);
+  if (segs.every((s) => s.kind === 'line')) return detectRect(path);
+  return undefined;
+}
+
+function detectEllipse(path: PagePath, allowed: AllowedCurves): Primitive | undefined {
+  let x = path.startX;
+  let y = path.startY;
+  let first: ReturnType<typeof arcCenter>;
+  let turn = 0;
+  for (const s of path.segments) {
+    if (s.kind !== 'arc') return undefined;
+    const a = arcCenter(x, y, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y);
+    if (!a) return undefined;
+    if (!first) first = a;
+    const scale = Math.max(first.rx, first.ry);
+    const sameAxes =
+      (Math.abs(a.rx - first.rx) <= 1e-6 * scale && Math.abs(a.ry - first.ry) <= 1e-6 * scale) ||
+      (isCircularArc(first) && Math.abs(a.rx - first.rx) <= 1e-6 * scale);
+    if (!sameAxes || Math.hypot(a.cx - first.cx, a.cy - first.cy) > 1e-6 * scale) return undefined;
+    turn += a.delta;
+    x = s.x;
+    y = s.y;
+  }
+  if (!first || Math.abs(Math.abs(turn) - 2 * Math.PI) > 1e-6) return undefined;
+  if (isCircularArc(first)) {
+    return allowed.circularArc || allowed.ellipticalArc ? { kind: 'circle', cx: first.cx, cy: first.cy, r: first.rx } : undefined;
+  }
+  if (!allowed.ellipticalArc) return undefined;
+  let rotationDeg = (first.phi * 180) / Math.PI;
+  rotationDeg = ((rotationDeg % 180) + 180) % 180;
+  return { kind: 'ellipse', cx: first.cx, cy: first.cy, rx: first.rx, ry: first.ry, rotationDeg };
+}
+
+function detectRect(path: PagePath): Primitive | undefined {
+  const pts: [number, number][] = [[path.startX, path.startY]];
+  for (const s of path.segments) pts.push([s.x, s.y]);
+  const last = pts[pts.length - 1]!;
+  if (last[0] !== pts[0]![0] || last[1] !== pts[0]![1]) pts.push([pts[0]![0], pts[0]![1]]);
+  pts.pop(); // closing point = start
+  // Drop vertices where the path goes straight on.
+  const corners: [number, number][] = [];
+  const n = pts.length;
+  for (let i = 0; i < n; i++) {
+    const p = pts[(i + n - 1) % n]!;
+    const c = pts[i]!;
+    const q = pts[(i + 1) % n]!;
+    const cross = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
+    const len = Math.hypot(c[0] - p[0], c[1] - p[1]) * Math.hypot(q[0] - c[0], q[1] - c[1]);
+    if (len === 0) continue;
+    if (Math.abs(cross) > 1e-9 * len) corners.push(c);
+  }
+  if (corners.length !== 4) return undefined;
+  const side = (k: number): [number, number] => {
+    const a = corners[k]!;
+    const b = corners[(k + 1) % 4]!;
+    return [b[0] - a[0], b[1] - a[1]];
+  };
+  const [s0, s1, s2, s3] = [side(0), side(1), side(2), side(3)];
+  const l0 = Math.hypot(...s0);
+  const l1 = Math.hypot(...s1);
+  const tol = 1e-9 * Math.max(l0, l1);
+  const dot = (u: [number, number], v: [number, number]): number => u[0] * v[0] + u[1] * v[1];
+  if (Math.abs(dot(s0, s1)) > tol * Math.max(l0, l1) || Math.abs(dot(s1, s2)) > tol * Math.max(l0, l1)) return undefined;
+  if (Math.abs(s0[0] + s2[0]) > tol || Math.abs(s0[1] + s2[1]) > tol || Math.abs(s1[0] + s3[0]) > tol || Math.abs(s1[1] + s3[1]) > tol) return undefined;
+  const cx = (corners[0]![0] + corners[2]![0]) / 2;
+  const cy = (corners[0]![1] + corners[2]![1]) / 2;
+  let rotationDeg = (Math.atan2(s0[1], s0[0]) * 180) / Math.PI;
+  let width = l0;
+  let height = l1;
+  // Normalise to a rotation in [0, 90): swap the sides for quarter turns.
+  rotationDeg = ((rotationDeg % 360) + 360) % 360;
+  while (rotationDeg >= 90) {
+    rotationDeg -= 90;
+    [width, height] = [height, width];
+  }
+  if (rotationDeg > 90 - 1e-9) rotationDeg = 0;
+  return { kind: 'rect', cx, cy, width, height, rotationDeg: rotationDeg < 1e-9 ? 0 : rotationDeg };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geometry for the writers
+
+/** A loop's segments, chain uses resolved (reversed chains walked backwards), in traced units. */
+export function loopPath(chains: readonly Chain[], uses: readonly ChainUse[], closed = true): PagePath {
+  const segments: Segment[] = [];
+  let startX = NaN;
+  let startY = NaN;
+  for (const use of uses) {
+    const c = chains[use.chain]!;
+    const walked = use.reversed ? reverseSegments(c.startX, c.startY, c.segments) : { x: c.startX, y: c.startY, segments: c.segments };
+    if (Number.isNaN(startX)) {
+      startX = walked.x;
+      startY = walked.y;
+    }
+    segments.push(...walked.segments);
+  }
+  return { startX: Number.isNaN(startX) ? 0 : startX, startY: Number.isNaN(startY) ? 0 : startY, segments, closed };
+}
+
+/** A plan path in page units (y down). */
+export function pathOnPage(plan: OutputPlan, path: PlanPath): PagePath {
+  const traced = loopPath(plan.chains, path.uses, path.closed);
+  const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = plan.page;
+  return {
+    startX: ox + sx * traced.startX,
+    startY: oy + sy * traced.startY,
+    segments: traced.segments.map((s) => transformSegment(s, sx, sy, ox, oy)),
+    closed: path.closed,
+  };
+}
+
+/** The loops of a fill item in page units. */
+export function fillOnPage(plan: OutputPlan, item: FillItem): PagePath[] {
+  return item.loops.map((uses) => pathOnPage(plan, { uses, closed: true }));
+}
+
+/** A primitive in page units (uniform page maps only keep primitives with arcs). */
+export function primitiveOnPage(plan: OutputPlan, p: Primitive): Primitive {
+  const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = plan.page;
+  const k = (sx + sy) / 2;
+  switch (p.kind) {
+    case 'circle':
+      return { kind: 'circle', cx: ox + sx * p.cx, cy: oy + sy * p.cy, r: p.r * k };
+    case 'ellipse':
+      return { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, rx: p.rx * k, ry: p.ry * k };
+    case 'rect':
+      // Axis-aligned rectangles follow each axis; turned ones only survive uniform maps.
+      return p.rotationDeg === 0
+        ? { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, width: p.width * sx, height: p.height * sy }
+        : { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, width: p.width * k, height: p.height * k };
+  }
+}
+
+/** Calls `visit` for every fill and stroke in paint order, with the ids of the enclosing groups. */
+export function forEachDrawable(items: readonly PlanItem[], visit: (item: FillItem | StrokeItem, groups: readonly string[]) => void, groups: readonly string[] = []): void {
+  for (const item of items) {
+    if (item.kind === 'group') forEachDrawable(item.items, visit, [...groups, item.id]);
+    else visit(item, groups);
+  }
+}
+
+/** Stroke width in page units for a stroke item. */
+export function strokeWidthOnPage(plan: OutputPlan, item: StrokeItem): number {
+  return item.widthPx * plan.page.unitsPerInputPx;
+}
