@@ -360,7 +360,7 @@ describe('toEngineParams / toOutputOptions', () => {
     const o = toOutputOptions(opts);
     expect(o.drawStyle).toBe('stroke_edges');
     expect(o.groupBy).toBe('color');
-    expect(o.gapFiller).toEqual({ enabled: true, nonScalingStroke: true, clip: true, strokeWidth: 1.5 });
+    expect(o.gapFiller).toEqual({ enabled: true, nonScalingStroke: true, clip: true, strokeWidthPx: 1.5 });
     expect(o.svg).toEqual({ version: 'svg_tiny_1_2', fixedSize: false, adobeCompatibilityMode: true });
   });
 });
