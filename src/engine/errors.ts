@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   imageTooLargeBytes: 1012,
   tooManyPixels: 1013,
   parameterError: 1019,
+  outputTooLarge: 1023,
 } as const;
 
 export class TracelabError extends Error {
@@ -43,4 +44,17 @@ export function tooManyPixelsError(width: number, height: number): TracelabError
 /** 400 / 1019: a parameter is unknown, of the wrong type or out of range. */
 export function parameterError(message: string): TracelabError {
   return new TracelabError(ERROR_CODES.parameterError, 400, message);
+}
+
+/** The largest PNG result, in pixels (64 MB of RGBA); the reference leaves the number open. */
+export const MAX_RESULT_PIXELS = 16_777_216;
+
+/** 400 / 1023: the output options ask for a PNG larger than MAX_RESULT_PIXELS (reference §3.10). */
+export function outputTooLargeError(width: number, height: number): TracelabError {
+  return new TracelabError(
+    ERROR_CODES.outputTooLarge,
+    400,
+    `The requested PNG would be ${width}×${height} = ${width * height} px; the maximum result size is ${MAX_RESULT_PIXELS} px. ` +
+      'Lower output.size.scale, output.size.width/height or output.size.output_dpi.',
+  );
 }
