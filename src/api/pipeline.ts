@@ -1,13 +1,13 @@
 /**
- * The trace pipeline every front-end shares (CLI, web worker, and later the HTTP service):
- * API fields → parseOptions → capability check → decodeImage → traceImage → writeSvg.
+ * The trace pipeline every front-end shares (CLI, web worker and the HTTP service):
+ * API fields → parseOptions → consistency checks → decodeImage → traceImage → format writer.
  * No I/O and no platform code: hosts load codec assets themselves (Node: src/cli/node-codecs.ts).
  */
 import { decodeImage } from '../decode/index.js';
 import { parameterError, unreadableImageError } from '../engine/errors.js';
 import { traceImage } from '../engine/index.js';
 import type { EngineParams, TraceResult } from '../engine/types.js';
-import { writeSvg } from '../formats/svg.js';
+import { writeFile } from './write-file.js';
 import type { OutputOptions } from '../formats/types.js';
 import { FILE_FORMAT_MEDIA } from './media-types.js';
 import { parseOptions, toEngineParams, toOutputOptions, type VectorizeOptions } from './options.js';
@@ -29,26 +29,25 @@ export interface VectorizeOutput {
   readonly timings: Readonly<Record<string, number>>;
 }
 
-/** Formats this version can write. The others are valid API values, just not implemented yet. */
-const IMPLEMENTED_FORMATS = new Set(['svg']);
-
 /**
- * Options that are valid API values but that this version does not honour yet. Asking
- * for one is an error rather than being silently ignored: a user comparing with the real
- * service must not get a different file without being told.
+ * Options that are valid API values but that this version does not honour. Asking for one is an
+ * error rather than being silently ignored: a user comparing with the real service must not get
+ * a different file without being told.
  */
 function unsupportedOption(o: VectorizeOptions): string | undefined {
   if (o['processing.color_profile.input'] !== 'ignore') return `processing.color_profile.input=${o['processing.color_profile.input']}`;
   if (o['processing.color_profile.output'] !== 'ignore') return `processing.color_profile.output=${o['processing.color_profile.output']}`;
-  if (o['output.draw_style'] !== 'fill_shapes') return `output.draw_style=${o['output.draw_style']}`;
-  if (o['output.group_by'] !== 'none') return `output.group_by=${o['output.group_by']}`;
-  if (o['output.gap_filler.clip']) return 'output.gap_filler.clip=true';
-  if (o['output.svg.adobe_compatibility_mode']) return 'output.svg.adobe_compatibility_mode=true';
-  for (const curve of ['quadratic_bezier', 'cubic_bezier', 'circular_arc', 'elliptical_arc'] as const) {
-    if (!o[`output.curves.allowed.${curve}`]) return `output.curves.allowed.${curve}=false`;
+  return undefined;
+}
+
+/** Output options that contradict each other or cannot give a file (400 / 1019 naming the field). */
+function contradiction(o: VectorizeOptions): string | undefined {
+  for (const name of ['output.size.scale', 'output.size.width', 'output.size.height'] as const) {
+    const v = o[name];
+    if (v !== undefined && !(v > 0)) return `${name} must be greater than 0 (a page needs a size); received ${v}.`;
   }
-  for (const size of ['scale', 'width', 'height'] as const) {
-    if (o[`output.size.${size}`] !== undefined) return `output.size.${size}`;
+  if (o['output.gap_filler.clip'] && o['output.gap_filler.enabled'] && o['output.file_format'] === 'svg' && o['output.svg.version'] === 'svg_tiny_1_2') {
+    return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use svg_1_1 or output.gap_filler.non_scaling_stroke instead.';
   }
   return undefined;
 }
@@ -60,13 +59,8 @@ function unsupportedOption(o: VectorizeOptions): string | undefined {
 export function planVectorize(fields: Iterable<readonly [string, string]>): VectorizePlan {
   const options = parseOptions(fields, 'vectorize');
   const outputOptions = toOutputOptions(options);
-  if (!IMPLEMENTED_FORMATS.has(outputOptions.fileFormat)) {
-    const format = outputOptions.fileFormat;
-    throw parameterError(
-      `output.file_format=${format} is a valid API value, but ${format.toUpperCase()} output is not implemented ` +
-        `yet in this version of tracelab; implemented: ${[...IMPLEMENTED_FORMATS].join(', ')}`,
-    );
-  }
+  const contradicted = contradiction(options);
+  if (contradicted) throw parameterError(contradicted);
   const unsupported = unsupportedOption(options);
   if (unsupported) {
     throw parameterError(`${unsupported} is a valid API value, but this version of tracelab does not implement it yet`);
@@ -74,18 +68,26 @@ export function planVectorize(fields: Iterable<readonly [string, string]>): Vect
   return { options, engineParams: toEngineParams(options), outputOptions };
 }
 
-/** Decode, trace and write. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
-export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {
+/** Decode and trace. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
+export async function traceBytes(plan: VectorizePlan, bytes: Uint8Array): Promise<{ result: TraceResult; timings: Record<string, number> }> {
   if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
   const t0 = now();
   const decoded = await decodeImage(bytes);
   const t1 = now();
-  const result = traceImage({ width: decoded.width, height: decoded.height, data: decoded.data }, plan.engineParams);
+  const traced = traceImage({ width: decoded.width, height: decoded.height, data: decoded.data }, plan.engineParams);
+  // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
+  const result = decoded.dpi ? { ...traced, inputDpi: decoded.dpi.x } : traced;
   const t2 = now();
-  const body = new TextEncoder().encode(writeSvg(result, plan.outputOptions));
-  const t3 = now();
-  const timings = { decode: t1 - t0, ...result.stats.stageMs, trace: t2 - t1, write: t3 - t2 };
-  return { body, ...FILE_FORMAT_MEDIA.svg, result, timings };
+  return { result, timings: { decode: t1 - t0, ...result.stats.stageMs, trace: t2 - t1 } };
+}
+
+/** Decode, trace and write the requested format. Throws TracelabError (also 1023 for a PNG too large). */
+export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {
+  const { result, timings } = await traceBytes(plan, bytes);
+  const t0 = now();
+  const body = await writeFile(result, plan.outputOptions);
+  const t1 = now();
+  return { body, ...FILE_FORMAT_MEDIA[plan.outputOptions.fileFormat], result, timings: { ...timings, write: t1 - t0 } };
 }
 
 function now(): number {

@@ -4,23 +4,20 @@
  */
 
 import type { TraceResult } from '../engine/types.js';
-import { encodePng, renderPixels, writePng } from '../formats/png.js';
+import { writeFile } from './write-file.js';
+import { buildPlan } from '../formats/plan.js';
+import { encodePng, renderPlan } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
-import type { OutputOptions } from '../formats/types.js';
+import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from '../formats/types.js';
 import { corruptTokenError } from './storage/errors.js';
 import { FILE_FORMAT_MEDIA } from './media-types.js';
-import { watermarkRgba, watermarkSvg, type WatermarkStyle } from './watermark.js';
-
-/** PNG results are 4× the input size (§6.2) … */
-export const PNG_SCALE = 4;
-/** … unless that exceeds this many pixels; then the scale is lowered to fit (memory bound). */
-export const MAX_PNG_PIXELS = 16_777_216;
+import { watermarkRgba, watermarkSvg, watermarkTrace, type WatermarkStyle } from './watermark.js';
 
 export interface RenderRequest {
-  /** Requested format: only `svg` and `png` reach here (the rest are refused earlier). */
-  readonly format: 'svg' | 'png';
+  /** Output options, including the format. */
   readonly outputOptions: OutputOptions;
-  readonly antiAliased: boolean;
+  /** Preview modes answer a 4× PNG whatever the format and size options say (reference §3.1). */
+  readonly preview: boolean;
   readonly watermark: WatermarkStyle | 'none';
 }
 
@@ -30,24 +27,28 @@ export interface Rendered {
   readonly extension: string;
 }
 
-/** The PNG scale for `result`: 4, or less when 4× would exceed MAX_PNG_PIXELS. */
-export function pngScale(result: TraceResult): number {
-  const area = result.inputWidth * result.inputHeight * PNG_SCALE * PNG_SCALE;
-  return area <= MAX_PNG_PIXELS ? PNG_SCALE : PNG_SCALE * Math.sqrt(MAX_PNG_PIXELS / area) * 0.999;
-}
-
-export function render(result: TraceResult, req: RenderRequest): Rendered {
-  if (req.format === 'svg') {
-    let svg = writeSvg(result, req.outputOptions);
-    if (req.watermark === 'heavy') svg = watermarkSvg(svg, result.inputWidth, result.inputHeight);
-    return { body: new TextEncoder().encode(svg), ...FILE_FORMAT_MEDIA.svg };
+export async function render(result: TraceResult, req: RenderRequest): Promise<Rendered> {
+  const options: OutputOptions = req.preview
+    ? { ...req.outputOptions, fileFormat: 'png', size: DEFAULT_OUTPUT_OPTIONS.size }
+    : req.outputOptions;
+  const format = options.fileFormat;
+  const media = FILE_FORMAT_MEDIA[format];
+  if (req.watermark === 'none') return { body: await writeFile(result, options), ...media };
+  switch (format) {
+    case 'svg': {
+      const svg = watermarkSvg(writeSvg(result, options), result.inputWidth, result.inputHeight);
+      return { body: new TextEncoder().encode(svg), ...media };
+    }
+    case 'png': {
+      // The pixels of the PNG writer, with the watermark drawn into them before encoding.
+      const { rgba, width, height } = renderPlan(buildPlan(result, options));
+      watermarkRgba(rgba, width, height, req.watermark);
+      return { body: encodePng(rgba, width, height), ...media };
+    }
+    default:
+      // PDF, EPS and DXF carry the watermark as shapes.
+      return { body: await writeFile(watermarkTrace(result, req.watermark), options), ...media };
   }
-  const scale = pngScale(result);
-  if (req.watermark === 'none') return { body: writePng(result, { scale, antiAliased: req.antiAliased }), ...FILE_FORMAT_MEDIA.png };
-  // Same pixels as writePng, with the watermark drawn into them before encoding.
-  const { rgba, width, height } = renderPixels(result, { scale, antiAliased: req.antiAliased });
-  watermarkRgba(rgba, width, height, req.watermark);
-  return { body: encodePng(rgba, width, height), ...FILE_FORMAT_MEDIA.png };
 }
 
 /** TraceResult → bytes stored in `ImageRecord.trace` (JSON; doubles round-trip exactly). */

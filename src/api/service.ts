@@ -18,8 +18,8 @@ import type { TraceResult } from '../engine/types.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
 import type { LocalAccount } from './account.js';
-import { parseOptions, toFields, type VectorizeOptions } from './options.js';
-import { planVectorize, runVectorize } from './pipeline.js';
+import { parseOptions, toFields } from './options.js';
+import { planVectorize, traceBytes } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
 import { authenticate, errorResponse, jsonResponse, readForm, GENERIC_ERROR_CODE, type ParsedForm } from './service-http.js';
 import { base64Bytes, fileBytes, imageSource, MAX_IMAGE_BYTES, urlBytes, type FetchImage } from './service-image.js';
@@ -108,11 +108,6 @@ function tokenField(form: ParsedForm, endpoint: 'download' | 'delete'): string {
   return tokens[0]![1];
 }
 
-/** `output.bitmap.anti_aliasing_mode` as a boolean. */
-function antiAliased(options: VectorizeOptions): boolean {
-  return options['output.bitmap.anti_aliasing_mode'] !== 'aliased';
-}
-
 export function createService(options: ServiceOptions): ApiHandler {
   const { store, account, credentials } = options;
   const now = options.now ?? (() => Date.now());
@@ -134,10 +129,8 @@ export function createService(options: ServiceOptions): ApiHandler {
     const opts = parseOptions(form.strings, 'vectorize');
     const mode = opts.mode;
     const previewMode = mode === 'preview' || mode === 'test_preview';
-    // Preview modes always answer a 4× PNG (§6.2; contradicting output.file_format is ignored). PNG
-    // is rendered here, so the pipeline plans the trace with its default (SVG) format.
-    const format: 'svg' | 'png' = previewMode || opts['output.file_format'] === 'png' ? 'png' : 'svg';
-    const plan = planVectorize(form.strings.filter(([n]) => !(n === 'output.file_format' && format === 'png')));
+    // Preview modes always answer a 4× PNG (§6.2; contradicting output options are ignored).
+    const plan = planVectorize(form.strings);
     const retentionDays = opts['policy.retention_days'];
     const cost = vectorizeCost(mode, retentionDays);
     account.checkCanSpend(mode, cost.charged);
@@ -165,12 +158,9 @@ export function createService(options: ServiceOptions): ApiHandler {
       throw new TracelabError(1012, 413, `Image too large: ${bytes.length} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`);
     }
 
-    const out = await runVectorize(plan, bytes);
     const watermark = mode === 'production' ? 'none' : mode === 'preview' ? 'discreet' : 'heavy';
-    const rendered: Rendered =
-      format === 'svg' && watermark === 'none'
-        ? { body: out.body, contentType: out.contentType, extension: out.extension }
-        : render(out.result, { format, outputOptions: plan.outputOptions, antiAliased: antiAliased(opts), watermark });
+    const out = await traceBytes(plan, bytes);
+    const rendered: Rendered = await render(out.result, { outputOptions: plan.outputOptions, preview: previewMode, watermark });
 
     const headers = chargeHeaders(cost, mode);
     if (retentionDays > 0) {
@@ -194,9 +184,8 @@ export function createService(options: ServiceOptions): ApiHandler {
     const token = tokenField(form, 'download');
     const fields = form.strings.filter(([n]) => n !== 'image.token');
     const opts = parseOptions(fields, 'download');
-    const format: 'svg' | 'png' = opts['output.file_format'] === 'png' ? 'png' : 'svg';
-    // Refuses the formats and output options this version does not implement (1019), as /vectorize does.
-    const plan = planVectorize(fields.filter(([n, v]) => n !== 'receipt' && !(n === 'output.file_format' && v === 'png')));
+    // The same option checks as /vectorize (1019).
+    const plan = planVectorize(fields.filter(([n]) => n !== 'receipt'));
     const record = await getRecord(store, token, now);
     const receipt = opts.receipt;
     if (receipt !== undefined && !receiptMatches(record, receipt)) {
@@ -206,10 +195,9 @@ export function createService(options: ServiceOptions): ApiHandler {
     account.checkCanSpend(record.mode, cost.charged);
     const result: TraceResult = deserializeTrace(token, record.trace);
     // Production and preview tokens download the real result; test tokens stay watermarked (§6.3).
-    const rendered = render(result, {
-      format,
+    const rendered = await render(result, {
       outputOptions: plan.outputOptions,
-      antiAliased: antiAliased(opts),
+      preview: false,
       watermark: isTestMode(record.mode) ? 'heavy' : 'none',
     });
     const headers = chargeHeaders(cost, record.mode);

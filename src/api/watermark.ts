@@ -8,6 +8,8 @@
  * elements appended after the shapes (`svgWatermark`, inserted by `watermarkSvg`).
  */
 
+import type { Chain, Shape, TraceResult } from '../engine/types.js';
+
 export type WatermarkStyle = 'heavy' | 'discreet';
 
 /** 5×7 dot glyphs, one string per row, '1' = dot. Only the letters the watermarks use. */
@@ -138,4 +140,57 @@ export function watermarkSvg(svg: string, width: number, height: number): string
   const end = svg.lastIndexOf('</svg>');
   if (end < 0) throw new Error('not an SVG document: no </svg>');
   return svg.slice(0, end) + svgWatermark(width, height) + svg.slice(end);
+}
+
+/**
+ * The watermark as extra shapes on top of a trace, for the vector formats that have neither text
+ * nor pixels to draw into (PDF, EPS, DXF): every dot of the dot-font text becomes a small square
+ * shape, tiled like the bitmap watermark. Squares that would cross the picture's edge are left
+ * out, so the page size stays the picture's.
+ */
+export function watermarkTrace(result: TraceResult, style: WatermarkStyle): TraceResult {
+  const s = bitmapStyle(style, result.width, result.height);
+  const { mask, width: mw, height: mh } = textMask(s.text);
+  const dot = s.dot;
+  const tileW = (mw + s.gapX) * dot;
+  const tileH = (mh + s.gapY) * dot;
+  const color = { r: s.color[0], g: s.color[1], b: s.color[2], a: Math.round(s.alpha * 255) };
+  const chains: Chain[] = [...result.chains];
+  const shapes: Shape[] = [...result.shapes];
+  let region = result.shapes.reduce((m, sh) => Math.max(m, sh.region), -1) + 1;
+  // (u, v) = the picture's coordinates turned by −30°; back: x = u·cos − v·sin, y = u·sin + v·cos.
+  const toX = (u: number, v: number): number => u * COS - v * SIN;
+  const toY = (u: number, v: number): number => u * SIN + v * COS;
+  const corners = [[0, 0], [result.width, 0], [0, result.height], [result.width, result.height]] as const;
+  const us = corners.map(([x, y]) => x * COS + y * SIN);
+  const vs = corners.map(([x, y]) => -x * SIN + y * COS);
+  const [u0, u1, v0, v1] = [Math.min(...us), Math.max(...us), Math.min(...vs), Math.max(...vs)];
+  for (let row = Math.floor(v0 / tileH); row * tileH <= v1; row++) {
+    const shift = row & 1 ? tileW / 2 : 0;
+    for (let col = Math.floor((u0 + shift) / tileW) - 1; col * tileW - shift <= u1; col++) {
+      const tu = col * tileW - shift;
+      const tv = row * tileH;
+      for (let gy = 0; gy < mh; gy++) {
+        for (let gx = 0; gx < mw; gx++) {
+          if (mask[gy * mw + gx] === 0) continue;
+          const ua = tu + gx * dot;
+          const va = tv + gy * dot;
+          const pts = [[ua, va], [ua + dot, va], [ua + dot, va + dot], [ua, va + dot]].map(([u, v]) => [toX(u!, v!), toY(u!, v!)] as const);
+          if (pts.some(([x, y]) => x < 0 || y < 0 || x > result.width || y > result.height)) continue;
+          const chain = chains.length;
+          chains.push({
+            startX: pts[0]![0],
+            startY: pts[0]![1],
+            segments: [1, 2, 3, 0].map((k) => ({ kind: 'line' as const, x: pts[k]![0], y: pts[k]![1] })),
+            leftRegion: region,
+            rightRegion: -1,
+            closed: true,
+          });
+          shapes.push({ region, color, outer: [{ chain, reversed: false }], holes: [], areaPx: dot * dot, parent: -1 });
+          region++;
+        }
+      }
+    }
+  }
+  return { ...result, chains, shapes };
 }

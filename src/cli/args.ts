@@ -221,7 +221,7 @@ function finishVectorize(parsed: Scanned): Command {
   }
   const output = parsed.values.get('-o');
   if (output === undefined) throw new UsageError('vectorize needs -o OUTPUT (or -o - for standard output)');
-  let command: Command & { kind: 'vectorize' } = { kind: 'vectorize', input, output, fields: parsed.fields };
+  let command: Command & { kind: 'vectorize' } = { kind: 'vectorize', input, output, fields: formatFromName(parsed.fields, output) };
   if (source !== undefined) command = { ...command, source };
   if ([...parsed.seen].some((f) => SERVICE_FLAGS.has(f))) command = { ...command, service: true };
   return withRemote(command, parsed);
@@ -231,7 +231,7 @@ function finishDownload(parsed: Scanned): Command {
   const token = onePositional(parsed, 'download', 'TOKEN');
   const output = parsed.values.get('-o');
   if (output === undefined) throw new UsageError('download needs -o OUTPUT (or -o - for standard output)');
-  return withRemote({ kind: 'download', token, output, fields: parsed.fields }, parsed);
+  return withRemote({ kind: 'download', token, output, fields: formatFromName(parsed.fields, output) }, parsed);
 }
 
 function finishServe(parsed: Scanned): Command {
@@ -243,4 +243,17 @@ function finishServe(parsed: Scanned): Command {
   const host = parsed.values.get('--host') ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host needs a host name or address');
   return { kind: 'serve', host, port: Number(portText) };
+}
+
+const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf: 'pdf', eps: 'eps', ps: 'eps', dxf: 'dxf', png: 'png' };
+
+/**
+ * Without --format (or output.file_format), the output file's extension picks the format, so
+ * `-o logo.pdf` writes a PDF. An explicit format always wins; unknown extensions leave the default.
+ */
+export function formatFromName(fields: [string, string][], output: string): [string, string][] {
+  if (fields.some(([name]) => name === 'output.file_format')) return fields;
+  const ext = /\.([A-Za-z]+)$/.exec(output)?.[1]?.toLowerCase();
+  const format = ext === undefined ? undefined : FORMAT_BY_EXTENSION[ext];
+  return format === undefined ? fields : [...fields, ['output.file_format', format]];
 }

@@ -36,7 +36,7 @@ export function helpText(version: string): string {
     'Options:',
     '  INPUT                  image file to trace (PNG, JPEG, ...); - reads standard input',
     '  -o, --output OUTPUT    result file, written atomically; - writes to standard output',
-    '  --format FORMAT        same as --param output.file_format=FORMAT (only svg is implemented so far)',
+    '  --format FORMAT        same as --param output.file_format=FORMAT (default: the extension of -o, else svg)',
     '  --max-pixels N         same as --param input.max_pixels=N',
     '  --param NAME=VALUE     any parameter listed below; repeatable, each NAME at most once',
     '  --mode MODE            production | preview | test | test_preview (service; test modes are free)',

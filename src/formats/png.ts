@@ -1,6 +1,7 @@
 /**
  * PNG writer.
- * In: RGBA bytes (straight alpha) or a TraceResult to render. Out: a PNG file (8-bit RGBA,
+ * In: RGBA bytes (straight alpha), an output plan (rendered by src/formats/raster-plan.ts) or a
+ * TraceResult (fills only, at a scale). Out: a PNG file (8-bit RGBA,
  * non-interlaced). Each row's filter is the one whose filtered bytes have the smallest sum of
  * absolute values (read as signed bytes), the usual heuristic; the filtered data is compressed
  * once with fflate's zlib at a fixed level, so the same pixels always give the same bytes, in
@@ -9,7 +10,11 @@
 import { zlibSync } from 'fflate';
 import { crc32 } from '../decode/crc32.js';
 import type { TraceResult } from '../engine/types.js';
+import type { OutputPlan } from './plan.js';
 import { rasterizeShapes } from './raster.js';
+import { renderPlan } from './raster-plan.js';
+
+export { pngSize, renderPlan, type PngSize, type RenderPlanOptions } from './raster-plan.js';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const ZLIB_LEVEL = 6;
@@ -18,6 +23,12 @@ export interface PngOptions {
   /** Output pixels per input pixel (default 4). */
   readonly scale?: number;
   readonly antiAliased: boolean;
+}
+
+/** The PNG file of an output plan: its size, fills, strokes and gap filler (transparent background). */
+export function writePlanPng(plan: OutputPlan): Uint8Array {
+  const { rgba, width, height } = renderPlan(plan);
+  return encodePng(rgba, width, height);
 }
 
 /** Renders the traced shapes at `scale` × the input size (transparent background) as PNG. */

@@ -22,6 +22,10 @@
  * Time: proportional to the edges plus the sum of the shapes' bounding-box areas.
  * Arithmetic is plain IEEE doubles in a fixed order, so results are byte-identical on every run
  * and in every conforming JavaScript engine.
+ *
+ * The output-plan renderer (src/formats/raster-plan.ts) reuses the building blocks exported
+ * below: ChainCache (with a traced → device offset), CellBuffer (with a masked composite for
+ * clipped strokes) and addLoop.
  */
 import type { Chain, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { flattenSegments, polylineBounds } from './flatten.js';
@@ -44,16 +48,7 @@ export function rasterizeShapes(result: TraceResult, options: RasterOptions): Ui
   const width = Math.max(0, Math.floor(options.width));
   const height = Math.max(0, Math.floor(options.height));
   const out = new Uint8Array(width * height * 4);
-  const bg = options.background;
-  if (bg) {
-    const r = clampByte(bg.r), g = clampByte(bg.g), b = clampByte(bg.b), a = clampByte(bg.a);
-    for (let o = 0; o < out.length; o += 4) {
-      out[o] = r;
-      out[o + 1] = g;
-      out[o + 2] = b;
-      out[o + 3] = a;
-    }
-  }
+  if (options.background) paintBackground(out, options.background);
   if (width === 0 || height === 0) return out;
   const chains = new ChainCache(result.chains, options.scaleX, options.scaleY, options.tolerancePx ?? 0.1);
   const cells = new CellBuffer(width, height, options.antiAliased);
@@ -75,6 +70,17 @@ export function rasterizeShapes(result: TraceResult, options: RasterOptions): Ui
     cells.composite(out, shape.color);
   }
   return out;
+}
+
+/** Fills straight-alpha RGBA bytes with one colour. */
+export function paintBackground(out: Uint8Array, bg: Rgba): void {
+  const r = clampByte(bg.r), g = clampByte(bg.g), b = clampByte(bg.b), a = clampByte(bg.a);
+  for (let o = 0; o < out.length; o += 4) {
+    out[o] = r;
+    out[o + 1] = g;
+    out[o + 2] = b;
+    out[o + 3] = a;
+  }
 }
 
 /**
@@ -99,8 +105,12 @@ export function polygonCoverage(loops: readonly Float64Array[], width: number, h
   return cov;
 }
 
-/** Walks a loop's chain uses (reversed ones backwards) and adds every edge, closing the loop. */
-function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop): void {
+/**
+ * Walks a loop's chain uses (reversed ones backwards) and adds every edge, closing the loop.
+ * `flip` adds every edge backwards (the exact negation of its contribution): callers that sum
+ * several shapes into one buffer use it to give all of them the same winding sign.
+ */
+export function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop, flip = false): void {
   let firstX = NaN, firstY = NaN, px = NaN, py = NaN;
   for (const use of loop) {
     const p = chains.points(use.chain);
@@ -112,6 +122,8 @@ function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop): void {
       if (Number.isNaN(px)) {
         firstX = x;
         firstY = y;
+      } else if (flip) {
+        cells.addLine(x, y, px, py);
       } else {
         cells.addLine(px, py, x, y);
       }
@@ -119,11 +131,41 @@ function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop): void {
       py = y;
     }
   }
-  if (!Number.isNaN(px)) cells.addLine(px, py, firstX, firstY);
+  if (Number.isNaN(px)) return;
+  if (flip) cells.addLine(firstX, firstY, px, py);
+  else cells.addLine(px, py, firstX, firstY);
 }
 
-/** Every chain flattened once, in output pixels, with its bounding box. */
-class ChainCache {
+/** Twice the signed area of a loop's flattened polygon (shoelace), in output pixels². */
+export function loopArea2(chains: ChainCache, loop: Loop): number {
+  let firstX = NaN, firstY = NaN, px = NaN, py = NaN;
+  let sum = 0;
+  for (const use of loop) {
+    const p = chains.points(use.chain);
+    const n = p.length >> 1;
+    for (let k = 0; k < n; k++) {
+      const i = use.reversed ? n - 1 - k : k;
+      const x = p[2 * i]!;
+      const y = p[2 * i + 1]!;
+      if (Number.isNaN(px)) {
+        firstX = x;
+        firstY = y;
+      } else {
+        sum += px * y - x * py;
+      }
+      px = x;
+      py = y;
+    }
+  }
+  if (!Number.isNaN(px)) sum += px * firstY - firstX * py;
+  return sum;
+}
+
+/**
+ * Every chain flattened once, in output pixels (x' = offsetX + scaleX·x, likewise y), with its
+ * bounding box.
+ */
+export class ChainCache {
   private readonly pts: (Float64Array | undefined)[];
   private readonly boxes: ([number, number, number, number] | undefined)[];
   private readonly tolerance: number;
@@ -133,6 +175,8 @@ class ChainCache {
     private readonly scaleX: number,
     private readonly scaleY: number,
     tolerancePx: number,
+    private readonly offsetX = 0,
+    private readonly offsetY = 0,
   ) {
     this.pts = new Array<Float64Array | undefined>(chains.length);
     this.boxes = new Array<[number, number, number, number] | undefined>(chains.length);
@@ -147,9 +191,17 @@ class ChainCache {
     if (!p) {
       const c = this.chains[index]!;
       p = flattenSegments(c.startX, c.startY, c.segments, this.tolerance);
-      for (let i = 0; i < p.length; i += 2) {
-        p[i] = p[i]! * this.scaleX;
-        p[i + 1] = p[i + 1]! * this.scaleY;
+      const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = this;
+      if (ox === 0 && oy === 0) {
+        for (let i = 0; i < p.length; i += 2) {
+          p[i] = p[i]! * sx;
+          p[i + 1] = p[i + 1]! * sy;
+        }
+      } else {
+        for (let i = 0; i < p.length; i += 2) {
+          p[i] = ox + p[i]! * sx;
+          p[i + 1] = oy + p[i + 1]! * sy;
+        }
       }
       this.pts[index] = p;
     }
@@ -167,7 +219,7 @@ class ChainCache {
  * The cell accumulation buffer over one bounding box [x0, x1) × [y0, y1) of the image. Each row
  * has two spare cells on the right: edges right of the box add there and are never read.
  */
-class CellBuffer {
+export class CellBuffer {
   private buf = new Float64Array(0);
   private x0 = 0;
   private y0 = 0;
@@ -351,6 +403,60 @@ class CellBuffer {
       }
     }
   }
+
+  /**
+   * composite() with the coverage multiplied by `mask`'s (a buffer begun over the same box):
+   * a clipped stroke is painted only inside the mask's shapes.
+   */
+  compositeMasked(out: Uint8Array, color: Rgba, mask: CellBuffer): void {
+    if (mask.x0 !== this.x0 || mask.y0 !== this.y0 || mask.x1 !== this.x1 || mask.y1 !== this.y1) {
+      throw new Error('compositeMasked: the mask must cover the same box');
+    }
+    const sr = clampByte(color.r), sg = clampByte(color.g), sb = clampByte(color.b);
+    const alpha = clampByte(color.a) / 255;
+    const buf = this.buf;
+    const mbuf = mask.buf;
+    const w = this.x1 - this.x0;
+    const aa = this.antiAliased;
+    const maa = mask.antiAliased;
+    for (let r = this.y0; r < this.y1; r++) {
+      const base = (r - this.y0) * this.stride;
+      let o = (r * this.width + this.x0) * 4;
+      let acc = 0;
+      let macc = 0;
+      for (let i = 0; i < w; i++, o += 4) {
+        acc += buf[base + i]!;
+        macc += mbuf[base + i]!;
+        let c = acc < 0 ? -acc : acc;
+        if (!aa) c = c > 0.5 ? 1 : 0;
+        else if (c > 1) c = 1;
+        let m = macc < 0 ? -macc : macc;
+        if (!maa) m = m > 0.5 ? 1 : 0;
+        else if (m > 1) m = 1;
+        c *= m;
+        if (c <= 1e-9) continue;
+        blendPixel(out, o, sr, sg, sb, alpha * c);
+      }
+    }
+  }
+}
+
+/** Source-over of (sr, sg, sb) at alpha `sa` onto the straight-alpha pixel at byte `o`. */
+function blendPixel(out: Uint8Array, o: number, sr: number, sg: number, sb: number, sa: number): void {
+  const da = out[o + 3]! / 255;
+  if (sa >= 1 || da === 0) {
+    out[o] = sr;
+    out[o + 1] = sg;
+    out[o + 2] = sb;
+    out[o + 3] = Math.round(sa * 255);
+    return;
+  }
+  const keep = da * (1 - sa);
+  const oa = sa + keep;
+  out[o] = Math.round((sr * sa + out[o]! * keep) / oa);
+  out[o + 1] = Math.round((sg * sa + out[o + 1]! * keep) / oa);
+  out[o + 2] = Math.round((sb * sa + out[o + 2]! * keep) / oa);
+  out[o + 3] = Math.round(oa * 255);
 }
 
 function clampByte(v: number): number {

@@ -1,37 +1,136 @@
 /**
  * SVG writer.
- * In: a TraceResult and output options. Out: an SVG document (string) whose viewBox is the
- * input's pixel size. Shapes are written bottom first, one <path> each (outer loop + holes,
- * nonzero fill: holes run the other way). The gap filler — strokes in the average colour of the
- * two neighbours, under every border between two shapes — hides the hairline seams renderers
- * draw between exactly coincident edges (reference §3.6).
- * Precision adapts to the picture: pixel art on the lattice gets integers, small images two
- * decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
+ * In: an output plan (src/formats/plan.ts). Out: an SVG document (string). Coordinates are in
+ * input pixels: the viewBox is the input's size, or — when output.size sets a page — the page box
+ * mapped back into input pixels, with width/height carrying the page size and unit.
+ * Fills are one <path> each (outer loop + holes, nonzero: holes run the other way) or a native
+ * <circle>/<ellipse>/<rect> for detected primitives. Strokes (outlines, edges and the gap filler —
+ * reference §3.3, §3.6) are unfilled paths; consecutive gap-filler strokes share one <g> that
+ * carries their common attributes; a clipped filler references the shapes it serves via <use>.
+ * Groups become <g id>. Path data comes from src/formats/path-data.ts: every chain is quantised
+ * once, so a border written forwards in one shape and backwards in the next lands on the same
+ * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
+ * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { ChainUse, Rgba, TraceResult } from '../engine/types.js';
+import type { Rgba, TraceResult } from '../engine/types.js';
+import { svgUnitSuffix } from './page.js';
 import { chainInDirection, PathWriter, quantizeChain, writeLoop, writeOpenChain, type QChain, type Quantizer } from './path-data.js';
+import { buildPlan, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
 export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_OUTPUT_OPTIONS): string {
+  return writeSvgPlan(buildPlan(result, { ...options, fileFormat: 'svg' }));
+}
+
+interface SvgContext {
+  readonly plan: OutputPlan;
+  readonly quantizer: Quantizer;
+  readonly chains: readonly QChain[];
+  /** Shapes a clip path refers to get an id. */
+  readonly referenced: Set<number>;
+  clipCount: number;
+}
+
+export function writeSvgPlan(plan: OutputPlan): string {
+  const result = plan.result;
   const quantizer = chooseQuantizer(result);
-  const chains = result.chains.map((c) => quantizeChain(c, quantizer));
-  const w = formatDecimal(result.inputWidth);
-  const h = formatDecimal(result.inputHeight);
-  const out: string[] = [];
-  out.push('<?xml version="1.0" encoding="UTF-8"?>\n');
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" ${versionAttributes(options)}`);
-  if (options.svg.fixedSize) out.push(` width="${w}" height="${h}"`);
-  out.push(` viewBox="0 0 ${w} ${h}">\n`);
-  if (options.gapFiller.enabled && options.drawStyle === 'fill_shapes') out.push(gapFiller(result, chains, quantizer, options));
-  for (const shape of result.shapes) {
-    const pw = new PathWriter(quantizer.decimals);
-    const cursor = { x: 0, y: 0 };
-    writeLoop(pw, shape.outer, chains, cursor);
-    for (const hole of shape.holes) writeLoop(pw, hole, chains, cursor);
-    out.push(`<path fill="${hexColor(shape.color)}"${opacityAttribute(shape.color, 'fill')} d="${pw.toString()}"/>\n`);
-  }
+  const ctx: SvgContext = {
+    plan,
+    quantizer,
+    chains: plan.chains.map((c) => quantizeChain(c, quantizer)),
+    referenced: referencedShapes(plan.items),
+    clipCount: 0,
+  };
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg"`);
+  if (ctx.referenced.size > 0) out.push(' xmlns:xlink="http://www.w3.org/1999/xlink"');
+  out.push(` ${versionAttributes(plan.options)}${sizeAttributes(plan)}>\n`);
+  writeItems(out, plan.items, ctx);
   out.push('</svg>\n');
   return out.join('');
+}
+
+function writeItems(out: string[], items: readonly PlanItem[], ctx: SvgContext): void {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item.kind === 'group') {
+      out.push(`<g id="${item.id}">\n`);
+      writeItems(out, item.items, ctx);
+      out.push('</g>\n');
+    } else if (item.kind === 'fill') {
+      out.push(fillElement(item, ctx));
+    } else if (item.role === 'gap_filler') {
+      // A run of filler strokes shares one group with their common attributes.
+      let j = i;
+      while (j < items.length && items[j]!.kind === 'stroke' && (items[j] as StrokeItem).role === 'gap_filler') j++;
+      out.push(`<g fill="none" stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round">\n`);
+      for (let k = i; k < j; k++) out.push(strokeElement(items[k] as StrokeItem, ctx, false));
+      out.push('</g>\n');
+      i = j - 1;
+    } else {
+      out.push(strokeElement(item, ctx, true));
+    }
+  }
+}
+
+function fillElement(item: FillItem, ctx: SvgContext): string {
+  const id = ctx.referenced.has(item.shape) ? ` id="s${item.shape}"` : '';
+  const paint = `${id} fill="${hexColor(item.color)}"${opacityAttribute(item.color, 'fill')}`;
+  if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
+  const pw = new PathWriter(ctx.quantizer.decimals);
+  const cursor = { x: 0, y: 0 };
+  for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
+  return `<path${paint} d="${pw.toString()}"/>\n`;
+}
+
+function strokeElement(item: StrokeItem, ctx: SvgContext, withStyle: boolean): string {
+  const pw = new PathWriter(ctx.quantizer.decimals);
+  const cursor = { x: 0, y: 0 };
+  for (const path of item.paths) {
+    if (path.uses.length === 1) writeOpenChain(pw, chainInDirection(ctx.chains, path.uses[0]!), cursor, path.closed);
+    else writeLoop(pw, path.uses, ctx.chains, cursor);
+  }
+  let attrs = `${withStyle ? ' fill="none"' : ''} stroke="${hexColor(item.color)}"${opacityAttribute(item.color, 'stroke')}`;
+  if (withStyle) attrs += ` stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round"`;
+  if (item.nonScaling) attrs += ' vector-effect="non-scaling-stroke"';
+  let clip = '';
+  if (item.clipShapes) {
+    const id = `c${ctx.clipCount++}`;
+    clip = `<clipPath id="${id}">${item.clipShapes.map((s) => `<use xlink:href="#s${s}"/>`).join('')}</clipPath>\n`;
+    attrs += ` clip-path="url(#${id})"`;
+  }
+  return `${clip}<path${attrs} d="${pw.toString()}"/>\n`;
+}
+
+function primitiveElement(p: Primitive, paint: string, q: Quantizer): string {
+  const f = 10 ** q.decimals;
+  const num = (v: number): string => formatDecimal(Math.round(v * f) / f);
+  const x = (v: number): string => num(v * q.scaleX);
+  const y = (v: number): string => num(v * q.scaleY);
+  const k = (q.scaleX + q.scaleY) / 2;
+  const rotate = (deg: number, cx: number, cy: number): string =>
+    deg === 0 ? '' : ` transform="rotate(${formatDecimal(Math.round(deg * 100) / 100)} ${x(cx)} ${y(cy)})"`;
+  switch (p.kind) {
+    case 'circle':
+      return `<circle${paint} cx="${x(p.cx)}" cy="${y(p.cy)}" r="${num(p.r * k)}"/>\n`;
+    case 'ellipse':
+      return `<ellipse${paint} cx="${x(p.cx)}" cy="${y(p.cy)}" rx="${num(p.rx * k)}" ry="${num(p.ry * k)}"${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+    case 'rect': {
+      const w = p.rotationDeg === 0 ? p.width * q.scaleX : p.width * k;
+      const h = p.rotationDeg === 0 ? p.height * q.scaleY : p.height * k;
+      const left = num(p.cx * q.scaleX - w / 2);
+      const top = num(p.cy * q.scaleY - h / 2);
+      return `<rect${paint} x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+    }
+  }
+}
+
+function referencedShapes(items: readonly PlanItem[], into = new Set<number>()): Set<number> {
+  for (const item of items) {
+    if (item.kind === 'group') referencedShapes(item.items, into);
+    else if (item.kind === 'stroke' && item.clipShapes) for (const s of item.clipShapes) into.add(s);
+  }
+  return into;
 }
 
 function versionAttributes(options: OutputOptions): string {
@@ -45,6 +144,28 @@ function versionAttributes(options: OutputOptions): string {
   }
 }
 
+/**
+ * width/height/viewBox. Without output.size: the input's pixel box (width/height only with
+ * fixed_size). With it: the page size in its unit, and a viewBox that is the page box mapped
+ * back to input pixels, so alignment and overflow need no transform.
+ */
+function sizeAttributes(plan: OutputPlan): string {
+  const { page, result } = plan;
+  if (!page.explicitSize) {
+    const w = formatDecimal(result.inputWidth);
+    const h = formatDecimal(result.inputHeight);
+    const fixed = plan.options.svg.fixedSize ? ` width="${w}" height="${h}"` : '';
+    return `${fixed} viewBox="0 0 ${w} ${h}"`;
+  }
+  // Page units per input pixel on each axis.
+  const fitX = (page.scaleX * result.width) / result.inputWidth;
+  const fitY = (page.scaleY * result.height) / result.inputHeight;
+  const unit = svgUnitSuffix(page.unit);
+  const box = [-page.offsetX / fitX, -page.offsetY / fitY, page.width / fitX, page.height / fitY].map((v) => formatDecimal(round6(v)));
+  const stretch = Math.abs(fitX - fitY) > 1e-9 * Math.max(fitX, fitY) ? ' preserveAspectRatio="none"' : '';
+  return ` width="${formatDecimal(round6(page.width))}${unit}" height="${formatDecimal(round6(page.height))}${unit}" viewBox="${box.join(' ')}"${stretch}`;
+}
+
 /** Integer steps for lattice-exact pixel art, otherwise 1 or 2 decimals by image size. */
 export function chooseQuantizer(result: TraceResult): Quantizer {
   const scaleX = result.inputWidth / result.width;
@@ -52,44 +173,6 @@ export function chooseQuantizer(result: TraceResult): Quantizer {
   const onLattice = result.stats.profile === 'pixel' && Number.isInteger(scaleX) && Number.isInteger(scaleY);
   const decimals = onLattice ? 0 : Math.max(result.inputWidth, result.inputHeight) < 200 ? 2 : 1;
   return { decimals, scaleX, scaleY };
-}
-
-/** One stroked path per colour pair, each border stroked once, all below the shapes. */
-function gapFiller(result: TraceResult, chains: readonly QChain[], q: Quantizer, options: OutputOptions): string {
-  const colorOfRegion = new Map<number, Rgba>();
-  for (const s of result.shapes) colorOfRegion.set(s.region, s.color);
-  // Chains in the order (and direction) the shapes will use them, so the same path text comes
-  // back in the fills soon after and gzip encodes it as a back-reference.
-  const byColor = new Map<string, ChainUse[]>();
-  const seen = new Uint8Array(result.chains.length);
-  for (const shape of result.shapes) {
-    for (const loop of [shape.outer, ...shape.holes]) {
-      for (const use of loop) {
-        if (seen[use.chain]) continue;
-        seen[use.chain] = 1;
-        const chain = result.chains[use.chain]!;
-        const a = colorOfRegion.get(chain.leftRegion);
-        const b = colorOfRegion.get(chain.rightRegion);
-        if (!a || !b) continue;
-        const color = hexColor({ r: (a.r + b.r) >> 1, g: (a.g + b.g) >> 1, b: (a.b + b.b) >> 1, a: 255 });
-        let list = byColor.get(color);
-        if (!list) byColor.set(color, (list = []));
-        list.push(use);
-      }
-    }
-  }
-  if (byColor.size === 0) return '';
-  const strokeWidth = formatDecimal(options.gapFiller.strokeWidthPx);
-  const vectorEffect = options.gapFiller.nonScalingStroke ? ' vector-effect="non-scaling-stroke"' : '';
-  const parts: string[] = [`<g fill="none" stroke-width="${strokeWidth}" stroke-linecap="round" stroke-linejoin="round">\n`];
-  for (const [color, list] of byColor) {
-    const pw = new PathWriter(q.decimals);
-    const cursor = { x: 0, y: 0 };
-    for (const use of list) writeOpenChain(pw, chainInDirection(chains, use), cursor, result.chains[use.chain]!.closed);
-    parts.push(`<path stroke="${color}"${vectorEffect} d="${pw.toString()}"/>\n`);
-  }
-  parts.push('</g>\n');
-  return parts.join('');
 }
 
 export function hexColor(c: Rgba): string {
@@ -100,6 +183,10 @@ export function hexColor(c: Rgba): string {
 
 function opacityAttribute(c: Rgba, kind: 'fill' | 'stroke'): string {
   return c.a >= 255 ? '' : ` ${kind}-opacity="${formatDecimal(Math.round((c.a / 255) * 1000) / 1000)}"`;
+}
+
+function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
 }
 
 function formatDecimal(v: number): string {

@@ -95,7 +95,7 @@ export function pngHeaderOnly(width: number, height: number): Uint8Array {
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
-const fills = (svg: string): Set<string> => new Set([...svg.matchAll(/<path fill="(#[0-9A-Fa-f]{3,8})"/g)].map((m) => m[1]!.toUpperCase()));
+const fills = (svg: string): Set<string> => new Set([...svg.matchAll(/<(?:path|circle|ellipse|rect)(?: id="[^"]*")? fill="(#[0-9A-Fa-f]{3,8})"/g)].map((m) => m[1]!.toUpperCase()));
 
 function toBase64(bytes: Uint8Array): string {
   let s = '';
@@ -454,18 +454,18 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
       await h.close?.();
     });
 
-    contractCase('errors: 1019 unknown field, bad value, not implemented, download-only rules', ['production'], async () => {
+    contractCase('errors: 1019 unknown field, bad value, contradictory output options, download-only rules', ['production'], async () => {
       const { api, h } = await setup();
       const e = await expectError(api.vectorize({ image: SMALL_PNG }, [['processing.maxcolors', '3']]), 400, 1019);
       expect(e.message).toContain('processing.maxcolors');
       await expectError(api.vectorize({ image: SMALL_PNG }, { 'processing.max_colors': 999 }), 400, 1019);
       await expectError(api.vectorize({ image: SMALL_PNG }, { mode: 'cheap' as 'test' }), 400, 1019);
-      await expectError(api.vectorize({ image: SMALL_PNG }, { 'output.file_format': 'pdf' }), 400, 1019);
+      await expectError(api.vectorize({ image: SMALL_PNG }, { 'output.size.width': 0 }), 400, 1019);
       await expectError(api.vectorize({ image: SMALL_PNG }, { 'policy.retention_days': 31 }), 400, 1019);
       const v = await api.vectorize({ image: SMALL_PNG }, { mode: 'test', 'policy.retention_days': 1 });
       await expectError(api.download(v.imageToken!, [['processing.max_colors', '2']]), 400, 1019);
       await expectError(api.download(v.imageToken!, [['mode', 'test']]), 400, 1019);
-      await expectError(api.download(v.imageToken!, [['output.file_format', 'dxf']]), 400, 1019);
+      await expectError(api.download(v.imageToken!, [['output.size.scale', '0']]), 400, 1019);
       // Validation failures cost nothing and change nothing.
       expect((await api.account()).credits).toBe(100);
       expect((await api.download(v.imageToken!)).status).toBe(200);

@@ -4,7 +4,17 @@ import { encodePng } from '../helpers/encode.js';
 import { drawCells } from '../helpers/raster.js';
 
 describe('planVectorize', () => {
-  it('refuses valid output options this version does not honour, instead of ignoring them', () => {
+  it('refuses what it does not honour (colour profiles) and contradictions, naming the field', () => {
+    for (const [fields, text] of [
+      [[['processing.color_profile.input', 'preserve']], 'not implement'],
+      [[['output.size.scale', '0']], 'output.size.scale must be greater than 0'],
+      [[['output.gap_filler.clip', 'true'], ['output.svg.version', 'svg_tiny_1_2']], 'output.gap_filler.clip'],
+    ] as const) {
+      expect(() => planVectorize(fields)).toThrow(expect.objectContaining({ code: 1019, message: expect.stringContaining(text) }));
+    }
+  });
+
+  it('accepts every output format and output option', () => {
     for (const [name, value] of [
       ['output.draw_style', 'stroke_edges'],
       ['output.group_by', 'color'],
@@ -13,9 +23,9 @@ describe('planVectorize', () => {
       ['output.curves.allowed.cubic_bezier', 'false'],
       ['output.size.scale', '2'],
       ['output.file_format', 'pdf'],
-      ['processing.color_profile.input', 'preserve'],
+      ['output.file_format', 'dxf'],
     ] as const) {
-      expect(() => planVectorize([[name, value]])).toThrow(expect.objectContaining({ code: 1019, message: expect.stringContaining('not implement') }));
+      expect(() => planVectorize([[name, value]])).not.toThrow();
     }
   });
 

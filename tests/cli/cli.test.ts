@@ -127,12 +127,15 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
-  it('a valid but unimplemented format → exit 2, 1019, "not implemented yet"', () => {
+  it('-o with a .pdf name writes a PDF; --format wins over the name; a PNG too large → 1023, no file', () => {
     writeFileSync(join(dir, 'square.png'), redSquarePng());
-    const r = tracelab(['vectorize', 'square.png', '-o', 'square.pdf', '--format', 'pdf']);
+    expect(tracelab(['vectorize', 'square.png', '-o', 'square.pdf']).status).toBe(0);
+    expect(readFileSync(join(dir, 'square.pdf')).subarray(0, 8).toString('latin1')).toBe('%PDF-1.4');
+    expect(tracelab(['vectorize', 'square.png', '-o', 'named.pdf', '--format', 'svg']).status).toBe(0);
+    expect(readFileSync(join(dir, 'named.pdf'), 'utf8')).toContain('<svg');
+    const r = tracelab(['vectorize', 'square.png', '-o', 'huge.png', '--param', 'output.size.scale=1000']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('error 1019');
-    expect(r.stderr).toContain('not implemented yet');
-    expect(existsSync(join(dir, 'square.pdf'))).toBe(false);
+    expect(r.stderr).toContain('error 1023');
+    expect(existsSync(join(dir, 'huge.png'))).toBe(false);
   });
 });

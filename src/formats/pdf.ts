@@ -1,0 +1,120 @@
+/**
+ * PDF writer.
+ * In: an output plan (src/formats/plan.ts) built for `pdf`. Out: a PDF 1.4 file (Adobe PDF
+ * Reference, third edition: transparency yes, object and cross-reference streams no) with one page
+ * whose MediaBox is the plan's page in points, drawn with vector paths only (no images).
+ *
+ * The content stream is written here operator by operator, with the same path text as the EPS
+ * writer (src/formats/eps.ts): one `cm` from page units (y down) to points (y up), then
+ * m/l/c/h subpaths, nonzero `f` fills, `S` strokes with round caps and joins (`1 J 1 j`), and
+ * `rg`/`RG` colours. A non-scaling stroke is `0 w`, PDF's thinnest-line hairline. Colours with
+ * alpha < 255 use an ExtGState (/ca for fills, /CA for strokes; one per distinct alpha) inside
+ * q … Q; alpha 0 draws nothing. A gap filler with clip is stroked inside q … W n … Q after
+ * clipping to the union of its shapes (nonzero W). Detected primitives are not used: PDF has
+ * none, and the fill's loops are the same shape.
+ *
+ * pdf-lib assembles the file (objects, xref, trailer). Byte-identical for the same plan: no
+ * dates, no document ID, Producer and Creator fixed to "Tracelab", deflate (pako) at its fixed
+ * default level.
+ */
+import { PDFDocument, PDFHeader, PDFName, type PDFDict } from 'pdf-lib';
+import type { Rgba } from '../engine/types.js';
+import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints } from './eps.js';
+import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
+
+export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
+  const { content, alphas } = contentStream(plan);
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const context = doc.context;
+  // Kept for pdf-lib versions that honour it; withHeaderVersion below makes sure either way.
+  context.header = PDFHeader.forVersion(1, 4);
+  doc.setProducer('Tracelab');
+  doc.setCreator('Tracelab');
+  const size = pageSizePoints(plan);
+  // MediaBox rounded like every other number we write (≤ 4 decimals).
+  const page = doc.addPage([Number(formatNumber(size.width)), Number(formatNumber(size.height))]);
+  const stream = plan.options.pdf.compress ? context.flateStream(content) : context.stream(content);
+  page.node.set(PDFName.of('Contents'), context.register(stream));
+  if (alphas.length > 0) {
+    const states: Record<string, PDFDict> = {};
+    alphas.forEach((a, i) => {
+      const value = Number(formatNumber(a / 255));
+      states[stateName(i)] = context.obj({ Type: 'ExtGState', ca: value, CA: value });
+    });
+    page.node.set(PDFName.of('Resources'), context.obj({ ExtGState: context.obj(states) }));
+  }
+  const bytes = await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  return withHeaderVersion(bytes, '1.4');
+}
+
+/**
+ * pdf-lib 1.17's writer always starts the file with `%PDF-1.7` whatever context.header says. The
+ * version digits have the same length, so overwriting them moves no byte offset (xref stays
+ * valid); the file uses no feature newer than 1.4 (no object or xref streams).
+ */
+function withHeaderVersion(bytes: Uint8Array, version: string): Uint8Array {
+  const prefix = '%PDF-';
+  for (let i = 0; i < prefix.length; i++) {
+    if (bytes[i] !== prefix.charCodeAt(i)) throw new Error('pdf-lib wrote no %PDF- header');
+  }
+  const old = String.fromCharCode(...bytes.subarray(prefix.length, prefix.length + version.length));
+  if (!/^\d\.\d$/.test(old)) throw new Error(`unexpected PDF header version ${old}`);
+  for (let i = 0; i < version.length; i++) bytes[prefix.length + i] = version.charCodeAt(i);
+  return bytes;
+}
+
+/** ExtGState resource name of the i-th distinct alpha. */
+function stateName(i: number): string {
+  return `GS${i}`;
+}
+
+/**
+ * The page's content stream (ASCII) and the distinct alphas (< 255) its ExtGStates must carry,
+ * in first-use order (their index is the resource name's number).
+ */
+export function contentStream(plan: OutputPlan): { content: string; alphas: number[] } {
+  const decimals = coordinateDecimals(plan);
+  const alphas: number[] = [];
+  // Translucent items get their own q … Q so the ExtGState does not leak into later items.
+  const alphaState = (c: Rgba): string | undefined => {
+    const a = Math.max(0, Math.min(255, Math.round(c.a)));
+    if (a >= 255) return undefined;
+    let i = alphas.indexOf(a);
+    if (i < 0) i = alphas.push(a) - 1;
+    return `/${stateName(i)} gs`;
+  };
+  const out: string[] = ['q', `${pageMatrix(plan).map((v) => formatNumber(v)).join(' ')} cm`, '1 J 1 j'];
+  forEachDrawable(plan.items, (item) => {
+    if (item.color.a <= 0) return;
+    if (item.kind === 'fill') {
+      const gs = alphaState(item.color);
+      if (gs) out.push('q', gs);
+      out.push(`${pdfColor(item.color)} rg`);
+      for (const loop of fillOnPage(plan, item)) appendPath(out, loop, decimals);
+      out.push('f');
+      if (gs) out.push('Q');
+      return;
+    }
+    const clip = item.clipShapes ? clipLoops(plan, item) : undefined;
+    if (clip && clip.length === 0) return; // confined to nothing
+    const gs = alphaState(item.color);
+    const isolated = clip !== undefined || gs !== undefined;
+    if (isolated) out.push('q');
+    if (clip) {
+      for (const loop of clip) appendPath(out, loop, decimals);
+      out.push('W n');
+    }
+    if (gs) out.push(gs);
+    out.push(`${pdfColor(item.color)} RG`);
+    out.push(`${item.nonScaling ? '0' : formatNumber(strokeWidthOnPage(plan, item))} w`);
+    for (const p of item.paths) appendPath(out, pathOnPage(plan, p), decimals);
+    out.push('S');
+    if (isolated) out.push('Q');
+  });
+  out.push('Q');
+  return { content: out.join('\n') + '\n', alphas };
+}
+
+function pdfColor(c: Rgba): string {
+  return `${formatChannel(c.r)} ${formatChannel(c.g)} ${formatChannel(c.b)}`;
+}
