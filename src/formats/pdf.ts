@@ -5,7 +5,7 @@
  * whose MediaBox is the plan's page in points, drawn with vector paths only (no images).
  *
  * The content stream is written here operator by operator, with the same path text as the EPS
- * writer (src/formats/eps.ts): one `cm` from page units (y down) to points (y up), then
+ * writer (src/formats/ps-path.ts): one `cm` from page units (y down) to points (y up), then
  * m/l/c/h subpaths, nonzero `f` fills, `S` strokes with round caps and joins (`1 J 1 j`), and
  * `rg`/`RG` colours. A non-scaling stroke is `0 w`, PDF's thinnest-line hairline. Colours with
  * alpha < 255 use an ExtGState (/ca for fills, /CA for strokes; one per distinct alpha) inside
@@ -19,7 +19,7 @@
  */
 import { PDFDocument, PDFHeader, PDFName, type PDFDict } from 'pdf-lib';
 import type { Rgba } from '../engine/types.js';
-import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints } from './eps.js';
+import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints } from './ps-path.js';
 import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
 
 export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {

@@ -1,17 +1,14 @@
 /**
  * PNG writer.
- * In: RGBA bytes (straight alpha), an output plan (rendered by src/formats/raster-plan.ts) or a
- * TraceResult (fills only, at a scale). Out: a PNG file (8-bit RGBA,
- * non-interlaced). Each row's filter is the one whose filtered bytes have the smallest sum of
+ * In: RGBA bytes (straight alpha), or an output plan (rendered by src/formats/raster-plan.ts).
+ * Out: a PNG file (8-bit RGBA, non-interlaced). Each row's filter is the one whose filtered bytes have the smallest sum of
  * absolute values (read as signed bytes), the usual heuristic; the filtered data is compressed
  * once with fflate's zlib at a fixed level, so the same pixels always give the same bytes, in
  * Node and in the browser.
  */
 import { zlibSync } from 'fflate';
 import { crc32 } from '../decode/crc32.js';
-import type { TraceResult } from '../engine/types.js';
 import type { OutputPlan } from './plan.js';
-import { rasterizeShapes } from './raster.js';
 import { renderPlan } from './raster-plan.js';
 
 export { pngSize, renderPlan, type PngSize, type RenderPlanOptions } from './raster-plan.js';
@@ -19,39 +16,10 @@ export { pngSize, renderPlan, type PngSize, type RenderPlanOptions } from './ras
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const ZLIB_LEVEL = 6;
 
-export interface PngOptions {
-  /** Output pixels per input pixel (default 4). */
-  readonly scale?: number;
-  readonly antiAliased: boolean;
-}
-
 /** The PNG file of an output plan: its size, fills, strokes and gap filler (transparent background). */
 export function writePlanPng(plan: OutputPlan): Uint8Array {
   const { rgba, width, height } = renderPlan(plan);
   return encodePng(rgba, width, height);
-}
-
-/** Renders the traced shapes at `scale` × the input size (transparent background) as PNG. */
-export function writePng(result: TraceResult, options: PngOptions): Uint8Array {
-  const { rgba, width, height } = renderPixels(result, options);
-  return encodePng(rgba, width, height);
-}
-
-/** The RGBA pixels writePng encodes, for callers that draw on them first (watermarks). */
-export function renderPixels(result: TraceResult, options: PngOptions): { rgba: Uint8Array; width: number; height: number } {
-  const scale = options.scale ?? 4;
-  if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`PNG scale must be a positive number, got ${scale}`);
-  const width = Math.max(1, Math.round(result.inputWidth * scale));
-  const height = Math.max(1, Math.round(result.inputHeight * scale));
-  // Traced coordinates are in result.width × result.height units.
-  const rgba = rasterizeShapes(result, {
-    width,
-    height,
-    scaleX: width / result.width,
-    scaleY: height / result.height,
-    antiAliased: options.antiAliased,
-  });
-  return { rgba, width, height };
 }
 
 export function encodePng(rgba: Uint8Array, width: number, height: number): Uint8Array {

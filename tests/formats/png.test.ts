@@ -3,7 +3,9 @@ import { unzlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../src/decode/crc32.js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
-import { encodePng, writePng } from '../../src/formats/png.js';
+import { encodePng, writePlanPng } from '../../src/formats/png.js';
+import { buildPlan } from '../../src/formats/plan.js';
+import { DEFAULT_OUTPUT_OPTIONS, outputOptions } from '../../src/formats/types.js';
 import { rasterizeShapes } from '../../src/formats/raster.js';
 import { disc, drawShape } from '../helpers/raster.js';
 
@@ -79,12 +81,13 @@ describe('encodePng', () => {
   });
 });
 
-describe('writePng', () => {
+describe('writePlanPng', () => {
   const image = drawShape(40, 30, [255, 255, 255], [{ color: [10, 120, 60], inside: disc(20, 15, 11) }]);
   const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+  const noFiller = { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, enabled: false };
 
   it('renders at 4× the input size by default and decodes to the rasterised pixels', () => {
-    const png = writePng(result, { antiAliased: true });
+    const png = writePlanPng(buildPlan(result, outputOptions({ fileFormat: 'png', gapFiller: noFiller })));
     const decoded = decode(png);
     expect(decoded.width).toBe(160);
     expect(decoded.height).toBe(120);
@@ -95,15 +98,15 @@ describe('writePng', () => {
     expect(Array.from((decoded.data as Uint8Array).subarray(o, o + 4))).toEqual([10, 120, 60, 255]);
   });
 
-  it('honours scale and aliased mode, byte-identical across runs', () => {
-    const a = writePng(result, { scale: 1.5, antiAliased: false });
-    const b = writePng(result, { scale: 1.5, antiAliased: false });
+  it('honours output.size.scale and aliased mode, byte-identical across runs', () => {
+    const options = outputOptions({ fileFormat: 'png', bitmap: { antiAliased: false }, size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1.5 } });
+    const a = writePlanPng(buildPlan(result, options));
+    const b = writePlanPng(buildPlan(result, options));
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
     const decoded = decode(a);
     expect(decoded.width).toBe(60);
     expect(decoded.height).toBe(45);
     const data = decoded.data as Uint8Array;
     for (let i = 3; i < data.length; i += 4) expect(data[i] === 0 || data[i] === 255).toBe(true);
-    expect(() => writePng(result, { scale: 0, antiAliased: true })).toThrow(RangeError);
   });
 });
