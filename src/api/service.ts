@@ -193,7 +193,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
     const cost = downloadCost({ tokenMode: record.mode, validReceipt: receipt !== undefined });
     account.checkCanSpend(record.mode, cost.charged);
-    const result: TraceResult = deserializeTrace(token, record.trace);
+    const result = await storedTrace(token, record, plan.options['output.shape_stacking']);
     // Production and preview tokens download the real result; test tokens stay watermarked (§6.3).
     const rendered = await render(result, {
       outputOptions: plan.outputOptions,
@@ -208,6 +208,18 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
     account.charge(cost.charged);
     return fileResponse(rendered, headers);
+  }
+
+  /**
+   * The retained trace, or — when /download asks for the other output.shape_stacking — the stored
+   * image traced again with its stored processing options and that stacking (stacking decides
+   * which holes the shapes have, so it is part of the trace).
+   */
+  async function storedTrace(token: string, record: ImageRecord, stacking: string): Promise<TraceResult> {
+    const stored = deserializeTrace(token, record.trace);
+    if ((stored.shapeStacking ?? 'cutouts') === stacking) return stored;
+    const fields = [...record.options.filter(([n]) => n !== 'output.shape_stacking' && n !== 'mode' && n !== 'policy.retention_days'), ['output.shape_stacking', stacking] as const];
+    return (await traceBytes(planVectorize(fields), record.image.bytes)).result;
   }
 
   async function remove(form: ParsedForm): Promise<Response> {

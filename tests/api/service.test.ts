@@ -4,6 +4,8 @@ import { createClient, ApiClientError } from '../../src/api/client.js';
 import { createService, type ServiceOptions } from '../../src/api/service.js';
 import { createMemoryStore, type ImageStore, type RandomSource } from '../../src/api/storage/index.js';
 import { watermarkRgba, watermarkSvg } from '../../src/api/watermark.js';
+import { encodePng } from '../helpers/encode.js';
+import { drawShape, rect } from '../helpers/raster.js';
 import { CONTRACT_CREDENTIALS, CONTRACT_EPOCH, runContract, SMALL_PNG, type ContractSetup } from './contract.js';
 
 /** Deterministic xorshift32 byte source. */
@@ -72,6 +74,19 @@ describe('service (in-process specifics)', () => {
     // …while a token-input /vectorize does re-trace the stored image.
     const e = await failure(api.vectorize({ token: v.imageToken! }, { mode: 'test' }));
     expect(e.code).toBe(1006);
+  });
+
+  it('/download with the other output.shape_stacking traces the stored image again with it', async () => {
+    const { api } = inProcess({});
+    const png = encodePng(drawShape(60, 60, [255, 255, 255], [{ color: [200, 30, 30], inside: rect(10, 10, 50, 50) }, { color: [30, 30, 200], inside: rect(25, 25, 35, 35) }]));
+    const v = await api.vectorize({ image: png }, { mode: 'test', 'policy.retention_days': 1 });
+    // The red square's path: two subpaths (outline + hole) under cutouts, one when stacked.
+    const redSubpaths = (svg: string): number => (/<(?:path|rect) fill="#c81e1e"(?: d="([^"]*)")?/.exec(svg)![1] ?? 'm').split(/[mM]/).length - 1;
+    expect(redSubpaths(new TextDecoder().decode(v.body))).toBe(2);
+    const stacked = await api.download(v.imageToken!, [['output.shape_stacking', 'stacked']]);
+    expect(redSubpaths(new TextDecoder().decode(stacked.body))).toBe(1);
+    const again = await api.download(v.imageToken!);
+    expect(new TextDecoder().decode(again.body)).toBe(new TextDecoder().decode(v.body));
   });
 
   it('a corrupt stored trace is 500/1028', async () => {
