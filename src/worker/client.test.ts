@@ -8,14 +8,14 @@ import { toErrorPayload } from './vectorize.js';
 
 const RESULT: VectorizeResult = {
   svg: '<?xml version="1.0"?><svg/>',
-  stats: { profile: 'flat', colors: 1, regions: 1, shapes: 1, bytes: 27 },
+  stats: { profile: 'flat', colors: 1, regions: 1, shapes: 1, bytes: 27, nodes: 4, palette: [{ hex: '#FFFFFF', areaPx: 1, shapes: 1 }] },
   width: 1,
   height: 1,
   ms: 0,
 };
 
 /** A MessageChannel standing in for the Worker; the "worker side" exposes `api` with comlink. */
-function fakeWorkers(api: TracerApi) {
+function fakeWorkers(api: Pick<TracerApi, 'vectorize'>) {
   const log = { started: 0, terminated: 0, received: [] as Uint8Array[] };
   const spawn = (): Worker => {
     log.started++;

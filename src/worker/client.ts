@@ -10,9 +10,18 @@
 import { transfer, wrap, type Remote } from 'comlink';
 
 import { TracelabError } from '../engine/errors.js';
-import { isWorkerErrorPayload, type TracerApi, type VectorizeResult } from './protocol.js';
+import {
+  isWorkerErrorPayload,
+  type AccountInfo,
+  type ExportResult,
+  type RetainedImage,
+  type ServiceRequest,
+  type ServiceResponse,
+  type TracerApi,
+  type VectorizeResult,
+} from './protocol.js';
 
-export type { VectorizeResult, VectorizeStats } from './protocol.js';
+export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, VectorizeResult, VectorizeStats } from './protocol.js';
 export { TracelabError } from '../engine/errors.js';
 
 /** Rejection of a request that was superseded by a newer one or cancelled with `abort()`. */
@@ -26,21 +35,25 @@ export class TracerAbortedError extends Error {
 export interface TracerClient {
   /**
    * Traces `bytes` with the API `fields`. The bytes' buffer is transferred to the worker (it is
-   * detached here afterwards): pass a copy if you need it again. Aborts any request still running.
+   * detached here afterwards): pass a copy if you need it again. Aborts every request still running.
    */
   vectorize(bytes: Uint8Array, fields: [string, string][]): Promise<VectorizeResult>;
-  /** Cancels the running request, if any (its promise rejects with TracerAbortedError). */
+  /** The file in `output.file_format` (bytes transferred as for vectorize). Does not abort others. */
+  exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
+  /** One call to the in-browser local service (file fields' bytes are copied, not transferred). */
+  callService(request: ServiceRequest): Promise<ServiceResponse>;
+  account(): Promise<AccountInfo>;
+  setAccount(status: AccountInfo): Promise<AccountInfo>;
+  resetAccount(): Promise<AccountInfo>;
+  listRetained(): Promise<RetainedImage[]>;
+  /** Cancels every running request (each rejects with TracerAbortedError). */
   abort(): void;
-  /** Cancels and stops the worker; a later `vectorize` starts a new one. */
+  /** Cancels and stops the worker; a later request starts a new one. */
   dispose(): void;
 }
 
 function defaultWorker(): Worker {
   return new Worker(new URL('./tracer.worker.ts', import.meta.url), { type: 'module', name: 'tracelab-tracer' });
-}
-
-interface Pending {
-  reject(reason: unknown): void;
 }
 
 function toTypedError(thrown: unknown): Error {
@@ -52,10 +65,16 @@ function toTypedError(thrown: unknown): Error {
   return new TracelabError(0, 500, `Internal error while tracing (${String(thrown)})`);
 }
 
+function transferBytes(bytes: Uint8Array): Uint8Array {
+  const buffer = bytes.buffer;
+  return transfer(bytes, buffer instanceof ArrayBuffer ? [buffer] : []);
+}
+
 export function createTracerClient(createWorker: () => Worker = defaultWorker): TracerClient {
   let worker: Worker | undefined;
   let remote: Remote<TracerApi> | undefined;
-  let pending: Pending | undefined;
+  /** Rejecters of the requests still running. */
+  const pending = new Set<(reason: unknown) => void>();
 
   function stopWorker(): void {
     worker?.terminate();
@@ -63,18 +82,22 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker): 
     remote = undefined;
   }
 
+  function rejectAll(reason: unknown): void {
+    const all = [...pending];
+    pending.clear();
+    for (const reject of all) reject(reason);
+  }
+
   function start(): Remote<TracerApi> {
     if (remote) return remote;
     const w = createWorker();
-    // A worker that fails to load or crashes never answers: fail the request instead of hanging.
+    // A worker that fails to load or crashes never answers: fail the requests instead of hanging.
     w.addEventListener('error', (event) => {
       event.preventDefault();
       if (worker !== w) return;
       const detail = event.message || 'the worker script failed to load; try again';
       stopWorker();
-      const p = pending;
-      pending = undefined;
-      p?.reject(new TracelabError(0, 500, `The trace worker stopped (${detail})`));
+      rejectAll(new TracelabError(0, 500, `The trace worker stopped (${detail})`));
     });
     worker = w;
     remote = wrap<TracerApi>(w);
@@ -82,43 +105,52 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker): 
   }
 
   function abort(): void {
-    const p = pending;
-    if (!p) return;
-    pending = undefined;
+    if (pending.size === 0) return;
     stopWorker();
     start(); // respawn now, so the next request does not wait for the worker to load
-    p.reject(new TracerAbortedError());
+    rejectAll(new TracerAbortedError());
+  }
+
+  /** Runs one request on the worker; abort/dispose reject it, late answers are dropped. */
+  function request<T>(call: (r: Remote<TracerApi>) => Promise<T>): Promise<T> {
+    const r = start();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const mine = (reason: unknown): void => {
+        if (settled) return;
+        settled = true;
+        reject(reason);
+      };
+      pending.add(mine);
+      call(r).then(
+        (value) => {
+          if (!pending.delete(mine)) return; // aborted meanwhile
+          settled = true;
+          resolve(value);
+        },
+        (thrown: unknown) => {
+          if (!pending.delete(mine)) return;
+          mine(toTypedError(thrown));
+        },
+      );
+    });
   }
 
   return {
     vectorize(bytes, fields) {
       abort();
-      const r = start();
-      return new Promise<VectorizeResult>((resolve, reject) => {
-        const mine: Pending = { reject };
-        pending = mine;
-        const buffer = bytes.buffer;
-        const transferable = buffer instanceof ArrayBuffer ? [buffer] : [];
-        r.vectorize(transfer(bytes, transferable), fields).then(
-          (value) => {
-            if (pending !== mine) return;
-            pending = undefined;
-            resolve(value);
-          },
-          (thrown: unknown) => {
-            if (pending !== mine) return;
-            pending = undefined;
-            reject(toTypedError(thrown));
-          },
-        );
-      });
+      return request((r) => r.vectorize(transferBytes(bytes), fields));
     },
+    exportFile: (bytes, fields) => request((r) => r.exportFile(transferBytes(bytes), fields)),
+    callService: (req) => request((r) => r.callService(req)),
+    account: () => request((r) => r.account()),
+    setAccount: (status) => request((r) => r.setAccount(status)),
+    resetAccount: () => request((r) => r.resetAccount()),
+    listRetained: () => request((r) => r.listRetained()),
     abort,
     dispose() {
-      const p = pending;
-      pending = undefined;
       stopWorker();
-      p?.reject(new TracerAbortedError());
+      rejectAll(new TracerAbortedError());
     },
   };
 }

@@ -6,6 +6,15 @@
 
 import type { ImageProfile } from '../engine/types.js';
 
+/** One colour of the result, for the palette panel. */
+export interface PaletteEntry {
+  /** `#RRGGBB` or `#RRGGBBAA`, upper case (the form `processing.palette` takes). */
+  readonly hex: string;
+  /** Total pixel area of the shapes in this colour. */
+  readonly areaPx: number;
+  readonly shapes: number;
+}
+
 /** Summary of one trace, for the stats line. */
 export interface VectorizeStats {
   readonly profile: ImageProfile;
@@ -17,6 +26,10 @@ export interface VectorizeStats {
   readonly shapes: number;
   /** UTF-8 size of the SVG document. */
   readonly bytes: number;
+  /** Curve nodes (segment end points) over all chains. */
+  readonly nodes: number;
+  /** Colours of the result, largest area first. */
+  readonly palette: readonly PaletteEntry[];
 }
 
 export interface VectorizeResult {
@@ -40,9 +53,62 @@ export interface WorkerErrorPayload {
   readonly message: string;
 }
 
-/** The object the worker exposes. `bytes` is transferred (detached on the caller's side). */
+/** A file in any output format (downloads). */
+export interface ExportResult {
+  readonly body: Uint8Array;
+  readonly contentType: string;
+  /** Without the dot. */
+  readonly extension: string;
+  readonly ms: number;
+}
+
+/** A form field of a service request: text, or a file. */
+export type ServiceField = readonly [string, string] | readonly [string, { readonly bytes: Uint8Array; readonly filename: string; readonly type: string }];
+
+/** One call to the in-browser local service (src/worker/service-host.ts). */
+export interface ServiceRequest {
+  readonly endpoint: 'vectorize' | 'download' | 'delete' | 'account';
+  readonly fields: readonly ServiceField[];
+}
+
+export interface ServiceResponse {
+  readonly status: number;
+  /** Lower-case names, as the Fetch API gives them. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: Uint8Array;
+}
+
+/** A retained image of the local service, for the token list. */
+export interface RetainedImage {
+  readonly token: string;
+  readonly mode: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly receipt: string | null;
+  /** Size of the stored input image. */
+  readonly bytes: number;
+}
+
+/** The local account (`GET /account` body). */
+export interface AccountInfo {
+  readonly subscriptionPlan: string;
+  readonly subscriptionState: 'active' | 'pastDue' | 'ended';
+  readonly credits: number;
+}
+
+/**
+ * The object the workers expose. `bytes` is transferred (detached on the caller's side). The
+ * preview worker only traces (`vectorize`); the export worker writes files and hosts the local
+ * service.
+ */
 export interface TracerApi {
   vectorize(bytes: Uint8Array, fields: [string, string][]): Promise<VectorizeResult>;
+  exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
+  callService(request: ServiceRequest): Promise<ServiceResponse>;
+  account(): Promise<AccountInfo>;
+  setAccount(status: AccountInfo): Promise<AccountInfo>;
+  resetAccount(): Promise<AccountInfo>;
+  listRetained(): Promise<RetainedImage[]>;
 }
 
 /** Count of filled paths in an SVG written by src/formats/svg.ts. */

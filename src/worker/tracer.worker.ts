@@ -1,24 +1,46 @@
 /**
- * The trace worker (the only `expose` in the project): bytes + API fields in, SVG + stats out,
- * off the main thread. The work itself is vectorize.ts. A failure leaves as a plain
- * `{ code, status, message }` object — a TracelabError would lose its class and code in structured
- * clone — and client.ts turns it back into a TracelabError.
+ * The trace worker (the only `expose` in the project). The page runs two: a preview worker
+ * (vectorize: bytes + API fields in, SVG + stats out) and an export worker (files in any format,
+ * and the in-browser local service with its IndexedDB store and account). The work itself is in
+ * vectorize.ts and service-host.ts. A failure leaves as a plain `{ code, status, message }` object
+ * — a TracelabError would lose its class and code in structured clone — and client.ts turns it
+ * back into a TracelabError.
  */
 
-import { expose } from 'comlink';
+import { expose, transfer } from 'comlink';
 
-import type { TracerApi, VectorizeResult } from './protocol.js';
-import { toErrorPayload, vectorizeInWorker } from './vectorize.js';
+import type { TracerApi } from './protocol.js';
+import { createServiceHost, type ServiceHost } from './service-host.js';
+import { exportInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
+
+let host: ServiceHost | undefined;
+const service = (): ServiceHost => (host ??= createServiceHost());
+
+/** Runs `work`; a failure becomes the plain error payload (comlink rethrows it unchanged). */
+async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toErrorPayload(err);
+  }
+}
 
 const api: TracerApi = {
-  async vectorize(bytes: Uint8Array, fields: [string, string][]): Promise<VectorizeResult> {
-    try {
-      return await vectorizeInWorker(bytes, fields);
-    } catch (err) {
-      // comlink rethrows a thrown non-Error value unchanged on the caller's side.
-      throw toErrorPayload(err);
-    }
-  },
+  vectorize: (bytes, fields) => guarded(() => vectorizeInWorker(bytes, fields)),
+  exportFile: (bytes, fields) =>
+    guarded(async () => {
+      const out = await exportInWorker(bytes, fields);
+      return transfer(out, [out.body.buffer as ArrayBuffer]);
+    }),
+  callService: (request) =>
+    guarded(async () => {
+      const out = await service().call(request);
+      return transfer(out, [out.body.buffer as ArrayBuffer]);
+    }),
+  account: () => guarded(() => service().account()),
+  setAccount: (status) => guarded(() => service().setAccount(status)),
+  resetAccount: () => guarded(() => service().resetAccount()),
+  listRetained: () => guarded(() => service().listRetained()),
 };
 
 expose(api);

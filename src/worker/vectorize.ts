@@ -6,12 +6,14 @@
 
 import { planVectorize, runVectorize } from '../api/pipeline.js';
 import { TracelabError } from '../engine/errors.js';
-import { countFilledPaths, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
+import type { TraceResult } from '../engine/types.js';
+import { countFilledPaths, type ExportResult, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
 
 export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<VectorizeResult> {
   const start = performance.now();
-  // Options first: a bad parameter fails before any pixel is decoded (as the CLI does).
-  const plan = planVectorize(fields);
+  // Options first: a bad parameter fails before any pixel is decoded (as the CLI does). The
+  // preview is always SVG (shown through <img>); other formats come from exportInWorker.
+  const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
   const { body, result } = await runVectorize(plan, bytes);
   const svg = new TextDecoder().decode(body);
   return {
@@ -22,11 +24,33 @@ export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<read
       regions: result.stats.regions,
       shapes: countFilledPaths(svg),
       bytes: body.length,
+      nodes: result.chains.reduce((n, c) => n + c.segments.length, 0),
+      palette: resultPalette(result),
     },
     width: result.inputWidth,
     height: result.inputHeight,
     ms: Math.round((performance.now() - start) * 10) / 10,
   };
+}
+
+/** The file in the requested `output.file_format` (downloads). */
+export async function exportInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<ExportResult> {
+  const start = performance.now();
+  const out = await runVectorize(planVectorize(fields), bytes);
+  return { body: out.body, contentType: out.contentType, extension: out.extension, ms: Math.round((performance.now() - start) * 10) / 10 };
+}
+
+/** The result's colours, largest total area first (ties: by colour). */
+export function resultPalette(result: TraceResult): PaletteEntry[] {
+  const byHex = new Map<string, { areaPx: number; shapes: number }>();
+  for (const s of result.shapes) {
+    const hex = `#${[s.color.r, s.color.g, s.color.b].map((v) => v.toString(16).padStart(2, '0')).join('')}${s.color.a < 255 ? s.color.a.toString(16).padStart(2, '0') : ''}`.toUpperCase();
+    const e = byHex.get(hex) ?? { areaPx: 0, shapes: 0 };
+    e.areaPx += s.areaPx;
+    e.shapes += 1;
+    byHex.set(hex, e);
+  }
+  return [...byHex].map(([hex, e]) => ({ hex, ...e })).sort((a, b) => b.areaPx - a.areaPx || (a.hex < b.hex ? -1 : 1));
 }
 
 /** Any thrown value as the plain `{ code, status, message }` that crosses the worker boundary. */
