@@ -115,7 +115,7 @@ async function stats(page: Page): Promise<Record<string, string>> {
 }
 
 function countFilledPaths(svg: string): number {
-  return [...svg.matchAll(/<path\b[^>]*>/g)].filter((m) => /\sfill="(?!none")/.test(m[0])).length;
+  return [...svg.matchAll(/<(?:path|circle|ellipse|rect)\b[^>]*>/g)].filter((m) => /\sfill="(?!none")/.test(m[0])).length;
 }
 
 async function upload(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
@@ -159,10 +159,10 @@ const CHECKS: Check[] = [
       assert.equal(await page.title(), 'Tracelab — bitmap to vector');
       assert.equal(await statusText(page), 'Choose an image to trace.');
       assert.equal(await status(page).getAttribute('aria-live'), 'polite');
-      assert.equal(await page.getByLabel('Max colours').inputValue(), '0');
-      assert.equal(await page.getByLabel('Shape stacking').inputValue(), 'cutouts');
-      assert.equal(await page.getByLabel('Gap filler').isChecked(), true);
-      assert.equal(await page.getByLabel('Min shape area').inputValue(), '0.125');
+      assert.equal(await page.getByLabel('processing.max_colors', { exact: true }).inputValue(), '0');
+      assert.equal(await page.getByLabel('output.shape_stacking', { exact: true }).inputValue(), 'cutouts');
+      assert.equal(await page.getByLabel('output.gap_filler.enabled', { exact: true }).isChecked(), true);
+      assert.equal(await page.getByLabel('processing.shapes.min_area_px', { exact: true }).inputValue(), '0.125');
       assert.equal(await page.getByRole('button', { name: 'Download SVG' }).isDisabled(), true);
       // The first Tab lands on the file input (inside the drop zone).
       await page.keyboard.press('Tab');
@@ -188,7 +188,7 @@ const CHECKS: Check[] = [
   {
     name: 'changing max colours traces again (debounced) with the new value',
     async run(page) {
-      await page.getByLabel('Max colours').fill('2');
+      await page.getByLabel('processing.max_colors', { exact: true }).fill('2');
       const src = await waitForNewResult(page);
       const svg = await checkResult(page, src);
       assert.notEqual(svg, firstSvg, 'the SVG did not change');
@@ -196,8 +196,8 @@ const CHECKS: Check[] = [
       assert.ok(Number(s.Colours) <= 2, `max colours 2, stats say ${s.Colours}`);
       lastSrc = src;
       // Keyboard: ArrowUp on the number field is another change → another trace.
-      await page.getByLabel('Max colours').press('ArrowUp');
-      assert.equal(await page.getByLabel('Max colours').inputValue(), '3');
+      await page.getByLabel('processing.max_colors', { exact: true }).press('ArrowUp');
+      assert.equal(await page.getByLabel('processing.max_colors', { exact: true }).inputValue(), '3');
       lastSrc = await waitForNewResult(page);
       assert.ok(Number((await stats(page)).Colours) <= 3);
     },
@@ -205,20 +205,20 @@ const CHECKS: Check[] = [
   {
     name: 'other controls re-trace: stacking, gap filler, min area',
     async run(page) {
-      await page.getByLabel('Shape stacking').selectOption('stacked');
+      await page.getByLabel('output.shape_stacking', { exact: true }).selectOption('stacked');
       lastSrc = await waitForNewResult(page);
-      await page.getByLabel('Gap filler').uncheck();
+      await page.getByLabel('output.gap_filler.enabled', { exact: true }).uncheck();
       lastSrc = await waitForNewResult(page);
       const svg = await checkResult(page, lastSrc);
       assert.doesNotMatch(svg, /stroke=/, 'gap filler off: no strokes');
-      await page.getByLabel('Min shape area').fill('500');
-      assert.equal(await page.getByLabel('Min shape area').getAttribute('aria-invalid'), 'true');
+      await page.getByLabel('processing.shapes.min_area_px', { exact: true }).fill('500');
+      assert.equal(await page.getByLabel('processing.shapes.min_area_px', { exact: true }).getAttribute('aria-invalid'), 'true');
       assert.match((await page.locator('.field-error').textContent()) ?? '', /processing\.shapes\.min_area_px must be a number in 0…100/);
-      await page.getByLabel('Min shape area').fill('4');
+      await page.getByLabel('processing.shapes.min_area_px', { exact: true }).fill('4');
       lastSrc = await waitForNewResult(page);
-      await page.getByRole('button', { name: 'Reset options' }).click();
+      await page.getByRole('button', { name: 'Reset to defaults' }).click();
       lastSrc = await waitForNewResult(page);
-      assert.equal(await page.getByLabel('Max colours').inputValue(), '0');
+      assert.equal(await page.getByLabel('processing.max_colors', { exact: true }).inputValue(), '0');
       assert.equal(await fetchText(page, lastSrc), firstSvg, 'defaults again → the first result again');
     },
   },

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { TracelabError } from '../engine/errors.js';
 import type { VectorizeResult } from '../worker/protocol.js';
-import { createTracelabStore, DEFAULT_UI_OPTIONS, fieldsFor, statusText, uiOptionSpec, validateUiOption } from './store.js';
+import { DEFAULT_OPTIONS } from '../api/index.js';
+import { createTracelabStore, fieldsFor, optionSpec, PANEL_OPTIONS, statusText, validateOption } from './store.js';
 import { connectTracer, type Tracer } from './tracing.js';
 
 const RESULT: VectorizeResult = {
@@ -44,32 +45,41 @@ function fakeTracer() {
 }
 
 describe('options from the schema', () => {
-  it('defaults and ranges come from OPTION_SCHEMA', () => {
-    expect(DEFAULT_UI_OPTIONS).toEqual({
-      'processing.max_colors': 0,
-      'output.shape_stacking': 'cutouts',
-      'output.gap_filler.enabled': true,
-      'processing.shapes.min_area_px': 0.125,
-    });
-    const maxColors = uiOptionSpec('processing.max_colors');
-    expect([maxColors.min, maxColors.max]).toEqual([0, 256]);
-    expect(uiOptionSpec('output.shape_stacking').values).toEqual(['cutouts', 'stacked']);
+  it('covers every processing/input/output parameter; defaults and ranges come from OPTION_SCHEMA', () => {
+    const names = PANEL_OPTIONS.map((o) => o.name);
+    expect(names).toContain('processing.max_colors');
+    expect(names).toContain('output.size.width');
+    expect(names).toContain('processing.parameterizedShapes.star.N5.enabled');
+    expect(names).not.toContain('mode');
+    expect(createTracelabStore().getState().options).toEqual(DEFAULT_OPTIONS);
+    const maxColors = optionSpec('processing.max_colors');
+    expect(maxColors.kind === 'int' && [maxColors.min, maxColors.max]).toEqual([0, 256]);
   });
 
-  it('validates with the API messages', () => {
-    expect(validateUiOption('processing.max_colors', 8)).toBeUndefined();
-    expect(validateUiOption('processing.max_colors', 2.5)).toMatch(/processing\.max_colors must be an integer in 0…256/);
-    expect(validateUiOption('processing.shapes.min_area_px', 101)).toMatch(/must be a number in 0…100/);
+  it('validates with the API messages and keeps invalid text beside the field', () => {
+    expect(validateOption('processing.max_colors', '8')).toBeUndefined();
+    expect(validateOption('processing.max_colors', '2.5')).toMatch(/processing\.max_colors must be an integer in 0…256/);
     const store = createTracelabStore();
     expect(() => store.getState().setOption('processing.max_colors', 300)).toThrow(TracelabError);
+    expect(store.getState().setOptionText('processing.shapes.min_area_px', '101')).toBe(false);
+    expect(store.getState().optionErrors['processing.shapes.min_area_px']).toMatchObject({ text: '101', message: expect.stringMatching(/0…100/) });
+    expect(store.getState().options['processing.shapes.min_area_px']).toBe(0.125);
+    expect(store.getState().setOptionText('processing.shapes.min_area_px', '4')).toBe(true);
+    expect(store.getState().optionErrors).toEqual({});
+    expect(store.getState().setOptionText('output.size.width', '120')).toBe(true);
+    expect(store.getState().setOptionText('output.size.width', '')).toBe(true);
+    expect(store.getState().options['output.size.width']).toBeUndefined();
   });
 
-  it('sends only non-default fields', () => {
-    expect(fieldsFor(DEFAULT_UI_OPTIONS)).toEqual([]);
-    expect(fieldsFor({ ...DEFAULT_UI_OPTIONS, 'processing.max_colors': 4, 'output.gap_filler.enabled': false })).toEqual([
-      ['processing.max_colors', '4'],
-      ['output.gap_filler.enabled', 'false'],
-    ]);
+  it('applies option sets (presets, share links) atomically and sends only non-default fields', () => {
+    const store = createTracelabStore({ 'processing.max_colors': '6' });
+    expect(store.getState().options['processing.max_colors']).toBe(6);
+    expect(() => store.getState().applyOptions({ 'processing.max_colors': '3', 'output.group_by': 'nope' })).toThrow(TracelabError);
+    expect(store.getState().options['processing.max_colors']).toBe(6);
+    store.getState().applyOptions({ 'output.gap_filler.enabled': 'false' }, 'defaults');
+    expect(fieldsFor(store.getState().options)).toEqual([['output.gap_filler.enabled', 'false']]);
+    store.getState().resetOptions();
+    expect(fieldsFor(store.getState().options)).toEqual([]);
   });
 });
 

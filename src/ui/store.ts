@@ -1,52 +1,38 @@
 /**
- * Playground state (zustand vanilla store, no React): the source image, the four options the page
- * shows, and the trace job. Option defaults, ranges and validation come from the API schema
- * (src/api/options.ts), so the page accepts exactly what the API accepts.
+ * Playground state: one zustand vanilla store (no React) built from slices — source, options,
+ * preview job, viewer, local service and remote service. The store holds state and plain setters
+ * only; work with side effects lives in controllers that take the store (tracing.ts for the
+ * preview worker, service-flow.ts for the local service and downloads, remote-flow.ts for the
+ * real service). Option defaults, ranges and validation come from the API schema
+ * (src/api/options.ts), so the page accepts exactly what the API accepts, with its messages.
  */
 
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 
-import {
-  DEFAULT_OPTIONS,
-  OPTION_SCHEMA,
-  parseOptionValue,
-  toFields,
-  type VectorizeOptions,
-} from '../api/index.js';
+import { DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
+import type { Mode } from '../api/pricing.js';
 import { TracelabError } from '../engine/errors.js';
-import type { VectorizeStats } from '../worker/protocol.js';
+import type { AccountInfo, RetainedImage, VectorizeStats } from '../worker/protocol.js';
 
-/** The options this page exposes, in display order. */
-export const UI_OPTION_NAMES = [
-  'processing.max_colors',
-  'output.shape_stacking',
-  'output.gap_filler.enabled',
-  'processing.shapes.min_area_px',
-] as const;
-export type UiOptionName = (typeof UI_OPTION_NAMES)[number];
-export type UiOptions = { readonly [K in UiOptionName]: VectorizeOptions[K] };
+export type OptionName = keyof VectorizeOptions & string;
 
-type SchemaEntry = (typeof OPTION_SCHEMA)[number];
-export type UiOptionSpec<N extends UiOptionName> = Extract<SchemaEntry, { name: N }>;
+/** Fields the options panel does not show: the service panel owns mode and retention. */
+export const SERVICE_FIELDS: ReadonlySet<string> = new Set(['mode', 'policy.retention_days', 'receipt']);
 
-/** The schema entry of one of the page's options (kind, range or values, default, hint). */
-export function uiOptionSpec<N extends UiOptionName>(name: N): UiOptionSpec<N> {
-  const spec = OPTION_SCHEMA.find((s): s is UiOptionSpec<N> => s.name === name);
+/** Every option the panel edits: all processing.*, input.* and output.* parameters of the schema. */
+export const PANEL_OPTIONS: readonly OptionSpec[] = OPTION_SCHEMA.filter((s) => !SERVICE_FIELDS.has(s.name));
+
+/** The schema entry of an option (kind, range or values, default, hint). */
+export function optionSpec(name: string): OptionSpec {
+  const spec = OPTION_BY_NAME.get(name);
   if (!spec) throw new Error(`unknown option ${name}`);
   return spec;
 }
 
-export const DEFAULT_UI_OPTIONS: UiOptions = Object.freeze(
-  Object.fromEntries(UI_OPTION_NAMES.map((name) => [name, DEFAULT_OPTIONS[name]])),
-) as UiOptions;
-
-/**
- * Checks a value against the schema (type, range, enum). Returns the API's 1019 message, or
- * undefined when the value is valid.
- */
-export function validateUiOption<N extends UiOptionName>(name: N, value: UiOptions[N]): string | undefined {
+/** The API's 1019 message for `text` as a value of `name`, or undefined when it is valid. */
+export function validateOption(name: string, text: string): string | undefined {
   try {
-    parseOptionValue(uiOptionSpec(name), String(value));
+    parseOptionValue(optionSpec(name), text);
     return undefined;
   } catch (err) {
     if (err instanceof TracelabError) return err.message;
@@ -54,10 +40,13 @@ export function validateUiOption<N extends UiOptionName>(name: N, value: UiOptio
   }
 }
 
-/** The API fields for `options`: only values that differ from the defaults. */
-export function fieldsFor(options: UiOptions): [string, string][] {
-  return toFields({ ...DEFAULT_OPTIONS, ...options }, 'vectorize');
+/** The API fields of `options` for a trace: values that differ from the defaults, no service fields. */
+export function fieldsFor(options: VectorizeOptions): [string, string][] {
+  return toFields(options, 'vectorize').filter(([name]) => !SERVICE_FIELDS.has(name));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Slices
 
 export interface Source {
   readonly name: string;
@@ -66,6 +55,26 @@ export interface Source {
   readonly size: number;
   /** MIME type reported by the browser ('' when unknown); the tracer sniffs the bytes anyway. */
   readonly type: string;
+}
+
+export interface SourceSlice {
+  readonly source: Source | null;
+  /** New image: clears the previous result. */
+  setSource(source: Source | null): void;
+}
+
+export interface OptionsSlice {
+  /** Every option, always valid. */
+  readonly options: VectorizeOptions;
+  /** Text typed into a field that the schema rejects, with the API's message; cleared when fixed. */
+  readonly optionErrors: Readonly<Record<string, { readonly text: string; readonly message: string }>>;
+  /** Sets one option from its text form; an invalid text is kept in optionErrors. Returns validity. */
+  setOptionText(name: string, text: string): boolean;
+  /** Sets one option from a typed value; throws TracelabError 1019 for a value the schema rejects. */
+  setOption<N extends OptionName>(name: N, value: VectorizeOptions[N]): void;
+  /** Replaces several options at once (presets, share links); invalid entries throw 1019, nothing changes. */
+  applyOptions(values: Readonly<Record<string, string>>, base?: 'current' | 'defaults'): void;
+  resetOptions(): void;
 }
 
 export type JobStatus = 'idle' | 'running' | 'done' | 'error';
@@ -100,15 +109,8 @@ export interface TraceOutcome {
   readonly height: number;
 }
 
-export interface TracelabState {
-  readonly source: Source | null;
-  readonly options: UiOptions;
+export interface JobSlice {
   readonly job: Job;
-  /** New image: clears the previous result. */
-  setSource(source: Source | null): void;
-  /** Sets one option; throws TracelabError 1019 for a value the schema rejects. */
-  setOption<N extends UiOptionName>(name: N, value: UiOptions[N]): void;
-  resetOptions(): void;
   /** Marks a new trace as running and returns its id. */
   startJob(): number;
   finishJob(id: number, outcome: TraceOutcome): void;
@@ -116,6 +118,89 @@ export interface TracelabState {
   /** An error outside a trace (file could not be read, sample could not be fetched). */
   reportError(error: JobError): void;
 }
+
+export type ViewMode = 'side' | 'overlay' | 'outline';
+
+export interface ViewerState {
+  readonly mode: ViewMode;
+  /** Screen pixels per image pixel; 0 = fit to the pane. */
+  readonly zoom: number;
+  /** Image pixel at the centre of the pane (when zoomed). */
+  readonly centerX: number;
+  readonly centerY: number;
+  /** Overlay divider position, 0 (all result) … 1 (all input). */
+  readonly divider: number;
+}
+
+export interface ViewerSlice {
+  readonly viewer: ViewerState;
+  setViewer(patch: Partial<ViewerState>): void;
+}
+
+/** One call to a service (local or remote), as the cost line and the token list show it. */
+export interface ServiceCall {
+  readonly endpoint: 'vectorize' | 'download' | 'delete' | 'account';
+  /** The mode of the call (for /download: the mode of the token). */
+  readonly mode: Mode | null;
+  readonly status: number;
+  readonly contentType: string | null;
+  /** X-Credits-Charged / X-Credits-Calculated, as numbers; null when absent. */
+  readonly charged: number | null;
+  readonly calculated: number | null;
+  readonly token: string | null;
+  readonly receipt: string | null;
+  readonly error: JobError | null;
+  readonly ms: number;
+  /** Increases with every call; viewers key object URLs on it. */
+  readonly id: number;
+}
+
+export interface ServiceResultFile {
+  readonly body: Uint8Array;
+  readonly contentType: string;
+  readonly extension: string;
+}
+
+export interface ServiceState {
+  readonly mode: Mode;
+  readonly retentionDays: number;
+  readonly busy: boolean;
+  readonly last: ServiceCall | null;
+  /** The file of the last successful call (shown in the viewer when it is an image). */
+  readonly file: ServiceResultFile | null;
+  readonly retained: readonly RetainedImage[];
+  /** Receipts by token, as issued by upgrade downloads (kept for further formats). */
+  readonly receipts: Readonly<Record<string, string>>;
+  readonly account: AccountInfo | null;
+}
+
+export interface ServiceSlice {
+  readonly service: ServiceState;
+  setService(patch: Partial<ServiceState>): void;
+}
+
+export interface RemoteState {
+  /** Held in memory only, unless `remember` (sessionStorage, with a warning in the page). */
+  readonly apiId: string;
+  readonly apiSecret: string;
+  readonly remember: boolean;
+  /** Base URL of a user-run proxy to the real service ('' = call the service directly). */
+  readonly proxyUrl: string;
+  readonly busy: boolean;
+  readonly last: ServiceCall | null;
+  readonly file: ServiceResultFile | null;
+}
+
+export interface RemoteSlice {
+  readonly remote: RemoteState;
+  setRemote(patch: Partial<RemoteState>): void;
+  /** Clears the credentials everywhere (memory and sessionStorage via the remote flow). */
+  forgetCredentials(): void;
+}
+
+export type TracelabState = SourceSlice & OptionsSlice & JobSlice & ViewerSlice & ServiceSlice & RemoteSlice;
+export type TracelabStore = StoreApi<TracelabState>;
+type Slice<T> = StateCreator<TracelabState, [], [], T>;
 
 export const IDLE_JOB: Job = Object.freeze({
   status: 'idle',
@@ -129,41 +214,138 @@ export const IDLE_JOB: Job = Object.freeze({
   height: null,
 });
 
-export type TracelabStore = StoreApi<TracelabState>;
+export const DEFAULT_VIEWER: ViewerState = Object.freeze({ mode: 'side', zoom: 0, centerX: 0, centerY: 0, divider: 0.5 });
 
-export function createTracelabStore(initialOptions: Partial<UiOptions> = {}): TracelabStore {
-  return createStore<TracelabState>()((set, get) => ({
-    source: null,
-    options: { ...DEFAULT_UI_OPTIONS, ...initialOptions },
-    job: IDLE_JOB,
-    setSource(source) {
-      set({ source, job: { ...IDLE_JOB, id: get().job.id } });
+export const DEFAULT_SERVICE: ServiceState = Object.freeze({
+  mode: 'test',
+  retentionDays: 0,
+  busy: false,
+  last: null,
+  file: null,
+  retained: [],
+  receipts: {},
+  account: null,
+});
+
+export const DEFAULT_REMOTE: RemoteState = Object.freeze({
+  apiId: '',
+  apiSecret: '',
+  remember: false,
+  proxyUrl: '',
+  busy: false,
+  last: null,
+  file: null,
+});
+
+const sourceSlice: Slice<SourceSlice> = (set, get) => ({
+  source: null,
+  setSource(source) {
+    set({ source, job: { ...IDLE_JOB, id: get().job.id } });
+  },
+});
+
+function parseAll(values: Readonly<Record<string, string>>, base: VectorizeOptions): VectorizeOptions {
+  const next: Record<string, unknown> = { ...base };
+  for (const [name, text] of Object.entries(values)) {
+    const spec = OPTION_BY_NAME.get(name);
+    if (!spec || SERVICE_FIELDS.has(name)) throw new TracelabError(1019, 400, `Unknown option ${JSON.stringify(name)} for the playground.`);
+    next[name] = parseOptionValue(spec, text);
+  }
+  return next as VectorizeOptions;
+}
+
+const optionsSlice =
+  (initial: Readonly<Record<string, string>>): Slice<OptionsSlice> =>
+  (set, get) => ({
+    options: parseAll(initial, DEFAULT_OPTIONS),
+    optionErrors: {},
+    setOptionText(name, text) {
+      const { [name]: _dropped, ...otherErrors } = get().optionErrors;
+      // An optional option without a default (output.size.width, …) is unset by an empty text.
+      if (text.trim() === '' && optionSpec(name).default === undefined) {
+        set({ options: { ...(get().options as Record<string, unknown>), [name]: undefined } as VectorizeOptions, optionErrors: otherErrors });
+        return true;
+      }
+      const message = validateOption(name, text);
+      if (message !== undefined) {
+        set({ optionErrors: { ...otherErrors, [name]: { text, message } } });
+        return false;
+      }
+      const value = parseOptionValue(optionSpec(name), text);
+      const options = get().options as Record<string, unknown>;
+      if (options[name] === value && !(name in get().optionErrors)) return true;
+      set({ options: { ...options, [name]: value } as VectorizeOptions, optionErrors: otherErrors });
+      return true;
     },
     setOption(name, value) {
-      const problem = validateUiOption(name, value);
-      if (problem !== undefined) throw new TracelabError(1019, 400, problem);
+      const text = typeof value === 'string' ? value : String(value);
+      const message = validateOption(name, text);
+      if (message !== undefined) throw new TracelabError(1019, 400, message);
       if (get().options[name] === value) return;
       set({ options: { ...get().options, [name]: value } });
     },
+    applyOptions(values, base = 'current') {
+      const options = parseAll(values, base === 'defaults' ? DEFAULT_OPTIONS : get().options);
+      set({ options, optionErrors: {} });
+    },
     resetOptions() {
-      set({ options: DEFAULT_UI_OPTIONS });
+      set({ options: DEFAULT_OPTIONS, optionErrors: {} });
     },
-    startJob() {
-      const id = get().job.id + 1;
-      set({ job: { ...get().job, status: 'running', id, error: null } });
-      return id;
-    },
-    finishJob(id, outcome) {
-      if (get().job.id !== id) return;
-      set({ job: { status: 'done', id, error: null, resultId: id, ...outcome } });
-    },
-    failJob(id, error) {
-      if (get().job.id !== id) return;
-      set({ job: { ...IDLE_JOB, status: 'error', id, error } });
-    },
-    reportError(error) {
-      set({ job: { ...IDLE_JOB, status: 'error', id: get().job.id + 1, error } });
-    },
+  });
+
+const jobSlice: Slice<JobSlice> = (set, get) => ({
+  job: IDLE_JOB,
+  startJob() {
+    const id = get().job.id + 1;
+    set({ job: { ...get().job, status: 'running', id, error: null } });
+    return id;
+  },
+  finishJob(id, outcome) {
+    if (get().job.id !== id) return;
+    set({ job: { status: 'done', id, error: null, resultId: id, ...outcome } });
+  },
+  failJob(id, error) {
+    if (get().job.id !== id) return;
+    set({ job: { ...IDLE_JOB, status: 'error', id, error } });
+  },
+  reportError(error) {
+    set({ job: { ...IDLE_JOB, status: 'error', id: get().job.id + 1, error } });
+  },
+});
+
+const viewerSlice: Slice<ViewerSlice> = (set, get) => ({
+  viewer: DEFAULT_VIEWER,
+  setViewer(patch) {
+    set({ viewer: { ...get().viewer, ...patch } });
+  },
+});
+
+const serviceSlice: Slice<ServiceSlice> = (set, get) => ({
+  service: DEFAULT_SERVICE,
+  setService(patch) {
+    set({ service: { ...get().service, ...patch } });
+  },
+});
+
+const remoteSlice: Slice<RemoteSlice> = (set, get) => ({
+  remote: DEFAULT_REMOTE,
+  setRemote(patch) {
+    set({ remote: { ...get().remote, ...patch } });
+  },
+  forgetCredentials() {
+    set({ remote: { ...get().remote, apiId: '', apiSecret: '', remember: false } });
+  },
+});
+
+/** The store; `initialOptions` are API field values (e.g. from a share link), validated. */
+export function createTracelabStore(initialOptions: Readonly<Record<string, string>> = {}): TracelabStore {
+  return createStore<TracelabState>()((...a) => ({
+    ...sourceSlice(...a),
+    ...optionsSlice(initialOptions)(...a),
+    ...jobSlice(...a),
+    ...viewerSlice(...a),
+    ...serviceSlice(...a),
+    ...remoteSlice(...a),
   }));
 }
 

@@ -1,0 +1,107 @@
+/**
+ * Every processing.*, input.* and output.* parameter of the API, generated from the options schema
+ * (src/api/options.ts): one fieldset per schema group, one control per option with the schema's
+ * hint. Text the schema rejects stays in its field with the API's own 1019 message (aria-invalid,
+ * announced); only valid values reach the options the tracer sees.
+ */
+
+import { useId } from 'react';
+import { useStore } from 'zustand';
+
+import { OPTION_GROUPS, type OptionSpec } from '../api/index.js';
+import { PANEL_OPTIONS, type TracelabStore } from './store.js';
+
+/** Groups in schema order with the options the panel shows. */
+const PANEL_GROUPS = OPTION_GROUPS.map((g) => ({ ...g, options: PANEL_OPTIONS.filter((o) => o.group === g.id) })).filter((g) => g.options.length > 0);
+
+/** Groups shown open at first; the rest start collapsed. */
+const OPEN_GROUPS: ReadonlySet<string> = new Set(['input', 'processing', 'output', 'output.gap_filler']);
+
+export function OptionsPanel({ store }: { store: TracelabStore }) {
+  return (
+    <form className="options" aria-label="Options" onSubmit={(event) => event.preventDefault()}>
+      <div className="options-actions">
+        <button type="button" className="link" onClick={() => store.getState().resetOptions()}>
+          Reset to defaults
+        </button>
+      </div>
+      {PANEL_GROUPS.map((group) => (
+        <details key={group.id} className="option-group" open={OPEN_GROUPS.has(group.id)}>
+          <summary>{group.title}</summary>
+          <div className="option-grid">
+            {group.options.map((spec) => (
+              <OptionField key={spec.name} store={store} spec={spec} />
+            ))}
+          </div>
+        </details>
+      ))}
+    </form>
+  );
+}
+
+/** The text form of a value, as the API takes it. */
+function textOf(value: unknown): string {
+  return value === undefined ? '' : String(value);
+}
+
+function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }) {
+  const value = useStore(store, (s) => (s.options as Record<string, unknown>)[spec.name]);
+  const error = useStore(store, (s) => s.optionErrors[spec.name]);
+  const id = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const setText = (text: string) => store.getState().setOptionText(spec.name, text);
+  const described = error ? `${hintId} ${errorId}` : hintId;
+
+  let control;
+  switch (spec.kind) {
+    case 'bool':
+      control = (
+        <input id={id} type="checkbox" checked={value === true} aria-describedby={described} onChange={(e) => setText(String(e.target.checked))} />
+      );
+      break;
+    case 'enum':
+      control = (
+        <select id={id} value={textOf(value)} aria-describedby={described} onChange={(e) => setText(e.target.value)}>
+          {spec.values.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    default: {
+      const numeric = spec.kind === 'int' || spec.kind === 'float';
+      control = (
+        <input
+          id={id}
+          type={numeric ? 'number' : 'text'}
+          step={spec.kind === 'int' ? 1 : numeric ? 'any' : undefined}
+          inputMode={spec.kind === 'int' ? 'numeric' : numeric ? 'decimal' : 'text'}
+          spellCheck={false}
+          placeholder={spec.kind === 'palette' ? '#FF0000 -> #00FF00 ~ 0.1;' : numeric && value === undefined ? 'not set' : undefined}
+          value={error ? error.text : textOf(value)}
+          aria-invalid={error !== undefined}
+          aria-describedby={described}
+          onChange={(e) => setText(e.target.value)}
+        />
+      );
+    }
+  }
+
+  return (
+    <div className={spec.kind === 'bool' ? 'field field-check' : 'field'} data-option={spec.name}>
+      <label htmlFor={id}>{spec.name}</label>
+      {control}
+      <span id={hintId} className="hint">
+        {spec.hint}
+      </span>
+      {error && (
+        <span id={errorId} className="field-error" role="alert">
+          {error.message}
+        </span>
+      )}
+    </div>
+  );
+}
