@@ -12,6 +12,7 @@ import { DownloadButton } from './DownloadPanel.js';
 import { DropZone } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
 import { StatsLine } from './Stats.js';
+import type { TracerClient } from '../worker/client.js';
 import { statusText, type TracelabStore } from './store.js';
 import { Compare } from './Viewer.js';
 
@@ -19,9 +20,11 @@ export const SAMPLE_PATH = 'samples/shapes.png';
 
 export interface AppProps {
   store: TracelabStore;
+  /** The export worker: files in every format and the in-browser local service. */
+  exporter: TracerClient;
 }
 
-export function App({ store }: AppProps) {
+export function App({ store, exporter }: AppProps) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
 
@@ -81,32 +84,44 @@ export function App({ store }: AppProps) {
         <p className="tagline">Bitmap to vector, traced in your browser. Nothing is uploaded.</p>
       </header>
 
-      <main>
-        <section className="input-bar" aria-label="Image">
-          <DropZone onFile={loadFile} />
-          <button type="button" className="secondary" onClick={() => void loadSample()}>
-            Try a sample
-          </button>
-        </section>
+      <main className="layout">
+        <aside className="sidebar">
+          <section className="input-bar" aria-label="Image">
+            <DropZone onFile={loadFile} />
+            <button type="button" className="secondary" onClick={() => void loadSample()}>
+              Try a sample
+            </button>
+            {/* slot:input-extra */}
+          </section>
+          {/* slot:presets */}
+          <OptionsPanel store={store} />
+        </aside>
 
-        <OptionsPanel store={store} />
+        <div className="workspace">
+          <section className="result-bar" aria-label="Result">
+            <p className={`status status-${job.status}`} role="status" aria-live="polite" aria-atomic="true">
+              {statusText(job, source !== null)}
+            </p>
+            <StatsLine stats={job.stats} ms={job.ms} />
+            <DownloadButton svg={job.svg} sourceName={source?.name ?? null} />
+            {/* slot:downloads */}
+          </section>
 
-        <section className="result-bar" aria-label="Result">
-          <p className={`status status-${job.status}`} role="status" aria-live="polite" aria-atomic="true">
-            {statusText(job, source !== null)}
-          </p>
-          <StatsLine stats={job.stats} ms={job.ms} />
-          <DownloadButton svg={job.svg} sourceName={source?.name ?? null} />
-        </section>
-
-        <Compare
-          source={source}
-          svg={job.svg}
-          resultId={job.resultId}
-          width={job.width}
-          height={job.height}
-          busy={job.status === 'running'}
-        />
+          {/* slot:viewer */}
+          <Compare
+            source={source}
+            svg={job.svg}
+            resultId={job.resultId}
+            width={job.width}
+            height={job.height}
+            busy={job.status === 'running'}
+          />
+          {/* slot:palette */}
+          {/* slot:service */}
+          {/* slot:remote */}
+          {/* slot:snippets */}
+          <p className="visually-hidden" data-exporter-ready={String(exporter !== undefined)} />
+        </div>
       </main>
     </div>
   );

@@ -10,12 +10,14 @@ import { connectTracer } from './tracing.js';
 import './styles.css';
 
 const store = createTracelabStore();
+// Two workers: previews (every change aborts the running one) and exports/the local service.
 connectTracer(store, createTracerClient());
+const exporter = createTracerClient();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App store={store} />
+    <App store={store} exporter={exporter} />
   </StrictMode>,
 );

@@ -94,6 +94,8 @@ export interface Job {
   readonly resultId: number | null;
   /** The latest result; kept (stale) while a re-trace of the same source runs. */
   readonly svg: string | null;
+  /** The same result as outlines (viewer outline mode). */
+  readonly outlineSvg: string | null;
   readonly stats: VectorizeStats | null;
   readonly ms: number | null;
   /** Input size in pixels. */
@@ -103,6 +105,7 @@ export interface Job {
 
 export interface TraceOutcome {
   readonly svg: string;
+  readonly outlineSvg: string;
   readonly stats: VectorizeStats;
   readonly ms: number;
   readonly width: number;
@@ -208,6 +211,7 @@ export const IDLE_JOB: Job = Object.freeze({
   error: null,
   resultId: null,
   svg: null,
+  outlineSvg: null,
   stats: null,
   ms: null,
   width: null,

@@ -34,6 +34,8 @@ export interface VectorizeStats {
 
 export interface VectorizeResult {
   readonly svg: string;
+  /** The same trace drawn as outlines (stroke_shapes, hairlines), for the viewer's outline mode. */
+  readonly outlineSvg: string;
   readonly stats: VectorizeStats;
   /** Input image size in pixels (the SVG viewBox). */
   readonly width: number;

@@ -7,6 +7,7 @@
 import { planVectorize, runVectorize } from '../api/pipeline.js';
 import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
+import { writeSvg } from '../formats/svg.js';
 import { countFilledPaths, type ExportResult, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
 
 export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<VectorizeResult> {
@@ -16,8 +17,15 @@ export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<read
   const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
   const { body, result } = await runVectorize(plan, bytes);
   const svg = new TextDecoder().decode(body);
+  const outlineSvg = writeSvg(result, {
+    ...plan.outputOptions,
+    fileFormat: 'svg',
+    drawStyle: 'stroke_shapes',
+    strokes: { strokeWidthPx: 1, nonScalingStroke: true },
+  });
   return {
     svg,
+    outlineSvg,
     stats: {
       profile: result.stats.profile,
       colors: result.stats.colors,
