@@ -9,20 +9,29 @@
  *   node scripts/e2e.mjs --no-build      reuse the existing dist/
  *   node scripts/e2e.mjs --dev           run the checks against the dev server (`vite`) instead
  *   node scripts/e2e.mjs --make-sample   (re)draw public/samples/shapes.png and exit
+ *   --spec NAME                          run only e2e/NAME.spec.ts (default: every e2e/*.spec.ts)
+ *   --dist DIR                           build into / serve from DIR instead of dist/ (parallel runs)
  *
  * Environment: CHROMIUM=/path/to/chromium overrides the browser; E2E_SCREENSHOT overrides
  * /tmp/tracelab-e2e.png.
  */
 
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+/** Value of `--name VALUE`, or undefined. */
+const option = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const distDir = resolve(option('--dist') ?? join(root, 'dist'));
 const cacheDir = join(root, 'node_modules', '.cache', 'tracelab-e2e');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const screenshotPath = process.env.E2E_SCREENSHOT || '/tmp/tracelab-e2e.png';
@@ -86,12 +95,21 @@ async function main() {
     // nothing to build
   } else if (!args.has('--no-build')) {
     console.log('e2e: vite build');
-    await vite.build({ logLevel: 'warn' });
-  } else if (!existsSync(join(root, 'dist', 'index.html'))) {
-    console.error('e2e: --no-build but dist/index.html does not exist');
+    await vite.build({ logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+  } else if (!existsSync(join(distDir, 'index.html'))) {
+    console.error(`e2e: --no-build but ${distDir}/index.html does not exist`);
     return 1;
   }
-  const spec = await loadTs('e2e/trace.spec.ts');
+  const only = option('--spec');
+  const specFiles = (await readdir(join(root, 'e2e')))
+    .filter((f) => f.endsWith('.spec.ts') && (only === undefined || f === `${only}.spec.ts`))
+    .sort((a, b) => (a === 'trace.spec.ts' ? -1 : b === 'trace.spec.ts' ? 1 : a.localeCompare(b)));
+  if (specFiles.length === 0) {
+    console.error(`e2e: no spec matches ${only}`);
+    return 1;
+  }
+  const specs = [];
+  for (const f of specFiles) specs.push({ file: f, module: await loadTs(`e2e/${f}`) });
 
   const port = await freePort();
   let server;
@@ -105,6 +123,7 @@ async function main() {
   } else {
     server = await vite.preview({
       base: SUB_PATH,
+      build: { outDir: distDir },
       logLevel: 'warn',
       preview: { host: '127.0.0.1', port, strictPort: true, open: false },
     });
@@ -128,10 +147,16 @@ async function main() {
 
   let results = [];
   try {
-    results = await spec.runChecks({ browser, baseUrl, screenshotPath }, (r) => {
-      console.log(`${r.ok ? '  ok  ' : '  FAIL'} ${r.name} (${r.ms} ms)`);
-      if (!r.ok) console.log(`      ${describeError(r.error)}`);
-    });
+    for (const { file, module } of specs) {
+      console.log(`e2e: ${file}`);
+      const shot = file === 'trace.spec.ts' ? screenshotPath : screenshotPath.replace(/\.png$/, `-${file.replace(/\.spec\.ts$/, '')}.png`);
+      results.push(
+        ...(await module.runChecks({ browser, baseUrl, screenshotPath: shot }, (r) => {
+          console.log(`${r.ok ? '  ok  ' : '  FAIL'} ${r.name} (${r.ms} ms)`);
+          if (!r.ok) console.log(`      ${describeError(r.error)}`);
+        })),
+      );
+    }
   } catch (error) {
     console.log(`  FAIL the e2e run itself: ${describeError(error)}`);
     results.push({ name: 'e2e run', ok: false });
@@ -141,7 +166,7 @@ async function main() {
   }
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
-  console.log(`screenshot: ${screenshotPath}`);
+  console.log(`screenshots: ${screenshotPath} (and one per spec next to it)`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;
 }
