@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { decode } from 'fast-png';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { RgbaImage } from '../../src/engine/types.js';
 import { polygonCoverage } from '../../src/formats/raster.js';
 import { meanAbsDiff } from './compare.js';
@@ -42,10 +42,14 @@ export function runToolAsync(command: string, args: readonly string[]): Promise<
   });
 }
 
-/** A temporary folder for reader input and output files. */
+/** A temporary folder for reader input and output files, made on first use. */
 export class WorkDir {
-  readonly path = mkdtempSync(join(tmpdir(), 'tracelab-readers-'));
+  private folder: string | undefined;
   private count = 0;
+
+  get path(): string {
+    return (this.folder ??= mkdtempSync(join(tmpdir(), 'tracelab-readers-')));
+  }
 
   file(extension: string, data?: Uint8Array | string): string {
     const path = join(this.path, `f${this.count++}.${extension}`);
@@ -54,7 +58,7 @@ export class WorkDir {
   }
 
   remove(): void {
-    rmSync(this.path, { recursive: true, force: true });
+    if (this.folder !== undefined) rmSync(this.folder, { recursive: true, force: true });
   }
 }
 
@@ -192,6 +196,34 @@ json.dump(results, sys.stdout)
   };
 }
 
+export interface XmlRead {
+  /** Parser error ('' when the file is well-formed XML). */
+  readonly error: string;
+  readonly root: string | null;
+  readonly namespace: string | null;
+}
+
+/**
+ * Parses files with Python's expat (xml.dom.minidom), which rejects anything that is not
+ * well-formed XML, one interpreter for all files; reports the root element and its namespace.
+ */
+export function parseXmlFiles(paths: readonly string[]): { run: ToolRun; reads: XmlRead[] } {
+  const program = `
+import json, sys, xml.dom.minidom
+results = []
+for path in json.loads(sys.stdin.read()):
+    try:
+        root = xml.dom.minidom.parse(path).documentElement
+        results.append({"error": "", "root": root.tagName, "namespace": root.getAttribute("xmlns")})
+    except Exception as e:
+        results.append({"error": f"{type(e).__name__}: {e}", "root": None, "namespace": None})
+json.dump(results, sys.stdout)
+`;
+  const run = runTool('/usr/bin/python3', ['-c', program], JSON.stringify(paths));
+  if (run.status !== 0) return { run, reads: [] };
+  return { run: { ...run, stdout: '' }, reads: JSON.parse(run.stdout) as XmlRead[] };
+}
+
 /**
  * Paints the closed DXF entities over white as a filled drawing: runs of consecutive entities
  * of one colour (one shape's outline and holes, or several shapes of one colour side by side)
@@ -263,13 +295,23 @@ export function svgRootAttributes(svg: string): Record<string, string> {
 }
 
 /**
- * The same SVG with the root's width/height set to a device size in pixels (the viewBox and
- * everything else untouched), so a renderer draws it at zoom 1 on exactly our device grid.
+ * The same SVG drawn on a whole-pixel device grid at exactly `exactWidth` × `exactHeight` device
+ * pixels for its page: width/height become the whole-pixel size, and the viewBox grows or
+ * shrinks by the fraction of a pixel that rounding added or cut, so one user unit still covers
+ * exactly the same device pixels as in our render (which also rounds the page to whole pixels
+ * and draws at the exact scale). Without this, a renderer stretches the picture by up to half a
+ * pixel across the page. Paint, paths and the viewBox origin are untouched.
  */
-export function withDeviceSize(svg: string, width: number, height: number, extraRootAttributes = ''): string {
+export function onDeviceGrid(svg: string, exactWidth: number, exactHeight: number, extraRootAttributes = ''): string {
+  const width = Math.max(1, Math.round(exactWidth));
+  const height = Math.max(1, Math.round(exactHeight));
   return svg.replace(/<svg\b([^>]*)>/, (_, attrs: string) => {
-    const rest = attrs.replace(/\s(?:width|height)="[^"]*"/g, '');
-    return `<svg${rest} width="${width}" height="${height}"${extraRootAttributes}>`;
+    const box = /\sviewBox="([^"]*)"/.exec(attrs);
+    if (!box) throw new Error('the SVG has no viewBox');
+    const [x, y, w, h] = box[1]!.trim().split(/[\s,]+/).map(Number) as [number, number, number, number];
+    const rest = attrs.replace(/\s(?:width|height|viewBox)="[^"]*"/g, '');
+    const viewBox = `${x} ${y} ${(w * width) / exactWidth} ${(h * height) / exactHeight}`;
+    return `<svg${rest} width="${width}" height="${height}" viewBox="${viewBox}"${extraRootAttributes}>`;
   });
 }
 
@@ -280,12 +322,19 @@ export function renderSvgResvg(svg: string): RgbaImage {
 }
 
 /**
- * Chromium: the SVG as an <img> at its own size (CSS pixels, device scale 1) on a white page,
- * screenshotted over `width` × `height`.
+ * Chromium: the SVG as an <img> at its own size (whole CSS pixels, device scale 1) on a white
+ * page, screenshotted over `width` × `height`. One tab is reused (a new one costs most of a
+ * second); the caller closes it with the browser.
  */
-export async function renderSvgChromium(browser: Browser, svg: string, width: number, height: number): Promise<RgbaImage> {
-  const page = await browser.newPage({ viewport: { width: width + 8, height: height + 8 }, deviceScaleFactor: 1 });
-  try {
+export class ChromiumSvgRenderer {
+  private page: Page | undefined;
+
+  constructor(private readonly browser: Browser) {}
+
+  async render(svg: string, width: number, height: number): Promise<RgbaImage> {
+    this.page ??= await this.browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const page = this.page;
+    await page.setViewportSize({ width, height });
     const src = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
     await page.setContent(`<!doctype html><html><body style="margin:0;background:#fff"><img id="r" src="${src}" style="display:block"></body></html>`);
     await page.waitForFunction(() => {
@@ -293,8 +342,6 @@ export async function renderSvgChromium(browser: Browser, svg: string, width: nu
       return !!img && img.complete && img.naturalWidth > 0;
     });
     return decodePngRgba(await page.screenshot({ clip: { x: 0, y: 0, width, height } }));
-  } finally {
-    await page.close();
   }
 }
 
@@ -322,16 +369,29 @@ export function diffOnCommonArea(ours: RgbaImage, theirs: RgbaImage): number {
   return meanAbsDiff(crop(ours, w, h), crop(theirs, w, h));
 }
 
-/** Runs `tasks` with at most `limit` in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
+/**
+ * Share (0–1) of the common area's pixels whose colour on white differs by more than `levels`
+ * in some channel: blind to anti-aliasing differences, sensitive to a missing or misplaced shape
+ * that the mean dilutes over the whole picture.
+ */
+export function grossShareOnCommonArea(ours: RgbaImage, theirs: RgbaImage, levels: number): number {
+  const w = Math.min(ours.width, theirs.width);
+  const h = Math.min(ours.height, theirs.height);
+  const onWhite = (img: RgbaImage, x: number, y: number, c: number): number => {
+    const o = (y * img.width + x) * 4;
+    const a = img.data[o + 3]! / 255;
+    return img.data[o + c]! * a + 255 * (1 - a);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+  let gross = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      for (let c = 0; c < 3; c++) {
+        if (Math.abs(onWhite(ours, x, y, c) - onWhite(theirs, x, y, c)) > levels) {
+          gross++;
+          break;
+        }
+      }
+    }
+  }
+  return gross / (w * h);
 }
