@@ -38,7 +38,23 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+        // A translucent pixel between an opaque and a transparent one is anti-aliasing done in
+        // the alpha channel (logos exported on transparency): count it like a colour blend.
+        if (data[o + 3]! > 0) {
+          if (x > 0 && x < width - 1) {
+            const r = alphaBlendTest(data, o, o - 4, o + 4);
+            contrastPairs += r & 1;
+            blends += r >> 1;
+          }
+          if (y > 0 && y < height - 1) {
+            const r = alphaBlendTest(data, o, o - width * 4, o + width * 4);
+            contrastPairs += r & 1;
+            blends += r >> 1;
+          }
+        }
+        continue;
+      }
       if (spread[y * width + x]! <= 6) flat++;
       // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
       // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
@@ -120,6 +136,20 @@ function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number,
   const eg = mg - t * dg;
   const eb = mb - t * db;
   return er * er + eg * eg + eb * eb < 64 ? 3 : 1;
+}
+
+/**
+ * The alpha-channel twin of blendTest: bit 0 when one outer pixel is opaque and the other
+ * transparent (alpha < 16); bit 1 when the middle pixel's alpha lies strictly between (8 %–92 %),
+ * as edge coverage does. Pixel art keeps alpha binary, so it rarely passes.
+ */
+function alphaBlendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): number {
+  const aa = data[a + 3]!;
+  const ab = data[b + 3]!;
+  const opaqueTransparent = (aa >= OPAQUE_ALPHA_MIN && ab < 16) || (ab >= OPAQUE_ALPHA_MIN && aa < 16);
+  if (!opaqueTransparent) return 0;
+  const t = data[mid + 3]! / 255;
+  return t > 0.08 && t < 0.92 ? 3 : 1;
 }
 
 /**

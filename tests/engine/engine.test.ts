@@ -34,6 +34,25 @@ describe('traceImage', () => {
     expect(worst).toBeLessThan(0.5);
   });
 
+  it('a logo anti-aliased only in its alpha channel (on transparency) is flat art, not pixel art', () => {
+    const width = 64;
+    const height = 64;
+    const data = new Uint8Array(width * height * 4);
+    const inside = disc(32, 32, 20);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        let covered = 0;
+        for (let sy = 0; sy < 8; sy++) for (let sx = 0; sx < 8; sx++) if (inside(x + (sx + 0.5) / 8, y + (sy + 0.5) / 8)) covered++;
+        data.set([230, 20, 30, Math.round((covered / 64) * 255)], (y * width + x) * 4);
+      }
+    }
+    const result = traceImage({ width, height, data }, params());
+    expect(result.stats.profile).toBe('flat');
+    const red = result.shapes.filter((s) => s.color.r > 200);
+    expect(red).toHaveLength(1);
+    expect(red[0]!.outer.every((u) => result.chains[u.chain]!.segments.every((seg) => seg.kind === 'arc'))).toBe(true);
+  });
+
   it('gives two touching squares exactly one shared boundary', () => {
     const image = drawCells([[1, 2]], [WHITE, RED, BLUE], 20);
     const result = traceImage(image, params());
