@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planVectorize, runVectorize } from '../../src/api/pipeline.js';
-import { encodePng } from '../helpers/encode.js';
+import { encodeBmp, encodePng } from '../helpers/encode.js';
 import { drawCells } from '../helpers/raster.js';
 
 describe('planVectorize', () => {
@@ -52,6 +52,19 @@ describe('runVectorize', () => {
     const svg = new TextDecoder().decode((await runVectorize(plan, png)).body);
     expect(svg).toContain('version="1.2" baseProfile="tiny"');
     expect(svg).toContain('width="16" height="16"');
+  });
+
+  it("the file's own resolution sets the natural PDF page size; output.size.input_dpi overrides it", async () => {
+    const bmp = encodeBmp(drawCells([[0, 1], [1, 0]], [[255, 255, 255], [20, 20, 200]], 36)); // 72 × 72 px
+    new DataView(bmp.buffer).setInt32(38, 5669, true); // 144 dpi in pixels per metre
+    new DataView(bmp.buffer).setInt32(42, 5669, true);
+    const mediaBox = async (fields: [string, string][]): Promise<string> => {
+      const pdf = new TextDecoder('latin1').decode((await runVectorize(planVectorize([['output.file_format', 'pdf'], ['output.pdf.compression_mode', 'None'], ...fields]), bmp)).body);
+      return /\/MediaBox \[([^\]]*)\]/.exec(pdf)![1]!.trim();
+    };
+    expect(await mediaBox([])).toBe('0 0 36 36'); // 72 px at 144 dpi = half an inch
+    expect(await mediaBox([['output.size.input_dpi', '72']])).toBe('0 0 72 72');
+    expect(await mediaBox([['output.size.width', '2'], ['output.size.unit', 'in']])).toBe('0 0 144 144');
   });
 
   it('rejects an empty input with 1006', async () => {
