@@ -1,10 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// base './' so the built site works from any sub-path of a static host.
+import { contentSecurityPolicy } from './scripts/vite-csp.js';
+import { offlineServiceWorker } from './scripts/vite-offline.js';
+
+// base './' so the built site works from any sub-path of a static host. The build also gets a
+// CSP meta tag and sw.js (offline after the first load); both are build-only (see scripts/).
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy(), offlineServiceWorker()],
   worker: { format: 'es' },
   // The worker's dependencies are only discovered at runtime; list its entry so the dev server
   // pre-bundles them up front instead of re-optimizing mid-trace (which 504s the worker import).

@@ -108,7 +108,7 @@ async function fetchText(page: Page, url: string): Promise<string> {
 async function stats(page: Page): Promise<Record<string, string>> {
   const text = (await page.getByTestId('stats').textContent()) ?? '';
   const out: Record<string, string> = {};
-  for (const m of text.matchAll(/(Profile|Colours|Shapes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Size:|Time:).)*)/g)) {
+  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:).)*)/g)) {
     out[m[1]!] = m[2]!.trim();
   }
   return out;
@@ -139,6 +139,7 @@ async function checkResult(page: Page, src: string): Promise<string> {
   assert.equal(s.Size, `${new TextEncoder().encode(svg).length.toLocaleString('en-US')} bytes`);
   assert.match(s.Profile ?? '', /^(pixel art|flat art|photo)$/);
   assert.match(s.Time ?? '', /^[\d,]+ ms$/);
+  assert.match(s.Nodes ?? '', /^\d+$/, `stats Nodes ${s.Nodes}`);
   return svg;
 }
 

@@ -6,7 +6,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = join(root, 'dist-cli');
+// `--outdir DIR` builds elsewhere (tests that run in parallel with other builds of dist-cli/).
+const outdirArg = process.argv.indexOf('--outdir');
+const outdir = outdirArg === -1 ? join(root, 'dist-cli') : resolve(process.argv[outdirArg + 1] ?? 'dist-cli');
 const duringInstall = process.env.npm_lifecycle_event === 'prepare';
 
 /**

@@ -8,13 +8,18 @@ import { useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 
 import { unreadableImageError } from '../engine/errors.js';
-import { DownloadButton } from './DownloadPanel.js';
-import { DropZone } from './InputPanel.js';
+import { DownloadButton, DownloadPanel } from './DownloadPanel.js';
+import { DropZone, ImageSources, SampleGallery } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
+import { PresetPicker } from './PresetPanel.js';
+import { SnippetPanel } from './SnippetPanel.js';
+import { PalettePanel } from './PalettePanel.js';
+import { RemotePanel } from './RemotePanel.js';
+import { ServicePanel } from './ServicePanel.js';
 import { StatsLine } from './Stats.js';
 import type { TracerClient } from '../worker/client.js';
 import { statusText, type TracelabStore } from './store.js';
-import { Compare } from './Viewer.js';
+import { Viewer } from './Viewer.js';
 
 export const SAMPLE_PATH = 'samples/shapes.png';
 
@@ -91,9 +96,10 @@ export function App({ store, exporter }: AppProps) {
             <button type="button" className="secondary" onClick={() => void loadSample()}>
               Try a sample
             </button>
-            {/* slot:input-extra */}
+            <ImageSources store={store} />
+            <SampleGallery store={store} />
           </section>
-          {/* slot:presets */}
+          <PresetPicker store={store} />
           <OptionsPanel store={store} />
         </aside>
 
@@ -104,23 +110,14 @@ export function App({ store, exporter }: AppProps) {
             </p>
             <StatsLine stats={job.stats} ms={job.ms} />
             <DownloadButton svg={job.svg} sourceName={source?.name ?? null} />
-            {/* slot:downloads */}
+            <DownloadPanel store={store} exporter={exporter} />
           </section>
 
-          {/* slot:viewer */}
-          <Compare
-            source={source}
-            svg={job.svg}
-            resultId={job.resultId}
-            width={job.width}
-            height={job.height}
-            busy={job.status === 'running'}
-          />
-          {/* slot:palette */}
-          {/* slot:service */}
-          {/* slot:remote */}
-          {/* slot:snippets */}
-          <p className="visually-hidden" data-exporter-ready={String(exporter !== undefined)} />
+          <Viewer store={store} />
+          <PalettePanel store={store} />
+          <ServicePanel store={store} exporter={exporter} />
+          <RemotePanel store={store} />
+          <SnippetPanel store={store} />
         </div>
       </main>
     </div>

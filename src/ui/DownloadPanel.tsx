@@ -1,16 +1,35 @@
-/** Downloads of the result. */
+/**
+ * Downloads of the result. `DownloadButton` saves the preview SVG the page already has.
+ * `DownloadPanel` offers every format (SVG, PDF, EPS, DXF, PNG): each button has the export worker
+ * trace the current source with the current options and write that format
+ * (src/ui/service-flow.ts exportFormat), then saves `<source-name>.<ext>`. Errors (1023 for a PNG
+ * too large, 1019, …) are shown next to the buttons in an aria-live region. No credits: these are
+ * plain exports, not service calls.
+ */
+
+import { useId, useState } from 'react';
+import { useStore } from 'zustand';
+
+import type { FileFormat } from '../formats/types.js';
+import { exportFormat, FILE_FORMATS, fileNameFor, type ServiceExporter } from './service-flow.js';
+import type { JobError, TracelabStore } from './store.js';
+
+/** Saves `data` as `name` through a temporary object URL (revoked once the download started). */
+export function saveBytes(data: BlobPart, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 export function DownloadButton({ svg, sourceName }: { svg: string | null; sourceName: string | null }) {
   const download = () => {
     if (svg === null) return;
-    const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = svgFileName(sourceName);
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBytes(svg, 'image/svg+xml', svgFileName(sourceName));
   };
   return (
     <button type="button" onClick={download} disabled={svg === null}>
@@ -20,6 +39,67 @@ export function DownloadButton({ svg, sourceName }: { svg: string | null; source
 }
 
 export function svgFileName(sourceName: string | null): string {
-  const base = (sourceName ?? 'traced').replace(/\.[^./\\]*$/, '') || 'traced';
-  return `${base}.svg`;
+  return fileNameFor(sourceName, 'svg');
+}
+
+type PanelState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly format: FileFormat }
+  | { readonly kind: 'saved'; readonly name: string; readonly bytes: number; readonly ms: number }
+  | { readonly kind: 'error'; readonly format: FileFormat; readonly error: JobError };
+
+function stateText(state: PanelState): string {
+  switch (state.kind) {
+    case 'idle':
+      return '';
+    case 'running':
+      return `Exporting ${state.format.toUpperCase()}…`;
+    case 'saved':
+      return `Saved ${state.name} (${state.bytes.toLocaleString('en-US')} bytes, ${Math.round(state.ms).toLocaleString('en-US')} ms)`;
+    case 'error': {
+      const { code, message } = state.error;
+      return `${state.format.toUpperCase()} failed — ${code !== 0 ? `error ${code}: ` : ''}${message}`;
+    }
+  }
+}
+
+export function DownloadPanel({ store, exporter }: { store: TracelabStore; exporter: ServiceExporter }) {
+  const hasSource = useStore(store, (s) => s.source !== null);
+  const [state, setState] = useState<PanelState>({ kind: 'idle' });
+  const labelId = useId();
+  const messageId = useId();
+
+  const download = async (format: FileFormat) => {
+    setState({ kind: 'running', format });
+    const out = await exportFormat(store, exporter, format);
+    if (!out.ok) {
+      setState({ kind: 'error', format, error: out.error });
+      return;
+    }
+    saveBytes(out.file.body as Uint8Array<ArrayBuffer>, out.file.contentType, out.name);
+    setState({ kind: 'saved', name: out.name, bytes: out.file.body.length, ms: out.ms });
+  };
+
+  return (
+    <div className="download-panel" role="group" aria-labelledby={labelId}>
+      <span id={labelId} className="download-label">
+        Download as
+      </span>
+      {FILE_FORMATS.map((format) => (
+        <button
+          key={format}
+          type="button"
+          className="secondary"
+          disabled={!hasSource || state.kind === 'running'}
+          aria-describedby={messageId}
+          onClick={() => void download(format)}
+        >
+          {format.toUpperCase()}
+        </button>
+      ))}
+      <p id={messageId} className={`download-message download-${state.kind}`} aria-live="polite" aria-atomic="true">
+        {stateText(state)}
+      </p>
+    </div>
+  );
 }

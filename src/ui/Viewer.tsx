@@ -1,79 +1,526 @@
 /**
- * The input and the traced result side by side. The SVG is only ever shown through
- * <img src="blob:…"> — never inserted into the DOM — so a hostile file cannot script the page.
+ * The result viewer. In: the store's source (the input file), job (svg, outlineSvg, size, status)
+ * and viewer slice (mode, zoom, centre, divider). Out: edits of the viewer slice only.
+ *
+ * Three modes: side by side (input and result, panes share zoom and centre), overlay (input and
+ * result stacked exactly, a divider — draggable or a keyboard slider — shows the input left of it
+ * and the result right of it) and outline (the result's outlines over a faded input). Every pane
+ * zooms (buttons, wheel around the cursor, + − 0 1 keys) down to single pixels and pans (drag,
+ * arrow keys); the arithmetic is in viewer-geometry.ts.
+ *
+ * Security: the input and every result are only ever shown through <img src="blob:…"> — an SVG is
+ * never inserted into the DOM — so a hostile file cannot script the page.
  */
 
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useStore } from 'zustand';
 
 import { useObjectUrl } from './hooks.js';
-import type { Source } from './store.js';
+import type { Source, TracelabStore, ViewMode, ViewerState } from './store.js';
+import { actualSize, panBy, PAN_STEP_PX, placement, stepZoom, wheelFactor, zoomAt, type Size } from './viewer-geometry.js';
 
-export function Compare({
-  source,
-  svg,
-  resultId,
-  width,
-  height,
-  busy,
-}: {
-  source: Source | null;
-  svg: string | null;
-  resultId: number | null;
-  width: number | null;
-  height: number | null;
-  busy: boolean;
-}) {
+const MODES: readonly { readonly mode: ViewMode; readonly label: string }[] = [
+  { mode: 'side', label: 'Side by side' },
+  { mode: 'overlay', label: 'Overlay' },
+  { mode: 'outline', label: 'Outline' },
+];
+
+/** From this many screen px per image px the raster input is drawn as hard-edged squares. */
+const PIXELATED_FROM = 2;
+/** Divider keyboard steps, in percent. */
+const DIVIDER_STEP = 2;
+const DIVIDER_PAGE = 10;
+
+const ZERO: Size = { width: 0, height: 0 };
+
+// ---------------------------------------------------------------------------------------------
+// The viewer
+
+export function Viewer({ store }: { store: TracelabStore }) {
+  const source = useStore(store, (s) => s.source);
+  const job = useStore(store, (s) => s.job);
+  const mode = useStore(store, (s) => s.viewer.mode);
+  const hintId = useId();
+
   const inputUrl =
     useObjectUrl(source ? (source.bytes as Uint8Array<ArrayBuffer>) : null, source?.type || 'application/octet-stream', source)
       ?.url ?? null;
-  const svgView = useObjectUrl(svg, 'image/svg+xml', resultId);
-  const svgUrl = svgView?.url ?? null;
-  const [inputBroken, setInputBroken] = useState(false);
-  const [pixelated, setPixelated] = useState(false);
-  useEffect(() => {
-    setInputBroken(false);
-    setPixelated(false);
-  }, [inputUrl]);
+  const svgView = useObjectUrl(job.svg, 'image/svg+xml', job.resultId);
+  const outlineView = useObjectUrl(job.outlineSvg, 'image/svg+xml', job.resultId);
 
-  const size = width !== null && height !== null ? `${width} × ${height} px` : '';
+  // The input's own pixel grid is the viewer's unit; the result's size stands in while the
+  // browser cannot show the input (e.g. TIFF) or has not loaded it yet.
+  const [natural, setNatural] = useState<Size | null>(null);
+  const [inputBroken, setInputBroken] = useState(false);
+  useEffect(() => {
+    setNatural(null);
+    setInputBroken(false);
+  }, [inputUrl]);
+  const image: Size | null = natural ?? (job.width !== null && job.height !== null ? { width: job.width, height: job.height } : null);
+
+  // A new image starts fitted; a re-trace of the same image keeps the zoom.
+  useEffect(() => {
+    store.getState().setViewer({ zoom: 0, centerX: 0, centerY: 0 });
+  }, [source, store]);
+
+  // The toolbar steps zoom relative to the pane size; every pane of a mode has the same size.
+  const [pane, setPane] = useState<Size>(ZERO);
+
+  const busy = job.status === 'running';
+  const input: InputView = {
+    url: inputUrl && !inputBroken ? inputUrl : null,
+    broken: inputUrl !== null && inputBroken,
+    name: source?.name ?? '',
+    onLoad: (img) => setNatural({ width: img.naturalWidth, height: img.naturalHeight }),
+    onError: () => setInputBroken(true),
+  };
+  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy };
+  const outline: ResultView = { url: outlineView?.url ?? null, traceId: outlineView?.key ?? null, busy };
+  const common = { store, image, hintId, onResize: setPane };
+
   return (
-    <section className="compare" aria-label="Input and result side by side">
-      <figure className="pane">
-        <figcaption>
-          Input{source ? ` — ${source.name} (${source.size.toLocaleString('en-US')} bytes)` : ''}
-        </figcaption>
-        <div className="viewport">
-          {inputUrl && !inputBroken && (
-            <img
-              src={inputUrl}
-              alt={`Input image ${source?.name ?? ''}`}
-              className={pixelated ? 'pixelated' : undefined}
-              onLoad={(event) => {
-                const img = event.currentTarget;
-                setPixelated(img.naturalWidth * 2 <= img.clientWidth);
-              }}
-              onError={() => setInputBroken(true)}
-            />
-          )}
-          {inputUrl && inputBroken && <p className="placeholder">This browser cannot preview this file.</p>}
-          {!inputUrl && <p className="placeholder">No image yet</p>}
+    <section className="viewer" aria-label="Viewer">
+      <ViewerToolbar store={store} image={image} pane={pane} />
+      <p id={hintId} className="viewer-hint">
+        Drag to pan, wheel to zoom. Keys in a view: + and − zoom, 0 fits, 1 is actual size, arrows pan.
+      </p>
+      {mode === 'side' ? (
+        <div className="compare">
+          <figure className="pane">
+            <figcaption>{inputCaption(source)}</figcaption>
+            <Viewport {...common} label="Input image view" busy={false}>
+              {(stage, scale) =>
+                stage && input.url ? <div className="stage" style={stage}>{inputImg(input, scale)}</div> : inputPlaceholder(input, source)
+              }
+            </Viewport>
+          </figure>
+          <figure className="pane">
+            <figcaption>{resultCaption(job.width, job.height)}</figcaption>
+            <Viewport {...common} label="Result view" busy={busy}>
+              {(stage) =>
+                stage && result.url ? <div className="stage" style={stage}>{resultImg(result)}</div> : resultPlaceholder(busy)
+              }
+            </Viewport>
+          </figure>
         </div>
-      </figure>
-      <figure className="pane">
-        <figcaption>Result (SVG){size ? ` — ${size}` : ''}</figcaption>
-        <div className="viewport" aria-busy={busy}>
-          {svgUrl ? (
-            <img
-              src={svgUrl}
-              alt="Traced vector result"
-              className={busy ? 'result stale' : 'result'}
-              data-trace-id={svgView?.key ?? undefined}
-            />
+      ) : (
+        <figure className="pane viewer-single">
+          <figcaption>
+            <span>{inputCaption(source)}</span>
+            <span aria-hidden="true"> · </span>
+            <span>{resultCaption(job.width, job.height)}</span>
+          </figcaption>
+          {mode === 'overlay' ? (
+            <Overlay {...common} input={input} result={result} source={source} />
           ) : (
-            <p className="placeholder">{busy ? 'Tracing…' : 'The traced SVG appears here'}</p>
+            <Viewport {...common} label="Outline view" busy={busy}>
+              {(stage, scale) =>
+                stage ? (
+                  <>
+                    <div className="stage" style={stage}>
+                      <div className="faded">{inputImg(input, scale)}</div>
+                      {outline.url && resultImg(outline, 'Traced outlines')}
+                    </div>
+                    {!outline.url && <p className="placeholder badge">{busy ? 'Tracing…' : 'The traced SVG appears here'}</p>}
+                  </>
+                ) : (
+                  inputPlaceholder(input, source)
+                )
+              }
+            </Viewport>
           )}
-        </div>
-      </figure>
+        </figure>
+      )}
     </section>
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images, captions and placeholders
+
+interface InputView {
+  readonly url: string | null;
+  /** The browser could not decode the file (the tracer may still read it). */
+  readonly broken: boolean;
+  readonly name: string;
+  onLoad(img: HTMLImageElement): void;
+  onError(): void;
+}
+
+interface ResultView {
+  readonly url: string | null;
+  readonly traceId: number | null;
+  readonly busy: boolean;
+}
+
+function inputCaption(source: Source | null): string {
+  return `Input${source ? ` — ${source.name} (${source.size.toLocaleString('en-US')} bytes)` : ''}`;
+}
+
+function resultCaption(width: number | null, height: number | null): string {
+  return `Result (SVG)${width !== null && height !== null ? ` — ${width} × ${height} px` : ''}`;
+}
+
+function inputImg(input: InputView, scale: number): ReactNode {
+  if (!input.url) return null;
+  return (
+    <img
+      src={input.url}
+      alt={`Input image ${input.name}`}
+      draggable={false}
+      className={scale >= PIXELATED_FROM ? 'pixelated' : undefined}
+      onLoad={(event) => input.onLoad(event.currentTarget)}
+      onError={input.onError}
+    />
+  );
+}
+
+function resultImg(result: ResultView, alt = 'Traced vector result'): ReactNode {
+  if (!result.url) return null;
+  return (
+    <img
+      src={result.url}
+      alt={alt}
+      draggable={false}
+      className={result.busy ? 'result stale' : 'result'}
+      data-trace-id={result.traceId ?? undefined}
+    />
+  );
+}
+
+function inputPlaceholder(input: InputView, source: Source | null): ReactNode {
+  if (input.broken) return <p className="placeholder">This browser cannot preview this file.</p>;
+  if (!source) return <p className="placeholder">No image yet</p>;
+  // Loading: the (hidden) image must still be mounted so its onLoad reports the size.
+  return input.url ? <div className="stage loading">{inputImg(input, 1)}</div> : null;
+}
+
+function resultPlaceholder(busy: boolean): ReactNode {
+  return <p className="placeholder">{busy ? 'Tracing…' : 'The traced SVG appears here'}</p>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Toolbar: modes and zoom
+
+function ViewerToolbar({ store, image, pane }: { store: TracelabStore; image: Size | null; pane: Size }) {
+  const viewer = useStore(store, (s) => s.viewer);
+  const name = useId();
+  const size = image ?? ZERO;
+  const scale = placement(viewer, size, pane).scale;
+  const set = (patch: Partial<ViewerState>) => store.getState().setViewer(patch);
+  const disabled = image === null;
+
+  return (
+    <div className="viewer-toolbar">
+      <fieldset className="view-modes">
+        <legend>View</legend>
+        {MODES.map(({ mode, label }) => (
+          <label key={mode} className={viewer.mode === mode ? 'mode checked' : 'mode'}>
+            <input type="radio" name={name} value={mode} checked={viewer.mode === mode} onChange={() => set({ mode })} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="zoom-controls" role="group" aria-label="Zoom">
+        <button type="button" className="secondary" aria-label="Zoom out" disabled={disabled} onClick={() => set(stepZoom(viewer, size, pane, -1))}>
+          −
+        </button>
+        {/* Plain text, not <output>: that is a second status region beside the page's own. */}
+        <span className="zoom-level">
+          <span className="visually-hidden">Zoom level </span>
+          {image ? `${formatScale(scale)}${viewer.zoom === 0 ? ' (fit)' : ''}` : '—'}
+        </span>
+        <button type="button" className="secondary" aria-label="Zoom in" disabled={disabled} onClick={() => set(stepZoom(viewer, size, pane, 1))}>
+          +
+        </button>
+        <button type="button" className="secondary" aria-label="Fit to view" disabled={disabled} onClick={() => set({ zoom: 0 })}>
+          Fit
+        </button>
+        <button type="button" className="secondary" aria-label="Actual size (1:1)" disabled={disabled} onClick={() => set(actualSize(viewer, size))}>
+          1:1
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** "400%" for small scales, "32 px/px" once single pixels are visible squares. */
+function formatScale(scale: number): string {
+  return scale >= 4 ? `${Math.round(scale * 10) / 10} px/px` : `${Math.round(scale * 100)}%`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A zoomable, pannable pane
+
+interface ViewportProps {
+  readonly store: TracelabStore;
+  readonly image: Size | null;
+  readonly label: string;
+  readonly busy: boolean;
+  readonly hintId: string;
+  onResize(size: Size): void;
+  /** The pane's layers, given the stage style (null while the image size is unknown) and scale. */
+  children(stage: CSSProperties | null, scale: number): ReactNode;
+  /** Drawn above the layers in pane coordinates (the overlay divider). */
+  readonly extra?: ReactNode;
+}
+
+/** The size of an element, kept current by a ResizeObserver. */
+function usePaneSize(onResize: (size: Size) => void): [(el: HTMLDivElement | null) => void, Size, HTMLDivElement | null] {
+  const [el, setEl] = useState<HTMLDivElement | null>(null);
+  const [size, setSize] = useState<Size>(ZERO);
+  useLayoutEffect(() => {
+    if (!el) return undefined;
+    const measure = () => {
+      const next = { width: el.clientWidth, height: el.clientHeight };
+      setSize((prev) => (prev.width === next.width && prev.height === next.height ? prev : next));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  useEffect(() => onResize(size), [size, onResize]);
+  return [setEl, size, el];
+}
+
+function Viewport({ store, image, label, busy, hintId, onResize, children, extra }: ViewportProps) {
+  const viewer = useStore(store, (s) => s.viewer);
+  const [ref, pane, el] = usePaneSize(onResize);
+  const drag = useRef<{ id: number; x: number; y: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  // Handlers read the latest sizes through a ref (the wheel listener is attached once).
+  const sizes = useRef({ image, pane });
+  sizes.current = { image, pane };
+  const apply = useCallback(
+    (change: (view: ViewerState, image: Size, pane: Size) => Partial<ViewerState>) => {
+      const { image: img, pane: p } = sizes.current;
+      if (!img) return;
+      store.getState().setViewer(change(store.getState().viewer, img, p));
+    },
+    [store],
+  );
+
+  // Wheel zoom around the cursor. React's wheel listener is passive, so page scrolling could not
+  // be stopped; a native non-passive listener can.
+  useEffect(() => {
+    if (!el) return undefined;
+    const onWheel = (event: WheelEvent) => {
+      if (!sizes.current.image || event.deltaY === 0) return;
+      event.preventDefault();
+      const rect = el.getBoundingClientRect();
+      const factor = wheelFactor(event.deltaY, event.deltaMode);
+      apply((v, img, p) => zoomAt(v, img, p, factor, event.clientX - rect.left, event.clientY - rect.top));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [el, apply]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const action = keyAction(event.key);
+    if (!action || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    apply(action);
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (event.button !== 0 || !image) return;
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { id: event.pointerId, x: event.clientX, y: event.clientY };
+    setDragging(true);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d || d.id !== event.pointerId) return;
+    const dx = event.clientX - d.x;
+    const dy = event.clientY - d.y;
+    drag.current = { id: d.id, x: event.clientX, y: event.clientY };
+    if (dx !== 0 || dy !== 0) apply((v, img, p) => panBy(v, img, p, dx, dy));
+  };
+  const endDrag = (event: PointerEvent<HTMLDivElement>) => {
+    if (drag.current?.id !== event.pointerId) return;
+    drag.current = null;
+    setDragging(false);
+  };
+
+  const place = image && pane.width > 0 ? placement(viewer, image, pane) : null;
+  const stage: CSSProperties | null =
+    image && place
+      ? { width: image.width * place.scale, height: image.height * place.scale, transform: `translate(${place.x}px, ${place.y}px)` }
+      : null;
+
+  return (
+    <div
+      ref={ref}
+      className={dragging ? 'viewport zoomable dragging' : 'viewport zoomable'}
+      role="group"
+      tabIndex={0}
+      aria-label={label}
+      aria-describedby={hintId}
+      aria-busy={busy}
+      data-scale={place ? place.scale : undefined}
+      onKeyDown={onKeyDown}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={endDrag}
+      onPointerCancel={endDrag}
+    >
+      {children(stage, place?.scale ?? 1)}
+      {extra}
+    </div>
+  );
+}
+
+/** The viewer change a key asks for in a focused pane, or undefined for other keys. */
+function keyAction(key: string): ((view: ViewerState, image: Size, pane: Size) => Partial<ViewerState>) | undefined {
+  switch (key) {
+    case '+':
+    case '=':
+      return (v, img, p) => stepZoom(v, img, p, 1);
+    case '-':
+    case '_':
+      return (v, img, p) => stepZoom(v, img, p, -1);
+    case '0':
+      return () => ({ zoom: 0 });
+    case '1':
+      return (v, img) => actualSize(v, img);
+    // An arrow moves the view over the image in its direction (the image moves the other way).
+    case 'ArrowLeft':
+      return (v, img, p) => panBy(v, img, p, PAN_STEP_PX, 0);
+    case 'ArrowRight':
+      return (v, img, p) => panBy(v, img, p, -PAN_STEP_PX, 0);
+    case 'ArrowUp':
+      return (v, img, p) => panBy(v, img, p, 0, PAN_STEP_PX);
+    case 'ArrowDown':
+      return (v, img, p) => panBy(v, img, p, 0, -PAN_STEP_PX);
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overlay: input left of the divider, result right of it
+
+interface OverlayProps {
+  readonly store: TracelabStore;
+  readonly image: Size | null;
+  readonly hintId: string;
+  onResize(size: Size): void;
+  readonly input: InputView;
+  readonly result: ResultView;
+  readonly source: Source | null;
+}
+
+function Overlay({ store, image, hintId, onResize, input, result, source }: OverlayProps) {
+  const divider = useStore(store, (s) => s.viewer.divider);
+  // The input layer is clipped at the divider, in pane coordinates, so it lines up at any zoom.
+  const clip: CSSProperties = { clipPath: `inset(0 ${(1 - divider) * 100}% 0 0)` };
+  return (
+    <Viewport
+      store={store}
+      image={image}
+      label="Overlay of input and result"
+      busy={result.busy}
+      hintId={hintId}
+      onResize={onResize}
+      extra={image ? <Divider store={store} value={divider} /> : null}
+    >
+      {(stage, scale) =>
+        stage ? (
+          <>
+            <div className="layer">
+              {result.url ? <div className="stage" style={stage}>{resultImg(result)}</div> : null}
+            </div>
+            <div className="layer" style={clip}>
+              <div className="stage" style={stage}>{inputImg(input, scale)}</div>
+            </div>
+            <span className="layer-label left" aria-hidden="true">Input</span>
+            <span className="layer-label right" aria-hidden="true">Result</span>
+            {!result.url && <p className="placeholder badge">{result.busy ? 'Tracing…' : 'The traced SVG appears here'}</p>}
+          </>
+        ) : (
+          inputPlaceholder(input, source)
+        )
+      }
+    </Viewport>
+  );
+}
+
+/** The overlay divider: dragged with any pointer, or a slider from the keyboard. */
+function Divider({ store, value }: { store: TracelabStore; value: number }) {
+  const dragId = useRef<number | null>(null);
+  const set = (divider: number) => store.getState().setViewer({ divider: Math.min(1, Math.max(0, divider)) });
+  const percent = Math.round(value * 100);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const next = dividerKey(event.key, event.shiftKey, percent);
+    if (next === undefined) return;
+    // The pane's own arrow keys pan; here they move the divider only.
+    event.preventDefault();
+    event.stopPropagation();
+    set(next / 100);
+  };
+  const moveTo = (event: PointerEvent<HTMLDivElement>) => {
+    const pane = event.currentTarget.parentElement?.getBoundingClientRect();
+    if (pane && pane.width > 0) set((event.clientX - pane.left) / pane.width);
+  };
+
+  return (
+    <div
+      className="divider"
+      style={{ left: `${value * 100}%` }}
+      role="slider"
+      tabIndex={0}
+      aria-label="Overlay divider"
+      aria-orientation="horizontal"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={`${percent}% input, ${100 - percent}% result`}
+      onKeyDown={onKeyDown}
+      onPointerDown={(event) => {
+        if (event.button !== 0) return;
+        // Not a pan of the pane underneath.
+        event.stopPropagation();
+        event.currentTarget.setPointerCapture(event.pointerId);
+        dragId.current = event.pointerId;
+      }}
+      onPointerMove={(event) => {
+        if (dragId.current === event.pointerId) moveTo(event);
+      }}
+      onPointerUp={(event) => {
+        if (dragId.current === event.pointerId) dragId.current = null;
+      }}
+      onPointerCancel={() => {
+        dragId.current = null;
+      }}
+    >
+      <span className="divider-grip" aria-hidden="true" />
+    </div>
+  );
+}
+
+/** The divider position (percent) a key asks for, or undefined for other keys. */
+function dividerKey(key: string, shift: boolean, percent: number): number | undefined {
+  const step = shift ? DIVIDER_PAGE : DIVIDER_STEP;
+  const clamp = (v: number) => Math.min(100, Math.max(0, v));
+  switch (key) {
+    case 'ArrowLeft':
+    case 'ArrowDown':
+      return clamp(percent - step);
+    case 'ArrowRight':
+    case 'ArrowUp':
+      return clamp(percent + step);
+    case 'PageDown':
+      return clamp(percent - DIVIDER_PAGE);
+    case 'PageUp':
+      return clamp(percent + DIVIDER_PAGE);
+    case 'Home':
+      return 0;
+    case 'End':
+      return 100;
+    default:
+      return undefined;
+  }
 }

@@ -1,15 +1,25 @@
-/** Browser entry: one store, one trace worker, the page. */
+/** Browser entry: one store, the trace workers, the page, and (production builds) the offline service worker. */
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { createTracerClient } from '../worker/client.js';
 import { App } from './App.js';
+import { registerServiceWorker } from './register-sw.js';
+import { connectShareHash, decodeShareHash } from './share.js';
 import { createTracelabStore } from './store.js';
 import { connectTracer } from './tracing.js';
 import './styles.css';
 
-const store = createTracelabStore();
+// A share link (#o=…) sets the first options; entries that are not valid options are dropped
+// and reported in the status line instead of breaking the page.
+const shared = decodeShareHash(window.location.hash);
+const store = createTracelabStore(shared.fields);
+const reportShareProblems = (problems: readonly string[]) =>
+  store.getState().reportError({ code: 1019, message: `Share link: ${problems.join(' ')}` });
+if (shared.problems.length > 0) reportShareProblems(shared.problems);
+// The address bar follows the options, so a reload (or a copied address) keeps them.
+connectShareHash(store, window, reportShareProblems);
 // Two workers: previews (every change aborts the running one) and exports/the local service.
 connectTracer(store, createTracerClient());
 const exporter = createTracerClient();
@@ -21,3 +31,4 @@ createRoot(root).render(
     <App store={store} exporter={exporter} />
   </StrictMode>,
 );
+registerServiceWorker();

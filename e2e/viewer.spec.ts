@@ -1,0 +1,324 @@
+/**
+ * Browser checks of the viewer and the palette panel (run by scripts/e2e.mjs, like trace.spec.ts):
+ * overlay with a divider moved by keys and by a mouse drag, outline mode, zoom down to single
+ * pixels with synchronised panes, pan, and deleting / remapping a colour from the palette panel.
+ * Saves screenshots of the overlay and outline views next to ctx.screenshotPath.
+ */
+
+import assert from 'node:assert/strict';
+
+import type { ConsoleMessage, Locator, Page } from 'playwright-core';
+
+import { fixtureScene, scenePng } from './draw.js';
+import type { CheckResult, E2eContext } from './trace.spec.js';
+
+interface Check {
+  readonly name: string;
+  run(page: Page): Promise<void>;
+}
+
+const TIMEOUT = 30_000;
+const fixturePng = Buffer.from(scenePng(fixtureScene()));
+
+// ---------------------------------------------------------------------------------------------
+// Page helpers
+
+const resultImg = (page: Page) => page.getByRole('img', { name: 'Traced vector result' });
+const inputImg = (page: Page) => page.getByRole('img', { name: 'Input image fixture.png' });
+const divider = (page: Page) => page.getByRole('slider', { name: 'Overlay divider' });
+const paletteField = (page: Page) => page.getByLabel('processing.palette', { exact: true });
+
+let lastTraceId = 0;
+
+/** Waits for Done and a result image newer than the last one seen; returns its blob URL. */
+async function waitForNewResult(page: Page): Promise<string> {
+  const handle = await page.waitForFunction(
+    (prev) => {
+      const statusEl = document.querySelector('[role="status"]');
+      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
+      const id = Number(img?.dataset.traceId ?? 0);
+      return statusEl?.textContent?.trim() === 'Done' && img !== null && img.src.startsWith('blob:') && id > prev
+        ? { id, src: img.src }
+        : false;
+    },
+    lastTraceId,
+    { timeout: TIMEOUT },
+  );
+  const { id, src } = (await handle.jsonValue()) as { id: number; src: string };
+  lastTraceId = id;
+  return src;
+}
+
+async function fetchText(page: Page, url: string): Promise<string> {
+  return page.evaluate(async (u) => (await fetch(u)).text(), url);
+}
+
+async function stats(page: Page): Promise<Record<string, string>> {
+  const text = (await page.getByTestId('stats').textContent()) ?? '';
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:).)*)/g)) {
+    out[m[1]!] = m[2]!.trim();
+  }
+  return out;
+}
+
+async function setMode(page: Page, name: 'Side by side' | 'Overlay' | 'Outline'): Promise<void> {
+  await page.getByRole('radio', { name }).check();
+  assert.equal(await page.getByRole('radio', { name }).isChecked(), true);
+}
+
+async function valueNow(page: Page): Promise<number> {
+  return Number(await divider(page).getAttribute('aria-valuenow'));
+}
+
+/** Screen px per image px of a pane (data-scale on the viewport). */
+async function scaleOf(view: Locator): Promise<number> {
+  return Number(await view.getAttribute('data-scale'));
+}
+
+/** The transform of a pane's first stage (where the image sits). */
+async function stageTransform(view: Locator): Promise<string> {
+  return view.locator('.stage').first().evaluate((el) => (el as HTMLElement).style.transform);
+}
+
+async function box(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  const b = await locator.boundingBox();
+  assert.ok(b, 'element has no box');
+  return b;
+}
+
+function assertSameBox(a: { x: number; y: number; width: number; height: number }, b: typeof a, what: string): void {
+  for (const k of ['x', 'y', 'width', 'height'] as const) assert.ok(Math.abs(a[k] - b[k]) <= 1, `${what}: ${k} ${a[k]} vs ${b[k]}`);
+}
+
+function countFilledPaths(svg: string): number {
+  return [...svg.matchAll(/<(?:path|circle|ellipse|rect|polygon)\b[^>]*>/g)].filter((m) => /\sfill="(?!none")/.test(m[0])).length;
+}
+
+/** Hex colours the palette panel lists. */
+async function paletteHexes(page: Page): Promise<string[]> {
+  return page.getByRole('list', { name: 'Result colours' }).locator('.palette-hex').allTextContents();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+let screenshotPath = '/tmp/tracelab-e2e-viewer.png';
+const shot = (suffix: string) => screenshotPath.replace(/\.png$/, `-${suffix}.png`);
+
+const CHECKS: Check[] = [
+  {
+    name: 'upload the fixture: side by side shows input and result with Nodes in the stats',
+    async run(page) {
+      await page.getByLabel('Choose an image').setInputFiles({ name: 'fixture.png', mimeType: 'image/png', buffer: fixturePng });
+      await waitForNewResult(page);
+      assert.equal(await page.getByRole('radio', { name: 'Side by side' }).isChecked(), true);
+      assert.equal(await inputImg(page).count(), 1);
+      assert.equal(await resultImg(page).count(), 1);
+      assert.match((await page.locator('figcaption').first().textContent()) ?? '', /^Input — fixture\.png \([\d,]+ bytes\)$/);
+      assert.equal((await page.locator('figcaption').nth(1).textContent()) ?? '', 'Result (SVG) — 96 × 80 px');
+      const s = await stats(page);
+      assert.ok(Number(s.Nodes) > 0, `Nodes ${s.Nodes}`);
+      assert.equal(await page.getByRole('group', { name: 'Result view' }).getAttribute('aria-busy'), 'false');
+    },
+  },
+  {
+    name: 'overlay: both images stacked exactly; the divider moves with arrow keys, Home/End and a mouse drag',
+    async run(page) {
+      await setMode(page, 'Overlay');
+      await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('img[alt="Input image fixture.png"]')?.naturalWidth ?? 0) > 0);
+      assert.equal(await inputImg(page).count(), 1);
+      assert.equal(await resultImg(page).count(), 1);
+      assertSameBox(await box(inputImg(page)), await box(resultImg(page)), 'input and result overlap');
+
+      const slider = divider(page);
+      assert.equal(await slider.getAttribute('aria-valuemin'), '0');
+      assert.equal(await slider.getAttribute('aria-valuemax'), '100');
+      const start = await valueNow(page);
+      await slider.focus();
+      await page.keyboard.press('ArrowRight');
+      assert.ok((await valueNow(page)) > start, 'ArrowRight moves the divider right');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      assert.ok((await valueNow(page)) < start, 'ArrowLeft moves the divider left');
+      await page.keyboard.press('Home');
+      assert.equal(await valueNow(page), 0);
+      await page.keyboard.press('End');
+      assert.equal(await valueNow(page), 100);
+      // Arrow keys on the slider do not pan the pane.
+      const pane = page.getByRole('group', { name: 'Overlay of input and result' });
+      const before = await stageTransform(pane);
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await stageTransform(pane), before);
+
+      // Mouse drag: grab the handle and drop it at a quarter of the pane's width.
+      const paneBox = await box(pane);
+      const handle = await box(slider);
+      await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(paneBox.x + paneBox.width * 0.3, handle.y + handle.height / 2, { steps: 5 });
+      await page.mouse.move(paneBox.x + paneBox.width * 0.25, handle.y + handle.height / 2, { steps: 5 });
+      await page.mouse.up();
+      const dragged = await valueNow(page);
+      assert.ok(Math.abs(dragged - 25) <= 2, `dragged to ${dragged}%`);
+      // The input layer is clipped at the divider: its right inset is 100 − 25 %.
+      const clip = await pane.locator('.layer').nth(1).evaluate((el) => (el as HTMLElement).style.clipPath);
+      assert.match(clip, /inset\(0(px)? 7[45](\.\d+)?% 0(px)? 0(px)?\)/);
+      // The drag moved the divider, not the image.
+      assert.equal(await stageTransform(pane), before);
+      await slider.focus();
+      for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
+      await page.screenshot({ path: shot('overlay'), fullPage: true });
+    },
+  },
+  {
+    name: 'outline: an <img> of a blob SVG with stroke paths and no fill, over a faded input',
+    async run(page) {
+      await setMode(page, 'Outline');
+      const outline = page.getByRole('img', { name: 'Traced outlines' });
+      await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('img[alt="Traced outlines"]')?.naturalWidth ?? 0) > 0);
+      const src = (await outline.getAttribute('src')) ?? '';
+      assert.match(src, /^blob:/);
+      const svg = await fetchText(page, src);
+      assert.match(svg, /^<\?xml/);
+      const strokes = [...svg.matchAll(/<path\b[^>]*>/g)].filter((m) => /\sstroke="#[0-9a-fA-F]{3,8}"/.test(m[0]) && /\sfill="none"/.test(m[0]));
+      assert.ok(strokes.length >= 4, `outline SVG has ${strokes.length} stroke paths`);
+      assert.equal(countFilledPaths(svg), 0, 'outline SVG has no filled paths');
+      assert.equal(await inputImg(page).count(), 1, 'the input is shown under the outlines');
+      const opacity = await inputImg(page).evaluate((el) => getComputedStyle(el.parentElement!).opacity);
+      assert.ok(Number(opacity) < 1, `input faded (opacity ${opacity})`);
+      assert.equal(await resultImg(page).count(), 0, 'outline mode shows the outlines instead of the filled result');
+      assert.equal(await page.locator('svg').count(), 0, 'no inline SVG');
+      await page.screenshot({ path: shot('outline'), fullPage: true });
+    },
+  },
+  {
+    name: 'zoom to ≥ 32 px per pixel (buttons and keys), synchronised panes, pixelated input, pan with keys, wheel and drag',
+    async run(page) {
+      await setMode(page, 'Side by side');
+      const inputView = page.getByRole('group', { name: 'Input image view' });
+      const resultView = page.getByRole('group', { name: 'Result view' });
+      const fit = await scaleOf(resultView);
+      assert.ok(fit > 0 && fit < 32, `fit scale ${fit}`);
+
+      // Buttons.
+      for (let i = 0; i < 8 && (await scaleOf(resultView)) < 32; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      assert.ok((await scaleOf(resultView)) >= 32, `zoom in reached ${await scaleOf(resultView)}`);
+      assert.equal(await scaleOf(inputView), await scaleOf(resultView), 'both panes share the zoom');
+      assert.equal(await stageTransform(inputView), await stageTransform(resultView), 'both panes share the centre');
+      // One image pixel is ≥ 32 screen px, drawn as hard squares.
+      const { width } = await box(inputImg(page));
+      assert.ok(width / 96 >= 32, `${width / 96} px per pixel`);
+      assert.equal(await inputImg(page).evaluate((el) => getComputedStyle(el).imageRendering), 'pixelated');
+      await page.screenshot({ path: shot('zoom') });
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+      assert.equal(await scaleOf(resultView), fit);
+
+      // Keyboard: + zooms, arrows pan, 0 fits.
+      await resultView.focus();
+      for (let i = 0; i < 8 && (await scaleOf(resultView)) < 32; i++) await page.keyboard.press('+');
+      assert.ok((await scaleOf(resultView)) >= 32, 'keyboard zoom reaches 32 px per pixel');
+      const t0 = await stageTransform(resultView);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowDown');
+      const t1 = await stageTransform(resultView);
+      assert.notEqual(t1, t0, 'arrow keys pan');
+      assert.equal(await stageTransform(inputView), t1, 'the input pane pans along');
+      await page.keyboard.press('-');
+      assert.ok((await scaleOf(resultView)) < 32, 'keyboard zoom out');
+      await page.keyboard.press('0');
+      assert.equal(await scaleOf(resultView), fit);
+      await page.keyboard.press('1');
+      assert.equal(await scaleOf(resultView), 1);
+
+      // Wheel zooms around the cursor; a drag pans.
+      const r = await box(resultView);
+      await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+      await page.mouse.wheel(0, -300);
+      await page.waitForFunction(() => Number(document.querySelector('[aria-label="Result view"]')?.getAttribute('data-scale')) > 1);
+      const t2 = await stageTransform(resultView);
+      await page.mouse.down();
+      await page.mouse.move(r.x + r.width / 2 - 60, r.y + r.height / 2 - 40, { steps: 4 });
+      await page.mouse.up();
+      assert.notEqual(await stageTransform(resultView), t2, 'drag pans');
+      assert.equal(await stageTransform(inputView), await stageTransform(resultView));
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+    },
+  },
+  {
+    name: 'palette: Delete one colour re-traces with one colour fewer and the rule in processing.palette; remap; clear',
+    async run(page) {
+      const before = Number((await stats(page)).Colours);
+      const hexes = await paletteHexes(page);
+      assert.ok(hexes.length >= 4, `palette lists ${hexes.join(', ')}`);
+      // Not the background (largest area, first): one of the shapes.
+      const target = hexes[1]!;
+      await page.getByRole('button', { name: `Delete ${target}` }).click();
+      const src = await waitForNewResult(page);
+      assert.equal(Number((await stats(page)).Colours), before - 1, 'one colour fewer');
+      assert.equal(await paletteField(page).inputValue(), `${target}00 ~ 0.02;`);
+      assert.ok(!(await paletteHexes(page)).includes(target), `${target} is gone from the palette`);
+      assert.ok(!(await fetchText(page, src)).toUpperCase().includes(`FILL="${target}"`), `${target} is gone from the SVG`);
+      assert.equal(await page.getByRole('list', { name: 'Palette rules' }).locator('li').count(), 1);
+
+      // Remap another colour through its colour input.
+      const other = (await paletteHexes(page))[1]!;
+      await page.getByLabel(`Remap ${other} to`).fill('#00ff00');
+      await waitForNewResult(page);
+      assert.equal(await paletteField(page).inputValue(), `${target}00 ~ 0.02; ${other} -> #00FF00 ~ 0.02;`);
+      const remapped = await paletteHexes(page);
+      assert.ok(remapped.includes('#00FF00') && !remapped.includes(other), `palette after remap: ${remapped.join(', ')}`);
+
+      // Clear: every colour is back.
+      await page.getByRole('button', { name: 'Clear palette rules' }).click();
+      await waitForNewResult(page);
+      assert.equal(await paletteField(page).inputValue(), '');
+      assert.equal(Number((await stats(page)).Colours), before);
+      assert.deepEqual(await paletteHexes(page), hexes);
+    },
+  },
+];
+
+/** Runs every check on one page; the last check is "no console errors" over the whole session. */
+export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
+  screenshotPath = ctx.screenshotPath;
+  lastTraceId = 0;
+  const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  const problems: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => {
+    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+
+  const results: CheckResult[] = [];
+  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
+  const all: Check[] = [
+    ...CHECKS,
+    {
+      name: 'no console errors, page errors or failed requests',
+      async run() {
+        assert.deepEqual(problems, []);
+      },
+    },
+  ];
+  for (const check of all) {
+    const start = Date.now();
+    try {
+      await check.run(page);
+      results.push({ name: check.name, ok: true, ms: Date.now() - start });
+    } catch (error) {
+      results.push({ name: check.name, ok: false, ms: Date.now() - start, error });
+    }
+    report(results.at(-1)!);
+  }
+  await context.close();
+  return results;
+}

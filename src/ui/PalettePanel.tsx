@@ -1,0 +1,121 @@
+/**
+ * The result's palette. In: job.stats.palette (the colours the result draws, largest area first)
+ * and the `processing.palette` option. Out: edits of that option only — remap one colour, delete
+ * one colour, remove one rule, or clear them all — which the tracing controller then re-traces.
+ * The rule text is built by palette-rules.ts so that each edit hits exactly one colour.
+ */
+
+import { useId } from 'react';
+import { useStore } from 'zustand';
+
+import { PALETTE_FIELD } from '../api/palette.js';
+import type { PaletteEntry } from '../worker/protocol.js';
+import { addDelete, addRemap, describeRules, removeRule, ruleText } from './palette-rules.js';
+import type { TracelabStore } from './store.js';
+
+export function PalettePanel({ store }: { store: TracelabStore }) {
+  const palette = useStore(store, (s) => s.job.stats?.palette ?? null);
+  const text = useStore(store, (s) => s.options[PALETTE_FIELD]);
+  const headingId = useId();
+  const edit = (next: string) => store.getState().setOptionText(PALETTE_FIELD, next);
+  const rules = describeRules(text);
+  const total = palette?.reduce((sum, e) => sum + e.areaPx, 0) ?? 0;
+
+  return (
+    <section className="palette-panel" aria-labelledby={headingId}>
+      <h2 id={headingId}>Palette</h2>
+      <p className="hint">
+        Remap or delete a colour of the result. Each change edits <code>{PALETTE_FIELD}</code> and traces again.
+      </p>
+      {palette && palette.length > 0 ? (
+        <ul className="palette-list" aria-label="Result colours">
+          {palette.map((entry) => (
+            <PaletteItem
+              key={entry.hex}
+              entry={entry}
+              share={total > 0 ? entry.areaPx / total : 0}
+              onRemap={(to) => edit(addRemap(text, entry.hex, to))}
+              onDelete={() => edit(addDelete(text, entry.hex))}
+            />
+          ))}
+        </ul>
+      ) : (
+        <p className="placeholder">The result&apos;s colours appear here.</p>
+      )}
+      {rules.length > 0 && (
+        <ul className="palette-rules" aria-label="Palette rules">
+          {rules.map((rule, i) => (
+            <li key={`${i}:${rule.hex}`}>
+              <span className="swatch" style={{ background: rule.hex }} aria-hidden="true" />
+              <span>{ruleText(rule)}</span>
+              <button type="button" className="link" aria-label={`Remove the rule for ${rule.hex}`} onClick={() => edit(removeRule(text, rule.hex))}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="secondary" disabled={text.trim() === ''} onClick={() => edit('')}>
+        Clear palette rules
+      </button>
+    </section>
+  );
+}
+
+function PaletteItem({
+  entry,
+  share,
+  onRemap,
+  onDelete,
+}: {
+  entry: PaletteEntry;
+  share: number;
+  onRemap(to: string): void;
+  onDelete(): void;
+}) {
+  const inputId = useId();
+  const percent = `${(share * 100).toFixed(share < 0.001 ? 2 : 1)}%`;
+  return (
+    <li className="palette-item">
+      <span className="swatch" style={{ background: entry.hex }} aria-hidden="true" />
+      <code className="palette-hex">{entry.hex}</code>
+      <span className="palette-share">
+        {percent} of area, {entry.shapes} {entry.shapes === 1 ? 'shape' : 'shapes'}
+      </span>
+      <label className="visually-hidden" htmlFor={inputId}>
+        Remap {entry.hex} to
+      </label>
+      <ColorCommitInput id={inputId} value={entry.hex} onCommit={onRemap} />
+      <button type="button" className="secondary" aria-label={`Delete ${entry.hex}`} onClick={onDelete}>
+        Delete
+      </button>
+    </li>
+  );
+}
+
+/**
+ * A colour input that reports only the colour the user settles on. React's onChange fires on
+ * every `input` event — each step of dragging in the picker — and each would start a trace; the
+ * native `change` event fires once, when the picker is closed or the value is committed.
+ */
+function ColorCommitInput({ id, value, onCommit }: { id: string; value: string; onCommit(hex: string): void }) {
+  // The picker takes #rrggbb only: an alpha part is dropped for display.
+  const initial = value.slice(0, 7).toLowerCase();
+  return (
+    <input
+      id={id}
+      key={initial}
+      type="color"
+      className="palette-remap"
+      defaultValue={initial}
+      ref={(el) => {
+        if (!el) return undefined;
+        const onChange = () => {
+          if (el.value.toLowerCase() !== initial) onCommit(el.value.toUpperCase());
+        };
+        el.addEventListener('change', onChange);
+        return () => el.removeEventListener('change', onChange);
+      }}
+    />
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * The page's other ways to get an image besides a file: an image URL fetched by the browser and
+ * base64 text (raw or a `data:` URL). In: the URL or the text. Out: a `Source` for the store, or a
+ * TracelabError with the API's code for the same failure (1006 unreadable, 1012 too large,
+ * 1020–1024 URL problems, reference §4.2), so the status line reads like the service's errors.
+ *
+ * Everything stays in the browser: the URL is fetched by the page itself (so the site must allow
+ * it — CORS), never by a server.
+ */
+
+import { sniffFormat } from '../decode/sniff.js';
+import { TracelabError, unreadableImageError } from '../engine/errors.js';
+import type { Source } from './store.js';
+
+/** The service's upload limit (reference §5.1); the page applies it to every source. */
+export const MAX_SOURCE_BYTES = 31_457_280;
+/** How long a URL may take (connect and download) before the page gives up. */
+export const URL_TIMEOUT_MS = 30_000;
+/** Hosts plain http:// may reach (as the page's CSP connect-src allows). */
+const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const EXTENSION: Readonly<Record<string, string>> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp', tiff: 'tif', bmp: 'bmp' };
+const MEDIA_TYPE: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  tiff: 'image/tiff',
+  bmp: 'image/bmp',
+};
+
+function tooLarge(what: string, bytes: number | string): TracelabError {
+  const size = typeof bytes === 'number' ? bytes.toLocaleString('en-US') : bytes;
+  return new TracelabError(1012, 413, `Image too large: ${what} is ${size} bytes; the maximum is ${MAX_SOURCE_BYTES.toLocaleString('en-US')} bytes.`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// base64
+
+/**
+ * Bytes of base64 text: raw base64 (standard or URL-safe alphabet, whitespace and line breaks
+ * ignored, padding optional) or a `data:…;base64,…` URL. Errors are 1006 (the text does not hold
+ * an image) and 1012 (more than MAX_SOURCE_BYTES).
+ */
+export function decodeBase64Image(text: string): Source {
+  let body = text.trim();
+  if (body === '') throw unreadableImageError('no base64 text was given.');
+  let declaredType = '';
+  if (/^data:/i.test(body)) {
+    const comma = body.indexOf(',');
+    const header = comma === -1 ? body : body.slice(0, comma);
+    if (comma === -1 || !/;base64$/i.test(header)) {
+      throw unreadableImageError('the data: URL is not base64-encoded (it must start with data:<type>;base64,).');
+    }
+    declaredType = header.slice(5).split(';')[0]!.toLowerCase();
+    body = body.slice(comma + 1);
+  }
+  const compact = body.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
+  const bad = /[^A-Za-z0-9+/=]/.exec(compact);
+  if (bad) {
+    throw unreadableImageError(`the text is not valid base64 (unexpected ${JSON.stringify(bad[0])} at character ${bad.index + 1}).`);
+  }
+  const unpadded = compact.replace(/=+$/, '');
+  if (unpadded.includes('=') || unpadded.length % 4 === 1) {
+    throw unreadableImageError('the text is not valid base64 (misplaced padding or a truncated last group).');
+  }
+  // Check the size before decoding: 4 characters hold 3 bytes.
+  const size = Math.floor((unpadded.length * 3) / 4);
+  if (size > MAX_SOURCE_BYTES) throw tooLarge('the decoded base64 image', size);
+  const binary = atob(unpadded + '='.repeat((4 - (unpadded.length % 4)) % 4));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  if (bytes.length === 0) throw unreadableImageError('the base64 text holds no bytes.');
+  const format = sniffFormat(bytes);
+  return {
+    name: `base64 image.${format ? EXTENSION[format] : 'bin'}`,
+    bytes,
+    size: bytes.length,
+    type: format ? MEDIA_TYPE[format]! : declaredType,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL
+
+export interface FetchImageOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+  /** Default `globalThis.fetch`. */
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
+}
+
+/** The last path segment of a URL, decoded, as a file name ('image' when there is none). */
+export function fileNameOfUrl(url: URL): string {
+  const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    name = last;
+  }
+  return name.replace(/[\u0000-\u001f]/g, '') || 'image';
+}
+
+/**
+ * Fetches an image URL in the page, streaming with a byte cap and a timeout. Relative URLs are
+ * resolved against `base` (the page). Failures: 1024 not an http(s) URL (or plain http to
+ * another machine, which the page's CSP forbids), 1022 network failure
+ * (CORS, offline, DNS) or timeout, 1020 not HTTP 200, 1021 a web page instead of an image,
+ * 1012 over the size limit; a user abort rejects with the signal's reason.
+ */
+export async function fetchImageUrl(raw: string, base: string, options: FetchImageOptions = {}): Promise<Source> {
+  const timeoutMs = options.timeoutMs ?? URL_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? MAX_SOURCE_BYTES;
+  const doFetch = options.fetch ?? ((u: string, init: RequestInit) => globalThis.fetch(u, init));
+  if (raw.trim() === '') throw new TracelabError(1024, 400, 'Enter the address of an image (https://…).');
+  let url: URL;
+  try {
+    url = new URL(raw.trim(), base);
+  } catch {
+    throw new TracelabError(1024, 400, `The image URL could not be parsed: ${JSON.stringify(raw.slice(0, 200))}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TracelabError(1024, 400, `The image URL must start with http:// or https://; received ${JSON.stringify(url.protocol)}.`);
+  }
+  // The page's security policy (scripts/vite-csp.ts, connect-src) lets plain http reach only this
+  // machine; say so instead of letting the browser's refusal look like a network failure.
+  if (url.protocol === 'http:' && url.origin !== new URL(base).origin && !LOCAL_HOSTS.has(url.hostname)) {
+    throw new TracelabError(
+      1024,
+      400,
+      `The page fetches plain http:// images only from this computer; use the https:// address of the image, or download it and choose the file.`,
+    );
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`no answer within ${timeoutMs / 1000} s`, 'TimeoutError'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const href = url.href.length > 120 ? `${url.href.slice(0, 120)}…` : url.href;
+  const failed = (err: unknown): unknown => {
+    if (err instanceof TracelabError) return err;
+    if (options.signal?.aborted) return options.signal.reason ?? err;
+    if (timedOut) return new TracelabError(1022, 400, `Fetching ${href} took longer than ${timeoutMs / 1000} s; try again or download the image and choose the file.`);
+    // A cross-origin answer without CORS headers looks exactly like a network failure to the page.
+    return new TracelabError(
+      1022,
+      400,
+      `The browser could not fetch ${href}: either the site does not let other pages read its images (CORS) or it cannot be reached — download the image and choose the file instead.`,
+    );
+  };
+  try {
+    let res: Response;
+    try {
+      res = await doFetch(url.href, { signal: controller.signal, credentials: 'omit', redirect: 'follow' });
+    } catch (err) {
+      throw failed(err);
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new TracelabError(1020, 400, `${href} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} instead of an image.`);
+    }
+    const type = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'text/html' || type === 'application/xhtml+xml') {
+      await res.body?.cancel().catch(() => undefined);
+      throw new TracelabError(1021, 400, `${href} is a web page, not an image; use the address of the image itself (right-click the image → Copy image address).`);
+    }
+    const declared = Number(res.headers.get('Content-Length') ?? NaN);
+    if (declared > maxBytes) {
+      await res.body?.cancel().catch(() => undefined);
+      throw tooLarge('the image at that URL', declared);
+    }
+    const bytes = await readCapped(res, maxBytes).catch((err: unknown) => {
+      throw failed(err);
+    });
+    // The viewer shows the bytes as what they are, whatever the server called them.
+    const format = sniffFormat(bytes);
+    return { name: fileNameOfUrl(url), bytes, size: bytes.length, type: format ? MEDIA_TYPE[format]! : type };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The body, stopping (and cancelling the download) as soon as it passes `maxBytes`. */
+async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+  if (res.body === null) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge('the image at that URL', `more than ${maxBytes.toLocaleString('en-US')}`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
