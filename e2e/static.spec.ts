@@ -39,7 +39,7 @@ const fixturePng = Buffer.from(scenePng(fixtureScene()));
 
 /**
  * A 1600 × 1250 PNG = 2,000,000 pixels (just under input.max_pixels, so it is traced at full
- * size): a grid of flat anti-aliased shapes, like a large clip-art export. Drawn here rather than
+ * size): a dense grid of flat anti-aliased shapes, like a large clip-art export. Drawn here rather than
  * with renderScene, which tests every shape at every sub-sample (seconds at this size): each shape
  * only covers its own box, and the shapes do not overlap.
  */
@@ -59,8 +59,10 @@ function largePng(): Uint8Array {
   ];
   const data = new Uint8Array(width * height * 4);
   for (let o = 0; o < data.length; o += 4) data.set([250, 246, 236, 255], o);
-  const cols = 5;
-  const rows = 4;
+  // Dense like a real clip-art export: thousands of shapes give a multi-megabyte SVG (the viewer
+  // then shows the worker's PNG rendering instead of rasterising the SVG on the main thread).
+  const cols = 64;
+  const rows = 50;
   for (let i = 0; i < cols * rows; i++) {
     const cx = ((i % cols) + 0.5) * (width / cols);
     const cy = (Math.floor(i / cols) + 0.5) * (height / rows);

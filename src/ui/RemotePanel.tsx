@@ -47,7 +47,15 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
     viewable ? file.contentType.split(';')[0]!.trim() : 'application/octet-stream',
     last?.id ?? 0,
   );
-  const localView = useObjectUrl(job.svg, 'image/svg+xml', job.resultId);
+  // The local comparison appears once there is a remote result to compare with (an SVG <img> is
+  // rasterised on the main thread; no need to pay for a second copy before it is useful), and
+  // large results use the worker's PNG rendering like the viewer does.
+  const compare = file !== null || last !== null;
+  const localView = useObjectUrl(
+    !compare ? null : job.previewPng ? (job.previewPng as Uint8Array<ArrayBuffer>) : job.svg,
+    job.previewPng ? 'image/png' : 'image/svg+xml',
+    job.resultId,
+  );
   const proxyProblem = proxyUrlProblem(remote.proxyUrl);
   const [origin] = useState(() => (typeof location !== 'undefined' ? location.origin : 'http://localhost:5173'));
 
@@ -166,7 +174,7 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
             {localView ? (
               <img src={localView.url} alt="Local preview for comparison" data-trace-id={localView.key ?? undefined} />
             ) : (
-              <p className="placeholder">The local preview appears here</p>
+              <p className="placeholder">The local preview appears here next to the real service's result</p>
             )}
           </div>
         </figure>

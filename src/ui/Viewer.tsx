@@ -45,7 +45,12 @@ export function Viewer({ store }: { store: TracelabStore }) {
   const inputUrl =
     useObjectUrl(source ? (source.bytes as Uint8Array<ArrayBuffer>) : null, source?.type || 'application/octet-stream', source)
       ?.url ?? null;
-  const svgView = useObjectUrl(job.svg, 'image/svg+xml', job.resultId);
+  // Large results show the worker's PNG rendering: an SVG <img> is rasterised on the main thread.
+  const svgView = useObjectUrl(
+    job.previewPng ? (job.previewPng as Uint8Array<ArrayBuffer>) : job.svg,
+    job.previewPng ? 'image/png' : 'image/svg+xml',
+    job.resultId,
+  );
   const outlineView = useObjectUrl(job.outlineSvg, 'image/svg+xml', job.resultId);
 
   // The input's own pixel grid is the viewer's unit; the result's size stands in while the

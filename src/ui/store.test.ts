@@ -9,6 +9,7 @@ import { connectTracer, type Tracer } from './tracing.js';
 const RESULT: VectorizeResult = {
   svg: '<?xml version="1.0"?><svg/>',
   outlineSvg: '<?xml version="1.0"?><svg/>',
+  previewPng: null,
   stats: { profile: 'flat', colors: 2, regions: 2, shapes: 2, bytes: 27, nodes: 8, palette: [{ hex: '#FF0000', areaPx: 8, shapes: 1 }, { hex: '#0000FF', areaPx: 8, shapes: 1 }] },
   width: 4,
   height: 4,

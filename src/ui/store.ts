@@ -96,6 +96,8 @@ export interface Job {
   readonly svg: string | null;
   /** The same result as outlines (viewer outline mode). */
   readonly outlineSvg: string | null;
+  /** Large results: the worker's PNG rendering, shown instead of the SVG (see LARGE_SVG_BYTES). */
+  readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats | null;
   readonly ms: number | null;
   /** Input size in pixels. */
@@ -106,6 +108,7 @@ export interface Job {
 export interface TraceOutcome {
   readonly svg: string;
   readonly outlineSvg: string;
+  readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats;
   readonly ms: number;
   readonly width: number;
@@ -212,6 +215,7 @@ export const IDLE_JOB: Job = Object.freeze({
   resultId: null,
   svg: null,
   outlineSvg: null,
+  previewPng: null,
   stats: null,
   ms: null,
   width: null,

@@ -6,6 +6,9 @@
 
 import type { ImageProfile } from '../engine/types.js';
 
+/** SVG size above which the viewer shows the worker's PNG rendering of the result. */
+export const LARGE_SVG_BYTES = 400_000;
+
 /** One colour of the result, for the palette panel. */
 export interface PaletteEntry {
   /** `#RRGGBB` or `#RRGGBBAA`, upper case (the form `processing.palette` takes). */
@@ -36,6 +39,12 @@ export interface VectorizeResult {
   readonly svg: string;
   /** The same trace drawn as outlines (stroke_shapes, hairlines), for the viewer's outline mode. */
   readonly outlineSvg: string;
+  /**
+   * For large results only (SVG above LARGE_SVG_BYTES): the result rendered to PNG at the input
+   * size by the worker. Browsers rasterise an SVG <img> on the main thread — hundreds of ms for
+   * ten thousand shapes — while PNG decoding runs off it, so the viewer shows this instead.
+   */
+  readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats;
   /** Input image size in pixels (the SVG viewBox). */
   readonly width: number;

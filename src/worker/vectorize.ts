@@ -7,8 +7,11 @@
 import { planVectorize, runVectorize } from '../api/pipeline.js';
 import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
+import { buildPlan } from '../formats/plan.js';
+import { writePlanPng } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
-import { countFilledPaths, type ExportResult, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
+import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
+import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
 
 export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<VectorizeResult> {
   const start = performance.now();
@@ -23,9 +26,15 @@ export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<read
     drawStyle: 'stroke_shapes',
     strokes: { strokeWidthPx: 1, nonScalingStroke: true },
   });
+  // The preview PNG is 1× the input: what the fitted viewer shows; zooming in shows its pixels.
+  const previewPng =
+    body.length > LARGE_SVG_BYTES
+      ? writePlanPng(buildPlan(result, { ...plan.outputOptions, fileFormat: 'png', size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1 } }))
+      : null;
   return {
     svg,
     outlineSvg,
+    previewPng,
     stats: {
       profile: result.stats.profile,
       colors: result.stats.colors,
