@@ -13,7 +13,7 @@
  *   --dist DIR                           build into / serve from DIR instead of dist/ (parallel runs)
  *
  * Environment: CHROMIUM=/path/to/chromium overrides the browser; E2E_SCREENSHOT overrides
- * /tmp/tracelab-e2e.png.
+ * test-results/e2e/tracelab.png (one more file per spec and view next to it; gitignored).
  */
 
 import { existsSync } from 'node:fs';
@@ -34,7 +34,7 @@ const option = (name) => {
 const distDir = resolve(option('--dist') ?? join(root, 'dist'));
 const cacheDir = join(root, 'node_modules', '.cache', 'tracelab-e2e');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-const screenshotPath = process.env.E2E_SCREENSHOT || '/tmp/tracelab-e2e.png';
+const screenshotPath = process.env.E2E_SCREENSHOT || join(root, 'test-results', 'e2e', 'tracelab.png');
 /** Served from a sub-path, as on a static host: the build uses base './'. */
 const SUB_PATH = '/tracelab/demo/';
 const OVERALL_TIMEOUT_MS = 5 * 60_000;
@@ -108,6 +108,7 @@ async function main() {
     console.error(`e2e: no spec matches ${only}`);
     return 1;
   }
+  await mkdir(dirname(screenshotPath), { recursive: true });
   const specs = [];
   for (const f of specFiles) specs.push({ file: f, module: await loadTs(`e2e/${f}`) });
 
