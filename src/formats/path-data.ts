@@ -9,6 +9,7 @@
  * gap — however long the path.
  */
 import type { Chain, ChainUse, Segment } from '../engine/types.js';
+import { reverseSegments } from './curves.js';
 
 /** A segment with every coordinate in integer output steps. */
 export type QSegment =
@@ -62,29 +63,9 @@ export function quantizeChain(chain: Chain, q: Quantizer): QChain {
 
 /** The same chain walked from its end to its start, on the same integer points. */
 export function reverseChain(chain: QChain): QChain {
-  const segs = chain.segments;
-  if (segs.length === 0) return chain;
-  const out: QSegment[] = [];
-  for (let k = segs.length - 1; k >= 0; k--) {
-    const s = segs[k]!;
-    const prev = k > 0 ? segs[k - 1]! : { x: chain.x, y: chain.y };
-    switch (s.kind) {
-      case 'line':
-        out.push({ kind: 'line', x: prev.x, y: prev.y });
-        break;
-      case 'quad':
-        out.push({ kind: 'quad', cx: s.cx, cy: s.cy, x: prev.x, y: prev.y });
-        break;
-      case 'cubic':
-        out.push({ kind: 'cubic', c1x: s.c2x, c1y: s.c2y, c2x: s.c1x, c2y: s.c1y, x: prev.x, y: prev.y });
-        break;
-      case 'arc':
-        out.push({ ...s, sweep: !s.sweep, x: prev.x, y: prev.y });
-        break;
-    }
-  }
-  const last = segs[segs.length - 1]!;
-  return { x: last.x, y: last.y, segments: out };
+  // Quantised segments have the engine's segment shape (integer steps instead of pixels).
+  const reversed = reverseSegments(chain.x, chain.y, chain.segments as readonly Segment[]);
+  return { x: reversed.x, y: reversed.y, segments: reversed.segments as QSegment[] };
 }
 
 /** Writes numbers and commands with the fewest separators a conforming parser accepts. */

@@ -167,8 +167,11 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
       units[i]!.push({ owner: i, item: outline(strokeColor(s.color), options, loops.map((l) => ({ uses: l, closed: true }))) });
     }
   }
-  if (options.drawStyle === 'stroke_edges') {
-    // Every chain once, owned by the later-painted of its two shapes, in first-use order.
+  /**
+   * Every chain of a drawn shape once, in the order (and direction) the shapes first use it, with
+   * the shapes on its two sides (undefined = nothing drawn there) and the shape that used it.
+   */
+  const forEachChainOnce = (visit: (use: ChainUse, chain: Chain, a: number | undefined, b: number | undefined, user: number) => void): void => {
     const seen = new Uint8Array(chains.length);
     for (const i of order) {
       const s = shapes[i]!;
@@ -180,50 +183,45 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
           const chain = chains[use.chain]!;
           const a = shapeOfRegion.get(chain.leftRegion);
           const b = shapeOfRegion.get(chain.rightRegion);
-          const both = drawn(a) && drawn(b);
-          const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : i;
-          const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : s.color;
-          units[owner]!.push({ owner, item: outline(strokeColor(color), options, [{ uses: [use], closed: chain.closed }]) });
+          visit(use, chain, drawn(a) ? a : undefined, drawn(b) ? b : undefined, i);
         }
       }
     }
+  };
+
+  if (options.drawStyle === 'stroke_edges') {
+    // Every chain once, owned by the later-painted of its two shapes.
+    forEachChainOnce((use, chain, a, b, user) => {
+      const both = a !== undefined && b !== undefined;
+      const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : user;
+      const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
+      units[owner]!.push({ owner, item: outline(strokeColor(color), options, [{ uses: [use], closed: chain.closed }]) });
+    });
   }
 
   // Gap filler, keyed by where it goes: 'root', 'layer:d' or 'parent:i'.
   const fillers = new Map<string, StrokeItem[]>();
   if (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) {
     const byAnchor = new Map<string, Map<string, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
-    const seen = new Uint8Array(chains.length);
-    for (const i of order) {
-      const s = shapes[i]!;
-      if (s.color.a <= 0) continue;
-      for (const loop of [s.outer, ...s.holes]) {
-        for (const use of loop) {
-          if (seen[use.chain]) continue;
-          seen[use.chain] = 1;
-          const chain = chains[use.chain]!;
-          const a = shapeOfRegion.get(chain.leftRegion);
-          const b = shapeOfRegion.get(chain.rightRegion);
-          if (!drawn(a) || !drawn(b)) continue;
-          let anchor = 'root';
-          if (stacked) {
-            // A shape lying on its parent needs no filler: the parent is painted underneath.
-            if (parentShape[a] === b || parentShape[b] === a) continue;
-            const deeper = depth[a]! >= depth[b]! ? a : b;
-            anchor = options.groupBy === 'parent' ? (parentShape[deeper]! >= 0 ? `parent:${parentShape[deeper]}` : 'root') : `layer:${depth[deeper]}`;
-          }
-          let colors = byAnchor.get(anchor);
-          if (!colors) byAnchor.set(anchor, (colors = new Map()));
-          const color = averageColor(shapes[a]!.color, shapes[b]!.color, true);
-          const key = colorKey(color);
-          let entry = colors.get(key);
-          if (!entry) colors.set(key, (entry = { color, paths: [], clip: new Set() }));
-          entry.paths.push({ uses: [use], closed: chain.closed });
-          entry.clip.add(a);
-          entry.clip.add(b);
-        }
+    forEachChainOnce((use, chain, a, b) => {
+      if (a === undefined || b === undefined) return;
+      let anchor = 'root';
+      if (stacked) {
+        // A shape lying on its parent needs no filler: the parent is painted underneath.
+        if (parentShape[a] === b || parentShape[b] === a) return;
+        const deeper = depth[a]! >= depth[b]! ? a : b;
+        anchor = options.groupBy === 'parent' ? (parentShape[deeper]! >= 0 ? `parent:${parentShape[deeper]}` : 'root') : `layer:${depth[deeper]}`;
       }
-    }
+      let colors = byAnchor.get(anchor);
+      if (!colors) byAnchor.set(anchor, (colors = new Map()));
+      const color = averageColor(shapes[a]!.color, shapes[b]!.color, true);
+      const key = colorKey(color);
+      let entry = colors.get(key);
+      if (!entry) colors.set(key, (entry = { color, paths: [], clip: new Set() }));
+      entry.paths.push({ uses: [use], closed: chain.closed });
+      entry.clip.add(a);
+      entry.clip.add(b);
+    });
     for (const [anchor, colors] of byAnchor) {
       fillers.set(
         anchor,
