@@ -291,6 +291,8 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
 
   beforeAll(async () => {
     // A private CLI build (bin + dist-cli side by side): other test files rebuild dist-cli/ in parallel.
+    // Inside node_modules so the bundle's external packages resolve; .cache may not exist yet.
+    mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
     cliDir = mkdtempSync(join(root, 'node_modules', '.cache', 'tracelab-snippet-cli-'));
     mkdirSync(join(cliDir, 'bin'));
     copyFileSync(join(root, 'bin', 'tracelab.js'), join(cliDir, 'bin', 'tracelab.js'));
