@@ -50,20 +50,32 @@ function isNoisy(facts: ProfileFacts): boolean {
 }
 const NOISY_SHARE = 0.04;
 
+/** The engine's stages in order (progress reports name the stage just finished). */
+export const ENGINE_STAGES = ['resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes'] as const;
+export type EngineStage = (typeof ENGINE_STAGES)[number];
+
+/** Optional observer of a trace; it never changes the result. */
+export interface TraceHooks {
+  /** Called after each stage with its name and its index in ENGINE_STAGES. */
+  onStage?(stage: EngineStage, index: number): void;
+}
+
 /**
  * Traces a bitmap into shapes.
  * @param image RGBA pixels (non-premultiplied).
  * @param params engine parameters (see `toEngineParams` in src/api for the API names).
+ * @param hooks progress observer (the page's progress line).
  * @example traceImage({ width, height, data }, DEFAULT_ENGINE_PARAMS).shapes.length
  */
-export function traceImage(image: RgbaImage, params: EngineParams): TraceResult {
+export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): TraceResult {
   validateInput(image, params);
   const stageMs: Record<string, number> = {};
   let t = now();
-  const lap = (name: string): void => {
+  const lap = (name: EngineStage): void => {
     const t2 = now();
     stageMs[name] = t2 - t;
     t = t2;
+    hooks.onStage?.(name, ENGINE_STAGES.indexOf(name));
   };
   const traced = shrinkToPixelBudget(image, params.maxPixels);
   const { width, height, data } = traced;

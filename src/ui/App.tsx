@@ -108,6 +108,12 @@ export function App({ store, exporter }: AppProps) {
             <p className={`status status-${job.status}`} role="status" aria-live="polite" aria-atomic="true">
               {statusText(job, source !== null)}
             </p>
+            {job.status === 'running' && job.progress && (
+              <span className="trace-progress">
+                <progress max={1} value={job.progress.fraction} aria-label="Trace progress" />
+                <span className="hint">{job.progress.step}</span>
+              </span>
+            )}
             <StatsLine stats={job.stats} ms={job.ms} />
             <DownloadButton svg={job.svg} sourceName={source?.name ?? null} />
             <DownloadPanel store={store} exporter={exporter} />

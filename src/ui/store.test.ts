@@ -92,6 +92,10 @@ describe('status text', () => {
     expect(statusText(s.job, false)).toBe('Choose an image to trace.');
     const id = s.startJob();
     expect(statusText(store.getState().job, true)).toBe('Tracing…');
+    store.getState().setProgress(id, { step: 'fit', fraction: 0.8 });
+    expect(store.getState().job.progress).toEqual({ step: 'fit', fraction: 0.8 });
+    store.getState().setProgress(id + 1, { step: 'shapes', fraction: 0.9 }); // another trace: ignored
+    expect(store.getState().job.progress?.step).toBe('fit');
     store.getState().failJob(id, { code: 1006, message: 'Failed to read the supplied image: corrupt' });
     expect(statusText(store.getState().job, true)).toBe('Error 1006: Failed to read the supplied image: corrupt');
   });

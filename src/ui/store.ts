@@ -12,7 +12,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
 import type { Mode } from '../api/pricing.js';
 import { TracelabError } from '../engine/errors.js';
-import type { AccountInfo, RetainedImage, VectorizeStats } from '../worker/protocol.js';
+import type { AccountInfo, RetainedImage, TraceProgress, VectorizeStats } from '../worker/protocol.js';
 
 export type OptionName = keyof VectorizeOptions & string;
 
@@ -103,6 +103,8 @@ export interface Job {
   /** Input size in pixels. */
   readonly width: number | null;
   readonly height: number | null;
+  /** The running trace's last progress report (null when none is running). */
+  readonly progress: TraceProgress | null;
 }
 
 export interface TraceOutcome {
@@ -119,6 +121,8 @@ export interface JobSlice {
   readonly job: Job;
   /** Marks a new trace as running and returns its id. */
   startJob(): number;
+  /** A progress report of trace `id` (ignored for any other trace). */
+  setProgress(id: number, progress: TraceProgress): void;
   finishJob(id: number, outcome: TraceOutcome): void;
   failJob(id: number, error: JobError): void;
   /** An error outside a trace (file could not be read, sample could not be fetched). */
@@ -220,6 +224,7 @@ export const IDLE_JOB: Job = Object.freeze({
   ms: null,
   width: null,
   height: null,
+  progress: null,
 });
 
 export const DEFAULT_VIEWER: ViewerState = Object.freeze({ mode: 'side', zoom: 0, centerX: 0, centerY: 0, divider: 0.5 });
@@ -305,12 +310,17 @@ const jobSlice: Slice<JobSlice> = (set, get) => ({
   job: IDLE_JOB,
   startJob() {
     const id = get().job.id + 1;
-    set({ job: { ...get().job, status: 'running', id, error: null } });
+    set({ job: { ...get().job, status: 'running', id, error: null, progress: { step: 'start', fraction: 0 } } });
     return id;
+  },
+  setProgress(id, progress) {
+    const job = get().job;
+    if (job.id !== id || job.status !== 'running') return;
+    set({ job: { ...job, progress } });
   },
   finishJob(id, outcome) {
     if (get().job.id !== id) return;
-    set({ job: { status: 'done', id, error: null, resultId: id, ...outcome } });
+    set({ job: { status: 'done', id, error: null, resultId: id, progress: null, ...outcome } });
   },
   failJob(id, error) {
     if (get().job.id !== id) return;

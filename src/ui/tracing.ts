@@ -4,12 +4,12 @@
  */
 
 import { TracelabError } from '../engine/errors.js';
-import type { VectorizeResult } from '../worker/protocol.js';
+import type { TraceProgress, VectorizeResult } from '../worker/protocol.js';
 import { fieldsFor, type JobError, type TracelabStore } from './store.js';
 
 /** What the controller needs from src/worker/client.ts (a fake in tests). */
 export interface Tracer {
-  vectorize(bytes: Uint8Array, fields: [string, string][]): Promise<VectorizeResult>;
+  vectorize(bytes: Uint8Array, fields: [string, string][], onProgress?: (progress: TraceProgress) => void): Promise<VectorizeResult>;
   abort(): void;
   dispose(): void;
 }
@@ -44,7 +44,7 @@ export function connectTracer(
     if (!source) return;
     const id = startJob();
     // The client transfers (detaches) what it is given; the store keeps the original for re-traces.
-    tracer.vectorize(source.bytes.slice(), fieldsFor(options)).then(
+    tracer.vectorize(source.bytes.slice(), fieldsFor(options), (p) => store.getState().setProgress(id, p)).then(
       (result) => store.getState().finishJob(id, result),
       (err: unknown) => {
         if (isAbort(err)) return; // superseded by a newer trace

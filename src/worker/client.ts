@@ -7,7 +7,7 @@
  * a fresh one at once.
  */
 
-import { transfer, wrap, type Remote } from 'comlink';
+import { proxy, transfer, wrap, type Remote } from 'comlink';
 
 import { TracelabError } from '../engine/errors.js';
 import {
@@ -17,6 +17,7 @@ import {
   type RetainedImage,
   type ServiceRequest,
   type ServiceResponse,
+  type TraceProgress,
   type TracerApi,
   type VectorizeResult,
 } from './protocol.js';
@@ -37,7 +38,7 @@ export interface TracerClient {
    * Traces `bytes` with the API `fields`. The bytes' buffer is transferred to the worker (it is
    * detached here afterwards): pass a copy if you need it again. Aborts every request still running.
    */
-  vectorize(bytes: Uint8Array, fields: [string, string][]): Promise<VectorizeResult>;
+  vectorize(bytes: Uint8Array, fields: [string, string][], onProgress?: (progress: TraceProgress) => void): Promise<VectorizeResult>;
   /** The file in `output.file_format` (bytes transferred as for vectorize). Does not abort others. */
   exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
   /** One call to the in-browser local service (file fields' bytes are copied, not transferred). */
@@ -137,9 +138,10 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker): 
   }
 
   return {
-    vectorize(bytes, fields) {
+    vectorize(bytes, fields, onProgress) {
       abort();
-      return request((r) => r.vectorize(transferBytes(bytes), fields));
+      // The callback crosses the boundary as a comlink proxy; reports arrive while the worker runs.
+      return request((r) => r.vectorize(transferBytes(bytes), fields, onProgress ? proxy(onProgress) : undefined));
     },
     exportFile: (bytes, fields) => request((r) => r.exportFile(transferBytes(bytes), fields)),
     callService: (req) => request((r) => r.callService(req)),

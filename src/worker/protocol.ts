@@ -6,6 +6,12 @@
 
 import type { ImageProfile } from '../engine/types.js';
 
+/** How far a preview trace is: the step just finished and the share of the work done (0–1). */
+export interface TraceProgress {
+  readonly step: string;
+  readonly fraction: number;
+}
+
 /** SVG size above which the viewer shows the worker's PNG rendering of the result. */
 export const LARGE_SVG_BYTES = 400_000;
 
@@ -113,7 +119,8 @@ export interface AccountInfo {
  * service.
  */
 export interface TracerApi {
-  vectorize(bytes: Uint8Array, fields: [string, string][]): Promise<VectorizeResult>;
+  /** `onProgress` is a comlink proxy on the caller's side (see client.ts). */
+  vectorize(bytes: Uint8Array, fields: [string, string][], onProgress?: (progress: TraceProgress) => void): Promise<VectorizeResult>;
   exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
   callService(request: ServiceRequest): Promise<ServiceResponse>;
   account(): Promise<AccountInfo>;

@@ -2,36 +2,15 @@
  * The in-browser local service over fake-indexeddb: the same /api/v1 rules as the CLI server,
  * with retained images, receipts and the account surviving a new host (a page reload).
  */
-import {
-  IDBCursor as FakeIDBCursor,
-  IDBDatabase as FakeIDBDatabase,
-  IDBFactory as FakeIDBFactory,
-  IDBIndex as FakeIDBIndex,
-  IDBKeyRange as FakeIDBKeyRange,
-  IDBObjectStore as FakeIDBObjectStore,
-  IDBOpenDBRequest as FakeIDBOpenDBRequest,
-  IDBRequest as FakeIDBRequest,
-  IDBTransaction as FakeIDBTransaction,
-} from 'fake-indexeddb';
+import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { encode } from 'fast-png';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { useFakeIndexedDbGlobals } from '../../tests/helpers/fake-indexeddb.js';
 import type { ServiceResponse } from './protocol.js';
 import { createServiceHost } from './service-host.js';
 
-beforeAll(() => {
-  vi.stubGlobal('IDBCursor', FakeIDBCursor);
-  vi.stubGlobal('IDBDatabase', FakeIDBDatabase);
-  vi.stubGlobal('IDBIndex', FakeIDBIndex);
-  vi.stubGlobal('IDBKeyRange', FakeIDBKeyRange);
-  vi.stubGlobal('IDBObjectStore', FakeIDBObjectStore);
-  vi.stubGlobal('IDBOpenDBRequest', FakeIDBOpenDBRequest);
-  vi.stubGlobal('IDBRequest', FakeIDBRequest);
-  vi.stubGlobal('IDBTransaction', FakeIDBTransaction);
-});
-afterAll(() => {
-  vi.unstubAllGlobals();
-});
+useFakeIndexedDbGlobals();
 
 function png(): Uint8Array {
   const data = new Uint8Array(16 * 16 * 4);

@@ -26,7 +26,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const api: TracerApi = {
-  vectorize: (bytes, fields) => guarded(() => vectorizeInWorker(bytes, fields)),
+  vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress)),
   exportFile: (bytes, fields) =>
     guarded(async () => {
       const out = await exportInWorker(bytes, fields);

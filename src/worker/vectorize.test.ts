@@ -28,8 +28,11 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('vectorizeInWorker', () => {
-  it('decodes, traces and writes an SVG with stats', async () => {
-    const result = await vectorizeInWorker(twoColourPng(), []);
+  it('decodes, traces and writes an SVG with stats, reporting progress per step', async () => {
+    const steps: { step: string; fraction: number }[] = [];
+    const result = await vectorizeInWorker(twoColourPng(), [], (p) => steps.push(p));
+    expect(steps.map((p) => p.step)).toEqual(['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes']);
+    expect(steps.every((p, i) => i === 0 || p.fraction > steps[i - 1]!.fraction)).toBe(true);
     expect(result.svg.startsWith('<?xml')).toBe(true);
     expect(result.width).toBe(24);
     expect(result.height).toBe(16);

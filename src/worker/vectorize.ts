@@ -11,14 +11,24 @@ import { buildPlan } from '../formats/plan.js';
 import { writePlanPng } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
-import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
+import { ENGINE_STAGES } from '../engine/index.js';
+import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
 
-export async function vectorizeInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<VectorizeResult> {
+export async function vectorizeInWorker(
+  bytes: Uint8Array,
+  fields: Iterable<readonly [string, string]>,
+  onProgress?: (progress: TraceProgress) => void,
+): Promise<VectorizeResult> {
   const start = performance.now();
   // Options first: a bad parameter fails before any pixel is decoded (as the CLI does). The
   // preview is always SVG (shown through <img>); other formats come from exportInWorker.
   const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
-  const { body, result } = await runVectorize(plan, bytes);
+  // Steps: decode, the engine's stages, write. Reported after each engine stage.
+  const steps = ENGINE_STAGES.length + 2;
+  onProgress?.({ step: 'decode', fraction: 0 });
+  const { body, result } = await runVectorize(plan, bytes, {
+    onStage: (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }),
+  });
   const svg = new TextDecoder().decode(body);
   const outlineSvg = writeSvg(result, {
     ...plan.outputOptions,
