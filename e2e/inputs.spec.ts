@@ -10,20 +10,12 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
-import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 import { planVectorize, runVectorize } from '../src/api/pipeline.js';
 import { shellQuote } from '../src/ui/snippets.js';
-import { fixtureScene, scenePng } from './draw.js';
-import type { CheckResult, E2eContext } from './trace.spec.js';
-
-interface Check {
-  readonly name: string;
-  run(page: Page): Promise<void>;
-}
-
-const TIMEOUT = 30_000;
-const fixturePng = Buffer.from(scenePng(fixtureScene()));
+import { fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, statusText, TIMEOUT, watchPage } from './harness.js';
+import type { Check, CheckResult, E2eContext } from './harness.js';
 
 /** Sizes of the gallery pictures (public/samples/, drawn by e2e/samples.ts). */
 const GALLERY: readonly { readonly title: string; readonly file: string; readonly viewBox: string }[] = [
@@ -38,34 +30,17 @@ const GALLERY: readonly { readonly title: string; readonly file: string; readonl
 const PALETTE = '#E23D34 -> #000000 ~ 0.3; #FAF6EC ~ 0.2;';
 
 // ---------------------------------------------------------------------------------------------
-// Page helpers (as in trace.spec.ts)
+// Page helpers (more in harness.ts)
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const status = (page: Page) => page.getByRole('status');
 const option = (page: Page, name: string) => page.getByLabel(name, { exact: true });
 
-async function statusText(page: Page): Promise<string> {
-  return ((await status(page).textContent()) ?? '').trim();
-}
-
-let lastTraceId = 0;
+const nextResult = resultWaiter();
 
 /** Waits for Done with a result newer than the last one seen; returns the SVG text. */
 async function waitForNewResult(page: Page): Promise<string> {
-  const handle = await page.waitForFunction(
-    (prev) => {
-      const statusEl = document.querySelector('[role="status"]');
-      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
-      const id = Number(img?.dataset.traceId ?? 0);
-      return statusEl?.textContent?.trim() === 'Done' && img !== null && img.src.startsWith('blob:') && id > prev ? { id, src: img.src } : false;
-    },
-    lastTraceId,
-    { timeout: TIMEOUT },
-  );
-  const { id, src } = (await handle.jsonValue()) as { id: number; src: string };
-  lastTraceId = id;
-  return page.evaluate(async (u) => (await fetch(u)).text(), src);
+  return fetchText(page, await nextResult(page));
 }
 
 async function waitForError(page: Page): Promise<string> {
@@ -350,66 +325,27 @@ const CHECKS: Check[] = [
 let screenshotPath = '/tmp/tracelab-e2e-inputs.png';
 const problems: string[] = [];
 
-function isExpected(text: string): boolean {
-  return expectedFailures.some((re) => re.test(text));
-}
+const isExpected = (text: string) => expectedFailures.some((re) => re.test(text));
 
 function watch(page: Page, label: string): void {
-  page.on('console', (msg: ConsoleMessage) => {
-    const text = `${msg.text()} (${msg.location().url})`;
-    if (msg.type() === 'error' && !isExpected(text)) problems.push(`${label} console.error: ${text}`);
-  });
-  page.on('pageerror', (err) => problems.push(`${label} page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (!req.url().startsWith('blob:') && !isExpected(req.url())) problems.push(`${label} request failed: ${req.url()} (${req.failure()?.errorText})`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400 && !isExpected(res.url())) problems.push(`${label} HTTP ${res.status()}: ${res.url()}`);
-  });
-  page.on('worker', (worker) => {
-    worker.on('console', (msg: ConsoleMessage) => {
-      if (msg.type() === 'error') problems.push(`${label} worker console.error: ${msg.text()}`);
-    });
-  });
+  watchPage(page, problems, { label, isExpected });
 }
 
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   screenshotPath = ctx.screenshotPath;
   baseUrl = ctx.baseUrl;
-  context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ctx.baseUrl).origin });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  watch(page, 'page');
-
-  const results: CheckResult[] = [];
-  const record = (r: CheckResult) => {
-    results.push(r);
-    report(r);
-  };
-  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
-  const all: Check[] = [
-    ...CHECKS,
-    {
-      name: 'no console errors, page errors or failed requests (besides the provoked ones)',
-      async run() {
-        assert.deepEqual(problems, []);
-      },
-    },
-  ];
+  const opened = await openPage(ctx, {
+    problems,
+    setup: (c) => c.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(ctx.baseUrl).origin }),
+    label: 'page',
+    isExpected,
+  });
+  context = opened.context;
+  const checks = [...CHECKS, noProblemsCheck(problems, 'no console errors, page errors or failed requests (besides the provoked ones)')];
   try {
-    for (const check of all) {
-      const start = Date.now();
-      try {
-        await check.run(page);
-        record({ name: check.name, ok: true, ms: Date.now() - start });
-      } catch (error) {
-        record({ name: check.name, ok: false, ms: Date.now() - start, error });
-      }
-    }
+    return await runCheckList(checks, report, opened.page);
   } finally {
     await context.close();
     await new Promise<void>((resolve) => (foreign ? foreign.server.close(() => resolve()) : resolve()));
   }
-  return results;
 }

@@ -15,12 +15,11 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
-import type { ConsoleMessage, Page, Request, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 
-import { fixtureScene, scenePng } from './draw.js';
-import type { CheckResult, E2eContext } from './trace.spec.js';
+import { fetchText, fixturePng, noProblemsCheck, openPage, runCheckList, TIMEOUT, upload, waitForDone } from './harness.js';
+import type { Check, CheckResult, E2eContext } from './harness.js';
 
-const TIMEOUT = 30_000;
 const SERVICE = 'https://api.vectorizer.ai/api/v1';
 const PROXY = 'http://127.0.0.1:8790';
 const API_ID = 'e2e-id-5d1b7a';
@@ -33,13 +32,6 @@ const FAKE_SVG =
   '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 96 80" width="96" height="80">' +
   '<rect x="8" y="8" width="80" height="64" fill="#2454d6"/></svg>\n';
 const EXPOSED = 'X-Credits-Charged, X-Credits-Calculated, X-Image-Token, X-Receipt, Content-Disposition';
-
-const fixturePng = Buffer.from(scenePng(fixtureScene()));
-
-interface Check {
-  readonly name: string;
-  run(page: Page): Promise<void>;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The fake service and proxy
@@ -94,11 +86,6 @@ const costLine = (page: Page) => page.getByTestId('remote-cost');
 const remoteImg = (page: Page) => page.getByRole('img', { name: 'Real service result', exact: true });
 const localImg = (page: Page) => page.getByRole('img', { name: 'Local preview for comparison', exact: true });
 const vectorizeButton = (page: Page) => page.getByRole('button', { name: 'Vectorize with the real service' });
-
-/** The local trace is done (its comparison image appears only once a remote call was made). */
-async function waitForLocalResult(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.trim() === 'Done', null, { timeout: TIMEOUT });
-}
 
 async function waitForCost(page: Page, pattern: RegExp): Promise<string> {
   await page.waitForFunction(
@@ -241,8 +228,8 @@ async function throughTheRealProxy(ctx: E2eContext): Promise<void> {
       if (msg.type() === 'error') errors.push(msg.text());
     });
     await page.goto(ctx.baseUrl, { waitUntil: 'load' });
-    await page.getByLabel('Choose an image').setInputFiles({ name: 'fixture.png', mimeType: 'image/png', buffer: fixturePng });
-    await waitForLocalResult(page);
+    await upload(page, 'fixture.png', fixturePng);
+    await waitForDone(page);
     await fillCredentials(page, API_ID, API_SECRET);
     await page.getByLabel('Proxy URL (optional)').fill(proxyUrl);
     await vectorizeButton(page).click();
@@ -307,8 +294,9 @@ const CHECKS: Check[] = [
   {
     name: 'without CORS headers (what to expect from the real service) the call fails with the proxy / CLI explanation',
     async run(page) {
-      await page.getByLabel('Choose an image').setInputFiles({ name: 'fixture.png', mimeType: 'image/png', buffer: fixturePng });
-      await waitForLocalResult(page);
+      // The local trace is done (its comparison image appears only once a remote call was made).
+      await upload(page, 'fixture.png', fixturePng);
+      await waitForDone(page);
       await fillCredentials(page, API_ID, API_SECRET);
       fake.cors = false;
       await vectorizeButton(page).click();
@@ -350,7 +338,7 @@ const CHECKS: Check[] = [
       );
       const src = (await remoteImg(page).getAttribute('src')) ?? '';
       assert.match(src, /^blob:/);
-      assert.equal(await page.evaluate(async (u) => (await fetch(u)).text(), src), FAKE_SVG);
+      assert.equal(await fetchText(page, src), FAKE_SVG);
       assert.match((await localImg(page).getAttribute('src')) ?? '', /^blob:/);
       // Side by side: both images in the comparison group, the local one left of the remote one.
       const group = page.getByRole('group', { name: 'Local and remote results side by side' });
@@ -499,47 +487,18 @@ export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => voi
   const noCors = await startNoCorsServer();
   noCorsUrl = `http://127.0.0.1:${(noCors.address() as { port: number }).port}`;
   // The offline service worker is not under test here, and routes must see every request.
-  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
-  await context.route(`${SERVICE}/**`, (route, request) => answer(route, request, fake.cors));
-  await context.route(`${PROXY}/api/v1/**`, (route, request) => answer(route, request, true));
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('console', (msg: ConsoleMessage) => {
-    consoleLog.push(`${msg.type()}: ${msg.text()}`);
-    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-
-  const results: CheckResult[] = [];
-  const record = (r: CheckResult) => {
-    results.push(r);
-    report(r);
-  };
-  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
-  const all: Check[] = [
-    ...CHECKS,
-    {
-      name: 'no console errors other than the provoked CORS block and 401',
-      async run() {
-        assert.deepEqual(problems.filter((p) => !expected(p)), []);
-      },
+  const { context, page } = await openPage(ctx, {
+    problems,
+    context: { viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' },
+    setup: async (routed) => {
+      await routed.route(`${SERVICE}/**`, (route, request) => answer(route, request, fake.cors));
+      await routed.route(`${PROXY}/api/v1/**`, (route, request) => answer(route, request, true));
     },
-  ];
-  for (const check of all) {
-    const start = Date.now();
-    try {
-      await check.run(page);
-      record({ name: check.name, ok: true, ms: Date.now() - start });
-    } catch (error) {
-      record({ name: check.name, ok: false, ms: Date.now() - start, error });
-    }
-  }
+    workers: false,
+    onConsole: (msg) => consoleLog.push(`${msg.type()}: ${msg.text()}`),
+  });
+  const checks = [...CHECKS, noProblemsCheck(problems, 'no console errors other than the provoked CORS block and 401', (p) => !expected(p))];
+  const results = await runCheckList(checks, report, page);
   await context.close();
   noCors.closeAllConnections();
   await new Promise((r) => noCors.close(r));

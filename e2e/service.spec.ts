@@ -10,18 +10,11 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
-import type { ConsoleMessage, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
-import { fixtureScene, scenePng } from './draw.js';
-import type { CheckResult, E2eContext } from './trace.spec.js';
+import { fetchBytes, fixturePng, noProblemsCheck, openPage, runCheckList, TIMEOUT, upload, waitForDone } from './harness.js';
+import type { Check, CheckResult, E2eContext } from './harness.js';
 
-interface Check {
-  readonly name: string;
-  run(page: Page): Promise<void>;
-}
-
-const TIMEOUT = 30_000;
-const fixturePng = Buffer.from(scenePng(fixtureScene()));
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 // ---------------------------------------------------------------------------------------------
@@ -67,12 +60,6 @@ async function costLine(page: Page): Promise<string> {
   return text(service(page).getByTestId('cost-line'));
 }
 
-/** The bytes behind a blob: URL of the page. */
-async function fetchBytes(page: Page, url: string): Promise<Buffer> {
-  const bytes = await page.evaluate(async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())), url);
-  return Buffer.from(bytes);
-}
-
 /** The last service file, through its save link. */
 async function serviceFile(page: Page): Promise<Buffer> {
   const href = await service(page).getByRole('link', { name: /^Save / }).getAttribute('href');
@@ -99,8 +86,8 @@ const CHECKS: Check[] = [
   {
     name: 'upload the fixture; the preview trace finishes',
     async run(page) {
-      await page.getByLabel('Choose an image').setInputFiles({ name: 'fixture.png', mimeType: 'image/png', buffer: fixturePng });
-      await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.trim() === 'Done', null, { timeout: TIMEOUT });
+      await upload(page, 'fixture.png', fixturePng);
+      await waitForDone(page);
       assert.equal(await service(page).getByRole('button', { name: 'Vectorize', exact: true }).isDisabled(), false);
     },
   },
@@ -136,7 +123,7 @@ const CHECKS: Check[] = [
       await page.waitForFunction(() => document.querySelector('.download-message.download-error') !== null, null, { timeout: TIMEOUT });
       assert.match(await text(downloads(page).locator('.download-message')), /^PNG failed — error 1023: /);
       await scale.fill('');
-      await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.trim() === 'Done', null, { timeout: TIMEOUT });
+      await waitForDone(page);
     },
   },
   {
@@ -262,52 +249,9 @@ const CHECKS: Check[] = [
 /** Runs every check on one page; the last check is "no console errors" over the whole session. */
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   screenshotPath = ctx.screenshotPath;
-  const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const problems: string[] = [];
   let current = 'page load';
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') problems.push(`console.error during "${current}": ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  page.on('worker', (worker) => {
-    worker.on('console', (msg: ConsoleMessage) => {
-      if (msg.type() === 'error') problems.push(`worker console.error: ${msg.text()}`);
-    });
-  });
-
-  const results: CheckResult[] = [];
-  const record = (r: CheckResult) => {
-    results.push(r);
-    report(r);
-  };
-  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
-  const all: Check[] = [
-    ...CHECKS,
-    {
-      name: 'no console errors, page errors or failed requests',
-      async run() {
-        assert.deepEqual(problems, []);
-      },
-    },
-  ];
-  for (const check of all) {
-    const start = Date.now();
-    current = check.name;
-    try {
-      await check.run(page);
-      record({ name: check.name, ok: true, ms: Date.now() - start });
-    } catch (error) {
-      record({ name: check.name, ok: false, ms: Date.now() - start, error });
-    }
-  }
+  const { context, page, problems } = await openPage(ctx, { context: { acceptDownloads: true }, during: () => current });
+  const results = await runCheckList([...CHECKS, noProblemsCheck(problems)], report, page, (check) => (current = check.name));
   await context.close();
   return results;
 }

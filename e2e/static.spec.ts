@@ -18,24 +18,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { encode } from 'fast-png';
-import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
-import { circle, fixtureScene, polygon, ring, roundedRect, scenePng, starPoints, type Rgb } from './draw.js';
-import type { CheckResult, E2eContext } from './trace.spec.js';
+import { circle, polygon, ring, roundedRect, starPoints, type Rgb } from './draw.js';
+import { browserEncode, fixturePng, noProblemsCheck, openPage, runCheckList, upload, waitForTrace } from './harness.js';
+import type { Check, CheckResult, E2eContext, OpenPageOptions } from './harness.js';
 
-interface Check {
-  readonly name: string;
-  run(): Promise<void>;
-}
-
-const TIMEOUT = 30_000;
 /** The 2-megapixel trace runs in a worker and may take a while on a slow CI machine. */
 const LARGE_TIMEOUT = 120_000;
 const LONG_TASK_LIMIT_MS = 200;
 /** Fetched while offline to prove the network is off; its failure is expected, not a problem. */
 const OFFLINE_PROBE = 'not-precached.txt';
-
-const fixturePng = Buffer.from(scenePng(fixtureScene()));
 
 /**
  * A 1600 × 1250 PNG = 2,000,000 pixels (just under input.max_pixels, so it is traced at full
@@ -114,36 +107,15 @@ const violations = (page: Page) => page.evaluate(() => (window as unknown as { _
  * Waits until the status says Done and the result image shows a trace newer than `after`
  * (its data-trace-id) and has rendered. Returns that id.
  */
-async function waitForResult(page: Page, after: number, timeout = TIMEOUT): Promise<number> {
-  const handle = await page.waitForFunction(
-    (prev) => {
-      const status = document.querySelector('[role="status"]')?.textContent?.trim();
-      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
-      const id = Number(img?.dataset.traceId ?? 0);
-      if (status?.startsWith('Error')) throw new Error(status);
-      return status === 'Done' && img !== null && img.complete && img.naturalWidth > 0 && id > prev ? id : false;
-    },
-    after,
-    { timeout, polling: 50 },
-  );
-  return (await handle.jsonValue()) as number;
-}
-
-async function upload(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
-  await page.getByLabel('Choose an image').setInputFiles({ name, mimeType, buffer });
+async function waitForResult(page: Page, after: number, timeout?: number): Promise<number> {
+  return (await waitForTrace(page, after, { rendered: true, timeout })).id;
 }
 
 /** The fixture re-encoded as WebP by the browser (canvas), so the wasm decoder has to run. */
 async function webpFixture(page: Page): Promise<Buffer> {
-  const bytes = await page.evaluate(async (png) => {
-    const bitmap = await createImageBitmap(new Blob([new Uint8Array(png)], { type: 'image/png' }));
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
-    const blob = await canvas.convertToBlob({ type: 'image/webp', quality: 0.95 });
-    return [...new Uint8Array(await blob.arrayBuffer())];
-  }, [...fixturePng]);
-  assert.equal(Buffer.from(bytes.slice(8, 12)).toString('latin1'), 'WEBP', 'the browser did not encode WebP');
-  return Buffer.from(bytes);
+  const bytes = await browserEncode(page, fixturePng, 'image/webp');
+  assert.equal(bytes.subarray(8, 12).toString('latin1'), 'WEBP', 'the browser did not encode WebP');
+  return bytes;
 }
 
 /** The stats line as 'Profile: flat art; Colours: 4; …'. */
@@ -153,29 +125,6 @@ async function statsText(page: Page): Promise<string> {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Collects console errors, page errors, failed requests and HTTP errors of every page in a context. */
-function watch(context: BrowserContext, problems: string[], requests: string[]): void {
-  context.on('request', (req) => requests.push(req.url()));
-  context.on('requestfailed', (req) => {
-    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-  });
-  context.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  context.on('page', (page) => {
-    page.on('console', (msg: ConsoleMessage) => {
-      if (msg.type() === 'error') problems.push(`console.error: ${msg.text()} (${msg.location().url})`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    // CSP violations inside the trace workers reach no document listener, but Chromium logs them.
-    page.on('worker', (worker) => {
-      worker.on('console', (msg: ConsoleMessage) => {
-        if (msg.type() === 'error') problems.push(`worker console.error: ${msg.text()}`);
-      });
-    });
-  });
-}
-
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   const shot = (suffix: string) => ctx.screenshotPath.replace(/\.png$/, '') + `-${suffix}.png`;
   const base = new URL(ctx.baseUrl);
@@ -183,11 +132,16 @@ export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => voi
   const requests: string[] = [];
   const tmp = await mkdtemp(join(tmpdir(), 'tracelab-static-'));
 
-  const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
-  watch(context, problems, requests);
-  await context.addInitScript(INIT_SCRIPT);
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
+  /** Every page of a context: problems and requests collected, the init script installed. */
+  const watched: OpenPageOptions = {
+    problems,
+    watchContext: true,
+    setup: async (c) => {
+      c.on('request', (req) => requests.push(req.url()));
+      await c.addInitScript(INIT_SCRIPT);
+    },
+  };
+  const { context, page } = await openPage(ctx, { ...watched, context: { acceptDownloads: true }, goto: false });
   let longContext: BrowserContext | undefined;
 
   const checks: Check[] = [
@@ -321,11 +275,9 @@ export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => voi
       async run() {
         const pngPath = join(tmp, 'large-2mp.png');
         await writeFile(pngPath, largePng());
-        longContext = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 } });
-        watch(longContext, problems, requests);
-        await longContext.addInitScript(INIT_SCRIPT);
-        const fresh = await longContext.newPage();
-        fresh.setDefaultTimeout(LARGE_TIMEOUT);
+        const opened = await openPage(ctx, { ...watched, timeout: LARGE_TIMEOUT, goto: false });
+        longContext = opened.context;
+        const fresh = opened.page;
         await fresh.goto(ctx.baseUrl, { waitUntil: 'load' });
         // Let the first load settle (the service worker precaches in its own thread meanwhile).
         await fresh.evaluate(() => navigator.serviceWorker.ready);
@@ -375,33 +327,14 @@ export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => voi
         assert.deepEqual(outside, [], `requests outside ${base.pathname}`);
       },
     },
-    {
-      name: 'no console errors, page errors or failed requests',
-      async run() {
-        assert.deepEqual(
-          problems.filter((p) => !p.includes(OFFLINE_PROBE)),
-          [],
-        );
-      },
-    },
+    noProblemsCheck(problems, undefined, (p) => !p.includes(OFFLINE_PROBE)),
   ];
 
-  const results: CheckResult[] = [];
   try {
-    for (const check of checks) {
-      const start = Date.now();
-      try {
-        await check.run();
-        results.push({ name: check.name, ok: true, ms: Date.now() - start });
-      } catch (error) {
-        results.push({ name: check.name, ok: false, ms: Date.now() - start, error });
-      }
-      report(results[results.length - 1]!);
-    }
+    return await runCheckList(checks, report, page);
   } finally {
     await context.close();
     await longContext?.close();
     await rm(tmp, { recursive: true, force: true });
   }
-  return results;
 }

@@ -6,32 +6,12 @@
 
 import assert from 'node:assert/strict';
 
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { fixtureScene, scenePng, type Scene } from './draw.js';
+import { scenePng, type Scene } from './draw.js';
+import { browserEncode, fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, stats, status, statusText, TIMEOUT, upload } from './harness.js';
+import type { Check, CheckResult, E2eContext } from './harness.js';
 
-export interface E2eContext {
-  readonly browser: Browser;
-  /** URL of the served site, ending in '/' (a sub-path, not the server root). */
-  readonly baseUrl: string;
-  readonly screenshotPath: string;
-}
-
-export interface CheckResult {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly ms: number;
-  readonly error?: unknown;
-}
-
-interface Check {
-  readonly name: string;
-  run(page: Page): Promise<void>;
-}
-
-const TIMEOUT = 30_000;
-
-const fixturePng = Buffer.from(scenePng(fixtureScene()));
 /** A PNG cut short inside its first data chunk: a valid signature, then nothing decodable. */
 const corruptPng = Buffer.concat([fixturePng.subarray(0, 60), Buffer.from('this is not image data')]);
 
@@ -55,42 +35,14 @@ function slowScene(): Scene {
 // ---------------------------------------------------------------------------------------------
 // Page helpers
 
-const status = (page: Page) => page.getByRole('status');
 const resultImg = (page: Page) => page.getByRole('img', { name: 'Traced vector result' });
-
-async function statusText(page: Page): Promise<string> {
-  return ((await status(page).textContent()) ?? '').trim();
-}
 
 async function resultSrc(page: Page): Promise<string | null> {
   return (await resultImg(page).count()) > 0 ? resultImg(page).getAttribute('src') : null;
 }
 
-/** Id of the trace whose result is shown (data-trace-id on the result image), 0 when none. */
-let lastTraceId = 0;
-
-/**
- * Waits until the status says Done and the result image shows a trace newer than the last one
- * seen (an identical SVG keeps its blob URL, so the trace id is what tells a re-trace apart).
- * Returns the image's blob URL.
- */
-async function waitForNewResult(page: Page): Promise<string> {
-  const handle = await page.waitForFunction(
-    (prev) => {
-      const statusEl = document.querySelector('[role="status"]');
-      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
-      const id = Number(img?.dataset.traceId ?? 0);
-      return statusEl?.textContent?.trim() === 'Done' && img !== null && img.src.startsWith('blob:') && id > prev
-        ? { id, src: img.src }
-        : false;
-    },
-    lastTraceId,
-    { timeout: TIMEOUT },
-  );
-  const { id, src } = (await handle.jsonValue()) as { id: number; src: string };
-  lastTraceId = id;
-  return src;
-}
+/** Waits for Done and a result image newer than the last one seen; returns its blob URL. */
+const waitForNewResult = resultWaiter();
 
 async function waitUntil(condition: () => boolean, ms: number, message: string): Promise<void> {
   const end = Date.now() + ms;
@@ -100,26 +52,8 @@ async function waitUntil(condition: () => boolean, ms: number, message: string):
   }
 }
 
-async function fetchText(page: Page, url: string): Promise<string> {
-  return page.evaluate(async (u) => (await fetch(u)).text(), url);
-}
-
-/** The stats line as a record: { Profile: 'flat art', Colours: '4', … }. */
-async function stats(page: Page): Promise<Record<string, string>> {
-  const text = (await page.getByTestId('stats').textContent()) ?? '';
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:).)*)/g)) {
-    out[m[1]!] = m[2]!.trim();
-  }
-  return out;
-}
-
 function countFilledPaths(svg: string): number {
   return [...svg.matchAll(/<(?:path|circle|ellipse|rect)\b[^>]*>/g)].filter((m) => /\sfill="(?!none")/.test(m[0])).length;
-}
-
-async function upload(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
-  await page.getByLabel('Choose an image').setInputFiles({ name, mimeType, buffer });
 }
 
 /** Checks the result image: a rendered SVG blob, never inline SVG in the DOM. Returns the SVG text. */
@@ -269,20 +203,11 @@ const CHECKS: Check[] = [
     async run(page) {
       for (const type of ['image/webp', 'image/jpeg']) {
         // The browser re-encodes the fixture: canvas.toBlob gives real WebP / JPEG files.
-        const bytes = await page.evaluate(
-          async ([png, mime]) => {
-            const bitmap = await createImageBitmap(new Blob([new Uint8Array(png)], { type: 'image/png' }));
-            const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-            canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
-            const blob = await canvas.convertToBlob({ type: mime, quality: 0.95 });
-            return [...new Uint8Array(await blob.arrayBuffer())];
-          },
-          [[...fixturePng], type] as const,
-        );
+        const bytes = await browserEncode(page, fixturePng, type);
         const name = type === 'image/webp' ? 'fixture.webp' : 'fixture.jpg';
-        const magic = Buffer.from(bytes.slice(0, 4)).toString('latin1');
+        const magic = bytes.subarray(0, 4).toString('latin1');
         assert.ok(type === 'image/webp' ? magic === 'RIFF' : magic.startsWith('\xff\xd8'), `${name} starts with ${JSON.stringify(magic)}`);
-        await upload(page, name, Buffer.from(bytes), type);
+        await upload(page, name, bytes, type);
         lastSrc = await waitForNewResult(page);
         const svg = await checkResult(page, lastSrc);
         assert.match(svg, /viewBox="0 0 96 80"/, name);
@@ -343,52 +268,14 @@ const CHECKS: Check[] = [
 /** Runs every check on one page; the last check is "no console errors" over the whole session. */
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   screenshotPath = ctx.screenshotPath;
-  const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const problems: string[] = [];
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  page.on('worker', (worker) => {
-    workers.started++;
-    worker.on('close', () => workers.closed++);
-    worker.on('console', (msg: ConsoleMessage) => {
-      if (msg.type() === 'error') problems.push(`worker console.error: ${msg.text()}`);
-    });
-  });
-
-  const results: CheckResult[] = [];
-  const record = (r: CheckResult) => {
-    results.push(r);
-    report(r);
-  };
-  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
-  const all: Check[] = [
-    ...CHECKS,
-    {
-      name: 'no console errors, page errors or failed requests',
-      async run() {
-        assert.deepEqual(problems, []);
-      },
+  const { context, page, problems } = await openPage(ctx, {
+    context: { acceptDownloads: true },
+    onWorker: (worker) => {
+      workers.started++;
+      worker.on('close', () => workers.closed++);
     },
-  ];
-  for (const check of all) {
-    const start = Date.now();
-    try {
-      await check.run(page);
-      record({ name: check.name, ok: true, ms: Date.now() - start });
-    } catch (error) {
-      record({ name: check.name, ok: false, ms: Date.now() - start, error });
-    }
-  }
+  });
+  const results = await runCheckList([...CHECKS, noProblemsCheck(problems)], report, page);
   await context.close();
   return results;
 }

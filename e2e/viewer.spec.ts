@@ -7,18 +7,10 @@
 
 import assert from 'node:assert/strict';
 
-import type { ConsoleMessage, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
-import { fixtureScene, scenePng } from './draw.js';
-import type { CheckResult, E2eContext } from './trace.spec.js';
-
-interface Check {
-  readonly name: string;
-  run(page: Page): Promise<void>;
-}
-
-const TIMEOUT = 30_000;
-const fixturePng = Buffer.from(scenePng(fixtureScene()));
+import { fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, stats, upload } from './harness.js';
+import type { Check, CheckResult, E2eContext } from './harness.js';
 
 // ---------------------------------------------------------------------------------------------
 // Page helpers
@@ -28,39 +20,8 @@ const inputImg = (page: Page) => page.getByRole('img', { name: 'Input image fixt
 const divider = (page: Page) => page.getByRole('slider', { name: 'Overlay divider' });
 const paletteField = (page: Page) => page.getByLabel('processing.palette', { exact: true });
 
-let lastTraceId = 0;
-
 /** Waits for Done and a result image newer than the last one seen; returns its blob URL. */
-async function waitForNewResult(page: Page): Promise<string> {
-  const handle = await page.waitForFunction(
-    (prev) => {
-      const statusEl = document.querySelector('[role="status"]');
-      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
-      const id = Number(img?.dataset.traceId ?? 0);
-      return statusEl?.textContent?.trim() === 'Done' && img !== null && img.src.startsWith('blob:') && id > prev
-        ? { id, src: img.src }
-        : false;
-    },
-    lastTraceId,
-    { timeout: TIMEOUT },
-  );
-  const { id, src } = (await handle.jsonValue()) as { id: number; src: string };
-  lastTraceId = id;
-  return src;
-}
-
-async function fetchText(page: Page, url: string): Promise<string> {
-  return page.evaluate(async (u) => (await fetch(u)).text(), url);
-}
-
-async function stats(page: Page): Promise<Record<string, string>> {
-  const text = (await page.getByTestId('stats').textContent()) ?? '';
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:).)*)/g)) {
-    out[m[1]!] = m[2]!.trim();
-  }
-  return out;
-}
+let waitForNewResult = resultWaiter();
 
 async function setMode(page: Page, name: 'Side by side' | 'Overlay' | 'Outline'): Promise<void> {
   await page.getByRole('radio', { name }).check();
@@ -110,7 +71,7 @@ const CHECKS: Check[] = [
   {
     name: 'upload the fixture: side by side shows input and result with Nodes in the stats',
     async run(page) {
-      await page.getByLabel('Choose an image').setInputFiles({ name: 'fixture.png', mimeType: 'image/png', buffer: fixturePng });
+      await upload(page, 'fixture.png', fixturePng);
       await waitForNewResult(page);
       assert.equal(await page.getByRole('radio', { name: 'Side by side' }).isChecked(), true);
       assert.equal(await inputImg(page).count(), 1);
@@ -282,43 +243,9 @@ const CHECKS: Check[] = [
 /** Runs every check on one page; the last check is "no console errors" over the whole session. */
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   screenshotPath = ctx.screenshotPath;
-  lastTraceId = 0;
-  const context = await ctx.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const problems: string[] = [];
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()} (${msg.location().url})`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (!req.url().startsWith('blob:')) problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
-  });
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-
-  const results: CheckResult[] = [];
-  await page.goto(ctx.baseUrl, { waitUntil: 'load' });
-  const all: Check[] = [
-    ...CHECKS,
-    {
-      name: 'no console errors, page errors or failed requests',
-      async run() {
-        assert.deepEqual(problems, []);
-      },
-    },
-  ];
-  for (const check of all) {
-    const start = Date.now();
-    try {
-      await check.run(page);
-      results.push({ name: check.name, ok: true, ms: Date.now() - start });
-    } catch (error) {
-      results.push({ name: check.name, ok: false, ms: Date.now() - start, error });
-    }
-    report(results.at(-1)!);
-  }
+  waitForNewResult = resultWaiter();
+  const { context, page, problems } = await openPage(ctx, { workers: false });
+  const results = await runCheckList([...CHECKS, noProblemsCheck(problems)], report, page);
   await context.close();
   return results;
 }

@@ -2,20 +2,11 @@
  * The service flows over a fake exporter (what is sent, what is recorded) and over the real
  * in-browser service host on fake-indexeddb (prices, receipts and API errors end to end).
  */
-import {
-  IDBCursor as FakeIDBCursor,
-  IDBDatabase as FakeIDBDatabase,
-  IDBFactory as FakeIDBFactory,
-  IDBIndex as FakeIDBIndex,
-  IDBKeyRange as FakeIDBKeyRange,
-  IDBObjectStore as FakeIDBObjectStore,
-  IDBOpenDBRequest as FakeIDBOpenDBRequest,
-  IDBRequest as FakeIDBRequest,
-  IDBTransaction as FakeIDBTransaction,
-} from 'fake-indexeddb';
+import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
 import { encode } from 'fast-png';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { useFakeIndexedDbGlobals } from '../../tests/helpers/fake-indexeddb.js';
 import { TracelabError } from '../engine/errors.js';
 import type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse } from '../worker/protocol.js';
 import { createServiceHost } from '../worker/service-host.js';
@@ -37,19 +28,7 @@ import {
 } from './service-flow.js';
 import { createTracelabStore, type TracelabStore } from './store.js';
 
-beforeAll(() => {
-  vi.stubGlobal('IDBCursor', FakeIDBCursor);
-  vi.stubGlobal('IDBDatabase', FakeIDBDatabase);
-  vi.stubGlobal('IDBIndex', FakeIDBIndex);
-  vi.stubGlobal('IDBKeyRange', FakeIDBKeyRange);
-  vi.stubGlobal('IDBObjectStore', FakeIDBObjectStore);
-  vi.stubGlobal('IDBOpenDBRequest', FakeIDBOpenDBRequest);
-  vi.stubGlobal('IDBRequest', FakeIDBRequest);
-  vi.stubGlobal('IDBTransaction', FakeIDBTransaction);
-});
-afterAll(() => {
-  vi.unstubAllGlobals();
-});
+useFakeIndexedDbGlobals();
 
 const encoder = new TextEncoder();
 const ACCOUNT: AccountInfo = { subscriptionPlan: 'tracelab_local', subscriptionState: 'active', credits: 100 };

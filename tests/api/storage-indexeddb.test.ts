@@ -2,20 +2,10 @@
  * The IndexedDB image store over fake-indexeddb. Each test gets its own `IDBFactory` passed in
  * explicitly (the global `indexedDB` is never set). `idb` recognises IndexedDB objects with
  * `instanceof` against the global interface classes, so fake-indexeddb's classes are installed as
- * globals for the duration of this file (see indexeddb.ts).
+ * globals for the duration of this file (useFakeIndexedDbGlobals; see indexeddb.ts).
  */
-import {
-  IDBCursor as FakeIDBCursor,
-  IDBDatabase as FakeIDBDatabase,
-  IDBFactory as FakeIDBFactory,
-  IDBIndex as FakeIDBIndex,
-  IDBKeyRange as FakeIDBKeyRange,
-  IDBObjectStore as FakeIDBObjectStore,
-  IDBOpenDBRequest as FakeIDBOpenDBRequest,
-  IDBRequest as FakeIDBRequest,
-  IDBTransaction as FakeIDBTransaction,
-} from 'fake-indexeddb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IDBFactory as FakeIDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   DAY_MS,
   encodeRecord,
@@ -30,22 +20,11 @@ import {
 } from '../../src/api/storage/index.js';
 import { INDEXEDDB_OBJECT_STORE, createIndexedDbStore } from '../../src/api/storage/indexeddb.js';
 import { TracelabError } from '../../src/engine/errors.js';
+import { useFakeIndexedDbGlobals } from '../helpers/fake-indexeddb.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 
-beforeAll(() => {
-  vi.stubGlobal('IDBCursor', FakeIDBCursor);
-  vi.stubGlobal('IDBDatabase', FakeIDBDatabase);
-  vi.stubGlobal('IDBIndex', FakeIDBIndex);
-  vi.stubGlobal('IDBKeyRange', FakeIDBKeyRange);
-  vi.stubGlobal('IDBObjectStore', FakeIDBObjectStore);
-  vi.stubGlobal('IDBOpenDBRequest', FakeIDBOpenDBRequest);
-  vi.stubGlobal('IDBRequest', FakeIDBRequest);
-  vi.stubGlobal('IDBTransaction', FakeIDBTransaction);
-});
-afterAll(() => {
-  vi.unstubAllGlobals();
-});
+useFakeIndexedDbGlobals();
 
 function counterRandom(): RandomSource {
   let n = 0;

@@ -15,10 +15,11 @@ import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { Chain, Rgba, RgbaImage, Segment, Shape, TraceResult } from '../../src/engine/types.js';
 import { writeDxf } from '../../src/formats/dxf.js';
 import { buildPlan, forEachDrawable, type OutputPlan } from '../../src/formats/plan.js';
-import { polygonCoverage, rasterizeShapes } from '../../src/formats/raster.js';
+import { rasterizeShapes } from '../../src/formats/raster.js';
 import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type DxfCompatibility, type OutputOptions } from '../../src/formats/types.js';
 import { meanAbsDiff } from '../helpers/compare.js';
 import { disc, drawShape, rect } from '../helpers/raster.js';
+import { rasterizeDxf } from '../helpers/readers.js';
 
 const SCRIPT = join(import.meta.dirname, '..', 'helpers', 'read-dxf.py');
 const dir = mkdtempSync(join(tmpdir(), 'tracelab-dxf-'));
@@ -200,63 +201,11 @@ function colorDistance(a: number, b: number): number {
 // ---------------------------------------------------------------------------------------------
 // Rendering the DXF back
 
-/**
- * Paints the closed entities colour by colour over white. Each colour's loops are filled
- * even-odd: a loop inside an odd number of same-colour loops is a hole, so it is turned to run
- * against the loops around it and the nonzero rasteriser then fills exactly the even-odd area.
- */
+/** Paints the closed entities colour by colour over white, each colour's loops filled even-odd. */
 function renderDxf(report: DxfReport, plan: OutputPlan, scale: number): RgbaImage {
   const width = Math.round(plan.page.width * scale);
   const height = Math.round(plan.page.height * scale);
-  const data = new Uint8Array(width * height * 4).fill(255);
-  const byColor = new Map<number, [number, number][][]>();
-  for (const e of report.entities) {
-    if (e.true_color === null || e.points.length < 3) continue;
-    let loops = byColor.get(e.true_color);
-    if (!loops) byColor.set(e.true_color, (loops = []));
-    loops.push(e.points);
-  }
-  for (const [color, loops] of byColor) {
-    const polys = loops.map((loop, i) => {
-      const depth = loops.filter((other, j) => j !== i && insidePolygon(loop[0]!, other)).length;
-      const ccw = signedArea(loop) > 0;
-      const ordered = ccw === (depth % 2 === 0) ? loop : [...loop].reverse();
-      const p = new Float64Array(ordered.length * 2);
-      ordered.forEach(([x, y], k) => {
-        p[2 * k] = x * scale;
-        p[2 * k + 1] = (plan.page.height - y) * scale;
-      });
-      return p;
-    });
-    const cov = polygonCoverage(polys, width, height, true);
-    const rgb = [(color >> 16) & 255, (color >> 8) & 255, color & 255];
-    for (let i = 0; i < width * height; i++) {
-      const c = cov[i]!;
-      if (c <= 0) continue;
-      for (let k = 0; k < 3; k++) data[i * 4 + k] = Math.round(data[i * 4 + k]! * (1 - c) + rgb[k]! * c);
-    }
-  }
-  return { width, height, data };
-}
-
-function signedArea(loop: readonly [number, number][]): number {
-  let a = 0;
-  for (let i = 0; i < loop.length; i++) {
-    const [x0, y0] = loop[i]!;
-    const [x1, y1] = loop[(i + 1) % loop.length]!;
-    a += x0 * y1 - x1 * y0;
-  }
-  return a / 2;
-}
-
-function insidePolygon([px, py]: [number, number], poly: readonly [number, number][]): boolean {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i]!;
-    const [xj, yj] = poly[j]!;
-    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
+  return rasterizeDxf(report, plan.page.height, scale, width, height, 'colour');
 }
 
 /** Our own rendering of the trace at the same size (page units = input pixels here). */

@@ -229,15 +229,30 @@ json.dump(results, sys.stdout)
  * of one colour (one shape's outline and holes, or several shapes of one colour side by side)
  * are filled even-odd (a loop inside an odd number of the run's other loops is a hole), runs in
  * the order the entities appear. Page units → device pixels: x·k, (pageHeight − y)·k.
+ * `grouping: 'colour'` fills all the loops of one colour as one run instead, colours in the order
+ * they first appear. Each run's holes are turned to run against the loops around them, so the
+ * nonzero rasteriser fills exactly the even-odd area.
  */
-export function rasterizeDxf(report: DxfReport, pageHeight: number, k: number, width: number, height: number): RgbaImage {
+export function rasterizeDxf(
+  report: DxfReport,
+  pageHeight: number,
+  k: number,
+  width: number,
+  height: number,
+  grouping: 'runs' | 'colour' = 'runs',
+): RgbaImage {
   const data = new Uint8Array(width * height * 4).fill(255);
   const runs: { color: number; loops: [number, number][][] }[] = [];
+  const byColor = new Map<number, (typeof runs)[number]>();
   for (const e of report.entities) {
     if (e.true_color === null || e.points.length < 3) continue;
-    const last = runs[runs.length - 1];
-    if (last && last.color === e.true_color) last.loops.push(e.points);
-    else runs.push({ color: e.true_color, loops: [e.points] });
+    const run = grouping === 'colour' ? byColor.get(e.true_color) : runs[runs.length - 1];
+    if (run && run.color === e.true_color) run.loops.push(e.points);
+    else {
+      const added = { color: e.true_color, loops: [e.points] };
+      runs.push(added);
+      byColor.set(e.true_color, added);
+    }
   }
   for (const { color, loops } of runs) {
     const polys = loops.map((loop, i) => {
