@@ -385,21 +385,7 @@ export class CellBuffer {
         if (!aa) c = c > 0.5 ? 1 : 0;
         else if (c > 1) c = 1;
         if (c <= 1e-9) continue;
-        const sa = alpha * c;
-        const da = out[o + 3]! / 255;
-        if (sa >= 1 || da === 0) {
-          out[o] = sr;
-          out[o + 1] = sg;
-          out[o + 2] = sb;
-          out[o + 3] = Math.round(sa * 255);
-          continue;
-        }
-        const keep = da * (1 - sa);
-        const oa = sa + keep;
-        out[o] = Math.round((sr * sa + out[o]! * keep) / oa);
-        out[o + 1] = Math.round((sg * sa + out[o + 1]! * keep) / oa);
-        out[o + 2] = Math.round((sb * sa + out[o + 2]! * keep) / oa);
-        out[o + 3] = Math.round(oa * 255);
+        blendPixel(out, o, sr, sg, sb, alpha * c);
       }
     }
   }

@@ -10,17 +10,7 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 
 import { TracelabError } from '../engine/errors.js';
-import {
-  isWorkerErrorPayload,
-  type AccountInfo,
-  type ExportResult,
-  type RetainedImage,
-  type ServiceRequest,
-  type ServiceResponse,
-  type TraceProgress,
-  type TracerApi,
-  type VectorizeResult,
-} from './protocol.js';
+import { isWorkerErrorPayload, type TracerApi } from './protocol.js';
 
 export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, VectorizeResult, VectorizeStats } from './protocol.js';
 export { TracelabError } from '../engine/errors.js';
@@ -33,20 +23,13 @@ export class TracerAbortedError extends Error {
   }
 }
 
-export interface TracerClient {
-  /**
-   * Traces `bytes` with the API `fields`. The bytes' buffer is transferred to the worker (it is
-   * detached here afterwards): pass a copy if you need it again. Aborts every request still running.
-   */
-  vectorize(bytes: Uint8Array, fields: [string, string][], onProgress?: (progress: TraceProgress) => void): Promise<VectorizeResult>;
-  /** The file in `output.file_format` (bytes transferred as for vectorize). Does not abort others. */
-  exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
-  /** One call to the in-browser local service (file fields' bytes are copied, not transferred). */
-  callService(request: ServiceRequest): Promise<ServiceResponse>;
-  account(): Promise<AccountInfo>;
-  setAccount(status: AccountInfo): Promise<AccountInfo>;
-  resetAccount(): Promise<AccountInfo>;
-  listRetained(): Promise<RetainedImage[]>;
+/**
+ * The worker's API on the page's side (TracerApi), plus cancellation. `vectorize` transfers the
+ * bytes' buffer (detached here afterwards: pass a copy if you need it again) and aborts every
+ * request still running; the other calls do not abort anything. File fields of `callService` are
+ * copied, not transferred.
+ */
+export interface TracerClient extends TracerApi {
   /** Cancels every running request (each rejects with TracerAbortedError). */
   abort(): void;
   /** Cancels and stops the worker; a later request starts a new one. */
