@@ -40,6 +40,8 @@ export interface TracelabConfig {
   readonly remote: { readonly url: string | undefined; readonly apiId: string; readonly apiSecret: string };
   /** The environment the account falls back to (TRACELAB_PLAN/STATE/CREDITS). */
   readonly env: Env;
+  /** `tracelab serve`'s request bound (TRACELAB_MAX_QUEUE, default 16; 429 + Retry-After beyond). */
+  readonly queue?: { readonly maxInFlight: number; readonly retryAfterSeconds: number };
 }
 
 function get(env: Env, name: string): string | undefined {
@@ -66,7 +68,16 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
       apiSecret: env['VECTORIZER_API_SECRET'] ?? '',
     },
     env,
+    queue: { maxInFlight: positiveInt(env, 'TRACELAB_MAX_QUEUE', 16), retryAfterSeconds: 5 },
   };
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const v = get(env, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer; received ${JSON.stringify(v)}`);
+  return n;
 }
 
 /** A LocalAccount that writes itself to `file` (atomically) after every charge that took credits. */

@@ -4,6 +4,7 @@
  * runs until SIGINT/SIGTERM (or `stop` aborts), then closes cleanly.
  */
 
+import { DEFAULT_QUEUE, withQueueLimit } from '../api/service-queue.js';
 import { openLocalService, type TracelabConfig } from './config.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -20,7 +21,9 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export async function startService(options: ServeOptions): Promise<{ server: RunningServer; finish(): Promise<void> }> {
   const log = (e: unknown): void => options.writeStderr(`tracelab: server error: ${e instanceof Error ? e.message : String(e)}\n`);
   const local = openLocalService(options.config, log);
-  const server = await startServer({ handler: local.handler, host: options.host, port: options.port, onError: log });
+  // A bounded queue: a burst beyond it gets 429 + Retry-After instead of unbounded memory.
+  const handler = withQueueLimit(local.handler, options.config.queue ?? DEFAULT_QUEUE);
+  const server = await startServer({ handler, host: options.host, port: options.port, onError: log });
   if (!LOOPBACK.has(options.host)) {
     options.writeStderr(`tracelab: warning: listening on ${options.host}, reachable from other machines\n`);
   }

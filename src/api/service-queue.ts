@@ -1,0 +1,38 @@
+/**
+ * A bounded queue in front of the `/api/v1` handler (reference §5.3): at most `maxInFlight`
+ * requests are being handled or waiting at once; one more is answered at once with
+ * 429 / 1015 "Slow down" and a `Retry-After` header, which the client's back-off
+ * (src/api/client.ts) honours. Transport-independent: wraps a fetch-style handler.
+ * Why a bound: the engine traces synchronously, so requests that arrive during a trace wait in
+ * memory (their bodies already read); without a bound a burst of uploads grows memory without
+ * limit.
+ */
+
+import { TracelabError } from '../engine/errors.js';
+import { errorResponse } from './service-http.js';
+
+export interface QueueOptions {
+  /** Requests being handled or waiting, at most (≥ 1). */
+  readonly maxInFlight: number;
+  /** Seconds the 429 asks the client to wait. */
+  readonly retryAfterSeconds: number;
+}
+
+export const DEFAULT_QUEUE: QueueOptions = { maxInFlight: 16, retryAfterSeconds: 5 };
+
+export function withQueueLimit(handler: (request: Request) => Promise<Response>, options: QueueOptions = DEFAULT_QUEUE): (request: Request) => Promise<Response> {
+  if (!(options.maxInFlight >= 1)) throw new RangeError(`maxInFlight must be at least 1; received ${options.maxInFlight}`);
+  let inFlight = 0;
+  return async (request) => {
+    if (inFlight >= options.maxInFlight) {
+      const error = new TracelabError(1015, 429, `Slow down: ${inFlight} requests are already being handled or waiting; retry after ${options.retryAfterSeconds} s.`);
+      return errorResponse(error, null, { 'Retry-After': String(options.retryAfterSeconds) });
+    }
+    inFlight++;
+    try {
+      return await handler(request);
+    } finally {
+      inFlight--;
+    }
+  };
+}
