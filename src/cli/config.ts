@@ -19,6 +19,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createSafeFetchImage } from './safe-fetch.js';
 import { AccountConfigError, LocalAccount, fromEnv, fromJson } from '../api/account.js';
 import { createService } from '../api/service.js';
 import { createDirectoryStore } from '../api/storage/directory.js';
@@ -40,6 +41,8 @@ export interface TracelabConfig {
   readonly remote: { readonly url: string | undefined; readonly apiId: string; readonly apiSecret: string };
   /** The environment the account falls back to (TRACELAB_PLAN/STATE/CREDITS). */
   readonly env: Env;
+  /** TRACELAB_ALLOW_PRIVATE_URLS=1: image.url may name loopback/private addresses. */
+  readonly allowPrivateUrls?: boolean;
   /** `tracelab serve`'s request bound (TRACELAB_MAX_QUEUE, default 16; 429 + Retry-After beyond). */
   readonly queue?: { readonly maxInFlight: number; readonly retryAfterSeconds: number };
 }
@@ -69,6 +72,7 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     },
     env,
     queue: { maxInFlight: positiveInt(env, 'TRACELAB_MAX_QUEUE', 16), retryAfterSeconds: 5 },
+    allowPrivateUrls: get(env, 'TRACELAB_ALLOW_PRIVATE_URLS') === '1',
   };
 }
 
@@ -187,6 +191,8 @@ export function openLocalService(config: TracelabConfig, onError?: (error: unkno
     store: createDirectoryStore(config.imagesDir),
     account,
     credentials: config.credentials,
+    // image.url never reaches loopback/private addresses unless TRACELAB_ALLOW_PRIVATE_URLS=1.
+    fetchImage: createSafeFetchImage({ allowPrivate: config.allowPrivateUrls === true }),
   });
   return { handler, account, config };
 }
