@@ -13,7 +13,7 @@
  * that fits a circle (Kåsa fit) becomes two arcs.
  */
 import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
-import type { Segment } from './types.js';
+import type { Segment, ShapePrimitive } from './types.js';
 
 export interface FitOptions {
   /** Maximum distance (px) between a sample and the fitted curve. */
@@ -30,6 +30,8 @@ export interface FittedChain {
   readonly startX: number;
   readonly startY: number;
   readonly segments: Segment[];
+  /** Set when the whole closed loop was fitted as a circle or an ellipse. */
+  readonly primitive?: ShapePrimitive;
 }
 
 /** Fits a polyline exactly: only collinear interior vertices are removed (pixel art). */
@@ -531,6 +533,7 @@ function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undef
   return {
     startX,
     startY,
+    primitive: { family: 'ellipse', cx: e.cx, cy: e.cy, rotationDeg, rx: e.a, ry: e.b },
     segments: [
       { kind: 'arc', rx: e.a, ry: e.b, rotationDeg, largeArc: false, sweep, x: endX, y: endY },
       { kind: 'arc', rx: e.a, ry: e.b, rotationDeg, largeArc: false, sweep, x: startX, y: startY },
@@ -612,6 +615,7 @@ function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefi
   return {
     startX,
     startY,
+    primitive: { family: 'circle', cx, cy, rotationDeg: 0, r },
     segments: [
       { kind: 'arc', rx: r, ry: r, rotationDeg: 0, largeArc: false, sweep, x: cx, y: cy + r },
       { kind: 'arc', rx: r, ry: r, rotationDeg: 0, largeArc: false, sweep, x: startX, y: startY },

@@ -8,21 +8,23 @@
  *   4 regions   4-connected components; despeckle by min_area_px
  *   5 boundary  shared chain graph and per-region loops
  *   6 subpixel  chain samples on the lattice (pixel art) or moved by edge coverage
- *   7 fit       corners, lines / quadratics / cubics / arcs within a pixel tolerance
+ *   7 fit       corners, lines / quadratics / cubics / arcs within a pixel tolerance; isolated
+ *               closed chains as parameterized shapes (circle … star, primitives.ts)
  *   8 shapes    one outer loop + holes per region; cutouts or stacked
  */
 import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './boundary.js';
 import { rgbToLab } from './color.js';
 import { findDiagonalLinks } from './diagonals.js';
 import { parameterError, unreadableImageError } from './errors.js';
-import { fitChain, fitPolyline } from './fit.js';
+import { fitChain, fitPolyline, type FittedChain } from './fit.js';
+import { fitPrimitive } from './primitives.js';
 import { labelPixels } from './label.js';
 import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, neighbourSpread, type ProfileFacts } from './profile.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrinkToPixelBudget } from './resize.js';
 import { coveragePoints, latticePoints } from './subpixel.js';
-import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, ParameterizedShapeSwitches, RgbaImage, Rgba, Shape, TraceResult } from './types.js';
+import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, ParameterizedShapeSwitches, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
@@ -107,9 +109,9 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
     regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
     regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
   }
-  const chains = fitChains(graph, facts.profile, params.parameterizedShapes, { data, width, height, regionColor, regionOf: regions.regionOf, links });
+  const { chains, primitives } = fitChains(graph, facts.profile, params.parameterizedShapes, { data, width, height, regionColor, regionOf: regions.regionOf, links });
   lap('fit');
-  const shapes = assembleShapes(regions, loops, graph, fills, params, width, height);
+  const shapes = assembleShapes(regions, loops, graph, fills, params, width, height, primitives);
   lap('shapes');
   return {
     width,
@@ -180,14 +182,31 @@ function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]
   return { finalOf, fills, labelLab, labelColor };
 }
 
-function fitChains(graph: ChainGraph, profile: ImageProfile, shapes: ParameterizedShapeSwitches, ctx: Parameters<typeof coveragePoints>[2]): Chain[] {
+/**
+ * Fits every chain once. A closed chain away from the image border (an isolated shape's whole
+ * outline) may become a parameterized shape: a circle or an ellipse from the arc fit, else a
+ * rectangle, triangle or star that measurably matches its samples (primitives.ts). Its segments
+ * are then the primitive's exact geometry, and `primitives[c]` describes it.
+ */
+function fitChains(
+  graph: ChainGraph,
+  profile: ImageProfile,
+  shapes: ParameterizedShapeSwitches,
+  ctx: Parameters<typeof coveragePoints>[2],
+): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {
   const chains: Chain[] = [];
+  const primitives: (ShapePrimitive | undefined)[] = [];
   for (let c = 0; c < graph.count; c++) {
     const closed = graph.closed[c] === 1;
-    const fitted =
-      profile === 'pixel'
-        ? fitPolyline(latticePoints(graph, c), closed)
-        : fitChain(coveragePoints(graph, c, ctx), closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
+    let fitted: FittedChain;
+    if (profile === 'pixel') fitted = fitPolyline(latticePoints(graph, c), closed);
+    else {
+      const points = coveragePoints(graph, c, ctx);
+      const isolated = closed && !touchesBorder(graph, c, ctx.width, ctx.height);
+      fitted = fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
+      if (isolated && !fitted.primitive) fitted = fitPrimitive(points, shapes) ?? fitted;
+    }
+    primitives.push(fitted.primitive);
     chains.push({
       startX: fitted.startX,
       startY: fitted.startY,
@@ -197,7 +216,20 @@ function fitChains(graph: ChainGraph, profile: ImageProfile, shapes: Parameteriz
       closed,
     });
   }
-  return chains;
+  return { chains, primitives };
+}
+
+/** Whether a chain runs along (or touches) the image border: a cropped shape is no primitive. */
+function touchesBorder(graph: ChainGraph, c: number, width: number, height: number): boolean {
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+    if (x <= 0 || y <= 0 || x >= width || y >= height) return true;
+    const d = graph.dirs[k]!;
+    x += DX[d]!;
+    y += DY[d]!;
+  }
+  return false;
 }
 
 function decodeUse(use: number): ChainUse {
@@ -212,6 +244,7 @@ function assembleShapes(
   params: EngineParams,
   width: number,
   height: number,
+  primitives: readonly (ShapePrimitive | undefined)[],
 ): Shape[] {
   const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
   const parentOf = containingRegions(regions.count, loops, graph);
@@ -231,14 +264,17 @@ function assembleShapes(
       if (params.shapeStacking === 'stacked' && !enclosedVoid.some(([x, y]) => loopContains(graph, hole, x, y))) continue;
       holes.push(hole.map(decodeUse));
     }
+    const outer = regionLoops[outerIndex]!.map(decodeUse);
+    const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
     shapes.push({
       region: r,
       color: fills[regions.labelOf[r]!]!,
-      outer: regionLoops[outerIndex]!.map(decodeUse),
+      outer,
       holes,
       areaPx: regions.area[r]!,
       parent: parentOf[r]!,
       outerArea: -areas[outerIndex]!,
+      ...(primitive ? { primitive } : {}),
     });
   }
   // Bottom first: a region inside another's hole always has a smaller outer area.

@@ -108,6 +108,47 @@ export interface ChainUse {
 /** A closed loop: chain uses in order; each ends where the next begins. */
 export type Loop = readonly ChainUse[];
 
+/**
+ * A parameterized shape recognised in a region's outer boundary (processing.parameterizedShapes),
+ * in traced coordinates, y down. `rotationDeg` turns clockwise on screen:
+ * - circle: always 0;
+ * - ellipse: direction of the `rx` (major) axis, [0, 180);
+ * - rectangle: direction of the `width` side, [0, 90); corners rounded by `cornerRadius` (0 = sharp);
+ * - triangle: direction from (cx, cy) — the vertex centroid — to vertices[0] (the apex of an
+ *   isosceles triangle), [0, 360);
+ * - star: direction from (cx, cy) to the first tip, [0, 360 / points).
+ */
+export type ShapePrimitive =
+  | { readonly family: 'circle'; readonly cx: number; readonly cy: number; readonly rotationDeg: number; readonly r: number }
+  | { readonly family: 'ellipse'; readonly cx: number; readonly cy: number; readonly rotationDeg: number; readonly rx: number; readonly ry: number }
+  | {
+      readonly family: 'rectangle';
+      readonly cx: number;
+      readonly cy: number;
+      readonly rotationDeg: number;
+      readonly width: number;
+      readonly height: number;
+      readonly cornerRadius: number;
+    }
+  | {
+      readonly family: 'triangle';
+      readonly cx: number;
+      readonly cy: number;
+      readonly rotationDeg: number;
+      /** Two sides equal (fitted with a mirror axis; `processing.parameterizedShapes.triangle.isosceles`). */
+      readonly isosceles: boolean;
+      readonly vertices: readonly (readonly [number, number])[];
+    }
+  | {
+      readonly family: 'star';
+      readonly cx: number;
+      readonly cy: number;
+      readonly rotationDeg: number;
+      readonly points: number;
+      readonly outerRadius: number;
+      readonly innerRadius: number;
+    };
+
 /** The reference §3.9 model: one positive loop plus holes, all filled with one colour. */
 export interface Shape {
   readonly region: number;
@@ -118,6 +159,11 @@ export interface Shape {
   readonly areaPx: number;
   /** Region index of the smallest shape whose hole this one lies in, or -1 (group_by=parent/layer). */
   readonly parent: number;
+  /**
+   * The primitive this shape is, when its outer loop is one closed chain fitted as a
+   * parameterized shape and it has no holes; the chain's segments then are its exact geometry.
+   */
+  readonly primitive?: ShapePrimitive;
 }
 
 export interface TraceStats {

@@ -1,0 +1,653 @@
+/**
+ * Parameterized shapes (processing.parameterizedShapes.*): rectangles (sharp or rounded),
+ * triangles (isosceles, general) and 3- to 6-pointed stars, fitted to one closed chain.
+ * In: the chain's sub-pixel samples (the coverage samples fitChain uses) and the family switches.
+ * Out: the primitive and the chain's exact geometry (lines between exact corners; rounded
+ * corners as circular arcs), or undefined.
+ *
+ * Method: shoelace area, convex hull (monotone chain) and solidity (area / hull area) route a
+ * loop to the families it can be. Each hypothesis is started from a closed-form guess and
+ * polished by Levenberg–Marquardt on the signed distance of every sample to the primitive:
+ * - rectangle: minimum-area bounding rectangle of the hull (rotating calipers) gives centre,
+ *   rotation and sides; the area it misses, (4 − π)·r², gives the corner radius;
+ * - triangle: farthest-point corners of the hull, then the three vertices; an isosceles
+ *   hypothesis (apex, base midpoint, half base) is kept when it fits as well;
+ * - star: area centroid and the N-th harmonic of the polar radius profile give rotation, tips
+ *   and notches (outer and inner radius) for each enabled N.
+ * A primitive is accepted only when it measurably matches the samples: mean distance ≤ 0.35 px
+ * and largest ≤ 1 px, both tightened for small shapes (a tiny square is a circle within 0.5 px).
+ * Only closed chains away from the image border reach this (index.ts: an isolated shape's whole
+ * outline), so replacing the chain's segments keeps both neighbours on the same boundary.
+ * Triangle switches are exclusive: a triangle that fits with a mirror axis is isosceles and obeys
+ * only `triangle.isosceles`; any other obeys only `triangle.general`.
+ * Pure and deterministic: typed arrays, no randomness, fixed iteration limits.
+ */
+import type { ParameterizedShapeSwitches, Segment, ShapePrimitive } from './types.js';
+
+export interface PrimitiveFit {
+  readonly startX: number;
+  readonly startY: number;
+  readonly segments: Segment[];
+  readonly primitive: ShapePrimitive;
+  /** Mean and largest distance (px) from the samples to the primitive. */
+  readonly meanError: number;
+  readonly maxError: number;
+}
+
+/** Acceptance budget (px) for a shape of at least FULL_BUDGET_SIZE px (square root of its area). */
+const MEAN_BUDGET = 0.35;
+const MAX_BUDGET = 1;
+const FULL_BUDGET_SIZE = 24;
+/** Smallest shape (square root of area, px) worth a primitive. */
+const MIN_SIZE = 6;
+/** Samples the least-squares polish uses at most (every k-th); acceptance checks all of them. */
+const FIT_SAMPLES = 600;
+/** RMS distance (px) after the first rounds of the polish beyond which a hypothesis is dropped. */
+const HOPELESS_RMS = 1.2;
+/** Fitted corner radii below this (px) are sampling (crack samples cut corners), not rounding. */
+const SHARP_RADIUS = 1.5;
+
+/**
+ * Fits the enabled families to a closed loop of samples (x, y pairs) and returns the best one
+ * within the budget, with segments running in the samples' direction.
+ */
+export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitches): PrimitiveFit | undefined {
+  const n = p.length / 2;
+  if (n < 24) return undefined;
+  const signed = shoelace(p);
+  const area = Math.abs(signed);
+  const size = Math.sqrt(area);
+  if (size < MIN_SIZE) return undefined;
+  const hull = convexHull(p);
+  if (hull.length < 6) return undefined;
+  const solidity = area / Math.abs(shoelace(hull));
+  const k = Math.min(1, Math.max(0.5, size / FULL_BUDGET_SIZE));
+  const budget = { mean: MEAN_BUDGET * k, max: MAX_BUDGET * k };
+  const fitPoints = strided(p, FIT_SAMPLES);
+  const clockwise = signed > 0;
+  const candidates: PrimitiveFit[] = [];
+  const consider = (c: PrimitiveFit | undefined): void => {
+    if (c && c.meanError <= budget.mean && c.maxError <= budget.max) candidates.push(c);
+  };
+  if (solidity > 0.97) {
+    if (switches.quadrilateralRectangle) consider(fitRectangle(p, fitPoints, hull, area, clockwise));
+    if (switches.triangleGeneral || switches.triangleIsosceles) consider(fitTriangle(p, fitPoints, hull, switches, budget.mean, clockwise));
+  } else {
+    for (let points = 3; points <= 6; points++) {
+      const on = [switches.starN3, switches.starN4, switches.starN5, switches.starN6][points - 3];
+      if (on) consider(fitStar(p, fitPoints, points, clockwise));
+    }
+  }
+  let best: PrimitiveFit | undefined;
+  for (const c of candidates) if (!best || c.meanError < best.meanError) best = c;
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rectangles
+
+function fitRectangle(p: Float64Array, q: Float64Array, hull: Float64Array, area: number, clockwise: boolean): PrimitiveFit | undefined {
+  const box = minAreaRect(hull);
+  if (!box) return undefined;
+  const [cx, cy, angle, w, h] = box;
+  // The area a rounded rectangle misses at its four corners is (4 − π)·r².
+  const r0 = Math.min(Math.min(w, h) / 2, Math.sqrt(Math.max(0, w * h - area) / (4 - Math.PI)));
+  const rounded = (v: Float64Array): Distance => roundedRect(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
+  let v = polish(q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), rounded, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  if (clampRadius(v) < SHARP_RADIUS) {
+    const sharp = (s: Float64Array): Distance => roundedRect(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
+    const s = polish(q, v.subarray(0, 5).slice(), sharp, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
+    v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
+  }
+  const r = clampRadius(v);
+  let a = Math.abs(v[3]!);
+  let b = Math.abs(v[4]!);
+  const rcx = v[0]!;
+  const rcy = v[1]!;
+  // A square rounded all the way is a circle: that is the circle switch's business.
+  if (r > 0.45 * Math.min(a, b) && Math.max(a, b) / Math.min(a, b) < 1.1) return undefined;
+  const [meanError, maxError] = errors(p, roundedRect(rcx, rcy, v[2]!, a, b, r));
+  // Rotation of the width side in [0, 90): quarter turns swap the sides.
+  let deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
+  while (deg >= 90) {
+    deg -= 90;
+    [a, b] = [b, a];
+  }
+  const theta = (deg * Math.PI) / 180;
+  const path = roundedRectPath(rcx, rcy, theta, a, b, r);
+  return {
+    ...emit(path, clockwise),
+    primitive: { family: 'rectangle', cx: rcx, cy: rcy, rotationDeg: deg, width: 2 * a, height: 2 * b, cornerRadius: r },
+    meanError,
+    maxError,
+  };
+}
+
+/** The corner radius parameter, kept within [0, half the shorter side]. */
+function clampRadius(v: Float64Array): number {
+  return Math.max(0, Math.min(Math.abs(v[5]!), Math.abs(v[3]!), Math.abs(v[4]!)));
+}
+
+/** Signed distance (negative inside) to a rectangle with half sides a, b and corner radius r. */
+function roundedRect(cx: number, cy: number, angle: number, a: number, b: number, r: number): Distance {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  a = Math.abs(a);
+  b = Math.abs(b);
+  r = Math.max(0, Math.min(Math.abs(r), a, b));
+  return (x, y) => {
+    const dx = x - cx;
+    const dy = y - cy;
+    const qx = Math.abs(dx * cos + dy * sin) - (a - r);
+    const qy = Math.abs(-dx * sin + dy * cos) - (b - r);
+    return Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+  };
+}
+
+/** Closed path, clockwise on screen, starting after the top-right corner's arc. */
+function roundedRectPath(cx: number, cy: number, angle: number, a: number, b: number, r: number): PathNode[] {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const at = (u: number, v: number, arc: number): PathNode => ({ x: cx + u * cos - v * sin, y: cy + u * sin + v * cos, arc });
+  // Each node is reached from the previous one by a line (arc = 0) or a corner arc (arc = r).
+  const local: [number, number, number][] = [
+    [a, b - r, 0],
+    [a - r, b, r],
+    [-a + r, b, 0],
+    [-a, b - r, r],
+    [-a, -b + r, 0],
+    [-a + r, -b, r],
+    [a - r, -b, 0],
+    [a, -b + r, r],
+  ];
+  return local.map(([u, v, arc]) => at(u, v, arc));
+}
+
+/** Minimum-area enclosing rectangle of a convex polygon (rotating calipers over its edges). */
+function minAreaRect(hull: Float64Array): [number, number, number, number, number] | undefined {
+  const h = hull.length / 2;
+  let best: [number, number, number, number, number] | undefined;
+  let bestArea = Infinity;
+  for (let i = 0; i < h; i++) {
+    const j = (i + 1) % h;
+    const ex = hull[j * 2]! - hull[i * 2]!;
+    const ey = hull[j * 2 + 1]! - hull[i * 2 + 1]!;
+    const len = Math.hypot(ex, ey);
+    if (len < 1e-9) continue;
+    const ux = ex / len;
+    const uy = ey / len;
+    let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
+    for (let k = 0; k < h; k++) {
+      const u = hull[k * 2]! * ux + hull[k * 2 + 1]! * uy;
+      const v = -hull[k * 2]! * uy + hull[k * 2 + 1]! * ux;
+      if (u < minU) minU = u;
+      if (u > maxU) maxU = u;
+      if (v < minV) minV = v;
+      if (v > maxV) maxV = v;
+    }
+    const area = (maxU - minU) * (maxV - minV);
+    if (area < bestArea) {
+      bestArea = area;
+      const mu = (minU + maxU) / 2;
+      const mv = (minV + maxV) / 2;
+      best = [mu * ux - mv * uy, mu * uy + mv * ux, Math.atan2(uy, ux), maxU - minU, maxV - minV];
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Triangles
+
+function fitTriangle(
+  p: Float64Array,
+  q: Float64Array,
+  hull: Float64Array,
+  switches: ParameterizedShapeSwitches,
+  meanBudget: number,
+  clockwise: boolean,
+): PrimitiveFit | undefined {
+  const guess = farthestTriangle(hull);
+  if (!guess) return undefined;
+  const tri = polish(q, guess, polygon, [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  const [genMean, genMax] = errors(p, polygon(tri));
+  // Isosceles hypothesis: the vertex whose two sides are most nearly equal is the apex.
+  let iso: { v: Float64Array; mean: number; max: number } | undefined;
+  const side = (i: number, j: number): number => Math.hypot(tri[j * 2]! - tri[i * 2]!, tri[j * 2 + 1]! - tri[i * 2 + 1]!);
+  let apex = 0;
+  let apexGap = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const l1 = side(i, (i + 1) % 3);
+    const l2 = side(i, (i + 2) % 3);
+    const gap = Math.abs(l1 - l2) / Math.max(l1, l2);
+    if (gap < apexGap) {
+      apexGap = gap;
+      apex = i;
+    }
+  }
+  if (apexGap < 0.08) {
+    const b1 = (apex + 1) % 3;
+    const b2 = (apex + 2) % 3;
+    const mx = (tri[b1 * 2]! + tri[b2 * 2]!) / 2;
+    const my = (tri[b1 * 2 + 1]! + tri[b2 * 2 + 1]!) / 2;
+    const start = Float64Array.of(tri[apex * 2]!, tri[apex * 2 + 1]!, mx, my, side(b1, b2) / 2);
+    const iv = polish(q, start, (v) => polygon(isoscelesVertices(v)), [1e-4, 1e-4, 1e-4, 1e-4, 1e-4]);
+    const verts = isoscelesVertices(iv);
+    const [mean, max] = errors(p, polygon(verts));
+    // Symmetric when the mirror axis costs (almost) nothing.
+    if (mean <= Math.max(genMean * 1.15, genMean + 0.03) && mean <= meanBudget) iso = { v: verts, mean, max };
+  }
+  if (iso && !switches.triangleIsosceles) return undefined;
+  if (!iso && !switches.triangleGeneral) return undefined;
+  const verts = iso ? iso.v : tri;
+  // Vertex 0: the apex (isosceles, built first) or the vertex opposite the longest side.
+  let first = 0;
+  if (!iso) {
+    let longest = -1;
+    for (let i = 0; i < 3; i++) {
+      const l = Math.hypot(verts[((i + 2) % 3) * 2]! - verts[((i + 1) % 3) * 2]!, verts[((i + 2) % 3) * 2 + 1]! - verts[((i + 1) % 3) * 2 + 1]!);
+      if (l > longest) {
+        longest = l;
+        first = i;
+      }
+    }
+  }
+  const order = [first, (first + 1) % 3, (first + 2) % 3];
+  const cx = (verts[0]! + verts[2]! + verts[4]!) / 3;
+  const cy = (verts[1]! + verts[3]! + verts[5]!) / 3;
+  const vertices = order.map((i) => [verts[i * 2]!, verts[i * 2 + 1]!] as const);
+  const rotationDeg = normalizeDeg((Math.atan2(vertices[0]![1] - cy, vertices[0]![0] - cx) * 180) / Math.PI, 360);
+  const nodes = polygonNodes(vertices);
+  return {
+    ...emit(nodes, clockwise),
+    primitive: { family: 'triangle', cx, cy, rotationDeg, isosceles: iso !== undefined, vertices },
+    meanError: iso ? iso.mean : genMean,
+    maxError: iso ? iso.max : genMax,
+  };
+}
+
+/** Apex (x, y), base midpoint (x, y) and half base → the three vertices, apex first. */
+function isoscelesVertices(v: Float64Array): Float64Array {
+  const ax = v[0]!;
+  const ay = v[1]!;
+  const mx = v[2]!;
+  const my = v[3]!;
+  const len = Math.hypot(ax - mx, ay - my) || 1;
+  const px = (-(ay - my) / len) * v[4]!;
+  const py = ((ax - mx) / len) * v[4]!;
+  return Float64Array.of(ax, ay, mx + px, my + py, mx - px, my - py);
+}
+
+/** Start corners: the hull point farthest from the centroid, the one farthest from it, and the
+ *  one farthest from the line through both. */
+function farthestTriangle(hull: Float64Array): Float64Array | undefined {
+  const h = hull.length / 2;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < h; i++) {
+    mx += hull[i * 2]!;
+    my += hull[i * 2 + 1]!;
+  }
+  mx /= h;
+  my /= h;
+  const farthest = (score: (x: number, y: number) => number): number => {
+    let best = 0;
+    let bestScore = -Infinity;
+    for (let i = 0; i < h; i++) {
+      const s = score(hull[i * 2]!, hull[i * 2 + 1]!);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    }
+    return best;
+  };
+  const a = farthest((x, y) => (x - mx) ** 2 + (y - my) ** 2);
+  const ax = hull[a * 2]!;
+  const ay = hull[a * 2 + 1]!;
+  const b = farthest((x, y) => (x - ax) ** 2 + (y - ay) ** 2);
+  const bx = hull[b * 2]!;
+  const by = hull[b * 2 + 1]!;
+  const c = farthest((x, y) => Math.abs((bx - ax) * (y - ay) - (by - ay) * (x - ax)));
+  if (a === b || b === c || a === c) return undefined;
+  return Float64Array.of(ax, ay, bx, by, hull[c * 2]!, hull[c * 2 + 1]!);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stars
+
+function fitStar(p: Float64Array, q: Float64Array, points: number, clockwise: boolean): PrimitiveFit | undefined {
+  const [cx, cy] = areaCentroid(p);
+  const n = p.length / 2;
+  // Polar radius profile: the N-th harmonic's phase puts the tips, its extremes the radii.
+  let re = 0;
+  let im = 0;
+  let rMin = Infinity;
+  let rMax = 0;
+  let turning = 0;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    const x = p[i * 2]! - cx;
+    const y = p[i * 2 + 1]! - cy;
+    const rho = Math.hypot(x, y);
+    const alpha = Math.atan2(y, x);
+    let da = Math.atan2(p[j * 2 + 1]! - cy, p[j * 2]! - cx) - alpha;
+    if (da > Math.PI) da -= 2 * Math.PI;
+    if (da < -Math.PI) da += 2 * Math.PI;
+    turning += da;
+    const w = Math.abs(da);
+    re += w * rho * Math.cos(points * alpha);
+    im += w * rho * Math.sin(points * alpha);
+    if (rho < rMin) rMin = rho;
+    if (rho > rMax) rMax = rho;
+  }
+  // A star is seen once around from its centre.
+  if (Math.abs(Math.abs(turning) - 2 * Math.PI) > 0.1 || rMax < 3) return undefined;
+  const phase = Math.atan2(im, re) / points;
+  const star = (v: Float64Array): Distance => polygon(starVertices(v, points));
+  const v = polish(q, Float64Array.of(cx, cy, phase, rMax, rMin), star, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4], HOPELESS_RMS);
+  const outer = Math.abs(v[3]!);
+  const inner = Math.abs(v[4]!);
+  // Notches must point inwards: otherwise it is a convex polygon, not a star.
+  if (!(inner < 0.9 * outer * Math.cos(Math.PI / points)) || inner < 1) return undefined;
+  const verts = starVertices(v, points);
+  const [meanError, maxError] = errors(p, polygon(verts));
+  const vertices: [number, number][] = [];
+  for (let k = 0; k < 2 * points; k++) vertices.push([verts[k * 2]!, verts[k * 2 + 1]!]);
+  const rotationDeg = normalizeDeg((v[2]! * 180) / Math.PI, 360 / points);
+  // Start at the tip the rotation names.
+  const step = (rotationDeg - (v[2]! * 180) / Math.PI) / (360 / points);
+  const shift = ((Math.round(step) % points) + points) % points;
+  const rotated = [...vertices.slice(2 * shift), ...vertices.slice(0, 2 * shift)];
+  return {
+    ...emit(polygonNodes(rotated), clockwise),
+    primitive: { family: 'star', cx: v[0]!, cy: v[1]!, rotationDeg, points, outerRadius: outer, innerRadius: inner },
+    meanError,
+    maxError,
+  };
+}
+
+/** Centre, rotation (first tip), outer and inner radius → 2N vertices, clockwise on screen. */
+function starVertices(v: Float64Array, points: number): Float64Array {
+  const out = new Float64Array(points * 4);
+  for (let k = 0; k < 2 * points; k++) {
+    const r = k % 2 === 0 ? Math.abs(v[3]!) : Math.abs(v[4]!);
+    const a = v[2]! + (k * Math.PI) / points;
+    out[k * 2] = v[0]! + r * Math.cos(a);
+    out[k * 2 + 1] = v[1]! + r * Math.sin(a);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geometry
+
+/** Path node: reached from the previous node by a line (arc = 0) or a circular arc of radius arc. */
+interface PathNode {
+  readonly x: number;
+  readonly y: number;
+  readonly arc: number;
+}
+
+function polygonNodes(vertices: readonly (readonly [number, number])[]): PathNode[] {
+  return vertices.map(([x, y]) => ({ x, y, arc: 0 }));
+}
+
+/**
+ * Segments of a closed path of nodes, run clockwise on screen (positive shoelace) or the other
+ * way, so the chain keeps its direction (and its left and right regions). Zero-length pieces go.
+ */
+function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: number; startY: number; segments: Segment[] } {
+  let area = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    const a = nodes[i]!;
+    const b = nodes[(i + 1) % nodes.length]!;
+    area += a.x * b.y - b.x * a.y;
+  }
+  const sameWay = area > 0 === clockwise;
+  const m = nodes.length;
+  // Walk: each step goes from node `from` to node `to` by the piece stored on the node reached.
+  const order: { x: number; y: number; arc: number }[] = [];
+  if (sameWay) for (let i = 0; i < m; i++) order.push(nodes[i]!);
+  else {
+    // Reversed: node i is reached from node i+1 by the piece node i+1 was reached with.
+    for (let i = 0; i < m; i++) {
+      const at = nodes[(m - i) % m]!;
+      const via = nodes[(m - i + 1) % m]!;
+      order.push({ x: at.x, y: at.y, arc: via.arc });
+    }
+  }
+  const sweep = clockwise;
+  const start = order[0]!;
+  const segments: Segment[] = [];
+  let x = start.x;
+  let y = start.y;
+  for (let i = 1; i <= m; i++) {
+    const node = order[i % m]!;
+    if (Math.hypot(node.x - x, node.y - y) < 1e-9) continue;
+    if (node.arc > 0) segments.push({ kind: 'arc', rx: node.arc, ry: node.arc, rotationDeg: 0, largeArc: false, sweep, x: node.x, y: node.y });
+    else segments.push({ kind: 'line', x: node.x, y: node.y });
+    x = node.x;
+    y = node.y;
+  }
+  // The closing piece must end exactly on the start.
+  const last = segments[segments.length - 1];
+  if (last && (last.x !== start.x || last.y !== start.y)) segments[segments.length - 1] = { ...last, x: start.x, y: start.y };
+  return { startX: start.x, startY: start.y, segments };
+}
+
+/** Signed distance from a point to a primitive's outline (negative inside). */
+type Distance = (x: number, y: number) => number;
+
+/** Signed distance (negative inside, even-odd) to a closed polygon (x, y pairs). */
+function polygon(v: Float64Array): Distance {
+  return (x, y) => polygonDistance(v, x, y);
+}
+
+function polygonDistance(v: Float64Array, x: number, y: number): number {
+  const m = v.length / 2;
+  let best = Infinity;
+  let inside = false;
+  for (let i = 0, j = m - 1; i < m; j = i++) {
+    const ax = v[j * 2]!;
+    const ay = v[j * 2 + 1]!;
+    const bx = v[i * 2]!;
+    const by = v[i * 2 + 1]!;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 < 1e-18 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
+    const ex = x - ax - t * dx;
+    const ey = y - ay - t * dy;
+    const d2 = ex * ex + ey * ey;
+    if (d2 < best) best = d2;
+    if (ay > y !== by > y && x < ax + ((y - ay) * dx) / dy) inside = !inside;
+  }
+  const d = Math.sqrt(best);
+  return inside ? -d : d;
+}
+
+/** Mean and largest |distance| of all samples. */
+function errors(p: Float64Array, distance: Distance): [number, number] {
+  const n = p.length / 2;
+  let sum = 0;
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    const d = Math.abs(distance(p[i * 2]!, p[i * 2 + 1]!));
+    sum += d;
+    if (d > worst) worst = d;
+  }
+  return [sum / n, worst];
+}
+
+/** Twice the signed area (shoelace; positive = clockwise on screen, y down). */
+function shoelace(p: Float64Array): number {
+  const n = p.length / 2;
+  let s = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) s += p[j * 2]! * p[i * 2 + 1]! - p[i * 2]! * p[j * 2 + 1]!;
+  return s / 2;
+}
+
+function areaCentroid(p: Float64Array): [number, number] {
+  const n = p.length / 2;
+  let a = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const cross = p[j * 2]! * p[i * 2 + 1]! - p[i * 2]! * p[j * 2 + 1]!;
+    a += cross;
+    sx += (p[j * 2]! + p[i * 2]!) * cross;
+    sy += (p[j * 2 + 1]! + p[i * 2 + 1]!) * cross;
+  }
+  return Math.abs(a) < 1e-12 ? [p[0]!, p[1]!] : [sx / (3 * a), sy / (3 * a)];
+}
+
+/** Convex hull (Andrew's monotone chain), counter-clockwise in y-up terms, as x, y pairs. */
+function convexHull(p: Float64Array): Float64Array {
+  const n = p.length / 2;
+  const idx = Array.from({ length: n }, (_, i) => i);
+  idx.sort((a, b) => p[a * 2]! - p[b * 2]! || p[a * 2 + 1]! - p[b * 2 + 1]! || a - b);
+  const cross = (o: number, a: number, b: number): number =>
+    (p[a * 2]! - p[o * 2]!) * (p[b * 2 + 1]! - p[o * 2 + 1]!) - (p[a * 2 + 1]! - p[o * 2 + 1]!) * (p[b * 2]! - p[o * 2]!);
+  const out: number[] = [];
+  for (const i of idx) {
+    while (out.length >= 2 && cross(out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
+    out.push(i);
+  }
+  const lower = out.length + 1;
+  for (let k = idx.length - 2; k >= 0; k--) {
+    const i = idx[k]!;
+    while (out.length >= lower && cross(out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
+    out.push(i);
+  }
+  out.pop();
+  const hull = new Float64Array(out.length * 2);
+  out.forEach((i, k) => {
+    hull[k * 2] = p[i * 2]!;
+    hull[k * 2 + 1] = p[i * 2 + 1]!;
+  });
+  return hull;
+}
+
+/** Every k-th sample so that at most `max` remain. */
+function strided(p: Float64Array, max: number): Float64Array {
+  const n = p.length / 2;
+  if (n <= max) return p;
+  const step = Math.ceil(n / max);
+  const out = new Float64Array(Math.ceil(n / step) * 2);
+  for (let i = 0, k = 0; i < n; i += step, k++) {
+    out[k * 2] = p[i * 2]!;
+    out[k * 2 + 1] = p[i * 2 + 1]!;
+  }
+  return out;
+}
+
+function normalizeDeg(deg: number, period: number): number {
+  const d = ((deg % period) + period) % period;
+  return d >= period - 1e-9 ? 0 : d;
+}
+
+/**
+ * Levenberg–Marquardt on the signed distances of the samples: minimises Σ d(v; pᵢ)² over the
+ * parameters v, forward-difference Jacobian with the given steps. Returns the polished v.
+ */
+function polish(p: Float64Array, start: Float64Array, model: (v: Float64Array) => Distance, steps: readonly number[], hopelessRms = Infinity): Float64Array {
+  const n = p.length / 2;
+  const k = start.length;
+  let v = start.slice();
+  const res = new Float64Array(n);
+  const trial = new Float64Array(n);
+  const jac = new Float64Array(n * k);
+  const eval_ = (params: Float64Array, out: Float64Array): number => {
+    const distance = model(params);
+    let cost = 0;
+    for (let i = 0; i < n; i++) {
+      const d = distance(p[i * 2]!, p[i * 2 + 1]!);
+      out[i] = d;
+      cost += d * d;
+    }
+    return cost;
+  };
+  let cost = eval_(v, res);
+  let lambda = 1e-3;
+  const a = new Float64Array(k * k);
+  const g = new Float64Array(k);
+  for (let iter = 0; iter < 40; iter++) {
+    // Far off after a few rounds: no primitive of this kind (saves the full polish on blobs).
+    if (iter === 8 && Math.sqrt(cost / n) > hopelessRms) return v;
+    for (let j = 0; j < k; j++) {
+      const shifted = v.slice();
+      shifted[j] = shifted[j]! + steps[j]!;
+      const distance = model(shifted);
+      for (let i = 0; i < n; i++) jac[i * k + j] = (distance(p[i * 2]!, p[i * 2 + 1]!) - res[i]!) / steps[j]!;
+    }
+    a.fill(0);
+    g.fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let r = 0; r < k; r++) {
+        const jr = jac[i * k + r]!;
+        g[r] = g[r]! + jr * res[i]!;
+        for (let c = r; c < k; c++) a[r * k + c] = a[r * k + c]! + jr * jac[i * k + c]!;
+      }
+    }
+    for (let r = 0; r < k; r++) for (let c = 0; c < r; c++) a[r * k + c] = a[c * k + r]!;
+    let improved = false;
+    while (lambda < 1e10) {
+      const m = a.slice();
+      for (let r = 0; r < k; r++) m[r * k + r] = m[r * k + r]! * (1 + lambda) + 1e-12;
+      const delta = solve(m, g, k);
+      if (!delta) {
+        lambda *= 10;
+        continue;
+      }
+      const next = v.slice();
+      for (let r = 0; r < k; r++) next[r] = next[r]! - delta[r]!;
+      const nextCost = eval_(next, trial);
+      if (nextCost < cost) {
+        const gain = cost - nextCost;
+        v = next;
+        res.set(trial);
+        cost = nextCost;
+        lambda = Math.max(1e-7, lambda / 3);
+        improved = gain > 1e-10 * (cost + 1e-12);
+        break;
+      }
+      lambda *= 4;
+    }
+    if (!improved) break;
+  }
+  return v;
+}
+
+/** Solves m·x = b (k×k, Gaussian elimination with partial pivoting); undefined if singular. */
+function solve(m: Float64Array, b: Float64Array, k: number): Float64Array | undefined {
+  const a = m.slice();
+  const x = b.slice();
+  for (let col = 0; col < k; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < k; r++) if (Math.abs(a[r * k + col]!) > Math.abs(a[pivot * k + col]!)) pivot = r;
+    if (Math.abs(a[pivot * k + col]!) < 1e-15) return undefined;
+    if (pivot !== col) {
+      for (let c = 0; c < k; c++) {
+        const t = a[col * k + c]!;
+        a[col * k + c] = a[pivot * k + c]!;
+        a[pivot * k + c] = t;
+      }
+      const t = x[col]!;
+      x[col] = x[pivot]!;
+      x[pivot] = t;
+    }
+    for (let r = col + 1; r < k; r++) {
+      const f = a[r * k + col]! / a[col * k + col]!;
+      if (f === 0) continue;
+      for (let c = col; c < k; c++) a[r * k + c] = a[r * k + c]! - f * a[col * k + c]!;
+      x[r] = x[r]! - f * x[col]!;
+    }
+  }
+  for (let r = k - 1; r >= 0; r--) {
+    let s = x[r]!;
+    for (let c = r + 1; c < k; c++) s -= a[r * k + c]! * x[c]!;
+    x[r] = s / a[r * k + r]!;
+  }
+  return x;
+}
