@@ -17,7 +17,7 @@
  * All geometry stays in traced coordinates; `pathOnPage` maps it onto the page for the writers
  * that need absolute page coordinates.
  */
-import type { Chain, ChainUse, Loop, Rgba, Segment, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Loop, Rgba, Segment, ShapePrimitive, TraceResult } from '../engine/types.js';
 import { ALL_CURVES, LINES_AND_CUBICS, intersectCurves, isCircularArc, restrictChains, reverseSegments, transformSegment, type AllowedCurves } from './curves.js';
 import { arcCenter } from './flatten.js';
 import { computePage, isUniform, type Page } from './page.js';
@@ -33,7 +33,16 @@ export interface PlanPath {
 export type Primitive =
   | { readonly kind: 'circle'; readonly cx: number; readonly cy: number; readonly r: number }
   | { readonly kind: 'ellipse'; readonly cx: number; readonly cy: number; readonly rx: number; readonly ry: number; readonly rotationDeg: number }
-  | { readonly kind: 'rect'; readonly cx: number; readonly cy: number; readonly width: number; readonly height: number; readonly rotationDeg: number };
+  | {
+      readonly kind: 'rect';
+      readonly cx: number;
+      readonly cy: number;
+      readonly width: number;
+      readonly height: number;
+      readonly rotationDeg: number;
+      /** Rounded corners (the engine's rectangle primitive); absent = sharp. */
+      readonly cornerRadius?: number;
+    };
 
 export interface FillItem {
   readonly kind: 'fill';
@@ -159,7 +168,7 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
     if (s.color.a <= 0) continue;
     const loops = [s.outer, ...s.holes];
     if (options.drawStyle === 'fill_shapes') {
-      let primitive = primitivesOk && s.holes.length === 0 ? detectPrimitive(chains, s.outer, allowed) : undefined;
+      let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed)) : undefined;
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       units[i]!.push({ owner: i, item: { kind: 'fill', shape: i, color: s.color, loops, ...(primitive ? { primitive } : {}) } });
@@ -344,6 +353,17 @@ function primitiveFormat(options: OutputOptions, _allowed: AllowedCurves): boole
 }
 
 /**
+ * The engine's rounded-rectangle annotation as a primitive (sharp rectangles are found from the
+ * geometry by detectPrimitive). Its corners are circular arcs, so arcs must be allowed.
+ */
+function roundedRect(p: ShapePrimitive | undefined, allowed: AllowedCurves): Primitive | undefined {
+  if (p?.family !== 'rectangle' || !(p.cornerRadius > 0) || !(allowed.circularArc || allowed.ellipticalArc)) return undefined;
+  // A fitted angle within a millionth of a degree of axis-aligned is axis-aligned (no transform).
+  const rotationDeg = Math.abs(p.rotationDeg) < 1e-6 ? 0 : p.rotationDeg;
+  return { kind: 'rect', cx: p.cx, cy: p.cy, width: p.width, height: p.height, rotationDeg, cornerRadius: p.cornerRadius };
+}
+
+/**
  * A loop that is exactly a circle, an ellipse or a rectangle: all arcs of one ellipse covering a
  * full turn, or four straight sides at right angles (collinear pieces joined).
  */
@@ -480,8 +500,8 @@ export function primitiveOnPage(plan: OutputPlan, p: Primitive): Primitive {
     case 'rect':
       // Axis-aligned rectangles follow each axis; turned ones only survive uniform maps.
       return p.rotationDeg === 0
-        ? { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, width: p.width * sx, height: p.height * sy }
-        : { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, width: p.width * k, height: p.height * k };
+        ? { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, width: p.width * sx, height: p.height * sy, ...(p.cornerRadius ? { cornerRadius: p.cornerRadius * k } : {}) }
+        : { ...p, cx: ox + sx * p.cx, cy: oy + sy * p.cy, width: p.width * k, height: p.height * k, ...(p.cornerRadius ? { cornerRadius: p.cornerRadius * k } : {}) };
   }
 }
 

@@ -120,7 +120,8 @@ function primitiveElement(p: Primitive, paint: string, q: Quantizer): string {
       const h = p.rotationDeg === 0 ? p.height * q.scaleY : p.height * k;
       const left = num(p.cx * q.scaleX - w / 2);
       const top = num(p.cy * q.scaleY - h / 2);
-      return `<rect${paint} x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+      const rx = p.cornerRadius ? ` rx="${num(p.cornerRadius * k)}"` : '';
+      return `<rect${paint} x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rx}${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
     }
   }
 }

@@ -242,6 +242,22 @@ describe('primitives (output.parameterized_shapes.flatten)', () => {
     expect(writeSvg(result, outputOptions({ flattenPrimitives: true }))).not.toContain('<circle');
   });
 
+  it("the engine's rounded rectangle is a <rect rx> that renders like its path", () => {
+    const rounded = (x: number, y: number) => {
+      const [x0, y0, x1, y1, r] = [12, 10, 88, 60, 12];
+      const cx = Math.min(Math.max(x, x0 + r), x1 - r);
+      const cy = Math.min(Math.max(y, y0 + r), y1 - r);
+      return x >= x0 && x <= x1 && y >= y0 && y <= y1 && (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+    };
+    const result = traceImage(drawShape(100, 70, WHITE, [{ color: GREEN, inside: rounded }]), DEFAULT_ENGINE_PARAMS);
+    const svg = writeSvg(result);
+    const m = /<rect fill="#14a03c" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="([\d.]+)"\/>/.exec(svg);
+    expect(m).not.toBeNull();
+    expect(Number(m![3])).toBeCloseTo(76, 0);
+    expect(Number(m![5])).toBeCloseTo(12, 0);
+    expect(writeSvg(result, outputOptions({ flattenPrimitives: true }))).not.toContain('<rect');
+  });
+
   it('a square region is a <rect>', () => {
     const result = traceImage(drawShape(60, 60, WHITE, [{ color: BLUE, inside: rect(10, 12, 40, 50) }]), DEFAULT_ENGINE_PARAMS);
     const svg = writeSvg(result);
