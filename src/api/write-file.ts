@@ -5,11 +5,7 @@
  * is built once per call; each format has its own writer module.
  */
 import type { TraceResult } from '../engine/types.js';
-import { writeDxf } from '../formats/dxf.js';
-import { writeEps } from '../formats/eps.js';
-import { writePdf } from '../formats/pdf.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
-import { writePlanPng } from '../formats/png.js';
 import { writeSvgPlan } from '../formats/svg.js';
 import type { OutputOptions } from '../formats/types.js';
 
@@ -21,14 +17,15 @@ export async function writePlanFile(plan: OutputPlan): Promise<Uint8Array> {
   switch (plan.options.fileFormat) {
     case 'svg':
       return utf8(writeSvgPlan(plan));
+    // The other writers load on first use: pdf-lib alone is most of the CLI's start-up time.
     case 'pdf':
-      return writePdf(plan);
+      return (await import('../formats/pdf.js')).writePdf(plan);
     case 'eps':
-      return utf8(writeEps(plan));
+      return utf8((await import('../formats/eps.js')).writeEps(plan));
     case 'dxf':
-      return utf8(writeDxf(plan));
+      return utf8((await import('../formats/dxf.js')).writeDxf(plan));
     case 'png':
-      return writePlanPng(plan);
+      return (await import('../formats/png.js')).writePlanPng(plan);
   }
 }
 
