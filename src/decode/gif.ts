@@ -1,12 +1,15 @@
 /**
  * GIF → RGBA. In: GIF87a/89a bytes. Out: RawImage of the first frame on a transparent canvas
- * (transparent index → alpha 0, canvas not covered by the frame → alpha 0). Package: `gifuct-js`
- * (chosen over omggif, whose LZW decoder loops forever on some corrupt streams).
+ * (transparent index → alpha 0, canvas not covered by the frame → alpha 0). `gifuct-js` parses
+ * the block structure (chosen over omggif, whose LZW decoder loops forever on some corrupt
+ * streams); the LZW data is decoded by our own bounded decoder (gif-lzw.ts), since gifuct-js's can
+ * exhaust memory on a corrupt stream.
  */
 
-import { decompressFrame, parseGIF, type ParsedGif } from 'gifuct-js';
+import { parseGIF, type ParsedGif } from 'gifuct-js';
 
 import { corrupt, u16le, type ImageHeader, type RawImage } from './common.js';
+import { deinterlaceRows, lzwDecode } from './gif-lzw.js';
 
 /** The parts of gifuct-js's frame record used here. */
 interface GifImageFrame {
@@ -56,13 +59,28 @@ export function decodeGifFrame(gif: OpenGif): RawImage {
   const hasTable = gif.parsed.lsd.gct.exists || (frame.image.descriptor as { lct?: { exists?: boolean } }).lct?.exists;
   if (!hasTable) throw corrupt('corrupt GIF (first frame has no colour table)');
 
-  const decoded = decompressFrame(frame as never, gif.parsed.gct, true);
-  const { left, top, width: fw, height: fh } = decoded.dims;
-  const patch = decoded.patch;
+  const image = frame.image as GifImageFrame['image'] & {
+    descriptor: { lct?: { exists?: boolean; interlaced?: boolean } };
+    lct?: readonly (readonly number[])[];
+  };
+  const { left, top, width: fw, height: fh } = image.descriptor;
+  let indices = lzwDecode(minCodeSize, blocks, fw * fh);
+  if (image.descriptor.lct?.interlaced) indices = deinterlaceRows(indices, fw, fh);
+  const table = (image.descriptor.lct?.exists ? image.lct : gif.parsed.gct) ?? [];
+  const gce = (frame as { gce?: { extras?: { transparentColorGiven?: boolean }; transparentColorIndex?: number } }).gce;
+  const transparent = gce?.extras?.transparentColorGiven ? gce.transparentColorIndex : -1;
   const data = new Uint8Array(width * height * 4); // zero = transparent black
   for (let y = 0; y < fh; y++) {
-    const src = patch.subarray(y * fw * 4, (y + 1) * fw * 4);
-    data.set(src, ((top + y) * width + left) * 4);
+    let o = ((top + y) * width + left) * 4;
+    for (let x = 0; x < fw; x++, o += 4) {
+      const index = indices[y * fw + x]!;
+      if (index === transparent) continue;
+      const color = table[index];
+      data[o] = color?.[0] ?? 0;
+      data[o + 1] = color?.[1] ?? 0;
+      data[o + 2] = color?.[2] ?? 0;
+      data[o + 3] = 255;
+    }
   }
   return { width, height, data };
 }
