@@ -433,17 +433,21 @@ function unknownFieldError(name: string, endpoint: Endpoint): TracelabError {
 
 /** Nearest known name by edit distance, if it is plausibly a typo. */
 function closestName(name: string, endpoint: Endpoint): string | undefined {
+  const limit = Math.max(2, Math.floor(name.length / 6));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const spec of OPTION_SCHEMA) {
     if (!spec.endpoints.includes(endpoint)) continue;
+    // The distance is at least the length difference: a name that far off can never be suggested,
+    // and skipping it keeps a huge unknown name (100 kB+) from costing O(length × names) work.
+    if (Math.abs(name.length - spec.name.length) > limit) continue;
     const d = editDistance(name.toLowerCase(), spec.name.toLowerCase());
     if (d < bestDistance) {
       bestDistance = d;
       best = spec.name;
     }
   }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 6)) ? best : undefined;
+  return bestDistance <= limit ? best : undefined;
 }
 
 function editDistance(a: string, b: string): number {

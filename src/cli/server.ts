@@ -21,6 +21,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_MAX_BODY_BYTES = 40 * 1024 * 1024;
+/** How long an idle keep-alive connection stays open. */
+export const KEEP_ALIVE_MS = 65_000;
 
 export interface StartServerOptions {
   readonly handler: FetchHandler;
@@ -93,6 +95,12 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       } else res.destroy();
     });
   });
+  // Traces run on this thread and block the event loop for seconds. With Node's 5-s keep-alive
+  // default, an idle socket's timer could fire right after such a block, before the request a
+  // client had already sent on it is read — the client then sees ECONNRESET (seen under load).
+  // Idle sockets now live well beyond any single trace.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
