@@ -20,7 +20,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+
+import { loadTs } from './ts-module.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -32,29 +34,12 @@ const option = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const distDir = resolve(option('--dist') ?? join(root, 'dist'));
-const cacheDir = join(root, 'node_modules', '.cache', 'tracelab-e2e');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const screenshotPath = process.env.E2E_SCREENSHOT || join(root, 'test-results', 'e2e', 'tracelab.png');
 /** Served from a sub-path, as on a static host: the build uses base './'. */
 const SUB_PATH = '/tracelab/demo/';
 const OVERALL_TIMEOUT_MS = 5 * 60_000;
 
-/** Compiles an e2e/*.ts module (TypeScript) to ESM next to node_modules, so its imports resolve. */
-async function loadTs(entry) {
-  const { build } = await import('esbuild');
-  const outfile = join(cacheDir, entry.replace(/[\\/]/g, '_').replace(/\.ts$/, '.mjs'));
-  await build({
-    entryPoints: [join(root, entry)],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
-}
 
 function freePort() {
   return new Promise((resolvePort, reject) => {
@@ -74,7 +59,7 @@ function describeError(error) {
 }
 
 async function makeSample() {
-  const { scenePng, sampleScene } = await loadTs('e2e/draw.ts');
+  const { scenePng, sampleScene } = await loadTs(root, 'tracelab-e2e', 'e2e/draw.ts');
   const out = join(root, 'public', 'samples', 'shapes.png');
   await mkdir(dirname(out), { recursive: true });
   const png = scenePng(sampleScene());
@@ -110,7 +95,7 @@ async function main() {
   }
   await mkdir(dirname(screenshotPath), { recursive: true });
   const specs = [];
-  for (const f of specFiles) specs.push({ file: f, module: await loadTs(`e2e/${f}`) });
+  for (const f of specFiles) specs.push({ file: f, module: await loadTs(root, 'tracelab-e2e', `e2e/${f}`) });
 
   const port = await freePort();
   let server;

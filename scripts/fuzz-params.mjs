@@ -12,7 +12,9 @@
  */
 
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+
+import { loadTs } from './ts-module.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -24,24 +26,8 @@ const count = option('--count', 10_000);
 const seed = option('--seed', 1);
 const from = option('--from', 0);
 
-/** Compiles a TypeScript module to ESM under node_modules/.cache (imports stay external). */
-async function loadTs(entry) {
-  const { build } = await import('esbuild');
-  const outfile = join(root, 'node_modules', '.cache', 'tracelab-fuzz', entry.replace(/[\\/]/g, '_').replace(/\.ts$/, '.mjs'));
-  await build({
-    entryPoints: [join(root, entry)],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
-}
 
-const { runFuzz } = await loadTs('tests/fuzz/params.ts');
+const { runFuzz } = await loadTs(root, 'tracelab-fuzz', 'tests/fuzz/params.ts');
 process.stdout.write(`param fuzz: seed ${seed}, submissions ${from}…${from + count - 1}\n`);
 const summary = await runFuzz(seed, from, count, (done) => process.stderr.write(`  ${done}/${count}\r`));
 process.stderr.write('\n');

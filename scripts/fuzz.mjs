@@ -16,11 +16,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { bundleTs } from './ts-module.mjs';
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cacheDir = join(root, 'node_modules', '.cache', 'tracelab-fuzz');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,24 +35,9 @@ const heapMb = arg('heap-mb', 512);
 const rssMb = arg('rss-mb', 1024);
 const from = arg('from', 0);
 
-async function bundle(entry) {
-  const { build } = await import('esbuild');
-  const outfile = join(cacheDir, entry.replace(/[\\/]/g, '_').replace(/\.ts$/, '.mjs'));
-  await build({
-    entryPoints: [join(root, entry)],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
 
-const corpusFile = await bundle('tests/fuzz/corpus.ts');
-const workerFile = await bundle('tests/fuzz/fuzz-worker.ts');
+const corpusFile = await bundleTs(root, 'tracelab-fuzz', 'tests/fuzz/corpus.ts');
+const workerFile = await bundleTs(root, 'tracelab-fuzz', 'tests/fuzz/fuzz-worker.ts');
 const { buildSeeds, makeCase, FORMATS, MUTATORS } = await import(pathToFileURL(corpusFile).href);
 const seeds = await buildSeeds(join(root, 'tests/fixtures/decode'));
 

@@ -21,8 +21,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { encode as encodePng } from 'fast-png';
+
+import { loadTs } from './ts-module.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -36,22 +38,6 @@ const MAX_QUEUE = option('--max-queue', 8);
 const SIZE = option('--size', 1000);
 const CREDENTIALS = { apiId: 'load-id', apiSecret: 'load-secret' };
 
-/** Compiles a TypeScript module to ESM under node_modules/.cache (imports stay external). */
-async function loadTs(entry) {
-  const { build } = await import('esbuild');
-  const outfile = join(root, 'node_modules', '.cache', 'tracelab-load', entry.replace(/[\\/]/g, '_').replace(/\.ts$/, '.mjs'));
-  await build({
-    entryPoints: [join(root, entry)],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
-}
 
 function freePort() {
   return new Promise((resolvePort, reject) => {
@@ -153,7 +139,7 @@ if (!argv.includes('--no-build')) {
   const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs')], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(1);
 }
-const { createClient, ApiClientError } = await loadTs('src/api/client.ts');
+const { createClient, ApiClientError } = await loadTs(root, 'tracelab-load', 'src/api/client.ts');
 
 process.stdout.write(`load: ${CLIENTS} clients × ${SECONDS} s, ${SIZE}×${SIZE} PNGs, TRACELAB_MAX_QUEUE=${MAX_QUEUE}\n`);
 const images = [0, 1, 2, 3].map((v) => makeImage(v, SIZE));

@@ -7,25 +7,15 @@
 
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+
+import { loadTs } from './ts-module.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 
-// e2e/samples.ts is TypeScript: bundle it once next to node_modules so its imports resolve.
-const { build } = await import('esbuild');
-const outfile = join(root, 'node_modules', '.cache', 'tracelab-samples', 'samples.mjs');
-await build({
-  entryPoints: [join(root, 'e2e', 'samples.ts')],
-  outfile,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
-});
-const { SAMPLE_IMAGES } = await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+// e2e/samples.ts is TypeScript: bundled next to node_modules so its imports resolve.
+const { SAMPLE_IMAGES } = await loadTs(root, 'tracelab-samples', 'e2e/samples.ts');
 
 const dir = join(root, 'public', 'samples');
 await mkdir(dir, { recursive: true });
