@@ -106,11 +106,10 @@ export function polygonCoverage(loops: readonly Float64Array[], width: number, h
 }
 
 /**
- * Walks a loop's chain uses (reversed ones backwards) and adds every edge, closing the loop.
- * `flip` adds every edge backwards (the exact negation of its contribution): callers that sum
- * several shapes into one buffer use it to give all of them the same winding sign.
+ * Calls `edge` for every edge of a loop's flattened polygon, chain uses walked in their direction
+ * (reversed ones backwards), ending with the closing edge back to the first point.
  */
-export function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop, flip = false): void {
+function forEachLoopEdge(chains: ChainCache, loop: Loop, edge: (x0: number, y0: number, x1: number, y1: number) => void): void {
   let firstX = NaN, firstY = NaN, px = NaN, py = NaN;
   for (const use of loop) {
     const p = chains.points(use.chain);
@@ -122,42 +121,32 @@ export function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop, flip 
       if (Number.isNaN(px)) {
         firstX = x;
         firstY = y;
-      } else if (flip) {
-        cells.addLine(x, y, px, py);
       } else {
-        cells.addLine(px, py, x, y);
+        edge(px, py, x, y);
       }
       px = x;
       py = y;
     }
   }
-  if (Number.isNaN(px)) return;
-  if (flip) cells.addLine(firstX, firstY, px, py);
-  else cells.addLine(px, py, firstX, firstY);
+  if (!Number.isNaN(px)) edge(px, py, firstX, firstY);
+}
+
+/**
+ * Adds every edge of a loop to the cell buffer. `flip` adds every edge backwards (the exact
+ * negation of its contribution): callers that sum several shapes into one buffer use it to give
+ * all of them the same winding sign.
+ */
+export function addLoop(cells: CellBuffer, chains: ChainCache, loop: Loop, flip = false): void {
+  if (flip) forEachLoopEdge(chains, loop, (x0, y0, x1, y1) => cells.addLine(x1, y1, x0, y0));
+  else forEachLoopEdge(chains, loop, (x0, y0, x1, y1) => cells.addLine(x0, y0, x1, y1));
 }
 
 /** Twice the signed area of a loop's flattened polygon (shoelace), in output pixels². */
 export function loopArea2(chains: ChainCache, loop: Loop): number {
-  let firstX = NaN, firstY = NaN, px = NaN, py = NaN;
   let sum = 0;
-  for (const use of loop) {
-    const p = chains.points(use.chain);
-    const n = p.length >> 1;
-    for (let k = 0; k < n; k++) {
-      const i = use.reversed ? n - 1 - k : k;
-      const x = p[2 * i]!;
-      const y = p[2 * i + 1]!;
-      if (Number.isNaN(px)) {
-        firstX = x;
-        firstY = y;
-      } else {
-        sum += px * y - x * py;
-      }
-      px = x;
-      py = y;
-    }
-  }
-  if (!Number.isNaN(px)) sum += px * firstY - firstX * py;
+  forEachLoopEdge(chains, loop, (x0, y0, x1, y1) => {
+    sum += x0 * y1 - x1 * y0;
+  });
   return sum;
 }
 

@@ -4,6 +4,7 @@
  * TracelabError (1006, 1013, 1019, …).
  */
 
+import { formatHexColor } from '../api/palette.js';
 import { planVectorize, runVectorize } from '../api/pipeline.js';
 import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
@@ -71,7 +72,7 @@ export async function exportInWorker(bytes: Uint8Array, fields: Iterable<readonl
 export function resultPalette(result: TraceResult): PaletteEntry[] {
   const byHex = new Map<string, { areaPx: number; shapes: number }>();
   for (const s of result.shapes) {
-    const hex = `#${[s.color.r, s.color.g, s.color.b].map((v) => v.toString(16).padStart(2, '0')).join('')}${s.color.a < 255 ? s.color.a.toString(16).padStart(2, '0') : ''}`.toUpperCase();
+    const hex = formatHexColor(s.color);
     const e = byHex.get(hex) ?? { areaPx: 0, shapes: 0 };
     e.areaPx += s.areaPx;
     e.shapes += 1;
