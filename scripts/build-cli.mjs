@@ -32,9 +32,9 @@ try {
   rmSync(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
   const result = await build({
     absWorkingDir: root,
-    // One entry (dist-cli/tracelab.mjs) plus chunks: the decoders are imported on demand, so a
+    // Entries: dist-cli/tracelab.mjs and the engine thread (job-thread.mjs), plus chunks: the decoders are imported on demand, so a
     // PNG trace never loads the JPEG, WebP, GIF, BMP or TIFF decoders.
-    entryPoints: { tracelab: 'src/cli/main.ts' },
+    entryPoints: { tracelab: 'src/cli/main.ts', 'job-thread': 'src/pool/job-thread.ts' },
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',

@@ -5,7 +5,7 @@
  */
 import { decodeImage } from '../decode/index.js';
 import { parameterError, unreadableImageError } from '../engine/errors.js';
-import { traceImage, type TraceHooks } from '../engine/index.js';
+import { traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
 import type { EngineParams, TraceResult } from '../engine/types.js';
 import { writeFile } from './write-file.js';
 import type { OutputOptions } from '../formats/types.js';
@@ -68,17 +68,23 @@ export function planVectorize(fields: Iterable<readonly [string, string]>): Vect
   return { options, engineParams: toEngineParams(options), outputOptions };
 }
 
-/** Decode and trace. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
+/**
+ * Decode and trace. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …).
+ * With a `runner` (a pool of engine threads) large images are split across its threads; the
+ * result is the same bytes either way.
+ */
 export async function traceBytes(
   plan: VectorizePlan,
   bytes: Uint8Array,
   hooks: TraceHooks = {},
+  runner?: JobRunner,
 ): Promise<{ result: TraceResult; timings: Record<string, number> }> {
   if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
   const t0 = now();
   const decoded = await decodeImage(bytes);
   const t1 = now();
-  const traced = traceImage({ width: decoded.width, height: decoded.height, data: decoded.data }, plan.engineParams, hooks);
+  const image = { width: decoded.width, height: decoded.height, data: decoded.data };
+  const traced = runner ? await traceImageWith(runner, image, plan.engineParams, hooks) : traceImage(image, plan.engineParams, hooks);
   // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
   const result = decoded.dpi ? { ...traced, inputDpi: decoded.dpi.x } : traced;
   const t2 = now();
@@ -86,8 +92,8 @@ export async function traceBytes(
 }
 
 /** Decode, trace and write the requested format. Throws TracelabError (also 1023 for a PNG too large). */
-export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array, hooks: TraceHooks = {}): Promise<VectorizeOutput> {
-  const { result, timings } = await traceBytes(plan, bytes, hooks);
+export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array, hooks: TraceHooks = {}, runner?: JobRunner): Promise<VectorizeOutput> {
+  const { result, timings } = await traceBytes(plan, bytes, hooks, runner);
   const t0 = now();
   const body = await writeFile(result, plan.outputOptions);
   const t1 = now();

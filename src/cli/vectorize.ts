@@ -1,8 +1,14 @@
 /**
- * The CLI's trace: the shared pipeline (src/api/pipeline.ts) plus the Node-only codec set-up.
+ * The CLI's trace: the shared pipeline (src/api/pipeline.ts) plus the Node-only set-up — codecs,
+ * and the engine thread pool that splits large images (TRACELAB_WORKERS, default: every core,
+ * at most 4; 1 = no threads). The output is the same bytes whatever the number of threads.
  * Free of other I/O so tests can call it directly.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { planVectorize, runVectorize as runPipeline, type VectorizeOutput, type VectorizePlan } from '../api/pipeline.js';
+import type { JobRunner } from '../engine/index.js';
+import { createNodeJobPool, defaultEngineThreads } from '../pool/node-pool.js';
 import { prepareNodeDecoders } from './node-codecs.js';
 
 export { planVectorize, type VectorizeOutput, type VectorizePlan };
@@ -10,10 +16,39 @@ export { planVectorize, type VectorizeOutput, type VectorizePlan };
 /** Decode, trace and write. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
 export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {
   prepareNodeDecoders(bytes);
-  return runPipeline(plan, bytes);
+  return runPipeline(plan, bytes, {}, engineThreads());
 }
 
 /** Both steps: trace `bytes` with the API `fields`. */
 export async function vectorizeBytes(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<VectorizeOutput> {
   return runVectorize(planVectorize(fields), bytes);
+}
+
+let pool: { threads: number; runner: JobRunner | undefined } | undefined;
+
+/**
+ * The process's engine thread pool (started lazily: threads spawn on the first large image), or
+ * undefined for in-line tracing — one thread asked for, or no bundled thread entry (running
+ * from TypeScript sources).
+ */
+export function engineThreads(threads = threadsFromEnv()): JobRunner | undefined {
+  if (pool?.threads === threads) return pool.runner;
+  const url = jobThreadUrl();
+  const runner = threads > 1 && url ? createNodeJobPool(threads, url) : undefined;
+  pool = { threads, runner };
+  return runner;
+}
+
+/** TRACELAB_WORKERS: engine threads per trace (integer ≥ 1); unset or invalid → the default. */
+export function threadsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env['TRACELAB_WORKERS']?.trim();
+  const n = raw ? Number(raw) : NaN;
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : defaultEngineThreads();
+}
+
+/** dist-cli/job-thread.mjs next to the bundle (code may sit in dist-cli/chunks/). */
+function jobThreadUrl(): URL | undefined {
+  const here = new URL('.', import.meta.url);
+  const url = here.pathname.endsWith('/chunks/') ? new URL('../job-thread.mjs', here) : new URL('job-thread.mjs', here);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
 }

@@ -16,24 +16,17 @@ import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './bo
 import { rgbToLab } from './color.js';
 import { findDiagonalLinks } from './diagonals.js';
 import { parameterError, unreadableImageError } from './errors.js';
-import { fitChain, fitPolyline, type FittedChain } from './fit.js';
-import { fitPrimitive } from './primitives.js';
-import { labelPixels } from './label.js';
+import type { FittedChain } from './fit.js';
+import { runJob, splitRange, type EngineJob, type JobOutput, type JobPart } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, neighbourSpread, type ProfileFacts } from './profile.js';
+import { classifyImage, type ProfileFacts } from './profile.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
-import { shrinkToPixelBudget } from './resize.js';
-import { coveragePoints, latticePoints } from './subpixel.js';
-import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, ParameterizedShapeSwitches, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
+import { shrunkSize } from './resize.js';
+import type { Chain, ChainUse, EngineParams, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
-
-/** Fit tolerance (px) and corner angle per profile. */
-const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerAngleDeg: number }> = {
-  flat: { tolerancePx: 0.3, cornerAngleDeg: 45 },
-  photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
-};
+export { runJob, type EngineJob, type EngineJobKind, type JobOutput, type JobPart } from './jobs.js';
 
 /**
  * Despeckle area (px) the engine applies on its own, whatever min_area_px says: photos and
@@ -62,14 +55,73 @@ export interface TraceHooks {
   onStage?(stage: EngineStage, index: number): void;
 }
 
+/** One step the pipeline asks its driver for: run `job` on every part, answer the outputs in order. */
+export interface JobRequest {
+  readonly job: EngineJob;
+  readonly parts: readonly JobPart[];
+}
+
+/** Runs engine jobs somewhere (worker threads, web workers). */
+export interface JobRunner {
+  /** How many threads it runs jobs on; each parallel stage is cut into a few parts per thread. */
+  readonly threads: number;
+  /** Images below this many traced pixels run in line (default PARALLEL_MIN_PIXELS). */
+  readonly minPixels?: number;
+  /** The outputs of `runJob(job, part)` for every part, in the parts' order. */
+  run(job: EngineJob, parts: readonly JobPart[]): Promise<JobOutput[]>;
+}
+
 /**
- * Traces a bitmap into shapes.
+ * Images below this many (traced) pixels are not split: moving them to other threads costs more
+ * than it saves.
+ */
+export const PARALLEL_MIN_PIXELS = 500_000;
+
+/**
+ * Traces a bitmap into shapes, in line.
  * @param image RGBA pixels (non-premultiplied).
  * @param params engine parameters (see `toEngineParams` in src/api for the API names).
  * @param hooks progress observer (the page's progress line).
  * @example traceImage({ width, height, data }, DEFAULT_ENGINE_PARAMS).shapes.length
  */
 export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): TraceResult {
+  const steps = tracePipeline(image, params, hooks, 1, Infinity);
+  let next = steps.next();
+  while (!next.done) {
+    const { job, parts } = next.value;
+    next = steps.next(parts.map((part) => runJob(job, part)));
+  }
+  return next.value;
+}
+
+/**
+ * Traces a bitmap with the data-parallel stages (shrink, spread, label, fit) cut into parts that
+ * `runner` spreads over its threads. The result is identical, byte for byte, to `traceImage`'s:
+ * only where each part runs differs (see jobs.ts).
+ */
+export async function traceImageWith(runner: JobRunner, image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): Promise<TraceResult> {
+  const steps = tracePipeline(image, params, hooks, runner.threads, runner.minPixels ?? PARALLEL_MIN_PIXELS);
+  let next = steps.next();
+  while (!next.done) {
+    const { job, parts } = next.value;
+    // A single part is not worth a round trip to another thread.
+    const outputs = parts.length === 1 ? [runJob(job, parts[0]!)] : await runner.run(job, parts);
+    next = steps.next(outputs);
+  }
+  return next.value;
+}
+
+/**
+ * The pipeline as a generator: it yields each data-parallel step as a JobRequest and resumes with
+ * the parts' outputs, so the in-line and the threaded drivers share every line of it.
+ */
+function* tracePipeline(
+  image: RgbaImage,
+  params: EngineParams,
+  hooks: TraceHooks,
+  threads: number,
+  minPixels: number,
+): Generator<JobRequest, TraceResult, JobOutput[]> {
   validateInput(image, params);
   const stageMs: Record<string, number> = {};
   let t = now();
@@ -79,19 +131,27 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
     t = t2;
     hooks.onStage?.(name, ENGINE_STAGES.indexOf(name));
   };
-  const traced = shrinkToPixelBudget(image, params.maxPixels);
-  const { width, height, data } = traced;
+  const target = shrunkSize(image.width, image.height, params.maxPixels);
+  const width = target ? target.width : image.width;
+  const height = target ? target.height : image.height;
+  const split = threads > 1 && width * height >= minPixels ? threads : 1;
+  // A few bands per thread, so a slow band does not leave a thread idle.
+  const rowParts = split === 1 ? [{ from: 0, to: height }] : splitRange(height, split * 4);
+  let data = image.data;
+  if (target) data = joinBytes(yield { job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts }, width * height * 4);
+  const traced: RgbaImage = { width, height, data };
   lap('resize');
-  const spread = neighbourSpread(data, width, height);
+  const spread = joinBytes(yield { job: { kind: 'spread', image: traced }, parts: rowParts }, width * height);
   const facts = classifyImage(data, width, height, spread);
   lap('profile');
   const noisy = isNoisy(facts);
   const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');
-  const clusterLabels = labelPixels(data, width, height, palette, facts.profile === 'pixel', spread);
-  const labels = new Int32Array(clusterLabels.length);
-  for (let i = 0; i < labels.length; i++) labels[i] = clusterLabels[i]! < 0 ? -1 : finalOf[clusterLabels[i]!]!;
+  const labels = joinInts(
+    yield { job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', spread, finalOf }, parts: rowParts },
+    width * height,
+  );
   lap('label');
   // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
   const links = facts.profile === 'pixel' ? undefined : findDiagonalLinks(labels, width, height);
@@ -109,7 +169,11 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
     regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
     regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
   }
-  const { chains, primitives } = fitChains(graph, facts.profile, params.parameterizedShapes, { data, width, height, regionColor, regionOf: regions.regionOf, links });
+  // Chains cut by their length in steps, a fair measure of the work of fitting them.
+  const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
+  const context = { data, width, height, regionColor, regionOf: regions.regionOf, ...(links ? { links } : {}) };
+  const fitted = (yield { job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts }) as FittedChain[][];
+  const { chains, primitives } = toChains(graph, fitted);
   lap('fit');
   const shapes = assembleShapes(regions, loops, graph, fills, params, width, height, primitives);
   lap('shapes');
@@ -123,6 +187,50 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
     shapes,
     stats: { colors: fills.length, regions: regions.count, chains: chains.length, profile: facts.profile, stageMs },
   };
+}
+
+/** Row bands of one byte array joined in order (no copy for a single band). */
+function joinBytes(parts: readonly JobOutput[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts as Uint8Array[]) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function joinInts(parts: readonly JobOutput[], length: number): Int32Array {
+  if (parts.length === 1) return parts[0] as Int32Array;
+  const out = new Int32Array(length);
+  let at = 0;
+  for (const part of parts as Int32Array[]) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Fitted chains (in chain order, over all parts) with each chain's regions from the graph. */
+function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {
+  const chains: Chain[] = [];
+  const primitives: (ShapePrimitive | undefined)[] = [];
+  for (const part of parts) {
+    for (const fitted of part) {
+      const c = chains.length;
+      primitives.push(fitted.primitive);
+      chains.push({
+        startX: fitted.startX,
+        startY: fitted.startY,
+        segments: fitted.segments,
+        leftRegion: graph.left[c]!,
+        rightRegion: graph.right[c]!,
+        closed: graph.closed[c] === 1,
+      });
+    }
+  }
+  return { chains, primitives };
 }
 
 /** Stage timings only feed stats (never the output), so the clock does not break determinism. */
@@ -180,56 +288,6 @@ function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]
     rgbToLab(labelColor[l * 3]!, labelColor[l * 3 + 1]!, labelColor[l * 3 + 2]!, labelLab, l * 3);
   }
   return { finalOf, fills, labelLab, labelColor };
-}
-
-/**
- * Fits every chain once. A closed chain away from the image border (an isolated shape's whole
- * outline) may become a parameterized shape: a circle or an ellipse from the arc fit, else a
- * rectangle, triangle or star that measurably matches its samples (primitives.ts). Its segments
- * are then the primitive's exact geometry, and `primitives[c]` describes it.
- */
-function fitChains(
-  graph: ChainGraph,
-  profile: ImageProfile,
-  shapes: ParameterizedShapeSwitches,
-  ctx: Parameters<typeof coveragePoints>[2],
-): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {
-  const chains: Chain[] = [];
-  const primitives: (ShapePrimitive | undefined)[] = [];
-  for (let c = 0; c < graph.count; c++) {
-    const closed = graph.closed[c] === 1;
-    let fitted: FittedChain;
-    if (profile === 'pixel') fitted = fitPolyline(latticePoints(graph, c), closed);
-    else {
-      const points = coveragePoints(graph, c, ctx);
-      const isolated = closed && !touchesBorder(graph, c, ctx.width, ctx.height);
-      fitted = fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
-      if (isolated && !fitted.primitive) fitted = fitPrimitive(points, shapes) ?? fitted;
-    }
-    primitives.push(fitted.primitive);
-    chains.push({
-      startX: fitted.startX,
-      startY: fitted.startY,
-      segments: fitted.segments,
-      leftRegion: graph.left[c]!,
-      rightRegion: graph.right[c]!,
-      closed,
-    });
-  }
-  return { chains, primitives };
-}
-
-/** Whether a chain runs along (or touches) the image border: a cropped shape is no primitive. */
-function touchesBorder(graph: ChainGraph, c: number, width: number, height: number): boolean {
-  let x = graph.startX[c]!;
-  let y = graph.startY[c]!;
-  for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
-    if (x <= 0 || y <= 0 || x >= width || y >= height) return true;
-    const d = graph.dirs[k]!;
-    x += DX[d]!;
-    y += DY[d]!;
-  }
-  return false;
 }
 
 function decodeUse(use: number): ChainUse {

@@ -21,13 +21,48 @@ export function labelPixels(
   exactColors: boolean,
   spread: Uint8Array,
 ): Int32Array {
-  const n = width * height;
+  return labelRows(data, width, height, palette, exactColors, spread, 0, height);
+}
+
+/**
+ * Labels of rows [rowFrom, rowTo) (a band). An edge pixel looks at the nearest colours one row
+ * beyond the band, so those rows are labelled too: bands computed apart give the same labels.
+ * `spread` covers the whole image.
+ */
+export function labelRows(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  palette: Palette,
+  exactColors: boolean,
+  spread: Uint8Array,
+  rowFrom: number,
+  rowTo: number,
+): Int32Array {
+  const haloFrom = exactColors ? rowFrom : Math.max(0, rowFrom - 1);
+  const haloTo = exactColors ? rowTo : Math.min(height, rowTo + 1);
+  const nearest = nearestLabels(data, width, palette, exactColors, haloFrom, haloTo);
+  if (exactColors) return nearest;
+  return resolveEdgeBlends(data, width, height, palette, nearest, haloFrom, spread, rowFrom, rowTo);
+}
+
+/** Nearest palette label of every pixel in rows [rowFrom, rowTo), -1 when transparent. */
+function nearestLabels(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  palette: Palette,
+  exactColors: boolean,
+  rowFrom: number,
+  rowTo: number,
+): Int32Array {
+  const first = rowFrom * width;
+  const n = (rowTo - rowFrom) * width;
   const nearest = new Int32Array(n);
   const cache = new Int32Array(1 << (3 * CACHE_BITS)).fill(-1);
   const lab = new Float64Array(3);
   const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
   for (let i = 0; i < n; i++) {
-    const o = i * 4;
+    const o = (first + i) * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
       nearest[i] = -1;
       continue;
@@ -51,8 +86,7 @@ export function labelPixels(
     }
     nearest[i] = label;
   }
-  if (exactColors) return nearest;
-  return resolveEdgeBlends(data, width, height, palette, nearest, spread);
+  return nearest;
 }
 
 function exactColorIndex(palette: Palette): Map<number, number> {
@@ -89,15 +123,20 @@ function resolveEdgeBlends(
   height: number,
   palette: Palette,
   nearest: Int32Array,
+  nearestFrom: number,
   spread: Uint8Array,
+  rowFrom: number,
+  rowTo: number,
 ): Int32Array {
-  const labels = Int32Array.from(nearest);
+  // `nearest` holds rows [nearestFrom, …); the result holds rows [rowFrom, rowTo).
+  const labels = nearest.slice((rowFrom - nearestFrom) * width, (rowTo - nearestFrom) * width);
   const candidates = new Int32Array(9);
   const obs = palette.observed;
-  for (let y = 0; y < height; y++) {
+  const nearestBase = nearestFrom * width;
+  for (let y = rowFrom; y < rowTo; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      const own = nearest[i]!;
+      const own = nearest[i - nearestBase]!;
       if (own < 0 || spread[i]! <= 4) continue;
       let m = 0;
       candidates[m++] = own;
@@ -107,7 +146,7 @@ function resolveEdgeBlends(
         for (let dx = -1; dx <= 1; dx++) {
           const xx = x + dx;
           if (xx < 0 || xx >= width || (dx === 0 && dy === 0)) continue;
-          const l = nearest[yy * width + xx]!;
+          const l = nearest[yy * width + xx - nearestBase]!;
           if (l < 0) continue;
           let seen = false;
           for (let c = 0; c < m; c++) if (candidates[c] === l) seen = true;
@@ -159,7 +198,7 @@ function resolveEdgeBlends(
           }
         }
       }
-      labels[i] = bestLabel;
+      labels[i - rowFrom * width] = bestLabel;
     }
   }
   return labels;

@@ -155,17 +155,28 @@ function alphaBlendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: nu
 /**
  * Per pixel, the largest channel difference (R, G, B or A) to any in-image 4-neighbour. A pixel
  * is "flat" at tolerance t when its spread is ≤ t. Computed once and shared by every stage.
+ * Rows [rowFrom, rowTo) only (a band; default the whole image): each value depends on the pixel
+ * and its neighbours alone, so bands computed apart concatenate to the whole-image result.
  */
-export function neighbourSpread(data: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
-  const spread = new Uint8Array(width * height);
-  // Each horizontal and vertical pair is compared once and credited to both pixels. Written out
-  // without helper calls: it runs once per pixel, before the JIT has optimised anything.
-  for (let y = 0; y < height; y++) {
+export function neighbourSpread(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  rowFrom = 0,
+  rowTo = height,
+): Uint8Array {
+  const spread = new Uint8Array(width * (rowTo - rowFrom));
+  // Each horizontal and vertical pair is compared once and credited to both pixels (the pair
+  // above the band's first row is compared too). Written out without helper calls: it runs once
+  // per pixel, before the JIT has optimised anything.
+  const base = rowFrom * width;
+  for (let y = Math.max(0, rowFrom - 1); y < rowTo; y++) {
+    const inBand = y >= rowFrom;
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const o = i * 4;
       for (let k = 0; k < 2; k++) {
-        if (k === 0 ? x + 1 >= width : y + 1 >= height) continue;
+        if (k === 0 ? !inBand || x + 1 >= width : y + 1 >= height) continue;
         const j = k === 0 ? i + 1 : i + width;
         const q = j * 4;
         let d = Math.abs(data[o]! - data[q]!);
@@ -175,8 +186,8 @@ export function neighbourSpread(data: Uint8Array | Uint8ClampedArray, width: num
         if (dg > d) d = dg;
         if (db > d) d = db;
         if (da > d) d = da;
-        if (d > spread[i]!) spread[i] = d;
-        if (d > spread[j]!) spread[j] = d;
+        if (inBand && d > spread[i - base]!) spread[i - base] = d;
+        if (j < rowTo * width && d > spread[j - base]!) spread[j - base] = d;
       }
     }
   }

@@ -3,12 +3,14 @@
  * In: RGBA pixels and a pixel budget. Out: the same image scaled by one factor on both axes so
  * that width × height ≤ budget, by exact area averaging (box filter over fractional pixel
  * footprints) in premultiplied alpha, so transparent pixels do not darken edges.
+ * Work splits by output rows (`shrinkRows`): every output pixel is summed in the same order
+ * whatever band it falls in, so bands computed apart concatenate to the same bytes.
  */
 import type { RgbaImage } from './types.js';
 
-export function shrinkToPixelBudget(image: RgbaImage, maxPixels: number): RgbaImage {
-  const { width, height } = image;
-  if (width * height <= maxPixels) return image;
+/** Output size for a budget, or undefined when the image already fits. */
+export function shrunkSize(width: number, height: number, maxPixels: number): { width: number; height: number } | undefined {
+  if (width * height <= maxPixels) return undefined;
   const scale = Math.sqrt(maxPixels / (width * height));
   let outW = Math.max(1, Math.floor(width * scale));
   let outH = Math.max(1, Math.floor(height * scale));
@@ -16,43 +18,65 @@ export function shrinkToPixelBudget(image: RgbaImage, maxPixels: number): RgbaIm
     if (outW >= outH) outW--;
     else outH--;
   }
-  const xWeights = footprints(width, outW);
-  const yWeights = footprints(height, outH);
+  return { width: outW, height: outH };
+}
+
+export function shrinkToPixelBudget(image: RgbaImage, maxPixels: number): RgbaImage {
+  const size = shrunkSize(image.width, image.height, maxPixels);
+  if (!size) return image;
+  return { width: size.width, height: size.height, data: shrinkRows(image, size.width, size.height, 0, size.height) };
+}
+
+/** Output rows [rowFrom, rowTo) of `image` shrunk to outW × outH, as RGBA bytes. */
+export function shrinkRows(image: RgbaImage, outW: number, outH: number, rowFrom: number, rowTo: number): Uint8Array {
+  const { width, height } = image;
+  const xf = footprints(width, outW);
+  const yf = footprints(height, outH);
+  // Input rows the band needs: from the first footprint's start to the last one's end.
+  const inFrom = yf.first[rowFrom]!;
+  const inTo = rowTo > rowFrom ? yf.first[rowTo - 1]! + yf.count[rowTo - 1]! : inFrom;
   // Horizontal pass into a float buffer (premultiplied), then vertical pass.
-  const mid = new Float64Array(outW * height * 4);
+  const mid = new Float64Array(outW * (inTo - inFrom) * 4);
   const src = image.data;
-  for (let y = 0; y < height; y++) {
-    for (const f of xWeights) {
+  for (let y = inFrom; y < inTo; y++) {
+    const rowBase = y * width;
+    const midBase = (y - inFrom) * outW;
+    for (let ox = 0; ox < outW; ox++) {
       let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0; k < f.indices.length; k++) {
-        const o = (y * width + f.indices[k]!) * 4;
-        const w = f.weights[k]!;
+      const first = xf.first[ox]!;
+      const at = xf.offset[ox]!;
+      for (let k = 0; k < xf.count[ox]!; k++) {
+        const o = (rowBase + first + k) * 4;
+        const w = xf.weight[at + k]!;
         const alpha = src[o + 3]!;
         a += alpha * w;
         r += src[o]! * alpha * w;
         g += src[o + 1]! * alpha * w;
         b += src[o + 2]! * alpha * w;
       }
-      const m = (y * outW + f.out) * 4;
+      const m = (midBase + ox) * 4;
       mid[m] = r;
       mid[m + 1] = g;
       mid[m + 2] = b;
       mid[m + 3] = a;
     }
   }
-  const out = new Uint8Array(outW * outH * 4);
-  for (const f of yWeights) {
+  const out = new Uint8Array(outW * (rowTo - rowFrom) * 4);
+  for (let oy = rowFrom; oy < rowTo; oy++) {
+    const first = yf.first[oy]! - inFrom;
+    const at = yf.offset[oy]!;
+    const count = yf.count[oy]!;
     for (let x = 0; x < outW; x++) {
       let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0; k < f.indices.length; k++) {
-        const m = (f.indices[k]! * outW + x) * 4;
-        const w = f.weights[k]!;
+      for (let k = 0; k < count; k++) {
+        const m = ((first + k) * outW + x) * 4;
+        const w = yf.weight[at + k]!;
         r += mid[m]! * w;
         g += mid[m + 1]! * w;
         b += mid[m + 2]! * w;
         a += mid[m + 3]! * w;
       }
-      const o = (f.out * outW + x) * 4;
+      const o = ((oy - rowFrom) * outW + x) * 4;
       out[o + 3] = Math.round(a);
       if (a > 0) {
         out[o] = Math.round(r / a);
@@ -61,31 +85,39 @@ export function shrinkToPixelBudget(image: RgbaImage, maxPixels: number): RgbaIm
       }
     }
   }
-  return { width: outW, height: outH, data: out };
+  return out;
 }
 
-interface Footprint {
-  readonly out: number;
-  readonly indices: number[];
-  readonly weights: number[];
+/**
+ * For each output pixel, the run of input pixels it covers (first, count) and their weights
+ * (summing to 1) at weight[offset … offset + count).
+ */
+interface Footprints {
+  readonly first: Int32Array;
+  readonly count: Int32Array;
+  readonly offset: Int32Array;
+  readonly weight: Float64Array;
 }
 
-/** For each output pixel, the input pixels it covers and their weights (summing to 1). */
-function footprints(inSize: number, outSize: number): Footprint[] {
+function footprints(inSize: number, outSize: number): Footprints {
   const ratio = inSize / outSize;
-  const result: Footprint[] = [];
+  const first = new Int32Array(outSize);
+  const count = new Int32Array(outSize);
+  const offset = new Int32Array(outSize);
+  const weights: number[] = [];
   for (let o = 0; o < outSize; o++) {
     const start = o * ratio;
     const end = start + ratio;
-    const indices: number[] = [];
-    const weights: number[] = [];
+    offset[o] = weights.length;
+    first[o] = -1;
     for (let i = Math.floor(start); i < Math.min(inSize, Math.ceil(end)); i++) {
       const overlap = Math.min(end, i + 1) - Math.max(start, i);
       if (overlap <= 0) continue;
-      indices.push(i);
+      if (first[o]! < 0) first[o] = i;
       weights.push(overlap / ratio);
     }
-    result.push({ out: o, indices, weights });
+    count[o] = weights.length - offset[o]!;
+    if (first[o]! < 0) first[o] = Math.min(inSize - 1, Math.floor(start));
   }
-  return result;
+  return { first, count, offset, weight: Float64Array.from(weights) };
 }

@@ -1,0 +1,139 @@
+/**
+ * The engine's data-parallel work, as jobs a host may run in other threads (worker threads in
+ * Node, web workers in the browser) or in line.
+ * In: a job — one stage's kind and its shared, read-only inputs (plain objects and typed arrays,
+ * so structured cloning carries them) — and a part: a half-open range of rows or of chains.
+ * Out: that part's slice of the stage's result.
+ * Every element of a result depends on the shared inputs only, never on where a part starts or
+ * ends (bands read the rows around them themselves), so the parts concatenated in order give the
+ * same bytes whatever the number of parts and whichever thread ran each one. That is what makes
+ * the output identical across worker counts.
+ */
+import { DX, DY, type ChainGraph } from './boundary.js';
+import { fitChain, fitPolyline, type FittedChain } from './fit.js';
+import { labelRows } from './label.js';
+import type { Palette } from './palette.js';
+import { fitPrimitive } from './primitives.js';
+import { neighbourSpread } from './profile.js';
+import { shrinkRows } from './resize.js';
+import { coveragePoints, latticePoints, type SampleContext } from './subpixel.js';
+import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage } from './types.js';
+
+export type EngineJob =
+  /** Rows of the image shrunk to outWidth × outHeight (resize.ts). */
+  | { readonly kind: 'shrink'; readonly image: RgbaImage; readonly outWidth: number; readonly outHeight: number }
+  /** Rows of the neighbour spread (profile.ts). */
+  | { readonly kind: 'spread'; readonly image: RgbaImage }
+  /** Rows of final labels: palette cluster → merged fill label via finalOf, -1 transparent (label.ts). */
+  | {
+      readonly kind: 'label';
+      readonly image: RgbaImage;
+      readonly palette: Palette;
+      readonly exactColors: boolean;
+      readonly spread: Uint8Array;
+      readonly finalOf: Int32Array;
+    }
+  /** A range of chains, each fitted once (fit.ts, primitives.ts). */
+  | {
+      readonly kind: 'fit';
+      readonly graph: ChainGraph;
+      readonly profile: ImageProfile;
+      readonly shapes: ParameterizedShapeSwitches;
+      readonly context: SampleContext;
+    };
+
+export type EngineJobKind = EngineJob['kind'];
+
+/** Half-open range [from, to) of rows (shrink, spread, label) or chains (fit). */
+export interface JobPart {
+  readonly from: number;
+  readonly to: number;
+}
+
+export type JobOutput = Uint8Array | Int32Array | FittedChain[];
+
+/** Runs one part of a job. Pure: the same job and part always give the same output. */
+export function runJob(job: EngineJob, part: JobPart): JobOutput {
+  switch (job.kind) {
+    case 'shrink':
+      return shrinkRows(job.image, job.outWidth, job.outHeight, part.from, part.to);
+    case 'spread':
+      return neighbourSpread(job.image.data, job.image.width, job.image.height, part.from, part.to);
+    case 'label': {
+      const { image, palette, exactColors, spread, finalOf } = job;
+      const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to);
+      for (let i = 0; i < labels.length; i++) labels[i] = labels[i]! < 0 ? -1 : finalOf[labels[i]!]!;
+      return labels;
+    }
+    case 'fit': {
+      const out: FittedChain[] = [];
+      for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));
+      return out;
+    }
+  }
+}
+
+/** Fit tolerance (px) and corner angle per profile. */
+const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerAngleDeg: number }> = {
+  flat: { tolerancePx: 0.3, cornerAngleDeg: 45 },
+  photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
+};
+
+/**
+ * Fits one chain. A closed chain away from the image border (an isolated shape's whole outline)
+ * may become a parameterized shape: a circle or an ellipse from the arc fit, else a rectangle,
+ * triangle or star that measurably matches its samples (primitives.ts). Its segments are then the
+ * primitive's exact geometry and `primitive` describes it.
+ */
+function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
+  const closed = graph.closed[c] === 1;
+  if (profile === 'pixel') return fitPolyline(latticePoints(graph, c), closed);
+  const points = coveragePoints(graph, c, context);
+  const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
+  const fitted = fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
+  if (isolated && !fitted.primitive) return fitPrimitive(points, shapes) ?? fitted;
+  return fitted;
+}
+
+/** Whether a chain runs along (or touches) the image border: a cropped shape is no primitive. */
+function touchesBorder(graph: ChainGraph, c: number, width: number, height: number): boolean {
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+    if (x <= 0 || y <= 0 || x >= width || y >= height) return true;
+    const d = graph.dirs[k]!;
+    x += DX[d]!;
+    y += DY[d]!;
+  }
+  return false;
+}
+
+/**
+ * Splits [0, total) into at most `parts` contiguous ranges of about equal weight (`weightBefore(i)`
+ * = summed weight of items before i, non-decreasing; default one per item). Empty ranges are
+ * dropped. Only load balancing depends on the split, never the result.
+ */
+export function splitRange(total: number, parts: number, weightBefore: (i: number) => number = (i) => i): JobPart[] {
+  const count = Math.max(1, Math.min(Math.floor(parts), total));
+  const whole = weightBefore(total);
+  const ranges: JobPart[] = [];
+  let from = 0;
+  for (let p = 1; p <= count && from < total; p++) {
+    let to = total;
+    if (p < count) {
+      // First item index whose prefix weight reaches p/count of the whole (binary search).
+      const target = (whole * p) / count;
+      let lo = from + 1;
+      let hi = total;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (weightBefore(mid) >= target) hi = mid;
+        else lo = mid + 1;
+      }
+      to = lo;
+    }
+    if (to > from) ranges.push({ from, to });
+    from = to;
+  }
+  return ranges;
+}
