@@ -15,89 +15,121 @@ export interface Regions {
 }
 
 /**
- * Two-pass union-find labelling of 4-connected components of equal labels, plus the diagonal
- * pairs that `links` (see diagonals.ts) joins.
+ * Connected components of equal labels (4-connected, plus the diagonal pairs that `links` joins,
+ * see diagonals.ts), by union-find over horizontal runs rather than pixels: flat art has long
+ * runs, so the unions are few. Region ids follow raster order of each region's first pixel.
  */
 export function findRegions(labels: Int32Array, width: number, height: number, links?: Uint8Array): Regions {
-  // One pass per helper: union, resolve, number, tally.
-  const parent = unionPixels(labels, width, height, links);
-  resolveRoots(parent);
-  const { regionOf, count } = numberRegions(labels, parent);
+  const runs = findRuns(labels, width, height);
+  const parent = unionRuns(runs, width, height, links);
+  // Roots are each set's first run, so numbering roots in run order is raster order.
+  const runRegion = new Int32Array(runs.count);
+  let count = 0;
+  for (let k = 0; k < runs.count; k++) {
+    if (runs.label[k]! < 0) runRegion[k] = -1;
+    else runRegion[k] = parent[k] === k ? count++ : runRegion[parent[k]!]!;
+  }
+  const regionOf = new Int32Array(labels.length);
   const labelOf = new Int32Array(count);
   const area = new Int32Array(count);
-  tallyRegions(labels, regionOf, labelOf, area);
+  for (let y = 0; y < height; y++) {
+    for (let k = runs.rowStart[y]!; k < runs.rowStart[y + 1]!; k++) {
+      const r = runRegion[k]!;
+      const from = y * width + runs.x[k]!;
+      const to = y * width + (k + 1 < runs.rowStart[y + 1]! ? runs.x[k + 1]! : width);
+      regionOf.fill(r, from, to);
+      if (r < 0) continue;
+      labelOf[r] = runs.label[k]!;
+      area[r]! += to - from;
+    }
+  }
   return { count, regionOf, labelOf, area };
 }
 
-/** parent[i] ≤ i for every pixel; a root has parent[i] === i. */
-function unionPixels(labels: Int32Array, width: number, height: number, links: Uint8Array | undefined): Int32Array {
-  const parent = new Int32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const l = labels[i]!;
-      parent[i] = i;
-      if (l < 0) continue;
-      let root = -1;
-      for (let k = 0; k < 4; k++) {
-        let j = -1;
-        if (k === 0) {
-          if (x > 0 && labels[i - 1] === l) j = i - 1;
-        } else if (k === 1) {
-          if (y > 0 && labels[i - width] === l) j = i - width;
-        } else if (k === 2) {
-          // Vertex (x, y), this pixel's top-left corner, links it to its top-left neighbour.
-          if (links && x > 0 && y > 0 && links[y * (width + 1) + x] === 1 && labels[i - width - 1] === l) j = i - width - 1;
-        } else if (links && x < width - 1 && y > 0 && links[y * (width + 1) + x + 1] === 2 && labels[i - width + 1] === l) j = i - width + 1;
-        if (j < 0) continue;
-        let r = j;
-        while (parent[r] !== r) r = parent[r]!;
-        parent[j] = r; // one step of path compression
-        if (root < 0) root = r;
-        else if (r !== root) {
-          // Smaller index becomes the root, so ids follow raster order deterministically.
-          if (r < root) {
-            parent[root] = r;
-            root = r;
-          } else parent[r] = root;
-        }
-      }
-      if (root >= 0) parent[i] = root;
-    }
-  }
-  return parent;
+/** Maximal horizontal runs of one label: start x and label per run, runs of row y at rowStart[y]…. */
+interface Runs {
+  readonly count: number;
+  readonly x: Int32Array;
+  readonly label: Int32Array;
+  readonly rowStart: Int32Array;
 }
 
-/** parent[i] ≤ i, so one forward pass resolves every pixel to its final root. */
-function resolveRoots(parent: Int32Array): void {
-  for (let i = 0; i < parent.length; i++) parent[i] = parent[parent[i]!]!;
-}
-
-/** Region ids 0, 1, … in raster order of each region's first pixel; -1 for transparent pixels. */
-function numberRegions(labels: Int32Array, parent: Int32Array): { regionOf: Int32Array; count: number } {
-  const n = labels.length;
-  const regionOf = new Int32Array(n);
-  const rootId = new Int32Array(n).fill(-1);
+function findRuns(labels: Int32Array, width: number, height: number): Runs {
+  let capacity = Math.max(16, height * 4);
+  let x = new Int32Array(capacity);
+  let label = new Int32Array(capacity);
+  const rowStart = new Int32Array(height + 1);
   let count = 0;
-  for (let i = 0; i < n; i++) {
-    if (labels[i]! < 0) {
-      regionOf[i] = -1;
-      continue;
+  for (let y = 0; y < height; y++) {
+    rowStart[y] = count;
+    const row = y * width;
+    let previous = NaN;
+    for (let i = 0; i < width; i++) {
+      const l = labels[row + i]!;
+      if (l === previous) continue;
+      previous = l;
+      if (count === capacity) {
+        capacity *= 2;
+        const nx = new Int32Array(capacity);
+        nx.set(x);
+        x = nx;
+        const nl = new Int32Array(capacity);
+        nl.set(label);
+        label = nl;
+      }
+      x[count] = i;
+      label[count] = l;
+      count++;
     }
-    const r = parent[i]!;
-    if (rootId[r]! < 0) rootId[r] = count++;
-    regionOf[i] = rootId[r]!;
   }
-  return { regionOf, count };
+  rowStart[height] = count;
+  return { count, x, label, rowStart };
 }
 
-function tallyRegions(labels: Int32Array, regionOf: Int32Array, labelOf: Int32Array, area: Int32Array): void {
-  for (let i = 0; i < regionOf.length; i++) {
-    const r = regionOf[i]!;
-    if (r < 0) continue;
-    labelOf[r] = labels[i]!;
-    area[r]!++;
+/**
+ * parent[k] ≤ k for every run, every set rooted at its smallest run, and fully resolved
+ * (parent[k] is the root). Runs join the runs above they overlap (same label), and at a run's
+ * ends the diagonal neighbour above when the vertex there is linked for that pair.
+ */
+function unionRuns(runs: Runs, width: number, height: number, links: Uint8Array | undefined): Int32Array {
+  const parent = new Int32Array(runs.count);
+  for (let k = 0; k < runs.count; k++) parent[k] = k;
+  const find = (k: number): number => {
+    while (parent[k] !== k) {
+      parent[k] = parent[parent[k]!]!; // path halving
+      k = parent[k]!;
+    }
+    return k;
+  };
+  const union = (a: number, b: number): void => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra < rb) parent[rb] = ra;
+    else if (rb < ra) parent[ra] = rb;
+  };
+  const { x, label, rowStart } = runs;
+  const endOf = (k: number, rowEnd: number): number => (k + 1 < rowEnd ? x[k + 1]! : width);
+  for (let y = 1; y < height; y++) {
+    const aboveEnd = rowStart[y]!;
+    const rowEnd = rowStart[y + 1]!;
+    let j = rowStart[y - 1]!;
+    for (let k = aboveEnd; k < rowEnd; k++) {
+      const l = label[k]!;
+      if (l < 0) continue;
+      const from = x[k]!;
+      const to = endOf(k, rowEnd);
+      // Runs above that end before this one starts are done for this row.
+      while (j < aboveEnd && endOf(j, aboveEnd) <= from) j++;
+      // The run above ending exactly at `from` touches this run at the corner (from, y).
+      if (links && from > 0 && j > rowStart[y - 1]! && label[j - 1] === l && links[y * (width + 1) + from] === 1) union(k, j - 1);
+      let m = j;
+      for (; m < aboveEnd && x[m]! < to; m++) if (label[m] === l) union(k, m);
+      // The run above starting exactly at `to` touches this run at the corner (to, y).
+      if (links && to < width && m < aboveEnd && x[m] === to && label[m] === l && links[y * (width + 1) + to] === 2) union(k, m);
+    }
   }
+  for (let k = 0; k < runs.count; k++) parent[k] = parent[parent[k]!]!; // parent ≤ k: one pass resolves
+  return parent;
 }
 
 /**
