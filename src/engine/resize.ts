@@ -5,6 +5,8 @@
  * footprints) in premultiplied alpha, so transparent pixels do not darken edges.
  * Work splits by output rows (`shrinkRows`): every output pixel is summed in the same order
  * whatever band it falls in, so bands computed apart concatenate to the same bytes.
+ * Sums run input row by input row (Σ_rows w_y · Σ_columns w_x · premultiplied pixel), in a fixed
+ * order, so the floating-point result is the same however the rows are cached.
  */
 import type { RgbaImage } from './types.js';
 
@@ -27,65 +29,76 @@ export function shrinkToPixelBudget(image: RgbaImage, maxPixels: number): RgbaIm
   return { width: size.width, height: size.height, data: shrinkRows(image, size.width, size.height, 0, size.height) };
 }
 
-/** Output rows [rowFrom, rowTo) of `image` shrunk to outW × outH, as RGBA bytes. */
+/**
+ * Output rows [rowFrom, rowTo) of `image` shrunk to outW × outH, as RGBA bytes. Each output row
+ * sums the horizontally averaged input rows it covers; only the last averaged row is kept (the
+ * next output row usually starts on it), so memory stays at a few rows whatever the image size.
+ */
 export function shrinkRows(image: RgbaImage, outW: number, outH: number, rowFrom: number, rowTo: number): Uint8Array {
-  const { width, height } = image;
-  const xf = footprints(width, outW);
-  const yf = footprints(height, outH);
-  // Input rows the band needs: from the first footprint's start to the last one's end.
-  const inFrom = yf.first[rowFrom]!;
-  const inTo = rowTo > rowFrom ? yf.first[rowTo - 1]! + yf.count[rowTo - 1]! : inFrom;
-  // Horizontal pass into a float buffer (premultiplied), then vertical pass.
-  const mid = new Float64Array(outW * (inTo - inFrom) * 4);
-  const src = image.data;
-  for (let y = inFrom; y < inTo; y++) {
-    const rowBase = y * width;
-    const midBase = (y - inFrom) * outW;
-    for (let ox = 0; ox < outW; ox++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      const first = xf.first[ox]!;
-      const at = xf.offset[ox]!;
-      for (let k = 0; k < xf.count[ox]!; k++) {
-        const o = (rowBase + first + k) * 4;
-        const w = xf.weight[at + k]!;
-        const alpha = src[o + 3]!;
-        a += alpha * w;
-        r += src[o]! * alpha * w;
-        g += src[o + 1]! * alpha * w;
-        b += src[o + 2]! * alpha * w;
-      }
-      const m = (midBase + ox) * 4;
-      mid[m] = r;
-      mid[m + 1] = g;
-      mid[m + 2] = b;
-      mid[m + 3] = a;
-    }
-  }
+  const xf = footprints(image.width, outW);
+  const yf = footprints(image.height, outH);
+  let cachedRow = -1;
+  let cached: Float64Array = new Float64Array(outW * 4);
+  let scratch: Float64Array = new Float64Array(outW * 4);
+  const acc = new Float64Array(outW * 4);
   const out = new Uint8Array(outW * (rowTo - rowFrom) * 4);
   for (let oy = rowFrom; oy < rowTo; oy++) {
-    const first = yf.first[oy]! - inFrom;
+    acc.fill(0);
+    const first = yf.first[oy]!;
     const at = yf.offset[oy]!;
-    const count = yf.count[oy]!;
-    for (let x = 0; x < outW; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
-      for (let k = 0; k < count; k++) {
-        const m = ((first + k) * outW + x) * 4;
-        const w = yf.weight[at + k]!;
-        r += mid[m]! * w;
-        g += mid[m + 1]! * w;
-        b += mid[m + 2]! * w;
-        a += mid[m + 3]! * w;
+    for (let k = 0; k < yf.count[oy]!; k++) {
+      const y = first + k;
+      let row: Float64Array;
+      if (y === cachedRow) row = cached;
+      else {
+        averageRow(image, y, xf, scratch);
+        row = scratch;
+        scratch = cached;
+        cached = row;
+        cachedRow = y;
       }
-      const o = ((oy - rowFrom) * outW + x) * 4;
+      const w = yf.weight[at + k]!;
+      for (let m = 0; m < acc.length; m++) acc[m]! += row[m]! * w;
+    }
+    const base = (oy - rowFrom) * outW * 4;
+    for (let x = 0; x < outW; x++) {
+      const m = x * 4;
+      const a = acc[m + 3]!;
+      const o = base + m;
       out[o + 3] = Math.round(a);
       if (a > 0) {
-        out[o] = Math.round(r / a);
-        out[o + 1] = Math.round(g / a);
-        out[o + 2] = Math.round(b / a);
+        out[o] = Math.round(acc[m]! / a);
+        out[o + 1] = Math.round(acc[m + 1]! / a);
+        out[o + 2] = Math.round(acc[m + 2]! / a);
       }
     }
   }
   return out;
+}
+
+/** Input row y averaged over each output column's footprint, premultiplied: r, g, b, a per column. */
+function averageRow(image: RgbaImage, y: number, xf: Footprints, into: Float64Array): void {
+  const src = image.data;
+  const rowBase = y * image.width;
+  for (let ox = 0; ox < xf.first.length; ox++) {
+    let r = 0, g = 0, b = 0, a = 0;
+    const first = xf.first[ox]!;
+    const at = xf.offset[ox]!;
+    for (let k = 0; k < xf.count[ox]!; k++) {
+      const o = (rowBase + first + k) * 4;
+      const w = xf.weight[at + k]!;
+      const alpha = src[o + 3]!;
+      a += alpha * w;
+      r += src[o]! * alpha * w;
+      g += src[o + 1]! * alpha * w;
+      b += src[o + 2]! * alpha * w;
+    }
+    const m = ox * 4;
+    into[m] = r;
+    into[m + 1] = g;
+    into[m + 2] = b;
+    into[m + 3] = a;
+  }
 }
 
 /**
