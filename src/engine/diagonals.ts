@@ -13,8 +13,17 @@ export const LINK_TL_BR = 1;
 export const LINK_TR_BL = 2;
 
 export function findDiagonalLinks(labels: Int32Array, width: number, height: number): Uint8Array {
-  const links = new Uint8Array((width + 1) * (height + 1));
-  for (let y = 1; y < height; y++) {
+  return diagonalLinkRows(labels, width, height, 0, height + 1);
+}
+
+/**
+ * Links of vertex rows [rowFrom, rowTo) (of 0 … height), as (rowTo − rowFrom) × (width + 1)
+ * bytes. A vertex looks at labels two rows around it only, so bands computed apart concatenate
+ * to the whole result.
+ */
+export function diagonalLinkRows(labels: Int32Array, width: number, height: number, rowFrom: number, rowTo: number): Uint8Array {
+  const links = new Uint8Array((width + 1) * (rowTo - rowFrom));
+  for (let y = Math.max(1, rowFrom); y < Math.min(height, rowTo); y++) {
     for (let x = 1; x < width; x++) {
       const tl = labels[(y - 1) * width + x - 1]!;
       const tr = labels[(y - 1) * width + x]!;
@@ -29,7 +38,7 @@ export function findDiagonalLinks(labels: Int32Array, width: number, height: num
         link = nMain < nAnti || (nMain === nAnti && tl < tr) ? LINK_TL_BR : LINK_TR_BL;
       } else if (mainPair) link = LINK_TL_BR;
       else if (antiPair) link = LINK_TR_BL;
-      links[y * (width + 1) + x] = link;
+      links[(y - rowFrom) * (width + 1) + x] = link;
     }
   }
   return links;

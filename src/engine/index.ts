@@ -14,12 +14,11 @@
  */
 import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './boundary.js';
 import { rgbToLab } from './color.js';
-import { findDiagonalLinks } from './diagonals.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
 import { runJob, splitRange, type EngineJob, type JobOutput, type JobPart } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, type ProfileFacts } from './profile.js';
+import { classifyImage, countColors, type ProfileFacts } from './profile.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrunkSize } from './resize.js';
 import type { Chain, ChainUse, EngineParams, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
@@ -55,11 +54,12 @@ export interface TraceHooks {
   onStage?(stage: EngineStage, index: number): void;
 }
 
-/** One step the pipeline asks its driver for: run `job` on every part, answer the outputs in order. */
-export interface JobRequest {
-  readonly job: EngineJob;
-  readonly parts: readonly JobPart[];
-}
+/**
+ * One step the pipeline asks its driver for. `start` hands `job` on its parts to the threads and
+ * resumes at once (the pipeline works on in the meantime); the next `finish` waits for those
+ * outputs, in the parts' order.
+ */
+export type PipelineStep = { readonly type: 'start'; readonly job: EngineJob; readonly parts: readonly JobPart[] } | { readonly type: 'finish' };
 
 /** Runs engine jobs somewhere (worker threads, web workers). */
 export interface JobRunner {
@@ -86,34 +86,49 @@ export const PARALLEL_MIN_PIXELS = 500_000;
  */
 export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): TraceResult {
   const steps = tracePipeline(image, params, hooks, 1, Infinity);
+  let pending: JobOutput[] = [];
   let next = steps.next();
   while (!next.done) {
-    const { job, parts } = next.value;
-    next = steps.next(parts.map((part) => runJob(job, part)));
+    const step = next.value;
+    if (step.type === 'start') {
+      const { job, parts } = step;
+      pending = parts.map((part) => runJob(job, part));
+      next = steps.next(undefined);
+    } else next = steps.next(pending);
   }
   return next.value;
 }
 
 /**
- * Traces a bitmap with the data-parallel stages (shrink, spread, label, fit) cut into parts that
- * `runner` spreads over its threads. The result is identical, byte for byte, to `traceImage`'s:
- * only where each part runs differs (see jobs.ts).
+ * Traces a bitmap with the data-parallel stages (shrink, spread, label, links, fit) cut into
+ * parts that `runner` spreads over its threads, while the main thread does the serial work that
+ * does not wait for them. The result is identical, byte for byte, to `traceImage`'s: only where
+ * each part runs differs (see jobs.ts).
  */
 export async function traceImageWith(runner: JobRunner, image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): Promise<TraceResult> {
   const steps = tracePipeline(image, params, hooks, runner.threads, runner.minPixels ?? PARALLEL_MIN_PIXELS);
+  let pending: Promise<JobOutput[]> = Promise.resolve([]);
   let next = steps.next();
-  while (!next.done) {
-    const { job, parts } = next.value;
-    // A single part is not worth a round trip to another thread.
-    const outputs = parts.length === 1 ? [runJob(job, parts[0]!)] : await runner.run(job, parts);
-    next = steps.next(outputs);
+  try {
+    while (!next.done) {
+      const step = next.value;
+      if (step.type === 'start') {
+        const { job, parts } = step;
+        // A single part is not worth a round trip to another thread.
+        pending = parts.length === 1 ? Promise.resolve([runJob(job, parts[0]!)]) : runner.run(job, parts);
+        pending.catch(() => undefined); // awaited at 'finish'; never an unhandled rejection meanwhile
+        next = steps.next(undefined);
+      } else next = steps.next(await pending);
+    }
+  } finally {
+    if (!next.done) steps.return(undefined as never);
   }
   return next.value;
 }
 
 /**
- * The pipeline as a generator: it yields each data-parallel step as a JobRequest and resumes with
- * the parts' outputs, so the in-line and the threaded drivers share every line of it.
+ * The pipeline as a generator: it yields each data-parallel step (start … finish) and resumes
+ * with the parts' outputs, so the in-line and the threaded drivers share every line of it.
  */
 function* tracePipeline(
   image: RgbaImage,
@@ -121,7 +136,7 @@ function* tracePipeline(
   hooks: TraceHooks,
   threads: number,
   minPixels: number,
-): Generator<JobRequest, TraceResult, JobOutput[]> {
+): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
   validateInput(image, params);
   const stageMs: Record<string, number> = {};
   let t = now();
@@ -136,32 +151,37 @@ function* tracePipeline(
   const height = target ? target.height : image.height;
   const split = threads > 1 && width * height >= minPixels ? threads : 1;
   // A few bands per thread, so a slow band does not leave a thread idle.
-  const rowParts = split === 1 ? [{ from: 0, to: height }] : splitRange(height, split * 4);
+  const rowParts = (rows: number): JobPart[] => (split === 1 ? [{ from: 0, to: rows }] : splitRange(rows, split * 4));
   let data = image.data;
-  if (target) data = joinBytes(yield { job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts }, width * height * 4);
+  if (target) {
+    yield { type: 'start', job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts(height) };
+    data = joinBytes((yield { type: 'finish' })!, width * height * 4);
+  }
   const traced: RgbaImage = { width, height, data };
   lap('resize');
-  const spread = joinBytes(yield { job: { kind: 'spread', image: traced }, parts: rowParts }, width * height);
-  const facts = classifyImage(data, width, height, spread);
+  yield { type: 'start', job: { kind: 'spread', image: traced }, parts: rowParts(height) };
+  const colors = countColors(data, width * height); // needs no spread: runs meanwhile
+  const spread = joinBytes((yield { type: 'finish' })!, width * height);
+  const facts = classifyImage(data, width, height, spread, colors);
   lap('profile');
   const noisy = isNoisy(facts);
   const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');
-  const labels = joinInts(
-    yield { job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', spread, finalOf }, parts: rowParts },
-    width * height,
-  );
+  yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', spread, finalOf }, parts: rowParts(height) };
+  const labels = joinInts((yield { type: 'finish' })!, width * height);
   lap('label');
   // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
-  const links = facts.profile === 'pixel' ? undefined : findDiagonalLinks(labels, width, height);
+  let links: Uint8Array | undefined;
+  if (facts.profile !== 'pixel') {
+    yield { type: 'start', job: { kind: 'links', labels, width, height }, parts: rowParts(height + 1) };
+    links = joinBytes((yield { type: 'finish' })!, (width + 1) * (height + 1));
+  }
   let regions = findRegions(labels, width, height, links);
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
   regions = despeckle(regions, width, height, minArea, labelLab, links);
   lap('regions');
   const graph = buildChainGraph(regions.regionOf, width, height);
-  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
-  lap('boundary');
   const regionColor = new Float64Array(regions.count * 3);
   for (let r = 0; r < regions.count; r++) {
     const l = regions.labelOf[r]!;
@@ -172,10 +192,15 @@ function* tracePipeline(
   // Chains cut by their length in steps, a fair measure of the work of fitting them.
   const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
   const context = { data, width, height, regionColor, regionOf: regions.regionOf, ...(links ? { links } : {}) };
-  const fitted = (yield { job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts }) as FittedChain[][];
-  const { chains, primitives } = toChains(graph, fitted);
+  yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
+  // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
+  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
+  const parentOf = containingRegions(regions.count, loops, graph);
+  const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
+  lap('boundary');
+  const { chains, primitives } = toChains(graph, (yield { type: 'finish' }) as FittedChain[][]);
   lap('fit');
-  const shapes = assembleShapes(regions, loops, graph, fills, params, width, height, primitives);
+  const shapes = assembleShapes(regions, loops, graph, fills, params, primitives, parentOf, enclosedVoid);
   lap('shapes');
   return {
     width,
@@ -300,12 +325,10 @@ function assembleShapes(
   graph: ChainGraph,
   fills: readonly Rgba[],
   params: EngineParams,
-  width: number,
-  height: number,
   primitives: readonly (ShapePrimitive | undefined)[],
+  parentOf: Int32Array,
+  enclosedVoid: readonly (readonly [number, number])[],
 ): Shape[] {
-  const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
-  const parentOf = containingRegions(regions.count, loops, graph);
   const shapes: (Shape & { outerArea: number })[] = [];
   for (let r = 0; r < regions.count; r++) {
     const regionLoops = loops.loops[r]!;

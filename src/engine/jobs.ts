@@ -10,6 +10,7 @@
  * the output identical across worker counts.
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
+import { diagonalLinkRows } from './diagonals.js';
 import { fitChain, fitPolyline, type FittedChain } from './fit.js';
 import { labelRows } from './label.js';
 import type { Palette } from './palette.js';
@@ -33,6 +34,8 @@ export type EngineJob =
       readonly spread: Uint8Array;
       readonly finalOf: Int32Array;
     }
+  /** Vertex rows (0 … height) of the diagonal links between same-label pixels (diagonals.ts). */
+  | { readonly kind: 'links'; readonly labels: Int32Array; readonly width: number; readonly height: number }
   /** A range of chains, each fitted once (fit.ts, primitives.ts). */
   | {
       readonly kind: 'fit';
@@ -44,7 +47,7 @@ export type EngineJob =
 
 export type EngineJobKind = EngineJob['kind'];
 
-/** Half-open range [from, to) of rows (shrink, spread, label) or chains (fit). */
+/** Half-open range [from, to) of rows (shrink, spread, label, links) or chains (fit). */
 export interface JobPart {
   readonly from: number;
   readonly to: number;
@@ -65,6 +68,8 @@ export function runJob(job: EngineJob, part: JobPart): JobOutput {
       for (let i = 0; i < labels.length; i++) labels[i] = labels[i]! < 0 ? -1 : finalOf[labels[i]!]!;
       return labels;
     }
+    case 'links':
+      return diagonalLinkRows(job.labels, job.width, job.height, part.from, part.to);
     case 'fit': {
       const out: FittedChain[] = [];
       for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));

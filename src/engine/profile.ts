@@ -29,8 +29,17 @@ export interface ProfileFacts {
   readonly noiseShare: number;
 }
 
-export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: number, height: number, spread: Uint8Array): ProfileFacts {
-  const colors = countColors(data, width * height);
+/**
+ * @param colors countColors(data, width × height), computed by the caller (it needs no spread, so
+ * it can run while the spread is computed elsewhere).
+ */
+export function classifyImage(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  spread: Uint8Array,
+  colors: ColorCounts = countColors(data, width * height),
+): ProfileFacts {
   const opaque = colors.opaque;
   let contrastPairs = 0;
   let blends = 0;
@@ -86,7 +95,13 @@ export function classifyImage(data: Uint8Array | Uint8ClampedArray, width: numbe
  * counted with an open-addressing hash table (power-of-two size ≥ 2× the pixel count) rather
  * than a 16 MB table indexed by colour.
  */
-function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: number): { opaque: number; distinct: number; rare: number } {
+export interface ColorCounts {
+  readonly opaque: number;
+  readonly distinct: number;
+  readonly rare: number;
+}
+
+export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: number): ColorCounts {
   let size = 1024;
   while (size < pixelCount * 2) size <<= 1;
   const mask = size - 1;

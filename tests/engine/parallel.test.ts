@@ -81,7 +81,9 @@ describe('traces split across threads', () => {
         expect(comparable(split)).toBe(expected);
         expect(writeSvg(split, DEFAULT_OUTPUT_OPTIONS)).toBe(writeSvg(inline, DEFAULT_OUTPUT_OPTIONS));
         // The stages really were split (so this test can fail when a split changes the result).
-        expect(runner.calls.map((c) => c.kind)).toEqual([...(params.maxPixels < image.width * image.height ? ['shrink'] : []), 'spread', 'label', 'fit']);
+        const shrunk = params.maxPixels < image.width * image.height;
+        const linked = inline.stats.profile !== 'pixel';
+        expect(runner.calls.map((c) => c.kind)).toEqual([...(shrunk ? ['shrink'] : []), 'spread', 'label', ...(linked ? ['links'] : []), 'fit']);
         for (const call of runner.calls) expect(call.parts).toBeGreaterThan(1);
       }
     });
@@ -117,5 +119,12 @@ describe('splitRange', () => {
     for (const w of weights) prefix.push(prefix[prefix.length - 1]! + w);
     const ranges = splitRange(weights.length, 3, (i) => prefix[i]!);
     expect(ranges.some((r) => r.from <= 3 && r.to === 4)).toBe(true);
+  });
+});
+
+describe('test pictures cover every profile', () => {
+  it('flat, pixel and photo', () => {
+    const profiles = CASES.map(([, image, overrides]) => traceImage(image, { ...DEFAULT_ENGINE_PARAMS, ...overrides }).stats.profile);
+    expect(new Set(profiles)).toEqual(new Set(['flat', 'pixel', 'photo']));
   });
 });
