@@ -4,17 +4,26 @@
  * and the in-browser local service with its IndexedDB store and account). The work itself is in
  * vectorize.ts and service-host.ts. A failure leaves as a plain `{ code, status, message }` object
  * — a TracelabError would lose its class and code in structured clone — and client.ts turns it
- * back into a TracelabError.
+ * back into a TracelabError. Each trace worker splits large images over engine threads of its
+ * own (nested web workers, src/pool/web-pool.ts), which stop when it is terminated.
  */
 
 import { expose, transfer } from 'comlink';
 
+import type { JobPool } from '../pool/job-pool.js';
+import { createWebJobPool, defaultWebThreads } from '../pool/web-pool.js';
 import type { TracerApi } from './protocol.js';
 import { createServiceHost, type ServiceHost } from './service-host.js';
 import { exportInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 let host: ServiceHost | undefined;
 const service = (): ServiceHost => (host ??= createServiceHost());
+// Engine threads of this worker: large images are split over them (jobs.ts); same bytes.
+let threads: JobPool | undefined;
+const engineThreads = (): JobPool | undefined => {
+  const count = defaultWebThreads();
+  return count > 1 ? (threads ??= createWebJobPool(count)) : undefined;
+};
 
 /** Runs `work`; a failure becomes the plain error payload (comlink rethrows it unchanged). */
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -26,10 +35,10 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const api: TracerApi = {
-  vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress)),
+  vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress, engineThreads())),
   exportFile: (bytes, fields) =>
     guarded(async () => {
-      const out = await exportInWorker(bytes, fields);
+      const out = await exportInWorker(bytes, fields, engineThreads());
       return transfer(out, [out.body.buffer as ArrayBuffer]);
     }),
   callService: (request) =>

@@ -1,7 +1,8 @@
 /**
  * The worker's job as a plain function (no comlink, no worker globals) so it runs in Node tests too:
  * bytes + API fields → the shared pipeline (src/api/pipeline.ts) → SVG + stats. Throws
- * TracelabError (1006, 1013, 1019, …).
+ * TracelabError (1006, 1013, 1019, …). With a `runner` large images are split over engine
+ * threads (same bytes).
  */
 
 import { formatHexColor } from '../api/palette.js';
@@ -12,13 +13,14 @@ import { buildPlan } from '../formats/plan.js';
 import { writePlanPng } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
-import { ENGINE_STAGES } from '../engine/index.js';
+import { ENGINE_STAGES, type JobRunner } from '../engine/index.js';
 import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
 
 export async function vectorizeInWorker(
   bytes: Uint8Array,
   fields: Iterable<readonly [string, string]>,
   onProgress?: (progress: TraceProgress) => void,
+  runner?: JobRunner,
 ): Promise<VectorizeResult> {
   const start = performance.now();
   // Options first: a bad parameter fails before any pixel is decoded (as the CLI does). The
@@ -29,7 +31,7 @@ export async function vectorizeInWorker(
   onProgress?.({ step: 'decode', fraction: 0 });
   const { body, result } = await runVectorize(plan, bytes, {
     onStage: (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }),
-  });
+  }, runner);
   const svg = new TextDecoder().decode(body);
   const outlineSvg = writeSvg(result, {
     ...plan.outputOptions,
@@ -62,9 +64,9 @@ export async function vectorizeInWorker(
 }
 
 /** The file in the requested `output.file_format` (downloads). */
-export async function exportInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<ExportResult> {
+export async function exportInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>, runner?: JobRunner): Promise<ExportResult> {
   const start = performance.now();
-  const out = await runVectorize(planVectorize(fields), bytes);
+  const out = await runVectorize(planVectorize(fields), bytes, {}, runner);
   return { body: out.body, contentType: out.contentType, extension: out.extension, ms: Math.round((performance.now() - start) * 10) / 10 };
 }
 
