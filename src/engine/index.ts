@@ -86,15 +86,18 @@ export const PARALLEL_MIN_PIXELS = 500_000;
  */
 export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): TraceResult {
   const steps = tracePipeline(image, params, hooks, 1, Infinity);
-  let pending: JobOutput[] = [];
+  // In line, a started job runs when the pipeline waits for it, so stage timings stay per stage.
+  let started: Extract<PipelineStep, { type: 'start' }> | undefined;
   let next = steps.next();
   while (!next.done) {
     const step = next.value;
     if (step.type === 'start') {
-      const { job, parts } = step;
-      pending = parts.map((part) => runJob(job, part));
+      started = step;
       next = steps.next(undefined);
-    } else next = steps.next(pending);
+    } else {
+      const { job, parts } = started!;
+      next = steps.next(parts.map((part) => runJob(job, part)));
+    }
   }
   return next.value;
 }
