@@ -16,7 +16,7 @@ import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './bo
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
-import { runJob, splitRange, type EngineJob, type JobOutput, type JobPart } from './jobs.js';
+import { runJob, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, type ProfileFacts } from './profile.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
@@ -201,7 +201,7 @@ function* tracePipeline(
   const parentOf = containingRegions(regions.count, loops, graph);
   const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
   lap('boundary');
-  const { chains, primitives } = toChains(graph, (yield { type: 'finish' }) as FittedChain[][]);
+  const { chains, primitives } = toChains(graph, ((yield { type: 'finish' }) as PackedChains[]).map(unpackChains));
   lap('fit');
   const shapes = assembleShapes(regions, loops, graph, fills, params, primitives, parentOf, enclosedVoid);
   lap('shapes');

@@ -18,7 +18,7 @@ import { fitPrimitive } from './primitives.js';
 import { neighbourSpread } from './profile.js';
 import { shrinkRows } from './resize.js';
 import { coveragePoints, latticePoints, type SampleContext } from './subpixel.js';
-import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage } from './types.js';
+import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, Segment, ShapePrimitive } from './types.js';
 
 export type EngineJob =
   /** Rows of the image shrunk to outWidth × outHeight (resize.ts). */
@@ -53,7 +53,19 @@ export interface JobPart {
   readonly to: number;
 }
 
-export type JobOutput = Uint8Array | Int32Array | FittedChain[];
+export type JobOutput = Uint8Array | Int32Array | PackedChains;
+
+/**
+ * Fitted chains in typed arrays: a thread hands them back without cloning tens of thousands of
+ * small objects (which would cost the main thread more than the fitting saved).
+ * Per chain in `numbers`: startX, startY, then per segment its kind code and coordinates (see
+ * packChains); `segmentCounts` per chain; `primitives` per chain (few, so left as objects).
+ */
+export interface PackedChains {
+  readonly numbers: Float64Array;
+  readonly segmentCounts: Int32Array;
+  readonly primitives: readonly (ShapePrimitive | undefined)[];
+}
 
 /** Runs one part of a job. Pure: the same job and part always give the same output. */
 export function runJob(job: EngineJob, part: JobPart): JobOutput {
@@ -73,7 +85,7 @@ export function runJob(job: EngineJob, part: JobPart): JobOutput {
     case 'fit': {
       const out: FittedChain[] = [];
       for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));
-      return out;
+      return packChains(out);
     }
   }
 }
@@ -111,6 +123,89 @@ function touchesBorder(graph: ChainGraph, c: number, width: number, height: numb
     y += DY[d]!;
   }
   return false;
+}
+
+const LINE = 0;
+const QUAD = 1;
+const CUBIC = 2;
+const ARC = 3;
+/** Numbers per segment kind after the code: line x y; quad cx cy x y; cubic c1 c2 end; arc rx ry rotation flags x y. */
+const SEGMENT_SIZE = [2, 4, 6, 6];
+
+export function packChains(chains: readonly FittedChain[]): PackedChains {
+  let size = 0;
+  for (const chain of chains) {
+    size += 2;
+    for (const segment of chain.segments) size += 1 + SEGMENT_SIZE[segmentCode(segment)]!;
+  }
+  const numbers = new Float64Array(size);
+  const segmentCounts = new Int32Array(chains.length);
+  let at = 0;
+  chains.forEach((chain, c) => {
+    numbers[at++] = chain.startX;
+    numbers[at++] = chain.startY;
+    segmentCounts[c] = chain.segments.length;
+    for (const s of chain.segments) {
+      numbers[at++] = segmentCode(s);
+      if (s.kind === 'quad') {
+        numbers[at++] = s.cx;
+        numbers[at++] = s.cy;
+      } else if (s.kind === 'cubic') {
+        numbers[at++] = s.c1x;
+        numbers[at++] = s.c1y;
+        numbers[at++] = s.c2x;
+        numbers[at++] = s.c2y;
+      } else if (s.kind === 'arc') {
+        numbers[at++] = s.rx;
+        numbers[at++] = s.ry;
+        numbers[at++] = s.rotationDeg;
+        numbers[at++] = (s.largeArc ? 1 : 0) | (s.sweep ? 2 : 0);
+      }
+      numbers[at++] = s.x;
+      numbers[at++] = s.y;
+    }
+  });
+  return { numbers, segmentCounts, primitives: chains.map((chain) => chain.primitive) };
+}
+
+/** The chains packChains packed, with segments built key for key as the fitters build them. */
+export function unpackChains(packed: PackedChains): FittedChain[] {
+  const { numbers, segmentCounts, primitives } = packed;
+  const chains: FittedChain[] = [];
+  let at = 0;
+  for (let c = 0; c < segmentCounts.length; c++) {
+    const startX = numbers[at++]!;
+    const startY = numbers[at++]!;
+    const segments: Segment[] = new Array(segmentCounts[c]!);
+    for (let k = 0; k < segments.length; k++) {
+      const code = numbers[at++]!;
+      if (code === LINE) segments[k] = { kind: 'line', x: numbers[at]!, y: numbers[at + 1]! };
+      else if (code === QUAD) segments[k] = { kind: 'quad', cx: numbers[at]!, cy: numbers[at + 1]!, x: numbers[at + 2]!, y: numbers[at + 3]! };
+      else if (code === CUBIC) {
+        segments[k] = { kind: 'cubic', c1x: numbers[at]!, c1y: numbers[at + 1]!, c2x: numbers[at + 2]!, c2y: numbers[at + 3]!, x: numbers[at + 4]!, y: numbers[at + 5]! };
+      } else {
+        const flags = numbers[at + 3]!;
+        segments[k] = {
+          kind: 'arc',
+          rx: numbers[at]!,
+          ry: numbers[at + 1]!,
+          rotationDeg: numbers[at + 2]!,
+          largeArc: (flags & 1) === 1,
+          sweep: (flags & 2) === 2,
+          x: numbers[at + 4]!,
+          y: numbers[at + 5]!,
+        };
+      }
+      at += SEGMENT_SIZE[code]!;
+    }
+    const primitive = primitives[c];
+    chains.push(primitive ? { startX, startY, segments, primitive } : { startX, startY, segments });
+  }
+  return chains;
+}
+
+function segmentCode(s: Segment): number {
+  return s.kind === 'line' ? LINE : s.kind === 'quad' ? QUAD : s.kind === 'cubic' ? CUBIC : ARC;
 }
 
 /**
