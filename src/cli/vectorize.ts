@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { planVectorize, runVectorize as runPipeline, type VectorizeOutput, type VectorizePlan } from '../api/pipeline.js';
-import type { JobRunner } from '../engine/index.js';
+import type { JobPool } from '../pool/job-pool.js';
 import { createNodeJobPool, defaultEngineThreads } from '../pool/node-pool.js';
 import { prepareNodeDecoders } from './node-codecs.js';
 
@@ -16,22 +16,27 @@ export { planVectorize, type VectorizeOutput, type VectorizePlan };
 /** Decode, trace and write. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
 export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {
   prepareNodeDecoders(bytes);
-  return runPipeline(plan, bytes, {}, engineThreads());
+  const threads = engineThreads();
+  // A file this big is almost surely a large picture: the threads boot while it decodes.
+  if (threads && bytes.length >= WARM_THREADS_BYTES) threads.warm();
+  return runPipeline(plan, bytes, {}, threads);
 }
+
+const WARM_THREADS_BYTES = 256 * 1024;
 
 /** Both steps: trace `bytes` with the API `fields`. */
 export async function vectorizeBytes(bytes: Uint8Array, fields: Iterable<readonly [string, string]>): Promise<VectorizeOutput> {
   return runVectorize(planVectorize(fields), bytes);
 }
 
-let pool: { threads: number; runner: JobRunner | undefined } | undefined;
+let pool: { threads: number; runner: JobPool | undefined } | undefined;
 
 /**
  * The process's engine thread pool (started lazily: threads spawn on the first large image), or
  * undefined for in-line tracing — one thread asked for, or no bundled thread entry (running
  * from TypeScript sources).
  */
-export function engineThreads(threads = threadsFromEnv()): JobRunner | undefined {
+export function engineThreads(threads = threadsFromEnv()): JobPool | undefined {
   if (pool?.threads === threads) return pool.runner;
   const url = jobThreadUrl();
   const runner = threads > 1 && url ? createNodeJobPool(threads, url) : undefined;

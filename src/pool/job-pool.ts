@@ -30,6 +30,8 @@ export type PoolAnswer =
   | { readonly type: 'failed'; readonly id: number; readonly index: number; readonly message: string };
 
 export interface JobPool extends JobRunner {
+  /** Starts every thread now (they load while the caller decodes), instead of on first use. */
+  warm(): void;
   /** Stops every thread; a run in progress fails. The pool can be used again afterwards. */
   terminate(): void;
 }
@@ -142,6 +144,9 @@ export function createJobPool(spawn: () => JobPort, threads: number, options: Jo
   }
 
   return {
+    warm() {
+      for (let k = 0; k < size; k++) slot(k);
+    },
     threads: size,
     ...(minPixels !== undefined ? { minPixels } : {}),
     run(job, parts) {
