@@ -1,9 +1,10 @@
 /**
  * Parameterized shapes (processing.parameterizedShapes.*): rectangles (sharp or rounded),
- * triangles (isosceles, general) and 3- to 6-pointed stars, fitted to one closed chain.
+ * triangles (isosceles, general), bullets ("D" shapes), general convex quadrilaterals and 3- to
+ * 6-pointed stars, fitted to one closed chain.
  * In: the chain's sub-pixel samples (the coverage samples fitChain uses) and the family switches.
  * Out: the primitive and the chain's exact geometry (lines between exact corners; rounded
- * corners as circular arcs), or undefined.
+ * corners as circular arcs, a bullet's round back as two elliptical quarter arcs), or undefined.
  *
  * Method: shoelace area, convex hull (monotone chain) and solidity (area / hull area) route a
  * loop to the families it can be. Each hypothesis is started from a closed-form guess and
@@ -12,14 +13,31 @@
  *   rotation and sides; the area it misses, (4 − π)·r², gives the corner radius;
  * - triangle: farthest-point corners of the hull, then the three vertices; an isosceles
  *   hypothesis (apex, base midpoint, half base) is kept when it fits as well;
+ * - bullet: the same minimum-area rectangle; the area centroid leans towards the straight side
+ *   (the round back holds less area), and the area the box misses, (2 − π/2)·depth·half breadth,
+ *   gives the depth of the back. Model: straight side, body of length ≥ 0, half-ellipse back
+ *   (point-to-ellipse distance by Newton on the closest-point equation);
+ * - quadrilateral: the largest-area 4-gon on the hull's points (greedy, then moving one corner
+ *   at a time while the area grows) starts the four vertices;
  * - star: area centroid and the N-th harmonic of the polar radius profile give rotation, tips
  *   and notches (outer and inner radius) for each enabled N.
  * A primitive is accepted only when it measurably matches the samples: mean distance ≤ 0.35 px
  * and largest ≤ 1 px, both tightened for small shapes (a tiny square is a circle within 0.5 px).
  * Only closed chains away from the image border reach this (index.ts: an isolated shape's whole
  * outline), so replacing the chain's segments keeps both neighbours on the same boundary.
- * Triangle switches are exclusive: a triangle that fits with a mirror axis is isosceles and obeys
- * only `triangle.isosceles`; any other obeys only `triangle.general`.
+ *
+ * Convex loops (solidity > 0.97) try the families simplest first — rectangle, triangle, bullet,
+ * quadrilateral — and the first that fits owns the loop. A family's switch only decides whether
+ * its own shapes are annotated: a rectangle with `quadrilateral.rectangle` off stays curves
+ * rather than becoming a general quadrilateral, and a triangle never becomes a 4-gon with one
+ * straight corner. Likewise, triangle switches are exclusive: a triangle that fits with a mirror
+ * axis is isosceles and obeys only `triangle.isosceles`; any other obeys only `triangle.general`.
+ * Loops with notches (lower solidity) can only be stars. Quadrilaterals must be convex, with four
+ * real corners (each turning ≥ 5°, sides ≥ 2 px and ≥ 8 % of the size) and evenly straight
+ * sides (the samples along each side within the mean budget, and within 3× the typical side's
+ * error once above a third of it), so a triangle with one rounded tip stays curves. A bullet
+ * needs samples along its straight side over half its breadth, and a back that bulges by at
+ * least a quarter of its half breadth (a flatter one fits the rectangle or is no "D").
  * Pure and deterministic: typed arrays, no randomness, fixed iteration limits.
  */
 import type { ParameterizedShapeSwitches, Segment, ShapePrimitive } from './types.js';
@@ -48,8 +66,9 @@ const HOPELESS_RMS = 1.2;
 const SHARP_RADIUS = 1.5;
 
 /**
- * Fits the enabled families to a closed loop of samples (x, y pairs) and returns the best one
- * within the budget, with segments running in the samples' direction.
+ * Fits the enabled families to a closed loop of samples (x, y pairs) and returns the one within
+ * the budget — for a convex loop the simplest family that fits, for a notched one the star with
+ * the smallest mean error — with segments running in the samples' direction.
  */
 export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitches): PrimitiveFit | undefined {
   const n = p.length / 2;
@@ -65,21 +84,38 @@ export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitch
   const budget = { mean: MEAN_BUDGET * k, max: MAX_BUDGET * k };
   const fitPoints = strided(p, FIT_SAMPLES);
   const clockwise = signed > 0;
-  const candidates: PrimitiveFit[] = [];
-  const consider = (c: PrimitiveFit | undefined): void => {
-    if (c && c.meanError <= budget.mean && c.maxError <= budget.max) candidates.push(c);
-  };
+  const fits = (c: PrimitiveFit | undefined): c is PrimitiveFit => c !== undefined && c.meanError <= budget.mean && c.maxError <= budget.max;
   if (solidity > 0.97) {
-    if (switches.quadrilateralRectangle) consider(fitRectangle(p, fitPoints, hull, area, clockwise));
-    if (switches.triangleGeneral || switches.triangleIsosceles) consider(fitTriangle(p, fitPoints, hull, switches, budget.mean, clockwise));
-  } else {
-    for (let points = 3; points <= 6; points++) {
-      const on = [switches.starN3, switches.starN4, switches.starN5, switches.starN6][points - 3];
-      if (on) consider(fitStar(p, fitPoints, points, clockwise));
+    // Simplest family first; the first that fits owns the loop, whether its switch is on or not
+    // (a rectangle is tried even with its switch off so that it cannot come back as a 4-gon).
+    if (switches.quadrilateralRectangle || switches.quadrilateralGeneral || switches.quadrilateralBullet) {
+      const rect = fitRectangle(p, fitPoints, hull, area, clockwise);
+      if (fits(rect)) return switches.quadrilateralRectangle ? rect : undefined;
     }
+    if (switches.triangleGeneral || switches.triangleIsosceles || switches.quadrilateralGeneral) {
+      const tri = fitTriangle(p, fitPoints, hull, budget.mean, clockwise);
+      if (fits(tri)) {
+        const isosceles = tri.primitive.family === 'triangle' && tri.primitive.isosceles;
+        return (isosceles ? switches.triangleIsosceles : switches.triangleGeneral) ? tri : undefined;
+      }
+    }
+    if (switches.quadrilateralBullet) {
+      const bullet = fitBullet(p, fitPoints, hull, area, clockwise);
+      if (fits(bullet)) return bullet;
+    }
+    if (switches.quadrilateralGeneral) {
+      const quad = fitQuadrilateral(p, fitPoints, hull, size, budget.mean, clockwise);
+      if (fits(quad)) return quad;
+    }
+    return undefined;
   }
   let best: PrimitiveFit | undefined;
-  for (const c of candidates) if (!best || c.meanError < best.meanError) best = c;
+  for (let points = 3; points <= 6; points++) {
+    const on = [switches.starN3, switches.starN4, switches.starN5, switches.starN6][points - 3];
+    if (!on) continue;
+    const star = fitStar(p, fitPoints, points, clockwise);
+    if (fits(star) && (!best || star.meanError < best.meanError)) best = star;
+  }
   return best;
 }
 
@@ -199,14 +235,8 @@ function minAreaRect(hull: Float64Array): [number, number, number, number, numbe
 // ---------------------------------------------------------------------------------------------
 // Triangles
 
-function fitTriangle(
-  p: Float64Array,
-  q: Float64Array,
-  hull: Float64Array,
-  switches: ParameterizedShapeSwitches,
-  meanBudget: number,
-  clockwise: boolean,
-): PrimitiveFit | undefined {
+/** The best triangle, isosceles when a mirror axis costs (almost) nothing; switches are the caller's. */
+function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
   const guess = farthestTriangle(hull);
   if (!guess) return undefined;
   const tri = polish(q, guess, polygon, [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
@@ -237,8 +267,6 @@ function fitTriangle(
     // Symmetric when the mirror axis costs (almost) nothing.
     if (mean <= Math.max(genMean * 1.15, genMean + 0.03) && mean <= meanBudget) iso = { v: verts, mean, max };
   }
-  if (iso && !switches.triangleIsosceles) return undefined;
-  if (!iso && !switches.triangleGeneral) return undefined;
   const verts = iso ? iso.v : tri;
   // Vertex 0: the apex (isosceles, built first) or the vertex opposite the longest side.
   let first = 0;
@@ -281,6 +309,13 @@ function isoscelesVertices(v: Float64Array): Float64Array {
 /** Start corners: the hull point farthest from the centroid, the one farthest from it, and the
  *  one farthest from the line through both. */
 function farthestTriangle(hull: Float64Array): Float64Array | undefined {
+  const corners = farthestTriangleIndices(hull);
+  if (!corners) return undefined;
+  const [a, b, c] = corners;
+  return Float64Array.of(hull[a * 2]!, hull[a * 2 + 1]!, hull[b * 2]!, hull[b * 2 + 1]!, hull[c * 2]!, hull[c * 2 + 1]!);
+}
+
+function farthestTriangleIndices(hull: Float64Array): [number, number, number] | undefined {
   const h = hull.length / 2;
   let mx = 0;
   let my = 0;
@@ -310,7 +345,291 @@ function farthestTriangle(hull: Float64Array): Float64Array | undefined {
   const by = hull[b * 2 + 1]!;
   const c = farthest((x, y) => Math.abs((bx - ax) * (y - ay) - (by - ay) * (x - ax)));
   if (a === b || b === c || a === c) return undefined;
-  return Float64Array.of(ax, ay, bx, by, hull[c * 2]!, hull[c * 2 + 1]!);
+  return [a, b, c];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bullets ("D" shapes)
+
+/** Smallest depth of a bullet's round back, as a share of its half breadth. */
+const MIN_BULLET_DEPTH = 0.25;
+/** Share of the breadth the samples along the straight side must cover before any fit. */
+const MIN_BULLET_STRAIGHT = 0.5;
+/** Fitted straight bodies shorter than this (px) are a pure "D": refitted without a body. */
+const MIN_BULLET_BODY = 1;
+
+function fitBullet(p: Float64Array, q: Float64Array, hull: Float64Array, area: number, clockwise: boolean): PrimitiveFit | undefined {
+  const box = minAreaRect(hull);
+  if (!box) return undefined;
+  const [bx, by, angle, w, h] = box;
+  if (!(w > 0 && h > 0)) return undefined;
+  // The straight side is where the area centroid leans: the round back holds less area than the
+  // box around it. Along the box axis with the larger (relative) lean.
+  const [gx, gy] = areaCentroid(p);
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const du = ((gx - bx) * cos + (gy - by) * sin) / (w / 2);
+  const dv = (-(gx - bx) * sin + (gy - by) * cos) / (h / 2);
+  let theta: number;
+  let length: number;
+  let half: number;
+  if (Math.abs(du) >= Math.abs(dv)) {
+    theta = du > 0 ? angle + Math.PI : angle;
+    length = w;
+    half = h / 2;
+  } else {
+    theta = dv > 0 ? angle - Math.PI / 2 : angle + Math.PI / 2;
+    length = h;
+    half = w / 2;
+  }
+  const fx = bx - (length / 2) * Math.cos(theta);
+  const fy = by - (length / 2) * Math.sin(theta);
+  // The straight side runs along that box side: samples within a pixel or so of it must cover
+  // most of the breadth. Round loops touch the box side in one place and stop here, before the
+  // (costly) polish.
+  const ux = Math.cos(theta);
+  const uy = Math.sin(theta);
+  const near = Math.max(1.5, 0.02 * length);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < p.length; i += 2) {
+    const dx = p[i]! - fx;
+    const dy = p[i + 1]! - fy;
+    if (Math.abs(dx * ux + dy * uy) > near) continue;
+    const across = -dx * uy + dy * ux;
+    if (across < lo) lo = across;
+    if (across > hi) hi = across;
+  }
+  if (!(hi - lo >= MIN_BULLET_STRAIGHT * 2 * half)) return undefined;
+  // Box area minus the shape's: a half-ellipse back of depth e misses (2 − π/2)·e·half.
+  const depth0 = Math.min(length, Math.max(MIN_BULLET_DEPTH * half, (2 * half * length - area) / (half * (2 - Math.PI / 2))));
+  const model = (v: Float64Array): Distance => bulletDistance(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
+  let v = polish(q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), model, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  if (Math.abs(v[4]!) < MIN_BULLET_BODY) {
+    // No straight body: a pure "D" gets exactly its straight side and its back.
+    const pure = (s: Float64Array): Distance => bulletDistance(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
+    const s = polish(q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pure, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
+    v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
+  }
+  const b = Math.abs(v[3]!);
+  const body = Math.abs(v[4]!);
+  const depth = Math.abs(v[5]!);
+  if (b < 2 || depth < MIN_BULLET_DEPTH * b) return undefined;
+  const [meanError, maxError] = errors(p, bulletDistance(v[0]!, v[1]!, v[2]!, b, body, depth));
+  const deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
+  const t = (deg * Math.PI) / 180;
+  const c = Math.cos(t);
+  const sn = Math.sin(t);
+  const ox = v[0]!;
+  const oy = v[1]!;
+  // Local frame: u along the axis from the straight side's middle, v across (clockwise on screen).
+  const at = (u: number, w2: number, arc: number): PathNode => ({ x: ox + u * c - w2 * sn, y: oy + u * sn + w2 * c, arc, ry: b, arcDeg: deg });
+  const path: PathNode[] = [at(0, -b, 0), at(body, -b, 0), at(body + depth, 0, depth), at(body, b, depth), at(0, b, 0)];
+  const width = body + depth;
+  return {
+    ...emit(path, clockwise),
+    primitive: { family: 'bullet', cx: ox + (width / 2) * c, cy: oy + (width / 2) * sn, rotationDeg: deg, width, height: 2 * b, depth },
+    meanError,
+    maxError,
+  };
+}
+
+/**
+ * Signed distance to a bullet: straight side of half length b centred on (fx, fy), a body of
+ * length `body` along `angle`, then a half-ellipse back (semi-axes depth along the axis, b across).
+ * Union of the body box and the back's whole ellipse, cut behind the straight side.
+ */
+function bulletDistance(fx: number, fy: number, angle: number, b: number, body: number, depth: number): Distance {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  b = Math.abs(b);
+  body = Math.abs(body);
+  depth = Math.abs(depth);
+  return (x, y) => {
+    const dx = x - fx;
+    const dy = y - fy;
+    const u = dx * cos + dy * sin;
+    const v = -dx * sin + dy * cos;
+    const qx = Math.abs(u - body / 2) - body / 2;
+    const qy = Math.abs(v) - b;
+    const box = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0);
+    // Behind the back's ellipse, its distance is at least the gap to it: the box decides (saves
+    // the Newton solve for most of a long body's samples).
+    const gap = body - depth - u;
+    const back = gap >= box ? gap : ellipseDistance(u - body, v, depth, b);
+    return Math.max(Math.min(box, back), -u);
+  };
+}
+
+/**
+ * Signed distance (negative inside) from (x, y) to the ellipse x²/a² + y²/b² = 1. The closest
+ * point (x0, y0) = (a²x/(t + a²), b²y/(t + b²)) for the one root t of
+ * F(t) = (ax/(t + a²))² + (by/(t + b²))² − 1 above −min(a, b)²; F falls and is convex there, so
+ * Newton from a start left of the root climbs to it without overshooting.
+ */
+function ellipseDistance(x: number, y: number, a: number, b: number): number {
+  // Work in the first quadrant with e0 ≥ e1 (y0 along e0).
+  let e0 = a;
+  let e1 = b;
+  let y0 = Math.abs(x);
+  let y1 = Math.abs(y);
+  if (e0 < e1) {
+    [e0, e1] = [e1, e0];
+    [y0, y1] = [y1, y0];
+  }
+  if (!(e1 > 1e-9)) return Math.hypot(Math.max(0, y0 - e0), y1);
+  const inside = (y0 / e0) ** 2 + (y1 / e1) ** 2 < 1;
+  let d: number;
+  if (y1 > 1e-9 * e0) {
+    if (y0 > 1e-9 * e0) {
+      const a2 = e0 * e0;
+      const b2 = e1 * e1;
+      // F ≥ 0 at both starts (one of its terms alone is 1 there); take the nearer to the root.
+      let t = -b2 + e1 * y1;
+      t = Math.max(t, -a2 + e0 * y0);
+      for (let i = 0; i < 40; i++) {
+        const r0 = (e0 * y0) / (t + a2);
+        const r1 = (e1 * y1) / (t + b2);
+        const f = r0 * r0 + r1 * r1 - 1;
+        if (!(f > 1e-15)) break;
+        const df = -2 * ((r0 * r0) / (t + a2) + (r1 * r1) / (t + b2));
+        const next = t - f / df;
+        if (!(next > t)) break;
+        t = next;
+      }
+      d = Math.hypot((a2 * y0) / (t + a2) - y0, (b2 * y1) / (t + b2) - y1);
+    } else d = Math.abs(y1 - e1);
+  } else {
+    // On the major axis: the closest point is off the axis when the point is deep enough inside.
+    const reach = (e0 * e0 - e1 * e1) / e0;
+    if (y0 < reach) {
+      const x0 = (e0 * e0 * y0) / (e0 * e0 - e1 * e1);
+      d = Math.hypot(x0 - y0, e1 * Math.sqrt(Math.max(0, 1 - (x0 / e0) ** 2)));
+    } else d = Math.abs(y0 - e0);
+  }
+  return inside ? -d : d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// General quadrilaterals
+
+/** A corner must turn at least this much (radians, 5°): flatter, it is a triangle's side. */
+const MIN_QUAD_TURN = (5 * Math.PI) / 180;
+/**
+ * Shortest side: 2 px, and 8 % of the shape's size (square root of its area). A shorter side is
+ * a rounded or blunted corner of a triangle that the polish cut off, not a fourth corner.
+ */
+const MIN_QUAD_SIDE = 2;
+const MIN_QUAD_SIDE_SHARE = 0.08;
+/** How much worse than the typical side one side may fit (mean distance ratio). */
+const SIDE_SPREAD = 3;
+
+function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64Array, size: number, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
+  const corners = inscribedPolygon(hull, 4);
+  if (!corners) return undefined;
+  const start = new Float64Array(8);
+  corners.forEach((i, k) => {
+    start[k * 2] = hull[i * 2]!;
+    start[k * 2 + 1] = hull[i * 2 + 1]!;
+  });
+  const v = polish(q, start, polygon, [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  // Clockwise on screen (positive shoelace).
+  let verts: [number, number][] = [0, 1, 2, 3].map((k) => [v[k * 2]!, v[k * 2 + 1]!]);
+  if (shoelace(v) < 0) verts.reverse();
+  let longest = 0;
+  let longestLen = -1;
+  for (let k = 0; k < 4; k++) {
+    const [ax, ay] = verts[k]!;
+    const [bx, by] = verts[(k + 1) % 4]!;
+    const [cx, cy] = verts[(k + 2) % 4]!;
+    const len = Math.hypot(bx - ax, by - ay);
+    if (len < Math.max(MIN_QUAD_SIDE, MIN_QUAD_SIDE_SHARE * size)) return undefined;
+    // Turn at b: convex (cross > 0 clockwise on screen) and a real corner.
+    const cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
+    const dot = (bx - ax) * (cx - bx) + (by - ay) * (cy - by);
+    if (!(cross > 0) || Math.atan2(cross, dot) < MIN_QUAD_TURN) return undefined;
+    if (len > longestLen) {
+      longestLen = len;
+      longest = k;
+    }
+  }
+  verts = [...verts.slice(longest), ...verts.slice(0, longest)];
+  const flat = Float64Array.from(verts.flat());
+  const [meanError, maxError] = errors(p, polygon(flat));
+  // Each side straight on its own: a short side cut across a rounded corner barely moves the
+  // loop's mean error, but the samples along it bulge away from it, while noise spreads evenly.
+  // So no side may be off by more than the budget, nor by more than three times the typical
+  // side (median) once above a third of the budget.
+  const sides = Array.from(sideErrors(p, flat)).sort((a, b) => a - b);
+  const typical = (sides[1]! + sides[2]!) / 2;
+  if (sides[3]! > Math.min(meanBudget, Math.max(meanBudget / 3, SIDE_SPREAD * typical))) return undefined;
+  const cx = (verts[0]![0] + verts[1]![0] + verts[2]![0] + verts[3]![0]) / 4;
+  const cy = (verts[0]![1] + verts[1]![1] + verts[2]![1] + verts[3]![1]) / 4;
+  const rotationDeg = normalizeDeg((Math.atan2(verts[0]![1] - cy, verts[0]![0] - cx) * 180) / Math.PI, 360);
+  return {
+    ...emit(polygonNodes(verts), clockwise),
+    primitive: { family: 'quadrilateral', cx, cy, rotationDeg, vertices: verts },
+    meanError,
+    maxError,
+  };
+}
+
+/**
+ * Indices (in hull order) of m hull points spanning a large-area polygon: the farthest-point
+ * triangle, then greedy insertion of the point that adds the most area, then each corner moved in
+ * turn to the point between its neighbours farthest from the line joining them while that grows
+ * the area (a local optimum; enough to start the polish near the true corners).
+ */
+function inscribedPolygon(hull: Float64Array, m: number): number[] | undefined {
+  const h = hull.length / 2;
+  const tri = farthestTriangleIndices(hull);
+  if (!tri || h < m) return undefined;
+  const idx = [...tri].sort((a, b) => a - b);
+  // Twice the area of the triangle (i, j, k), unsigned.
+  const area2 = (i: number, j: number, k: number): number =>
+    Math.abs((hull[j * 2]! - hull[i * 2]!) * (hull[k * 2 + 1]! - hull[i * 2 + 1]!) - (hull[j * 2 + 1]! - hull[i * 2 + 1]!) * (hull[k * 2]! - hull[i * 2]!));
+  // The hull point strictly between corners a and b (cyclically) adding the most area, if any.
+  const bestBetween = (a: number, b: number): [number, number] => {
+    let best = -1;
+    let bestArea = 0;
+    for (let i = (a + 1) % h; i !== b; i = (i + 1) % h) {
+      const s = area2(a, i, b);
+      if (s > bestArea) {
+        bestArea = s;
+        best = i;
+      }
+    }
+    return [best, bestArea];
+  };
+  while (idx.length < m) {
+    let slot = -1;
+    let point = -1;
+    let gain = 0;
+    for (let k = 0; k < idx.length; k++) {
+      const [i, s] = bestBetween(idx[k]!, idx[(k + 1) % idx.length]!);
+      if (i >= 0 && s > gain) {
+        gain = s;
+        slot = k + 1;
+        point = i;
+      }
+    }
+    if (point < 0) return undefined;
+    idx.splice(slot, 0, point);
+  }
+  for (let round = 0; round < 4 * m; round++) {
+    let moved = false;
+    for (let k = 0; k < m; k++) {
+      const prev = idx[(k + m - 1) % m]!;
+      const next = idx[(k + 1) % m]!;
+      const [i, s] = bestBetween(prev, next);
+      if (i >= 0 && i !== idx[k] && s > area2(prev, idx[k]!, next) * (1 + 1e-12)) {
+        idx[k] = i;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  return idx;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -382,11 +701,17 @@ function starVertices(v: Float64Array, points: number): Float64Array {
 // ---------------------------------------------------------------------------------------------
 // Geometry
 
-/** Path node: reached from the previous node by a line (arc = 0) or a circular arc of radius arc. */
+/**
+ * Path node: reached from the previous node by a line (arc = 0) or an arc of radius `arc` — a
+ * circular arc, or with `ry` an elliptical one (x radius `arc`, turned by `arcDeg`). Arcs bend
+ * the way the loop turns (convex corners) and span less than half a turn.
+ */
 interface PathNode {
   readonly x: number;
   readonly y: number;
   readonly arc: number;
+  readonly ry?: number;
+  readonly arcDeg?: number;
 }
 
 function polygonNodes(vertices: readonly (readonly [number, number])[]): PathNode[] {
@@ -407,14 +732,14 @@ function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: number;
   const sameWay = area > 0 === clockwise;
   const m = nodes.length;
   // Walk: each step goes from node `from` to node `to` by the piece stored on the node reached.
-  const order: { x: number; y: number; arc: number }[] = [];
+  const order: PathNode[] = [];
   if (sameWay) for (let i = 0; i < m; i++) order.push(nodes[i]!);
   else {
     // Reversed: node i is reached from node i+1 by the piece node i+1 was reached with.
     for (let i = 0; i < m; i++) {
       const at = nodes[(m - i) % m]!;
       const via = nodes[(m - i + 1) % m]!;
-      order.push({ x: at.x, y: at.y, arc: via.arc });
+      order.push({ ...via, x: at.x, y: at.y });
     }
   }
   const sweep = clockwise;
@@ -425,7 +750,7 @@ function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: number;
   for (let i = 1; i <= m; i++) {
     const node = order[i % m]!;
     if (Math.hypot(node.x - x, node.y - y) < 1e-9) continue;
-    if (node.arc > 0) segments.push({ kind: 'arc', rx: node.arc, ry: node.arc, rotationDeg: 0, largeArc: false, sweep, x: node.x, y: node.y });
+    if (node.arc > 0) segments.push({ kind: 'arc', rx: node.arc, ry: node.ry ?? node.arc, rotationDeg: node.arcDeg ?? 0, largeArc: false, sweep, x: node.x, y: node.y });
     else segments.push({ kind: 'line', x: node.x, y: node.y });
     x = node.x;
     y = node.y;
@@ -465,6 +790,37 @@ function polygonDistance(v: Float64Array, x: number, y: number): number {
   }
   const d = Math.sqrt(best);
   return inside ? -d : d;
+}
+
+/** Mean |distance| of the samples nearest to each side of a closed polygon (x, y pairs). */
+function sideErrors(p: Float64Array, v: Float64Array): Float64Array {
+  const m = v.length / 2;
+  const sum = new Float64Array(m);
+  const count = new Float64Array(m);
+  for (let k = 0; k < p.length; k += 2) {
+    const x = p[k]!;
+    const y = p[k + 1]!;
+    let best = Infinity;
+    let side = 0;
+    for (let i = 0; i < m; i++) {
+      const j = (i + 1) % m;
+      const ax = v[i * 2]!;
+      const ay = v[i * 2 + 1]!;
+      const dx = v[j * 2]! - ax;
+      const dy = v[j * 2 + 1]! - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 < 1e-18 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
+      const d2 = (x - ax - t * dx) ** 2 + (y - ay - t * dy) ** 2;
+      if (d2 < best) {
+        best = d2;
+        side = i;
+      }
+    }
+    sum[side] = sum[side]! + Math.sqrt(best);
+    count[side] = count[side]! + 1;
+  }
+  for (let i = 0; i < m; i++) sum[i] = count[i]! > 0 ? sum[i]! / count[i]! : 0;
+  return sum;
 }
 
 /** Mean and largest |distance| of all samples. */

@@ -116,7 +116,10 @@ export type Loop = readonly ChainUse[];
  * - rectangle: direction of the `width` side, [0, 90); corners rounded by `cornerRadius` (0 = sharp);
  * - triangle: direction from (cx, cy) — the vertex centroid — to vertices[0] (the apex of an
  *   isosceles triangle), [0, 360);
- * - star: direction from (cx, cy) to the first tip, [0, 360 / points).
+ * - star: direction from (cx, cy) to the first tip, [0, 360 / points);
+ * - quadrilateral: direction from (cx, cy) — the vertex centroid — to vertices[0], [0, 360);
+ * - bullet: direction of its axis, from the middle of the straight side towards the round back,
+ *   [0, 360).
  */
 export type ShapePrimitive =
   | { readonly family: 'circle'; readonly cx: number; readonly cy: number; readonly rotationDeg: number; readonly r: number }
@@ -147,6 +150,36 @@ export type ShapePrimitive =
       readonly points: number;
       readonly outerRadius: number;
       readonly innerRadius: number;
+    }
+  | {
+      /** A convex 4-gon that is no rectangle (`processing.parameterizedShapes.quadrilateral.general`). */
+      readonly family: 'quadrilateral';
+      readonly cx: number;
+      readonly cy: number;
+      readonly rotationDeg: number;
+      /** Clockwise on screen, starting with the first vertex of the longest side. */
+      readonly vertices: readonly (readonly [number, number])[];
+    }
+  | {
+      /**
+       * A "D" (`processing.parameterizedShapes.quadrilateral.bullet`): one straight side of length
+       * `height`, two straight sides at right angles to it, closed by a half-ellipse (the round
+       * back). (cx, cy) is the middle of its bounding box (aligned with the axis).
+       */
+      readonly family: 'bullet';
+      readonly cx: number;
+      readonly cy: number;
+      readonly rotationDeg: number;
+      /** Length along the axis: from the straight side to the tip of the round back. */
+      readonly width: number;
+      /** Length of the straight side (the shape's full breadth). */
+      readonly height: number;
+      /**
+       * How far the round back reaches along the axis (its half-ellipse's semi-axis); `height / 2`
+       * for a semicircle. `width − depth` is the straight body (0 for a pure half-disc or
+       * half-ellipse "D").
+       */
+      readonly depth: number;
     };
 
 /** The reference §3.9 model: one positive loop plus holes, all filled with one colour. */

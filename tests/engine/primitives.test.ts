@@ -1,7 +1,9 @@
 /**
  * Parameterized shapes (processing.parameterizedShapes.*): anti-aliased, rotated fixtures come
  * back as one shape annotated with the right primitive, parameters within 1 % of the truth;
- * each family switch turns its family off; a shape that is no primitive gets no annotation.
+ * each family switch turns its family on and off (one test per switch); a shape that is no
+ * primitive (a blob, an L, a bitten, wavy or dented near-primitive, a triangle with a rounded
+ * tip) gets no annotation.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
@@ -117,6 +119,58 @@ const starVertices = Array.from({ length: 10 }, (_, k) => {
 });
 const starImage = drawShape(220, 210, WHITE, [{ color: RED, inside: polygon(starVertices) }]);
 
+/** An irregular convex 4-gon (no two sides parallel) turned 23°, about 150 px across. */
+const quadVertices = [turned(110.3, 100.7, 23, -62, -48), turned(110.3, 100.7, 23, 58, -63), turned(110.3, 100.7, 23, 71, 38), turned(110.3, 100.7, 23, -43, 66)] as const;
+const quadImage = drawShape(220, 210, WHITE, [{ color: RED, inside: polygon(quadVertices) }]);
+
+/** A kite (one mirror axis, two pairs of equal sides) turned 23°, 70 px across, 120 px long. */
+const kiteVertices = [turned(80.4, 85.2, 23, 0, -45), turned(80.4, 85.2, 23, 35, -20), turned(80.4, 85.2, 23, 0, 75), turned(80.4, 85.2, 23, -35, -20)] as const;
+const kiteImage = drawShape(170, 180, WHITE, [{ color: RED, inside: polygon(kiteVertices) }]);
+
+/**
+ * Bullet fixture: straight side `height` long at local u = 0, straight body to u = width − depth,
+ * then a half-ellipse back reaching u = width; (cx, cy) is the middle of the axis.
+ */
+interface BulletTruth {
+  readonly cx: number;
+  readonly cy: number;
+  readonly width: number;
+  readonly height: number;
+  readonly depth: number;
+  readonly deg: number;
+}
+function bulletInside(t: BulletTruth) {
+  return (x: number, y: number): boolean => {
+    const [u0, v] = local(t.cx, t.cy, t.deg, x, y);
+    const u = u0 + t.width / 2;
+    const body = t.width - t.depth;
+    if (u < 0 || Math.abs(v) > t.height / 2) return false;
+    return u <= body || ((u - body) / t.depth) ** 2 + (v / (t.height / 2)) ** 2 <= 1;
+  };
+}
+/** Elongated bullet: 130 × 80 px, semicircular back, turned 29°. */
+const bullet: BulletTruth = { cx: 110.6, cy: 100.3, width: 130, height: 80, depth: 40, deg: 29 };
+const bulletImage = drawShape(220, 200, WHITE, [{ color: RED, inside: bulletInside(bullet) }]);
+/** Pure "D": a half disc of radius 55 (no body), turned 200°. */
+const halfDisc: BulletTruth = { cx: 90.2, cy: 85.7, width: 55, height: 110, depth: 55, deg: 200 };
+const halfDiscImage = drawShape(180, 170, WHITE, [{ color: RED, inside: bulletInside(halfDisc) }]);
+/** Half-ellipse back deeper than the breadth: 150 × 70 px, back 95 px deep, turned 29°. */
+const deepBullet: BulletTruth = { cx: 105.1, cy: 95.4, width: 150, height: 70, depth: 95, deg: 29 };
+const deepBulletImage = drawShape(210, 190, WHITE, [{ color: RED, inside: bulletInside(deepBullet) }]);
+
+/** N-pointed star fixture (first tip at `deg`). */
+function starImageOf(points: number, outer: number, inner: number, deg: number) {
+  const vertices = Array.from({ length: 2 * points }, (_, k) => {
+    const r = k % 2 === 0 ? outer : inner;
+    const a = deg * DEG + (k * Math.PI) / points;
+    return [100.4 + r * Math.cos(a), 98.7 + r * Math.sin(a)] as const;
+  });
+  return drawShape(200, 200, WHITE, [{ color: RED, inside: polygon(vertices) }]);
+}
+const star3Image = starImageOf(3, 80, 30, 11);
+const star4Image = starImageOf(4, 80, 34, 11);
+const star6Image = starImageOf(6, 80, 50, 11);
+
 /** A smooth blob (three and five lobes): round, but no circle, ellipse, rectangle or star. */
 const blobImage = drawShape(160, 160, WHITE, [
   {
@@ -129,6 +183,62 @@ const blobImage = drawShape(160, 160, WHITE, [
 ]);
 /** An L: straight sides and right angles, but six corners. */
 const lImage = drawShape(140, 140, WHITE, [{ color: RED, inside: polygon([turned(70, 70, 17, -40, -45), turned(70, 70, 17, -5, -45), turned(70, 70, 17, -5, 10), turned(70, 70, 17, 40, 10), turned(70, 70, 17, 40, 45), turned(70, 70, 17, -40, 45)]) }]);
+
+/** The 4-gon of quadVertices with a bite (6 px deep, radius 12) out of its first side: concave. */
+const bite = (() => {
+  const [[ax, ay], [bx, by]] = quadVertices;
+  const len = Math.hypot(bx - ax, by - ay);
+  // Outward normal of a clockwise-on-screen polygon's side: (dy, −dx) / len.
+  return { x: (ax + bx) / 2 + (6 * (by - ay)) / len, y: (ay + by) / 2 - (6 * (bx - ax)) / len };
+})();
+const bittenQuadImage = drawShape(220, 210, WHITE, [{ color: RED, inside: (x, y) => polygon(quadVertices)(x, y) && Math.hypot(x - bite.x, y - bite.y) > 12 }]);
+/** The same 4-gon with wavy sides (±2.5 px): straight only on average. */
+const wavyQuadImage = drawShape(220, 210, WHITE, [
+  {
+    color: RED,
+    inside: (x, y) => {
+      const a = Math.atan2(y - 100.7, x - 110.3);
+      const [sx, sy] = [x + 2.5 * Math.cos(9 * a) * Math.cos(a), y + 2.5 * Math.cos(9 * a) * Math.sin(a)];
+      return polygon(quadVertices)(sx, sy);
+    },
+  },
+]);
+/** generalVertices with its sharpest tip rounded (radius 6 px): neither a triangle nor a 4-gon. */
+const roundedTipImage = (() => {
+  const [a, tip, b] = [generalVertices[0], generalVertices[1], generalVertices[2]];
+  const ua = [a[0] - tip[0], a[1] - tip[1]];
+  const ub = [b[0] - tip[0], b[1] - tip[1]];
+  const la = Math.hypot(ua[0]!, ua[1]!);
+  const lb = Math.hypot(ub[0]!, ub[1]!);
+  const bis = [ua[0]! / la + ub[0]! / lb, ua[1]! / la + ub[1]! / lb];
+  const lbis = Math.hypot(bis[0]!, bis[1]!);
+  const half = Math.acos((ua[0]! * ub[0]! + ua[1]! * ub[1]!) / (la * lb)) / 2;
+  const r = 6;
+  const centre = r / Math.sin(half);
+  const [cx, cy] = [tip[0] + (bis[0]! / lbis) * centre, tip[1] + (bis[1]! / lbis) * centre];
+  const inTriangle = polygon(generalVertices);
+  return drawShape(200, 190, WHITE, [
+    {
+      color: RED,
+      inside: (x, y) => {
+        if (!inTriangle(x, y)) return false;
+        // Beyond the tangent points (along the bisector), only the disc remains.
+        const along = ((x - tip[0]) * bis[0]! + (y - tip[1]) * bis[1]!) / lbis;
+        return along >= centre * Math.cos(half) ** 2 || Math.hypot(x - cx, y - cy) <= r;
+      },
+    },
+  ]);
+})();
+/** A bullet with a dent in its round back (a 6 px deep, 30 px wide notch at the tip). */
+const dentedBulletImage = drawShape(220, 200, WHITE, [
+  {
+    color: RED,
+    inside: (x, y) => {
+      const [u, v] = local(bullet.cx, bullet.cy, bullet.deg, x, y);
+      return bulletInside(bullet)(x, y) && !(u > bullet.width / 2 - 6 && Math.abs(v) < 15);
+    },
+  },
+]);
 
 /** Every side of `got` matches a side of `want` (same vertex order up to rotation/reflection). */
 function expectTriangle(p: ShapePrimitive | undefined, want: readonly (readonly [number, number])[], isosceles: boolean): void {
@@ -155,6 +265,47 @@ function expectTriangle(p: ShapePrimitive | undefined, want: readonly (readonly 
   const cx = (want[0]![0] + want[1]![0] + want[2]![0]) / 3;
   const cy = (want[0]![1] + want[1]![1] + want[2]![1]) / 3;
   expect(Math.hypot(p.cx - cx, p.cy - cy) / size).toBeLessThan(0.01);
+}
+
+/** Each true vertex has its own fitted vertex within 1 % of the size; order clockwise on screen. */
+function expectQuadrilateral(p: ShapePrimitive | undefined, want: readonly (readonly [number, number])[]): void {
+  expect(p?.family).toBe('quadrilateral');
+  if (p?.family !== 'quadrilateral') return;
+  expect(p.vertices).toHaveLength(4);
+  let size = 0;
+  for (const [ax, ay] of want) for (const [bx, by] of want) size = Math.max(size, Math.hypot(bx - ax, by - ay));
+  const match = want.map(([x, y]) => {
+    let best = 0;
+    for (let i = 1; i < 4; i++) if (Math.hypot(p.vertices[i]![0] - x, p.vertices[i]![1] - y) < Math.hypot(p.vertices[best]![0] - x, p.vertices[best]![1] - y)) best = i;
+    return best;
+  });
+  expect(new Set(match).size).toBe(4);
+  want.forEach(([x, y], k) => expect(Math.hypot(p.vertices[match[k]!]![0] - x, p.vertices[match[k]!]![1] - y) / size).toBeLessThan(0.01));
+  // Same cyclic order as the (clockwise) truth.
+  for (let k = 0; k < 4; k++) expect(match[(k + 1) % 4]).toBe((match[k]! + 1) % 4);
+  const cx = want.reduce((a, [x]) => a + x, 0) / 4;
+  const cy = want.reduce((a, [, y]) => a + y, 0) / 4;
+  expect(Math.hypot(p.cx - cx, p.cy - cy) / size).toBeLessThan(0.01);
+  expect(angleGap(p.rotationDeg, Math.atan2(p.vertices[0]![1] - p.cy, p.vertices[0]![0] - p.cx) / DEG, 360)).toBeLessThan(1e-6);
+}
+
+function expectBullet(result: TraceResult, want: BulletTruth): void {
+  const shape = only(result);
+  const p = shape.primitive;
+  expect(p?.family).toBe('bullet');
+  if (p?.family !== 'bullet') return;
+  const size = Math.max(want.width, want.height);
+  expect(Math.hypot(p.cx - want.cx, p.cy - want.cy) / size).toBeLessThan(0.01);
+  expect(rel(p.width, want.width)).toBeLessThan(0.01);
+  expect(rel(p.height, want.height)).toBeLessThan(0.01);
+  expect(rel(p.depth, want.depth)).toBeLessThan(0.01);
+  expect(angleGap(p.rotationDeg, want.deg, 360)).toBeLessThan(1);
+  // Straight pieces and the back as two elliptical quarter arcs (rx: depth along the axis).
+  const segments = result.chains[shape.outer[0]!.chain]!.segments;
+  const arcs = segments.filter((s) => s.kind === 'arc');
+  expect(arcs).toHaveLength(2);
+  for (const a of arcs) if (a.kind === 'arc') expect([a.rx, a.ry, a.rotationDeg]).toEqual([p.depth, p.height / 2, p.rotationDeg]);
+  expect(segments.filter((s) => s.kind === 'line')).toHaveLength(p.width - p.depth > 0 ? 3 : 1);
 }
 
 describe('parameterized shapes: detection', () => {
@@ -243,6 +394,46 @@ describe('parameterized shapes: detection', () => {
     }
   });
 
+  it('an irregular convex 4-gon turned 23° is one quadrilateral through its four vertices', () => {
+    const result = traceImage(quadImage, params());
+    const shape = only(result);
+    expectQuadrilateral(shape.primitive, quadVertices);
+    if (shape.primitive?.family !== 'quadrilateral') return;
+    // Written as four lines through the exact vertices.
+    const chain = result.chains[shape.outer[0]!.chain]!;
+    expect(chain.segments).toHaveLength(4);
+    expect(chain.segments.every((s) => s.kind === 'line')).toBe(true);
+    const ends = chain.segments.map((s) => [s.x, s.y]);
+    for (const v of shape.primitive.vertices) expect(ends.some(([x, y]) => x === v[0] && y === v[1])).toBe(true);
+  });
+
+  it('a kite turned 23° is one quadrilateral', () => {
+    expectQuadrilateral(only(traceImage(kiteImage, params())).primitive, kiteVertices);
+  });
+
+  it('a bullet (straight side, straight body, semicircular back) turned 29° is one bullet', () => {
+    expectBullet(traceImage(bulletImage, params()), bullet);
+  });
+
+  it('a half disc "D" turned 200° is one bullet without a body', () => {
+    const result = traceImage(halfDiscImage, params());
+    expectBullet(result, halfDisc);
+    const p = only(result).primitive;
+    if (p?.family === 'bullet') expect(p.width).toBe(p.depth);
+  });
+
+  it('a bullet whose back is a deep half-ellipse, turned 29°, is one bullet with that depth', () => {
+    expectBullet(traceImage(deepBulletImage, params()), deepBullet);
+  });
+
+  it('3-, 4- and 6-pointed stars are stars with their number of points', () => {
+    for (const [image, points] of [[star3Image, 3], [star4Image, 4], [star6Image, 6]] as const) {
+      const p = only(traceImage(image, params())).primitive;
+      expect(p?.family).toBe('star');
+      if (p?.family === 'star') expect(p.points).toBe(points);
+    }
+  });
+
   it('the background keeps sharing the primitive chain as its hole', () => {
     const result = traceImage(rrectImage, params());
     const shape = only(result);
@@ -254,33 +445,78 @@ describe('parameterized shapes: detection', () => {
     expect(only(traceImage(blobImage, params())).primitive).toBeUndefined();
     expect(only(traceImage(lImage, params())).primitive).toBeUndefined();
   });
+
+  it('a 4-gon with a bite or wavy sides, a triangle with a rounded tip and a dented bullet stay curves', () => {
+    expect(only(traceImage(bittenQuadImage, params())).primitive).toBeUndefined();
+    expect(only(traceImage(roundedTipImage, params())).primitive).toBeUndefined();
+    expect(only(traceImage(wavyQuadImage, params())).primitive).toBeUndefined();
+    expect(only(traceImage(dentedBulletImage, params())).primitive).toBeUndefined();
+  });
 });
 
 describe('parameterized shapes: switches', () => {
-  const familyOf = (image: typeof circleImage, off: Partial<ParameterizedShapeSwitches>) => only(traceImage(image, params(off))).primitive?.family;
+  const familyOf = (image: typeof circleImage, off: Partial<ParameterizedShapeSwitches> = {}) => only(traceImage(image, params(off))).primitive?.family;
 
-  it('ellipse.circle.enabled=false: a disc is no circle', () => {
+  it('ellipse.circle.enabled: a disc is a circle only with it on', () => {
+    expect(familyOf(circleImage)).toBe('circle');
     expect(familyOf(circleImage, { ellipseCircle: false })).toBeUndefined();
   });
 
-  it('ellipse.general.enabled=false: an ellipse is no ellipse', () => {
+  it('ellipse.general.enabled: an ellipse is an ellipse only with it on', () => {
+    expect(familyOf(ellipseImage)).toBe('ellipse');
     expect(familyOf(ellipseImage, { ellipseGeneral: false })).toBeUndefined();
   });
 
-  it('quadrilateral.rectangle.enabled=false: rectangles, rounded or not, are no rectangles', () => {
+  it('quadrilateral.rectangle.enabled: rectangles, rounded or not, are rectangles only with it on (never general quadrilaterals)', () => {
+    expect(familyOf(rrectImage)).toBe('rectangle');
+    expect(familyOf(sharpImage)).toBe('rectangle');
     expect(familyOf(rrectImage, { quadrilateralRectangle: false })).toBeUndefined();
     expect(familyOf(sharpImage, { quadrilateralRectangle: false })).toBeUndefined();
   });
 
-  it('triangle.isosceles and triangle.general switch their own triangles off', () => {
+  it('triangle.isosceles and triangle.general switch their own triangles off (and never give a quadrilateral)', () => {
+    expect(familyOf(isoImage)).toBe('triangle');
+    expect(familyOf(generalImage)).toBe('triangle');
     expect(familyOf(isoImage, { triangleIsosceles: false })).toBeUndefined();
     expect(familyOf(generalImage, { triangleGeneral: false })).toBeUndefined();
     expect(familyOf(generalImage, { triangleIsosceles: false })).toBe('triangle');
     expect(familyOf(isoImage, { triangleGeneral: false })).toBe('triangle');
   });
 
-  it('star.N5.enabled=false: a five-pointed star is no star', () => {
-    expect(familyOf(starImage, { starN5: false })).toBeUndefined();
+  it('quadrilateral.general.enabled: a 4-gon or a kite is a quadrilateral only with it on', () => {
+    expect(familyOf(quadImage)).toBe('quadrilateral');
+    expect(familyOf(kiteImage)).toBe('quadrilateral');
+    expect(familyOf(quadImage, { quadrilateralGeneral: false })).toBeUndefined();
+    expect(familyOf(kiteImage, { quadrilateralGeneral: false })).toBeUndefined();
+    // The other quadrilateral switches do not touch it.
+    expect(familyOf(quadImage, { quadrilateralRectangle: false, quadrilateralBullet: false })).toBe('quadrilateral');
+  });
+
+  it('quadrilateral.bullet.enabled: bullets and half discs are bullets only with it on', () => {
+    expect(familyOf(bulletImage)).toBe('bullet');
+    expect(familyOf(halfDiscImage)).toBe('bullet');
+    expect(familyOf(bulletImage, { quadrilateralBullet: false })).toBeUndefined();
+    expect(familyOf(halfDiscImage, { quadrilateralBullet: false })).toBeUndefined();
+    expect(familyOf(bulletImage, { quadrilateralRectangle: false, quadrilateralGeneral: false })).toBe('bullet');
+  });
+
+  it('star.N3.enabled: a three-pointed star is a star only with it on', () => {
+    expect(familyOf(star3Image, { starN4: false, starN5: false, starN6: false })).toBe('star');
+    expect(familyOf(star3Image, { starN3: false })).toBeUndefined();
+  });
+
+  it('star.N4.enabled: a four-pointed star is a star only with it on', () => {
+    expect(familyOf(star4Image, { starN3: false, starN5: false, starN6: false })).toBe('star');
+    expect(familyOf(star4Image, { starN4: false })).toBeUndefined();
+  });
+
+  it('star.N5.enabled: a five-pointed star is a star only with it on', () => {
     expect(familyOf(starImage, { starN3: false, starN4: false, starN6: false })).toBe('star');
+    expect(familyOf(starImage, { starN5: false })).toBeUndefined();
+  });
+
+  it('star.N6.enabled: a six-pointed star is a star only with it on', () => {
+    expect(familyOf(star6Image, { starN3: false, starN4: false, starN5: false })).toBe('star');
+    expect(familyOf(star6Image, { starN6: false })).toBeUndefined();
   });
 });
