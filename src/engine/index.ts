@@ -9,7 +9,10 @@
  *   5 boundary  shared chain graph and per-region loops
  *   6 subpixel  chain samples on the lattice (pixel art) or moved by edge coverage
  *   7 fit       corners, lines / quadratics / cubics / arcs within a pixel tolerance; isolated
- *               closed chains as parameterized shapes (circle … star, primitives.ts)
+ *               closed chains as parameterized shapes (circle, ellipse, rectangle, quadrilateral,
+ *               bullet, triangle, star: primitives.ts)
+ * Stages 0, 1, 3, 4 (links) and 7 are data-parallel jobs (jobs.ts) that traceImageWith spreads
+ * over threads; traceImage runs them in line. Same bytes either way.
  *   8 shapes    one outer loop + holes per region; cutouts or stacked
  */
 import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './boundary.js';
