@@ -69,6 +69,9 @@ export function latticePoints(graph: ChainGraph, c: number): Float64Array {
   return out;
 }
 
+/** Coverage below this is read as none (noise, compression) when placing a thin line's edges. */
+const THIN_COVERAGE = 0.06;
+
 /** Minimum RGB distance between two region colours for coverage to be trusted. */
 const MIN_CONTRAST = 24;
 
@@ -100,13 +103,23 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
       const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
       const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
       const ry = d === 0 ? y : d === 1 ? y : y - 1;
-      let tp = coverageOfA(ctx, lx, ly, a, b);
+      const tp = coverageOfA(ctx, lx, ly, a, b);
       let tq = coverageOfA(ctx, rx, ry, a, b);
-      // A one-pixel-wide strip shares its coverage between its two edges: the missing (or
-      // extra) area is split, so a thin line keeps its true width instead of collapsing.
-      if (regionAt(ctx, lx + DY[d]!, ly - DX[d]!) !== a) tp = 1 - (1 - tp) / 2;
+      // A one-pixel gap between two parts of A shares its coverage between its two edges.
       if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
-      offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
+      const farX = lx + DY[d]!;
+      const farY = ly - DX[d]!;
+      if (regionAt(ctx, farX, farY) !== a) {
+        // A one-pixel-wide strip of A (a thin line): its ink is one interval across q | p | far.
+        // Coverage in q puts this edge that far into q; otherwise, coverage beyond p puts the
+        // interval against p's far side, so p's missing share lies on this side; with neither,
+        // the interval sits in the middle of p.
+        const tFar = coverageOfA(ctx, farX, farY, a, b);
+        if (tq > THIN_COVERAGE) offset = tq;
+        else if (tFar > THIN_COVERAGE) offset = tp - 1;
+        else offset = (tp - 1) / 2;
+        offset = Math.max(-0.5, Math.min(0.5, offset));
+      } else offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
     }
     // Right-hand normal of direction d in y-down coordinates: (−dy, dx).
     out[k * 2] = mx - DY[d]! * offset;
