@@ -1,5 +1,6 @@
 // Bundles the CLI (src/cli/main.ts and everything it imports) into dist-cli/tracelab.mjs, which
-// bin/tracelab.js loads. Run by `npm run build:cli` and by the `prepare` script on `npm install`.
+// bin/tracelab.js loads, and the worker-thread entries next to it (job-thread.mjs,
+// trace-thread.mjs). Run by `npm run build:cli` and by the `prepare` script on `npm install`.
 // During `npm install` a failed build only warns, so installing dependencies never breaks on it.
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -32,9 +33,11 @@ try {
   rmSync(outdir, { recursive: true, force: true }); // no stale chunks from an earlier build
   const result = await build({
     absWorkingDir: root,
-    // Entries: dist-cli/tracelab.mjs and the engine thread (job-thread.mjs), plus chunks: the decoders are imported on demand, so a
-    // PNG trace never loads the JPEG, WebP, GIF, BMP or TIFF decoders.
-    entryPoints: { tracelab: 'src/cli/main.ts', 'job-thread': 'src/pool/job-thread.ts' },
+    // Entries: dist-cli/tracelab.mjs, the engine thread (job-thread.mjs) and the thread `tracelab
+    // serve` runs whole traces in (trace-thread.mjs, found next to tracelab.mjs at run time), plus
+    // shared chunks: the decoders are imported on demand, so a PNG trace never loads the JPEG,
+    // WebP, GIF, BMP or TIFF decoders.
+    entryPoints: { tracelab: 'src/cli/main.ts', 'job-thread': 'src/pool/job-thread.ts', 'trace-thread': 'src/cli/trace-thread.ts' },
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',

@@ -103,6 +103,9 @@ export function authenticate(request: Request, credentials: { apiId: string; api
   }
 }
 
+/** Seconds a 503 answer asks the client to wait. */
+export const RETRY_AFTER_503_SECONDS = 5;
+
 /** The JSON error response (§4.1) of `error`; anything but a TracelabError is a generic 500. */
 export function errorResponse(error: unknown, dataReceived: DataReceived | null, extraHeaders: Record<string, string> = {}): Response {
   let status = 500;
@@ -119,6 +122,8 @@ export function errorResponse(error: unknown, dataReceived: DataReceived | null,
     ...extraHeaders,
   };
   if (status === 401) headers['WWW-Authenticate'] = `Basic realm="${AUTH_REALM}"`;
+  // 503 (an internal timeout, −10) invites a retry; say when (reference §4.1, [OAS] Retry-After).
+  if (status === 503 && headers['Retry-After'] === undefined) headers['Retry-After'] = String(RETRY_AFTER_503_SECONDS);
   return new Response(JSON.stringify({ error: { status, code, message }, dataReceived }), { status, headers });
 }
 

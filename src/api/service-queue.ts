@@ -3,9 +3,9 @@
  * requests are being handled or waiting at once; one more is answered at once with
  * 429 / 1015 "Slow down" and a `Retry-After` header, which the client's back-off
  * (src/api/client.ts) honours. Transport-independent: wraps a fetch-style handler.
- * Why a bound: the engine traces synchronously, so requests that arrive during a trace wait in
- * memory (their bodies already read); without a bound a burst of uploads grows memory without
- * limit.
+ * Why a bound: requests beyond what the tracer can take wait in memory (their bodies already read)
+ * — behind the busy worker threads of `tracelab serve`, or behind a synchronous trace on the
+ * server thread — so without a bound a burst of uploads grows memory without limit.
  */
 
 import { TracelabError } from '../engine/errors.js';

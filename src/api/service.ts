@@ -11,19 +11,23 @@
  * Charging: the price comes from `pricing.ts`, `account.checkCanSpend` runs before any image is
  * read or traced, and `account.charge` only after the response body exists and any token was
  * stored (failed calls are free, §4.1).
+ *
+ * The decode/trace/write part of a call is a `TraceJob` (service-trace.ts) given to the injected
+ * `runTrace`: by default in this thread; `tracelab serve` passes a worker-thread pool
+ * (src/cli/trace-pool.ts). Everything else (auth, forms, storage, charging) stays here.
  */
 
 import { TracelabError } from '../engine/errors.js';
-import type { TraceResult } from '../engine/types.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
 import type { LocalAccount } from './account.js';
 import { parseOptions, toFields } from './options.js';
-import { planVectorize, traceBytes } from './pipeline.js';
+import { planVectorize } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
 import { authenticate, errorResponse, jsonResponse, readForm, GENERIC_ERROR_CODE, type ParsedForm } from './service-http.js';
 import { base64Bytes, fileBytes, imageSource, MAX_IMAGE_BYTES, urlBytes, type FetchImage } from './service-image.js';
-import { deserializeTrace, render, serializeTrace, type Rendered } from './service-render.js';
+import type { Rendered } from './service-render.js';
+import { runTraceJobHere, traceFields, type TraceRunner } from './service-trace.js';
 import {
   getRecord,
   newRecord,
@@ -48,6 +52,8 @@ export interface ServiceOptions {
   readonly fetchImage?: FetchImage;
   /** Called with every unexpected (500, code −1) exception, for logging; never with TracelabErrors. */
   readonly onError?: (error: unknown) => void;
+  /** Runs the decode/trace/write job of a call; default in this thread (`runTraceJobHere`). */
+  readonly runTrace?: TraceRunner;
 }
 
 export type ApiHandler = (request: Request) => Promise<Response>;
@@ -113,6 +119,7 @@ export function createService(options: ServiceOptions): ApiHandler {
   const now = options.now ?? (() => Date.now());
   const random = options.random;
   const fetchImage: FetchImage = options.fetchImage ?? ((url, signal) => globalThis.fetch(url, { signal, redirect: 'follow' }));
+  const runTrace: TraceRunner = options.runTrace ?? runTraceJobHere;
 
   async function storePut(record: ImageRecord): Promise<void> {
     try {
@@ -123,14 +130,15 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
   }
 
-  async function vectorize(form: ParsedForm): Promise<Response> {
+  async function vectorize(form: ParsedForm, signal: AbortSignal): Promise<Response> {
     const source = imageSource(form);
     // Every other field is validated before any image is read (1019).
     const opts = parseOptions(form.strings, 'vectorize');
     const mode = opts.mode;
     const previewMode = mode === 'preview' || mode === 'test_preview';
+    // Every consistency check (1019) before the image is read; the trace job plans again from the same fields.
     // Preview modes always answer a 4× PNG (§6.2; contradicting output options are ignored).
-    const plan = planVectorize(form.strings);
+    planVectorize(form.strings);
     const retentionDays = opts['policy.retention_days'];
     const cost = vectorizeCost(mode, retentionDays);
     account.checkCanSpend(mode, cost.charged);
@@ -159,17 +167,21 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
 
     const watermark = mode === 'production' ? 'none' : mode === 'preview' ? 'discreet' : 'heavy';
-    const out = await traceBytes(plan, bytes);
-    const rendered: Rendered = await render(out.result, { outputOptions: plan.outputOptions, preview: previewMode, watermark });
+    const fields = traceFields(form.strings);
+    const rendered = await runTrace(
+      { source: { kind: 'image', bytes, fields }, outputFields: fields, preview: previewMode, watermark, keepTrace: retentionDays > 0 },
+      signal,
+    );
 
     const headers = chargeHeaders(cost, mode);
     if (retentionDays > 0) {
+      if (rendered.trace === undefined) throw new Error('the trace job returned no trace to retain');
       const record = newRecord({
         mode,
         retentionDays,
         image: { bytes, mimeType: storedMime ?? IMAGE_MIME[sniffFormat(bytes) ?? 'png'] },
         options: toFields(opts, 'vectorize'),
-        trace: serializeTrace(out.result),
+        trace: rendered.trace,
         now,
         ...(random ? { random } : {}),
       });
@@ -180,7 +192,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     return fileResponse(rendered, headers);
   }
 
-  async function download(form: ParsedForm): Promise<Response> {
+  async function download(form: ParsedForm, signal: AbortSignal): Promise<Response> {
     const token = tokenField(form, 'download');
     const fields = form.strings.filter(([n]) => n !== 'image.token');
     const opts = parseOptions(fields, 'download');
@@ -193,13 +205,19 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
     const cost = downloadCost({ tokenMode: record.mode, validReceipt: receipt !== undefined });
     account.checkCanSpend(record.mode, cost.charged);
-    const result = await storedTrace(token, record, plan.options['output.shape_stacking']);
-    // Production and preview tokens download the real result; test tokens stay watermarked (§6.3).
-    const rendered = await render(result, {
-      outputOptions: plan.outputOptions,
-      preview: false,
-      watermark: isTestMode(record.mode) ? 'heavy' : 'none',
-    });
+    // The retained trace, or the stored image traced again when another stacking is asked.
+    const retrace = record.options.filter(([n]) => n !== 'output.shape_stacking' && n !== 'mode' && n !== 'policy.retention_days');
+    const rendered: Rendered = await runTrace(
+      {
+        source: { kind: 'stored', token, trace: record.trace, stacking: plan.options['output.shape_stacking'], image: record.image.bytes, fields: retrace },
+        outputFields: fields.filter(([n]) => n !== 'receipt'),
+        preview: false,
+        // Production and preview tokens download the real result; test tokens stay watermarked (§6.3).
+        watermark: isTestMode(record.mode) ? 'heavy' : 'none',
+        keepTrace: false,
+      },
+      signal,
+    );
     const headers = chargeHeaders(cost, record.mode);
     if (cost.issuesReceipt) {
       const updated = withReceipt(record, now, random);
@@ -208,18 +226,6 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
     account.charge(cost.charged);
     return fileResponse(rendered, headers);
-  }
-
-  /**
-   * The retained trace, or — when /download asks for the other output.shape_stacking — the stored
-   * image traced again with its stored processing options and that stacking (stacking decides
-   * which holes the shapes have, so it is part of the trace).
-   */
-  async function storedTrace(token: string, record: ImageRecord, stacking: string): Promise<TraceResult> {
-    const stored = deserializeTrace(token, record.trace);
-    if ((stored.shapeStacking ?? 'cutouts') === stacking) return stored;
-    const fields = [...record.options.filter(([n]) => n !== 'output.shape_stacking' && n !== 'mode' && n !== 'policy.retention_days'), ['output.shape_stacking', stacking] as const];
-    return (await traceBytes(planVectorize(fields), record.image.bytes)).result;
   }
 
   async function remove(form: ParsedForm): Promise<Response> {
@@ -249,8 +255,8 @@ export function createService(options: ServiceOptions): ApiHandler {
       if (route === 'account') return jsonResponse(account.status());
       const form = await readForm(request);
       if (Object.keys(form.dataReceived).length > 0) dataReceived = form.dataReceived;
-      if (route === 'vectorize') return await vectorize(form);
-      if (route === 'download') return await download(form);
+      if (route === 'vectorize') return await vectorize(form, request.signal);
+      if (route === 'download') return await download(form, request.signal);
       return await remove(form);
     } catch (error) {
       if (!(error instanceof TracelabError)) options.onError?.(error);

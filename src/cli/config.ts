@@ -5,23 +5,30 @@
  *   TRACELAB_API_ID / TRACELAB_API_SECRET   credentials the local service accepts (default tracelab / tracelab)
  *   TRACELAB_DATA_DIR   data directory; default $XDG_DATA_HOME/tracelab when XDG_DATA_HOME is set,
  *                       else ~/.tracelab. Retained images live in <dir>/images (one file per
- *                       token), the account in <dir>/account.json (rewritten atomically after
- *                       every charge), so both survive restarts and separate CLI runs.
+ *                       token), the account in <dir>/account.json (rewritten atomically: temp
+ *                       file, fsync, rename, after every charge), so both survive restarts and
+ *                       separate CLI runs.
  *   TRACELAB_ACCOUNT    JSON file in the /account body shape that seeds the account while
  *                       <dir>/account.json does not exist yet; without it the account comes from
  *                       TRACELAB_PLAN / TRACELAB_STATE / TRACELAB_CREDITS (src/api/account.ts).
  *   VECTORIZER_API_URL / VECTORIZER_API_ID / VECTORIZER_API_SECRET   the service `--remote` talks to
  *                       (as the official CLI); a set VECTORIZER_API_URL makes every verb remote.
+ *   TRACELAB_THREADS    `tracelab serve`'s trace worker threads (default availableParallelism() − 1,
+ *                       at least 1, at most 4; 0 traces on the server's own thread).
+ *   TRACELAB_THREAD_MEMORY_MB   each trace worker's V8 heap budget (default 1024).
+ *   TRACELAB_TRACE_TIMEOUT_S    a trace running longer is stopped, 503 / −10 (default 300).
  */
 
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { availableParallelism, homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomically } from './atomic-write.js';
 import { createSafeFetchImage } from './safe-fetch.js';
 import { AccountConfigError, LocalAccount, fromEnv, fromJson } from '../api/account.js';
 import { createService } from '../api/service.js';
+import type { TraceRunner } from '../api/service-trace.js';
 import { createDirectoryStore } from '../api/storage/directory.js';
 import { setWebpWasm } from '../decode/index.js';
 
@@ -45,6 +52,29 @@ export interface TracelabConfig {
   readonly allowPrivateUrls?: boolean;
   /** `tracelab serve`'s request bound (TRACELAB_MAX_QUEUE, default 16; 429 + Retry-After beyond). */
   readonly queue?: { readonly maxInFlight: number; readonly retryAfterSeconds: number };
+  /** `tracelab serve`'s trace worker threads (TRACELAB_THREADS, TRACELAB_THREAD_MEMORY_MB, TRACELAB_TRACE_TIMEOUT_S). */
+  readonly threads?: TraceThreadsConfig;
+}
+
+export interface TraceThreadsConfig {
+  /** Worker threads; 0 = trace on the server's own thread. */
+  readonly count: number;
+  /** Each worker's V8 heap budget (old generation), MB. */
+  readonly heapMb: number;
+  /** Longest job, ms (then 503 / −10). */
+  readonly jobTimeoutMs: number;
+}
+
+/** Default heap budget of one trace worker, MB (see README "Limits and safety"). */
+export const DEFAULT_THREAD_MEMORY_MB = 1024;
+export const DEFAULT_TRACE_TIMEOUT_S = 300;
+
+/** Most trace workers `serve` starts unless TRACELAB_THREADS says otherwise (worst-case heap: 4 × budget). */
+export const MAX_DEFAULT_THREADS = 4;
+
+/** One worker per core, leaving one core to the server's own thread; at least 1, at most 4. */
+export function defaultThreadCount(): number {
+  return Math.min(MAX_DEFAULT_THREADS, Math.max(1, availableParallelism() - 1));
 }
 
 function get(env: Env, name: string): string | undefined {
@@ -72,15 +102,30 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     },
     env,
     queue: { maxInFlight: positiveInt(env, 'TRACELAB_MAX_QUEUE', 16), retryAfterSeconds: 5 },
+    threads: {
+      count: nonNegativeInt(env, 'TRACELAB_THREADS', defaultThreadCount()),
+      heapMb: atLeast(env, 'TRACELAB_THREAD_MEMORY_MB', DEFAULT_THREAD_MEMORY_MB, 64),
+      jobTimeoutMs: positiveInt(env, 'TRACELAB_TRACE_TIMEOUT_S', DEFAULT_TRACE_TIMEOUT_S) * 1000,
+    },
     allowPrivateUrls: get(env, 'TRACELAB_ALLOW_PRIVATE_URLS') === '1',
   };
 }
 
 function positiveInt(env: Env, name: string, fallback: number): number {
+  return atLeast(env, name, fallback, 1);
+}
+
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  return atLeast(env, name, fallback, 0);
+}
+
+function atLeast(env: Env, name: string, fallback: number, min: number): number {
   const v = get(env, name);
   if (v === undefined) return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer; received ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || n < min) {
+    throw new Error(`${name} must be an integer of at least ${min}; received ${JSON.stringify(v)}`);
+  }
   return n;
 }
 
@@ -125,17 +170,9 @@ export class PersistedAccount extends LocalAccount {
   }
 }
 
-let tempCounter = 0;
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const temp = `${file}.tmp-${process.pid}-${++tempCounter}`;
-  try {
-    await mkdir(resolve(file, '..'), { recursive: true });
-    await writeFile(temp, text);
-    await rename(temp, file);
-  } catch (e) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw e;
-  }
+  await mkdir(dirname(file), { recursive: true });
+  await writeFileAtomically(file, new TextEncoder().encode(text));
 }
 
 function readText(path: string, what: string): string | undefined {
@@ -183,8 +220,13 @@ export interface LocalService {
   readonly config: TracelabConfig;
 }
 
+export interface LocalServiceOptions {
+  /** Where traces run (`tracelab serve`: its worker-thread pool); default this thread. */
+  readonly runTrace?: TraceRunner;
+}
+
 /** The `/api/v1` handler on the configured data directory and account. */
-export function openLocalService(config: TracelabConfig, onError?: (error: unknown) => void): LocalService {
+export function openLocalService(config: TracelabConfig, onError?: (error: unknown) => void, options: LocalServiceOptions = {}): LocalService {
   loadWebpDecoder();
   const account = loadAccount(config, onError);
   const handler = createService({
@@ -193,6 +235,7 @@ export function openLocalService(config: TracelabConfig, onError?: (error: unkno
     credentials: config.credentials,
     // image.url never reaches loopback/private addresses unless TRACELAB_ALLOW_PRIVATE_URLS=1.
     fetchImage: createSafeFetchImage({ allowPrivate: config.allowPrivateUrls === true }),
+    ...(options.runTrace ? { runTrace: options.runTrace } : {}),
   });
   return { handler, account, config };
 }

@@ -3,14 +3,21 @@
  * bin/tracelab.js). No side effects on import: `main` returns the exit status.
  */
 
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { version } from '../../package.json';
 import { TracelabError } from '../engine/errors.js';
 import { ApiClientError, type VectorizeInput } from '../api/client.js';
 import { parseArgs, UsageError, type Command } from './args.js';
+import { writeFileAtomically } from './atomic-write.js';
 import { helpText } from './help.js';
 import { planVectorize, runVectorize } from './vectorize.js';
+
+/**
+ * The trace worker bundle, next to the CLI bundle (dist-cli/trace-thread.mjs). This module is the
+ * bundle's entry, so its import.meta.url is dist-cli/tracelab.mjs (chunks live in dist-cli/chunks/).
+ */
+const TRACE_THREAD_ENTRY = new URL('./trace-thread.mjs', import.meta.url);
 
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
@@ -71,7 +78,14 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       case 'serve': {
         // Loaded on demand: the plain trace never loads the service.
         const [{ readConfig }, { runServe }] = await Promise.all([import('./config.js'), import('./serve.js')]);
-        await runServe({ host: command.host, port: command.port, config: readConfig(), writeStderr: (t) => io.writeStderr(t) });
+        await runServe({
+          host: command.host,
+          port: command.port,
+          config: readConfig(),
+          writeStderr: (t) => io.writeStderr(t),
+          // The worker-thread entry is bundled next to this file (scripts/build-cli.mjs).
+          traceThread: TRACE_THREAD_ENTRY,
+        });
         return EXIT_OK;
       }
     }
@@ -154,14 +168,14 @@ async function readInput(path: string): Promise<Uint8Array> {
   }
 }
 
-/** Write OUT.tmp-<pid>, then rename it over OUT; never leaves a partial OUT or the temp file. */
+/**
+ * Writes OUTPUT through a temp file next to it, fsync and rename (atomic-write.ts): a failure
+ * (disk full, I/O error) leaves no partial OUTPUT and no temp file, and is one readable error line.
+ */
 async function writeAtomically(path: string, body: Uint8Array): Promise<void> {
-  const temp = `${path}.tmp-${process.pid}`;
   try {
-    await writeFile(temp, body);
-    await rename(temp, path);
+    await writeFileAtomically(path, body);
   } catch (err) {
-    await rm(temp, { force: true }).catch(() => undefined);
     throw new Error(`cannot write OUTPUT '${path}': ${(err as Error).message}`);
   }
 }

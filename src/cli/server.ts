@@ -10,7 +10,8 @@
  * - The handler's `Response` is written back (status, headers, streamed body with back-pressure).
  * - Nothing a client sends can crash the process: a handler exception is a 500 JSON error, a
  *   client that disconnects aborts `request.signal` and cancels the response body.
- * - `close()` stops accepting, lets requests in flight finish (up to `graceMs`), then cuts the rest.
+ * - `close()` stops accepting, closes connections without a request in flight at once, lets requests
+ *   in flight finish (up to `graceMs`), then cuts the rest.
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -82,11 +83,16 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     }
   };
   const sockets = new Set<Socket>();
+  /** Connections with a request in flight; close() cuts the others at once. */
+  const busy = new Set<Socket>();
   let origin = '';
   /** Set by close(): answers say `Connection: close` and finished connections are dropped. */
   let closing = false;
 
   const server = createServer((req, res) => {
+    const socket = req.socket;
+    busy.add(socket);
+    res.on('close', () => busy.delete(socket));
     handle(req, res).catch((e: unknown) => {
       report(e);
       if (!res.headersSent) {
@@ -95,10 +101,10 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       } else res.destroy();
     });
   });
-  // Traces run on this thread and block the event loop for seconds. With Node's 5-s keep-alive
-  // default, an idle socket's timer could fire right after such a block, before the request a
-  // client had already sent on it is read — the client then sees ECONNRESET (seen under load).
-  // Idle sockets now live well beyond any single trace.
+  // A handler may block the event loop for seconds (`serve` with TRACELAB_THREADS=0 traces on this
+  // thread). With Node's 5-s keep-alive default, an idle socket's timer could fire right after such
+  // a block, before the request a client had already sent on it is read — the client then sees
+  // ECONNRESET (seen under load). Idle sockets now live well beyond any single trace.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on('connection', (socket) => {
@@ -296,6 +302,9 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
               done();
             });
             server.closeIdleConnections();
+            // Also connections that never carried a request (clients open spare ones, e.g. undici
+            // after an aborted fetch): Node does not count them as idle, and they hold close() open.
+            for (const s of sockets) if (!busy.has(s)) s.destroy();
           });
           return closed;
         },
