@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import {
-  existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync,
+  existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +109,9 @@ function makeTracers() {
       cmd: (inp, out) => [nodeBin, [join(ROOT, 'bin/tracelab.js'), 'vectorize', inp, '-o', out,
         ...TRACELAB_PARAMS.flatMap((p) => ['--param', p])]],
       cwd: ROOT,
+      // the CLI then prints one `tracelab-timings {...}` JSON line (ms per stage) on stderr
+      env: { TRACELAB_TIMINGS: '1' },
+      timings: true,
     },
     { name: 'vtracer-native', cmd: (inp, out) => [nodeBin, [peer('vtracer-native'), inp, out]], cwd: BENCH },
     { name: 'vtracer-wasm', cmd: (inp, out) => [nodeBin, [peer('vtracer-wasm'), inp, out]], cwd: BENCH },
@@ -152,10 +155,10 @@ function toPbm({ width, height, data }) {
  * process.hrtime and peak RSS from GNU time (%M, KiB) or, as a fallback, from the
  * child's own report (BENCH_RSS_OUT, JS runners only).
  */
-function runOnce(cmd, args, { cwd, useTime, rssFile }) {
+function runOnce(cmd, args, { cwd, useTime, rssFile, env: extraEnv, timings: wantTimings }) {
   return new Promise((resolveRun) => {
     rmSync(rssFile, { force: true });
-    const env = { ...process.env, BENCH_RSS_OUT: rssFile };
+    const env = { ...process.env, ...extraEnv, BENCH_RSS_OUT: rssFile };
     const [file, argv] = useTime ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
     let stderr = '';
     let timedOut = false;
@@ -197,13 +200,34 @@ function runOnce(cmd, args, { cwd, useTime, rssFile }) {
         const msg = lines.find((l) => /\b(error|ERR_[A-Z_]+)\b/i.test(l)) ?? lines[lines.length - 1] ?? '';
         resolveRun({ ok: false, error: `exit ${code ?? signal}${msg ? `: ${msg}` : ''}`, ms, rssMB });
       } else {
-        resolveRun({ ok: true, ms, rssMB });
+        resolveRun({ ok: true, ms, rssMB, ...(wantTimings ? { timings: parseTimings(stderr) } : {}) });
       }
     });
   });
 }
 
-function median(values) {
+/** Stage names of `tracelab-timings`, in pipeline order (`trace` = the whole engine call, resize … shapes). */
+export const STAGES = ['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes', 'trace', 'write'];
+
+/** The last `tracelab-timings {...}` line of a stderr text → { stage: ms }, or null when there is none. */
+export function parseTimings(stderr) {
+  const lines = String(stderr).split('\n').filter((l) => l.startsWith('tracelab-timings '));
+  if (lines.length === 0) return null;
+  try {
+    const obj = JSON.parse(lines[lines.length - 1].slice('tracelab-timings '.length));
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return null;
+    const out = {};
+    for (const [k, v] of Object.entries(obj)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** CSV column of a stage. */
+export const stageColumn = (stage) => `stage_${stage}_ms`;
+
+export function median(values) {
   const v = values.filter((x) => x !== null && x !== undefined && !Number.isNaN(x)).sort((a, b) => a - b);
   if (v.length === 0) return null;
   const m = v.length >> 1;
@@ -286,6 +310,38 @@ function tableFor(title, rows, tracers, category, footnotes) {
   return lines;
 }
 
+/** Columns of the per-stage table: [header, value of a row]. `trace` is shown as "engine total". */
+const STAGE_COLS = [
+  ...['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes', 'write']
+    .map((s) => [s, (r) => r[stageColumn(s)]]),
+  ['engine total', (r) => r[stageColumn('trace')]],
+  ['process total', (r) => r.time_ms],
+];
+
+/**
+ * "Tracelab time per stage" table: one row per category (then all categories when there are several), each cell
+ * the median over that category's successfully traced images that reported timings. Empty when none did.
+ */
+export function stageTable(rows, categories) {
+  const withTimings = rows.filter((r) => r.tracer === 'tracelab' && r.status === 'ok' && r[stageColumn('trace')] != null);
+  if (withTimings.length === 0) return [];
+  const fmt = (v) => (v === null ? 'n/a' : v >= 1000 ? String(Math.round(v)) : v.toFixed(1));
+  const lines = ['### Tracelab time per stage (ms, medians per category)', '',
+    `| category | ${STAGE_COLS.map((c) => c[0]).join(' | ')} |`,
+    `| --- | ${STAGE_COLS.map(() => '---:').join(' | ')} |`];
+  const groups = categories.map((c) => [c, withTimings.filter((r) => r.category === c)]);
+  if (categories.length > 1) groups.push(['all categories', withTimings]);
+  for (const [label, mine] of groups) {
+    if (mine.length === 0) continue;
+    lines.push(`| ${label} (${mine.length}) | ${STAGE_COLS.map(([, get]) => fmt(median(mine.map(get)))).join(' | ')} |`);
+  }
+  lines.push('', 'Stages as timed inside the CLI (`TRACELAB_TIMINGS=1`): decode = image bytes → RGBA; resize … shapes = '
+    + 'the engine stages; write = SVG serialisation; engine total = the whole engine call (resize through shapes); '
+    + 'process total = wall time of the whole process (the "time ms" column: Node start-up, module loading, '
+    + 'reading the file and writing the SVG included). Each column is its own median, so the columns do not add up.', '');
+  return lines;
+}
+
 function csvCell(v) {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') {
@@ -334,7 +390,9 @@ async function main() {
     process.exit(1);
   }
   const manifest = readJson(manifestFile);
-  const images = manifest.images.filter((im) => !ONLY || ONLY.includes(im.category));
+  // BENCH_ONLY entries: a category, an image id or an image file name (with or without .png)
+  const images = manifest.images.filter((im) => !ONLY
+    || [im.category, im.id, im.file, basename(im.file, '.png')].some((key) => ONLY.includes(key)));
   if (images.length === 0) {
     log(`bench: no images match BENCH_ONLY=${process.env.BENCH_ONLY}`);
     process.exit(1);
@@ -391,19 +449,25 @@ async function main() {
       const input = t.prepare ? t.prepare(img, file) : file;
       const times = [];
       const rss = [];
+      const stageRuns = [];
       let failure = null;
       for (let r = 0; r < REPEAT; r++) {
         rmSync(outSvg, { force: true });
         const [cmd, args] = t.cmd(input, outSvg);
-        const res = await runOnce(cmd, args, { cwd: t.cwd, useTime, rssFile });
+        const res = await runOnce(cmd, args, { cwd: t.cwd, useTime, rssFile, env: t.env, timings: t.timings });
         row.runs++;
         if (!res.ok) { failure = res.error; times.push(res.ms); break; }
         if (!existsSync(outSvg) || statSync(outSvg).size === 0) { failure = 'exited 0 but wrote no SVG'; break; }
         times.push(res.ms);
         rss.push(res.rssMB);
+        if (res.timings) stageRuns.push(res.timings);
       }
       row.time_ms = median(times);
       row.rss_mb = median(rss);
+      // per-stage ms (Tracelab): median over the runs, like time and RSS
+      for (const stage of new Set(stageRuns.flatMap((tm) => Object.keys(tm)))) {
+        row[stageColumn(stage)] = median(stageRuns.map((tm) => tm[stage]));
+      }
       if (failure) throw new Error(failure);
       const svgBuf = readFileSync(outSvg);
       row.bytes = svgBuf.length;
@@ -434,8 +498,13 @@ async function main() {
   rmSync(rssFile, { force: true });
 
   // ---- CSV
+  // Tracelab's stage columns (stage_<name>_ms, empty for the other tracers): the known stages, then any other the
+  // CLI reported
+  const extraStages = [...new Set(rows.flatMap((r) => Object.keys(r)).filter((k) => /^stage_.+_ms$/.test(k)))]
+    .filter((k) => !STAGES.map(stageColumn).includes(k));
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
-    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'time_ms', 'rss_mb', 'runs', 'note'];
+    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'time_ms', 'rss_mb', 'runs', 'note',
+    ...STAGES.map(stageColumn), ...extraStages];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
 
   // ---- Markdown
@@ -470,6 +539,7 @@ async function main() {
   if (cats.length > 1) {
     md.push(...tableFor(`all categories (${images.length} images; potrace: lineart_bw only)`, rows, tracers, null, footnotes));
   }
+  md.push(...stageTable(rows, [...new Set([...cats, ...images.map((im) => im.category)])]));
   for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
   if (footnotes.length) md.push('');
   md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');
@@ -484,4 +554,5 @@ async function main() {
   log(`bench: wrote bench/results/latest.md and latest.csv in ${totalS.toFixed(0)} s`);
 }
 
-await main();
+// `node bench/run.mjs` runs the bench; importing the file (tests) only loads the helpers above.
+if (process.argv[1] && realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url))) await main();

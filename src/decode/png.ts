@@ -1,15 +1,22 @@
 /**
- * PNG → RGBA. In: PNG bytes. Out: RawImage (8-bit RGBA, pHYs → dpi). Pixels from `fast-png`, except Adam7 at
- * 1/2/4 bit (png-adam7.ts: fast-png 8.0.0 mis-reads those). The chunk walk here reads the header, catches
- * truncation and caps the inflated size (zlib bombs) before anything is inflated.
+ * PNG → RGBA. In: PNG bytes. Out: RawImage (8-bit RGBA, pHYs → dpi). The chunk walk here reads the header, catches
+ * truncation and caps the inflated size (zlib bombs) before anything is inflated. Non-interlaced images are
+ * inflated once (the host's one-shot inflate when it registered one — node:zlib in the CLI, inflate.ts — else
+ * fflate, bounded) and unfiltered here (png-unfilter.ts), with fast-png's chunk checks and error messages
+ * reproduced (checkChunks). Adam7 at 1/2/4 bit: png-adam7.ts (fast-png 8.0.0 mis-reads those). Adam7 at 8/16 bit,
+ * and files with more than one IHDR chunk, still go through `fast-png` (decodeWithFastPng).
  */
 
 import { decode as fastPngDecode } from 'fast-png';
+import { Unzlib } from 'fflate';
 
 import { corrupt, makeDpi, u32be, type ImageHeader, type RawImage } from './common.js';
 import { crc32 } from './crc32.js';
 import { concatBytes } from './bytes.js';
 import { adam7RawSize, deinterlaceSubByte, inflateBounded } from './png-adam7.js';
+import { inflateBoundedInto } from './inflate-bounded.js';
+import { unfilterScanlines } from './png-unfilter.js';
+import { inflateZlibInto } from './inflate.js';
 
 /** Allowed bit depths per colour type (PNG spec, table 11.1). */
 const DEPTHS: Record<number, readonly number[]> = {
@@ -153,18 +160,32 @@ function storedZlib(raw: Uint8Array): Uint8Array {
     out.set(raw.subarray(start, start + len), o + 5);
     o += 5 + len;
   }
-  let a = 1;
-  let c = 0;
-  for (let i = 0; i < raw.length; i++) {
-    a = (a + raw[i]) % 65521;
-    c = (c + a) % 65521;
-  }
-  const adler = ((c << 16) | a) >>> 0;
+  const adler = adler32(raw);
   out[o] = adler >>> 24;
   out[o + 1] = (adler >>> 16) & 255;
   out[o + 2] = (adler >>> 8) & 255;
   out[o + 3] = adler & 255;
   return out;
+}
+
+/**
+ * Adler-32 (RFC 1950) with the modulo deferred: at most NMAX = 5552 bytes are summed before reducing, the largest
+ * run for which the sums cannot overflow 32 bits (zlib's adler32.c), so they stay small integers.
+ */
+export function adler32(data: Uint8Array): number {
+  const NMAX = 5552;
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < data.length; ) {
+    const end = Math.min(i + NMAX, data.length);
+    for (; i < end; i++) {
+      a += data[i];
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return ((b << 16) | a) >>> 0;
 }
 
 function idatChunk(data: Uint8Array): Uint8Array {
@@ -257,7 +278,126 @@ export function decodePng(bytes: Uint8Array): RawImage {
     const samples = deinterlaceSubByte(inflateBounded(info.idat, limit), width, height, depth);
     return { width, height, data: toRgba(info, samples), dpi: physDpi(readPhys(bytes)) };
   }
+  const chunks = criticalChunkList(bytes);
+  if (info.interlaced || !hasSignature(bytes) || chunks.filter((c) => c.type === 'IHDR').length !== 1) {
+    return decodeWithFastPng(bytes, info, limit);
+  }
 
+  // Non-interlaced: inflate once, unfilter here. The checks, their order and their messages are the fast-png
+  // path's (decodeWithFastPng): DEFLATE expands at most ~1032:1, so only streams that *could* exceed the declared
+  // size need the bounded inflate, after which the IDAT CRCs are checked (withStoredImageData); other streams were
+  // inflated by fast-png chunk by chunk between its chunk checks. First, the one-shot inflater: when it yields
+  // exactly the declared size, neither inflate could have failed and only the chunk checks remain; otherwise the
+  // reference inflate runs again to give the same result or error as before.
+  // (A stream under 1/1032 of the declared size cannot fill it: straight to the reference inflate.)
+  let raw: Uint8Array | undefined;
+  let spare: Uint8Array | undefined;
+  if (info.idatBytes * 1032 >= expected) {
+    spare = new Uint8Array(expected);
+    if (inflateZlibInto(concatBytes(info.idat), spare) === expected) raw = spare;
+  }
+  try {
+    if (info.idatBytes * 1032 > limit) {
+      raw ??= inflateBoundedInto(info.idat, expected, limit, 'PNG', spare);
+      for (const c of chunks) {
+        if (c.type === 'IDAT' && crc32(bytes, c.at + 4, c.at + 8 + c.length) !== u32be(bytes, c.at + 8 + c.length)) {
+          throw corrupt('corrupt PNG (IDAT checksum mismatch)');
+        }
+      }
+      checkChunks(bytes, chunks, false);
+    } else if (raw) {
+      checkChunks(bytes, chunks, true);
+    } else {
+      const parts: Uint8Array[] = [];
+      const inflater = new Unzlib((data) => parts.push(data));
+      checkChunks(bytes, chunks, true, (data) => {
+        try {
+          inflater.push(data, false);
+        } catch (error) {
+          throw new Error('Error while decompressing the data:', { cause: error });
+        }
+      });
+      inflater.push(new Uint8Array(0), true);
+      raw = concatBytes(parts);
+    }
+  } catch (err) {
+    if (/unexpected EOF/i.test(err instanceof Error ? err.message : '')) throw corrupt('truncated PNG (compressed image data ends early)');
+    throw err;
+  }
+
+  const channels = CHANNELS[info.colorType];
+  const stride = Math.ceil((width * depth * channels) / 8);
+  const rows = unfilterScanlines(raw, height, stride, Math.max(1, (depth >> 3) * channels));
+  let samples: ArrayLike<number> = rows;
+  if (depth < 8) samples = unpackRows(rows, width, height, depth);
+  else if (depth === 16) {
+    const wide = new Uint16Array(rows.length >> 1);
+    for (let i = 0, j = 0; i < wide.length; i++, j += 2) wide[i] = (rows[j] << 8) | rows[j + 1];
+    samples = wide;
+  } else if (info.colorType === 6) {
+    // 8-bit RGBA is already the output (toRgba's 8-bit table is the identity).
+    return { width, height, data: rows, dpi: physDpi(readPhys(bytes)) };
+  }
+  return { width, height, data: toRgba(info, samples), dpi: physDpi(readPhys(bytes)) };
+}
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+function hasSignature(bytes: Uint8Array): boolean {
+  return SIGNATURE.every((b, i) => bytes[i] === b);
+}
+
+interface ChunkRef {
+  type: string;
+  /** Offset of the chunk's length field. */
+  at: number;
+  length: number;
+}
+
+/** IHDR, PLTE, IDAT and IEND chunks up to IEND: what criticalChunksOnly keeps (the added IEND is left out). */
+function criticalChunkList(bytes: Uint8Array): ChunkRef[] {
+  const list: ChunkRef[] = [];
+  let at = 8;
+  while (at + 12 <= bytes.length) {
+    const length = u32be(bytes, at);
+    const type = chunkType(bytes, at + 4);
+    if (type === 'IHDR' || type === 'PLTE' || type === 'IDAT' || type === 'IEND') list.push({ type, at, length });
+    if (type === 'IEND') break;
+    at += 12 + length;
+  }
+  return list;
+}
+
+/**
+ * fast-png's checks of the critical chunks (with checkCrc), in file order and with its messages: PLTE length,
+ * IEND length, then each chunk's CRC; IDAT chunks only when `idat` (`onIdat` gets each one's data before its CRC is
+ * checked, as fast-png inflated it there). decodeImage wraps these plain errors as 1006.
+ */
+function checkChunks(bytes: Uint8Array, chunks: ChunkRef[], idat: boolean, onIdat?: (data: Uint8Array) => void): void {
+  for (const { type, at, length } of chunks) {
+    if (type === 'IDAT') {
+      if (!idat) continue;
+      onIdat?.(bytes.subarray(at + 8, at + 8 + length));
+    } else if (type === 'PLTE' && length % 3 !== 0) {
+      throw new RangeError(`PLTE field length must be a multiple of 3. Got ${length}`);
+    } else if (type === 'IEND' && length !== 0) {
+      throw new Error(`Length mismatch while decoding chunk ${type}`);
+    }
+    const expectedCrc = u32be(bytes, at + 8 + length);
+    const actualCrc = crc32(bytes, at + 4, at + 8 + length);
+    if (actualCrc !== expectedCrc) throw new Error(`CRC mismatch for chunk ${type}. Expected ${expectedCrc}, found ${actualCrc}`);
+  }
+}
+
+/**
+ * The fast-png path: Adam7 at 8/16 bit, and files decodePng does not unfilter itself. Exported so tests can compare
+ * the two paths on non-interlaced files.
+ */
+export function decodeWithFastPng(bytes: Uint8Array, info: PngInfo = walkChunks(bytes), limit?: number): RawImage {
+  const { width, height, depth } = info;
+  if (limit === undefined) {
+    const expected = rawSize(info);
+    limit = expected + (expected >> 3) + (1 << 20);
+  }
   // DEFLATE expands at most ~1032:1, so only streams that *could* exceed the declared size need the
   // bounded inflate. Its output is then handed to fast-png as stored (uncompressed) zlib blocks, so
   // the data is inflated once, not twice.
@@ -271,7 +411,11 @@ export function decodePng(bytes: Uint8Array): RawImage {
   try {
     png = fastPngDecode(file, { checkCrc: true });
   } catch (err) {
-    if (/unexpected EOF/i.test(err instanceof Error ? err.message : '')) throw corrupt('truncated PNG (compressed image data ends early)');
+    const msg = err instanceof Error ? err.message : '';
+    if (/unexpected EOF/i.test(msg)) throw corrupt('truncated PNG (compressed image data ends early)');
+    // fast-png reads a missing scanline's filter byte as `undefined`.
+    if (msg === 'Unsupported filter: undefined') throw corrupt('truncated PNG (image data ends early)');
+    if (/^Unsupported filter: /.test(msg)) throw corrupt(`corrupt PNG data (${msg})`);
     throw err;
   }
   if (png.width !== width || png.height !== height) throw corrupt('corrupt PNG (decoder size mismatch)');
