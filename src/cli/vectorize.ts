@@ -1,7 +1,7 @@
 /**
  * The CLI's trace: the shared pipeline (src/api/pipeline.ts) plus the Node-only set-up — codecs,
- * and the engine thread pool that splits large images (TRACELAB_WORKERS, default: every core,
- * at most 4; 1 = no threads). The output is the same bytes whatever the number of threads.
+ * and the engine thread pool that splits large images (TRACELAB_WORKERS, default
+ * defaultEngineThreads(): in line below 4 cores; 1 = no threads). The output is the same bytes whatever the number of threads.
  * Free of other I/O so tests can call it directly.
  */
 import { existsSync } from 'node:fs';

@@ -5,10 +5,10 @@
  */
 import { createJobPool, type JobPool, type JobPort, type PoolAnswer } from './job-pool.js';
 
-/** Threads per trace in the browser: the reported cores, at most 4. */
+/** Threads per trace in the browser: as in Node (node-pool.ts), in line below 4 reported cores, else up to 4. */
 export function defaultWebThreads(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0;
-  return Math.max(1, Math.min(4, cores || 2));
+  return (cores || 1) < 4 ? 1 : Math.min(4, cores);
 }
 
 export function createWebJobPool(threads: number): JobPool {

@@ -150,3 +150,18 @@ describe('job pool protocol', () => {
     expect(spawned).toBe(2);
   });
 });
+
+describe('how many engine threads', () => {
+  it('in line below 4 cores, else the cores up to 4', async () => {
+    const { defaultEngineThreads } = await import('../../src/pool/node-pool.js');
+    expect([1, 2, 3, 4, 6, 16].map((cores) => defaultEngineThreads(cores))).toEqual([1, 1, 1, 4, 4, 4]);
+  });
+
+  it('TRACELAB_WORKERS overrides; invalid values fall back to the default', async () => {
+    const { threadsFromEnv } = await import('../../src/cli/vectorize.js');
+    const { defaultEngineThreads } = await import('../../src/pool/node-pool.js');
+    expect(threadsFromEnv({ TRACELAB_WORKERS: '3' })).toBe(3);
+    expect(threadsFromEnv({ TRACELAB_WORKERS: '1' })).toBe(1);
+    for (const bad of ['0', '-2', '2.5', 'lots', '']) expect(threadsFromEnv({ TRACELAB_WORKERS: bad })).toBe(defaultEngineThreads());
+  });
+});
