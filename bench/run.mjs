@@ -540,6 +540,11 @@ async function main() {
     md.push(...tableFor(`all categories (${images.length} images; potrace: lineart_bw only)`, rows, tracers, null, footnotes));
   }
   md.push(...stageTable(rows, [...new Set([...cats, ...images.map((im) => im.category)])]));
+  // Thread scaling on 4-megapixel inputs (bench/threads.mjs); BENCH_THREADS=0 skips it.
+  if (process.env.BENCH_THREADS !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+    const { runThreadBench, threadTable } = await import('./threads.mjs');
+    md.push(threadTable(runThreadBench()), '');
+  }
   for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
   if (footnotes.length) md.push('');
   md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');
