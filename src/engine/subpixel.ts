@@ -69,8 +69,8 @@ export function latticePoints(graph: ChainGraph, c: number): Float64Array {
   return out;
 }
 
-/** Coverage below this is read as none (noise, compression) when placing a thin line's edges. */
-const THIN_COVERAGE = 0.06;
+/** Coverage of about this size is noise (compression, scanning) when placing a thin line's edges. */
+const THIN_COVERAGE = 0.05;
 
 /** Minimum RGB distance between two region colours for coverage to be trusted. */
 const MIN_CONTRAST = 24;
@@ -111,14 +111,12 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
       const farY = ly - DX[d]!;
       if (regionAt(ctx, farX, farY) !== a) {
         // A one-pixel-wide strip of A (a thin line): its ink is one interval across q | p | far.
-        // Coverage in q puts this edge that far into q; otherwise, coverage beyond p puts the
-        // interval against p's far side, so p's missing share lies on this side; with neither,
-        // the interval sits in the middle of p.
+        // Coverage in q puts this edge that far into q and p's missing share on the far side;
+        // coverage beyond p puts p's missing share on this side; with neither, it is split.
+        // Shares vary smoothly with the two coverages (no jumps along a line: fewer nodes).
         const tFar = coverageOfA(ctx, farX, farY, a, b);
-        if (tq > THIN_COVERAGE) offset = tq;
-        else if (tFar > THIN_COVERAGE) offset = tp - 1;
-        else offset = (tp - 1) / 2;
-        offset = Math.max(-0.5, Math.min(0.5, offset));
+        const share = (tFar + THIN_COVERAGE) / (tq + tFar + 2 * THIN_COVERAGE);
+        offset = Math.max(-0.5, Math.min(0.5, tq - (1 - tp) * share));
       } else offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
     }
     // Right-hand normal of direction d in y-down coordinates: (−dy, dx).
