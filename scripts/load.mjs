@@ -202,7 +202,9 @@ async function runClient(index) {
     else if (res.ok) stats.attemptMs.push(performance.now() - start);
     return res;
   };
-  const client = createClient({ baseUrl, ...CREDENTIALS, fetch });
+  // 20 clients against one trace thread keep the queue full for the whole run: a client waits its
+  // turn through more back-off rounds than the default 6 (5 s, 10 s, … 45 s).
+  const client = createClient({ baseUrl, ...CREDENTIALS, fetch, maxAttempts: 10 });
   for (let n = 0; performance.now() < deadline; n++) {
     const image = images[(index + n) % images.length];
     const mode = MODES[(index * 7 + n) % MODES.length];

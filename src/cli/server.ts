@@ -23,7 +23,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_MAX_BODY_BYTES = 40 * 1024 * 1024;
 /** How long an idle keep-alive connection stays open. */
-export const KEEP_ALIVE_MS = 65_000;
+export /** An unread upload still arriving this long after the answer is cut off. */
+const DRAIN_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_MS = 65_000;
 
 export interface StartServerOptions {
   readonly handler: FetchHandler;
@@ -212,9 +214,34 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       await response.body?.cancel().catch(() => undefined);
       response = tooLargeResponse(maxBody);
     }
-    // A body the handler left unread must not stall keep-alive: close when the upload is unfinished.
-    const closeAfter = tooLarge || (hasBody && !req.complete);
-    await writeResponse(response, req, res, method, closeAfter);
+    // A body the handler left unread (an early 429 or 4xx) must not stall keep-alive. With a declared
+    // length within the cap, the rest is read and dropped after the answer, so the client finishes
+    // its upload and reads the answer (cutting the socket mid-upload gives it EPIPE instead of the
+    // 429 its back-off needs); an unbounded or oversized upload closes the connection.
+    const unread = hasBody && !req.complete;
+    const drainable = unread && !tooLarge && declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= maxBody;
+    if (drainable) res.on('finish', () => drainUpload(req));
+    await writeResponse(response, req, res, method, tooLarge || (unread && !drainable));
+  }
+
+  /** Reads and drops the rest of an upload (bounded by its declared length), then keep-alive goes on. */
+  function drainUpload(req: IncomingMessage): void {
+    if (req.complete) return;
+    // Only an upload still unfinished is cut: the socket may already carry the next request.
+    const timer = setTimeout(() => {
+      if (!req.complete) req.destroy();
+    }, DRAIN_TIMEOUT_MS);
+    req.on('end', () => clearTimeout(timer));
+    req.on('close', () => clearTimeout(timer));
+    // read() rather than resume(): the body's async iterator left a 'readable' listener, and with
+    // one attached resume() does nothing, so the upload would stall.
+    const pump = (): void => {
+      while (req.read() !== null) {
+        // dropped
+      }
+    };
+    req.on('readable', pump);
+    pump();
   }
 
   async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, method: string, closeAfter: boolean): Promise<void> {

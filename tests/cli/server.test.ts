@@ -40,6 +40,23 @@ function rawPost(url: string, chunks: Uint8Array[]): Promise<{ status: number; b
 }
 
 describe('startServer with a fake handler', () => {
+  it('an answer given before the upload is read (an early 429) reaches the client, and the connection carries the next request', async () => {
+    let calls = 0;
+    const server = await serve(async (req) => {
+      calls++;
+      if (calls === 1) return jsonError(429, 1015, 'Slow down', { 'Retry-After': '5' });
+      return new Response(String((await req.arrayBuffer()).byteLength));
+    });
+    // 6 MB: far more than the socket buffers hold, so the client is still writing when the 429 comes.
+    const big = new Uint8Array(6 * 1024 * 1024).fill(7);
+    const first = await fetch(`${server.url}/api/v1/vectorize`, { method: 'POST', body: big });
+    expect(first.status).toBe(429);
+    expect(first.headers.get('connection')).not.toBe('close');
+    expect(((await first.json()) as { error: { code: number } }).error.code).toBe(1015);
+    const second = await fetch(`${server.url}/api/v1/vectorize`, { method: 'POST', body: big });
+    expect(await second.text()).toBe(String(big.length));
+  });
+
   it('round-trips method, path, headers, status and body', async () => {
     const server = await serve(async (req) => {
       const text = await req.text();
