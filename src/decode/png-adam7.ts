@@ -1,11 +1,8 @@
 /**
  * PNG helpers fast-png lacks. In: IDAT chunk data / inflated scanlines. Out: inflated bytes with a hard size
  * cap (zlib-bomb guard), and one-byte-per-sample pixels for Adam7-interlaced 1/2/4-bit images
- * (fast-png 8.0.0 computes those pass widths in whole bytes and fails). Uses `fflate` (fast-png's inflater).
+ * (fast-png 8.0.0 computes those pass widths in whole bytes and fails). The bounded inflate lives in inflate-bounded.ts.
  */
-
-import { Unzlib } from 'fflate';
-import { concatBytes } from './bytes.js';
 
 import { corrupt } from './common.js';
 
@@ -35,36 +32,6 @@ export function adam7RawSize(width: number, height: number, bitsPerPixel: number
     if (w) total += h * (1 + Math.ceil((w * bitsPerPixel) / 8));
   }
   return total;
-}
-
-/**
- * Inflates the concatenated zlib stream of `chunks`, throwing 1006 once more than `limit` bytes come out.
- * Input is fed in 4 KiB slices so one push can never expand beyond ~4 MB (DEFLATE's ~1032:1) before the check
- * runs; with 64 KiB slices a 62 KB zlib bomb still allocated 64 MB before being refused (found by tests/fuzz).
- */
-export function inflateBounded(chunks: Uint8Array[], limit: number, label = 'PNG'): Uint8Array {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  let tooBig = false;
-  const inflater = new Unzlib((data) => {
-    total += data.length;
-    if (total > limit) tooBig = true;
-    else parts.push(data);
-  });
-  const SLICE = 1 << 12;
-  try {
-    for (const chunk of chunks) {
-      for (let at = 0; at < chunk.length && !tooBig; at += SLICE) inflater.push(chunk.subarray(at, at + SLICE));
-      if (tooBig) break;
-    }
-    if (!tooBig) inflater.push(new Uint8Array(0), true);
-  } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    if (/unexpected EOF/i.test(msg)) throw corrupt(`truncated ${label} (compressed image data ends early)`);
-    throw corrupt(`corrupt ${label} (bad compressed image data: ${msg})`);
-  }
-  if (tooBig) throw corrupt(`corrupt ${label} (image data inflates to more than its header declares; possible zlib bomb)`);
-  return concatBytes(parts);
 }
 
 function paeth(a: number, b: number, c: number): number {

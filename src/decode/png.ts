@@ -13,8 +13,8 @@ import { Unzlib } from 'fflate';
 import { corrupt, makeDpi, u32be, type ImageHeader, type RawImage } from './common.js';
 import { crc32 } from './crc32.js';
 import { concatBytes } from './bytes.js';
-import { adam7RawSize, deinterlaceSubByte, inflateBounded } from './png-adam7.js';
-import { inflateBoundedInto } from './inflate-bounded.js';
+import { adam7RawSize, deinterlaceSubByte } from './png-adam7.js';
+import { inflateBounded, inflateBoundedInto } from './inflate-bounded.js';
 import { unfilterScanlines } from './png-unfilter.js';
 import { inflateZlibInto } from './inflate.js';
 

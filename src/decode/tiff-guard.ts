@@ -5,7 +5,7 @@
  */
 
 import { corrupt } from './common.js';
-import { inflateBounded } from './png-adam7.js';
+import { inflateBounded } from './inflate-bounded.js';
 
 /**
  * Walks a TIFF LZW code stream (MSB-first, 9–12-bit codes, early change) the way UTIF's decoder does, and

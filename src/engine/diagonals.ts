@@ -12,10 +12,6 @@ export const LINK_NONE = 0;
 export const LINK_TL_BR = 1;
 export const LINK_TR_BL = 2;
 
-export function findDiagonalLinks(labels: Int32Array, width: number, height: number): Uint8Array {
-  return diagonalLinkRows(labels, width, height, 0, height + 1);
-}
-
 /**
  * Links of vertex rows [rowFrom, rowTo) (of 0 … height), as (rowTo − rowFrom) × (width + 1)
  * bytes. A vertex looks at labels two rows around it only, so bands computed apart concatenate

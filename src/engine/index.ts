@@ -161,13 +161,13 @@ function* tracePipeline(
   let data = image.data;
   if (target) {
     yield { type: 'start', job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts(height) };
-    data = joinBytes((yield { type: 'finish' })!, width * height * 4);
+    data = joinRows((yield { type: 'finish' })!, width * height * 4, bytes);
   }
   const traced: RgbaImage = { width, height, data };
   lap('resize');
   yield { type: 'start', job: { kind: 'spread', image: traced }, parts: rowParts(height) };
   const colors = countColors(data, width * height); // needs no spread: runs meanwhile
-  const spread = joinBytes((yield { type: 'finish' })!, width * height);
+  const spread = joinRows((yield { type: 'finish' })!, width * height, bytes);
   const facts = classifyImage(data, width, height, spread, colors);
   lap('profile');
   const noisy = isNoisy(facts);
@@ -175,13 +175,13 @@ function* tracePipeline(
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');
   yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', spread, finalOf }, parts: rowParts(height) };
-  const labels = joinInts((yield { type: 'finish' })!, width * height);
+  const labels = joinRows((yield { type: 'finish' })!, width * height, (n) => new Int32Array(n));
   lap('label');
   // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
   let links: Uint8Array | undefined;
   if (facts.profile !== 'pixel') {
     yield { type: 'start', job: { kind: 'links', labels, width, height }, parts: rowParts(height + 1) };
-    links = joinBytes((yield { type: 'finish' })!, (width + 1) * (height + 1));
+    links = joinRows((yield { type: 'finish' })!, (width + 1) * (height + 1), bytes);
   }
   let regions = findRegions(labels, width, height, links);
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
@@ -220,28 +220,19 @@ function* tracePipeline(
   };
 }
 
-/** Row bands of one byte array joined in order (no copy for a single band). */
-function joinBytes(parts: readonly JobOutput[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const out = new Uint8Array(length);
+/** Row bands joined in order into one array of `length` (no copy for a single band). */
+function joinRows<T extends Uint8Array | Int32Array>(parts: readonly JobOutput[], length: number, make: (length: number) => T): T {
+  if (parts.length === 1) return parts[0] as T;
+  const out = make(length);
   let at = 0;
-  for (const part of parts as Uint8Array[]) {
+  for (const part of parts as T[]) {
     out.set(part, at);
     at += part.length;
   }
   return out;
 }
 
-function joinInts(parts: readonly JobOutput[], length: number): Int32Array {
-  if (parts.length === 1) return parts[0] as Int32Array;
-  const out = new Int32Array(length);
-  let at = 0;
-  for (const part of parts as Int32Array[]) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
+const bytes = (length: number): Uint8Array => new Uint8Array(length);
 
 /** Fitted chains (in chain order, over all parts) with each chain's regions from the graph. */
 function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {

@@ -13,17 +13,6 @@ import { OPAQUE_ALPHA_MIN } from './profile.js';
 const CACHE_BITS = 6;
 const CACHE_SHIFT = 8 - CACHE_BITS;
 
-export function labelPixels(
-  data: Uint8Array | Uint8ClampedArray,
-  width: number,
-  height: number,
-  palette: Palette,
-  exactColors: boolean,
-  spread: Uint8Array,
-): Int32Array {
-  return labelRows(data, width, height, palette, exactColors, spread, 0, height);
-}
-
 /**
  * Labels of rows [rowFrom, rowTo) (a band). An edge pixel looks at the nearest colours one row
  * beyond the band, so those rows are labelled too: bands computed apart give the same labels.

@@ -23,12 +23,6 @@ export function shrunkSize(width: number, height: number, maxPixels: number): { 
   return { width: outW, height: outH };
 }
 
-export function shrinkToPixelBudget(image: RgbaImage, maxPixels: number): RgbaImage {
-  const size = shrunkSize(image.width, image.height, maxPixels);
-  if (!size) return image;
-  return { width: size.width, height: size.height, data: shrinkRows(image, size.width, size.height, 0, size.height) };
-}
-
 /**
  * Output rows [rowFrom, rowTo) of `image` shrunk to outW × outH, as RGBA bytes. Each output row
  * sums the horizontally averaged input rows it covers; only the last averaged row is kept (the
