@@ -143,24 +143,91 @@ export function formatSteps(v: number, decimals: number, scale = 10 ** decimals)
 export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: readonly QChain[], cursor: { x: number; y: number }): void {
   // Reversed chains are made as they are written, not kept: each is used once, and holding a
   // reversed copy of every chain would double the writer's memory on large pictures.
-  const parts = loop.map((use) => chainInDirection(chains, use));
-  const startX = parts[0]!.x;
-  const startY = parts[0]!.y;
+  const first = chainInDirection(chains, loop[0]!);
+  let segments: QSegment[] = [];
+  for (let p = 0; p < loop.length; p++) {
+    const part = p === 0 ? first : chainInDirection(chains, loop[p]!);
+    for (const s of part.segments) segments.push(s);
+  }
+  let startX = first.x;
+  let startY = first.y;
+  segments = mergeCollinearLines(startX, startY, segments);
+  // A start in the middle of a straight run (a chain junction) splits that run in two: start at a
+  // corner instead. Same outline, one command fewer.
+  const turn = cornerStart(startX, startY, segments);
+  if (turn > 0) {
+    const before = segments[turn - 1]!;
+    startX = before.x;
+    startY = before.y;
+    const rotated = segments.slice(turn).concat(segments.slice(0, turn));
+    segments = mergeCollinearLines(startX, startY, rotated);
+  }
   w.command('m', startX - cursor.x, startY - cursor.y);
   const pen = { x: startX, y: startY, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
-  for (let p = 0; p < parts.length; p++) {
-    const segments = parts[p]!.segments;
-    let count = segments.length;
-    // A final straight line back to the start is what `z` draws anyway.
-    if (p === parts.length - 1) {
-      const last = segments[count - 1];
-      if (last && last.kind === 'line' && last.x === startX && last.y === startY) count--;
-    }
-    for (let i = 0; i < count; i++) writeSegment(w, segments[i]!, pen);
-  }
+  let count = segments.length;
+  // A final straight line back to the start is what `z` draws anyway.
+  const last = segments[count - 1];
+  if (last && last.kind === 'line' && last.x === startX && last.y === startY) count--;
+  for (let i = 0; i < count; i++) writeSegment(w, segments[i]!, pen);
   w.close();
   cursor.x = startX;
   cursor.y = startY;
+}
+
+/**
+ * Consecutive straight segments that continue in the same direction become one (chains meet at
+ * junctions, and lattice chains are unit steps). Exact: points are integers in output steps, so
+ * "same direction" is a zero cross product, not a tolerance.
+ */
+export function mergeCollinearLines(startX: number, startY: number, segments: readonly QSegment[]): QSegment[] {
+  const out: QSegment[] = [];
+  let x = startX;
+  let y = startY;
+  // Start of the last written segment (valid while it is a line).
+  let fromX = startX;
+  let fromY = startY;
+  for (const s of segments) {
+    const prev = out[out.length - 1];
+    if (s.kind === 'line' && prev && prev.kind === 'line' && sameDirection(prev.x - fromX, prev.y - fromY, s.x - x, s.y - y)) {
+      out[out.length - 1] = { kind: 'line', x: s.x, y: s.y };
+    } else {
+      if (s.kind === 'line' && s.x === x && s.y === y) continue; // a zero-length step says nothing
+      fromX = x;
+      fromY = y;
+      out.push(s);
+    }
+    x = s.x;
+    y = s.y;
+  }
+  return out;
+}
+
+function sameDirection(ax: number, ay: number, bx: number, by: number): boolean {
+  return ax * by - ay * bx === 0 && ax * bx + ay * by > 0;
+}
+
+/**
+ * Index of a segment to start a closed loop at so that the loop does not begin inside a straight
+ * run: 0 when the loop already starts at a corner (or has no straight run through its start).
+ */
+function cornerStart(startX: number, startY: number, segments: readonly QSegment[]): number {
+  const n = segments.length;
+  if (n < 3) return 0;
+  const first = segments[0]!;
+  const last = segments[n - 1]!;
+  if (first.kind !== 'line' || last.kind !== 'line') return 0;
+  const beforeLast = segments[n - 2]!;
+  if (!sameDirection(startX - beforeLast.x, startY - beforeLast.y, first.x - startX, first.y - startY)) return 0;
+  let x = startX;
+  let y = startY;
+  for (let i = 0; i < n - 1; i++) {
+    const a = segments[i]!;
+    const b = segments[i + 1]!;
+    if (a.kind !== 'line' || b.kind !== 'line' || !sameDirection(a.x - x, a.y - y, b.x - a.x, b.y - a.y)) return i + 1;
+    x = a.x;
+    y = a.y;
+  }
+  return 0;
 }
 
 /** A chain as a loop or stroke uses it: as quantised, or reversed onto the same points. */
@@ -174,10 +241,11 @@ export function writeOpenChain(w: PathWriter, chain: QChain, cursor: { x: number
   const continues = cursor.open === true && !closed && chain.x === cursor.x && chain.y === cursor.y;
   if (!continues) w.command('m', chain.x - cursor.x, chain.y - cursor.y);
   const pen = { x: chain.x, y: chain.y, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
-  let count = chain.segments.length;
-  const last = chain.segments[count - 1];
+  const segments = mergeCollinearLines(chain.x, chain.y, chain.segments);
+  let count = segments.length;
+  const last = segments[count - 1];
   if (closed && last && last.kind === 'line' && last.x === chain.x && last.y === chain.y) count--;
-  for (let i = 0; i < count; i++) writeSegment(w, chain.segments[i]!, pen);
+  for (let i = 0; i < count; i++) writeSegment(w, segments[i]!, pen);
   if (closed) w.close();
   // After an open subpath the current point is its end; `m` is relative to that.
   cursor.x = closed ? chain.x : pen.x;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from '../../src/engine/types.js';
-import { PathWriter, formatSteps, quantizeChain, reverseChain, writeLoop } from '../../src/formats/path-data.js';
+import { PathWriter, formatSteps, mergeCollinearLines, quantizeChain, reverseChain, writeLoop } from '../../src/formats/path-data.js';
 
 describe('formatSteps', () => {
   it('writes the shortest decimal text for integer steps', () => {
@@ -52,5 +52,35 @@ describe('chains in both directions', () => {
     writeLoop(w, [{ chain: 0, reversed: false }, { chain: 0, reversed: true }], [q], { x: 0, y: 0 });
     // Forward: h, c, h back; backward: the same offsets negated; the last line is the `z`.
     expect(w.toString()).toBe('m0 0h10.1c1.9 1 1.9 4 0 5h-10.1 10.1c1.9-1 1.9-4 0-5z');
+  });
+});
+
+describe('straight runs', () => {
+  const unit = (x: number, y: number) => ({ kind: 'line' as const, x, y });
+  it('a lattice square split over four chains of unit steps is written as four sides', () => {
+    // Chains meet mid-side (junctions), each written in unit steps, as pixel-art chains are.
+    const chains = [
+      { x: 0, y: 20, segments: [unit(0, 10), unit(0, 0), unit(10, 0)] },
+      { x: 10, y: 0, segments: [unit(20, 0), unit(30, 0), unit(30, 10), unit(30, 20)] },
+      { x: 30, y: 20, segments: [unit(30, 30), unit(20, 30), unit(10, 30)] },
+      { x: 10, y: 30, segments: [unit(0, 30), unit(0, 20)] },
+    ];
+    const w = new PathWriter(1);
+    writeLoop(w, [0, 1, 2, 3].map((chain) => ({ chain, reversed: false })), chains, { x: 0, y: 0 });
+    // Starts at a corner, not mid-side; one command per side (the last one is `z`).
+    expect(w.toString()).toBe('m0 0h3v3h-3z');
+  });
+
+  it('keeps turns, opposite steps and curves', () => {
+    const segments = mergeCollinearLines(0, 0, [
+      unit(1, 0),
+      unit(2, 0),
+      unit(1, 0),
+      { kind: 'quad', cx: 1, cy: 1, x: 2, y: 2 },
+      unit(3, 3),
+      unit(4, 4),
+      unit(4, 5),
+    ]);
+    expect(segments).toEqual([unit(2, 0), unit(1, 0), { kind: 'quad', cx: 1, cy: 1, x: 2, y: 2 }, unit(4, 4), unit(4, 5)]);
   });
 });
