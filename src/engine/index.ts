@@ -22,6 +22,7 @@ import type { FittedChain } from './fit.js';
 import { runJob, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, type ProfileFacts } from './profile.js';
+import { cellImage, detectLattice, mapToLattice } from './lattice.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrunkSize } from './resize.js';
 import type { Chain, ChainUse, EngineParams, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
@@ -144,6 +145,34 @@ function* tracePipeline(
   minPixels: number,
 ): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
   validateInput(image, params);
+  // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
+  const lattice = detectLattice(image);
+  if (lattice) {
+    const cells = cellImage(image, lattice);
+    const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, {
+      profile: 'pixel',
+      noisy: lattice.noisy,
+    });
+    return mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
+  }
+  return yield* traceBitmap(image, params, hooks, threads, minPixels);
+}
+
+/** What the lattice detection already knows about a cell image. */
+interface KnownKind {
+  readonly profile: 'pixel';
+  /** Cell colours are means of JPEG-damaged pixels: near-equal colours are one. */
+  readonly noisy: boolean;
+}
+
+function* traceBitmap(
+  image: RgbaImage,
+  params: EngineParams,
+  hooks: TraceHooks,
+  threads: number,
+  minPixels: number,
+  known?: KnownKind,
+): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
   const stageMs: Record<string, number> = {};
   let t = now();
   const lap = (name: EngineStage): void => {
@@ -168,9 +197,9 @@ function* tracePipeline(
   yield { type: 'start', job: { kind: 'spread', image: traced }, parts: rowParts(height) };
   const colors = countColors(data, width * height); // needs no spread: runs meanwhile
   const spread = joinRows((yield { type: 'finish' })!, width * height, bytes);
-  const facts = classifyImage(data, width, height, spread, colors);
+  const facts: ProfileFacts = known ? { ...classifyImage(data, width, height, spread, colors), profile: known.profile } : classifyImage(data, width, height, spread, colors);
   lap('profile');
-  const noisy = isNoisy(facts);
+  const noisy = known ? known.noisy : isNoisy(facts);
   const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');

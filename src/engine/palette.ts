@@ -50,6 +50,13 @@ export interface PaletteOptions {
 /** ΔE76 radius under which two colours count as one, per profile. */
 const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 6, photo: 13 };
 const NOISY_MERGE_RADIUS = 6;
+/** ΔE76 radius that folds the JPEG-shifted colours of pixel-art cells back into one. */
+const NOISY_PIXEL_RADIUS = 10;
+/**
+ * Colours of fewer than this share of the cells are JPEG's: chroma subsampling smears a colour
+ * across the border cells of another. They join their nearest common colour.
+ */
+const RARE_CELL_SHARE = 0.004;
 /** After k-means, noisy images merge clusters closer than this (JPEG tints flat areas). */
 const NOISY_FINAL_RADIUS = 7;
 /** Upper bound on the automatic colour count, per profile. */
@@ -63,6 +70,8 @@ export function buildPalette(
 ): Palette {
   const exact = options.profile === 'pixel';
   let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy, options.spread);
+  // Pixel art read through JPEG: each art colour arrives as a cloud of near colours.
+  if (exact && options.noisy) clusters = foldRareColors(leaderFold(clusters, NOISY_PIXEL_RADIUS, Infinity), RARE_CELL_SHARE);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
   // Ward merging is cubic in the colour count: first fold near-identical colours together.
   if (clusters.count.length > WARD_MAX_INPUT) clusters = leaderFold(clusters, PRE_MERGE_RADIUS, WARD_MAX_INPUT);
@@ -365,6 +374,36 @@ function leaderFold(input: Clusters, radius: number, maxCount: number): Clusters
       };
     }
   }
+}
+
+/**
+ * Every cluster holding less than `share` of the pixels joins its nearest (ΔE76) cluster that
+ * holds more; the common ones keep their own colour (they are the art's), the rare ones only add
+ * their count.
+ */
+function foldRareColors(input: Clusters, share: number): Clusters {
+  let total = 0;
+  for (const n of input.count) total += n;
+  const minCount = Math.max(2, total * share);
+  const common: number[] = [];
+  for (let i = 0; i < input.count.length; i++) if (input.count[i]! >= minCount) common.push(i);
+  if (common.length === 0 || common.length === input.count.length) return input;
+  const lab = new Float64Array(input.count.length * 3);
+  for (let i = 0; i < input.count.length; i++) rgbToLab(input.r[i]!, input.g[i]!, input.b[i]!, lab, i * 3);
+  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  for (const i of common) {
+    out.count.push(input.count[i]!);
+    out.r.push(input.r[i]!);
+    out.g.push(input.g[i]!);
+    out.b.push(input.b[i]!);
+  }
+  for (let i = 0; i < input.count.length; i++) {
+    if (input.count[i]! >= minCount) continue;
+    let best = 0;
+    for (let k = 1; k < common.length; k++) if (labDistanceSq(lab, i, common[k]!) < labDistanceSq(lab, i, common[best]!)) best = k;
+    out.count[best]! += input.count[i]!;
+  }
+  return out;
 }
 
 /** Merges the closest pair (by ΔE76) while it is closer than `radius`. */

@@ -12,6 +12,10 @@ export const OPAQUE_ALPHA_MIN = 128;
 const MAX_PIXEL_ART_COLORS = 4096;
 /** Share of contrasty neighbour pairs with an in-between blend above which art is anti-aliased. */
 const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
+/** Share of flat pixels from which art is flat (areas of one colour), not texture or photo. */
+const FLAT_SHARE_MIN = 0.45;
+/** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
+const MAX_TEXTURE_COLORS = 256;
 
 export interface ProfileFacts {
   readonly profile: ImageProfile;
@@ -68,12 +72,16 @@ export function classifyImage(
       // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
       // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
       if (spread[y * width + x]! < 24) continue;
-      if (x > 0 && x < width - 1) {
+      // A straight edge along the lattice (a vertical edge for the horizontal test) looks the
+      // same in aliased and anti-aliased art: only edges that turn or slant tell them apart, and
+      // counting the straight ones would let a logo's long straight sides outvote its curves.
+      const row = width * 4;
+      if (x > 0 && x < width - 1 && !(y > 0 && y < height - 1 && straightRun(data, o, row) && straightRun(data, o - 4, row) && straightRun(data, o + 4, row))) {
         const r = blendTest(data, o, o - 4, o + 4);
         contrastPairs += r & 1;
         blends += r >> 1;
       }
-      if (y > 0 && y < height - 1) {
+      if (y > 0 && y < height - 1 && !(x > 0 && x < width - 1 && straightRun(data, o, 4) && straightRun(data, o - row, 4) && straightRun(data, o + row, 4))) {
         const r = blendTest(data, o, o - width * 4, o + width * 4);
         contrastPairs += r & 1;
         blends += r >> 1;
@@ -85,9 +93,26 @@ export function classifyImage(
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   let profile: ImageProfile;
   if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
-  else if (flatShare >= 0.45) profile = 'flat';
+  else if (flatShare >= FLAT_SHARE_MIN) profile = 'flat';
+  // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
+  // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
+  else if (colors.distinct <= MAX_TEXTURE_COLORS) profile = 'pixel';
   else profile = 'photo';
   return { profile, distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1), blendRatio, flatShare, noiseShare };
+}
+
+/** True when the pixels before and after o (at ±stride) match o within 8 per channel. */
+function straightRun(data: Uint8Array | Uint8ClampedArray, o: number, stride: number): boolean {
+  return near(data, o, o - stride) && near(data, o, o + stride);
+}
+
+function near(data: Uint8Array | Uint8ClampedArray, o: number, q: number): boolean {
+  return (
+    Math.abs(data[o]! - data[q]!) <= 8 &&
+    Math.abs(data[o + 1]! - data[q + 1]!) <= 8 &&
+    Math.abs(data[o + 2]! - data[q + 2]!) <= 8 &&
+    Math.abs(data[o + 3]! - data[q + 3]!) <= 8
+  );
 }
 
 /**
@@ -146,11 +171,42 @@ function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number,
   const mg = data[mid + 1]! - data[b + 1]!;
   const mb = data[mid + 2]! - data[b + 2]!;
   const t = (mr * dr + mg * dg + mb * db) / len2;
-  if (t <= 0.08 || t >= 0.92) return 1;
+  if (t > 0.08 && t < 0.92) {
+    const er = mr - t * dr;
+    const eg = mg - t * dg;
+    const eb = mb - t * db;
+    if (er * er + eg * eg + eb * eb < 64) return 3;
+  }
+  return linearBlend(data, mid, a, b) ? 3 : 1;
+}
+
+/** sRGB byte → linear light (0–1). */
+const LINEAR = Float64Array.from({ length: 256 }, (_, v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+/**
+ * The same mix test in linear light: renderers that blend coverage in linear light (resvg,
+ * browsers with gamma-correct text, most vector editors' exports) put an edge pixel on a curve in
+ * sRGB between two saturated colours, off the straight sRGB segment.
+ */
+function linearBlend(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): boolean {
+  const dr = LINEAR[data[a]!]! - LINEAR[data[b]!]!;
+  const dg = LINEAR[data[a + 1]!]! - LINEAR[data[b + 1]!]!;
+  const db = LINEAR[data[a + 2]!]! - LINEAR[data[b + 2]!]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < 1e-4) return false;
+  const mr = LINEAR[data[mid]!]! - LINEAR[data[b]!]!;
+  const mg = LINEAR[data[mid + 1]!]! - LINEAR[data[b + 1]!]!;
+  const mb = LINEAR[data[mid + 2]!]! - LINEAR[data[b + 2]!]!;
+  const t = (mr * dr + mg * dg + mb * db) / len2;
+  if (t <= 0.08 || t >= 0.92) return false;
   const er = mr - t * dr;
   const eg = mg - t * dg;
   const eb = mb - t * db;
-  return er * er + eg * eg + eb * eb < 64 ? 3 : 1;
+  // 2 % of the pair's distance, and at least what 8-bit rounding leaves.
+  return er * er + eg * eg + eb * eb < Math.max(len2 * 0.0004, 2e-5);
 }
 
 /**

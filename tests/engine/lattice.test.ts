@@ -1,0 +1,231 @@
+/**
+ * Pixel art in the real world: upscaled by integer and non-integer factors, JPEG'd after the
+ * upscale, dithered, noise-textured. Each must come back lattice-exact: every vertex on a cell
+ * border, every fill one of the art's colours.
+ */
+import { describe, expect, it } from 'vitest';
+import jpeg from 'jpeg-js';
+import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import { detectLattice } from '../../src/engine/lattice.js';
+import type { RgbaImage, TraceResult } from '../../src/engine/types.js';
+import { writeSvg } from '../../src/formats/svg.js';
+import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
+import { renderSvgWithResvg } from '../helpers/compare.js';
+
+type Rgb = readonly [number, number, number];
+const PALETTE: readonly Rgb[] = [
+  [250, 250, 250],
+  [20, 20, 40],
+  [200, 60, 40],
+  [240, 200, 60],
+  [60, 140, 220],
+];
+
+/** A 24 × 24 sprite: an outlined disc with a core and a stripe (hard edges, five colours). */
+function sprite(): RgbaImage {
+  const size = 24;
+  const data = new Uint8Array(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const r = Math.hypot(x + 0.5 - 12, y + 0.5 - 12);
+      let c = 0;
+      if (r < 10) c = 1;
+      if (r < 8.6) c = 2;
+      if (r < 4.5) c = 3;
+      if (x >= 11 && x <= 12 && y < 12 && r < 8.6) c = 4;
+      data.set([...PALETTE[c]!, 255], (y * size + x) * 4);
+    }
+  }
+  return { width: size, height: size, data };
+}
+
+/** Nearest-neighbour upscale by `factor` (a non-integer factor gives cells of two sizes). */
+function upscale(image: RgbaImage, factor: number): RgbaImage {
+  const width = Math.round(image.width * factor);
+  const height = Math.round(image.height * factor);
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(image.width - 1, Math.floor(x / factor));
+      const sy = Math.min(image.height - 1, Math.floor(y / factor));
+      data.set(image.data.subarray((sy * image.width + sx) * 4, (sy * image.width + sx) * 4 + 4), (y * width + x) * 4);
+    }
+  }
+  return { width, height, data };
+}
+
+function jpegRoundTrip(image: RgbaImage, quality: number): RgbaImage {
+  const encoded = jpeg.encode({ width: image.width, height: image.height, data: Buffer.from(image.data) }, quality).data;
+  const decoded = jpeg.decode(encoded, { useTArray: true, formatAsRGBA: true });
+  return { width: decoded.width, height: decoded.height, data: decoded.data };
+}
+
+/** Every vertex of every chain, in traced pixels. */
+function vertices(result: TraceResult): [number, number][] {
+  const out: [number, number][] = [];
+  for (const chain of result.chains) {
+    out.push([chain.startX, chain.startY]);
+    for (const s of chain.segments) {
+      expect(s.kind).toBe('line');
+      out.push([s.x, s.y]);
+    }
+  }
+  return out;
+}
+
+function fillColors(result: TraceResult): Set<string> {
+  return new Set(result.shapes.map((s) => `${s.color.r},${s.color.g},${s.color.b}`));
+}
+
+function renderDiffShare(result: TraceResult, image: RgbaImage, tolerance: number): number {
+  const render = renderSvgWithResvg(writeSvg(result, DEFAULT_OUTPUT_OPTIONS), image.width);
+  let off = 0;
+  for (let i = 0; i < image.width * image.height; i++) {
+    for (let k = 0; k < 3; k++) {
+      if (Math.abs(render.data[i * 4 + k]! - image.data[i * 4 + k]!) > tolerance) {
+        off++;
+        break;
+      }
+    }
+  }
+  return off / (image.width * image.height);
+}
+
+describe('pixel-art lattice', () => {
+  it('a ×4 upscale is traced on its cells: vertices on multiples of 4, the five colours, the same picture', () => {
+    const image = upscale(sprite(), 4);
+    expect(detectLattice(image)).not.toBeNull();
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('pixel');
+    for (const [x, y] of vertices(result)) {
+      expect(x % 4).toBe(0);
+      expect(y % 4).toBe(0);
+    }
+    expect(fillColors(result)).toEqual(new Set(PALETTE.map((c) => c.join(','))));
+    expect(renderDiffShare(result, image, 8)).toBe(0);
+  });
+
+  it('a ×2.5 upscale (cells of 2 and 3 pixels) is traced on its uneven lattice', () => {
+    const art = sprite();
+    const image = upscale(art, 2.5);
+    const lattice = detectLattice(image)!;
+    expect(lattice).not.toBeNull();
+    const borders = new Set(Array.from({ length: art.width + 1 }, (_, i) => Math.ceil(i * 2.5)));
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    for (const [x, y] of vertices(result)) {
+      expect(borders.has(x)).toBe(true);
+      expect(borders.has(y)).toBe(true);
+    }
+    expect(renderDiffShare(result, image, 8)).toBe(0);
+  });
+
+  it('a ×4 upscale saved as JPEG q75 comes back lattice-exact with the art colours (within JPEG shift)', () => {
+    const clean = upscale(sprite(), 4);
+    const image = jpegRoundTrip(clean, 75);
+    const lattice = detectLattice(image);
+    expect(lattice?.noisy).toBe(true);
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    for (const [x, y] of vertices(result)) {
+      expect(x % 4).toBe(0);
+      expect(y % 4).toBe(0);
+    }
+    // JPEG's chroma smearing may leave a colour or two on border cells, never one per cell.
+    expect(result.shapes.length).toBeLessThan(24);
+    expect(fillColors(result).size).toBeLessThanOrEqual(PALETTE.length + 2);
+    // Against the clean art: at most a few border cells differ.
+    expect(renderDiffShare(result, clean, 40)).toBeLessThan(0.03);
+  });
+
+  it('finds no lattice in anti-aliased art, a photo-like gradient or art with long straight runs', () => {
+    const size = 96;
+    const aa = new Uint8Array(size * size * 4);
+    const gradient = new Uint8Array(size * size * 4);
+    const strokes = new Uint8Array(size * size * 4);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const o = (y * size + x) * 4;
+        const coverage = Math.max(0, Math.min(1, 30 - Math.hypot(x + 0.5 - 48, y + 0.5 - 48) + 0.5));
+        aa.set([255 - coverage * 200, 255 - coverage * 150, 255, 255], o);
+        gradient.set([(x * 255) / size, (y * 255) / size, 128, 255], o);
+        // Vertical strokes of one pixel every other column: no empty columns, cells one wide.
+        strokes.set(x % 2 === 0 && y > 10 && y < 80 ? [0, 0, 0, 255] : [255, 255, 255, 255], o);
+      }
+    }
+    expect(detectLattice({ width: size, height: size, data: aa })).toBeNull();
+    expect(detectLattice({ width: size, height: size, data: gradient })).toBeNull();
+    expect(detectLattice({ width: size, height: size, data: strokes })).toBeNull();
+  });
+});
+
+describe('pixel art at its own size', () => {
+  /** Deterministic pseudo-random numbers (a fixed linear congruential sequence). */
+  function random(seed: number): () => number {
+    let s = seed;
+    return () => {
+      s = (s * 1103515245 + 12345) & 0x7fffffff;
+      return s / 0x7fffffff;
+    };
+  }
+
+  it('a Floyd–Steinberg dithered sprite is pixel art, traced pixel for pixel', () => {
+    const size = 64;
+    const colors: Rgb[] = [
+      [30, 30, 60],
+      [90, 60, 120],
+      [200, 120, 80],
+      [250, 230, 160],
+    ];
+    const want = new Float64Array(size * size * 3);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const t = Math.min(1, Math.hypot(x - 32, y - 32) / 40);
+        for (let k = 0; k < 3; k++) want[(y * size + x) * 3 + k] = colors[0]![k]! * t + colors[3]![k]! * (1 - t);
+      }
+    }
+    const data = new Uint8Array(size * size * 4);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const i = (y * size + x) * 3;
+        let best = 0;
+        let bestD = Infinity;
+        colors.forEach((c, k) => {
+          const d = (want[i]! - c[0]) ** 2 + (want[i + 1]! - c[1]) ** 2 + (want[i + 2]! - c[2]) ** 2;
+          if (d < bestD) [best, bestD] = [k, d];
+        });
+        for (let k = 0; k < 3; k++) {
+          const err = want[i + k]! - colors[best]![k]!;
+          if (x + 1 < size) want[i + 3 + k]! += (err * 7) / 16;
+          if (y + 1 < size) {
+            if (x > 0) want[i + size * 3 - 3 + k]! += (err * 3) / 16;
+            want[i + size * 3 + k]! += (err * 5) / 16;
+            if (x + 1 < size) want[i + size * 3 + 3 + k]! += err / 16;
+          }
+        }
+        data.set([...colors[best]!, 255], (y * size + x) * 4);
+      }
+    }
+    const image = { width: size, height: size, data };
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('pixel');
+    for (const [x, y] of vertices(result)) expect(Number.isInteger(x) && Number.isInteger(y)).toBe(true);
+    expect(renderDiffShare(result, image, 8)).toBe(0);
+  });
+
+  it('a noise-textured wall tile (small palette, no flat areas) is pixel art, traced pixel for pixel', () => {
+    const size = 48;
+    const next = random(11);
+    const data = new Uint8Array(size * size * 4);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const mortar = y % 12 === 0 || (x + (Math.floor(y / 12) % 2) * 12) % 24 === 0;
+        const v = mortar ? 60 + Math.floor(next() * 3) * 8 : 110 + Math.floor(next() * 8) * 9;
+        data.set([v, v - 6, v - 14, 255], (y * size + x) * 4);
+      }
+    }
+    const image = { width: size, height: size, data };
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('pixel');
+    for (const [x, y] of vertices(result)) expect(Number.isInteger(x) && Number.isInteger(y)).toBe(true);
+    expect(renderDiffShare(result, image, 8)).toBe(0);
+  });
+});
