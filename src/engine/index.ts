@@ -203,7 +203,7 @@ function* traceBitmap(
   const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
   const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
   lap('palette');
-  yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', spread, finalOf }, parts: rowParts(height) };
+  yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf }, parts: rowParts(height) };
   const labels = joinRows((yield { type: 'finish' })!, width * height, (n) => new Int32Array(n));
   lap('label');
   // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.

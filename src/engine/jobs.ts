@@ -31,6 +31,8 @@ export type EngineJob =
       readonly image: RgbaImage;
       readonly palette: Palette;
       readonly exactColors: boolean;
+      /** Edge shades between two fills go to those fills even where a third colour matches (not photos). */
+      readonly edgeShades: boolean;
       readonly spread: Uint8Array;
       readonly finalOf: Int32Array;
     }
@@ -75,8 +77,8 @@ export function runJob(job: EngineJob, part: JobPart): JobOutput {
     case 'spread':
       return neighbourSpread(job.image.data, job.image.width, job.image.height, part.from, part.to);
     case 'label': {
-      const { image, palette, exactColors, spread, finalOf } = job;
-      const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to);
+      const { image, palette, exactColors, edgeShades, spread, finalOf } = job;
+      const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to, edgeShades);
       for (let i = 0; i < labels.length; i++) labels[i] = labels[i]! < 0 ? -1 : finalOf[labels[i]!]!;
       return labels;
     }

@@ -27,12 +27,13 @@ export function labelRows(
   spread: Uint8Array,
   rowFrom: number,
   rowTo: number,
+  edgeShades = true,
 ): Int32Array {
   const haloFrom = exactColors ? rowFrom : Math.max(0, rowFrom - 1);
   const haloTo = exactColors ? rowTo : Math.min(height, rowTo + 1);
   const nearest = nearestLabels(data, width, palette, exactColors, haloFrom, haloTo);
   if (exactColors) return nearest;
-  return resolveEdgeBlends(data, width, height, palette, nearest, haloFrom, spread, rowFrom, rowTo);
+  return resolveEdgeBlends(data, width, height, palette, nearest, haloFrom, spread, rowFrom, rowTo, edgeShades);
 }
 
 /** Nearest palette label of every pixel in rows [rowFrom, rowTo), -1 when transparent. */
@@ -116,6 +117,7 @@ function resolveEdgeBlends(
   spread: Uint8Array,
   rowFrom: number,
   rowTo: number,
+  edgeShades: boolean,
 ): Int32Array {
   // `nearest` holds rows [nearestFrom, …); the result holds rows [rowFrom, rowTo).
   const labels = nearest.slice((rowFrom - nearestFrom) * width, (rowTo - nearestFrom) * width);
@@ -157,6 +159,10 @@ function resolveEdgeBlends(
           bestLabel = candidates[c]!;
         }
       }
+      const singleLabel = bestLabel;
+      const singleResidual = bestResidual;
+      let pairResidual = Infinity;
+      let pairLabel = -1;
       for (let a = 0; a < m; a++) {
         for (let b = a + 1; b < m; b++) {
           const la = candidates[a]!;
@@ -176,6 +182,10 @@ function resolveEdgeBlends(
           const eg = pg - (obs[lb * 3 + 1]! + t * dg);
           const eb = pb - (obs[lb * 3 + 2]! + t * db);
           const residual = er * er + eg * eg + eb * eb;
+          if (la !== singleLabel && lb !== singleLabel && t > 0.12 && t < 0.88 && residual < pairResidual) {
+            pairResidual = residual;
+            pairLabel = t >= 0.5 ? la : lb;
+          }
           // A blend must explain the pixel clearly better than any single colour.
           if (residual < bestResidual * 0.5 - 1e-9) {
             bestResidual = residual;
@@ -187,10 +197,34 @@ function resolveEdgeBlends(
           }
         }
       }
+      // An edge shade between A and B that happens to match a third palette colour C (a
+      // highlight halfway between them) is still the edge of A and B: labelled C it would become a
+      // sliver of C along the edge. C is really here only where C has flat pixels next to it.
+      if (edgeShades && bestLabel === singleLabel && pairLabel >= 0 && singleResidual > 0.5 && pairResidual < MAX_EDGE_BLEND_RESIDUAL && !flatNeighbour(nearest, nearestBase, spread, width, height, x, y, singleLabel)) {
+        bestLabel = pairLabel;
+      }
       labels[i - rowFrom * width] = bestLabel;
     }
   }
   return labels;
+}
+
+/** RGB residual² within which a pixel counts as a two-colour edge blend whatever else it matches. */
+const MAX_EDGE_BLEND_RESIDUAL = 7 * 7;
+
+/** True when a pixel in the 3 × 3 around (x, y) is flat (spread ≤ 4) and nearest to `label`. */
+function flatNeighbour(nearest: Int32Array, nearestBase: number, spread: Uint8Array, width: number, height: number, x: number, y: number, label: number): boolean {
+  for (let dy = -1; dy <= 1; dy++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= height) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx;
+      if (xx < 0 || xx >= width) continue;
+      const j = yy * width + xx;
+      if (spread[j]! <= 4 && nearest[j - nearestBase] === label) return true;
+    }
+  }
+  return false;
 }
 
 const RIDGE_MIN_COVERAGE = 0.22;

@@ -53,6 +53,23 @@ describe('traceImage', () => {
     expect(red[0]!.outer.every((u) => result.chains[u.chain]!.segments.every((seg) => seg.kind === 'arc'))).toBe(true);
   });
 
+  it('an anti-aliased edge stays the edge of its two colours where a third palette colour matches its shades', () => {
+    // A highlight colour halfway between yellow and white (a real colour of the art, in its own
+    // patch) also matches the half-covered pixels along the disc's edge; those must not become
+    // slivers of the highlight.
+    const yellow: Rgb = [240, 240, 20];
+    const highlight: Rgb = [248, 248, 138];
+    const image = drawShape(160, 120, WHITE, [
+      { color: yellow, inside: disc(60, 60, 45.3) },
+      { color: highlight, inside: rect(120, 20, 150, 100) },
+    ]);
+    const result = traceImage(image, params());
+    const highlights = shapeOfColor(result, highlight);
+    expect(highlights).toHaveLength(1);
+    expect(highlights[0]!.areaPx).toBeGreaterThan(2000);
+    expect(shapeOfColor(result, yellow)).toHaveLength(1);
+  });
+
   it('gives two touching squares exactly one shared boundary', () => {
     const image = drawCells([[1, 2]], [WHITE, RED, BLUE], 20);
     const result = traceImage(image, params());
