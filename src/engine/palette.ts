@@ -58,7 +58,7 @@ const NOISY_PIXEL_RADIUS = 10;
  */
 const RARE_CELL_SHARE = 0.004;
 /** After k-means, noisy images merge clusters closer than this (JPEG tints flat areas). */
-const NOISY_FINAL_RADIUS = 7;
+const NOISY_FINAL_RADIUS = 8;
 /** Upper bound on the automatic colour count, per profile. */
 const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 40 };
 
@@ -253,6 +253,39 @@ function addThinColors(
     out.b.push(b);
     clusterLab.push(lab[0]!, lab[1]!, lab[2]!);
   }
+  return dropThinBlends(out, clusters.count.length, noisy);
+}
+
+/**
+ * A thin line's partly covered pixels are blends of the line and what lies under it; when such a
+ * blend was common enough to be taken before the line's own colour (JPEG smears a dark line into
+ * a wide band of dark reds), it is dropped now that the line's colour is there: a thin colour that
+ * is a blend of another thin colour and any cluster.
+ */
+function dropThinBlends(c: Clusters, baseCount: number, noisy: boolean): Clusters {
+  // Only under JPEG noise: clean art's shading ramps (skin tones between a highlight and a shadow)
+  // are blends of their neighbours too, and there the count order already takes a line's colour
+  // before its blends.
+  if (!noisy) return c;
+  const dropped = new Uint8Array(c.count.length);
+  for (let i = baseCount; i < c.count.length; i++) {
+    for (let j = baseCount; j < c.count.length && !dropped[i]; j++) {
+      if (j === i || dropped[j]) continue;
+      for (let k = 0; k < c.count.length && !dropped[i]; k++) {
+        if (k === i || k === j || dropped[k]) continue;
+        const pair: Clusters = { count: [1, 1], r: [c.r[j]!, c.r[k]!], g: [c.g[j]!, c.g[k]!], b: [c.b[j]!, c.b[k]!] };
+        if (isBlendOfClusters(pair, c.r[i]!, c.g[i]!, c.b[i]!, noisy, 0)) dropped[i] = 1;
+      }
+    }
+  }
+  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  for (let i = 0; i < c.count.length; i++) {
+    if (dropped[i]) continue;
+    out.count.push(c.count[i]!);
+    out.r.push(c.r[i]!);
+    out.g.push(c.g[i]!);
+    out.b.push(c.b[i]!);
+  }
   return out;
 }
 
@@ -273,9 +306,9 @@ function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, 
  * True when the colour lies (within 10 RGB units) on a segment between two clusters. Noisy
  * images also count ringing — JPEG's overshoot a little past either end — as a blend.
  */
-function isBlendOfClusters(c: Clusters, r: number, g: number, b: number, noisy: boolean): boolean {
-  const overshoot = noisy ? 0.2 : 0;
-  const maxResidualSq = noisy ? 400 : 100;
+function isBlendOfClusters(c: Clusters, r: number, g: number, b: number, noisy: boolean, overshoot = noisy ? 0.2 : 0): boolean {
+  // JPEG subsamples chroma: a blend next to a dark line drifts in hue by 20–30 units.
+  const maxResidualSq = noisy ? 35 * 35 : 100;
   for (let i = 0; i < c.count.length; i++) {
     for (let j = i + 1; j < c.count.length; j++) {
       const dr = c.r[i]! - c.r[j]!;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import jpeg from 'jpeg-js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
@@ -68,6 +69,26 @@ describe('traceImage', () => {
     expect(highlights).toHaveLength(1);
     expect(highlights[0]!.areaPx).toBeGreaterThan(2000);
     expect(shapeOfColor(result, yellow)).toHaveLength(1);
+  });
+
+  it('a JPEG q60 copy of a flat logo keeps its palette: the logo colours, not JPEG shades', () => {
+    const dark: Rgb = [15, 15, 20];
+    const logo = drawShape(240, 180, WHITE, [
+      { color: RED, inside: disc(90, 90, 60) },
+      { color: GREEN, inside: rect(140, 40, 210, 140) },
+      // A 3 px dark bar across both (an outline-like stroke).
+      { color: dark, inside: rect(20, 88, 220, 91) },
+    ]);
+    const encoded = jpeg.encode({ width: logo.width, height: logo.height, data: Buffer.from(logo.data) }, 60).data;
+    const decoded = jpeg.decode(encoded, { useTArray: true, formatAsRGBA: true });
+    const result = traceImage({ width: decoded.width, height: decoded.height, data: decoded.data }, params());
+    const fills = new Map<string, Rgb>();
+    for (const s of result.shapes) fills.set(`${s.color.r},${s.color.g},${s.color.b}`, [s.color.r, s.color.g, s.color.b]);
+    expect(fills.size).toBeLessThanOrEqual(4);
+    for (const want of [WHITE, RED, GREEN, dark]) {
+      const closest = Math.min(...[...fills.values()].map((c) => Math.hypot(c[0] - want[0], c[1] - want[1], c[2] - want[2])));
+      expect(closest).toBeLessThan(40);
+    }
   });
 
   it('gives two touching squares exactly one shared boundary', () => {
