@@ -265,7 +265,64 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
 function fitSpan(p: Float64Array, first: number, last: number, tolerance: number, out: Segment[], smoothSeam: boolean): void {
   const t0 = smoothSeam ? seamTangent(p, first, last, true) : endTangent(p, first, last, true);
   const t1 = smoothSeam ? seamTangent(p, first, last, false) : endTangent(p, first, last, false);
-  fitCubicRecursive(p, first, last, t0, t1, tolerance, out, 0);
+  const pieces: Segment[] = [];
+  const ends: number[] = [];
+  fitCubicRecursive(p, first, last, t0, t1, tolerance, pieces, 0, ends);
+  mergePieces(p, first, t0, t1, tolerance, pieces, ends);
+  for (const piece of pieces) out.push(piece);
+}
+
+/**
+ * Splitting at the worst sample (Schneider) places breaks greedily, so neighbouring pieces can
+ * often be one curve after all: each pair of neighbours is refitted as one piece (same tangents
+ * at its outer ends) and kept merged when that piece is still within the tolerance. Fewer nodes
+ * for the same error budget. `ends[i]` is the sample where pieces[i] ends; both are updated.
+ */
+function mergePieces(p: Float64Array, first: number, t0: Vec, t1: Vec, tolerance: number, pieces: Segment[], ends: number[]): void {
+  const last = ends[ends.length - 1]!;
+  const tangentAt = (i: number, atStart: boolean): Vec => {
+    if (i === first) return t0;
+    if (i === last) return [-t1[0], -t1[1]];
+    const t = normalize(p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
+    return atStart ? t : [-t[0], -t[1]];
+  };
+  let k = 0;
+  while (k + 1 < pieces.length) {
+    const from = k === 0 ? first : ends[k - 1]!;
+    const to = ends[k + 1]!;
+    const startTangent = tangentAt(from, true);
+    const endTangent = to === last ? t1 : tangentAt(to, false);
+    const merged = fitOnePiece(p, from, to, startTangent, endTangent, tolerance);
+    // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
+    // a node but no bytes.
+    if (merged && pieceCost(merged) < pieceCost(pieces[k]!) + pieceCost(pieces[k + 1]!)) {
+      pieces.splice(k, 2, merged);
+      ends.splice(k, 1);
+      if (k > 0) k--; // the merged piece may now merge with its left neighbour
+    } else k++;
+  }
+}
+
+/** Numbers a piece writes: 2 for a line, 4 for a quadratic, 6 for a cubic. */
+function pieceCost(s: Segment): number {
+  return s.kind === 'line' ? 2 : s.kind === 'quad' ? 4 : 6;
+}
+
+/** One line or one curve through samples from..to within the tolerance, or undefined. */
+function fitOnePiece(p: Float64Array, from: number, to: number, t0: Vec, t1: Vec, tolerance: number): Segment | undefined {
+  if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) return { kind: 'line', x: p[to * 2]!, y: p[to * 2 + 1]! };
+  let u = chordParameters(p, from, to);
+  let bez = leastSquaresCubic(p, from, to, u, t0, t1);
+  let [err] = maxCubicError(p, from, to, u, bez);
+  for (let iter = 0; iter < 4 && err > tolerance && err <= tolerance * 6; iter++) {
+    u = reparameterize(p, from, to, u, bez);
+    bez = leastSquaresCubic(p, from, to, u, t0, t1);
+    [err] = maxCubicError(p, from, to, u, bez);
+  }
+  if (err > tolerance) return undefined;
+  const out: Segment[] = [];
+  pushCubic(out, bez, tolerance);
+  return out[0];
 }
 
 type Vec = [number, number];
@@ -294,11 +351,12 @@ function normalize(x: number, y: number): Vec {
   return l < 1e-12 ? [1, 0] : [x / l, y / l];
 }
 
-function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec, t1: Vec, tolerance: number, out: Segment[], depth: number): void {
+function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec, t1: Vec, tolerance: number, out: Segment[], depth: number, ends: number[]): void {
   const x3 = p[last * 2]!;
   const y3 = p[last * 2 + 1]!;
   if (last - first <= 1 || maxLineDistance(p, first, last) <= tolerance) {
     out.push({ kind: 'line', x: x3, y: y3 });
+    ends.push(last);
     return;
   }
   let u = chordParameters(p, first, last);
@@ -306,6 +364,7 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec
   let [err, worst] = maxCubicError(p, first, last, u, bez);
   if (err <= tolerance) {
     pushCubic(out, bez, tolerance);
+    ends.push(last);
     return;
   }
   if (err <= tolerance * 6) {
@@ -315,19 +374,23 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec
       [err, worst] = maxCubicError(p, first, last, u, bez);
       if (err <= tolerance) {
         pushCubic(out, bez, tolerance);
+        ends.push(last);
         return;
       }
     }
   }
   if (depth > 40) {
     // Pathological input: fall back to the polyline, which is exact at the samples.
-    for (let i = first + 1; i <= last; i++) out.push({ kind: 'line', x: p[i * 2]!, y: p[i * 2 + 1]! });
+    for (let i = first + 1; i <= last; i++) {
+      out.push({ kind: 'line', x: p[i * 2]!, y: p[i * 2 + 1]! });
+      ends.push(i);
+    }
     return;
   }
   const split = Math.min(last - 1, Math.max(first + 1, worst));
   const tc = normalize(p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
-  fitCubicRecursive(p, first, split, t0, tc, tolerance, out, depth + 1);
-  fitCubicRecursive(p, split, last, [-tc[0], -tc[1]], t1, tolerance, out, depth + 1);
+  fitCubicRecursive(p, first, split, t0, tc, tolerance, out, depth + 1, ends);
+  fitCubicRecursive(p, split, last, [-tc[0], -tc[1]], t1, tolerance, out, depth + 1, ends);
 }
 
 /**

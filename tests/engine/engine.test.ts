@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import jpeg from 'jpeg-js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import { fitChain } from '../../src/engine/fit.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
@@ -309,5 +310,27 @@ describe('corners', () => {
     // Every true vertex, tips included, has a traced corner within 0.75 px.
     const ends = segments.map((s) => [s.x, s.y] as const);
     for (const [vx, vy] of vertices) expect(Math.min(...ends.map(([x, y]) => Math.hypot(x - vx, y - vy)))).toBeLessThan(0.75);
+  });
+});
+
+describe('curve economy', () => {
+  it('a smooth S-curve sampled every pixel is a few curves within the tolerance, not a curve per wiggle', () => {
+    // 600 samples of y = 20·sin(x/40) with ±0.1 px jitter (what coverage samples look like).
+    const n = 600;
+    const points = new Float64Array(n * 2);
+    for (let i = 0; i < n; i++) {
+      points[i * 2] = i;
+      points[i * 2 + 1] = 50 + 20 * Math.sin(i / 40) + 0.1 * Math.sin(i * 2.3);
+    }
+    const fitted = fitChain(points, false, { tolerancePx: 0.3, cornerAngleDeg: 45, detectCircles: false, detectEllipses: false });
+    // About five half-waves: Schneider's splits at the worst sample alone gave 11 pieces.
+    expect(fitted.segments.length).toBeLessThanOrEqual(8);
+    const chain = { startX: fitted.startX, startY: fitted.startY, segments: fitted.segments, leftRegion: 0, rightRegion: -1, closed: false };
+    const curve = sampleChain(chain, 1000);
+    for (let i = 0; i < n; i++) {
+      let nearest = Infinity;
+      for (const [x, y] of curve) nearest = Math.min(nearest, Math.hypot(x - points[i * 2]!, y - points[i * 2 + 1]!));
+      expect(nearest).toBeLessThan(0.3 + 0.05);
+    }
   });
 });
