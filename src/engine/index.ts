@@ -25,7 +25,7 @@ import { classifyImage, countColors, type ProfileFacts } from './profile.js';
 import { cellImage, detectLattice, mapToLattice } from './lattice.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrunkSize } from './resize.js';
-import type { Chain, ChainUse, EngineParams, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
+import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
@@ -158,10 +158,16 @@ function* tracePipeline(
   return yield* traceBitmap(image, params, hooks, threads, minPixels);
 }
 
-/** What the lattice detection already knows about a cell image. */
+/**
+ * Regions (before despeckling) above which a picture is traced as photo texture whatever its
+ * profile: a dithered 0.14-MP title screen has 35,000; 0.25 MP of random noise 243,000.
+ */
+export const MAX_TRACED_REGIONS = 120_000;
+
+/** What an earlier look (lattice detection, a region count) already knows about the picture. */
 interface KnownKind {
-  readonly profile: 'pixel';
-  /** Cell colours are means of JPEG-damaged pixels: near-equal colours are one. */
+  readonly profile: ImageProfile;
+  /** Colours are JPEG-damaged (lattice cell means): near-equal colours are one. */
   readonly noisy: boolean;
 }
 
@@ -213,6 +219,11 @@ function* traceBitmap(
     links = joinRows((yield { type: 'finish' })!, (width + 1) * (height + 1), bytes);
   }
   let regions = findRegions(labels, width, height, links);
+  // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
+  // and give a file no one wants: above this many regions the picture is traced as photo texture.
+  if (regions.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') {
+    return yield* traceBitmap(image, params, hooks, threads, minPixels, { profile: 'photo', noisy: false });
+  }
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
   regions = despeckle(regions, width, height, minArea, labelLab, links);
   lap('regions');

@@ -334,3 +334,18 @@ describe('curve economy', () => {
     }
   });
 });
+
+describe('hostile input', () => {
+  it('random 64-colour noise is traced as photo texture, not one shape per pixel', () => {
+    const size = 400;
+    let seed = 3;
+    const next = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const colors = Array.from({ length: 64 }, () => [next() * 255, next() * 255, next() * 255].map(Math.floor));
+    const data = new Uint8Array(size * size * 4);
+    for (let i = 0; i < size * size; i++) data.set([...colors[Math.floor(next() * 64)]!, 255], i * 4);
+    const result = traceImage({ width: size, height: size, data }, params());
+    expect(result.stats.profile).toBe('photo');
+    // Pixel for pixel it would be ~155,000 shapes.
+    expect(result.shapes.length).toBeLessThan(20_000);
+  });
+});
