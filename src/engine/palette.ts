@@ -205,7 +205,8 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   }
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
-  return addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
+  const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
+  return profile === 'photo' ? withThin : mergeShades(withThin, data, width, height);
 }
 
 /**
@@ -437,6 +438,105 @@ function foldRareColors(input: Clusters, share: number): Clusters {
     out.count[best]! += input.count[i]!;
   }
   return out;
+}
+
+/**
+ * A cluster that is a slightly diluted copy of another — on the straight line from it towards a
+ * third cluster, a little way along (blurred ink: the core and a rim a few per cent towards the
+ * paper) — is that cluster's edge, not a colour: it joins it. Art's own close shades are rarely
+ * on such a line (a shade of yellow is not yellow mixed with white), so they stay.
+ */
+function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Clusters {
+  const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
+  let interior: Float64Array | undefined;
+  const lab = new Float64Array(c.count.length * 3);
+  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
+  const into = new Int32Array(c.count.length).fill(-1);
+  let paper = 0;
+  for (let i = 1; i < c.count.length; i++) if (c.count[i]! > c.count[paper]!) paper = i;
+  for (let s = 0; s < c.count.length; s++) {
+    if (s === paper) continue;
+    for (let a = 0; a < c.count.length && into[s]! < 0; a++) {
+      if (a === s || into[a]! >= 0 || labDistanceSq(lab, s, a) > SHADE_MAX_DELTA_E ** 2) continue;
+      // Only a shade towards the picture's most common colour (the paper a scan's ink bleeds
+      // into): shades between two inks are the art's shading.
+      for (const b of [paper]) {
+        if (b === s || b === a) continue;
+        const dr = c.r[b]! - c.r[a]!;
+        const dg = c.g[b]! - c.g[a]!;
+        const db = c.b[b]! - c.b[a]!;
+        const len2 = dr * dr + dg * dg + db * db;
+        if (len2 < 48 * 48) continue;
+        const t = ((c.r[s]! - c.r[a]!) * dr + (c.g[s]! - c.g[a]!) * dg + (c.b[s]! - c.b[a]!) * db) / len2;
+        if (t <= 0 || t > 0.15) continue;
+        const er = c.r[s]! - c.r[a]! - t * dr;
+        const eg = c.g[s]! - c.g[a]! - t * dg;
+        const eb = c.b[s]! - c.b[a]! - t * db;
+        if (er * er + eg * eg + eb * eb >= 8 * 8) continue;
+        // An edge shade is a rim: few of its pixels are surrounded by their own colour.
+        interior ??= interiorShares(c, data, width, height);
+        if (interior[s]! < SHADE_MAX_INTERIOR) {
+          into[s] = a;
+          break;
+        }
+      }
+    }
+  }
+  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  const index = new Int32Array(c.count.length).fill(-1);
+  for (let i = 0; i < c.count.length; i++) {
+    if (into[i]! >= 0) continue;
+    index[i] = out.count.length;
+    out.count.push(c.count[i]!);
+    out.r.push(c.r[i]!);
+    out.g.push(c.g[i]!);
+    out.b.push(c.b[i]!);
+  }
+  // The shade adds its pixels, not its colour: the cluster keeps its own (purer) colour.
+  for (let i = 0; i < c.count.length; i++) {
+    let root = i;
+    for (let hops = 0; into[root]! >= 0 && hops < c.count.length; hops++) root = into[root]!;
+    if (root !== i && index[root]! >= 0) out.count[index[root]!]! += c.count[i]!;
+  }
+  return out;
+}
+const SHADE_MAX_DELTA_E = 9;
+const SHADE_MAX_INTERIOR = 0.35;
+
+/**
+ * Per cluster, the share of its pixels (nearest cluster by RGB distance) whose four neighbours
+ * are nearest to it too.
+ */
+function interiorShares(c: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Float64Array {
+  const k = c.count.length;
+  const nearest = new Int16Array(width * height).fill(-1);
+  for (let i = 0; i < width * height; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    let best = 0;
+    let bestD = Infinity;
+    for (let j = 0; j < k; j++) {
+      const d = sq(data[o]! - c.r[j]!) + sq(data[o + 1]! - c.g[j]!) + sq(data[o + 2]! - c.b[j]!);
+      if (d < bestD) {
+        bestD = d;
+        best = j;
+      }
+    }
+    nearest[i] = best;
+  }
+  const total = new Float64Array(k);
+  const inside = new Float64Array(k);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const own = nearest[i]!;
+      if (own < 0) continue;
+      total[own]!++;
+      if (x > 0 && x < width - 1 && y > 0 && y < height - 1 && nearest[i - 1] === own && nearest[i + 1] === own && nearest[i - width] === own && nearest[i + width] === own) inside[own]!++;
+    }
+  }
+  for (let j = 0; j < k; j++) inside[j] = total[j]! > 0 ? inside[j]! / total[j]! : 0;
+  return inside;
 }
 
 /** Merges the closest pair (by ΔE76) while it is closer than `radius`. */

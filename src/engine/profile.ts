@@ -15,7 +15,7 @@ const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
 /** Share of flat pixels from which art is flat (areas of one colour), not texture or photo. */
 const FLAT_SHARE_MIN = 0.45;
 /** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
-const MAX_TEXTURE_COLORS = 256;
+const MAX_TEXTURE_COLORS = 64;
 
 export interface ProfileFacts {
   readonly profile: ImageProfile;

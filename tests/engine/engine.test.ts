@@ -349,3 +349,75 @@ describe('hostile input', () => {
     expect(result.shapes.length).toBeLessThan(20_000);
   });
 });
+
+describe('scanned line art', () => {
+  it('blurred ink on tinted paper with noise is one ink colour, not a dark core inside a lighter rim', () => {
+    const width = 200;
+    const height = 120;
+    const ink: Rgb = [30, 28, 20];
+    const paper: Rgb = [243, 241, 232];
+    // Strokes: a ring and two bars, anti-aliased, then a 3 × 3 blur and seeded noise (a scan).
+    // Letter-sized strokes, 2.4 px wide: small rings ("o") and bars ("l"), three rows of them.
+    const strokes: { color: Rgb; inside: (x: number, y: number) => boolean }[] = [];
+    for (let row = 0; row < 3; row++) {
+      for (let col = 0; col < 8; col++) {
+        const cx = 14 + col * 24;
+        const cy = 20 + row * 38;
+        strokes.push({ color: ink, inside: (x, y) => Math.abs(Math.hypot(x - cx, y - cy) - 7) < 1.2 });
+        strokes.push({ color: ink, inside: rect(cx + 9.3, cy - 14, cx + 11.7, cy + 8) });
+      }
+    }
+    const sharp = drawShape(width, height, paper, strokes);
+    let seed = 9;
+    const next = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const blur = (src: Uint8Array | Uint8ClampedArray, noise: number): Uint8Array => {
+      const out = new Uint8Array(width * height * 4);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const n = (next() + next() + next() - 1.5) * noise;
+          for (let k = 0; k < 3; k++) {
+            let sum = 0;
+            let weight = 0;
+            for (let dy = -1; dy <= 1; dy++) {
+              for (let dx = -1; dx <= 1; dx++) {
+                const xx = Math.min(width - 1, Math.max(0, x + dx));
+                const yy = Math.min(height - 1, Math.max(0, y + dy));
+                const w = (dx === 0 ? 2 : 1) * (dy === 0 ? 2 : 1);
+                sum += src[(yy * width + xx) * 4 + k]! * w;
+                weight += w;
+              }
+            }
+            out[(y * width + x) * 4 + k] = Math.max(0, Math.min(255, Math.round(sum / weight + n)));
+          }
+          out[(y * width + x) * 4 + 3] = 255;
+        }
+      }
+      return out;
+    };
+    // The page lies a little askew (1.2°, bilinear), the optics blur, noise comes last.
+    const turned = new Uint8Array(width * height * 4);
+    const angle = (1.2 * Math.PI) / 180;
+    const at = (x: number, y: number, k: number): number => sharp.data[(Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))) * 4 + k]!;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const sx = (x - width / 2) * Math.cos(angle) - (y - height / 2) * Math.sin(angle) + width / 2;
+        const sy = (x - width / 2) * Math.sin(angle) + (y - height / 2) * Math.cos(angle) + height / 2;
+        const x0 = Math.floor(sx);
+        const y0 = Math.floor(sy);
+        const fx = sx - x0;
+        const fy = sy - y0;
+        for (let k = 0; k < 3; k++) {
+          turned[(y * width + x) * 4 + k] = Math.round(
+            (1 - fx) * (1 - fy) * at(x0, y0, k) + fx * (1 - fy) * at(x0 + 1, y0, k) + (1 - fx) * fy * at(x0, y0 + 1, k) + fx * fy * at(x0 + 1, y0 + 1, k),
+          );
+        }
+        turned[(y * width + x) * 4 + 3] = 255;
+      }
+    }
+    const scanned = blur(turned, 6);
+    // Saved as a JPEG, as scans are.
+    const decoded = jpeg.decode(jpeg.encode({ width, height, data: Buffer.from(scanned) }, 85).data, { useTArray: true, formatAsRGBA: true });
+    const result = traceImage({ width, height, data: decoded.data }, params());
+    expect(result.stats.colors).toBe(2);
+  });
+});
