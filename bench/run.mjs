@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { compareImages } from './metrics.mjs';
 import { svgStats } from './svgstats.mjs';
+import { imageReport } from './report.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -497,13 +498,17 @@ async function main() {
   }
   rmSync(rssFile, { force: true });
 
+  // Per-image ratios (vs VTracer, vs the original SVG), worst images and targets; this also adds
+  // the gzip_vs_vtracer / gzip_vs_ref columns to Tracelab's rows.
+  const report = imageReport(rows, images, CORPUS);
+
   // ---- CSV
   // Tracelab's stage columns (stage_<name>_ms, empty for the other tracers): the known stages, then any other the
   // CLI reported
   const extraStages = [...new Set(rows.flatMap((r) => Object.keys(r)).filter((k) => /^stage_.+_ms$/.test(k)))]
     .filter((k) => !STAGES.map(stageColumn).includes(k));
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
-    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'time_ms', 'rss_mb', 'runs', 'note',
+    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'time_ms', 'rss_mb', 'runs', 'note',
     ...STAGES.map(stageColumn), ...extraStages];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
 
@@ -540,6 +545,7 @@ async function main() {
     md.push(...tableFor(`all categories (${images.length} images; potrace: lineart_bw only)`, rows, tracers, null, footnotes));
   }
   md.push(...stageTable(rows, [...new Set([...cats, ...images.map((im) => im.category)])]));
+  md.push(...report);
   // Thread scaling on 4-megapixel inputs (bench/threads.mjs); BENCH_THREADS=0 skips it.
   if (process.env.BENCH_THREADS !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runThreadBench, threadTable } = await import('./threads.mjs');

@@ -3,10 +3,10 @@
  * does not use (or other files of the same packages), so the engine can be tuned on the corpus
  * and reported on images it was never tuned on.
  *
- * In: Debian packages, fetched with `apt-get download` into bench/validation/cache (not
- * installed), unpacked with `dpkg-deb -x`. Out: bench/validation/out/*.png (opaque RGB over
- * white, like the corpus), *.ref.svg where the source is an SVG, and manifest.json in the
- * corpus's format, so `TRACELAB_CORPUS=bench/validation/out npm run bench` runs on it unchanged.
+ * In: Debian packages, fetched with `apt-get download` (not installed) into
+ * node_modules/.cache/tracelab-validation and unpacked there with `dpkg-deb -x`.
+ * Out: bench/validation/out/*.png (opaque RGB over white, like the corpus), *.ref.svg where the
+ * source is an SVG, and manifest.json in the corpus's format, so `TRACELAB_CORPUS=bench/validation/out npm run bench` runs on it unchanged.
  *
  * Every choice is deterministic: files are picked by fixed rules from sorted lists of one
  * package version, and the synthetic variants (scans, dithering, upscales, JPEG) use fixed
@@ -23,7 +23,9 @@ import { decode as decodePng, encode as encodePng } from 'fast-png';
 import jpeg from 'jpeg-js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cache = join(here, 'cache');
+// Package downloads live with the other tool caches (not under bench/, where `node --test bench/`
+// would walk them).
+const cache = join(here, '..', '..', 'node_modules', '.cache', 'tracelab-validation');
 const root = join(cache, 'x');
 const out = join(here, 'out');
 
@@ -47,6 +49,7 @@ const CORPUS_FILES = new Set([
 
 function fetchPackages() {
   mkdirSync(root, { recursive: true });
+  mkdirSync(cache, { recursive: true });
   for (const name of Object.keys(PACKAGES)) {
     let deb = readdirSync(cache).find((f) => f.startsWith(`${name}_`) && f.endsWith('.deb'));
     if (!deb) {
