@@ -38,7 +38,7 @@ export { runJob, type EngineJob, type EngineJobKind, type JobOutput, type JobPar
  */
 function automaticSpeckleArea(facts: ProfileFacts, pixelCount: number): number {
   // Photos: specks below ~1/25,000 of the picture (10 px at 0.25 MP, 80 px at 2 MP) are grain.
-  if (facts.profile === 'photo') return Math.max(14, pixelCount * 5.6e-5);
+  if (facts.profile === 'photo') return Math.max(3, pixelCount * 5.6e-5);
   if (isNoisy(facts)) return 6;
   return 0;
 }

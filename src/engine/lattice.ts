@@ -231,7 +231,53 @@ export function cellImage(image: RgbaImage, lattice: Lattice): RgbaImage {
       out[o + 3] = Math.round(a / n);
     }
   }
-  return { width: cols, height: rows, data: out };
+  const cells = { width: cols, height: rows, data: out };
+  return lattice.noisy ? flattenNoise(cells, CELL_NOISE) : cells;
+}
+
+/** Largest channel difference between neighbouring cells that compression alone explains. */
+const CELL_NOISE = 8;
+
+/**
+ * Compression moves each cell's colour a little, differently in every cell: neighbouring cells
+ * within `tolerance` of their region's running mean are grown into one region (seeded region
+ * growing, 4-connected, scan order), and every cell takes its region's mean colour. A flat area of
+ * the art becomes one colour again; texture and edges, whose cells differ more, stay.
+ */
+function flattenNoise(cells: RgbaImage, tolerance: number): RgbaImage {
+  const { width, height, data } = cells;
+  const n = width * height;
+  const regionOf = new Int32Array(n).fill(-1);
+  const out = new Uint8Array(data);
+  const queue = new Int32Array(n);
+  const members = new Int32Array(n);
+  for (let seed = 0; seed < n; seed++) {
+    if (regionOf[seed]! >= 0) continue;
+    let head = 0;
+    let tail = 0;
+    let count = 0;
+    const sum = [0, 0, 0, 0];
+    const take = (i: number): void => {
+      regionOf[i] = seed;
+      queue[tail++] = i;
+      members[count++] = i;
+      for (let k = 0; k < 4; k++) sum[k]! += data[i * 4 + k]!;
+    };
+    take(seed);
+    while (head < tail) {
+      const i = queue[head++]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      for (const j of [x > 0 ? i - 1 : -1, x + 1 < width ? i + 1 : -1, y > 0 ? i - width : -1, y + 1 < height ? i + width : -1]) {
+        if (j < 0 || regionOf[j]! >= 0) continue;
+        let near = true;
+        for (let k = 0; k < 4 && near; k++) near = Math.abs(data[j * 4 + k]! - sum[k]! / count) <= tolerance;
+        if (near) take(j);
+      }
+    }
+    for (let m = 0; m < count; m++) for (let k = 0; k < 4; k++) out[members[m]! * 4 + k] = Math.round(sum[k]! / count);
+  }
+  return { width, height, data: out };
 }
 
 /**

@@ -51,7 +51,7 @@ export interface PaletteOptions {
 const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 6, photo: 8 };
 const NOISY_MERGE_RADIUS = 6;
 /** ΔE76 radius that folds the JPEG-shifted colours of pixel-art cells back into one. */
-const NOISY_PIXEL_RADIUS = 10;
+const NOISY_PIXEL_RADIUS = 4;
 /**
  * Colours of fewer than this share of the cells are JPEG's: chroma subsampling smears a colour
  * across the border cells of another. They join their nearest common colour.
@@ -264,18 +264,22 @@ function addThinColors(
  * is a blend of another thin colour and any cluster.
  */
 function dropThinBlends(c: Clusters, baseCount: number, noisy: boolean): Clusters {
-  // Only under JPEG noise: clean art's shading ramps (skin tones between a highlight and a shadow)
-  // are blends of their neighbours too, and there the count order already takes a line's colour
-  // before its blends.
-  if (!noisy) return c;
+  // In clean art only a near copy of the line diluted a little by what lies under it (a 1 px
+  // outline's half-covered pixels): shading ramps (skin tones between a highlight and a shadow)
+  // are blends of their neighbours too, but a good way along, and are the art's own colours.
+  const lab = new Float64Array(c.count.length * 3);
+  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
   const dropped = new Uint8Array(c.count.length);
   for (let i = baseCount; i < c.count.length; i++) {
     for (let j = baseCount; j < c.count.length && !dropped[i]; j++) {
       if (j === i || dropped[j]) continue;
+      if (!noisy && labDistanceSq(lab, i, j) > CLEAN_THIN_BLEND_DELTA_E ** 2) continue;
       for (let k = 0; k < c.count.length && !dropped[i]; k++) {
         if (k === i || k === j || dropped[k]) continue;
-        const pair: Clusters = { count: [1, 1], r: [c.r[j]!, c.r[k]!], g: [c.g[j]!, c.g[k]!], b: [c.b[j]!, c.b[k]!] };
-        if (isBlendOfClusters(pair, c.r[i]!, c.g[i]!, c.b[i]!, noisy, 0)) dropped[i] = 1;
+        if (noisy) {
+          const pair: Clusters = { count: [1, 1], r: [c.r[j]!, c.r[k]!], g: [c.g[j]!, c.g[k]!], b: [c.b[j]!, c.b[k]!] };
+          if (isBlendOfClusters(pair, c.r[i]!, c.g[i]!, c.b[i]!, noisy, 0)) dropped[i] = 1;
+        } else if (shareOfSecond(c, i, j, k) <= CLEAN_THIN_BLEND_SHARE) dropped[i] = 1;
       }
     }
   }
@@ -288,6 +292,27 @@ function dropThinBlends(c: Clusters, baseCount: number, noisy: boolean): Cluster
     out.b.push(c.b[i]!);
   }
   return out;
+}
+
+const CLEAN_THIN_BLEND_DELTA_E = 15;
+const CLEAN_THIN_BLEND_SHARE = 0.2;
+
+/**
+ * When colour i is a blend of j and k (within 10 RGB units of the segment between them, strictly
+ * inside it), the share of k in it; else Infinity.
+ */
+function shareOfSecond(c: Clusters, i: number, j: number, k: number): number {
+  const dr = c.r[k]! - c.r[j]!;
+  const dg = c.g[k]! - c.g[j]!;
+  const db = c.b[k]! - c.b[j]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < 1) return Infinity;
+  const t = ((c.r[i]! - c.r[j]!) * dr + (c.g[i]! - c.g[j]!) * dg + (c.b[i]! - c.b[j]!) * db) / len2;
+  if (t <= 0 || t >= 1) return Infinity;
+  const er = c.r[i]! - c.r[j]! - t * dr;
+  const eg = c.g[i]! - c.g[j]! - t * dg;
+  const eb = c.b[i]! - c.b[j]! - t * db;
+  return er * er + eg * eg + eb * eb < 100 ? t : Infinity;
 }
 
 function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, tol: number): boolean {

@@ -16,6 +16,8 @@ const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
 const FLAT_SHARE_MIN = 0.45;
 /** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
 const MAX_TEXTURE_COLORS = 64;
+/** Opaque pixels up to which a non-flat picture is a sprite or tile (128 × 128), not a photo. */
+const MAX_SPRITE_PIXELS = 16_384;
 
 export interface ProfileFacts {
   readonly profile: ImageProfile;
@@ -97,6 +99,9 @@ export function classifyImage(
   // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
   // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
   else if (colors.distinct <= MAX_TEXTURE_COLORS) profile = 'pixel';
+  // A picture the size of a sprite or a tile that is neither flat art nor clean pixel art (a
+  // noise-textured wall tile, a pre-rendered sprite): every pixel counts, and there are few.
+  else if (opaque <= MAX_SPRITE_PIXELS && colors.distinct <= MAX_PIXEL_ART_COLORS) profile = 'pixel';
   else profile = 'photo';
   return { profile, distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1), blendRatio, flatShare, noiseShare };
 }

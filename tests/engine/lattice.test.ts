@@ -129,9 +129,9 @@ describe('pixel-art lattice', () => {
       expect(x % 4).toBe(0);
       expect(y % 4).toBe(0);
     }
-    // JPEG's chroma smearing may leave a colour or two on border cells, never one per cell.
+    // JPEG's chroma smearing may leave a few colours on border cells, never one per cell.
     expect(result.shapes.length).toBeLessThan(24);
-    expect(fillColors(result).size).toBeLessThanOrEqual(PALETTE.length + 2);
+    expect(fillColors(result).size).toBeLessThanOrEqual(PALETTE.length + 3);
     // Against the clean art: at most a few border cells differ.
     expect(renderDiffShare(result, clean, 40)).toBeLessThan(0.03);
   });
