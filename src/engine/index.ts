@@ -237,7 +237,15 @@ function* traceBitmap(
   }
   // Chains cut by their length in steps, a fair measure of the work of fitting them.
   const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
-  const context = { data, width, height, regionColor, regionOf: regions.regionOf, ...(links ? { links } : {}) };
+  const context = {
+    data,
+    width,
+    height,
+    regionColor,
+    regionOf: regions.regionOf,
+    ...(links ? { links } : {}),
+    ...(facts.profile !== 'pixel' && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+  };
   yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);

@@ -106,12 +106,36 @@ const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerA
  */
 function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
   const closed = graph.closed[c] === 1;
-  if (profile === 'pixel') return fitPolyline(latticePoints(graph, c), closed);
+  if (profile === 'pixel' || onHardTiles(graph, c, context)) return fitPolyline(latticePoints(graph, c), closed);
   const points = coveragePoints(graph, c, context);
   const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
   const fitted = fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
   if (isolated && !fitted.primitive) return fitPrimitive(points, shapes) ?? fitted;
   return fitted;
+}
+
+/**
+ * Whether most of a chain's cracks lie in tiles of pixel art (profile.ts hardTiles): a sprite
+ * inside a flat picture keeps its exact pixel edges instead of being smoothed into curves.
+ */
+function onHardTiles(graph: ChainGraph, c: number, context: SampleContext): boolean {
+  const tiles = context.hardTiles;
+  if (!tiles) return false;
+  let x = graph.startX[c]!;
+  let y = graph.startY[c]!;
+  let hard = 0;
+  const from = graph.dirStart[c]!;
+  const to = graph.dirStart[c + 1]!;
+  for (let k = from; k < to; k++) {
+    const d = graph.dirs[k]!;
+    // The crack's midpoint decides its tile.
+    const tx = Math.floor((x + DX[d]! / 2) / tiles.tilePx);
+    const ty = Math.floor((y + DY[d]! / 2) / tiles.tilePx);
+    hard += tiles.hard[ty * tiles.columns + tx] ?? 0;
+    x += DX[d]!;
+    y += DY[d]!;
+  }
+  return hard * 2 > to - from;
 }
 
 /** Whether a chain runs along (or touches) the image border: a cropped shape is no primitive. */

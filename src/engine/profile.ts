@@ -33,6 +33,19 @@ export interface ProfileFacts {
    * noise and scans make most edge colours unique: 5 % and more.
    */
   readonly noiseShare: number;
+  /**
+   * Tiles of pixel art inside the picture (a sprite on a page, pixel art beside a photo): per
+   * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
+   * Chains of flat or photo pictures that run through such tiles stay on the pixel lattice.
+   */
+  readonly hardTiles: HardTiles;
+}
+
+export interface HardTiles {
+  readonly tilePx: number;
+  /** Tiles per row. */
+  readonly columns: number;
+  readonly hard: Uint8Array;
 }
 
 /**
@@ -50,9 +63,15 @@ export function classifyImage(
   let contrastPairs = 0;
   let blends = 0;
   let flat = 0;
+  const tilesX = Math.ceil(width / TILE_PX);
+  const tilesY = Math.ceil(height / TILE_PX);
+  const tileContrast = new Int32Array(tilesX * tilesY);
+  const tileBlends = new Int32Array(tilesX * tilesY);
   for (let y = 0; y < height; y++) {
+    const tileRow = Math.floor(y / TILE_PX) * tilesX;
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
+      const tile = tileRow + Math.floor(x / TILE_PX);
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
         // A translucent pixel between an opaque and a transparent one is anti-aliasing done in
         // the alpha channel (logos exported on transparency): count it like a colour blend.
@@ -82,13 +101,22 @@ export function classifyImage(
         const r = blendTest(data, o, o - 4, o + 4);
         contrastPairs += r & 1;
         blends += r >> 1;
+        tileContrast[tile]! += r & 1;
+        tileBlends[tile]! += r >> 1;
       }
       if (y > 0 && y < height - 1 && !(x > 0 && x < width - 1 && straightRun(data, o, 4) && straightRun(data, o - row, 4) && straightRun(data, o + row, 4))) {
         const r = blendTest(data, o, o - width * 4, o + width * 4);
         contrastPairs += r & 1;
         blends += r >> 1;
+        tileContrast[tile]! += r & 1;
+        tileBlends[tile]! += r >> 1;
       }
     }
+  }
+  // Per tile: many edges that turn or slant, none of them anti-aliased = a piece of pixel art.
+  const hardTiles = new Uint8Array(tilesX * tilesY);
+  for (let t = 0; t < hardTiles.length; t++) {
+    if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
   }
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
@@ -103,8 +131,22 @@ export function classifyImage(
   // noise-textured wall tile, a pre-rendered sprite): every pixel counts, and there are few.
   else if (opaque <= MAX_SPRITE_PIXELS && colors.distinct <= MAX_PIXEL_ART_COLORS) profile = 'pixel';
   else profile = 'photo';
-  return { profile, distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1), blendRatio, flatShare, noiseShare };
+  return {
+    profile,
+    distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1),
+    blendRatio,
+    flatShare,
+    noiseShare,
+    hardTiles: { tilePx: TILE_PX, columns: tilesX, hard: hardTiles },
+  };
 }
+
+/** Side of the square tiles (px) in which pixel art is recognised within a mixed picture. */
+const TILE_PX = 32;
+/** A tile needs this many turning or slanting edge pairs to be judged. */
+const HARD_TILE_MIN_EDGES = 24;
+/** ... and at most this share of them anti-aliased to count as pixel art. */
+const HARD_TILE_MAX_BLEND_RATIO = 0.04;
 
 /** True when the pixels before and after o (at ±stride) match o within 8 per channel. */
 function straightRun(data: Uint8Array | Uint8ClampedArray, o: number, stride: number): boolean {

@@ -8,6 +8,7 @@
  * survey §5.7). Transparent sides use alpha as coverage. Junction vertices stay on the lattice.
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
+import type { HardTiles } from './profile.js';
 
 export interface SampleContext {
   readonly data: Uint8Array | Uint8ClampedArray;
@@ -19,6 +20,8 @@ export interface SampleContext {
   readonly regionOf: Int32Array;
   /** Diagonal links per vertex (diagonals.ts), or undefined for pure 4-connectivity. */
   readonly links?: Uint8Array;
+  /** Tiles of pixel art inside a flat or photo picture (profile.ts). */
+  readonly hardTiles?: HardTiles;
 }
 
 /** How far (px, per axis) a chain end at a linked diagonal moves into the unlinked pixel. */

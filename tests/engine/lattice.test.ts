@@ -229,3 +229,68 @@ describe('pixel art at its own size', () => {
     expect(renderDiffShare(result, image, 8)).toBe(0);
   });
 });
+
+describe('a picture that mixes kinds', () => {
+  it('keeps a pixel-art sprite on the lattice inside anti-aliased flat art, and the flat art in curves', () => {
+    const width = 320;
+    const height = 200;
+    const data = new Uint8Array(width * height * 4);
+    // Flat art on the left: anti-aliased discs (8×8 supersampled).
+    const discs = [
+      [60, 60, 40, [200, 40, 40]],
+      [70, 150, 35, [30, 90, 200]],
+      [150, 100, 45, [40, 160, 60]],
+    ] as const;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        for (let sy = 0; sy < 8; sy++) {
+          for (let sx = 0; sx < 8; sx++) {
+            let c: readonly number[] = [255, 255, 255];
+            for (const [cx, cy, rad, col] of discs) if (Math.hypot(x + (sx + 0.5) / 8 - cx, y + (sy + 0.5) / 8 - cy) < rad) c = col;
+            r += c[0]!;
+            g += c[1]!;
+            b += c[2]!;
+          }
+        }
+        data.set([Math.round(r / 64), Math.round(g / 64), Math.round(b / 64), 255], (y * width + x) * 4);
+      }
+    }
+    // A hard-edged sprite on the right (tiles 8..9 × 2..3 of 32 px): blobs of 1–3 px blocks.
+    let seed = 5;
+    const next = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const sprite = [
+      [250, 220, 60],
+      [120, 60, 20],
+      [20, 20, 20],
+    ];
+    for (let y = 64; y < 128; y++) {
+      for (let x = 256; x < 320; x++) {
+        const inside = Math.hypot(x - 288, y - 96) < 28;
+        if (!inside) continue;
+        const c = sprite[Math.floor(next() * 3)]!;
+        data.set([...c, 255], (y * width + x) * 4);
+      }
+    }
+    const image = { width, height, data };
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('flat');
+    let spriteChains = 0;
+    let discCurves = 0;
+    for (const chain of result.chains) {
+      const xs = [chain.startX, ...chain.segments.map((s) => s.x)];
+      if (xs.every((x) => x > 258) && chain.segments.length > 0) {
+        spriteChains++;
+        for (const s of chain.segments) {
+          expect(s.kind).toBe('line');
+          expect(Number.isInteger(s.x) && Number.isInteger(s.y)).toBe(true);
+        }
+      }
+      if (xs.every((x) => x < 200)) discCurves += chain.segments.filter((s) => s.kind !== 'line').length;
+    }
+    expect(spriteChains).toBeGreaterThan(100);
+    expect(discCurves).toBeGreaterThan(3);
+  });
+});
