@@ -3,6 +3,7 @@
  *
  *     tracelab vectorize INPUT -o OUT [--format F] [--max-pixels N] [--param key=value]...
  *              [--mode M] [--retention-days N] [--url U | --base64 FILE | --token T] [--remote]
+ *     tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param key=value]... [--jobs N] [--quiet]
  *     tracelab download TOKEN -o OUT [--format F] [--receipt R] [--param key=value]... [--remote]
  *     tracelab delete TOKEN [--remote]
  *     tracelab account [--remote]
@@ -51,6 +52,17 @@ export type Command =
       readonly fields: readonly [string, string][];
       readonly remote?: true;
     }
+  | {
+      /** Many inputs into a folder (batch.ts). */
+      readonly kind: 'batch';
+      /** Files and folders (a folder stands for the image files in it). */
+      readonly inputs: readonly string[];
+      readonly outDir: string;
+      readonly fields: readonly [string, string][];
+      /** --jobs: worker threads (default every core). */
+      readonly jobs?: number;
+      readonly quiet?: true;
+    }
   | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }
   | { readonly kind: 'account'; readonly remote?: true }
   | { readonly kind: 'serve'; readonly host: string; readonly port: number };
@@ -70,12 +82,14 @@ const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
   '--receipt': 'receipt',
   '--port': undefined,
   '--host': undefined,
+  '--out-dir': undefined,
+  '--jobs': undefined,
 };
-const BOOLEAN_FLAGS = new Set(['--remote']);
+const BOOLEAN_FLAGS = new Set(['--remote', '--quiet']);
 
 /** Flags each verb accepts. */
 const VERB_FLAGS: Readonly<Record<Verb, readonly string[]>> = {
-  vectorize: ['-o', '--output', '--format', '--max-pixels', '--param', '--mode', '--retention-days', '--url', '--base64', '--token', '--remote'],
+  vectorize: ['-o', '--output', '--format', '--max-pixels', '--param', '--mode', '--retention-days', '--url', '--base64', '--token', '--remote', '--out-dir', '--jobs', '--quiet'],
   download: ['-o', '--output', '--format', '--receipt', '--param', '--remote'],
   delete: ['--remote'],
   account: ['--remote'],
@@ -181,6 +195,8 @@ function scan(verb: Verb, args: readonly string[]): Scanned {
       case '--token':
       case '--port':
       case '--host':
+      case '--out-dir':
+      case '--jobs':
         if (values.has(flag)) throw new UsageError(`${flag} given more than once`);
         values.set(flag, value);
         break;
@@ -204,6 +220,8 @@ function onePositional(parsed: Scanned, verb: string, what: string): string {
 }
 
 function finishVectorize(parsed: Scanned): Command {
+  if (parsed.values.has('--out-dir')) return finishBatch(parsed);
+  for (const flag of ['--jobs', '--quiet']) if (parsed.seen.has(flag)) throw new UsageError(`${flag} goes with --out-dir (tracing many inputs into a folder)`);
   const sources = (['--url', '--base64', '--token'] as const).filter((f) => parsed.values.has(f));
   if (sources.length > 1) throw new UsageError(`give one image source; received ${sources.join(' and ')}`);
   let input: string;
@@ -225,6 +243,24 @@ function finishVectorize(parsed: Scanned): Command {
   if (source !== undefined) command = { ...command, source };
   if ([...parsed.seen].some((f) => SERVICE_FLAGS.has(f))) command = { ...command, service: true };
   return withRemote(command, parsed);
+}
+
+function finishBatch(parsed: Scanned): Command {
+  const outDir = parsed.values.get('--out-dir')!;
+  if (outDir === '') throw new UsageError('--out-dir needs a folder name');
+  if (parsed.values.has('-o')) throw new UsageError('give either -o OUTPUT (one input) or --out-dir FOLDER (many), not both');
+  const service = [...parsed.seen].filter((f) => SERVICE_FLAGS.has(f) || f === '--remote');
+  if (service.length > 0) throw new UsageError(`${service[0]} does not go with --out-dir: a folder is traced locally with the engine`);
+  if (parsed.positionals.length === 0) throw new UsageError('vectorize --out-dir needs at least one input file or folder');
+  if (parsed.positionals.includes('-')) throw new UsageError('vectorize --out-dir reads files, not standard input (-)');
+  let command: Command & { kind: 'batch' } = { kind: 'batch', inputs: parsed.positionals, outDir, fields: parsed.fields };
+  const jobsText = parsed.values.get('--jobs');
+  if (jobsText !== undefined) {
+    if (!/^\d{1,3}$/.test(jobsText) || Number(jobsText) < 1) throw new UsageError(`--jobs expects a whole number of worker threads ≥ 1; received '${jobsText}'`);
+    command = { ...command, jobs: Number(jobsText) };
+  }
+  if (parsed.seen.has('--quiet')) command = { ...command, quiet: true };
+  return command;
 }
 
 function finishDownload(parsed: Scanned): Command {

@@ -6,6 +6,8 @@ import { VERBS } from './args.js';
 export const USAGE =
   'tracelab vectorize INPUT -o OUTPUT [--format svg|eps|pdf|dxf|png] [--max-pixels N] [--param name=value]...';
 
+export const BATCH_USAGE = 'tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param name=value]... [--jobs N] [--quiet]';
+
 export const SERVICE_USAGE = [
   'tracelab vectorize (INPUT | --url U | --base64 FILE | --token T) -o OUTPUT [--mode M] [--retention-days N] [--remote] [...]',
   'tracelab download TOKEN -o OUTPUT [--format F] [--receipt R] [--param name=value]... [--remote]',
@@ -20,6 +22,7 @@ export function helpText(version: string): string {
     '',
     'Usage:',
     `  ${USAGE}`,
+    `  ${BATCH_USAGE}`,
     ...SERVICE_USAGE.map((u) => `  ${u}`),
     '  tracelab --help | --version',
     '',
@@ -28,6 +31,9 @@ export function helpText(version: string): string {
     '              --retention-days, --url, --base64 or --token the call goes through the local',
     '              /api/v1 service in-process instead (credits, image tokens kept in the data dir);',
     '              with --remote (or VECTORIZER_API_URL set) through the HTTP service.',
+    '              With --out-dir: every FILE (a DIR: its image files) into folder OUT, on --jobs worker',
+    '              threads (default every core), named after the input; goes on past a bad file,',
+    '              prints a summary and exits 2 if any failed.',
     '  download    fetch the result of a retained image TOKEN again (any output format/options)',
     '  delete      delete a retained image TOKEN; prints {"success":true}',
     '  account     print the account as JSON (plan, state, remaining credits)',
@@ -36,6 +42,9 @@ export function helpText(version: string): string {
     'Options:',
     '  INPUT                  image file to trace (PNG, JPEG, ...); - reads standard input',
     '  -o, --output OUTPUT    result file, written atomically; - writes to standard output',
+    '  --out-dir OUT          batch: write one result per input into folder OUT (created if missing)',
+    '  --jobs N               batch: worker threads (default: the number of cores)',
+    '  --quiet                batch: no progress (the summary is still printed)',
     '  --format FORMAT        same as --param output.file_format=FORMAT (default: the extension of -o, else svg)',
     '  --max-pixels N         same as --param input.max_pixels=N',
     '  --param NAME=VALUE     any parameter listed below; repeatable, each NAME at most once',

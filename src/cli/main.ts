@@ -27,6 +27,8 @@ export interface CliIo {
   readStdin(): Promise<Uint8Array>;
   writeStdout(data: Uint8Array | string): Promise<void>;
   writeStderr(text: string): void;
+  /** Whether standard error is a terminal (batch progress bar); false when absent. */
+  stderrIsTty?(): boolean;
 }
 
 export const nodeIo: CliIo = {
@@ -42,6 +44,9 @@ export const nodeIo: CliIo = {
   },
   writeStderr(text) {
     process.stderr.write(text);
+  },
+  stderrIsTty() {
+    return process.stderr.isTTY === true;
   },
 };
 
@@ -70,6 +75,22 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
           io.writeStderr(`tracelab-timings ${JSON.stringify(rounded)}\n`);
         }
         return EXIT_OK;
+      }
+      case 'batch': {
+        // Loaded on demand, like the service: a single trace does not load the batch code.
+        const { runBatch, summaryLines } = await import('./batch.js');
+        const result = await runBatch({
+          inputs: command.inputs,
+          outDir: command.outDir,
+          fields: command.fields,
+          ...(command.jobs !== undefined ? { jobs: command.jobs } : {}),
+          ...(command.quiet ? { quiet: true } : {}),
+          traceThread: TRACE_THREAD_ENTRY,
+          writeStderr: (t) => io.writeStderr(t),
+          tty: io.stderrIsTty?.() ?? false,
+        });
+        for (const line of summaryLines(result)) io.writeStderr(`${line}\n`);
+        return result.failed.length > 0 ? EXIT_ERROR : EXIT_OK;
       }
       case 'download':
       case 'delete':
