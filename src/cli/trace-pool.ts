@@ -5,7 +5,8 @@
  *
  * - `size` workers are started at once from the bundled entry `entry` (dist-cli/trace-thread.mjs);
  *   a job waits in FIFO order while all are busy (the HTTP queue limit in front, TRACELAB_MAX_QUEUE,
- *   bounds how many can wait). A queued job whose client left is dropped.
+ *   bounds how many can wait). A queued job whose client left is dropped; a running one is stopped
+ *   (its worker terminated and replaced), so a trace nobody waits for does not hold a thread.
  * - Every worker runs under V8 `resourceLimits`: its heap (old generation) is capped at `heapMb`.
  *   A trace that needs more kills only its own worker.
  * - A worker that dies with a job (uncaught exception, `process.exit`, out of memory, `terminate()`)
@@ -53,6 +54,8 @@ export interface TracePoolStats {
   /** Workers that died with or without a job (crash, out of memory, timeout). */
   readonly died: number;
   readonly completed: number;
+  /** Running jobs stopped because their client disconnected (their workers were replaced). */
+  readonly cancelled: number;
   /** Milliseconds from the last worker death until its replacement had loaded (undefined before any). */
   readonly lastRecoveryMs: number | undefined;
 }
@@ -110,6 +113,8 @@ interface Slot {
   job: Pending | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   timedOut: boolean;
+  /** Its job's client left while the job ran: the worker was terminated on purpose. */
+  cancelled: boolean;
   error: unknown;
   /** When the worker this one replaces died (recovery time). */
   readonly replacing: number | undefined;
@@ -145,6 +150,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   let started = 0;
   let died = 0;
   let completed = 0;
+  let cancelled = 0;
   let lastRecoveryMs: number | undefined;
 
   function spawn(replacing?: number): void {
@@ -166,6 +172,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       job: undefined,
       timer: undefined,
       timedOut: false,
+      cancelled: false,
       error: undefined,
       replacing,
     };
@@ -224,6 +231,13 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     slots.delete(slot);
     const pending = slot.job;
     finishJob(slot);
+    if (slot.cancelled && !closed) {
+      // Stopped because its client left (the job was answered already): just replace it.
+      log(`trace worker ${slot.number} stopped: its client disconnected during the trace; starting a replacement`);
+      fill(performance.now());
+      pump();
+      return;
+    }
     if (closed) {
       pending?.reject(new Error('the trace pool was closed'));
       slot.settleLoaded.reject(new Error('the trace pool was closed'));
@@ -301,11 +315,22 @@ export function createTracePool(options: TracePoolOptions): TracePool {
         reject,
         signal,
         onAbort: () => {
-          // Only a job still waiting is dropped; a running trace finishes (its worker stays usable).
+          // A waiting job is dropped; a running one stops at once: its worker is terminated (a
+          // trace cannot be interrupted from outside otherwise) and replaced, so the CPU goes to
+          // the clients still waiting.
           const index = queue.indexOf(pending);
           if (index >= 0) {
             queue.splice(index, 1);
             reject(signal!.reason);
+            return;
+          }
+          for (const slot of slots) {
+            if (slot.job !== pending) continue;
+            slot.cancelled = true;
+            finishJob(slot);
+            cancelled++;
+            reject(signal!.reason);
+            void slot.worker.terminate();
           }
         },
       };
@@ -323,7 +348,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     stats() {
       let busy = 0;
       for (const slot of slots) if (slot.job !== undefined) busy++;
-      return { workers: slots.size, busy, queued: queue.length, started, died, completed, lastRecoveryMs };
+      return { workers: slots.size, busy, queued: queue.length, started, died, completed, cancelled, lastRecoveryMs };
     },
     async ready() {
       await Promise.all([...slots].map((slot) => slot.loaded));

@@ -204,6 +204,23 @@ describe('tracelab serve traces in worker threads', () => {
     expect(log.join('')).toMatch(/trace worker 1 stopped during a job: over the 3000 ms time limit, terminated; starting a replacement/);
   });
 
+  it('a client that disconnects while its trace runs stops that trace: the worker is replaced at once and the next request is traced', async () => {
+    // No time limit would stop this trace for 300 s: only the client leaving can.
+    const { url, running: r, log } = await serve({ TRACELAB_THREADS: '1', TRACELAB_TRACE_TIMEOUT_S: '300' }, faultyThread);
+    const pool = r.pool!;
+    const leaving = new AbortController();
+    const left = fetch(`${url}/vectorize`, { method: 'POST', headers: { Authorization: AUTH }, body: form(fault('hang'), { mode: 'test' }), signal: leaving.signal });
+    await until(() => pool.stats().busy === 1, 'the endless trace to start');
+    leaving.abort();
+    await expect(left).rejects.toThrow();
+    await until(() => pool.stats().cancelled === 1, 'the running trace to be stopped');
+    const next = await post(url, 'vectorize', form(redSquarePng(), { mode: 'test' }));
+    expect(next.status).toBe(200);
+    expect(new TextDecoder().decode(next.bytes)).toContain('<svg');
+    expect(pool.stats()).toMatchObject({ cancelled: 1, died: 0, started: 2, workers: 1 });
+    expect(log.join('')).toMatch(/trace worker 1 stopped: its client disconnected during the trace; starting a replacement/);
+  });
+
   for (const kind of ['throw', 'exit'] as const) {
     it(`a worker that ${kind === 'throw' ? 'throws an uncaught exception' : 'exits'} mid-trace → that request gets 500 / −1 JSON, the worker is replaced, the next request succeeds`, async () => {
       const { url, running: r, log } = await serve({ TRACELAB_THREADS: '1' }, faultyThread);
@@ -227,7 +244,9 @@ describe('tracelab serve traces in worker threads', () => {
 
   it('a real trace over the worker heap budget (TRACELAB_THREAD_MEMORY_MB=64) → 500 / −1 naming the budget; the next request succeeds', async () => {
     const { url, running: r } = await serve({ TRACELAB_THREADS: '1', TRACELAB_THREAD_MEMORY_MB: '64' }, build.traceThread);
-    const failed = await post(url, 'vectorize', form(noisePng(600), { mode: 'test' }));
+    // 340 × 340 of 64-colour noise: ~110,000 regions (just under the engine's cap, above which
+    // noise is traced as photo texture), every one its own shape and chains: far over 64 MB.
+    const failed = await post(url, 'vectorize', form(noisePng(340), { mode: 'test' }));
     expect(failed.status).toBe(500);
     const error = errorOf(failed);
     expect(error).toMatchObject({ status: 500, code: -1 });
