@@ -57,6 +57,8 @@ export interface VectorizeResult {
   readonly height: number;
   /** Wall time in the worker: decode + options + trace + SVG. */
   readonly ms: number;
+  /** Only output options changed since the worker's last trace: the file was written from it. */
+  readonly reusedTrace?: boolean;
 }
 
 /**

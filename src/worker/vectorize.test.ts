@@ -2,7 +2,7 @@ import { encode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 
 import { countFilledPaths, isWorkerErrorPayload } from './protocol.js';
-import { toErrorPayload, vectorizeInWorker } from './vectorize.js';
+import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */
 function twoColourPng(): Uint8Array {
@@ -76,5 +76,31 @@ describe('countFilledPaths', () => {
     const svg =
       '<svg><g fill="none"><path stroke="#000" d="m0 0h1"/></g><path fill="#f00" d="m0 0h1"/><path fill="#00f" d="m0 0h2"/></svg>';
     expect(countFilledPaths(svg)).toBe(2);
+  });
+
+  it('an output-only change writes the file again from the last trace (no decode, no engine stage); a processing change traces again', async () => {
+    forgetLastTrace();
+    const png = twoColourPng();
+    const first: string[] = [];
+    const a = await vectorizeInWorker(png, [], (p) => first.push(p.step));
+    expect(first).toContain('fit');
+    expect(a.reusedTrace).toBe(false);
+    const second: string[] = [];
+    const b = await vectorizeInWorker(png.slice(), [['output.svg.fixed_size', 'true']], (p) => second.push(p.step));
+    expect(b.reusedTrace).toBe(true);
+    expect(second.filter((s) => s !== 'decode')).toEqual([]);
+    expect(b.svg).toContain('width="24"');
+    expect(b.svg).not.toBe(a.svg);
+    // Another format of the same trace (a download) is written from it too, byte for byte what a
+    // fresh trace gives.
+    const pdf = await exportInWorker(png.slice(), [['output.file_format', 'pdf']]);
+    forgetLastTrace();
+    const fresh = await exportInWorker(png.slice(), [['output.file_format', 'pdf']]);
+    expect(Buffer.from(pdf.body).equals(Buffer.from(fresh.body))).toBe(true);
+    // A processing option or other bytes change the trace.
+    const third: string[] = [];
+    const c = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1']], (p) => third.push(p.step));
+    expect(c.reusedTrace).toBe(false);
+    expect(third).toContain('fit');
   });
 });

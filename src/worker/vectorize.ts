@@ -6,15 +6,51 @@
  */
 
 import { formatHexColor } from '../api/palette.js';
-import { planVectorize, runVectorize } from '../api/pipeline.js';
+import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
+import { planVectorize, traceBytes, type VectorizePlan } from '../api/pipeline.js';
+import { writeFile } from '../api/write-file.js';
 import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan } from '../formats/plan.js';
 import { writePlanPng } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
-import { ENGINE_STAGES, type JobRunner } from '../engine/index.js';
+import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
 import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
+
+/**
+ * The last trace of this worker, kept so an option that does not change the trace (every
+ * `output.*` option: format, size, curves, gap filler, draw style, grouping…) writes the file again
+ * without decoding and tracing (fast retrace). The key is the image bytes and the engine
+ * parameters the trace depends on; anything else is read from the new plan.
+ */
+let lastTrace: { bytes: Uint8Array; engineKey: string; result: TraceResult } | undefined;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The trace of `bytes` under `plan`: from the cache when only output options changed. */
+async function traceOnce(
+  plan: VectorizePlan,
+  bytes: Uint8Array,
+  onStage: ((stage: EngineStage, index: number) => void) | undefined,
+  runner: JobRunner | undefined,
+): Promise<{ result: TraceResult; reused: boolean }> {
+  const engineKey = JSON.stringify(plan.engineParams);
+  if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) return { result: lastTrace.result, reused: true };
+  const { result } = await traceBytes(plan, bytes, onStage ? { onStage } : {}, runner);
+  // The caller's array may be transferred back later: keep a copy.
+  lastTrace = { bytes: bytes.slice(), engineKey, result };
+  return { result, reused: false };
+}
+
+/** Forgets the cached trace (tests; a worker that changes image). */
+export function forgetLastTrace(): void {
+  lastTrace = undefined;
+}
 
 export async function vectorizeInWorker(
   bytes: Uint8Array,
@@ -29,9 +65,8 @@ export async function vectorizeInWorker(
   // Steps: decode, the engine's stages, write. Reported after each engine stage.
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
-  const { body, result } = await runVectorize(plan, bytes, {
-    onStage: (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }),
-  }, runner);
+  const { result, reused } = await traceOnce(plan, bytes, (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }), runner);
+  const body = await writeFile(result, plan.outputOptions);
   const svg = new TextDecoder().decode(body);
   const outlineSvg = writeSvg(result, {
     ...plan.outputOptions,
@@ -60,14 +95,18 @@ export async function vectorizeInWorker(
     width: result.inputWidth,
     height: result.inputHeight,
     ms: Math.round((performance.now() - start) * 10) / 10,
+    reusedTrace: reused,
   };
 }
 
 /** The file in the requested `output.file_format` (downloads). */
 export async function exportInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>, runner?: JobRunner): Promise<ExportResult> {
   const start = performance.now();
-  const out = await runVectorize(planVectorize(fields), bytes, {}, runner);
-  return { body: out.body, contentType: out.contentType, extension: out.extension, ms: Math.round((performance.now() - start) * 10) / 10 };
+  const plan = planVectorize(fields);
+  // Another format of the same trace (a download after the preview) is written, not traced again.
+  const { result } = await traceOnce(plan, bytes, undefined, runner);
+  const body = await writeFile(result, plan.outputOptions);
+  return { body, ...FILE_FORMAT_MEDIA[plan.outputOptions.fileFormat], ms: Math.round((performance.now() - start) * 10) / 10 };
 }
 
 /** The result's colours, largest total area first (ties: by colour). */
