@@ -551,6 +551,12 @@ async function main() {
     const { runThreadBench, threadTable } = await import('./threads.mjs');
     md.push(threadTable(runThreadBench()), '');
   }
+  // Warm timings (engine called repeatedly in one process) and the batch figure (bench/warm.mjs);
+  // BENCH_WARM=0 skips them.
+  if (process.env.BENCH_WARM !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+    const { runWarmBench, runBatchBench, warmTable } = await import('./warm.mjs');
+    md.push(warmTable(await runWarmBench(CORPUS, images), await runBatchBench(CORPUS, images)), '');
+  }
   for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
   if (footnotes.length) md.push('');
   md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');

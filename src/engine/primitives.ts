@@ -109,14 +109,73 @@ export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitch
     }
     return undefined;
   }
+  // Most non-convex outlines are no stars: a star's radius from its centre has 3–6 equal peaks.
+  // Counting them is cheap; the fits (Levenberg–Marquardt per point count) are not.
+  const tips = starTips(p);
+  if (tips === 0) return undefined;
   let best: PrimitiveFit | undefined;
   for (let points = 3; points <= 6; points++) {
     const on = [switches.starN3, switches.starN4, switches.starN5, switches.starN6][points - 3];
-    if (!on) continue;
+    if (!on || points !== tips) continue;
     const star = fitStar(p, fitPoints, points, clockwise);
     if (fits(star) && (!best || star.meanError < best.meanError)) best = star;
   }
   return best;
+}
+
+/**
+ * The number of tips (3–6) when the outline's distance from its vertex centroid, smoothed over a
+ * few samples, rises to that many peaks of similar height (the highest at most 1.5 × the lowest)
+ * between valleys well
+ * below them (under 85 % of the lowest peak); else 0.
+ */
+function starTips(p: Float64Array): number {
+  const n = p.length / 2;
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < n; i++) {
+    cx += p[i * 2]!;
+    cy += p[i * 2 + 1]!;
+  }
+  cx /= n;
+  cy /= n;
+  const radius = new Float64Array(n);
+  for (let i = 0; i < n; i++) radius[i] = Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy);
+  const w = Math.max(1, Math.floor(n / 48));
+  const smooth = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let k = -w; k <= w; k++) sum += radius[(i + k + n) % n]!;
+    smooth[i] = sum / (2 * w + 1);
+  }
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += smooth[i]!;
+  mean /= n;
+  // Peaks: maxima of runs above the mean (one per run), so noise on a tip counts once.
+  const peaks: number[] = [];
+  let start = 0;
+  while (start < n && smooth[start]! > mean) start++; // begin below the mean
+  if (start === n) return 0;
+  let runMax = -1;
+  let valley = Infinity;
+  for (let k = 1; k <= n; k++) {
+    const v = smooth[(start + k) % n]!;
+    if (v > mean) runMax = Math.max(runMax, v);
+    else {
+      valley = Math.min(valley, v);
+      if (runMax >= 0) {
+        peaks.push(runMax);
+        runMax = -1;
+      }
+    }
+    if (peaks.length > 6) return 0;
+  }
+  if (runMax >= 0) peaks.push(runMax);
+  if (peaks.length < 3 || peaks.length > 6) return 0;
+  const low = Math.min(...peaks);
+  const high = Math.max(...peaks);
+  if (high > low * 1.5 || valley > low * 0.85) return 0;
+  return peaks.length;
 }
 
 // ---------------------------------------------------------------------------------------------
