@@ -281,6 +281,8 @@ function finishServe(parsed: Scanned): Command {
   return { kind: 'serve', host, port: Number(portText) };
 }
 
+const UNWRITABLE_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'jpe', 'jfif', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'avif', 'heic', 'ico']);
+
 const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf: 'pdf', eps: 'eps', ps: 'eps', dxf: 'dxf', png: 'png' };
 
 /**
@@ -290,6 +292,10 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf:
 export function formatFromName(fields: [string, string][], output: string): [string, string][] {
   if (fields.some(([name]) => name === 'output.file_format')) return fields;
   const ext = /\.([A-Za-z]+)$/.exec(output)?.[1]?.toLowerCase();
+  // A picture format tracelab reads but does not write: an SVG inside "logo.jpg" helps no one.
+  if (ext !== undefined && UNWRITABLE_IMAGE_EXTENSIONS.has(ext)) {
+    throw new UsageError(`-o ${output}: tracelab writes svg, pdf, eps, dxf or png, not ${ext}; name the output with one of those extensions, or give --format to write that format under this name`);
+  }
   const format = ext === undefined ? undefined : FORMAT_BY_EXTENSION[ext];
   return format === undefined ? fields : [...fields, ['output.file_format', format]];
 }

@@ -8,7 +8,8 @@
  *                       token), the account in <dir>/account.json (rewritten atomically: temp
  *                       file, fsync, rename, after every charge), so both survive restarts and
  *                       separate CLI runs.
- *   TRACELAB_ACCOUNT    JSON file in the /account body shape that seeds the account while
+ *   TRACELAB_ACCOUNT    JSON in the /account body shape — inline (starting with `{`) or the path
+ *                       of a file holding it — that seeds the account while
  *                       <dir>/account.json does not exist yet; without it the account comes from
  *                       TRACELAB_PLAN / TRACELAB_STATE / TRACELAB_CREDITS (src/api/account.ts).
  *   VECTORIZER_API_URL / VECTORIZER_API_ID / VECTORIZER_API_SECRET   the service `--remote` talks to
@@ -43,8 +44,10 @@ export interface TracelabConfig {
   readonly dataDir: string;
   readonly imagesDir: string;
   readonly accountFile: string;
-  /** TRACELAB_ACCOUNT, resolved. */
+  /** TRACELAB_ACCOUNT as a file path, resolved (when it is not inline JSON). */
   readonly accountSeedFile: string | undefined;
+  /** TRACELAB_ACCOUNT given inline (it starts with `{`). */
+  readonly accountSeedJson?: string;
   readonly remote: { readonly url: string | undefined; readonly apiId: string; readonly apiSecret: string };
   /** The environment the account falls back to (TRACELAB_PLAN/STATE/CREDITS). */
   readonly env: Env;
@@ -94,7 +97,8 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     dataDir,
     imagesDir: join(dataDir, 'images'),
     accountFile: join(dataDir, 'account.json'),
-    accountSeedFile: seed === undefined ? undefined : resolve(seed),
+    accountSeedFile: seed === undefined || seed.startsWith('{') ? undefined : resolve(seed),
+    ...(seed?.startsWith('{') ? { accountSeedJson: seed } : {}),
     remote: {
       url: get(env, 'VECTORIZER_API_URL'),
       apiId: env['VECTORIZER_API_ID'] ?? '',
@@ -197,6 +201,7 @@ export function loadAccount(config: TracelabConfig, onError?: (error: unknown) =
   const saved = readText(config.accountFile, 'the account');
   let base: LocalAccount;
   if (saved !== undefined) base = wrap(config.accountFile, () => fromJson(saved));
+  else if (config.accountSeedJson !== undefined) base = wrap('TRACELAB_ACCOUNT (inline JSON)', () => fromJson(config.accountSeedJson!));
   else if (config.accountSeedFile !== undefined) {
     const seed = readText(config.accountSeedFile, 'TRACELAB_ACCOUNT');
     if (seed === undefined) throw new Error(`cannot read TRACELAB_ACCOUNT ${config.accountSeedFile}: no such file`);

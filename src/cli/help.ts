@@ -69,7 +69,7 @@ export function helpText(version: string): string {
     '  TRACELAB_API_ID, TRACELAB_API_SECRET   credentials of the local service (default tracelab / tracelab)',
     '  TRACELAB_DATA_DIR      data of the local service (default $XDG_DATA_HOME/tracelab, else ~/.tracelab):',
     '                         retained images in DIR/images, the account in DIR/account.json',
-    '  TRACELAB_ACCOUNT       JSON file {"subscriptionPlan","subscriptionState","credits"} that seeds the',
+    '  TRACELAB_ACCOUNT       JSON {"subscriptionPlan","subscriptionState","credits"}, inline or a file path, that seeds the',
     '                         account while DIR/account.json does not exist (else TRACELAB_PLAN,',
     '                         TRACELAB_STATE, TRACELAB_CREDITS; default 100 credits)',
     '  VECTORIZER_API_URL, VECTORIZER_API_ID, VECTORIZER_API_SECRET   the service --remote talks to;',

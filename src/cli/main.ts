@@ -3,8 +3,8 @@
  * bin/tracelab.js). No side effects on import: `main` returns the exit status.
  */
 
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { version } from '../../package.json';
 import { TracelabError } from '../engine/errors.js';
 import { ApiClientError, type VectorizeInput } from '../api/client.js';
@@ -158,9 +158,15 @@ async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<numbe
         return EXIT_OK;
       }
       case 'download': {
-        const result = await client.download(command.token, command.fields);
+        // The receipt of an earlier upgrade of this token (kept by the CLI, as the playground keeps
+        // it) is sent again, so a second download is not charged the upgrade a second time.
+        const kept = command.fields.some(([name]) => name === 'receipt') ? undefined : await readReceipt(config.dataDir, command.token);
+        const fields: [string, string][] = kept === undefined ? [...command.fields] : [...command.fields, ['receipt', kept]];
+        const result = await client.download(command.token, fields);
         await writeOutput(command.output, result.body, io);
+        if (result.receipt !== undefined) await keepReceipt(config.dataDir, command.token, result.receipt, io);
         io.writeStderr(describeResult(result));
+        if (kept !== undefined) io.writeStderr(`tracelab: used the receipt kept from this token's earlier upgrade\n`);
         return EXIT_OK;
       }
       case 'delete':
@@ -172,6 +178,30 @@ async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<numbe
     }
   } finally {
     await connection.finish();
+  }
+}
+
+/** Tokens are letters, digits, `-` and `_`; anything else is never used as a file name. */
+const SAFE_TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
+
+/** DATA_DIR/receipts/TOKEN: the receipt `download` got for TOKEN (the service's X-Receipt). */
+async function readReceipt(dataDir: string, token: string): Promise<string | undefined> {
+  if (!SAFE_TOKEN.test(token)) return undefined;
+  try {
+    const text = (await readFile(join(dataDir, 'receipts', token), 'utf8')).trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+async function keepReceipt(dataDir: string, token: string, receipt: string, io: CliIo): Promise<void> {
+  if (!SAFE_TOKEN.test(token)) return;
+  try {
+    await mkdir(join(dataDir, 'receipts'), { recursive: true });
+    await writeFileAtomically(join(dataDir, 'receipts', token), new TextEncoder().encode(`${receipt}\n`));
+  } catch (err) {
+    io.writeStderr(`tracelab: warning: could not keep the receipt (${(err as Error).message}); pass it next time with --receipt ${receipt}\n`);
   }
 }
 

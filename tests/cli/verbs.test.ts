@@ -76,6 +76,41 @@ describe('service verbs through the in-process local service', () => {
     expect(again.stderr).toMatch(/^tracelab: error 1027: [^\n]+\n$/);
   });
 
+  it('download TOKEN twice after a preview: the upgrade (0.9) is charged once, the receipt is kept beside the token data and sent again', () => {
+    const preview = tracelab(['vectorize', 'red.png', '-o', 'preview.png', '--mode', 'preview', '--retention-days', '1']);
+    expect(preview.status, preview.stderr).toBe(0);
+    const previewToken = /image token: (\S+)/.exec(preview.stderr)![1]!;
+    const first = tracelab(['download', previewToken, '-o', 'bought.svg']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toContain('tracelab: credits charged: 0.900000\n');
+    const receipt = /receipt: (\S+)/.exec(first.stderr)![1]!;
+    expect(readFileSync(join(dataDir, 'receipts', previewToken), 'utf8').trim()).toBe(receipt);
+    const second = tracelab(['download', previewToken, '-o', 'again.pdf']);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain('credits charged: 0.900000');
+    expect(second.stderr).toContain('tracelab: credits charged: 0.100000\n');
+    expect(second.stderr).toContain("used the receipt kept from this token's earlier upgrade");
+  });
+
+  it('TRACELAB_ACCOUNT seeds a fresh data dir, from a file or inline JSON', () => {
+    const inline = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'seeded-inline'), TRACELAB_ACCOUNT: '{"credits": 5}' });
+    expect(inline.status, inline.stderr).toBe(0);
+    expect(JSON.parse(inline.stdout)).toMatchObject({ credits: 5 });
+    const bad = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'seeded-bad'), TRACELAB_ACCOUNT: '{"credits": "lots"' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('TRACELAB_ACCOUNT (inline JSON)');
+  });
+
+  it('-o with a picture extension tracelab does not write is refused (exit 1), unless --format says what to write', () => {
+    const r = tracelab(['vectorize', 'red.png', '-o', 'lemon.jpg']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('tracelab writes svg, pdf, eps, dxf or png, not jpg');
+    expect(() => readFileSync(join(dir, 'lemon.jpg'))).toThrow();
+    const forced = tracelab(['vectorize', 'red.png', '-o', 'lemon.jpg', '--format', 'png']);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'lemon.jpg')).subarray(1, 4).toString()).toBe('PNG');
+  });
+
   it('TRACELAB_ACCOUNT seeds a fresh data dir', () => {
     const seedDir = join(dir, 'seeded');
     writeFileSync(join(dir, 'seed.json'), JSON.stringify({ credits: 7 }));
