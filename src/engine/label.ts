@@ -14,7 +14,7 @@ const CACHE_BITS = 6;
 const CACHE_SHIFT = 8 - CACHE_BITS;
 
 /**
- * Labels of rows [rowFrom, rowTo) (a band). An edge pixel looks at the nearest colours one row
+ * Labels of rows [rowFrom, rowTo) (a band). An edge pixel looks at the nearest colours up to two rows
  * beyond the band, so those rows are labelled too: bands computed apart give the same labels.
  * `spread` covers the whole image.
  */
@@ -29,8 +29,9 @@ export function labelRows(
   rowTo: number,
   edgeShades = true,
 ): Int32Array {
-  const haloFrom = exactColors ? rowFrom : Math.max(0, rowFrom - 1);
-  const haloTo = exactColors ? rowTo : Math.min(height, rowTo + 1);
+  // Edge pixels look two rows around them (flatNeighbour's 5 × 5): those rows are labelled too.
+  const haloFrom = exactColors ? rowFrom : Math.max(0, rowFrom - 2);
+  const haloTo = exactColors ? rowTo : Math.min(height, rowTo + 2);
   const nearest = nearestLabels(data, width, palette, exactColors, haloFrom, haloTo);
   if (exactColors) return nearest;
   return resolveEdgeBlends(data, width, height, palette, nearest, haloFrom, spread, rowFrom, rowTo, edgeShades);
@@ -182,7 +183,18 @@ function resolveEdgeBlends(
           const eg = pg - (obs[lb * 3 + 1]! + t * dg);
           const eb = pb - (obs[lb * 3 + 2]! + t * db);
           const residual = er * er + eg * eg + eb * eb;
-          if (la !== singleLabel && lb !== singleLabel && t > 0.12 && t < 0.88 && residual < pairResidual) {
+          // Only a crisp edge: both colours lie flat right beside the pixel (a gradient's or a
+          // blur's in-between shades are steps of their own, not an edge of two colours).
+          if (
+            edgeShades &&
+            la !== singleLabel &&
+            lb !== singleLabel &&
+            t > 0.12 &&
+            t < 0.88 &&
+            residual < pairResidual &&
+            flatNeighbour(nearest, nearestBase, spread, width, height, x, y, la, 2) &&
+            flatNeighbour(nearest, nearestBase, spread, width, height, x, y, lb, 2)
+          ) {
             pairResidual = residual;
             pairLabel = t >= 0.5 ? la : lb;
           }
@@ -212,12 +224,16 @@ function resolveEdgeBlends(
 /** RGB residual² within which a pixel counts as a two-colour edge blend whatever else it matches. */
 const MAX_EDGE_BLEND_RESIDUAL = 7 * 7;
 
-/** True when a pixel in the 3 × 3 around (x, y) is flat (spread ≤ 4) and nearest to `label`. */
-function flatNeighbour(nearest: Int32Array, nearestBase: number, spread: Uint8Array, width: number, height: number, x: number, y: number, label: number): boolean {
-  for (let dy = -1; dy <= 1; dy++) {
+/**
+ * True when a pixel within `reach` (1: the 3 × 3, 2: the 5 × 5) of (x, y) is flat (spread ≤ 4) and
+ * nearest to `label`. labelRows labels two rows beyond its band, so a band sees the same 5 × 5
+ * as the whole image does (same labels for any split).
+ */
+function flatNeighbour(nearest: Int32Array, nearestBase: number, spread: Uint8Array, width: number, height: number, x: number, y: number, label: number, reach = 1): boolean {
+  for (let dy = -reach; dy <= reach; dy++) {
     const yy = y + dy;
     if (yy < 0 || yy >= height) continue;
-    for (let dx = -1; dx <= 1; dx++) {
+    for (let dx = -reach; dx <= reach; dx++) {
       const xx = x + dx;
       if (xx < 0 || xx >= width) continue;
       const j = yy * width + xx;
