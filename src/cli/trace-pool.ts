@@ -232,7 +232,9 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     const pending = slot.job;
     finishJob(slot);
     if (slot.cancelled && !closed) {
-      // Stopped because its client left (the job was answered already): just replace it.
+      // Stopped because its client left (that job was answered already): just replace it. A job
+      // it held would have been given to it by mistake: back to the front of the queue.
+      if (pending !== undefined) queue.unshift(pending);
       log(`trace worker ${slot.number} stopped: its client disconnected during the trace; starting a replacement`);
       fill(performance.now());
       pump();
@@ -279,7 +281,8 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     fill();
     for (const slot of slots) {
       if (queue.length === 0) return;
-      if (slot.job !== undefined || !slot.isLoaded) continue;
+      // A worker being terminated (its client left) takes no new job: it is about to exit.
+      if (slot.job !== undefined || !slot.isLoaded || slot.cancelled) continue;
       const pending = queue.shift()!;
       slot.job = pending;
       slot.timedOut = false;

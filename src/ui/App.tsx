@@ -8,6 +8,7 @@ import { useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 
 import { unreadableImageError } from '../engine/errors.js';
+import { BatchPanel } from './BatchPanel.js';
 import { DownloadButton, DownloadPanel } from './DownloadPanel.js';
 import { DropZone, ImageSources, SampleGallery } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
@@ -124,6 +125,7 @@ export function App({ store, exporter }: AppProps) {
           <ServicePanel store={store} exporter={exporter} />
           <RemotePanel store={store} />
           <SnippetPanel store={store} />
+          <BatchPanel store={store} exporter={exporter} />
         </div>
       </main>
     </div>
