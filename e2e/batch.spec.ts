@@ -19,10 +19,10 @@ const CHECKS: Check[] = [
     name: 'three files chosen at once → one zip with an SVG per good file and errors.txt for the bad one',
     async run(page) {
       const panel = batchPanel(page);
-      await panel.getByLabel('Format').selectOption('svg');
+      await panel.getByLabel('Format', { exact: true }).selectOption('svg');
       const [download] = await Promise.all([
         page.waitForEvent('download', { timeout: TIMEOUT }),
-        panel.getByLabel('Images to trace').setInputFiles([
+        panel.getByLabel('Images to trace', { exact: true }).setInputFiles([
           { name: 'one.png', mimeType: 'image/png', buffer: fixturePng },
           { name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('this is not an image') },
           { name: 'two.png', mimeType: 'image/png', buffer: fixturePng },
@@ -45,10 +45,10 @@ const CHECKS: Check[] = [
     name: 'PDF chosen: the zip holds PDFs',
     async run(page) {
       const panel = batchPanel(page);
-      await panel.getByLabel('Format').selectOption('pdf');
+      await panel.getByLabel('Format', { exact: true }).selectOption('pdf');
       const [download] = await Promise.all([
         page.waitForEvent('download', { timeout: TIMEOUT }),
-        panel.getByLabel('Images to trace').setInputFiles([{ name: 'one.png', mimeType: 'image/png', buffer: fixturePng }]),
+        panel.getByLabel('Images to trace', { exact: true }).setInputFiles([{ name: 'one.png', mimeType: 'image/png', buffer: fixturePng }]),
       ]);
       const { readFile } = await import('node:fs/promises');
       const zip = unzipSync(new Uint8Array(await readFile(await download.path())));
