@@ -557,6 +557,11 @@ async function main() {
     const { runWarmBench, runBatchBench, warmTable } = await import('./warm.mjs');
     md.push(warmTable(await runWarmBench(CORPUS, images), await runBatchBench(CORPUS, images)), '');
   }
+  // Browser timings in Chromium against vtracer-wasm (bench/browser.mjs); BENCH_BROWSER=0 skips them.
+  if (process.env.BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+    const { runBrowserBench, browserTable } = await import('./browser.mjs');
+    md.push(browserTable(await runBrowserBench(CORPUS, images)), '');
+  }
   for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
   if (footnotes.length) md.push('');
   md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');
