@@ -110,7 +110,7 @@ type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delet
  * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
  */
 async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
-  const [{ readConfig }, { connectLocal, connectRemote, describeResult, base64Of }] = await Promise.all([
+  const [{ readConfig }, { connectLocal, connectRemote, describeResult, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
     import('./config.js'),
     import('./remote.js'),
   ]);
@@ -137,14 +137,24 @@ async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<numbe
         return EXIT_OK;
       }
       case 'download': {
-        const result = await client.download(command.token, command.fields);
+        // The receipt of an earlier upgrade of this token (kept in the data dir) unless one is given:
+        // without it every download of a preview token would be charged the 0.9 upgrade again.
+        const given = command.fields.some(([name]) => name === 'receipt');
+        const kept = given ? undefined : await readKeptReceipt(config.dataDir, command.token);
+        const fields: readonly [string, string][] = kept === undefined ? command.fields : [...command.fields, ['receipt', kept]];
+        const result = await client.download(command.token, fields);
         await writeOutput(command.output, result.body, io);
+        if (result.receipt !== undefined) await keepReceipt(config.dataDir, command.token, result.receipt);
         io.writeStderr(describeResult(result));
+        if (kept !== undefined) io.writeStderr(`tracelab: used the receipt kept for this token: ${kept}\n`);
         return EXIT_OK;
       }
-      case 'delete':
-        await io.writeStdout(`${JSON.stringify(await client.delete(command.token))}\n`);
+      case 'delete': {
+        const answer = await client.delete(command.token);
+        await forgetReceipt(config.dataDir, command.token);
+        await io.writeStdout(`${JSON.stringify(answer)}\n`);
         return EXIT_OK;
+      }
       case 'account':
         await io.writeStdout(`${JSON.stringify(await client.account())}\n`);
         return EXIT_OK;
