@@ -55,6 +55,18 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
       },
     },
     {
+      name: 'item 6 (sibling): "Saved <name>" of the Download-as panel is cleared when an option changes',
+      async run() {
+        const panel = page.getByRole('group', { name: 'Download as' });
+        const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'EPS', exact: true }).click()]);
+        assert.match(download.suggestedFilename(), /\.eps$/);
+        await page.waitForFunction(() => /^Saved /.test(document.querySelector('.download-message.download-saved')?.textContent ?? ''));
+        await maxColors().fill('6');
+        await page.waitForFunction(() => document.querySelector('.download-saved') === null);
+        await waitForDone(page);
+      },
+    },
+    {
       name: 'item 9: the first Tab stops are skip links; "Skip to Download" then Tab lands on the Download button',
       async run() {
         // Start from the top of the document, as after loading the page.

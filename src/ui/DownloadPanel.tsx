@@ -7,7 +7,7 @@
  * plain exports, not service calls.
  */
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 
 import type { FileFormat } from '../formats/types.js';
@@ -107,6 +107,11 @@ function stateText(state: PanelState): string {
 export function DownloadPanel({ store, exporter, invalid = false }: { store: TracelabStore; exporter: ServiceExporter; invalid?: boolean }) {
   const hasSource = useStore(store, (s) => s.source !== null);
   const [state, setState] = useState<PanelState>({ kind: 'idle' });
+  // "Saved logo.svg" or an old error belongs to the input and options it was made from: a new
+  // image or any option change clears it (issue 17: it stayed beside a new error).
+  const source = useStore(store, (s) => s.source);
+  const options = useStore(store, (s) => s.options);
+  useEffect(() => setState((st) => (st.kind === 'running' ? st : { kind: 'idle' })), [source, options]);
   const labelId = useId();
   const messageId = useId();
 
