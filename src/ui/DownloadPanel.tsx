@@ -110,8 +110,9 @@ export function DownloadPanel({ store, exporter, invalid = false }: { store: Tra
   // "Saved logo.svg" or an old error belongs to the input and options it was made from: a new
   // image or any option change clears it (issue 17: it stayed beside a new error).
   const source = useStore(store, (s) => s.source);
-  const options = useStore(store, (s) => s.options);
-  useEffect(() => setState((st) => (st.kind === 'running' ? st : { kind: 'idle' })), [source, options]);
+  // Compared by value: the store may hand out a new options object with the same values.
+  const optionsKey = JSON.stringify(useStore(store, (s) => s.options));
+  useEffect(() => setState((st) => (st.kind === 'running' ? st : { kind: 'idle' })), [source, optionsKey]);
   const labelId = useId();
   const messageId = useId();
 
