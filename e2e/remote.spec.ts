@@ -286,7 +286,11 @@ const CHECKS: Check[] = [
       assert.ok(await page.getByRole('button', { name: 'Forget credentials' }).isVisible());
       assert.ok(await page.getByLabel('Proxy URL (optional)').isVisible());
       const link = page.getByRole('link', { name: 'README: Remote mode and CORS' });
-      assert.match((await link.getAttribute('href')) ?? '', /#remote-mode-and-cors$/);
+      // Issue 17 item 7: the link resolves on the built site (it was README.md#…, a 404) to the section.
+      const href = (await link.getAttribute('href')) ?? '';
+      const docs = await page.request.get(new URL(href, page.url()).href);
+      assert.equal(docs.status(), 200, `${href} answers 200`);
+      assert.match(await docs.text(), /<h2>Remote mode and CORS<\/h2>[\s\S]*cors-proxy\.mjs/);
       assert.match((await page.locator('.remote-cors').textContent()) ?? '', /no CORS headers.*cors-proxy\.mjs --origin http:\/\/127\.0\.0\.1:\d+/);
       assert.match(((await costLine(page).textContent()) ?? '').trim(), /^Mode test: free and watermarked/);
     },

@@ -99,7 +99,10 @@ const CHECKS: Check[] = [
       assert.equal(await page.getByLabel('output.gap_filler.enabled', { exact: true }).isChecked(), true);
       assert.equal(await page.getByLabel('processing.shapes.min_area_px', { exact: true }).inputValue(), '0.125');
       assert.equal(await page.getByRole('button', { name: 'Download SVG' }).isDisabled(), true);
-      // The first Tab lands on the file input (inside the drop zone).
+      // The first two Tabs are the skip links (issue 17); the third lands on the file input (inside the drop zone).
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the result');
+      await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLInputElement | null;

@@ -85,7 +85,7 @@ function validState(field: string, value: string): SubscriptionState {
 
 function validCredits(field: string, value: number): number {
   if (!Number.isFinite(value) || value < 0 || creditsToMicro(value) > Number.MAX_SAFE_INTEGER) {
-    throw new AccountConfigError(field, `expected a non-negative finite number of credits; received ${String(value)}`);
+    throw new AccountConfigError(field, `expected a non-negative finite number of credits; received ${Number.isNaN(value) ? 'no number (the field is empty or not a number)' : String(value)}`);
   }
   return value;
 }

@@ -281,21 +281,28 @@ function finishServe(parsed: Scanned): Command {
   return { kind: 'serve', host, port: Number(portText) };
 }
 
-const UNWRITABLE_IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'jpe', 'jfif', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'avif', 'heic', 'ico']);
-
 const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf: 'pdf', eps: 'eps', ps: 'eps', dxf: 'dxf', png: 'png' };
 
 /**
  * Without --format (or output.file_format), the output file's extension picks the format, so
- * `-o logo.pdf` writes a PDF. An explicit format always wins; unknown extensions leave the default.
+ * `-o logo.pdf` writes a PDF. An explicit format always wins. An extension Tracelab cannot write
+ * (`-o lemon.jpg`) is refused: writing an SVG into a .jpg would leave a file no viewer opens as
+ * what its name says. A name without an extension (or `-`) gets the default, SVG.
  */
 export function formatFromName(fields: [string, string][], output: string): [string, string][] {
   if (fields.some(([name]) => name === 'output.file_format')) return fields;
-  const ext = /\.([A-Za-z]+)$/.exec(output)?.[1]?.toLowerCase();
-  // A picture format tracelab reads but does not write: an SVG inside "logo.jpg" helps no one.
-  if (ext !== undefined && UNWRITABLE_IMAGE_EXTENSIONS.has(ext)) {
-    throw new UsageError(`-o ${output}: tracelab writes svg, pdf, eps, dxf or png, not ${ext}; name the output with one of those extensions, or give --format to write that format under this name`);
+  if (output === '-') return fields;
+  const name = output.slice(Math.max(output.lastIndexOf('/'), output.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  // ".hidden" and "name." have no extension.
+  const ext = dot <= 0 || dot === name.length - 1 ? undefined : name.slice(dot + 1).toLowerCase();
+  if (ext === undefined) return fields;
+  const format = FORMAT_BY_EXTENSION[ext];
+  if (format === undefined) {
+    const known = Object.keys(FORMAT_BY_EXTENSION).map((e) => `.${e}`).join(', ');
+    throw new UsageError(
+      `cannot write '.${ext}' files (-o ${output}); name OUTPUT ${known}, or give --format svg|pdf|eps|dxf|png to write that format under this name`,
+    );
   }
-  const format = ext === undefined ? undefined : FORMAT_BY_EXTENSION[ext];
-  return format === undefined ? fields : [...fields, ['output.file_format', format]];
+  return [...fields, ['output.file_format', format]];
 }

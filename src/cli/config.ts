@@ -8,9 +8,9 @@
  *                       token), the account in <dir>/account.json (rewritten atomically: temp
  *                       file, fsync, rename, after every charge), so both survive restarts and
  *                       separate CLI runs.
- *   TRACELAB_ACCOUNT    JSON in the /account body shape — inline (starting with `{`) or the path
- *                       of a file holding it — that seeds the account while
- *                       <dir>/account.json does not exist yet; without it the account comes from
+ *   TRACELAB_ACCOUNT    JSON in the /account body shape that seeds the account while
+ *                       <dir>/account.json does not exist yet: inline (a value starting with `{`)
+ *                       or the path of a file holding it; without it the account comes from
  *                       TRACELAB_PLAN / TRACELAB_STATE / TRACELAB_CREDITS (src/api/account.ts).
  *   VECTORIZER_API_URL / VECTORIZER_API_ID / VECTORIZER_API_SECRET   the service `--remote` talks to
  *                       (as the official CLI); a set VECTORIZER_API_URL makes every verb remote.
@@ -46,8 +46,8 @@ export interface TracelabConfig {
   readonly accountFile: string;
   /** TRACELAB_ACCOUNT as a file path, resolved (when it is not inline JSON). */
   readonly accountSeedFile: string | undefined;
-  /** TRACELAB_ACCOUNT given inline (it starts with `{`). */
-  readonly accountSeedJson?: string;
+  /** TRACELAB_ACCOUNT given inline (a value starting with `{`) instead of as a file path. */
+  readonly accountSeedJson?: string | undefined;
   readonly remote: { readonly url: string | undefined; readonly apiId: string; readonly apiSecret: string };
   /** The environment the account falls back to (TRACELAB_PLAN/STATE/CREDITS). */
   readonly env: Env;
@@ -97,8 +97,9 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     dataDir,
     imagesDir: join(dataDir, 'images'),
     accountFile: join(dataDir, 'account.json'),
+    // Inline JSON (as the README shows it) or a file path: a path never starts with `{`.
     accountSeedFile: seed === undefined || seed.startsWith('{') ? undefined : resolve(seed),
-    ...(seed?.startsWith('{') ? { accountSeedJson: seed } : {}),
+    accountSeedJson: seed !== undefined && seed.startsWith('{') ? seed : undefined,
     remote: {
       url: get(env, 'VECTORIZER_API_URL'),
       apiId: env['VECTORIZER_API_ID'] ?? '',
@@ -201,8 +202,10 @@ export function loadAccount(config: TracelabConfig, onError?: (error: unknown) =
   const saved = readText(config.accountFile, 'the account');
   let base: LocalAccount;
   if (saved !== undefined) base = wrap(config.accountFile, () => fromJson(saved));
-  else if (config.accountSeedJson !== undefined) base = wrap('TRACELAB_ACCOUNT (inline JSON)', () => fromJson(config.accountSeedJson!));
-  else if (config.accountSeedFile !== undefined) {
+  else if (config.accountSeedJson !== undefined) {
+    const seed = config.accountSeedJson;
+    base = wrap('TRACELAB_ACCOUNT (inline JSON)', () => fromJson(seed));
+  } else if (config.accountSeedFile !== undefined) {
     const seed = readText(config.accountSeedFile, 'TRACELAB_ACCOUNT');
     if (seed === undefined) throw new Error(`cannot read TRACELAB_ACCOUNT ${config.accountSeedFile}: no such file`);
     base = wrap(`TRACELAB_ACCOUNT (${config.accountSeedFile})`, () => fromJson(seed));

@@ -3,8 +3,8 @@
  * bin/tracelab.js). No side effects on import: `main` returns the exit status.
  */
 
-import { mkdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { version } from '../../package.json';
 import { TracelabError } from '../engine/errors.js';
 import { ApiClientError, type VectorizeInput } from '../api/client.js';
@@ -131,7 +131,7 @@ type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delet
  * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
  */
 async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
-  const [{ readConfig }, { connectLocal, connectRemote, describeResult, base64Of }] = await Promise.all([
+  const [{ readConfig }, { connectLocal, connectRemote, describeResult, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
     import('./config.js'),
     import('./remote.js'),
   ]);
@@ -158,50 +158,30 @@ async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<numbe
         return EXIT_OK;
       }
       case 'download': {
-        // The receipt of an earlier upgrade of this token (kept by the CLI, as the playground keeps
-        // it) is sent again, so a second download is not charged the upgrade a second time.
-        const kept = command.fields.some(([name]) => name === 'receipt') ? undefined : await readReceipt(config.dataDir, command.token);
-        const fields: [string, string][] = kept === undefined ? [...command.fields] : [...command.fields, ['receipt', kept]];
+        // The receipt of an earlier upgrade of this token (kept in the data dir) unless one is given:
+        // without it every download of a preview token would be charged the 0.9 upgrade again.
+        const given = command.fields.some(([name]) => name === 'receipt');
+        const kept = given ? undefined : await readKeptReceipt(config.dataDir, command.token);
+        const fields: readonly [string, string][] = kept === undefined ? command.fields : [...command.fields, ['receipt', kept]];
         const result = await client.download(command.token, fields);
         await writeOutput(command.output, result.body, io);
-        if (result.receipt !== undefined) await keepReceipt(config.dataDir, command.token, result.receipt, io);
+        if (result.receipt !== undefined) await keepReceipt(config.dataDir, command.token, result.receipt);
         io.writeStderr(describeResult(result));
-        if (kept !== undefined) io.writeStderr(`tracelab: used the receipt kept from this token's earlier upgrade\n`);
+        if (kept !== undefined) io.writeStderr(`tracelab: used the receipt kept for this token: ${kept}\n`);
         return EXIT_OK;
       }
-      case 'delete':
-        await io.writeStdout(`${JSON.stringify(await client.delete(command.token))}\n`);
+      case 'delete': {
+        const answer = await client.delete(command.token);
+        await forgetReceipt(config.dataDir, command.token);
+        await io.writeStdout(`${JSON.stringify(answer)}\n`);
         return EXIT_OK;
+      }
       case 'account':
         await io.writeStdout(`${JSON.stringify(await client.account())}\n`);
         return EXIT_OK;
     }
   } finally {
     await connection.finish();
-  }
-}
-
-/** Tokens are letters, digits, `-` and `_`; anything else is never used as a file name. */
-const SAFE_TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
-
-/** DATA_DIR/receipts/TOKEN: the receipt `download` got for TOKEN (the service's X-Receipt). */
-async function readReceipt(dataDir: string, token: string): Promise<string | undefined> {
-  if (!SAFE_TOKEN.test(token)) return undefined;
-  try {
-    const text = (await readFile(join(dataDir, 'receipts', token), 'utf8')).trim();
-    return text === '' ? undefined : text;
-  } catch {
-    return undefined;
-  }
-}
-
-async function keepReceipt(dataDir: string, token: string, receipt: string, io: CliIo): Promise<void> {
-  if (!SAFE_TOKEN.test(token)) return;
-  try {
-    await mkdir(join(dataDir, 'receipts'), { recursive: true });
-    await writeFileAtomically(join(dataDir, 'receipts', token), new TextEncoder().encode(`${receipt}\n`));
-  } catch (err) {
-    io.writeStderr(`tracelab: warning: could not keep the receipt (${(err as Error).message}); pass it next time with --receipt ${receipt}\n`);
   }
 }
 

@@ -6,8 +6,10 @@
  * `tracelab: credits charged: 1.000000`, `tracelab: credits calculated: 1.000000`.
  */
 
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createClient, DEFAULT_BASE_URL, type ApiClient, type FileResult } from '../api/client.js';
+import { writeFileAtomically } from './atomic-write.js';
 import { openLocalService, type PersistedAccount, type TracelabConfig } from './config.js';
 
 /** Base URL the in-process client uses; never resolved or contacted. */
@@ -71,4 +73,40 @@ export async function base64Of(path: string, readStdin: () => Promise<Uint8Array
     return text.replace(/\s+/g, '');
   }
   return Buffer.from(bytes).toString('base64');
+}
+
+/**
+ * Receipts of preview upgrades, kept beside the token data: `<TRACELAB_DATA_DIR>/receipts/<token>`
+ * (one text file per token). `tracelab download TOKEN` sends the kept receipt when none is given,
+ * so a second download of an upgraded preview costs 0.1 (another format) instead of a second 0.9
+ * upgrade — what the playground does with the receipts it keeps.
+ */
+const RECEIPT_TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
+
+export function receiptPath(dataDir: string, token: string): string | undefined {
+  return RECEIPT_TOKEN.test(token) ? join(dataDir, 'receipts', token) : undefined;
+}
+
+/** The receipt kept for `token`, or undefined (none kept, or unreadable). */
+export async function readKeptReceipt(dataDir: string, token: string): Promise<string | undefined> {
+  const path = receiptPath(dataDir, token);
+  if (path === undefined) return undefined;
+  try {
+    const text = (await readFile(path, 'utf8')).trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function keepReceipt(dataDir: string, token: string, receipt: string): Promise<void> {
+  const path = receiptPath(dataDir, token);
+  if (path === undefined) return;
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomically(path, new TextEncoder().encode(`${receipt}\n`));
+}
+
+export async function forgetReceipt(dataDir: string, token: string): Promise<void> {
+  const path = receiptPath(dataDir, token);
+  if (path !== undefined) await rm(path, { force: true });
 }

@@ -74,7 +74,8 @@ export async function decodeImage(bytes: Uint8Array, limits?: { maxPixels?: numb
   if (!(bytes instanceof Uint8Array)) throw corrupt('input is not a byte array');
   if (bytes.length === 0) throw corrupt('empty input (0 bytes)');
   const format = sniffFormat(bytes);
-  if (!format) throw corrupt(`unknown format (first bytes ${firstBytesHex(bytes)})`);
+  // Say what the file is not, in the user's terms; the bytes stay for whoever debugs it (issue 17).
+  if (!format) throw corrupt(`not a PNG, JPEG, GIF, BMP, TIFF or WebP image (unknown format, first bytes ${firstBytesHex(bytes)}${textHint(bytes)})`);
   const codec = await CODECS[format].load();
   const check = sizeCheck(limits);
 
@@ -95,4 +96,11 @@ export async function decodeImage(bytes: Uint8Array, limits?: { maxPixels?: numb
   const image: DecodedImage = { width: raw.width, height: raw.height, data: raw.data, format };
   if (raw.dpi) image.dpi = raw.dpi;
   return image;
+}
+
+/** `, text "this is…"` when the file starts with printable text (a text file picked by mistake). */
+function textHint(bytes: Uint8Array): string {
+  const head = bytes.subarray(0, 16);
+  if (head.length === 0 || !head.every((b) => (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09)) return '';
+  return `, text ${JSON.stringify(String.fromCharCode(...head).replace(/\s+/g, ' '))}`;
 }

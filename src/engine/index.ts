@@ -237,6 +237,9 @@ function* traceBitmap(
   }
   // Chains cut by their length in steps, a fair measure of the work of fitting them.
   const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
+  // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
+  // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
+  const deletedColor = deletedColors(palette);
   const context = {
     data,
     width,
@@ -245,6 +248,7 @@ function* traceBitmap(
     regionOf: regions.regionOf,
     ...(links ? { links } : {}),
     ...(facts.profile !== 'pixel' && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+    ...(deletedColor.length > 0 ? { deletedColor } : {}),
   };
   yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
@@ -321,6 +325,16 @@ function validateInput(image: RgbaImage, params: EngineParams): void {
   }
   if (!(params.maxPixels >= 100)) throw parameterError(`input.max_pixels must be at least 100; received ${params.maxPixels}`);
   if (!(params.minAreaPx >= 0)) throw parameterError(`processing.shapes.min_area_px must be ≥ 0; received ${params.minAreaPx}`);
+}
+
+/** Observed r, g, b of each colour the palette rules deleted (fill null), in palette order. */
+function deletedColors(palette: Palette): Float64Array {
+  const out: number[] = [];
+  for (let k = 0; k < palette.size; k++) {
+    if (palette.fill[k]) continue;
+    out.push(palette.observed[k * 3]!, palette.observed[k * 3 + 1]!, palette.observed[k * 3 + 2]!);
+  }
+  return Float64Array.from(out);
 }
 
 /**

@@ -22,6 +22,11 @@ export interface SampleContext {
   readonly links?: Uint8Array;
   /** Tiles of pixel art inside a flat or photo picture (profile.ts). */
   readonly hardTiles?: HardTiles;
+  /**
+   * r, g, b of each colour a palette rule deleted: their pixels are region -1 yet opaque, so
+   * coverage against them comes from colour, not alpha. Undefined when nothing was deleted.
+   */
+  readonly deletedColor?: Float64Array;
 }
 
 /** How far (px, per axis) a chain end at a linked diagonal moves into the unlinked pixel. */
@@ -152,8 +157,8 @@ function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: num
   if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
   const o = (y * ctx.width + x) * 4;
   const alpha = ctx.data[o + 3]! / 255;
-  if (a < 0) return 1 - alpha;
-  if (b < 0) return alpha;
+  if (a < 0) return 1 - alpha * coverageAgainstDeleted(ctx, o, b);
+  if (b < 0) return alpha * coverageAgainstDeleted(ctx, o, a);
   const col = ctx.regionColor;
   const dr = col[a * 3]! - col[b * 3]!;
   const dg = col[a * 3 + 1]! - col[b * 3 + 1]!;
@@ -161,4 +166,39 @@ function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: num
   const len2 = dr * dr + dg * dg + db * db;
   const t = ((ctx.data[o]! - col[b * 3]!) * dr + (ctx.data[o + 1]! - col[b * 3 + 1]!) * dg + (ctx.data[o + 2]! - col[b * 3 + 2]!) * db) / len2;
   return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/**
+ * Share (0–1) of region R's colour in the pixel at byte offset o when the other side is -1: 1 for
+ * truly transparent surroundings (alpha carries the coverage); against colours a palette rule
+ * deleted, the blend t·R + (1−t)·D with the deleted colour D the pixel lies closest to.
+ */
+function coverageAgainstDeleted(ctx: SampleContext, o: number, r: number): number {
+  const deleted = ctx.deletedColor;
+  if (deleted === undefined || r < 0) return 1;
+  const col = ctx.regionColor;
+  const pr = ctx.data[o]!;
+  const pg = ctx.data[o + 1]!;
+  const pb = ctx.data[o + 2]!;
+  let best = 1;
+  let bestMiss = Infinity;
+  for (let d = 0; d < deleted.length; d += 3) {
+    const dr = col[r * 3]! - deleted[d]!;
+    const dg = col[r * 3 + 1]! - deleted[d + 1]!;
+    const db = col[r * 3 + 2]! - deleted[d + 2]!;
+    const len2 = dr * dr + dg * dg + db * db;
+    if (len2 < 1) continue;
+    const raw = ((pr - deleted[d]!) * dr + (pg - deleted[d + 1]!) * dg + (pb - deleted[d + 2]!) * db) / len2;
+    const t = raw < 0 ? 0 : raw > 1 ? 1 : raw;
+    // Distance of the pixel from the blend at t: the deleted colour that explains the pixel best.
+    const er = pr - (deleted[d]! + t * dr);
+    const eg = pg - (deleted[d + 1]! + t * dg);
+    const eb = pb - (deleted[d + 2]! + t * db);
+    const miss = er * er + eg * eg + eb * eb;
+    if (miss < bestMiss) {
+      bestMiss = miss;
+      best = t;
+    }
+  }
+  return best;
 }

@@ -33,6 +33,10 @@ export interface AppProps {
 export function App({ store, exporter }: AppProps) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
+  // The first invalid option field: while there is one, the result on screen is for the previous
+  // values, so the status says so where the user looks and no download is offered (issue 17).
+  const optionErrors = useStore(store, (s) => s.optionErrors);
+  const invalidOption = Object.entries(optionErrors)[0];
 
   const loadFile = useCallback(
     async (file: File) => {
@@ -85,6 +89,16 @@ export function App({ store, exporter }: AppProps) {
 
   return (
     <div className="app">
+      {/* Skip links (issue 17): without them Download was 40 Tab stops away, behind every option. */}
+      <nav className="skip-links" aria-label="Skip links">
+        {/* Focus moves by script: the URL fragment holds share links (share.ts), so no #target. */}
+        <a href="#result" onClick={(e) => skipTo(e, 'result')}>
+          Skip to the result
+        </a>
+        <a href="#primary-download" onClick={(e) => skipTo(e, 'primary-download')}>
+          Skip to Download
+        </a>
+      </nav>
       <header className="app-header">
         <h1>Tracelab</h1>
         <p className="tagline">Bitmap to vector, traced in your browser. Nothing is uploaded.</p>
@@ -105,10 +119,17 @@ export function App({ store, exporter }: AppProps) {
         </aside>
 
         <div className="workspace">
-          <section className="result-bar" aria-label="Result">
-            <p className={`status status-${job.status}`} role="status" aria-live="polite" aria-atomic="true">
-              {statusText(job, source !== null)}
+          <section className="result-bar" aria-label="Result" id="result" tabIndex={-1}>
+            <p className={`status status-${invalidOption ? 'error' : job.status}`} role="status" aria-live="polite" aria-atomic="true">
+              {invalidOption
+                ? `Invalid option ${invalidOption[0]}: ${invalidOption[1].message} Not traced; downloads are off until it is fixed.`
+                : statusText(job, source !== null)}
             </p>
+            {invalidOption && (
+              <button type="button" className="link" onClick={() => focusOption(invalidOption[0])}>
+                Go to {invalidOption[0]}
+              </button>
+            )}
             {job.status === 'running' && job.progress && (
               <span className="trace-progress">
                 <progress max={1} value={job.progress.fraction} aria-label="Trace progress" />
@@ -116,8 +137,8 @@ export function App({ store, exporter }: AppProps) {
               </span>
             )}
             <StatsLine stats={job.stats} ms={job.ms} />
-            <DownloadButton svg={job.svg} sourceName={source?.name ?? null} />
-            <DownloadPanel store={store} exporter={exporter} />
+            <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
+            <DownloadPanel store={store} exporter={exporter} invalid={invalidOption !== undefined} />
           </section>
 
           <Viewer store={store} />
@@ -132,3 +153,19 @@ export function App({ store, exporter }: AppProps) {
   );
 }
 
+/** Opens the option's group and moves focus to its field. */
+function focusOption(name: string): void {
+  const field = document.querySelector<HTMLElement>(`[data-option="${CSS.escape(name)}"]`);
+  const details = field?.closest('details');
+  if (details) details.open = true;
+  field?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  field?.scrollIntoView({ block: 'center' });
+}
+
+/** A skip link: focus (and show) the element `id` without touching the URL. */
+function skipTo(event: { preventDefault(): void }, id: string): void {
+  event.preventDefault();
+  const target = document.getElementById(id);
+  target?.scrollIntoView({ block: 'center' });
+  target?.focus();
+}

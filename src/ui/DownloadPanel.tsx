@@ -7,7 +7,7 @@
  * plain exports, not service calls.
  */
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useStore } from 'zustand';
 
 import type { FileFormat } from '../formats/types.js';
@@ -26,15 +26,56 @@ export function saveBytes(data: BlobPart, type: string, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function DownloadButton({ svg, sourceName }: { svg: string | null; sourceName: string | null }) {
-  const download = () => {
-    if (svg === null) return;
-    saveBytes(svg, 'image/svg+xml', svgFileName(sourceName));
+/**
+ * The primary download: the format output.file_format names (issue 17: with `pdf` chosen it
+ * saved an SVG). SVG saves the preview the page already has; other formats are exported from the
+ * current source and options. Disabled while an option is invalid, so what is saved always
+ * matches the fields on screen.
+ */
+export function DownloadButton({
+  store,
+  exporter,
+  svg,
+  sourceName,
+  invalid,
+}: {
+  store: TracelabStore;
+  exporter: ServiceExporter;
+  svg: string | null;
+  sourceName: string | null;
+  invalid: boolean;
+}) {
+  const format = useStore(store, (s) => (s.options['output.file_format'] ?? 'svg') as FileFormat);
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    if (svg === null || invalid) return;
+    if (format === 'svg') {
+      saveBytes(svg, 'image/svg+xml', svgFileName(sourceName));
+      return;
+    }
+    setBusy(true);
+    setMessage(`Exporting ${format.toUpperCase()}…`);
+    const out = await exportFormat(store, exporter, format);
+    setBusy(false);
+    if (!out.ok) {
+      setMessage(`${format.toUpperCase()} failed — ${out.error.code !== 0 ? `error ${out.error.code}: ` : ''}${out.error.message}`);
+      return;
+    }
+    saveBytes(out.file.body as Uint8Array<ArrayBuffer>, out.file.contentType, out.name);
+    setMessage('');
   };
   return (
-    <button type="button" onClick={download} disabled={svg === null}>
-      Download SVG
-    </button>
+    <>
+      <button type="button" id="primary-download" onClick={() => void download()} disabled={svg === null || invalid || busy}>
+        Download {format.toUpperCase()}
+      </button>
+      {message !== '' && (
+        <span className="download-message" aria-live="polite">
+          {message}
+        </span>
+      )}
+    </>
   );
 }
 
@@ -63,9 +104,15 @@ function stateText(state: PanelState): string {
   }
 }
 
-export function DownloadPanel({ store, exporter }: { store: TracelabStore; exporter: ServiceExporter }) {
+export function DownloadPanel({ store, exporter, invalid = false }: { store: TracelabStore; exporter: ServiceExporter; invalid?: boolean }) {
   const hasSource = useStore(store, (s) => s.source !== null);
   const [state, setState] = useState<PanelState>({ kind: 'idle' });
+  // "Saved logo.svg" or an old error belongs to the input and options it was made from: a new
+  // image or any option change clears it (issue 17: it stayed beside a new error).
+  const source = useStore(store, (s) => s.source);
+  // Compared by value: the store may hand out a new options object with the same values.
+  const optionsKey = JSON.stringify(useStore(store, (s) => s.options));
+  useEffect(() => setState((st) => (st.kind === 'running' ? st : { kind: 'idle' })), [source, optionsKey]);
   const labelId = useId();
   const messageId = useId();
 
@@ -90,7 +137,7 @@ export function DownloadPanel({ store, exporter }: { store: TracelabStore; expor
           key={format}
           type="button"
           className="secondary"
-          disabled={!hasSource || state.kind === 'running'}
+          disabled={!hasSource || invalid || state.kind === 'running'}
           aria-describedby={messageId}
           onClick={() => void download(format)}
         >

@@ -25,8 +25,11 @@ import {
 } from './remote-flow.js';
 import type { TracelabStore } from './store.js';
 
-/** Where the README explains the CORS situation and the proxy (the repository's README.md). */
-export const REMOTE_DOCS_HREF = 'README.md#remote-mode-and-cors';
+/**
+ * The README's "Remote mode and CORS" section, shipped with the site as a page of its own
+ * (scripts/vite-readme-docs.ts): README.md itself is not part of the built site.
+ */
+export const REMOTE_DOCS_HREF = 'docs/remote-mode-and-cors.html';
 
 export function RemotePanel({ store }: { store: TracelabStore }) {
   const remote = useStore(store, (s) => s.remote);

@@ -194,7 +194,7 @@ function resultImg(result: ResultView, alt = 'Traced vector result'): ReactNode 
 }
 
 function inputPlaceholder(input: InputView, source: Source | null): ReactNode {
-  if (input.broken) return <p className="placeholder">This browser cannot preview this file.</p>;
+  if (input.broken) return <p className="placeholder">No preview: this file is not an image that can be read (see the status line).</p>;
   if (!source) return <p className="placeholder">No image yet</p>;
   // Loading: the (hidden) image must still be mounted so its onLoad reports the size.
   return input.url ? <div className="stage loading">{inputImg(input, 1)}</div> : null;

@@ -128,3 +128,15 @@ describe('fetchImageUrl', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+describe('withScheme (issue 17: an address typed without https://)', () => {
+  it('adds https:// to host names, keeps paths relative', async () => {
+    const { withScheme } = await import('./image-sources.js');
+    expect(withScheme('example.com/logo.png')).toBe('https://example.com/logo.png');
+    expect(withScheme('cdn.example.co.uk:8443/a/b.png?x=1')).toBe('https://cdn.example.co.uk:8443/a/b.png?x=1');
+    expect(withScheme('www.example.com')).toBe('https://www.example.com');
+    for (const kept of ['a.png', 'samples/my%20logo.png?x=1', './a.png', '/a.png', 'http://x.test/a.png', 'https://x.test/a.png', 'ftp://x.test/a.png']) {
+      expect(withScheme(kept)).toBe(kept);
+    }
+  });
+});

@@ -110,6 +110,19 @@ export function fileNameOfUrl(url: URL): string {
  * (CORS, offline, DNS) or timeout, 1020 not HTTP 200, 1021 a web page instead of an image,
  * 1012 over the size limit; a user abort rejects with the signal's reason.
  */
+/**
+ * A typed address without a scheme whose first segment is a host name (`example.com/logo.png`,
+ * `www.example.com`) means https://…, not a path on this site (issue 17: it was fetched relative
+ * to the page). Paths stay relative: `a.png`, `samples/x.png`, `./x.png`, `/x.png`.
+ */
+export function withScheme(text: string): string {
+  // `host:8443/…` is a host and port, not a scheme.
+  if (/^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i.test(text) || /^[./?#]/.test(text)) return text;
+  const first = text.split(/[/?#]/, 1)[0]!;
+  const hostLike = /^(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?$/i.test(first) && (text.length > first.length || /^www\./i.test(first));
+  return hostLike ? `https://${text}` : text;
+}
+
 export async function fetchImageUrl(raw: string, base: string, options: FetchImageOptions = {}): Promise<Source> {
   const timeoutMs = options.timeoutMs ?? URL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_SOURCE_BYTES;
@@ -117,7 +130,7 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
   if (raw.trim() === '') throw new TracelabError(1024, 400, 'Enter the address of an image (https://…).');
   let url: URL;
   try {
-    url = new URL(raw.trim(), base);
+    url = new URL(withScheme(raw.trim()), base);
   } catch {
     throw new TracelabError(1024, 400, `The image URL could not be parsed: ${JSON.stringify(raw.slice(0, 200))}.`);
   }

@@ -124,3 +124,16 @@ describe('loaders', () => {
     expect(fieldOf(() => fromJson('{oops'))).toBe('(json)');
   });
 });
+
+describe('issue 17: an empty Credits field', () => {
+  it('says there is no number instead of "received NaN"', () => {
+    let message = '';
+    try {
+      new LocalAccount({ ...DEFAULT_ACCOUNT, credits: Number.NaN });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/no number \(the field is empty or not a number\)/);
+    expect(message).not.toMatch(/NaN/);
+  });
+});

@@ -76,41 +76,6 @@ describe('service verbs through the in-process local service', () => {
     expect(again.stderr).toMatch(/^tracelab: error 1027: [^\n]+\n$/);
   });
 
-  it('download TOKEN twice after a preview: the upgrade (0.9) is charged once, the receipt is kept beside the token data and sent again', () => {
-    const preview = tracelab(['vectorize', 'red.png', '-o', 'preview.png', '--mode', 'preview', '--retention-days', '1']);
-    expect(preview.status, preview.stderr).toBe(0);
-    const previewToken = /image token: (\S+)/.exec(preview.stderr)![1]!;
-    const first = tracelab(['download', previewToken, '-o', 'bought.svg']);
-    expect(first.status, first.stderr).toBe(0);
-    expect(first.stderr).toContain('tracelab: credits charged: 0.900000\n');
-    const receipt = /receipt: (\S+)/.exec(first.stderr)![1]!;
-    expect(readFileSync(join(dataDir, 'receipts', previewToken), 'utf8').trim()).toBe(receipt);
-    const second = tracelab(['download', previewToken, '-o', 'again.pdf']);
-    expect(second.status, second.stderr).toBe(0);
-    expect(second.stderr).not.toContain('credits charged: 0.900000');
-    expect(second.stderr).toContain('tracelab: credits charged: 0.100000\n');
-    expect(second.stderr).toContain("used the receipt kept from this token's earlier upgrade");
-  });
-
-  it('TRACELAB_ACCOUNT seeds a fresh data dir, from a file or inline JSON', () => {
-    const inline = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'seeded-inline'), TRACELAB_ACCOUNT: '{"credits": 5}' });
-    expect(inline.status, inline.stderr).toBe(0);
-    expect(JSON.parse(inline.stdout)).toMatchObject({ credits: 5 });
-    const bad = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'seeded-bad'), TRACELAB_ACCOUNT: '{"credits": "lots"' });
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('TRACELAB_ACCOUNT (inline JSON)');
-  });
-
-  it('-o with a picture extension tracelab does not write is refused (exit 1), unless --format says what to write', () => {
-    const r = tracelab(['vectorize', 'red.png', '-o', 'lemon.jpg']);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('tracelab writes svg, pdf, eps, dxf or png, not jpg');
-    expect(() => readFileSync(join(dir, 'lemon.jpg'))).toThrow();
-    const forced = tracelab(['vectorize', 'red.png', '-o', 'lemon.jpg', '--format', 'png']);
-    expect(forced.status, forced.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'lemon.jpg')).subarray(1, 4).toString()).toBe('PNG');
-  });
-
   it('TRACELAB_ACCOUNT seeds a fresh data dir', () => {
     const seedDir = join(dir, 'seeded');
     writeFileSync(join(dir, 'seed.json'), JSON.stringify({ credits: 7 }));
@@ -174,5 +139,54 @@ describe('serve', () => {
     const r = tracelab(['serve', '--port', 'abc']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^tracelab: usage: --port/);
+  });
+});
+
+describe('issue 17: output names, kept receipts, inline TRACELAB_ACCOUNT', () => {
+  it('-o lemon.jpg is refused (exit 1, nothing written) unless --format is given', () => {
+    const r = tracelab(['vectorize', 'red.png', '-o', 'lemon.jpg']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^tracelab: usage: cannot write '\.jpg' files \(-o lemon\.jpg\);[^\n]*--format[^\n]*\n$/);
+    expect(() => readFileSync(join(dir, 'lemon.jpg'))).toThrow();
+    const down = tracelab(['download', 'api-test-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', '-o', 'x.webp']);
+    expect(down.status).toBe(1);
+    expect(down.stderr).toContain("cannot write '.webp' files");
+    const forced = tracelab(['vectorize', 'red.png', '-o', 'lemon.jpg', '--format', 'svg']);
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'lemon.jpg'), 'utf8')).toContain('<svg');
+    const bare = tracelab(['vectorize', 'red.png', '-o', 'noext']);
+    expect(bare.status, bare.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'noext'), 'utf8')).toContain('<svg');
+  });
+
+  it('download TOKEN twice of a preview charges the 0.9 upgrade once, then 0.1 with the kept receipt', () => {
+    const data = join(dir, 'receipts-data');
+    const e = { TRACELAB_DATA_DIR: data };
+    const made = tracelab(['vectorize', 'red.png', '-o', 'prev.svg', '--mode', 'preview', '--retention-days', '1'], e);
+    expect(made.status, made.stderr).toBe(0);
+    const token = /image token: (\S+)/.exec(made.stderr)![1]!;
+    const credits = () => JSON.parse(tracelab(['account'], e).stdout).credits as number;
+    const start = credits();
+    const first = tracelab(['download', token, '-o', 'up1.svg'], e);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toContain('tracelab: credits charged: 0.900000\n');
+    const receipt = /receipt: (\S+)/.exec(first.stderr)![1]!;
+    expect(readFileSync(join(data, 'receipts', token), 'utf8').trim()).toBe(receipt);
+    const second = tracelab(['download', token, '-o', 'up2.pdf'], e);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stderr).toContain('tracelab: credits charged: 0.100000\n');
+    expect(second.stderr).toContain(`used the receipt kept for this token: ${receipt}`);
+    expect(credits()).toBeCloseTo(start - 1.0, 6);
+    expect(tracelab(['delete', token], e).status).toBe(0);
+    expect(() => readFileSync(join(data, 'receipts', token))).toThrow();
+  });
+
+  it('TRACELAB_ACCOUNT accepts inline JSON as the README shows it', () => {
+    const r = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'inline'), TRACELAB_ACCOUNT: '{"credits": 11}' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ credits: 11 });
+    const bad = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'inline-bad'), TRACELAB_ACCOUNT: '{"credits": -1}' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('TRACELAB_ACCOUNT (inline JSON)');
   });
 });

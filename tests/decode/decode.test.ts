@@ -446,7 +446,14 @@ describe('errors', () => {
     const err = await decodeError(new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7]));
     expect(err.code).toBe(1006);
     expect(err.status).toBe(400);
-    expect(err.message).toContain('unknown format (first bytes 00 01 02 03)');
+    expect(err.message).toContain('unknown format, first bytes 00 01 02 03)');
+    expect(err.message).toContain('not a PNG, JPEG, GIF, BMP, TIFF or WebP image');
+  });
+
+  it('a text file → 1006 saying it is not an image and quoting its text (issue 17)', async () => {
+    const err = await decodeError(new TextEncoder().encode('this is not an image\n'));
+    expect(err.code).toBe(1006);
+    expect(err.message).toMatch(/not a PNG, JPEG, GIF, BMP, TIFF or WebP image \(unknown format, first bytes 74 68 69 73, text "this is not an i"\)/);
   });
 
   it('empty input → 1006', async () => {

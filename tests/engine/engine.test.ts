@@ -187,6 +187,28 @@ describe('traceImage', () => {
     expect(shapeOfColor(result, RED)).toHaveLength(1);
   });
 
+  it('deleting the background colour leaves the other shapes smooth (issue 17: no stair steps against a deleted colour)', () => {
+    // An anti-aliased ring and disc on a background that a palette rule deletes: the edges against
+    // the deleted colour keep their sub-pixel positions (coverage from colour, not from alpha, which
+    // is 255 there), so the curves need no more nodes than with the background kept.
+    const ring = (x: number, y: number) => disc(40, 40, 30)(x, y) && !disc(40, 40, 16)(x, y);
+    const image = drawShape(130, 80, WHITE, [
+      { color: GREEN, inside: ring },
+      { color: RED, inside: disc(102.4, 40.3, 20.6) },
+    ]);
+    const kept = traceImage(image, params());
+    const deleted = traceImage(image, params({ palette: [{ color: { r: 255, g: 255, b: 255, a: 0 }, tolerance: 0.05 }] }));
+    const nodes = (r: TraceResult, rgb: Rgb) =>
+      shapeOfColor(r, rgb).reduce((n, s) => n + [...s.outer, ...s.holes.flat()].reduce((m, u) => m + r.chains[u.chain]!.segments.length, 0), 0);
+    for (const rgb of [GREEN, RED]) {
+      expect(shapeOfColor(deleted, rgb)).toHaveLength(1);
+      expect(nodes(deleted, rgb)).toBeLessThanOrEqual(Math.ceil(nodes(kept, rgb) * 1.15) + 2);
+    }
+    // And the disc's edge stays within half a pixel of the true circle.
+    const discChain = shapeOfColor(deleted, RED)[0]!.outer.map((u) => deleted.chains[u.chain]!);
+    for (const chain of discChain) for (const [x, y] of sampleChain(chain)) expect(Math.abs(Math.hypot(x - 102.4, y - 40.3) - 20.6)).toBeLessThan(0.5);
+  });
+
   it('produces no shape for fully transparent pixels', () => {
     const image = drawShape(30, 30, WHITE, [{ color: RED, inside: rect(10, 10, 20, 20) }]);
     const data = image.data as Uint8Array;

@@ -1,0 +1,110 @@
+/**
+ * Layout checks of the playground at phone and desktop widths (issue 17, run by scripts/e2e.mjs
+ * `--spec layout`). Measured with element boxes, not screenshots: at 320, 390 and 1280 px, with a
+ * trace done, every option group open and the service panels shown,
+ *   - the page does not scroll sideways (documentElement scrollWidth ≤ clientWidth);
+ *   - no card (section, option group, form) is wider inside than its box (scrollWidth ≤ clientWidth);
+ *   - every option's checkbox and label lie inside the sidebar's visible box (item 1: the long
+ *     parameter names of "Parameterized shape detection" pushed them out);
+ *   - the README link of the real-service panel answers 200 (item 7).
+ */
+
+import assert from 'node:assert/strict';
+
+import type { Page } from 'playwright-core';
+
+import { fixturePng, noProblemsCheck, openPage, runCheckList, upload, waitForDone } from './harness.js';
+import type { Check, CheckResult, E2eContext, Report } from './harness.js';
+
+const WIDTHS = [320, 390, 1280] as const;
+
+/** Open every <details> so every option and card is laid out. */
+async function openAll(page: Page): Promise<void> {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+}
+
+interface Overflow {
+  readonly what: string;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+}
+
+/** Cards whose content is wider than their box, and the page itself when it scrolls sideways. */
+async function overflows(page: Page): Promise<Overflow[]> {
+  return page.evaluate(() => {
+    const out: { what: string; scrollWidth: number; clientWidth: number }[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth) out.push({ what: 'page', scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth });
+    const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}[${el.getAttribute('aria-label') ?? el.querySelector('summary, h2, h3')?.textContent?.trim().slice(0, 40) ?? ''}]`;
+    for (const el of document.querySelectorAll('main section, main details, main form, main fieldset, .sidebar, .field, .option-grid')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0) continue;
+      if (el.scrollWidth > el.clientWidth + 1) out.push({ what: name(el), scrollWidth: el.scrollWidth, clientWidth: el.clientWidth });
+    }
+    return out;
+  });
+}
+
+/** Option checkboxes and labels whose box reaches past the sidebar's visible box. */
+async function optionsOutside(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const options = document.querySelector('form.options');
+    if (!options) return ['no options form'];
+    const bounds = options.getBoundingClientRect();
+    const out: string[] = [];
+    for (const el of options.querySelectorAll('.field input, .field label, .field select')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0) continue;
+      if (box.left < bounds.left - 1 || box.right > bounds.right + 1) {
+        out.push(`${el.closest('[data-option]')?.getAttribute('data-option')} ${el.tagName.toLowerCase()} ${Math.round(box.left)}…${Math.round(box.right)} outside ${Math.round(bounds.left)}…${Math.round(bounds.right)}`);
+      }
+    }
+    return out;
+  });
+}
+
+export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const width of WIDTHS) {
+    const { context, page, problems } = await openPage(ctx, { context: { viewport: { width, height: width < 800 ? 844 : 800 } } });
+    const checks: Check[] = [
+      {
+        name: `${width} px: after a trace, with every group open, no card overflows and the page does not scroll sideways`,
+        async run() {
+          await upload(page, 'fixture.png', fixturePng);
+          await waitForDone(page);
+          await openAll(page);
+          const found = await overflows(page);
+          assert.deepEqual(found, [], JSON.stringify(found));
+        },
+      },
+      {
+        name: `${width} px: every option's checkbox and name lie inside the options form (long names wrap)`,
+        async run() {
+          const outside = await optionsOutside(page);
+          assert.deepEqual(outside, [], JSON.stringify(outside));
+          // The long parameter names of "Parameterized shape detection" are there and wrap.
+          const label = page.locator('[data-option="processing.parameterizedShapes.ellipse.general.enabled"] label');
+          if ((await label.count()) > 0) {
+            const box = await label.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+            assert.ok(box.scroll <= box.client + 1, `label scrollWidth ${box.scroll} > clientWidth ${box.client}`);
+          }
+        },
+      },
+      {
+        name: `${width} px: the real-service README link answers 200`,
+        async run() {
+          const link = page.getByRole('link', { name: 'README: Remote mode and CORS' });
+          if ((await link.count()) === 0) return;
+          const href = (await link.first().getAttribute('href')) ?? '';
+          const res = await page.request.get(new URL(href, page.url()).href);
+          assert.equal(res.status(), 200, href);
+        },
+      },
+      noProblemsCheck(problems, `${width} px: no console errors, page errors or failed requests`),
+    ];
+    results.push(...(await runCheckList(checks, report, page)));
+    await context.close();
+  }
+  return results;
+}
