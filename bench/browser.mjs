@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { selectedCorpus } from './corpus.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -142,10 +143,7 @@ export function browserTable(rows) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const corpus = resolve(process.env.TRACELAB_CORPUS ?? join(ROOT, '..', 'shared', 'corpus'));
-  const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8'));
-  const images = manifest.images.filter((im) => only.length === 0 || only.some((o) => im.category === o || im.id === o || im.file === o || im.file.startsWith(`${o}`)));
+  const { corpus, images } = selectedCorpus();
   const md = browserTable(await runBrowserBench(corpus, images));
   writeFileSync(join(BENCH, 'results', 'browser.md'), md);
   process.stdout.write(md);
