@@ -22,7 +22,7 @@ import type { FittedChain } from './fit.js';
 import { runJob, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, type ProfileFacts } from './profile.js';
-import { cellImage, detectLattice, mapToLattice } from './lattice.js';
+import { detectLattice, mapToLattice } from './lattice.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrunkSize } from './resize.js';
 import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
@@ -148,7 +148,7 @@ function* tracePipeline(
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   const lattice = detectLattice(image);
   if (lattice) {
-    const cells = cellImage(image, lattice);
+    const cells = lattice.cells;
     const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, {
       profile: 'pixel',
       noisy: lattice.noisy,

@@ -24,6 +24,8 @@ export interface Lattice {
   readonly ys: Int32Array;
   /** True when the cells' colours are means of noisy pixels (their palette needs merging). */
   readonly noisy: boolean;
+  /** One pixel per cell (cellImage), computed once: the detection checks it, the trace traces it. */
+  readonly cells: RgbaImage;
 }
 
 /** Channel difference (R, G, B or A) within which two pixels count as the same colour. */
@@ -87,15 +89,15 @@ function exactLattice(image: RgbaImage): Lattice | null {
   const { cols, rows } = changeCounts(image, EXACT_TOLERANCE);
   const xs = bordersWhere(cols);
   const ys = bordersWhere(rows);
-  const cells = (xs.length - 1) * (ys.length - 1);
-  if (cells * MIN_PIXELS_PER_CELL > image.width * image.height) return null;
+  const cellCount = (xs.length - 1) * (ys.length - 1);
+  if (cellCount * MIN_PIXELS_PER_CELL > image.width * image.height) return null;
   // Art with long straight runs also has columns without changes (a logo's vertical strokes),
   // but its cells are mostly one pixel wide; an upscale's are mostly two or more.
   if (medianGap(xs) < 2 || medianGap(ys) < 2) return null;
   // Small steps below the tolerance could add up across a wide cell (a soft gradient): every
   // pixel must still match its cell's first pixel.
-  if (!cellsUniform(image, xs, ys, EXACT_TOLERANCE * 2, 1)) return null;
-  return { xs, ys, noisy: false };
+  const lattice = { xs, ys, noisy: false, cells: cellImage(image, xs, ys, false) };
+  return cellsUniform(image, lattice, EXACT_TOLERANCE * 2, 1) ? lattice : null;
 }
 
 /** Median distance between consecutive borders. */
@@ -122,8 +124,8 @@ function periodicLattice(image: RgbaImage): Lattice | null {
   const xs = periodicBorders(image.width, across.period, across.phase);
   const ys = periodicBorders(image.height, down.period, down.phase);
   if ((xs.length - 1) * (ys.length - 1) * MIN_PIXELS_PER_CELL > image.width * image.height) return null;
-  if (!cellsUniform(image, xs, ys, NOISY_CELL_TOLERANCE, MIN_UNIFORM_SHARE)) return null;
-  return { xs, ys, noisy: true };
+  const lattice = { xs, ys, noisy: true, cells: cellImage(image, xs, ys, true) };
+  return cellsUniform(image, lattice, NOISY_CELL_TOLERANCE, MIN_UNIFORM_SHARE) ? lattice : null;
 }
 
 /**
@@ -159,10 +161,9 @@ function periodicBorders(length: number, period: number, phase: number): Int32Ar
 
 /**
  * True when at least `share` of the pixels are within `tolerance` (per channel) of their cell's
- * representative colour (cellColors).
+ * representative colour (lattice.cells).
  */
-function cellsUniform(image: RgbaImage, xs: Int32Array, ys: Int32Array, tolerance: number, share: number): boolean {
-  const cells = cellImage(image, { xs, ys, noisy: share < 1 });
+function cellsUniform(image: RgbaImage, { xs, ys, cells }: Lattice, tolerance: number, share: number): boolean {
   const { width, data } = image;
   const cols = xs.length - 1;
   const allowed = Math.floor(width * image.height * (1 - share));
@@ -186,8 +187,7 @@ function cellsUniform(image: RgbaImage, xs: Int32Array, ys: Int32Array, toleranc
  * colour), else the mean of the cell's inner pixels (one pixel in from each border, where the cell
  * is at least 4 pixels; transparent pixels count as transparent black).
  */
-export function cellImage(image: RgbaImage, lattice: Lattice): RgbaImage {
-  const { xs, ys } = lattice;
+function cellImage(image: RgbaImage, xs: Int32Array, ys: Int32Array, noisy: boolean): RgbaImage {
   const cols = xs.length - 1;
   const rows = ys.length - 1;
   const out = new Uint8Array(cols * rows * 4);
@@ -195,7 +195,7 @@ export function cellImage(image: RgbaImage, lattice: Lattice): RgbaImage {
   for (let cy = 0; cy < rows; cy++) {
     for (let cx = 0; cx < cols; cx++) {
       const o = (cy * cols + cx) * 4;
-      if (!lattice.noisy) {
+      if (!noisy) {
         const p = (ys[cy]! * width + xs[cx]!) * 4;
         out[o] = data[p]!;
         out[o + 1] = data[p + 1]!;
@@ -232,7 +232,7 @@ export function cellImage(image: RgbaImage, lattice: Lattice): RgbaImage {
     }
   }
   const cells = { width: cols, height: rows, data: out };
-  return lattice.noisy ? flattenNoise(cells, CELL_NOISE) : cells;
+  return noisy ? flattenNoise(cells, CELL_NOISE) : cells;
 }
 
 /** Largest channel difference between neighbouring cells that compression alone explains. */
