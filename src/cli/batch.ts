@@ -14,6 +14,7 @@ import { basename, extname, join } from 'node:path';
 import { planVectorize } from '../api/pipeline.js';
 import { TracelabError } from '../engine/errors.js';
 import { writeFileAtomically } from './atomic-write.js';
+import { DEFAULT_THREAD_MEMORY_MB } from './config.js';
 import { createTracePool } from './trace-pool.js';
 
 /** File extensions taken from a directory (the decoders sniff the bytes, not the name). */
@@ -109,7 +110,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const { items, renamed } = outputNames(inputs, options.outDir, extension);
   await mkdir(options.outDir, { recursive: true });
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), Math.max(1, items.length)));
-  const pool = createTracePool({ entry: options.traceThread, size: jobs, heapMb: 1024 });
+  const pool = createTracePool({ entry: options.traceThread, size: jobs, heapMb: DEFAULT_THREAD_MEMORY_MB });
   const progress = progressReporter(items.length, options);
   const done: BatchItem[] = [];
   const failed: BatchFailure[] = [];
