@@ -19,7 +19,7 @@ import { RemotePanel } from './RemotePanel.js';
 import { ServicePanel } from './ServicePanel.js';
 import { StatsLine } from './Stats.js';
 import type { TracerClient } from '../worker/client.js';
-import { statusText, type TracelabStore } from './store.js';
+import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer } from './Viewer.js';
 
 export const SAMPLE_PATH = 'samples/shapes.png';
@@ -37,6 +37,8 @@ export function App({ store, exporter }: AppProps) {
   // values, so the status says so where the user looks and no download is offered (issue 17).
   const optionErrors = useStore(store, (s) => s.optionErrors);
   const invalidOption = Object.entries(optionErrors)[0];
+  const options = useStore(store, (s) => s.options);
+  const hint = invalidOption ? null : resultHint(job, options);
 
   const loadFile = useCallback(
     async (file: File) => {
@@ -125,6 +127,11 @@ export function App({ store, exporter }: AppProps) {
                 ? `Invalid option ${invalidOption[0]}: ${invalidOption[1].message} Not traced; downloads are off until it is fixed.`
                 : statusText(job, source !== null)}
             </p>
+            {hint && (
+              <p className="result-hint" role="note">
+                {hint}
+              </p>
+            )}
             {invalidOption && (
               <button type="button" className="link" onClick={() => focusOption(invalidOption[0])}>
                 Go to {invalidOption[0]}

@@ -382,3 +382,24 @@ export function statusText(job: Job, hasSource: boolean): string {
       return hasSource ? 'Ready' : 'Choose an image to trace.';
   }
 }
+
+/**
+ * A note under a finished trace that looks like a mistake: the whole picture came out as one
+ * colour (e.g. the Line art preset's black-and-white palette on a colour picture whose colours are
+ * all light: every colour snaps to white and the result is blank). Says which options did it.
+ * Null when there is nothing to say.
+ */
+export function resultHint(job: Job, options: VectorizeOptions): string | null {
+  if (job.status !== 'done' || !job.stats) return null;
+  const colors = new Set(job.stats.palette.map((p) => p.hex));
+  if (colors.size !== 1) return null;
+  const [only] = colors;
+  const causes: string[] = [];
+  if (options['processing.palette']) causes.push('processing.palette maps each colour to the nearest listed one');
+  if (options['processing.max_colors'] > 0) causes.push(`processing.max_colors=${options['processing.max_colors']} keeps only the most common colours`);
+  const why = causes.length > 0 ? ` (${causes.join('; ')})` : '';
+  return (
+    `The result is a single colour, ${only}: every colour of this picture became it${why}. ` +
+    'A black-and-white palette (the Line art preset) suits dark ink on a light ground; for a colour picture choose another preset or more colours.'
+  );
+}

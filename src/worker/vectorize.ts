@@ -87,7 +87,9 @@ export async function vectorizeInWorker(
       profile: result.stats.profile,
       colors: result.stats.colors,
       regions: result.stats.regions,
-      shapes: countFilledPaths(svg),
+      // Stroke draw styles draw every shape as an outline (no fill): count the traced shapes then,
+      // not the filled elements, or the stats read "Shapes: 0" for a full drawing (issue 17).
+      shapes: plan.outputOptions.drawStyle === 'fill_shapes' ? countFilledPaths(svg) : result.shapes.length,
       bytes: body.length,
       nodes: result.chains.reduce((n, c) => n + c.segments.length, 0),
       palette: resultPalette(result),
