@@ -20,7 +20,7 @@ import { ServicePanel } from './ServicePanel.js';
 import { StatsLine } from './Stats.js';
 import type { TracerClient } from '../worker/client.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
-import { Viewer } from './Viewer.js';
+import { Viewer, type ViewRenderer } from './Viewer.js';
 
 export const SAMPLE_PATH = 'samples/shapes.png';
 
@@ -28,9 +28,11 @@ export interface AppProps {
   store: TracelabStore;
   /** The export worker: files in every format and the in-browser local service. */
   exporter: TracerClient;
+  /** The preview worker, for sharp zoomed views of large results (absent: the 1× preview only). */
+  previewer?: ViewRenderer;
 }
 
-export function App({ store, exporter }: AppProps) {
+export function App({ store, exporter, previewer }: AppProps) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
   // The first invalid option field: while there is one, the result on screen is for the previous
@@ -148,7 +150,7 @@ export function App({ store, exporter }: AppProps) {
             <DownloadPanel store={store} exporter={exporter} invalid={invalidOption !== undefined} />
           </section>
 
-          <Viewer store={store} />
+          <Viewer store={store} renderer={previewer} />
           <PalettePanel store={store} />
           <ServicePanel store={store} exporter={exporter} />
           <RemotePanel store={store} />

@@ -11,12 +11,21 @@ import { planVectorize, traceBytes, type VectorizePlan } from '../api/pipeline.j
 import { writeFile } from '../api/write-file.js';
 import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
-import { buildPlan } from '../formats/plan.js';
-import { writePlanPng } from '../formats/png.js';
+import { buildPlan, type OutputPlan } from '../formats/plan.js';
+import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
-import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
+import {
+  countFilledPaths,
+  LARGE_SVG_BYTES,
+  type ExportResult,
+  type PaletteEntry,
+  type TraceProgress,
+  type VectorizeResult,
+  type ViewRender,
+  type WorkerErrorPayload,
+} from './protocol.js';
 
 /**
  * The last trace of this worker, kept so an option that does not change the trace (every
@@ -74,11 +83,9 @@ export async function vectorizeInWorker(
     drawStyle: 'stroke_shapes',
     strokes: { strokeWidthPx: 1, nonScalingStroke: true },
   });
-  // The preview PNG is 1× the input: what the fitted viewer shows; zooming in shows its pixels.
-  const previewPng =
-    body.length > LARGE_SVG_BYTES
-      ? writePlanPng(buildPlan(result, { ...plan.outputOptions, fileFormat: 'png', size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1 } }))
-      : null;
+  // The preview PNG is 1× the input: what the fitted viewer shows; zoomed in, the viewer asks for
+  // the visible part again at screen resolution (renderViewInWorker).
+  const previewPng = body.length > LARGE_SVG_BYTES ? writePlanPng(previewPlan(result, plan)) : null;
   return {
     svg,
     outlineSvg,
@@ -99,6 +106,29 @@ export async function vectorizeInWorker(
     ms: Math.round((performance.now() - start) * 10) / 10,
     reusedTrace: reused,
   };
+}
+
+/** The plan of a large result's preview PNG: the current output options at the input's size. */
+function previewPlan(result: TraceResult, plan: VectorizePlan): OutputPlan {
+  return buildPlan(result, { ...plan.outputOptions, fileFormat: 'png', size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1 } });
+}
+
+/**
+ * The part of a large result the zoomed viewer shows, rendered at screen resolution (issue 17:
+ * the 1× preview PNG turned into a soft bitmap at 16×). `view` is in input pixels with the zoom in
+ * output pixels per input pixel; the trace is this worker's last one (the preview's), so nothing
+ * is traced again unless the options changed meanwhile. Out: straight-alpha RGBA rows.
+ */
+export async function renderViewInWorker(
+  bytes: Uint8Array,
+  fields: Iterable<readonly [string, string]>,
+  view: RenderWindow,
+  runner?: JobRunner,
+): Promise<ViewRender> {
+  const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
+  const { result } = await traceOnce(plan, bytes, undefined, runner);
+  const { rgba, width, height } = renderPlan(previewPlan(result, plan), { window: view });
+  return { rgba, width, height, view };
 }
 
 /** The file in the requested `output.file_format` (downloads). */
