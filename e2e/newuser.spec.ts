@@ -7,7 +7,9 @@
  *   - item 9: the first Tab stops are skip links, and one of them reaches the Download button;
  *   - item 10: stroke draw styles report their shapes (not "Shapes: 0"); the Line art preset on a
  *     light colour picture (every colour snaps to white) says why the result is blank;
- *   - item 6: an image URL that fails to load leaves no earlier picture, result or download behind.
+ *   - item 6: an image URL that fails to load leaves no earlier picture, result or download behind;
+ *   - item 2: deleting the Shapes sample's background colour leaves the other shapes smooth;
+ *   - item 10 (the rest): an address without a scheme, a text file named .png, an empty Credits.
  */
 
 import assert from 'node:assert/strict';
@@ -140,6 +142,64 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
         const panel = page.getByRole('group', { name: 'Download as' });
         for (const f of ['SVG', 'PDF']) assert.equal(await panel.getByRole('button', { name: f, exact: true }).isDisabled(), true, f);
         assert.doesNotMatch(await page.locator('.viewer').innerText(), /fixture\.png/);
+      },
+    },
+    {
+      name: 'item 2: on the Shapes sample, deleting the background colour leaves the other shapes as smooth (nodes do not grow)',
+      async run() {
+        await page.getByRole('button', { name: 'Try a sample' }).click();
+        await page.getByRole('img', { name: 'Input image shapes.png' }).waitFor();
+        await waitForDone(page);
+        const nodesBefore = Number((await stats(page)).Nodes);
+        const hexes = await page.getByRole('list', { name: 'Result colours' }).locator('.palette-hex').allTextContents();
+        const background = hexes[0]!; // the largest area comes first
+        await page.getByRole('button', { name: `Delete ${background}` }).click();
+        await page.waitForFunction((hex) => !Array.from(document.querySelectorAll('.palette-hex')).some((el) => el.textContent === hex), background);
+        await waitForDone(page);
+        const nodesAfter = Number((await stats(page)).Nodes);
+        // Stair-stepped edges had 119 nodes where 37 were (issue 17); gone with the background, fewer.
+        assert.ok(nodesAfter <= nodesBefore, `nodes ${nodesBefore} → ${nodesAfter}`);
+        await page.getByRole('button', { name: 'Clear palette rules' }).click();
+        await waitForDone(page);
+      },
+    },
+    {
+      name: 'item 10: an address typed without http:// is fetched over https from that host, not relative to the site',
+      async run() {
+        const asked: string[] = [];
+        await page.route('https://example.com/**', (route) => {
+          asked.push(route.request().url());
+          return route.fulfill({ status: 200, body: fixturePng, contentType: 'image/png', headers: { 'access-control-allow-origin': '*' } });
+        });
+        await page.getByLabel('Image URL').fill('example.com/logo.png');
+        await page.getByRole('button', { name: 'Load URL' }).click();
+        await page.getByRole('img', { name: 'Input image logo.png' }).waitFor();
+        await waitForDone(page);
+        assert.deepEqual(asked, ['https://example.com/logo.png']);
+        await page.unroute('https://example.com/**');
+      },
+    },
+    {
+      name: 'item 10: a text file named .png says it is not a PNG, JPEG, GIF, BMP, TIFF or WebP image, quotes its text, and the viewer does not blame the browser',
+      async run() {
+        await upload(page, 'notes.png', Buffer.from('this is not an image\n'));
+        await page.waitForFunction(() => (document.querySelector('[role="status"]')?.textContent ?? '').startsWith('Error'));
+        const text = await statusText(page);
+        assert.match(text, /^Error 1006: .*not a PNG, JPEG, GIF, BMP, TIFF or WebP image/);
+        assert.match(text, /"this is not an i/);
+        const viewer = await page.locator('.viewer').innerText();
+        assert.doesNotMatch(viewer, /browser/i);
+        assert.match(viewer, /not an image that can be read/);
+      },
+    },
+    {
+      name: 'item 10: an empty Credits value says "no number", not "received NaN"',
+      async run() {
+        const account = page.getByRole('region', { name: 'Local account' });
+        await account.getByLabel('Credits', { exact: true }).fill('');
+        await account.getByRole('button', { name: 'Set account', exact: true }).click();
+        await page.waitForFunction(() => /no number/.test(document.querySelector('.service')?.textContent ?? ''));
+        assert.doesNotMatch((await page.locator('.service').textContent()) ?? '', /NaN/);
       },
     },
     noProblemsCheck(problems),
