@@ -44,6 +44,7 @@ import type { ChainUse, Rgba } from '../engine/types.js';
 import { pixelsPerUnit } from './page.js';
 import type { FillItem, OutputPlan, PlanItem, PlanPath, StrokeItem } from './plan.js';
 import { addLoop, CellBuffer, ChainCache, loopArea2, paintBackground } from './raster.js';
+import { hypot2 } from '../engine/length.js';
 
 /** Largest distance between a curve and its flattened polyline, in device pixels. */
 const CURVE_TOLERANCE_PX = 0.1;
@@ -353,7 +354,7 @@ class Stroker {
       const j = (i + 1) % n;
       const dx = pts[2 * j]! - pts[2 * i]!;
       const dy = pts[2 * j + 1]! - pts[2 * i + 1]!;
-      const len = Math.hypot(dx, dy);
+      const len = hypot2(dx, dy);
       e[3 * i] = dx / len;
       e[3 * i + 1] = dy / len;
       e[3 * i + 2] = len;
