@@ -479,15 +479,6 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
   return [x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3];
 }
 
-function bezierPoint(b: Cubic, t: number): Vec {
-  const mt = 1 - t;
-  const a = mt * mt * mt;
-  const c = 3 * t * mt * mt;
-  const d = 3 * t * t * mt;
-  const e = t * t * t;
-  return [a * b[0] + c * b[2] + d * b[4] + e * b[6], a * b[1] + c * b[3] + d * b[5] + e * b[7]];
-}
-
 function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): [number, number] {
   let worst = 0;
   let worstIndex = Math.floor((first + last) / 2);
@@ -539,7 +530,13 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
   for (let i = first; i <= last; i++) {
     const t = u[i - first]!;
     const mt = 1 - t;
-    const [x, y] = bezierPoint(b, t);
+    // The point on the curve, inline: a [x, y] pair per sample was garbage in the hottest loop.
+    const c0 = mt * mt * mt;
+    const c1 = 3 * t * mt * mt;
+    const c2 = 3 * t * t * mt;
+    const c3 = t * t * t;
+    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
+    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
     const d1x = 3 * (mt * mt * (b[2] - b[0]) + 2 * t * mt * (b[4] - b[2]) + t * t * (b[6] - b[4]));
     const d1y = 3 * (mt * mt * (b[3] - b[1]) + 2 * t * mt * (b[5] - b[3]) + t * t * (b[7] - b[5]));
     const d2x = 6 * (mt * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
