@@ -145,9 +145,16 @@ interface Unit {
 function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
   const shapes = result.shapes;
   const stacked = (result.shapeStacking ?? 'cutouts') === 'stacked';
-  const shapeOfRegion = new Map<number, number>();
-  shapes.forEach((s, i) => shapeOfRegion.set(s.region, i));
-  const parentShape = shapes.map((s) => (s.parent >= 0 ? (shapeOfRegion.get(s.parent) ?? -1) : -1));
+  // Region → shape as a typed array (−1: no shape): looked up twice per chain below.
+  let regionCount = 0;
+  for (const s of shapes) regionCount = Math.max(regionCount, s.region + 1, s.parent + 1);
+  const shapeIndexOfRegion = new Int32Array(regionCount).fill(-1);
+  shapes.forEach((s, i) => (shapeIndexOfRegion[s.region] = i));
+  const shapeOfRegion = (region: number): number | undefined => {
+    const i = region >= 0 && region < regionCount ? shapeIndexOfRegion[region]! : -1;
+    return i >= 0 ? i : undefined;
+  };
+  const parentShape = shapes.map((s) => (s.parent >= 0 ? (shapeOfRegion(s.parent) ?? -1) : -1));
   const depth = new Int32Array(shapes.length);
   // Parents are larger, so they come first in result.shapes; a second pass covers anything else.
   for (let pass = 0; pass < 2; pass++) {
@@ -191,8 +198,8 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
           if (seen[use.chain]) continue;
           seen[use.chain] = 1;
           const chain = chains[use.chain]!;
-          const a = shapeOfRegion.get(chain.leftRegion);
-          const b = shapeOfRegion.get(chain.rightRegion);
+          const a = shapeOfRegion(chain.leftRegion);
+          const b = shapeOfRegion(chain.rightRegion);
           visit(use, chain, drawn(a) ? a : undefined, drawn(b) ? b : undefined, i);
         }
       }
@@ -212,7 +219,15 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
   // Gap filler, keyed by where it goes: 'root', 'layer:d' or 'parent:i'.
   const fillers = new Map<string, StrokeItem[]>();
   if (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) {
-    const byAnchor = new Map<string, Map<string, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
+    // Keyed by the filler colour as one number (0xRRGGBB; the filler is opaque) rather than a hex
+    // string per chain; a Map keeps first-seen order either way, so the output is the same.
+    const byAnchor = new Map<string, Map<number, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
+    const anchorNames = new Map<number, string>();
+    const anchorName = (id: number, make: () => string): string => {
+      let name = anchorNames.get(id);
+      if (name === undefined) anchorNames.set(id, (name = make()));
+      return name;
+    };
     forEachChainOnce((use, chain, a, b) => {
       if (a === undefined || b === undefined) return;
       let anchor = 'root';
@@ -220,17 +235,27 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
         // A shape lying on its parent needs no filler: the parent is painted underneath.
         if (parentShape[a] === b || parentShape[b] === a) return;
         const deeper = depth[a]! >= depth[b]! ? a : b;
-        anchor = options.groupBy === 'parent' ? (parentShape[deeper]! >= 0 ? `parent:${parentShape[deeper]}` : 'root') : `layer:${depth[deeper]}`;
+        if (options.groupBy === 'parent') {
+          const parent = parentShape[deeper]!;
+          anchor = parent >= 0 ? anchorName(parent, () => `parent:${parent}`) : 'root';
+        } else {
+          const d = depth[deeper]!;
+          anchor = anchorName(d, () => `layer:${d}`);
+        }
       }
       let colors = byAnchor.get(anchor);
       if (!colors) byAnchor.set(anchor, (colors = new Map()));
-      const color = averageColor(shapes[a]!.color, shapes[b]!.color, true);
-      const key = colorKey(color);
+      const ca = shapes[a]!.color;
+      const cb = shapes[b]!.color;
+      const key = (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
       let entry = colors.get(key);
-      if (!entry) colors.set(key, (entry = { color, paths: [], clip: new Set() }));
+      if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), paths: [], clip: new Set() }));
       entry.paths.push({ uses: [use], closed: chain.closed });
-      entry.clip.add(a);
-      entry.clip.add(b);
+      // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
+      if (options.gapFiller.clip) {
+        entry.clip.add(a);
+        entry.clip.add(b);
+      }
     });
     for (const [anchor, colors] of byAnchor) {
       fillers.set(
