@@ -479,18 +479,27 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
   return [x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3];
 }
 
+/**
+ * The curve's x (and y) at t, as plain numbers: an [x, y] pair per sample was garbage in the
+ * hottest loops (V8 inlines these).
+ */
+function bezierX(b: Cubic, t: number): number {
+  const mt = 1 - t;
+  return mt * mt * mt * b[0] + 3 * t * mt * mt * b[2] + 3 * t * t * mt * b[4] + t * t * t * b[6];
+}
+
+function bezierY(b: Cubic, t: number): number {
+  const mt = 1 - t;
+  return mt * mt * mt * b[1] + 3 * t * mt * mt * b[3] + 3 * t * t * mt * b[5] + t * t * t * b[7];
+}
+
 function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): [number, number] {
   let worst = 0;
   let worstIndex = Math.floor((first + last) / 2);
   for (let i = first + 1; i < last; i++) {
     const t = u[i - first]!;
-    const mt = 1 - t;
-    const c0 = mt * mt * mt;
-    const c1 = 3 * t * mt * mt;
-    const c2 = 3 * t * t * mt;
-    const c3 = t * t * t;
-    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
-    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
+    const x = bezierX(b, t);
+    const y = bezierY(b, t);
     const d = hypot2(x - p[i * 2]!, y - p[i * 2 + 1]!);
     if (d > worst) {
       worst = d;
@@ -500,13 +509,8 @@ function maxCubicError(p: Float64Array, first: number, last: number, u: Float64A
   // Also bound the curve between samples: a loop or overshoot can hide between two samples.
   for (let i = first; i < last; i++) {
     const t = (u[i - first]! + u[i - first + 1]!) / 2;
-    const mt = 1 - t;
-    const c0 = mt * mt * mt;
-    const c1 = 3 * t * mt * mt;
-    const c2 = 3 * t * t * mt;
-    const c3 = t * t * t;
-    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
-    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
+    const x = bezierX(b, t);
+    const y = bezierY(b, t);
     const d = segmentDistance(x, y, p[i * 2]!, p[i * 2 + 1]!, p[(i + 1) * 2]!, p[(i + 1) * 2 + 1]!);
     if (d > worst) {
       worst = d;
@@ -530,13 +534,8 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
   for (let i = first; i <= last; i++) {
     const t = u[i - first]!;
     const mt = 1 - t;
-    // The point on the curve, inline: a [x, y] pair per sample was garbage in the hottest loop.
-    const c0 = mt * mt * mt;
-    const c1 = 3 * t * mt * mt;
-    const c2 = 3 * t * t * mt;
-    const c3 = t * t * t;
-    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
-    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
+    const x = bezierX(b, t);
+    const y = bezierY(b, t);
     const d1x = 3 * (mt * mt * (b[2] - b[0]) + 2 * t * mt * (b[4] - b[2]) + t * t * (b[6] - b[4]));
     const d1y = 3 * (mt * mt * (b[3] - b[1]) + 2 * t * mt * (b[5] - b[3]) + t * t * (b[7] - b[5]));
     const d2x = 6 * (mt * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
