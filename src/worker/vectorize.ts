@@ -9,14 +9,13 @@ import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { planVectorize, traceBytes, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
-import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan } from '../formats/plan.js';
 import { writePlanPng } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
-import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult, type WorkerErrorPayload } from './protocol.js';
+import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult } from './protocol.js';
 
 /**
  * The last trace of this worker, kept so an option that does not change the trace (every
@@ -122,9 +121,4 @@ export function resultPalette(result: TraceResult): PaletteEntry[] {
   return [...byHex].map(([hex, e]) => ({ hex, ...e })).sort((a, b) => b.areaPx - a.areaPx || (a.hex < b.hex ? -1 : 1));
 }
 
-/** Any thrown value as the plain `{ code, status, message }` that crosses the worker boundary. */
-export function toErrorPayload(err: unknown): WorkerErrorPayload {
-  if (err instanceof TracelabError) return { code: err.code, status: err.status, message: err.message };
-  const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return { code: 0, status: 500, message: `Internal error while tracing (${detail})` };
-}
+export { toErrorPayload } from './protocol.js';
