@@ -35,7 +35,7 @@ export function prepareNodeDecoders(bytes: Uint8Array): void {
 }
 
 /** webp_dec.wasm next to the bundle (this code may sit in a chunks/ folder below it), else from the package. */
-function webpWasmPath(): string {
+export function webpWasmPath(): string {
   if (import.meta.url.startsWith('file:')) {
     for (const relative of ['webp_dec.wasm', '../webp_dec.wasm']) {
       const path = fileURLToPath(new URL(relative, import.meta.url));
