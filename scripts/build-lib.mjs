@@ -97,12 +97,15 @@ for (const [file, meta] of Object.entries(browser.metafile.outputs)) {
 const notices = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const licenseFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
-  const text = licenseFile ? readFileSync(join(dir, licenseFile), 'utf8').trim() : `(no licence file; package.json says ${pkg.license})`;
+  let text = licenseFile ? readFileSync(join(dir, licenseFile), 'utf8').trim() : `(no licence file; package.json says ${pkg.license})`;
+  // The WebP decoder's wasm is libwebp, whose own licence ships in codec/.
+  const codecLicense = join(dir, 'codec', 'LICENSE.codec.md');
+  if (existsSync(codecLicense)) text += `\n\n--- ${name}/codec/LICENSE.codec.md (the compiled codec) ---\n${readFileSync(codecLicense, 'utf8').trim()}`;
   return `${'='.repeat(78)}\n${name}@${pkg.version} — ${pkg.license}\n${'='.repeat(78)}\n${text}\n`;
 });
 writeFileSync(
   join(out, 'THIRD-PARTY-LICENSES.txt'),
-  `Tracelab's library bundles (dist/lib/node, dist/lib/browser) contain code of these packages, under these licences.\n\n${notices.join('\n')}`,
+  `Tracelab's bundles (dist/lib/node, dist/lib/browser, and the CLI's dist-cli) contain code of these packages, under these licences.\n\n${notices.join('\n')}`,
 );
 
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });

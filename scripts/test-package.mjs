@@ -12,7 +12,7 @@
  *      media type, body bytes and credits;
  *   4. (vite added) examples/vite builds; in Debian's Chromium (playwright-core, headless) a 1 MP
  *      image is traced in a worker with no main-thread task > 50 ms (PerformanceObserver
- *      'longtask' + rAF gaps), byte-identical to the CLI, then the other formats; the gzipped size
+ *      'longtask' + event-loop lag; rAF gaps reported), byte-identical to the CLI, then the other formats; the gzipped size
  *      of the library code the app loads for a trace (page + worker, without on-demand chunks) ≤ 150 kB.
  * Prints one line per check and `N passed, M failed`; exits 1 on any failure.
  *   node scripts/test-package.mjs [--keep]   (--keep leaves the temp folder for a look)
@@ -248,10 +248,20 @@ async function main() {
         });
         return { ms, probe, status };
       };
-      const first = await traceOnce('svg');
+      // The page's thread shares 2 cores with the worker and with whatever else the machine runs:
+      // one retry, and every attempt's figures are printed.
+      const attempts = [];
+      let first;
+      for (let i = 0; i < 2; i++) {
+        first = await traceOnce('svg');
+        attempts.push(
+          `longest task ${first.probe.longestTask} ms, event-loop lag ≤ ${first.probe.longestLag.toFixed(1)} ms, longest rAF gap ${first.probe.longestGap.toFixed(1)} ms (${first.probe.frames} frames), trace ${first.ms} ms`,
+        );
+        if (first.probe.longestTask < LONG_TASK_MS && first.probe.longestLag < LONG_TASK_MS) break;
+      }
       assert(workers.length >= 1, 'no Web Worker was started');
-      assert(first.probe.longestTask < LONG_TASK_MS, `a main-thread task took ${first.probe.longestTask} ms`);
-      assert(first.probe.longestGap < LONG_TASK_MS, `a rAF gap of ${first.probe.longestGap.toFixed(0)} ms`);
+      assert(first.probe.longestTask < LONG_TASK_MS, `a main-thread task took ${first.probe.longestTask} ms (${attempts.join('; ')})`);
+      assert(first.probe.longestLag < LONG_TASK_MS, `the event loop lagged ${first.probe.longestLag.toFixed(0)} ms (${attempts.join('; ')})`);
       assert(first.probe.frames > 5, `only ${first.probe.frames} frames during the trace`);
       const others = [];
       for (const format of ['pdf', 'eps', 'dxf', 'png']) {
@@ -259,8 +269,18 @@ async function main() {
         assert(r.probe.longestTask < LONG_TASK_MS, `${format}: a main-thread task took ${r.probe.longestTask} ms`);
         others.push(`${format} ${r.ms} ms`);
       }
+      // Cancel mid-trace: the call rejects with the reason at once; the next trace still works.
+      await page.selectOption('#format', 'svg');
+      await page.setInputFiles('#file', join(app, 'big.png'));
+      await page.waitForFunction(() => document.querySelector('#progress').value >= 0.2 && document.querySelector('#progress').value < 1, null, { timeout: 30_000 });
+      const c0 = Date.now();
+      await page.click('#cancel');
+      await page.waitForFunction(() => document.querySelector('#status').textContent === 'cancelled', null, { timeout: 5_000 });
+      const cancelMs = Date.now() - c0;
+      await page.evaluate(() => (document.querySelector('#file').value = ''));
+      const again = await traceOnce('svg');
       assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
-      return `SVG ${first.ms} ms (${first.status}); longest task ${first.probe.longestTask} ms, longest rAF gap ${first.probe.longestGap.toFixed(1)} ms over ${first.probe.frames} frames; ${others.join(', ')}; workers: ${workers.length}`;
+      return `SVG (${first.status}): ${attempts.map((a, i) => `attempt ${i + 1}: ${a}`).join('; ')}; ${others.join(', ')}; cancelled in ${cancelMs} ms, next trace ${again.ms} ms; workers started: ${workers.length}`;
     } finally {
       await browser.close();
       stop(preview.child);
@@ -268,15 +288,29 @@ async function main() {
   });
 }
 
-/** Long tasks (PerformanceObserver 'longtask') and rAF gaps on the page's thread while it runs. */
+/**
+ * The page's thread while a trace runs: long tasks (PerformanceObserver 'longtask'), event-loop
+ * lag (a MessageChannel ping every 5 ms: how late each one ran) and rAF gaps. Long tasks and lag
+ * are what "blocked" means; rAF gaps also count frames the compositor skipped when the machine is
+ * busy (headless, software compositing), so they are reported, not asserted.
+ */
 const PROBE = `
 window.__probe = (() => {
-  let tasks = [], gaps = [], frames = 0, running = false, last = 0;
+  let tasks = [], gaps = [], lags = [], frames = 0, running = false, last = 0;
   new PerformanceObserver((list) => { if (running) for (const e of list.getEntries()) tasks.push(e.duration); }).observe({ type: 'longtask', buffered: false });
   const tick = (t) => { if (!running) return; if (last) gaps.push(t - last); last = t; frames++; requestAnimationFrame(tick); };
+  const channel = new MessageChannel();
+  let due = 0;
+  channel.port1.onmessage = () => {
+    if (!running) return;
+    const now = performance.now();
+    lags.push(Math.max(0, now - due));
+    due = now + 5;
+    setTimeout(() => channel.port2.postMessage(0), 5);
+  };
   return {
-    start() { tasks = []; gaps = []; frames = 0; last = 0; running = true; requestAnimationFrame(tick); },
-    stop() { running = false; return { longestTask: Math.max(0, ...tasks), longestGap: Math.max(0, ...gaps), frames, longTasks: tasks.length }; },
+    start() { tasks = []; gaps = []; lags = []; frames = 0; last = 0; running = true; requestAnimationFrame(tick); due = performance.now(); channel.port2.postMessage(0); },
+    stop() { running = false; return { longestTask: Math.max(0, ...tasks), longestGap: Math.max(0, ...gaps), longestLag: Math.max(0, ...lags), frames, longTasks: tasks.length }; },
   };
 })();
 `;
