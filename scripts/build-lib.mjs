@@ -1,4 +1,5 @@
-// Builds the library (`npm pack` / `npm publish` run it through `prepack`) into dist/lib/:
+// Builds the library (`npm pack` / `npm publish` run it through `prepack`) into dist-lib/ (not dist/,
+// which the playground's vite build empties):
 //   node/     ESM for Node 20 (esbuild, platform node): index (vectorize, createTracer), engine,
 //             client, handler, formats, and trace-thread.js, the worker_threads entry they start
 //   browser/  ESM for bundlers (esbuild, platform browser): index, worker.js (the Web Worker),
@@ -6,7 +7,7 @@
 //             dynamic import, and webp_dec.wasm sits next to the chunk that loads it
 //   types/    .d.ts of the entries (tsc -p tsconfig.lib.json, emitDeclarationOnly)
 // Dependencies are bundled, so the package installs with no dependencies of its own; their
-// licence texts go to dist/lib/THIRD-PARTY-LICENSES.txt (from the esbuild metafiles).
+// licence texts go to dist-lib/THIRD-PARTY-LICENSES.txt (from the esbuild metafiles).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = join(root, 'dist', 'lib');
+const out = join(root, 'dist-lib');
 
 /** Copies every .wasm that bundled code loads with `new URL('x.wasm', import.meta.url)` to `dir`. */
 function copyWasmAssets(metafile, dir) {
@@ -105,8 +106,8 @@ const notices = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name,
 });
 writeFileSync(
   join(out, 'THIRD-PARTY-LICENSES.txt'),
-  `Tracelab's bundles (dist/lib/node, dist/lib/browser, and the CLI's dist-cli) contain code of these packages, under these licences.\n\n${notices.join('\n')}`,
+  `Tracelab's bundles (dist-lib/node, dist-lib/browser, and the CLI's dist-cli) contain code of these packages, under these licences.\n\n${notices.join('\n')}`,
 );
 
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
-console.log(`build-lib: dist/lib (${packages.size} bundled packages: ${[...packages.keys()].join(', ')})`);
+console.log(`build-lib: dist-lib (${packages.size} bundled packages: ${[...packages.keys()].join(', ')})`);

@@ -1,7 +1,7 @@
 /**
  * Node-only set-up of the decoders: the WebP decoder's WebAssembly (in a browser it fetches its
  * .wasm itself; Node's fetch cannot read file: URLs, so the file is read once, before the first
- * WebP is decoded — the copy the build put next to the bundle (dist-cli/, dist/lib/node/; the
+ * WebP is decoded — the copy the build put next to the bundle (dist-cli/, dist-lib/node/; the
  * library's tarball carries no node_modules), else the installed @jsquash/webp package) and a native one-shot inflate for PNG image
  * data (node:zlib, capped at the declared size, so a zlib bomb stops there).
  */

@@ -1,5 +1,5 @@
 /**
- * The library's trace worker (`tracelab` in a browser; bundled to dist/lib/browser/worker.js).
+ * The library's trace worker (`tracelab` in a browser; bundled to dist-lib/browser/worker.js).
  * In: a TraceJob (image bytes or pixels + API fields, transferred) and an optional comlink-proxied
  * progress callback. Out: the file, its media type and stats — `runTraceJob`, the same function
  * the Node trace threads and the HTTP service run, so the bytes are the CLI's. Failures leave as
