@@ -7,12 +7,11 @@ import type { TraceResult } from '../engine/types.js';
 import { writeFile, writePlanFile } from './write-file.js';
 import { summarize, type TraceSummary } from './pipeline.js';
 import { buildPlan } from '../formats/plan.js';
-import { encodePng, renderPlan } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from '../formats/types.js';
 import { corruptTokenError } from './storage/errors.js';
 import { FILE_FORMAT_MEDIA } from './media-types.js';
-import { watermarkRgba, watermarkSvg, watermarkTrace, type WatermarkStyle } from './watermark.js';
+import type { WatermarkStyle } from './watermark.js';
 
 export interface RenderRequest {
   /** Output options, including the format. */
@@ -44,6 +43,9 @@ export async function render(result: TraceResult, req: RenderRequest): Promise<R
     const body = await writePlanFile(plan);
     return req.summary ? { body, ...media, summary: summarize(result, plan) } : { body, ...media };
   }
+  // Watermarks (test and preview modes of the service) and the PNG rasteriser load on first use:
+  // the library's worker, which never watermarks, stays without them.
+  const { watermarkRgba, watermarkSvg, watermarkTrace } = await import('./watermark.js');
   switch (format) {
     case 'svg': {
       const svg = watermarkSvg(writeSvg(result, options), result.inputWidth, result.inputHeight);
@@ -51,6 +53,7 @@ export async function render(result: TraceResult, req: RenderRequest): Promise<R
     }
     case 'png': {
       // The pixels of the PNG writer, with the watermark drawn into them before encoding.
+      const { encodePng, renderPlan } = await import('../formats/png.js');
       const { rgba, width, height } = renderPlan(buildPlan(result, options));
       watermarkRgba(rgba, width, height, req.watermark);
       return { body: encodePng(rgba, width, height), ...media };
