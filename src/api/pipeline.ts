@@ -141,7 +141,10 @@ export interface TraceSummary {
   readonly colors: number;
   /** Connected regions the engine traced. */
   readonly regions: number;
-  /** Filled shapes written (gap-filler and stroke items not counted). */
+  /**
+   * Shapes drawn: filled shapes written (gap-filler strokes not counted); with a stroke draw
+   * style, where every shape is an outline, the traced shapes (as the playground counts them).
+   */
   readonly shapes: number;
   /** Curve nodes (segment end points) over all chains. */
   readonly nodes: number;
@@ -150,12 +153,14 @@ export interface TraceSummary {
   readonly height: number;
 }
 
-/** The summary of `result` as written with `plan` (shapes = filled items of the output plan). */
+/** The summary of `result` as written with `plan` (shapes: see TraceSummary.shapes). */
 export function summarize(result: TraceResult, plan: OutputPlan): TraceSummary {
   let shapes = 0;
-  forEachDrawable(plan.items, (item) => {
-    if (item.kind === 'fill') shapes++;
-  });
+  if (plan.options.drawStyle === 'fill_shapes') {
+    forEachDrawable(plan.items, (item) => {
+      if (item.kind === 'fill') shapes++;
+    });
+  } else shapes = result.shapes.length;
   return {
     profile: result.stats.profile,
     colors: result.stats.colors,
