@@ -87,7 +87,13 @@ export async function runWarmBench(corpus, images) {
   for (const im of images) {
     const bytes = new Uint8Array(readFileSync(join(corpus, im.file)));
     const row = { category: im.category, file: im.file };
-    row.tracelab = await timeRunsAsync(() => t.tracelab(bytes));
+    // Per stage too: the median of each stage's ms over the timed runs (the pipeline reports them).
+    const stageRuns = [];
+    row.tracelab = await timeRunsAsync(async () => {
+      const out = await t.tracelab(bytes);
+      stageRuns.push(out.timings);
+    });
+    row.stages = Object.fromEntries(Object.keys(stageRuns[0] ?? {}).map((k) => [k, median(stageRuns.slice(1).map((x) => x[k]))]));
     row['vtracer-native'] = await timeRunsAsync(() => t['vtracer-native'](Buffer.from(bytes)));
     row['vtracer-wasm'] = timeRuns(() => t['vtracer-wasm'](bytes));
     rows.push(row);
@@ -134,6 +140,18 @@ export function warmTable(rows, batch) {
     const n = median(rs.map((r) => r['vtracer-native']));
     const w = median(rs.map((r) => r['vtracer-wasm']));
     md.push(`| ${c} | ${rs.length} | ${t.toFixed(0)} | ${n.toFixed(0)} | ${w.toFixed(0)} | ${(median(rs.map((r) => r.tracelab / r['vtracer-native']))).toFixed(2)}× | ${(median(rs.map((r) => r.tracelab / r['vtracer-wasm']))).toFixed(2)}× |`);
+  }
+  // Where a warm trace's time goes, per stage (medians per kind of the per-image medians).
+  const stages = [...new Set(rows.flatMap((r) => Object.keys(r.stages ?? {})))];
+  if (stages.length > 0) {
+    md.push('', '#### Warm time per stage (ms; `trace` is the engine total, `write` the SVG)', '');
+    md.push(`| kind | ${stages.join(' | ')} |`);
+    md.push(`| --- | ${stages.map(() => '---:').join(' | ')} |`);
+    for (const c of CATEGORIES) {
+      const rs = rows.filter((r) => r.category === c && r.stages);
+      if (!rs.length) continue;
+      md.push(`| ${c} | ${stages.map((k) => median(rs.map((r) => r.stages[k] ?? 0)).toFixed(0)).join(' | ')} |`);
+    }
   }
   if (batch) {
     md.push('', `Batch: ${batch.images} images — \`tracelab vectorize FILES --out-dir\` ${batch.tracelabS.toFixed(1)} s (${(batch.images / batch.tracelabS).toFixed(1)} images/s, one process with start-up, worker threads on every core) vs VTracer native one by one in one process ${batch.nativeS.toFixed(1)} s (${(batch.images / batch.nativeS).toFixed(1)} images/s): ${(batch.tracelabS / batch.nativeS).toFixed(2)}× the time.`);

@@ -69,10 +69,32 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
     const { context, page, problems } = await openPage(ctx, { context: { viewport: { width, height: width < 800 ? 844 : 800 } } });
     const checks: Check[] = [
       {
-        name: `${width} px: after a trace, with every group open, no card overflows and the page does not scroll sideways`,
+        name: `${width} px: after choosing an image the status and the result are in view order right under the input, before presets and options${width < 900 ? ' (folded)' : ''}`,
         async run() {
           await upload(page, 'fixture.png', fixturePng);
           await waitForDone(page);
+          const boxes = await page.evaluate(() => {
+            const top = (selector: string) => {
+              const el = document.querySelector(selector);
+              return el ? el.getBoundingClientRect().top + window.scrollY : NaN;
+            };
+            const openGroups = document.querySelectorAll('details.option-group[open]').length;
+            return { input: top('.input-bar'), status: top('[role="status"]'), viewer: top('.viewer'), presets: top('.presets'), options: top('form.options'), openGroups, pageHeight: document.documentElement.scrollHeight };
+          });
+          const detail = JSON.stringify(boxes);
+          if (width < 900) {
+            // One column: input, then the status and the viewer, then the presets and options.
+            assert.ok(boxes.input < boxes.status && boxes.status < boxes.viewer, detail);
+            assert.ok(boxes.viewer < boxes.presets && boxes.presets < boxes.options, detail);
+            assert.equal(boxes.openGroups, 0, 'option groups start folded on a phone');
+          }
+          // The status line is on the first screen (phones: 844 px high, desktop 800 px).
+          assert.ok(boxes.status < (width < 800 ? 844 : 800), detail);
+        },
+      },
+      {
+        name: `${width} px: after a trace, with every group open, no card overflows and the page does not scroll sideways`,
+        async run() {
           await openAll(page);
           const found = await overflows(page);
           assert.deepEqual(found, [], JSON.stringify(found));

@@ -165,7 +165,8 @@ const CHECKS: Check[] = [
       assert.ok(token.length > 0);
       const itemText = await text(item);
       assert.match(itemText, /preview/);
-      assert.match(itemText, /expires in \d+ hours? \(/);
+      // Retention 1 day: whole units counting down ("in 23 hours 59 minutes", never "in 24 hours" then "in 1 day").
+      assert.match(itemText, /expires in (1 day|23 hours( \d+ minutes?)?) \(/);
       assert.match(itemText, /No receipt/);
       assert.match(itemText, /Next download: 0\.900000 credits \(upgrade to production; issues a receipt\)/);
     },
@@ -221,9 +222,13 @@ const CHECKS: Check[] = [
       await waitForCredits(page, 0.1);
       await service(page).getByLabel('Mode', { exact: true }).selectOption('production');
       await service(page).getByLabel('Retention days', { exact: true }).fill('0');
+      // The PDF of the earlier download is still offered here…
+      assert.equal(await service(page).getByRole('link', { name: /^Save / }).count(), 1, 'the earlier PDF is offered before the failing call');
       await service(page).getByRole('button', { name: 'Vectorize', exact: true }).click();
       const status = await waitForServiceStatus(page, /^Error /);
       assert.match(status, /^Error 1011 \(HTTP 402\): Out of credits/);
+      // …but not beside the 1011: a failed call made no file (issue 17 item 6).
+      assert.equal(await service(page).getByRole('link', { name: /^Save / }).count(), 0, 'no save link beside the error');
       assert.equal(await serviceStatus(page).getAttribute('aria-live'), 'polite');
       assert.equal(await credits(page), 0.1, 'failed calls are free');
       await account(page).getByRole('button', { name: 'Reset account' }).click();

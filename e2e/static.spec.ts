@@ -17,10 +17,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { encode } from 'fast-png';
 import type { BrowserContext, Page } from 'playwright-core';
 
-import { circle, polygon, ring, roundedRect, starPoints, type Rgb } from './draw.js';
+import { denseShapesPng } from './draw.js';
 import { browserEncode, fixturePng, noProblemsCheck, openPage, runCheckList, upload, waitForTrace } from './harness.js';
 import type { Check, CheckResult, E2eContext, OpenPageOptions } from './harness.js';
 
@@ -30,56 +29,6 @@ const LONG_TASK_LIMIT_MS = 200;
 /** Fetched while offline to prove the network is off; its failure is expected, not a problem. */
 const OFFLINE_PROBE = 'not-precached.txt';
 
-/**
- * A 1600 × 1250 PNG = 2,000,000 pixels (just under input.max_pixels, so it is traced at full
- * size): a dense grid of flat anti-aliased shapes, like a large clip-art export. Drawn here rather than
- * with renderScene, which tests every shape at every sub-sample (seconds at this size): each shape
- * only covers its own box, and the shapes do not overlap.
- */
-function largePng(): Uint8Array {
-  const width = 1600;
-  const height = 1250;
-  const S = 2; // sub-samples per axis
-  const colors: Rgb[] = [
-    [36, 84, 214],
-    [226, 61, 52],
-    [245, 180, 0],
-    [31, 140, 86],
-    [120, 40, 170],
-    [0, 150, 160],
-    [250, 120, 20],
-    [20, 20, 20],
-  ];
-  const data = new Uint8Array(width * height * 4);
-  for (let o = 0; o < data.length; o += 4) data.set([250, 246, 236, 255], o);
-  // Dense like a real clip-art export: thousands of shapes give a multi-megabyte SVG (the viewer
-  // then shows the worker's PNG rendering instead of rasterising the SVG on the main thread).
-  const cols = 64;
-  const rows = 50;
-  for (let i = 0; i < cols * rows; i++) {
-    const cx = ((i % cols) + 0.5) * (width / cols);
-    const cy = (Math.floor(i / cols) + 0.5) * (height / rows);
-    const size = Math.min(width / cols, height / rows) * 0.42;
-    const inside = [
-      circle(cx, cy, size),
-      polygon(starPoints(cx, cy, size, size * 0.45, 5 + (i % 3))),
-      roundedRect(cx - size, cy - size * 0.8, cx + size, cy + size * 0.8, size * 0.25),
-      ring(cx, cy, size, size * 0.3),
-    ][i % 4]!;
-    const color = colors[i % colors.length]!;
-    for (let py = Math.floor(cy - size) - 1; py <= Math.ceil(cy + size); py++) {
-      for (let px = Math.floor(cx - size) - 1; px <= Math.ceil(cx + size); px++) {
-        let hits = 0;
-        for (let sy = 0; sy < S; sy++) for (let sx = 0; sx < S; sx++) if (inside(px + (sx + 0.5) / S, py + (sy + 0.5) / S)) hits++;
-        if (hits === 0) continue;
-        const a = hits / (S * S);
-        const o = (py * width + px) * 4;
-        for (let c = 0; c < 3; c++) data[o + c] = Math.round(data[o + c]! * (1 - a) + color[c] * a);
-      }
-    }
-  }
-  return encode({ width, height, data, channels: 4, depth: 8 });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Page helpers
@@ -274,7 +223,7 @@ export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => voi
       name: `no main-thread task over ${LONG_TASK_LIMIT_MS} ms while a 2-megapixel PNG is traced (fresh page); screenshot`,
       async run() {
         const pngPath = join(tmp, 'large-2mp.png');
-        await writeFile(pngPath, largePng());
+        await writeFile(pngPath, denseShapesPng());
         const opened = await openPage(ctx, { ...watched, timeout: LARGE_TIMEOUT, goto: false });
         longContext = opened.context;
         const fresh = opened.page;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 
 import type { Locator, Page } from 'playwright-core';
 
+import { denseShapesPng } from './draw.js';
 import { fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, stats, upload } from './harness.js';
 import type { Check, CheckResult, E2eContext } from './harness.js';
 
@@ -236,6 +237,51 @@ const CHECKS: Check[] = [
       assert.equal(await paletteField(page).inputValue(), '');
       assert.equal(Number((await stats(page)).Colours), before);
       assert.deepEqual(await paletteHexes(page), hexes);
+    },
+  },
+  {
+    name: 'a large result (SVG > 400 kB, shown through a 1× PNG) zoomed to 16× is re-rendered sharply for the visible part (issue 17 item 5)',
+    async run(page) {
+      await upload(page, 'dense.png', Buffer.from(denseShapesPng()));
+      await waitForNewResult(page);
+      const caption = page.locator('figure.pane figcaption').nth(1);
+      assert.match((await caption.textContent()) ?? '', /shown as a 1× PNG preview/, 'says plainly that a preview bitmap is shown');
+      assert.equal(await page.locator('canvas.sharp-view').count(), 0, 'fitted (below 1:1): the 1× preview is sharp enough');
+      const resultView = page.getByRole('group', { name: 'Result view' });
+      for (let i = 0; i < 10 && (await scaleOf(resultView)) < 16; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      const scale = await scaleOf(resultView);
+      assert.ok(scale >= 16, `zoomed to ${scale}`);
+      const canvas = page.locator('canvas.sharp-view');
+      await canvas.waitFor({ timeout: 15_000 });
+      await page.waitForFunction(() => /rendered sharp/.test(document.querySelectorAll('figure.pane figcaption')[1]?.textContent ?? ''));
+      const box = await canvas.evaluate((el) => {
+        const c = el as HTMLCanvasElement;
+        const r = c.getBoundingClientRect();
+        const pane = c.closest('.viewport')!.getBoundingClientRect();
+        return { backing: c.width, cssWidth: r.width, dpr: window.devicePixelRatio, zoom: Number(c.dataset.zoom), covers: r.left <= pane.left + 1 && r.right >= pane.right - 1 && r.top <= pane.top + 1 && r.bottom >= pane.bottom - 1 };
+      });
+      // At least one canvas pixel per device pixel: curves, not a 1× bitmap blown up 16 times.
+      assert.ok(box.backing >= box.cssWidth * box.dpr - 1, JSON.stringify(box));
+      assert.ok(box.zoom >= 16, JSON.stringify(box));
+      assert.ok(box.covers, `the sharp view covers the pane: ${JSON.stringify(box)}`);
+      // Its pixels are the trace's edges: along a row there are hard steps, at most a couple of
+      // partly covered pixels per edge (a 16× enlarged bitmap ramps over ~16).
+      const ramp = await canvas.evaluate((el) => {
+        const c = el as HTMLCanvasElement;
+        const row = c.getContext('2d')!.getImageData(0, Math.floor(c.height / 2), c.width, 1).data;
+        let longest = 0;
+        let run = 0;
+        for (let x = 1; x < c.width; x++) {
+          const d = Math.abs(row[x * 4]! - row[(x - 1) * 4]!) + Math.abs(row[x * 4 + 1]! - row[(x - 1) * 4 + 1]!) + Math.abs(row[x * 4 + 2]! - row[(x - 1) * 4 + 2]!);
+          run = d > 6 ? run + 1 : 0;
+          longest = Math.max(longest, run);
+        }
+        return longest;
+      });
+      assert.ok(ramp <= 4, `an edge ramps over ${ramp} px`);
+      await page.screenshot({ path: shot('sharp-zoom') });
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+      await page.waitForFunction(() => document.querySelector('canvas.sharp-view') === null);
     },
   },
 ];

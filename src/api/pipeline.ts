@@ -48,7 +48,7 @@ function contradiction(o: VectorizeOptions): string | undefined {
     if (v !== undefined && !(v > 0)) return `${name} must be greater than 0 (a page needs a size); received ${v}.`;
   }
   if (o['output.gap_filler.clip'] && o['output.gap_filler.enabled'] && o['output.file_format'] === 'svg' && o['output.svg.version'] === 'svg_tiny_1_2') {
-    return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use svg_1_1 or output.gap_filler.non_scaling_stroke instead.';
+    return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use output.svg.version=svg_1_1, or output.gap_filler.clip=false (unclipped gap-filler strokes).';
   }
   return undefined;
 }

@@ -7,11 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { version } from '../../package.json';
 import { TracelabError } from '../engine/errors.js';
-import { ApiClientError, type VectorizeInput } from '../api/client.js';
+import type { VectorizeInput } from '../api/client.js';
 import { parseArgs, UsageError, type Command } from './args.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { helpText } from './help.js';
-import { planVectorize, runVectorize } from './vectorize.js';
 
 /**
  * The trace worker bundle, next to the CLI bundle (dist-cli/trace-thread.mjs). This module is the
@@ -64,6 +63,9 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         if (command.remote === true || command.service === true || process.env['VECTORIZER_API_URL']?.trim()) {
           return await runServiceVerb(command, io);
         }
+        // Loaded on demand (lean start): --help, --version and the service verbs never load the
+        // engine, the decoders or the writers.
+        const { planVectorize, runVectorize } = await import('./vectorize.js');
         const plan = planVectorize(command.fields); // bad parameters fail before any input is read
         const bytes = command.input === '-' ? await io.readStdin() : await readInput(command.input);
         const result = await runVectorize(plan, bytes);
@@ -115,7 +117,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       io.writeStderr(`tracelab: usage: ${oneLine(err.message)} (see tracelab --help)\n`);
       return EXIT_USAGE;
     }
-    if (err instanceof TracelabError || err instanceof ApiClientError) {
+    if (err instanceof TracelabError || isApiClientError(err)) {
       io.writeStderr(`tracelab: error ${err.code}: ${oneLine(err.message)}\n`);
       return EXIT_ERROR;
     }
@@ -213,4 +215,12 @@ async function writeAtomically(path: string, body: Uint8Array): Promise<void> {
 
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/**
+ * An error of the API client (src/api/client.ts), told by its shape: importing the class here
+ * would load the client for every command.
+ */
+function isApiClientError(err: unknown): err is Error & { code: number } {
+  return err instanceof Error && err.name === 'ApiClientError' && typeof (err as { code?: unknown }).code === 'number';
 }

@@ -5,6 +5,8 @@
  * 3×3 reduced eigenproblem is solved with the characteristic cubic.
  */
 
+import { hypot2, hypot3 } from './length.js';
+
 export interface Ellipse {
   readonly cx: number;
   readonly cy: number;
@@ -185,7 +187,7 @@ function nullVector3(m: Float64Array, lambda: number): number[] | undefined {
     const a = rows[i]!;
     const b = rows[j]!;
     const v = [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
-    const norm = Math.hypot(v[0]!, v[1]!, v[2]!);
+    const norm = hypot3(v[0]!, v[1]!, v[2]!);
     if (norm > bestNorm) {
       bestNorm = norm;
       best = v;
@@ -204,7 +206,7 @@ export function ellipseMaxError(p: Float64Array, e: Ellipse): number {
     const dy = p[i * 2 + 1]! - e.cy;
     const u = dx * cos + dy * sin;
     const v = -dx * sin + dy * cos;
-    const r = Math.hypot(u, v);
+    const r = hypot2(u, v);
     if (r < 1e-9) return Infinity;
     const k = 1 / Math.sqrt((u * u) / (e.a * e.a) + (v * v) / (e.b * e.b));
     worst = Math.max(worst, Math.abs(1 - k) * r);

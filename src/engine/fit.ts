@@ -14,6 +14,7 @@
  */
 import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
 import type { Segment, ShapePrimitive } from './types.js';
+import { hypot2 } from './length.js';
 
 export interface FitOptions {
   /** Maximum distance (px) between a sample and the fitted curve. */
@@ -109,7 +110,7 @@ function sharpenCorners(p: Float64Array, corners: readonly number[], closed: boo
     const t = ((bx - ax) * bdy - (by - ay) * bdx) / denom;
     const ix = ax + adx * t;
     const iy = ay + ady * t;
-    if (Math.hypot(ix - p[c * 2]!, iy - p[c * 2 + 1]!) > 1.2) continue;
+    if (hypot2(ix - p[c * 2]!, iy - p[c * 2 + 1]!) > 1.2) continue;
     out[c * 2] = ix;
     out[c * 2 + 1] = iy;
   }
@@ -177,13 +178,13 @@ function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
     const d = at(i + 2);
     if (!closed && (i < 1 || i + 2 > n)) continue;
     if (!keep[b] || !keep[c] || !keep[a] || !keep[d] || b === c || a === d) continue;
-    if (Math.hypot(vx[c]! - vx[b]!, vy[c]! - vy[b]!) >= 2.5) continue;
+    if (hypot2(vx[c]! - vx[b]!, vy[c]! - vy[b]!) >= 2.5) continue;
     const ux = vx[b]! - vx[a]!;
     const uy = vy[b]! - vy[a]!;
     const wx = vx[d]! - vx[c]!;
     const wy = vy[d]! - vy[c]!;
-    const lu = Math.hypot(ux, uy);
-    const lw = Math.hypot(wx, wy);
+    const lu = hypot2(ux, uy);
+    const lw = hypot2(wx, wy);
     if (lu < 3 || lw < 3) continue;
     // Sharp tip: the long sides turn by more than 100°.
     if ((ux * wx + uy * wy) / (lu * lw) > Math.cos((100 * Math.PI) / 180)) continue;
@@ -192,7 +193,7 @@ function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
     const t = ((vx[c]! - vx[a]!) * wy - (vy[c]! - vy[a]!) * wx) / denom;
     const px = vx[a]! + ux * t;
     const py = vy[a]! + uy * t;
-    if (Math.hypot(px - (vx[b]! + vx[c]!) / 2, py - (vy[b]! + vy[c]!) / 2) > 3) continue;
+    if (hypot2(px - (vx[b]! + vx[c]!) / 2, py - (vy[b]! + vy[c]!) / 2) > 3) continue;
     vx[b] = px;
     vy[b] = py;
     keep[c] = false;
@@ -229,8 +230,8 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
     const uy = p[i * 2 + 1]! - p[a * 2 + 1]!;
     const vx = p[b * 2]! - p[i * 2]!;
     const vy = p[b * 2 + 1]! - p[i * 2 + 1]!;
-    const lu = Math.hypot(ux, uy);
-    const lv = Math.hypot(vx, vy);
+    const lu = hypot2(ux, uy);
+    const lv = hypot2(vx, vy);
     if (lu < 1e-9 || lv < 1e-9) return 0;
     return Math.acos(Math.max(-1, Math.min(1, (ux * vx + uy * vy) / (lu * lv))));
   };
@@ -347,7 +348,7 @@ function seamTangent(p: Float64Array, first: number, last: number, atStart: bool
 }
 
 function normalize(x: number, y: number): Vec {
-  const l = Math.hypot(x, y);
+  const l = hypot2(x, y);
   return l < 1e-12 ? [1, 0] : [x / l, y / l];
 }
 
@@ -413,10 +414,10 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
     const py = p[i * 2 + 1]! - ay;
     if (trim && (px * px + py * py < 1 || (p[i * 2]! - bx) ** 2 + (p[i * 2 + 1]! - by) ** 2 < 1)) continue;
     let d: number;
-    if (len2 < 1e-12) d = Math.hypot(px, py);
+    if (len2 < 1e-12) d = hypot2(px, py);
     else {
       const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
-      d = Math.hypot(px - t * dx, py - t * dy);
+      d = hypot2(px - t * dx, py - t * dy);
     }
     if (d > worst) worst = d;
   }
@@ -426,7 +427,7 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
 function chordParameters(p: Float64Array, first: number, last: number): Float64Array {
   const u = new Float64Array(last - first + 1);
   for (let i = first + 1; i <= last; i++) {
-    u[i - first] = u[i - first - 1]! + Math.hypot(p[i * 2]! - p[(i - 1) * 2]!, p[i * 2 + 1]! - p[(i - 1) * 2 + 1]!);
+    u[i - first] = u[i - first - 1]! + hypot2(p[i * 2]! - p[(i - 1) * 2]!, p[i * 2 + 1]! - p[(i - 1) * 2 + 1]!);
   }
   const total = u[u.length - 1]!;
   if (total > 0) for (let i = 0; i < u.length; i++) u[i]! /= total;
@@ -466,7 +467,7 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
     r1 += a1x * tx + a1y * ty;
   }
   const det = c00 * c11 - c01 * c01;
-  const chord = Math.hypot(x3 - x0, y3 - y0);
+  const chord = hypot2(x3 - x0, y3 - y0);
   let alpha0 = Math.abs(det) > 1e-12 ? (r0 * c11 - c01 * r1) / det : 0;
   let alpha1 = Math.abs(det) > 1e-12 ? (c00 * r1 - c01 * r0) / det : 0;
   // Degenerate or reversed handles: fall back to Wu–Barsky's heuristic of a third of the chord.
@@ -476,15 +477,6 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
     alpha1 = chord / 3;
   }
   return [x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3];
-}
-
-function bezierPoint(b: Cubic, t: number): Vec {
-  const mt = 1 - t;
-  const a = mt * mt * mt;
-  const c = 3 * t * mt * mt;
-  const d = 3 * t * t * mt;
-  const e = t * t * t;
-  return [a * b[0] + c * b[2] + d * b[4] + e * b[6], a * b[1] + c * b[3] + d * b[5] + e * b[7]];
 }
 
 function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): [number, number] {
@@ -499,7 +491,7 @@ function maxCubicError(p: Float64Array, first: number, last: number, u: Float64A
     const c3 = t * t * t;
     const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
     const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
-    const d = Math.hypot(x - p[i * 2]!, y - p[i * 2 + 1]!);
+    const d = hypot2(x - p[i * 2]!, y - p[i * 2 + 1]!);
     if (d > worst) {
       worst = d;
       worstIndex = i;
@@ -529,7 +521,7 @@ function segmentDistance(x: number, y: number, ax: number, ay: number, bx: numbe
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   const t = len2 < 1e-12 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
-  return Math.hypot(x - ax - t * dx, y - ay - t * dy);
+  return hypot2(x - ax - t * dx, y - ay - t * dy);
 }
 
 /** One Newton–Raphson step per sample towards the closest point on the curve. */
@@ -538,7 +530,13 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
   for (let i = first; i <= last; i++) {
     const t = u[i - first]!;
     const mt = 1 - t;
-    const [x, y] = bezierPoint(b, t);
+    // The point on the curve, inline: a [x, y] pair per sample was garbage in the hottest loop.
+    const c0 = mt * mt * mt;
+    const c1 = 3 * t * mt * mt;
+    const c2 = 3 * t * t * mt;
+    const c3 = t * t * t;
+    const x = c0 * b[0] + c1 * b[2] + c2 * b[4] + c3 * b[6];
+    const y = c0 * b[1] + c1 * b[3] + c2 * b[5] + c3 * b[7];
     const d1x = 3 * (mt * mt * (b[2] - b[0]) + 2 * t * mt * (b[4] - b[2]) + t * t * (b[6] - b[4]));
     const d1y = 3 * (mt * mt * (b[3] - b[1]) + 2 * t * mt * (b[5] - b[3]) + t * t * (b[7] - b[5]));
     const d2x = 6 * (mt * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
@@ -565,7 +563,7 @@ function pushCubic(out: Segment[], b: Cubic, tolerance: number): void {
   const qx2 = b[6] + 1.5 * (b[4] - b[6]);
   const qy2 = b[7] + 1.5 * (b[5] - b[7]);
   // The curves differ by at most ~0.2·|Q1−Q2| (the cubic term's largest coefficient).
-  if (Math.hypot(qx1 - qx2, qy1 - qy2) * 0.2 <= tolerance * 0.25) {
+  if (hypot2(qx1 - qx2, qy1 - qy2) * 0.2 <= tolerance * 0.25) {
     out.push({ kind: 'quad', cx: (qx1 + qx2) / 2, cy: (qy1 + qy2) / 2, x: b[6], y: b[7] });
     return;
   }
@@ -657,11 +655,11 @@ function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefi
   // Cheap rejection first: most loops are not circles, and eight probes usually show it.
   for (let k = 0; k < 8; k++) {
     const i = Math.floor((k * n) / 8);
-    if (Math.abs(Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;
+    if (Math.abs(hypot2(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;
   }
   let turning = 0;
   for (let i = 0; i < n; i++) {
-    if (Math.abs(Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;
+    if (Math.abs(hypot2(p[i * 2]! - cx, p[i * 2 + 1]! - cy) - r) > tolerance) return undefined;
     const a0 = Math.atan2(p[i * 2 + 1]! - cy, p[i * 2]! - cx);
     const j = (i + 1) % n;
     const a1 = Math.atan2(p[j * 2 + 1]! - cy, p[j * 2]! - cx);

@@ -144,18 +144,28 @@ function* tracePipeline(
   threads: number,
   minPixels: number,
 ): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
+  const t0 = now();
   validateInput(image, params);
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   const lattice = detectLattice(image);
+  // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
+  const latticeMs = now() - t0;
   if (lattice) {
     const cells = lattice.cells;
     const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, {
       profile: 'pixel',
       noisy: lattice.noisy,
     });
-    return mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
+    const t1 = now();
+    const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
+    return withStageMs(mapped, { lattice: latticeMs + now() - t1 });
   }
-  return yield* traceBitmap(image, params, hooks, threads, minPixels);
+  return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels), { lattice: latticeMs });
+}
+
+/** The result with more stage timings (ms) in its stats. */
+function withStageMs(result: TraceResult, more: Record<string, number>): TraceResult {
+  return { ...result, stats: { ...result.stats, stageMs: { ...more, ...result.stats.stageMs } } };
 }
 
 /**

@@ -317,15 +317,18 @@ function shareOfSecond(c: Clusters, i: number, j: number, k: number): number {
 
 function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, tol: number): boolean {
   const o = (y * width + x) * 4;
+  // No closure over a counter here: it was a context allocation per pixel.
   let same = 0;
-  const check = (p: number): void => {
-    if (Math.abs(data[o]! - data[p]!) <= tol && Math.abs(data[o + 1]! - data[p + 1]!) <= tol && Math.abs(data[o + 2]! - data[p + 2]!) <= tol) same++;
-  };
-  if (x > 0) check(o - 4);
-  if (x < width - 1) check(o + 4);
-  if (y > 0) check(o - width * 4);
-  if (y < height - 1) check(o + width * 4);
+  if (x > 0 && sameColor(data, o, o - 4, tol)) same++;
+  if (x < width - 1 && sameColor(data, o, o + 4, tol)) same++;
+  if (y > 0 && sameColor(data, o, o - width * 4, tol)) same++;
+  if (y < height - 1 && sameColor(data, o, o + width * 4, tol)) same++;
   return same >= 2 && same < 4;
+}
+
+/** Every RGB channel of the pixels at byte offsets o and p within `tol`. */
+function sameColor(data: Uint8Array | Uint8ClampedArray, o: number, p: number, tol: number): boolean {
+  return Math.abs(data[o]! - data[p]!) <= tol && Math.abs(data[o + 1]! - data[p + 1]!) <= tol && Math.abs(data[o + 2]! - data[p + 2]!) <= tol;
 }
 
 /**

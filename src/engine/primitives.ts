@@ -41,6 +41,7 @@
  * Pure and deterministic: typed arrays, no randomness, fixed iteration limits.
  */
 import type { ParameterizedShapeSwitches, Segment, ShapePrimitive } from './types.js';
+import { hypot2 } from './length.js';
 
 export interface PrimitiveFit {
   readonly startX: number;
@@ -140,7 +141,7 @@ function starTips(p: Float64Array): number {
   cx /= n;
   cy /= n;
   const radius = new Float64Array(n);
-  for (let i = 0; i < n; i++) radius[i] = Math.hypot(p[i * 2]! - cx, p[i * 2 + 1]! - cy);
+  for (let i = 0; i < n; i++) radius[i] = hypot2(p[i * 2]! - cx, p[i * 2 + 1]! - cy);
   const w = Math.max(1, Math.floor(n / 48));
   const smooth = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -235,7 +236,7 @@ function roundedRect(cx: number, cy: number, angle: number, a: number, b: number
     const dy = y - cy;
     const qx = Math.abs(dx * cos + dy * sin) - (a - r);
     const qy = Math.abs(-dx * sin + dy * cos) - (b - r);
-    return Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+    return hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
   };
 }
 
@@ -267,7 +268,7 @@ function minAreaRect(hull: Float64Array): [number, number, number, number, numbe
     const j = (i + 1) % h;
     const ex = hull[j * 2]! - hull[i * 2]!;
     const ey = hull[j * 2 + 1]! - hull[i * 2 + 1]!;
-    const len = Math.hypot(ex, ey);
+    const len = hypot2(ex, ey);
     if (len < 1e-9) continue;
     const ux = ex / len;
     const uy = ey / len;
@@ -302,7 +303,7 @@ function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array, meanB
   const [genMean, genMax] = errors(p, polygon(tri));
   // Isosceles hypothesis: the vertex whose two sides are most nearly equal is the apex.
   let iso: { v: Float64Array; mean: number; max: number } | undefined;
-  const side = (i: number, j: number): number => Math.hypot(tri[j * 2]! - tri[i * 2]!, tri[j * 2 + 1]! - tri[i * 2 + 1]!);
+  const side = (i: number, j: number): number => hypot2(tri[j * 2]! - tri[i * 2]!, tri[j * 2 + 1]! - tri[i * 2 + 1]!);
   let apex = 0;
   let apexGap = Infinity;
   for (let i = 0; i < 3; i++) {
@@ -332,7 +333,7 @@ function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array, meanB
   if (!iso) {
     let longest = -1;
     for (let i = 0; i < 3; i++) {
-      const l = Math.hypot(verts[((i + 2) % 3) * 2]! - verts[((i + 1) % 3) * 2]!, verts[((i + 2) % 3) * 2 + 1]! - verts[((i + 1) % 3) * 2 + 1]!);
+      const l = hypot2(verts[((i + 2) % 3) * 2]! - verts[((i + 1) % 3) * 2]!, verts[((i + 2) % 3) * 2 + 1]! - verts[((i + 1) % 3) * 2 + 1]!);
       if (l > longest) {
         longest = l;
         first = i;
@@ -359,7 +360,7 @@ function isoscelesVertices(v: Float64Array): Float64Array {
   const ay = v[1]!;
   const mx = v[2]!;
   const my = v[3]!;
-  const len = Math.hypot(ax - mx, ay - my) || 1;
+  const len = hypot2(ax - mx, ay - my) || 1;
   const px = (-(ay - my) / len) * v[4]!;
   const py = ((ax - mx) / len) * v[4]!;
   return Float64Array.of(ax, ay, mx + px, my + py, mx - px, my - py);
@@ -511,7 +512,7 @@ function bulletDistance(fx: number, fy: number, angle: number, b: number, body: 
     const v = -dx * sin + dy * cos;
     const qx = Math.abs(u - body / 2) - body / 2;
     const qy = Math.abs(v) - b;
-    const box = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0);
+    const box = hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0);
     // Behind the back's ellipse, its distance is at least the gap to it: the box decides (saves
     // the Newton solve for most of a long body's samples).
     const gap = body - depth - u;
@@ -536,7 +537,7 @@ function ellipseDistance(x: number, y: number, a: number, b: number): number {
     [e0, e1] = [e1, e0];
     [y0, y1] = [y1, y0];
   }
-  if (!(e1 > 1e-9)) return Math.hypot(Math.max(0, y0 - e0), y1);
+  if (!(e1 > 1e-9)) return hypot2(Math.max(0, y0 - e0), y1);
   const inside = (y0 / e0) ** 2 + (y1 / e1) ** 2 < 1;
   let d: number;
   if (y1 > 1e-9 * e0) {
@@ -556,14 +557,14 @@ function ellipseDistance(x: number, y: number, a: number, b: number): number {
         if (!(next > t)) break;
         t = next;
       }
-      d = Math.hypot((a2 * y0) / (t + a2) - y0, (b2 * y1) / (t + b2) - y1);
+      d = hypot2((a2 * y0) / (t + a2) - y0, (b2 * y1) / (t + b2) - y1);
     } else d = Math.abs(y1 - e1);
   } else {
     // On the major axis: the closest point is off the axis when the point is deep enough inside.
     const reach = (e0 * e0 - e1 * e1) / e0;
     if (y0 < reach) {
       const x0 = (e0 * e0 * y0) / (e0 * e0 - e1 * e1);
-      d = Math.hypot(x0 - y0, e1 * Math.sqrt(Math.max(0, 1 - (x0 / e0) ** 2)));
+      d = hypot2(x0 - y0, e1 * Math.sqrt(Math.max(0, 1 - (x0 / e0) ** 2)));
     } else d = Math.abs(y0 - e0);
   }
   return inside ? -d : d;
@@ -601,7 +602,7 @@ function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64Array, 
     const [ax, ay] = verts[k]!;
     const [bx, by] = verts[(k + 1) % 4]!;
     const [cx, cy] = verts[(k + 2) % 4]!;
-    const len = Math.hypot(bx - ax, by - ay);
+    const len = hypot2(bx - ax, by - ay);
     if (len < Math.max(MIN_QUAD_SIDE, MIN_QUAD_SIDE_SHARE * size)) return undefined;
     // Turn at b: convex (cross > 0 clockwise on screen) and a real corner.
     const cross = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
@@ -707,7 +708,7 @@ function fitStar(p: Float64Array, q: Float64Array, points: number, clockwise: bo
     const j = (i + 1) % n;
     const x = p[i * 2]! - cx;
     const y = p[i * 2 + 1]! - cy;
-    const rho = Math.hypot(x, y);
+    const rho = hypot2(x, y);
     const alpha = Math.atan2(y, x);
     let da = Math.atan2(p[j * 2 + 1]! - cy, p[j * 2]! - cx) - alpha;
     if (da > Math.PI) da -= 2 * Math.PI;
@@ -808,7 +809,7 @@ function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: number;
   let y = start.y;
   for (let i = 1; i <= m; i++) {
     const node = order[i % m]!;
-    if (Math.hypot(node.x - x, node.y - y) < 1e-9) continue;
+    if (hypot2(node.x - x, node.y - y) < 1e-9) continue;
     if (node.arc > 0) segments.push({ kind: 'arc', rx: node.arc, ry: node.ry ?? node.arc, rotationDeg: node.arcDeg ?? 0, largeArc: false, sweep, x: node.x, y: node.y });
     else segments.push({ kind: 'line', x: node.x, y: node.y });
     x = node.x;

@@ -9,6 +9,7 @@
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
 import type { HardTiles } from './profile.js';
+import { hypot3 } from './length.js';
 
 export interface SampleContext {
   readonly data: Uint8Array | Uint8ClampedArray;
@@ -139,7 +140,7 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
 }
 
 function colorDistance(colors: Float64Array, a: number, b: number): number {
-  return Math.hypot(colors[a * 3]! - colors[b * 3]!, colors[a * 3 + 1]! - colors[b * 3 + 1]!, colors[a * 3 + 2]! - colors[b * 3 + 2]!);
+  return hypot3(colors[a * 3]! - colors[b * 3]!, colors[a * 3 + 1]! - colors[b * 3 + 1]!, colors[a * 3 + 2]! - colors[b * 3 + 2]!);
 }
 
 /** Pixels on the left and right of the crack stepped from vertex (x, y) in direction d. */

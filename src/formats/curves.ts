@@ -13,6 +13,7 @@
  */
 import type { Chain, Segment } from '../engine/types.js';
 import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
+import { hypot2 } from '../engine/length.js';
 
 export interface AllowedCurves {
   readonly quadratic: boolean;
@@ -151,7 +152,7 @@ function quadToArcs(out: Segment[], x0: number, y0: number, cx: number, cy: numb
   const my = 0.25 * y0 + 0.5 * cy + 0.25 * y2;
   const circle = circleThrough(x0, y0, mx, my, x2, y2);
   // A quadratic's distance from its chord peaks at t = ½, so the midpoint's sagitta bounds it.
-  const chordSag = Math.abs((x2 - x0) * (my - y0) - (y2 - y0) * (mx - x0)) / Math.max(1e-12, Math.hypot(x2 - x0, y2 - y0));
+  const chordSag = Math.abs((x2 - x0) * (my - y0) - (y2 - y0) * (mx - x0)) / Math.max(1e-12, hypot2(x2 - x0, y2 - y0));
   if (chordSag <= tol || !circle) {
     out.push({ kind: 'line', x: x2, y: y2 });
     return;
@@ -177,7 +178,7 @@ function quadCircleError(x0: number, y0: number, cx: number, cy: number, x2: num
   const u = 1 - t;
   const px = u * u * x0 + 2 * u * t * cx + t * t * x2;
   const py = u * u * y0 + 2 * u * t * cy + t * t * y2;
-  return Math.abs(Math.hypot(px - c.x, py - c.y) - c.r);
+  return Math.abs(hypot2(px - c.x, py - c.y) - c.r);
 }
 
 function circleThrough(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): { x: number; y: number; r: number } | undefined {
@@ -186,7 +187,7 @@ function circleThrough(ax: number, ay: number, bx: number, by: number, cx: numbe
   const a2 = ax * ax + ay * ay, b2 = bx * bx + by * by, c2 = cx * cx + cy * cy;
   const x = (a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d;
   const y = (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d;
-  return { x, y, r: Math.hypot(ax - x, ay - y) };
+  return { x, y, r: hypot2(ax - x, ay - y) };
 }
 
 /** The same path walked backwards: returns the new start point and segments. */

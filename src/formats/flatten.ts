@@ -11,6 +11,7 @@
  * Plain doubles only, no randomness: the same input gives the same points everywhere.
  */
 import type { Segment } from '../engine/types.js';
+import { hypot2 } from '../engine/length.js';
 
 /** Most pieces one curve is split into (keeps memory bounded for absurd inputs). */
 const MAX_STEPS = 4096;
@@ -49,7 +50,7 @@ export function flattenSegments(startX: number, startY: number, segments: readon
       case 'quad': {
         const ddx = x0 - 2 * s.cx + s.x;
         const ddy = y0 - 2 * s.cy + s.y;
-        const n = steps(Math.hypot(ddx, ddy) * 2, tol);
+        const n = steps(hypot2(ddx, ddy) * 2, tol);
         for (let i = 1; i < n; i++) {
           const t = i / n;
           const u = 1 - t;
@@ -59,8 +60,8 @@ export function flattenSegments(startX: number, startY: number, segments: readon
         break;
       }
       case 'cubic': {
-        const d1 = Math.hypot(x0 - 2 * s.c1x + s.c2x, y0 - 2 * s.c1y + s.c2y);
-        const d2 = Math.hypot(s.c1x - 2 * s.c2x + s.x, s.c1y - 2 * s.c2y + s.y);
+        const d1 = hypot2(x0 - 2 * s.c1x + s.c2x, y0 - 2 * s.c1y + s.c2y);
+        const d2 = hypot2(s.c1x - 2 * s.c2x + s.x, s.c1y - 2 * s.c2y + s.y);
         const n = steps(Math.max(d1, d2) * 6, tol);
         for (let i = 1; i < n; i++) {
           const t = i / n;

@@ -22,6 +22,7 @@ import { ALL_CURVES, LINES_AND_CUBICS, intersectCurves, isCircularArc, restrictC
 import { arcCenter } from './flatten.js';
 import { computePage, isUniform, type Page } from './page.js';
 import type { OutputOptions } from './types.js';
+import { hypot2 } from '../engine/length.js';
 
 /** Chain uses drawn as one subpath (a loop, or a single chain). */
 export interface PlanPath {
@@ -390,7 +391,7 @@ function detectEllipse(path: PagePath, allowed: AllowedCurves): Primitive | unde
     const sameAxes =
       (Math.abs(a.rx - first.rx) <= 1e-6 * scale && Math.abs(a.ry - first.ry) <= 1e-6 * scale) ||
       (isCircularArc(first) && Math.abs(a.rx - first.rx) <= 1e-6 * scale);
-    if (!sameAxes || Math.hypot(a.cx - first.cx, a.cy - first.cy) > 1e-6 * scale) return undefined;
+    if (!sameAxes || hypot2(a.cx - first.cx, a.cy - first.cy) > 1e-6 * scale) return undefined;
     turn += a.delta;
     x = s.x;
     y = s.y;
@@ -419,7 +420,7 @@ function detectRect(path: PagePath): Primitive | undefined {
     const c = pts[i]!;
     const q = pts[(i + 1) % n]!;
     const cross = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
-    const len = Math.hypot(c[0] - p[0], c[1] - p[1]) * Math.hypot(q[0] - c[0], q[1] - c[1]);
+    const len = hypot2(c[0] - p[0], c[1] - p[1]) * hypot2(q[0] - c[0], q[1] - c[1]);
     if (len === 0) continue;
     if (Math.abs(cross) > 1e-9 * len) corners.push(c);
   }
@@ -430,8 +431,8 @@ function detectRect(path: PagePath): Primitive | undefined {
     return [b[0] - a[0], b[1] - a[1]];
   };
   const [s0, s1, s2, s3] = [side(0), side(1), side(2), side(3)];
-  const l0 = Math.hypot(...s0);
-  const l1 = Math.hypot(...s1);
+  const l0 = hypot2(s0[0], s0[1]);
+  const l1 = hypot2(s1[0], s1[1]);
   const tol = 1e-9 * Math.max(l0, l1);
   const dot = (u: [number, number], v: [number, number]): number => u[0] * v[0] + u[1] * v[1];
   if (Math.abs(dot(s0, s1)) > tol * Math.max(l0, l1) || Math.abs(dot(s1, s2)) > tol * Math.max(l0, l1)) return undefined;

@@ -11,7 +11,7 @@ import { crc32 } from '../decode/crc32.js';
 import type { OutputPlan } from './plan.js';
 import { renderPlan } from './raster-plan.js';
 
-export { pngSize, renderPlan, type PngSize, type RenderPlanOptions } from './raster-plan.js';
+export { pngSize, renderPlan, type PngSize, type RenderPlanOptions, type RenderWindow } from './raster-plan.js';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const ZLIB_LEVEL = 6;

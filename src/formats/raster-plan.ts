@@ -31,6 +31,10 @@
  * loops, accumulated in a second cell buffer over the same box (each shape's winding normalised
  * to the same sign so neighbours' shared edges cancel).
  *
+ * A window (RenderPlanOptions.window) renders one rectangle of the page at a zoom instead — the
+ * playground's sharp view of a zoomed large result: the same map, scaled by the zoom and shifted
+ * so the window's corner is device (0, 0); geometry outside it is clipped by the cell buffer.
+ *
  * Memory: the output, the flattened chains, and one reused cell buffer the size of the largest
  * item's bounding box (two for clipped gap fillers); stroke scratch lives in typed arrays reused
  * across paths. Plain doubles in a fixed order: the same plan gives the same bytes on every run.
@@ -40,6 +44,7 @@ import type { ChainUse, Rgba } from '../engine/types.js';
 import { pixelsPerUnit } from './page.js';
 import type { FillItem, OutputPlan, PlanItem, PlanPath, StrokeItem } from './plan.js';
 import { addLoop, CellBuffer, ChainCache, loopArea2, paintBackground } from './raster.js';
+import { hypot2 } from '../engine/length.js';
 
 /** Largest distance between a curve and its flattened polyline, in device pixels. */
 const CURVE_TOLERANCE_PX = 0.1;
@@ -98,13 +103,44 @@ export function pngSize(plan: OutputPlan): PngSize {
   };
 }
 
+/** A rectangle of the plan's PNG (its device pixels at zoom 1), rendered `zoom` times larger. */
+export interface RenderWindow {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+  /** Output pixels per device pixel of the plan's own PNG. */
+  readonly zoom: number;
+}
+
 export interface RenderPlanOptions {
   /** Painted under everything; absent = transparent. */
   readonly background?: Rgba;
+  /** Only this rectangle, zoomed (see the module header); absent = the whole page. */
+  readonly window?: RenderWindow;
+}
+
+/** The device size and map of `window` over a plan whose whole PNG is `base`. */
+export function windowSize(base: PngSize, window: RenderWindow): PngSize {
+  const { left, top, zoom } = window;
+  const width = Math.round(window.width * zoom);
+  const height = Math.round(window.height * zoom);
+  if (![left, top, zoom].every(Number.isFinite) || !(zoom > 0) || !(width >= 1 && height >= 1) || width * height > MAX_RESULT_PIXELS) {
+    throw new RangeError(`render window must be finite, at least 1 px and at most ${MAX_RESULT_PIXELS} px, got ${width}×${height} at zoom ${zoom}`);
+  }
+  return {
+    width,
+    height,
+    scaleX: base.scaleX * zoom,
+    scaleY: base.scaleY * zoom,
+    offsetX: (base.offsetX - left) * zoom,
+    offsetY: (base.offsetY - top) * zoom,
+    pixelsPerUnit: base.pixelsPerUnit * zoom,
+  };
 }
 
 export function renderPlan(plan: OutputPlan, opts: RenderPlanOptions = {}): { rgba: Uint8Array; width: number; height: number } {
-  const size = pngSize(plan);
+  const size = opts.window ? windowSize(pngSize(plan), opts.window) : pngSize(plan);
   const { width, height } = size;
   const rgba = new Uint8Array(width * height * 4);
   if (opts.background) paintBackground(rgba, opts.background);
@@ -318,7 +354,7 @@ class Stroker {
       const j = (i + 1) % n;
       const dx = pts[2 * j]! - pts[2 * i]!;
       const dy = pts[2 * j + 1]! - pts[2 * i + 1]!;
-      const len = Math.hypot(dx, dy);
+      const len = hypot2(dx, dy);
       e[3 * i] = dx / len;
       e[3 * i + 1] = dy / len;
       e[3 * i + 2] = len;

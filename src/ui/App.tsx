@@ -19,8 +19,8 @@ import { RemotePanel } from './RemotePanel.js';
 import { ServicePanel } from './ServicePanel.js';
 import { StatsLine } from './Stats.js';
 import type { TracerClient } from '../worker/client.js';
-import { statusText, type TracelabStore } from './store.js';
-import { Viewer } from './Viewer.js';
+import { resultHint, statusText, type TracelabStore } from './store.js';
+import { Viewer, type ViewRenderer } from './Viewer.js';
 
 export const SAMPLE_PATH = 'samples/shapes.png';
 
@@ -28,15 +28,19 @@ export interface AppProps {
   store: TracelabStore;
   /** The export worker: files in every format and the in-browser local service. */
   exporter: TracerClient;
+  /** The preview worker, for sharp zoomed views of large results (absent: the 1× preview only). */
+  previewer?: ViewRenderer;
 }
 
-export function App({ store, exporter }: AppProps) {
+export function App({ store, exporter, previewer }: AppProps) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
   // The first invalid option field: while there is one, the result on screen is for the previous
   // values, so the status says so where the user looks and no download is offered (issue 17).
   const optionErrors = useStore(store, (s) => s.optionErrors);
   const invalidOption = Object.entries(optionErrors)[0];
+  const options = useStore(store, (s) => s.options);
+  const hint = invalidOption ? null : resultHint(job, options);
 
   const loadFile = useCallback(
     async (file: File) => {
@@ -125,6 +129,11 @@ export function App({ store, exporter }: AppProps) {
                 ? `Invalid option ${invalidOption[0]}: ${invalidOption[1].message} Not traced; downloads are off until it is fixed.`
                 : statusText(job, source !== null)}
             </p>
+            {hint && (
+              <p className="result-hint" role="note">
+                {hint}
+              </p>
+            )}
             {invalidOption && (
               <button type="button" className="link" onClick={() => focusOption(invalidOption[0])}>
                 Go to {invalidOption[0]}
@@ -141,7 +150,7 @@ export function App({ store, exporter }: AppProps) {
             <DownloadPanel store={store} exporter={exporter} invalid={invalidOption !== undefined} />
           </section>
 
-          <Viewer store={store} />
+          <Viewer store={store} renderer={previewer} />
           <PalettePanel store={store} />
           <ServicePanel store={store} exporter={exporter} />
           <RemotePanel store={store} />

@@ -5,7 +5,7 @@
  * announced); only valid values reach the options the tracer sees.
  */
 
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useStore } from 'zustand';
 
 import { OPTION_GROUPS, type OptionSpec } from '../api/index.js';
@@ -14,10 +14,14 @@ import { PANEL_OPTIONS, type TracelabStore } from './store.js';
 /** Groups in schema order with the options the panel shows. */
 const PANEL_GROUPS = OPTION_GROUPS.map((g) => ({ ...g, options: PANEL_OPTIONS.filter((o) => o.group === g.id) })).filter((g) => g.options.length > 0);
 
-/** Groups shown open at first; the rest start collapsed. */
+/** Groups shown open at first on a wide screen; the rest start collapsed. */
 const OPEN_GROUPS: ReadonlySet<string> = new Set(['input', 'processing', 'output', 'output.gap_filler']);
+/** The one-column layout of styles.css: options come after the result there and start folded. */
+const NARROW_QUERY = '(max-width: 900px)';
 
 export function OptionsPanel({ store }: { store: TracelabStore }) {
+  // Read once: a group the user opened or closed stays so when the window is resized.
+  const [narrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW_QUERY).matches);
   return (
     <form className="options" aria-label="Options" onSubmit={(event) => event.preventDefault()}>
       <div className="options-actions">
@@ -26,7 +30,7 @@ export function OptionsPanel({ store }: { store: TracelabStore }) {
         </button>
       </div>
       {PANEL_GROUPS.map((group) => (
-        <details key={group.id} className="option-group" open={OPEN_GROUPS.has(group.id)}>
+        <details key={group.id} className="option-group" open={!narrow && OPEN_GROUPS.has(group.id)}>
           <summary>{group.title}</summary>
           <div className="option-grid">
             {group.options.map((spec) => (

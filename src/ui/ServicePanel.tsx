@@ -29,6 +29,7 @@ import {
 import type { FileFormat } from '../formats/types.js';
 import type { RetainedImage } from '../worker/protocol.js';
 import { useObjectUrl } from './hooks.js';
+import { relativeTime } from './relative-time.js';
 import {
   callVectorize,
   deleteToken,
@@ -342,16 +343,6 @@ function AccountPanel({ store, exporter, service }: { store: TracelabStore; expo
 }
 
 /** "in 23 hours" / "in 5 minutes" for a time from now. */
-function relativeTime(at: number, now: number): string {
-  const seconds = Math.round((at - now) / 1000);
-  const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  const abs = Math.abs(seconds);
-  if (abs < 60) return rtf.format(seconds, 'second');
-  if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400 * 2) return rtf.format(Math.round(seconds / 3600), 'hour');
-  return rtf.format(Math.round(seconds / 86_400), 'day');
-}
-
 function RetainedList({ store, exporter, service }: { store: TracelabStore; exporter: ServiceExporter; service: ServiceState }) {
   const titleId = useId();
   // Expiry is shown relative to now: tick once a minute so "in 5 minutes" does not go stale.

@@ -8,16 +8,30 @@
  * zooms (buttons, wheel around the cursor, + − 0 1 keys) down to single pixels and pans (drag,
  * arrow keys); the arithmetic is in viewer-geometry.ts.
  *
- * Security: the input and every result are only ever shown through <img src="blob:…"> — an SVG is
- * never inserted into the DOM — so a hostile file cannot script the page.
+ * Large results (SVG above LARGE_SVG_BYTES) are shown through the worker's 1× PNG; zoomed past one
+ * device pixel per image pixel, the visible part is rendered again by the preview worker at the
+ * screen's resolution and drawn over it on a canvas (sharp view), so a 16× look at a photo trace
+ * shows its curves, not a blown-up bitmap.
+ *
+ * Security: the input and every result are only ever shown through <img src="blob:…"> (or pixels
+ * on a canvas) — an SVG is never inserted into the DOM — so a hostile file cannot script the page.
  */
 
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 
+import type { ViewRender, ViewWindow } from '../worker/protocol.js';
 import { useObjectUrl } from './hooks.js';
-import type { Source, TracelabStore, ViewMode, ViewerState } from './store.js';
-import { actualSize, panBy, PAN_STEP_PX, placement, stepZoom, wheelFactor, zoomAt, type Size } from './viewer-geometry.js';
+import { fieldsFor, type Job, type Source, type TracelabStore, type ViewMode, type ViewerState } from './store.js';
+import { actualSize, panBy, PAN_STEP_PX, placement, sharpWindow, stepZoom, wheelFactor, zoomAt, type Size } from './viewer-geometry.js';
+
+/** Renders part of the current result at a zoom: the preview worker (its last trace). */
+export interface ViewRenderer {
+  renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
+}
+
+/** Wait this long after the last zoom or pan before asking for a sharp view. */
+const SHARP_VIEW_DELAY_MS = 120;
 
 const MODES: readonly { readonly mode: ViewMode; readonly label: string }[] = [
   { mode: 'side', label: 'Side by side' },
@@ -36,10 +50,12 @@ const ZERO: Size = { width: 0, height: 0 };
 // ---------------------------------------------------------------------------------------------
 // The viewer
 
-export function Viewer({ store }: { store: TracelabStore }) {
+export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: ViewRenderer }) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
   const mode = useStore(store, (s) => s.viewer.mode);
+  const viewer = useStore(store, (s) => s.viewer);
+  const options = useStore(store, (s) => s.options);
   const hintId = useId();
 
   const inputUrl =
@@ -79,7 +95,12 @@ export function Viewer({ store }: { store: TracelabStore }) {
     onLoad: (img) => setNatural({ width: img.naturalWidth, height: img.naturalHeight }),
     onError: () => setInputBroken(true),
   };
-  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy };
+  const wanted =
+    renderer && job.previewPng && job.status === 'done' && image && pane.width > 0
+      ? sharpWindow(placement(viewer, image, pane), image, pane, window.devicePixelRatio || 1)
+      : null;
+  const sharp = useSharpView(renderer, source, job, wanted, () => fieldsFor(options));
+  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp };
   const outline: ResultView = { url: outlineView?.url ?? null, traceId: outlineView?.key ?? null, busy };
   const common = { store, image, hintId, onResize: setPane };
 
@@ -100,10 +121,10 @@ export function Viewer({ store }: { store: TracelabStore }) {
             </Viewport>
           </figure>
           <figure className="pane">
-            <figcaption>{resultCaption(job.width, job.height)}</figcaption>
+            <figcaption>{resultCaption(job, result.sharp !== null)}</figcaption>
             <Viewport {...common} label="Result view" busy={busy}>
-              {(stage) =>
-                stage && result.url ? <div className="stage" style={stage}>{resultImg(result)}</div> : resultPlaceholder(busy)
+              {(stage, scale) =>
+                stage && result.url ? <div className="stage" style={stage}>{resultImg(result, scale)}</div> : resultPlaceholder(busy)
               }
             </Viewport>
           </figure>
@@ -113,7 +134,7 @@ export function Viewer({ store }: { store: TracelabStore }) {
           <figcaption>
             <span>{inputCaption(source)}</span>
             <span aria-hidden="true"> · </span>
-            <span>{resultCaption(job.width, job.height)}</span>
+            <span>{resultCaption(job, result.sharp !== null)}</span>
           </figcaption>
           {mode === 'overlay' ? (
             <Overlay {...common} input={input} result={result} source={source} />
@@ -124,7 +145,7 @@ export function Viewer({ store }: { store: TracelabStore }) {
                   <>
                     <div className="stage" style={stage}>
                       <div className="faded">{inputImg(input, scale)}</div>
-                      {outline.url && resultImg(outline, 'Traced outlines')}
+                      {outline.url && resultImg(outline, scale, 'Traced outlines')}
                     </div>
                     {!outline.url && <p className="placeholder badge">{busy ? 'Tracing…' : 'The traced SVG appears here'}</p>}
                   </>
@@ -156,14 +177,72 @@ interface ResultView {
   readonly url: string | null;
   readonly traceId: number | null;
   readonly busy: boolean;
+  /** The zoomed view re-rendered sharply (large results only), drawn over the image. */
+  readonly sharp?: ViewRender | null;
+}
+
+/**
+ * The sharp view of `wanted` (see the module header): asked for once zoom and pan rest, dropped
+ * when the result changes or a 1× bitmap is enough again. A failed render (the worker was busy
+ * with a new trace) leaves the 1× preview.
+ */
+function useSharpView(
+  renderer: ViewRenderer | undefined,
+  source: Source | null,
+  job: Job,
+  wanted: ViewWindow | null,
+  fields: () => [string, string][],
+): ViewRender | null {
+  const [done, setDone] = useState<{ resultId: number | null; render: ViewRender } | null>(null);
+  const key = wanted && source ? `${job.resultId}:${wanted.left},${wanted.top},${wanted.width},${wanted.height},${wanted.zoom}` : null;
+  const latest = useRef({ source, wanted, fields, resultId: job.resultId });
+  latest.current = { source, wanted, fields, resultId: job.resultId };
+  useEffect(() => {
+    const { source: src, wanted: view, fields: currentFields, resultId } = latest.current;
+    if (key === null || !renderer || !src || !view) return undefined;
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      renderer.renderView(src.bytes.slice(), currentFields(), view).then(
+        (render) => {
+          if (!cancelled) setDone({ resultId, render });
+        },
+        () => undefined,
+      );
+    }, SHARP_VIEW_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [key, renderer]);
+  return wanted && done && done.resultId === job.resultId ? done.render : null;
+}
+
+/** The sharp view on a canvas, placed over the image pixels it shows at the current scale. */
+function SharpView({ render, scale }: { render: ViewRender; scale: number }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  useLayoutEffect(() => {
+    const canvas = ref.current;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    canvas.width = render.width;
+    canvas.height = render.height;
+    const pixels = new Uint8ClampedArray(render.rgba.buffer as ArrayBuffer, render.rgba.byteOffset, render.width * render.height * 4);
+    ctx.putImageData(new ImageData(pixels, render.width, render.height), 0, 0);
+  }, [render]);
+  const v = render.view;
+  const style: CSSProperties = { left: v.left * scale, top: v.top * scale, width: v.width * scale, height: v.height * scale };
+  return <canvas ref={ref} className="sharp-view" aria-hidden="true" data-zoom={v.zoom} style={style} />;
 }
 
 function inputCaption(source: Source | null): string {
   return `Input${source ? ` — ${source.name} (${source.size.toLocaleString('en-US')} bytes)` : ''}`;
 }
 
-function resultCaption(width: number | null, height: number | null): string {
-  return `Result (SVG)${width !== null && height !== null ? ` — ${width} × ${height} px` : ''}`;
+/** Says plainly when a large result is shown through its 1× PNG and whether the zoomed view is sharp. */
+function resultCaption(job: Job, sharp: boolean): string {
+  const size = job.width !== null && job.height !== null ? ` — ${job.width} × ${job.height} px` : '';
+  const preview = job.previewPng ? (sharp ? '; large: zoomed view rendered sharp' : '; large: shown as a 1× PNG preview, sharpened when zoomed') : '';
+  return `Result (SVG${preview})${size}`;
 }
 
 function inputImg(input: InputView, scale: number): ReactNode {
@@ -180,16 +259,19 @@ function inputImg(input: InputView, scale: number): ReactNode {
   );
 }
 
-function resultImg(result: ResultView, alt = 'Traced vector result'): ReactNode {
+function resultImg(result: ResultView, scale: number, alt = 'Traced vector result'): ReactNode {
   if (!result.url) return null;
   return (
-    <img
-      src={result.url}
-      alt={alt}
-      draggable={false}
-      className={result.busy ? 'result stale' : 'result'}
-      data-trace-id={result.traceId ?? undefined}
-    />
+    <>
+      <img
+        src={result.url}
+        alt={alt}
+        draggable={false}
+        className={result.busy ? 'result stale' : 'result'}
+        data-trace-id={result.traceId ?? undefined}
+      />
+      {result.sharp && <SharpView render={result.sharp} scale={scale} />}
+    </>
   );
 }
 
@@ -435,7 +517,7 @@ function Overlay({ store, image, hintId, onResize, input, result, source }: Over
         stage ? (
           <>
             <div className="layer">
-              {result.url ? <div className="stage" style={stage}>{resultImg(result)}</div> : null}
+              {result.url ? <div className="stage" style={stage}>{resultImg(result, scale)}</div> : null}
             </div>
             <div className="layer" style={clip}>
               <div className="stage" style={stage}>{inputImg(input, scale)}</div>

@@ -21,14 +21,15 @@ if (shared.problems.length > 0) reportShareProblems(shared.problems);
 // The address bar follows the options, so a reload (or a copied address) keeps them.
 connectShareHash(store, window, reportShareProblems);
 // Two workers: previews (every change aborts the running one) and exports/the local service.
-connectTracer(store, createTracerClient());
+const previewer = createTracerClient();
+connectTracer(store, previewer);
 const exporter = createTracerClient();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App store={store} exporter={exporter} />
+    <App store={store} exporter={exporter} previewer={previewer} />
   </StrictMode>,
 );
 registerServiceWorker();

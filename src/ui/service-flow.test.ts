@@ -229,6 +229,45 @@ describe('service flows over a fake exporter', () => {
     expect(exporter.log.requests.length).toBe(before);
   });
 
+  it('a failed call or a new image drops the previous call\'s file (no 1011 above the old PDF, issue 17)', async () => {
+    const store = storeWithSource();
+    let answer: 'pdf' | '1011' | '1019' = 'pdf';
+    const exporter = fakeExporter(() =>
+      answer === 'pdf'
+        ? { status: 200, headers: [['content-type', 'application/pdf'], ['x-credits-charged', '1.000000']], body: encoder.encode('%PDF-1.4') }
+        : answer === '1011'
+          ? errorResponse(402, 1011, 'Out of credits')
+          : errorResponse(400, 1019, 'Invalid parameter'),
+    );
+    await callVectorize(store, exporter);
+    expect(store.getState().service.file).toMatchObject({ contentType: 'application/pdf' });
+    answer = '1011';
+    await callVectorize(store, exporter);
+    expect(store.getState().service.last?.error?.code).toBe(1011);
+    expect(store.getState().service.file).toBeNull();
+
+    answer = 'pdf';
+    await callVectorize(store, exporter);
+    answer = '1019';
+    await downloadToken(store, exporter, 'api-test-abc', 'pdf');
+    expect(store.getState().service.file).toBeNull();
+
+    answer = 'pdf';
+    await callVectorize(store, exporter);
+    store.getState().setSource({ name: 'other.png', bytes: new Uint8Array([1]), size: 1, type: 'image/png' });
+    expect(store.getState().service.file).toBeNull();
+  });
+
+  it('an input that cannot be loaded replaces the previous image: no old picture or result stays (issue 17)', () => {
+    const store = storeWithSource();
+    const id = store.getState().startJob();
+    const palette = [{ hex: '#000000', areaPx: 1, shapes: 1 }];
+    store.getState().finishJob(id, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats: { profile: 'flat', colors: 1, regions: 1, shapes: 1, bytes: 6, nodes: 4, palette }, ms: 1, width: 1, height: 1 });
+    store.getState().reportError({ code: 1006, message: 'The image at https://example.com/x.png could not be fetched' });
+    expect(store.getState().source).toBeNull();
+    expect(store.getState().job).toMatchObject({ status: 'error', svg: null, stats: null, error: { code: 1006 } });
+  });
+
   it('refreshes and account changes: a successful refresh keeps the cost line', async () => {
     const store = storeWithSource();
     const exporter = fakeExporter(() => ({ status: 200, headers: [['content-type', 'image/png'], ['x-credits-charged', '0.200000']], body: new Uint8Array([137]) }));

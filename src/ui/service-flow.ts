@@ -126,7 +126,15 @@ function emptyCall(endpoint: Endpoint, mode: Mode | null): Omit<ServiceCall, 'id
 
 function recordFailure(store: TracelabStore, endpoint: Endpoint, mode: Mode | null, err: unknown, ms: number, token: string | null = null): ServiceCall {
   const { status, error } = thrownError(err);
-  return record(store, { ...emptyCall(endpoint, mode), token, status, error, ms });
+  return record(store, { ...emptyCall(endpoint, mode), token, status, error, ms }, staleFile(endpoint));
+}
+
+/**
+ * A failed /vectorize or /download made no file: the previous call's file must not stay beside its
+ * error as if it were the answer (issue 17: a 1011 shown above the previous PDF and its save link).
+ */
+function staleFile(endpoint: Endpoint): { file?: null } {
+  return endpoint === 'vectorize' || endpoint === 'download' ? { file: null } : {};
 }
 
 /**
@@ -166,7 +174,7 @@ async function post(
     error: ok ? null : parseApiError(response.status, response.body),
     ms: elapsed(start),
   };
-  const patch: { file?: ServiceResultFile; receipts?: Record<string, string> } = {};
+  const patch: { file?: ServiceResultFile | null; receipts?: Record<string, string> } = ok ? {} : staleFile(endpoint);
   if (ok && endpoint !== 'delete' && contentType !== null) {
     patch.file = { body: response.body, contentType: contentType.split(';')[0]!.trim(), extension: extensionOf(contentType) };
   }

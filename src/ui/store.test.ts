@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TracelabError } from '../engine/errors.js';
 import type { VectorizeResult } from '../worker/protocol.js';
 import { DEFAULT_OPTIONS } from '../api/index.js';
-import { createTracelabStore, fieldsFor, optionSpec, PANEL_OPTIONS, statusText, validateOption } from './store.js';
+import { createTracelabStore, fieldsFor, optionSpec, PANEL_OPTIONS, resultHint, statusText, validateOption } from './store.js';
 import { connectTracer, type Tracer } from './tracing.js';
 
 const RESULT: VectorizeResult = {
@@ -98,6 +98,24 @@ describe('status text', () => {
     expect(store.getState().job.progress?.step).toBe('fit');
     store.getState().failJob(id, { code: 1006, message: 'Failed to read the supplied image: corrupt' });
     expect(statusText(store.getState().job, true)).toBe('Error 1006: Failed to read the supplied image: corrupt');
+  });
+
+  it('a one-colour result says why (Line art palette on a light colour picture, issue 17)', () => {
+    const store = createTracelabStore();
+    const finish = (hexes: string[]) => {
+      const id = store.getState().startJob();
+      const palette = hexes.map((hex) => ({ hex, areaPx: 100, shapes: 1 }));
+      const stats = { profile: 'flat' as const, colors: hexes.length, regions: hexes.length, shapes: hexes.length, bytes: 10, nodes: 4, palette };
+      store.getState().finishJob(id, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
+      return resultHint(store.getState().job, store.getState().options);
+    };
+    expect(finish(['#FFFFFF', '#000000'])).toBeNull();
+    expect(finish(['#FFFFFF'])).toMatch(/single colour, #FFFFFF/);
+    store.getState().applyOptions({ 'processing.max_colors': '2', 'processing.palette': '#000000; #FFFFFF;' }, 'defaults');
+    const hint = finish(['#FFFFFF']);
+    expect(hint).toMatch(/processing\.palette maps each colour/);
+    expect(hint).toMatch(/processing\.max_colors=2/);
+    expect(hint).toMatch(/Line art/);
   });
 });
 

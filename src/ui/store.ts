@@ -125,7 +125,10 @@ export interface JobSlice {
   setProgress(id: number, progress: TraceProgress): void;
   finishJob(id: number, outcome: TraceOutcome): void;
   failJob(id: number, error: JobError): void;
-  /** An error outside a trace (file could not be read, sample could not be fetched). */
+  /**
+   * A new input could not be loaded (file unreadable, URL or sample not fetched, bad share link):
+   * clears the source and its results, then shows the error.
+   */
   reportError(error: JobError): void;
 }
 
@@ -253,7 +256,10 @@ export const DEFAULT_REMOTE: RemoteState = Object.freeze({
 const sourceSlice: Slice<SourceSlice> = (set, get) => ({
   source: null,
   setSource(source) {
-    set({ source, job: { ...IDLE_JOB, id: get().job.id } });
+    // Results of the local service belong to the image they were made from: a new image (or
+    // none) drops the last call's file, so nothing on screen is saved for the wrong picture.
+    const service = get().service;
+    set({ source, job: { ...IDLE_JOB, id: get().job.id }, ...(service.file ? { service: { ...service, file: null } } : {}) });
   },
 });
 
@@ -327,6 +333,10 @@ const jobSlice: Slice<JobSlice> = (set, get) => ({
     set({ job: { ...IDLE_JOB, status: 'error', id, error } });
   },
   reportError(error) {
+    // A new input could not be loaded: it is the current input now, so the previous picture and
+    // everything made from it leave the screen (issue 17: a failed URL left the old image up while
+    // "Download as SVG" still saved its file).
+    get().setSource(null);
     set({ job: { ...IDLE_JOB, status: 'error', id: get().job.id + 1, error } });
   },
 });
@@ -381,4 +391,25 @@ export function statusText(job: Job, hasSource: boolean): string {
     case 'idle':
       return hasSource ? 'Ready' : 'Choose an image to trace.';
   }
+}
+
+/**
+ * A note under a finished trace that looks like a mistake: the whole picture came out as one
+ * colour (e.g. the Line art preset's black-and-white palette on a colour picture whose colours are
+ * all light: every colour snaps to white and the result is blank). Says which options did it.
+ * Null when there is nothing to say.
+ */
+export function resultHint(job: Job, options: VectorizeOptions): string | null {
+  if (job.status !== 'done' || !job.stats) return null;
+  const colors = new Set(job.stats.palette.map((p) => p.hex));
+  if (colors.size !== 1) return null;
+  const [only] = colors;
+  const causes: string[] = [];
+  if (options['processing.palette']) causes.push('processing.palette maps each colour to the nearest listed one');
+  if (options['processing.max_colors'] > 0) causes.push(`processing.max_colors=${options['processing.max_colors']} keeps only the most common colours`);
+  const why = causes.length > 0 ? ` (${causes.join('; ')})` : '';
+  return (
+    `The result is a single colour, ${only}: every colour of this picture became it${why}. ` +
+    'A black-and-white palette (the Line art preset) suits dark ink on a light ground; for a colour picture choose another preset or more colours.'
+  );
 }

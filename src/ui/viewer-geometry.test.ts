@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_VIEWER, type ViewerState } from './store.js';
-import { actualSize, fitScale, MAX_ZOOM, panBy, placement, stepZoom, wheelFactor, zoomAt } from './viewer-geometry.js';
+import { actualSize, fitScale, MAX_SHARP_VIEW_PIXELS, MAX_ZOOM, panBy, placement, sharpWindow, stepZoom, wheelFactor, zoomAt } from './viewer-geometry.js';
 
 const image = { width: 100, height: 50 };
 const pane = { width: 400, height: 400 };
@@ -52,5 +52,35 @@ describe('viewer geometry', () => {
     expect(wheelFactor(-100, 0)).toBeGreaterThan(1);
     expect(wheelFactor(100, 0)).toBeLessThan(1);
     expect(wheelFactor(3, 1)).toBeCloseTo(wheelFactor(48, 0));
+  });
+});
+
+describe('sharpWindow (a zoomed large result is re-rendered, not a 1× bitmap blown up)', () => {
+  const image = { width: 1000, height: 800 };
+  const pane = { width: 500, height: 400 };
+
+  it('none while a 1× bitmap is sharp enough (fitted below one device pixel per image pixel)', () => {
+    expect(sharpWindow({ x: 0, y: 0, scale: 0.5 }, image, pane, 1)).toBeNull();
+    expect(sharpWindow({ x: 0, y: 0, scale: 1 }, image, pane, 1)).toBeNull();
+  });
+
+  it('the visible image pixels at the screen resolution, padded out to whole pixels', () => {
+    // 16×, image point (300, 200) at the pane's centre.
+    const place = placement({ ...DEFAULT_VIEWER, zoom: 16, centerX: 300, centerY: 200 }, image, pane);
+    const w = sharpWindow(place, image, pane, 2)!;
+    expect(w).toMatchObject({ zoom: 32 });
+    expect(w.left).toBeLessThanOrEqual(300 - 250 / 16);
+    expect(w.left + w.width).toBeGreaterThanOrEqual(300 + 250 / 16);
+    expect(w.top).toBeLessThanOrEqual(200 - 200 / 16);
+    expect(w.top + w.height).toBeGreaterThanOrEqual(200 + 200 / 16);
+    expect(w.width).toBeLessThanOrEqual(500 / 16 + 2);
+  });
+
+  it('stays inside the image at its edges, and under the pixel budget on a huge pane', () => {
+    const atCorner = sharpWindow({ x: 100, y: 50, scale: 4 }, image, pane, 1)!;
+    expect(atCorner).toMatchObject({ left: 0, top: 0, zoom: 4 });
+    const huge = sharpWindow({ x: 0, y: 0, scale: 2 }, image, { width: 4000, height: 4000 }, 2)!;
+    expect(huge.width * huge.height * huge.zoom ** 2).toBeLessThanOrEqual(MAX_SHARP_VIEW_PIXELS + 1);
+    expect(sharpWindow({ x: 5000, y: 0, scale: 4 }, image, pane, 1)).toBeNull();
   });
 });

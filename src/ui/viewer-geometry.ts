@@ -100,3 +100,35 @@ export function wheelFactor(deltaY: number, deltaMode: number): number {
   const px = deltaMode === 1 ? deltaY * 16 : deltaMode === 2 ? deltaY * 400 : deltaY;
   return Math.exp(-px * 0.0022);
 }
+
+/** Largest sharp view the viewer asks for, in device pixels (a 4K screen's pane fits). */
+export const MAX_SHARP_VIEW_PIXELS = 8_388_608;
+
+/** A rectangle of the image in image pixels, to be rendered `zoom` device pixels per image pixel. */
+export interface SharpWindow {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+  readonly zoom: number;
+}
+
+/**
+ * The part of the image a pane shows, in whole image pixels, and the zoom that renders it at
+ * the screen's resolution — or null when a 1× bitmap is already sharp there (at most one device
+ * pixel per image pixel) or nothing is visible. Large views get a smaller zoom so the render
+ * stays under MAX_SHARP_VIEW_PIXELS.
+ */
+export function sharpWindow(place: { x: number; y: number; scale: number }, image: Size, pane: Size, devicePixelRatio: number): SharpWindow | null {
+  const zoom = place.scale * devicePixelRatio;
+  if (!(zoom > 1)) return null;
+  const left = Math.max(0, Math.floor(-place.x / place.scale));
+  const top = Math.max(0, Math.floor(-place.y / place.scale));
+  const right = Math.min(image.width, Math.ceil((pane.width - place.x) / place.scale));
+  const bottom = Math.min(image.height, Math.ceil((pane.height - place.y) / place.scale));
+  const width = right - left;
+  const height = bottom - top;
+  if (width <= 0 || height <= 0) return null;
+  const fits = Math.sqrt(MAX_SHARP_VIEW_PIXELS / (width * height));
+  return { left, top, width, height, zoom: Math.min(zoom, fits) };
+}

@@ -12,7 +12,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import { TracelabError } from '../engine/errors.js';
 import { isWorkerErrorPayload, type TracerApi } from './protocol.js';
 
-export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, VectorizeResult, VectorizeStats } from './protocol.js';
+export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, VectorizeResult, VectorizeStats, ViewRender, ViewWindow } from './protocol.js';
 export { TracelabError } from '../engine/errors.js';
 
 /** Rejection of a request that was superseded by a newer one or cancelled with `abort()`. */
@@ -128,6 +128,8 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker): 
       return request((r) => r.vectorize(transferBytes(bytes), fields, onProgress ? proxy(onProgress) : undefined));
     },
     exportFile: (bytes, fields) => request((r) => r.exportFile(transferBytes(bytes), fields)),
+    // No abort: a view of the current result runs beside it (a new trace aborts both).
+    renderView: (bytes, fields, view) => request((r) => r.renderView(transferBytes(bytes), fields, view)),
     callService: (req) => request((r) => r.callService(req)),
     account: () => request((r) => r.account()),
     setAccount: (status) => request((r) => r.setAccount(status)),

@@ -6,6 +6,7 @@
 
 import { TracelabError } from '../engine/errors.js';
 import type { ImageProfile } from '../engine/types.js';
+import type { RenderWindow } from '../formats/raster-plan.js';
 
 /** How far a preview trace is: the step just finished and the share of the work done (0–1). */
 export interface TraceProgress {
@@ -117,6 +118,20 @@ export interface AccountInfo {
 }
 
 /**
+ * A rectangle of the result in input pixels (the preview PNG's pixels), rendered `zoom` output
+ * pixels per input pixel.
+ */
+export type ViewWindow = RenderWindow;
+
+/** The viewer's sharp view of a zoomed large result: RGBA rows (straight alpha) and the window they show. */
+export interface ViewRender {
+  readonly rgba: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly view: ViewWindow;
+}
+
+/**
  * The object the workers expose. `bytes` is transferred (detached on the caller's side). The
  * preview worker only traces (`vectorize`); the export worker writes files and hosts the local
  * service.
@@ -125,6 +140,8 @@ export interface TracerApi {
   /** `onProgress` is a comlink proxy on the caller's side (see client.ts). */
   vectorize(bytes: Uint8Array, fields: [string, string][], onProgress?: (progress: TraceProgress) => void): Promise<VectorizeResult>;
   exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
+  /** Part of the last preview's result at a zoom (the viewer zoomed into a large result). */
+  renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
   callService(request: ServiceRequest): Promise<ServiceResponse>;
   account(): Promise<AccountInfo>;
   setAccount(status: AccountInfo): Promise<AccountInfo>;

@@ -14,7 +14,7 @@ import type { JobPool } from '../pool/job-pool.js';
 import { createWebJobPool, defaultWebThreads } from '../pool/web-pool.js';
 import type { TracerApi } from './protocol.js';
 import { createServiceHost, type ServiceHost } from './service-host.js';
-import { exportInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
+import { exportInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 let host: ServiceHost | undefined;
 const service = (): ServiceHost => (host ??= createServiceHost());
@@ -40,6 +40,11 @@ const api: TracerApi = {
     guarded(async () => {
       const out = await exportInWorker(bytes, fields, engineThreads());
       return transfer(out, [out.body.buffer as ArrayBuffer]);
+    }),
+  renderView: (bytes, fields, view) =>
+    guarded(async () => {
+      const out = await renderViewInWorker(bytes, fields, view, engineThreads());
+      return transfer(out, [out.rgba.buffer as ArrayBuffer]);
     }),
   callService: (request) =>
     guarded(async () => {

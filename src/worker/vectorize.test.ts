@@ -43,6 +43,15 @@ describe('vectorizeInWorker', () => {
     expect(result.ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('stroke draw styles count the shapes they outline, not "Shapes: 0" (issue 17)', async () => {
+    const filled = await vectorizeInWorker(twoColourPng(), []);
+    for (const style of ['stroke_shapes', 'stroke_edges']) {
+      const stroked = await vectorizeInWorker(twoColourPng(), [['output.draw_style', style]]);
+      expect(countFilledPaths(stroked.svg)).toBe(0);
+      expect(stroked.stats.shapes).toBe(filled.stats.shapes);
+    }
+  });
+
   it('applies API fields', async () => {
     const withFiller = await vectorizeInWorker(twoColourPng(), []);
     const without = await vectorizeInWorker(twoColourPng(), [['output.gap_filler.enabled', 'false']]);

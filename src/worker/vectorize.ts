@@ -10,12 +10,20 @@ import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { planVectorize, traceBytes, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
-import { buildPlan } from '../formats/plan.js';
-import { writePlanPng } from '../formats/png.js';
+import { buildPlan, type OutputPlan } from '../formats/plan.js';
+import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
-import { countFilledPaths, LARGE_SVG_BYTES, type ExportResult, type TraceProgress, type PaletteEntry, type VectorizeResult } from './protocol.js';
+import {
+  countFilledPaths,
+  LARGE_SVG_BYTES,
+  type ExportResult,
+  type PaletteEntry,
+  type TraceProgress,
+  type VectorizeResult,
+  type ViewRender,
+} from './protocol.js';
 
 /**
  * The last trace of this worker, kept so an option that does not change the trace (every
@@ -73,11 +81,9 @@ export async function vectorizeInWorker(
     drawStyle: 'stroke_shapes',
     strokes: { strokeWidthPx: 1, nonScalingStroke: true },
   });
-  // The preview PNG is 1× the input: what the fitted viewer shows; zooming in shows its pixels.
-  const previewPng =
-    body.length > LARGE_SVG_BYTES
-      ? writePlanPng(buildPlan(result, { ...plan.outputOptions, fileFormat: 'png', size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1 } }))
-      : null;
+  // The preview PNG is 1× the input: what the fitted viewer shows; zoomed in, the viewer asks for
+  // the visible part again at screen resolution (renderViewInWorker).
+  const previewPng = body.length > LARGE_SVG_BYTES ? writePlanPng(previewPlan(result, plan)) : null;
   return {
     svg,
     outlineSvg,
@@ -86,7 +92,9 @@ export async function vectorizeInWorker(
       profile: result.stats.profile,
       colors: result.stats.colors,
       regions: result.stats.regions,
-      shapes: countFilledPaths(svg),
+      // Stroke draw styles draw every shape as an outline (no fill): count the traced shapes then,
+      // not the filled elements, or the stats read "Shapes: 0" for a full drawing (issue 17).
+      shapes: plan.outputOptions.drawStyle === 'fill_shapes' ? countFilledPaths(svg) : result.shapes.length,
       bytes: body.length,
       nodes: result.chains.reduce((n, c) => n + c.segments.length, 0),
       palette: resultPalette(result),
@@ -96,6 +104,29 @@ export async function vectorizeInWorker(
     ms: Math.round((performance.now() - start) * 10) / 10,
     reusedTrace: reused,
   };
+}
+
+/** The plan of a large result's preview PNG: the current output options at the input's size. */
+function previewPlan(result: TraceResult, plan: VectorizePlan): OutputPlan {
+  return buildPlan(result, { ...plan.outputOptions, fileFormat: 'png', size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1 } });
+}
+
+/**
+ * The part of a large result the zoomed viewer shows, rendered at screen resolution (issue 17:
+ * the 1× preview PNG turned into a soft bitmap at 16×). `view` is in input pixels with the zoom in
+ * output pixels per input pixel; the trace is this worker's last one (the preview's), so nothing
+ * is traced again unless the options changed meanwhile. Out: straight-alpha RGBA rows.
+ */
+export async function renderViewInWorker(
+  bytes: Uint8Array,
+  fields: Iterable<readonly [string, string]>,
+  view: RenderWindow,
+  runner?: JobRunner,
+): Promise<ViewRender> {
+  const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
+  const { result } = await traceOnce(plan, bytes, undefined, runner);
+  const { rgba, width, height } = renderPlan(previewPlan(result, plan), { window: view });
+  return { rgba, width, height, view };
 }
 
 /** The file in the requested `output.file_format` (downloads). */

@@ -415,3 +415,46 @@ describe('determinism', () => {
     }
   });
 });
+
+describe('render window (the playground\'s sharp view of a zoomed large result)', () => {
+  it('the whole page at zoom 1 is the plain render, byte for byte', () => {
+    const plan = pngPlan(wide(), { size: size({ scale: 1 }) });
+    const whole = renderPlan(plan);
+    const windowed = renderPlan(plan, { window: { left: 0, top: 0, width: 50, height: 25, zoom: 1 } });
+    expect([windowed.width, windowed.height]).toEqual([50, 25]);
+    expect(Buffer.from(windowed.rgba).equals(Buffer.from(whole.rgba))).toBe(true);
+  });
+
+  it('a window at zoom 8 is that crop of the page rendered 8× — sharp edges, not a scaled-up 1× bitmap', () => {
+    const result = wide();
+    const big = renderPlan(pngPlan(result, { size: size({ scale: 8 }) })); // 400 × 200
+    const view = renderPlan(pngPlan(result, { size: size({ scale: 1 }) }), { window: { left: 14, top: 3, width: 20, height: 12, zoom: 8 } });
+    expect([view.width, view.height]).toEqual([160, 96]);
+    let worst = 0;
+    for (let y = 0; y < view.height; y++) {
+      for (let x = 0; x < view.width; x++) {
+        for (let c = 0; c < 4; c++) {
+          const a = view.rgba[(y * view.width + x) * 4 + c]!;
+          const b = big.rgba[((y + 24) * big.width + x + 112) * 4 + c]!;
+          worst = Math.max(worst, Math.abs(a - b));
+        }
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(1);
+    // The disc's edge crosses a row within about one output pixel: partly covered pixels along a
+    // row are few (a 1× bitmap scaled 8× would blur the edge over ~8 pixels).
+    const row = 48;
+    let partial = 0;
+    for (let x = 0; x < view.width; x++) {
+      const g = view.rgba[(row * view.width + x) * 4 + 1]!;
+      if (g > 40 && g < 245) partial++;
+    }
+    expect(partial).toBeLessThanOrEqual(4);
+  });
+
+  it('refuses a window that is empty or larger than the result limit', () => {
+    const plan = pngPlan(wide(), { size: size({ scale: 1 }) });
+    expect(() => renderPlan(plan, { window: { left: 0, top: 0, width: 0, height: 10, zoom: 2 } })).toThrow(RangeError);
+    expect(() => renderPlan(plan, { window: { left: 0, top: 0, width: 50, height: 25, zoom: 1e4 } })).toThrow(RangeError);
+  });
+});
