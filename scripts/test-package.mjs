@@ -150,6 +150,9 @@ async function main() {
     assert(/bytes of SVG/.test(printed) && /write 100%/.test(printed), `no result/progress: ${printed}`);
     assert(/cancelled: not needed any more/.test(printed), `cancellation not seen: ${printed}`);
     assert(/1019: Unknown parameter 'output\.fil_format'/.test(printed), `no 1019 for the misspelt name: ${printed}`);
+    // Every entry's types resolve and check under --strict (no skipLibCheck).
+    writeFileSync(join(app, 'entries.ts'), ENTRIES);
+    run(process.execPath, [tsc, ...flags, '--noEmit', 'entries.ts'], { cwd: app });
     writeFileSync(join(app, 'bad.ts'), "import { vectorize } from 'tracelab';\nawait vectorize(new Uint8Array(), { output: { fil_format: 'svg' } });\n");
     let failed = '';
     try {
@@ -158,7 +161,7 @@ async function main() {
       failed = String(error.stdout);
     }
     assert(/fil_format/.test(failed), `tsc accepted a misspelt option name: ${failed}`);
-    return 'typed.ts clean; bad.ts: ' + failed.trim().split('\n')[0].slice(0, 120);
+    return 'typed.ts and entries.ts (every entry) clean; bad.ts: ' + failed.trim().split('\n')[0].slice(0, 120);
   });
 
   // ---- 3. the handler in a server of one's own, against `tracelab serve` -------------------------
@@ -316,6 +319,25 @@ window.__probe = (() => {
     stop() { running = false; return { longestTask: Math.max(0, ...tasks), longestGap: Math.max(0, ...gaps), longestLag: Math.max(0, ...lags), frames, longTasks: tasks.length }; },
   };
 })();
+`;
+
+/** Uses every entry of the package, for the type check. */
+const ENTRIES = `
+import { vectorize, createTracer, TracelabError, type TraceOptions, type VectorizeResult } from 'tracelab';
+import { vectorizeSync, vectorizeHere, traceSync, decodeImage } from 'tracelab/engine';
+import { createClient, ApiClientError } from 'tracelab/client';
+import { createHandler, toNodeListener, createMemoryStore } from 'tracelab/handler';
+import { writeTrace, buildPlan, writeSvg } from 'tracelab/formats';
+const options: TraceOptions = { 'output.file_format': 'pdf', processing: { max_colors: 4 }, signal: new AbortController().signal };
+const pixels = { data: new Uint8Array(16), width: 2, height: 2 };
+const sync = vectorizeSync(pixels, { output: { file_format: 'dxf' } });
+const trace = traceSync(pixels);
+const svg: string = writeSvg(trace);
+const file: Promise<{ data: Uint8Array }> = writeTrace(trace, { output: { file_format: 'eps' } });
+const results: Promise<VectorizeResult>[] = [vectorize(pixels, options), vectorizeHere(new Blob([]), {}), createTracer({ threads: 1 }).vectorize(new ArrayBuffer(0))];
+const handler = createHandler({ credentials: { apiId: 'a', apiSecret: 'b' }, store: createMemoryStore(), threads: 0 });
+const client = createClient({ baseUrl: 'http://x/api/v1', apiId: 'a', apiSecret: 'b', fetch: (input, init) => handler(new Request(input, init)) });
+export { sync, svg, file, results, client, toNodeListener, decodeImage, buildPlan, TracelabError, ApiClientError };
 `;
 
 /** The same /api/v1 calls against one server; prints what must be equal between servers. */
