@@ -12,7 +12,7 @@
  *      media type, body bytes and credits;
  *   4. (vite added) examples/vite builds; in Debian's Chromium (playwright-core, headless) a 1 MP
  *      image is traced in a worker with no main-thread task > 50 ms (PerformanceObserver
- *      'longtask'; event-loop lag and rAF gaps reported), byte-identical to the CLI, then the other formats; the gzipped size
+ *      'longtask' and event-loop lag; rAF gaps reported), byte-identical to the CLI, then the other formats; the gzipped size
  *      of the library code the app loads for a trace (page + worker, without on-demand chunks) ≤ 150 kB.
  * Prints one line per check and `N passed, M failed`; exits 1 on any failure.
  *   node scripts/test-package.mjs [--keep]   (--keep leaves the temp folder for a look)
@@ -204,6 +204,7 @@ async function main() {
     // A larger input: the sample traced and rendered back to PNG at 8× (1280×960) by the packed CLI.
     cli(['vectorize', 'input.png', '-o', 'big.png', '--param', 'output.size.scale=8']);
     for (const format of ['svg', 'pdf', 'eps', 'dxf', 'png']) cli(['vectorize', 'big.png', '-o', `out/big-cli.${format}`]);
+    cpSync(join(app, 'big.png'), join(app, 'dist', 'big.png')); // the page fetches it (see traceOnce)
     const port = await freePort();
     const preview = startProcess(
       process.execPath,
@@ -227,36 +228,51 @@ async function main() {
       await page.addInitScript(PROBE);
       await page.goto(url);
       await page.waitForLoadState('load');
+      // One trace, driven from inside the page so that no harness code runs on the page's thread
+      // while it is measured: Playwright's own calls (setInputFiles, waitForFunction polling)
+      // evaluate its injected scripts there — 20–40 ms of CPU each, seen in a Chrome trace. The
+      // file is fetched first, then the probe starts, the file goes to the input (as a user's
+      // pick) and a MutationObserver waits for the download link.
       const traceOnce = async (format) => {
-        await page.selectOption('#format', format);
-        await page.evaluate(() => window.__probe.start());
-        const t0 = Date.now();
-        await page.setInputFiles('#file', join(app, 'big.png'));
-        await page.waitForFunction(() => !document.querySelector('#download').hidden || /failed/.test(document.querySelector('#status').textContent), null, { timeout: 60_000 });
-        const ms = Date.now() - t0;
-        const probe = await page.evaluate(() => window.__probe.stop());
-        const status = await page.textContent('#status');
-        assert(!/failed/.test(status), `trace failed: ${status}`);
-        const b64 = await page.evaluate(async () => {
-          const bytes = new Uint8Array(await (await fetch(document.querySelector('#download').href)).arrayBuffer());
-          let s = '';
-          for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-          return btoa(s);
-        });
-        const got = Buffer.from(b64, 'base64');
+        const r = await page.evaluate(async (format) => {
+          document.querySelector('#format').value = format;
+          const blob = await (await fetch('./big.png')).blob();
+          const picked = new DataTransfer();
+          picked.items.add(new File([blob], 'big.png', { type: 'image/png' }));
+          const link = document.querySelector('#download');
+          const status = document.querySelector('#status');
+          const finished = new Promise((resolve) => {
+            const check = () => (!link.hidden || /failed/.test(status.textContent)) && (observer.disconnect(), resolve());
+            const observer = new MutationObserver(check);
+            observer.observe(document.body, { attributes: true, childList: true, subtree: true, characterData: true });
+          });
+          window.__probe.start();
+          const t0 = performance.now();
+          const input = document.querySelector('#file');
+          input.files = picked.files;
+          input.dispatchEvent(new Event('change'));
+          await finished;
+          const ms = Math.round(performance.now() - t0);
+          const probe = window.__probe.stop();
+          if (link.hidden) return { ms, probe, status: status.textContent, b64: '' };
+          const bytes = new Uint8Array(await (await fetch(link.href)).arrayBuffer());
+          let text = '';
+          for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          // Reset for the next run.
+          input.value = '';
+          link.hidden = true;
+          return { ms, probe, status: status.textContent, b64: btoa(text) };
+        }, format);
+        assert(!/failed/.test(r.status), `trace failed: ${r.status}`);
+        const got = Buffer.from(r.b64, 'base64');
         const ref = readFileSync(join(app, 'out', `big-cli.${format}`));
         assert(got.equals(ref), `${format}: browser result (${got.length} B) differs from the CLI's (${ref.length} B)`);
-        // Reset for the next run (the same file again must fire `change`).
-        await page.evaluate(() => {
-          document.querySelector('#file').value = '';
-          document.querySelector('#download').hidden = true;
-        });
-        return { ms, probe, status };
+        return r;
       };
-      // The page's thread shares 2 cores with the worker and with whatever else the machine runs;
-      // under load even an idle page's thread is descheduled for tens of ms (a busy worker of 10
-      // lines shows the same lag), so: up to three attempts per format, every attempt's figures
-      // printed. Asserted: long tasks (what runs on the page's thread). Lag and rAF gaps: reported.
+      // The page's thread shares 2 cores with the worker and with whatever else the machine runs
+      // (an idle page's thread is descheduled for tens of ms under load), so up to three attempts
+      // per format, every attempt's figures printed. Asserted: no long task and no event-loop lag
+      // of 50 ms or more. rAF gaps (which also count frames the compositor skipped): reported.
       const figures = (r) =>
         `longest task ${r.probe.longestTask} ms, event-loop lag ≤ ${r.probe.longestLag.toFixed(1)} ms, longest rAF gap ${r.probe.longestGap.toFixed(1)} ms (${r.probe.frames} frames), trace ${r.ms} ms`;
       const report = [];
@@ -267,10 +283,10 @@ async function main() {
         for (let i = 0; i < 3; i++) {
           r = await traceOnce(format);
           attempts.push(figures(r));
-          if (r.probe.longestTask < LONG_TASK_MS) break;
+          if (r.probe.longestTask < LONG_TASK_MS && r.probe.longestLag < LONG_TASK_MS) break;
         }
         first ??= r;
-        assert(r.probe.longestTask < LONG_TASK_MS, `${format}: a main-thread task took ${r.probe.longestTask} ms in each of 3 attempts (${attempts.join('; ')})`);
+        assert(r.probe.longestTask < LONG_TASK_MS && r.probe.longestLag < LONG_TASK_MS, `${format}: the page's thread was blocked ≥ ${LONG_TASK_MS} ms in each of 3 attempts (${attempts.join('; ')})`);
         report.push(`${format}: ${attempts.map((a, i) => (attempts.length > 1 ? `attempt ${i + 1} ` : '') + a).join('; ')}`);
       }
       assert(workers.length >= 1, 'no Web Worker was started');
@@ -297,8 +313,8 @@ async function main() {
 /**
  * The page's thread while a trace runs: long tasks (PerformanceObserver 'longtask': a task on the
  * page's thread over 50 ms), event-loop lag (a MessageChannel ping every 5 ms: how late each one
- * ran) and rAF gaps. Lag and gaps also grow when the OS deschedules the renderer on a loaded
- * machine (headless, software compositing), so they are reported, not asserted.
+ * ran) and rAF gaps. Long tasks and lag are asserted; rAF gaps also count frames the compositor
+ * skipped on a loaded machine (headless, software compositing), so they are reported only.
  */
 const PROBE = `
 window.__probe = (() => {
