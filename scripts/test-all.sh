@@ -5,7 +5,8 @@
 #     reader tests (test tools may not download browsers);
 #  2. npm dependencies (npm install also builds the CLI bundle through `prepare`);
 #  3. typecheck + vitest;
-#  4. the browser end-to-end checks of the web page (vite build + Debian's Chromium).
+#  4. the browser end-to-end checks of the web page (vite build + Debian's Chromium);
+#  5. the library from its packed tarball (npm pack → temp project → examples/, Node + Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,3 +31,4 @@ npm install --no-audit --no-fund
 npm run build:cli
 npm test
 npm run test:e2e
+npm run test:package

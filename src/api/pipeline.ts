@@ -4,9 +4,10 @@
  * No I/O and no platform code: hosts load codec assets themselves (Node: src/cli/node-codecs.ts).
  */
 import { decodeImage } from '../decode/index.js';
-import { parameterError, unreadableImageError } from '../engine/errors.js';
+import { MAX_ACCEPTED_PIXELS, parameterError, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
 import { traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
-import type { EngineParams, TraceResult } from '../engine/types.js';
+import type { EngineParams, ImageProfile, TraceResult } from '../engine/types.js';
+import { forEachDrawable, type OutputPlan } from '../formats/plan.js';
 import { writeFile } from './write-file.js';
 import type { OutputOptions } from '../formats/types.js';
 import { FILE_FORMAT_MEDIA } from './media-types.js';
@@ -68,6 +69,50 @@ export function planVectorize(fields: Iterable<readonly [string, string]>): Vect
   return { options, engineParams: toEngineParams(options), outputOptions };
 }
 
+/** Decoded pixels handed in by a caller (library `vectorize({ data, width, height })`): RGBA rows, top to bottom. */
+export interface PixelInput {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array | Uint8ClampedArray;
+  /** Pixels per inch, when the caller knows it (sets the natural page size of PDF/EPS, like a file's pHYs). */
+  readonly dpi?: number;
+}
+
+/**
+ * Checks caller-supplied pixels the way decodeImage checks a file's header: integer, non-zero
+ * size (1006), not more than MAX_ACCEPTED_PIXELS (1013), exactly width × height × 4 bytes (1006).
+ */
+export function checkPixels(pixels: PixelInput): void {
+  const { width, height, data } = pixels;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) {
+    throw unreadableImageError(`pixels: width and height must be positive integers; received ${width}×${height}`);
+  }
+  if (width * height > MAX_ACCEPTED_PIXELS) throw tooManyPixelsError(width, height);
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) throw unreadableImageError('pixels: data must be a Uint8Array or Uint8ClampedArray of RGBA bytes');
+  if (data.length !== width * height * 4) {
+    throw unreadableImageError(`pixels: data has ${data.length} bytes; ${width}×${height} RGBA needs ${width * height * 4}`);
+  }
+}
+
+/**
+ * Trace decoded pixels (a file's, or a caller's). With a `runner` (a pool of engine threads) large
+ * images are split across its threads; the result is the same bytes either way.
+ */
+export async function tracePixels(plan: VectorizePlan, pixels: PixelInput, hooks: TraceHooks = {}, runner?: JobRunner): Promise<TraceResult> {
+  checkPixels(pixels);
+  const image = { width: pixels.width, height: pixels.height, data: pixels.data };
+  const traced = runner ? await traceImageWith(runner, image, plan.engineParams, hooks) : traceImage(image, plan.engineParams, hooks);
+  // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
+  return pixels.dpi ? { ...traced, inputDpi: pixels.dpi } : traced;
+}
+
+/** The synchronous twin of tracePixels (no thread pool): for callers that run it in a worker of their own. */
+export function tracePixelsSync(plan: VectorizePlan, pixels: PixelInput, hooks: TraceHooks = {}): TraceResult {
+  checkPixels(pixels);
+  const traced = traceImage({ width: pixels.width, height: pixels.height, data: pixels.data }, plan.engineParams, hooks);
+  return pixels.dpi ? { ...traced, inputDpi: pixels.dpi } : traced;
+}
+
 /**
  * Decode and trace. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …).
  * With a `runner` (a pool of engine threads) large images are split across its threads; the
@@ -83,12 +128,48 @@ export async function traceBytes(
   const t0 = now();
   const decoded = await decodeImage(bytes);
   const t1 = now();
-  const image = { width: decoded.width, height: decoded.height, data: decoded.data };
-  const traced = runner ? await traceImageWith(runner, image, plan.engineParams, hooks) : traceImage(image, plan.engineParams, hooks);
-  // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
-  const result = decoded.dpi ? { ...traced, inputDpi: decoded.dpi.x } : traced;
+  const result = await tracePixels(plan, decoded.dpi ? { ...decoded, dpi: decoded.dpi.x } : { width: decoded.width, height: decoded.height, data: decoded.data }, hooks, runner);
   const t2 = now();
   return { result, timings: { decode: t1 - t0, ...result.stats.stageMs, trace: t2 - t1 } };
+}
+
+/** What the playground's stats line shows of a trace (and what the library returns with the file). */
+export interface TraceSummary {
+  /** pixel art, flat art or photo. */
+  readonly profile: ImageProfile;
+  /** Colours in the final palette. */
+  readonly colors: number;
+  /** Connected regions the engine traced. */
+  readonly regions: number;
+  /**
+   * Shapes drawn: filled shapes written (gap-filler strokes not counted); with a stroke draw
+   * style, where every shape is an outline, the traced shapes (as the playground counts them).
+   */
+  readonly shapes: number;
+  /** Curve nodes (segment end points) over all chains. */
+  readonly nodes: number;
+  /** Input size in pixels. */
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The summary of `result` as written with `plan` (shapes: see TraceSummary.shapes). */
+export function summarize(result: TraceResult, plan: OutputPlan): TraceSummary {
+  let shapes = 0;
+  if (plan.options.drawStyle === 'fill_shapes') {
+    forEachDrawable(plan.items, (item) => {
+      if (item.kind === 'fill') shapes++;
+    });
+  } else shapes = result.shapes.length;
+  return {
+    profile: result.stats.profile,
+    colors: result.stats.colors,
+    regions: result.stats.regions,
+    shapes,
+    nodes: result.chains.reduce((n, c) => n + c.segments.length, 0),
+    width: result.inputWidth,
+    height: result.inputHeight,
+  };
 }
 
 /** Decode, trace and write the requested format. Throws TracelabError (also 1023 for a PNG too large). */

@@ -4,14 +4,14 @@
  */
 
 import type { TraceResult } from '../engine/types.js';
-import { writeFile } from './write-file.js';
+import { writeFile, writePlanFile } from './write-file.js';
+import { summarize, type TraceSummary } from './pipeline.js';
 import { buildPlan } from '../formats/plan.js';
-import { encodePng, renderPlan } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from '../formats/types.js';
 import { corruptTokenError } from './storage/errors.js';
 import { FILE_FORMAT_MEDIA } from './media-types.js';
-import { watermarkRgba, watermarkSvg, watermarkTrace, type WatermarkStyle } from './watermark.js';
+import type { WatermarkStyle } from './watermark.js';
 
 export interface RenderRequest {
   /** Output options, including the format. */
@@ -19,12 +19,16 @@ export interface RenderRequest {
   /** Preview modes answer a 4× PNG whatever the format and size options say (reference §3.1). */
   readonly preview: boolean;
   readonly watermark: WatermarkStyle | 'none';
+  /** Also return the stats of the written file (library calls; only without a watermark). */
+  readonly summary?: boolean;
 }
 
 export interface Rendered {
   readonly body: Uint8Array;
   readonly contentType: string;
   readonly extension: string;
+  /** Stats of the trace as written (when the request asked for `summary`). */
+  readonly summary?: TraceSummary;
 }
 
 export async function render(result: TraceResult, req: RenderRequest): Promise<Rendered> {
@@ -33,7 +37,15 @@ export async function render(result: TraceResult, req: RenderRequest): Promise<R
     : req.outputOptions;
   const format = options.fileFormat;
   const media = FILE_FORMAT_MEDIA[format];
-  if (req.watermark === 'none') return { body: await writeFile(result, options), ...media };
+  if (req.watermark === 'none') {
+    // The plan is built once: the writer draws it and the summary counts its filled shapes.
+    const plan = buildPlan(result, options);
+    const body = await writePlanFile(plan);
+    return req.summary ? { body, ...media, summary: summarize(result, plan) } : { body, ...media };
+  }
+  // Watermarks (test and preview modes of the service) and the PNG rasteriser load on first use:
+  // the library's worker, which never watermarks, stays without them.
+  const { watermarkRgba, watermarkSvg, watermarkTrace } = await import('./watermark.js');
   switch (format) {
     case 'svg': {
       const svg = watermarkSvg(writeSvg(result, options), result.inputWidth, result.inputHeight);
@@ -41,6 +53,7 @@ export async function render(result: TraceResult, req: RenderRequest): Promise<R
     }
     case 'png': {
       // The pixels of the PNG writer, with the watermark drawn into them before encoding.
+      const { encodePng, renderPlan } = await import('../formats/png.js');
       const { rgba, width, height } = renderPlan(buildPlan(result, options));
       watermarkRgba(rgba, width, height, req.watermark);
       return { body: encodePng(rgba, width, height), ...media };

@@ -13,7 +13,8 @@
 
 import type { TraceResult } from '../engine/types.js';
 import { IMAGE_SOURCE_FIELDS } from './options.js';
-import { planVectorize, traceBytes } from './pipeline.js';
+import { ENGINE_STAGES, type EngineStage, type TraceHooks } from '../engine/index.js';
+import { planVectorize, traceBytes, tracePixels, type PixelInput } from './pipeline.js';
 import { deserializeTrace, render, serializeTrace, type Rendered } from './service-render.js';
 import type { WatermarkStyle } from './watermark.js';
 
@@ -23,6 +24,8 @@ export type Fields = ReadonlyArray<readonly [string, string]>;
 export type TraceSource =
   /** Decode and trace `bytes` with the processing options in `fields` (`/vectorize`). */
   | { readonly kind: 'image'; readonly bytes: Uint8Array; readonly fields: Fields }
+  /** Trace caller-decoded RGBA pixels with the processing options in `fields` (the library's pixel input). */
+  | { readonly kind: 'pixels'; readonly pixels: PixelInput; readonly fields: Fields }
   /**
    * A retained token (`/download`): its serialised `trace` when it was made with `stacking`, else
    * its `image` traced again with its stored processing `fields` and that stacking (stacking decides
@@ -46,6 +49,14 @@ export interface TraceJob {
   readonly watermark: WatermarkStyle | 'none';
   /** Return the serialised trace too (the call retains a token). */
   readonly keepTrace: boolean;
+  /** Return the stats of the result too (library calls: profile, colours, shapes, nodes). */
+  readonly summary?: boolean;
+}
+
+/** How far a job is: the step just finished and the share of the work done (0–1). */
+export interface JobProgress {
+  readonly stage: 'decode' | EngineStage | 'write';
+  readonly fraction: number;
 }
 
 export interface TraceJobResult extends Rendered {
@@ -54,28 +65,34 @@ export interface TraceJobResult extends Rendered {
 }
 
 /** Runs a job somewhere (this thread, a worker thread); `signal` tells it the client left. */
-export type TraceRunner = (job: TraceJob, signal?: AbortSignal) => Promise<TraceJobResult>;
+export type TraceRunner = (job: TraceJob, signal?: AbortSignal, onProgress?: (progress: JobProgress) => void) => Promise<TraceJobResult>;
 
 /** API fields without the image source fields (those never change a trace and can be large). */
 export function traceFields(fields: Fields): Array<readonly [string, string]> {
   return fields.filter(([name]) => !IMAGE_SOURCE_FIELDS.has(name));
 }
 
-async function traceOf(source: TraceSource): Promise<TraceResult> {
-  if (source.kind === 'image') return (await traceBytes(planVectorize(source.fields), source.bytes)).result;
+async function traceOf(source: TraceSource, hooks: TraceHooks): Promise<TraceResult> {
+  if (source.kind === 'image') return (await traceBytes(planVectorize(source.fields), source.bytes, hooks)).result;
+  if (source.kind === 'pixels') return tracePixels(planVectorize(source.fields), source.pixels, hooks);
   const stored = deserializeTrace(source.token, source.trace);
   if ((stored.shapeStacking ?? 'cutouts') === source.stacking) return stored;
   const fields = [...source.fields, ['output.shape_stacking', source.stacking] as const];
-  return (await traceBytes(planVectorize(fields), source.image)).result;
+  return (await traceBytes(planVectorize(fields), source.image, hooks)).result;
 }
 
-/** Runs `job` in the calling thread. */
-export async function runTraceJob(job: TraceJob): Promise<TraceJobResult> {
-  const result = await traceOf(job.source);
+/** Runs `job` in the calling thread; `onProgress` hears decode, each engine stage and write. */
+export async function runTraceJob(job: TraceJob, onProgress?: (progress: JobProgress) => void): Promise<TraceJobResult> {
+  // Steps: decode, the engine's stages, write (as the playground's preview reports them).
+  const steps = ENGINE_STAGES.length + 2;
+  onProgress?.({ stage: 'decode', fraction: 0 });
+  const hooks: TraceHooks = onProgress ? { onStage: (stage, index) => onProgress({ stage, fraction: (index + 2) / steps }) } : {};
+  const result = await traceOf(job.source, hooks);
   const { outputOptions } = planVectorize(job.outputFields);
-  const rendered = await render(result, { outputOptions, preview: job.preview, watermark: job.watermark });
+  const rendered = await render(result, { outputOptions, preview: job.preview, watermark: job.watermark, ...(job.summary ? { summary: true } : {}) });
+  onProgress?.({ stage: 'write', fraction: 1 });
   return job.keepTrace ? { ...rendered, trace: serializeTrace(result) } : rendered;
 }
 
 /** The in-process runner (the default of createService). */
-export const runTraceJobHere: TraceRunner = (job) => runTraceJob(job);
+export const runTraceJobHere: TraceRunner = (job, _signal, onProgress) => runTraceJob(job, onProgress);

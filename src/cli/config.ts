@@ -22,7 +22,6 @@
 
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomically } from './atomic-write.js';
@@ -32,6 +31,7 @@ import { createService } from '../api/service.js';
 import type { TraceRunner } from '../api/service-trace.js';
 import { createDirectoryStore } from '../api/storage/directory.js';
 import { setWebpWasm } from '../decode/index.js';
+import { webpWasmPath } from './node-codecs.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -217,8 +217,7 @@ let webpReady = false;
 /** The service decodes uploads itself, so Node needs the WebP wasm before the first request. */
 export function loadWebpDecoder(): void {
   if (webpReady) return;
-  const require = createRequire(import.meta.url);
-  setWebpWasm(readFileSync(require.resolve('@jsquash/webp/codec/dec/webp_dec.wasm')));
+  setWebpWasm(readFileSync(webpWasmPath()));
   webpReady = true;
 }
 

@@ -72,11 +72,30 @@ function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-export function startServer(options: StartServerOptions): Promise<RunningServer> {
+export interface NodeListenerOptions {
+  readonly handler: FetchHandler;
+  /** Hard cap on a request body; default 40 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Told about handler exceptions and write failures (default: ignore). */
+  readonly onError?: (error: unknown) => void;
+  /** Base URL for a request without a usable Host header (default http://localhost). */
+  readonly origin?: () => string;
+  /** The server is shutting down: answers say `Connection: close` (startServer's close()). */
+  readonly isClosing?: () => boolean;
+  /** Called after each answer while closing (startServer drops the idle connection). */
+  readonly onFinishWhileClosing?: () => void;
+}
+
+/**
+ * The request listener of a node:http server that answers with a fetch-style handler: the body cap,
+ * the Request/Response conversion and the back-pressure described at the top. startServer uses it;
+ * the library exports it (`tracelab/handler` toNodeListener) for servers of the user's own.
+ */
+export function createNodeListener(options: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const handler = options.handler;
-  const host = options.host ?? DEFAULT_HOST;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const graceMs = options.graceMs ?? 5000;
+  const origin = options.origin ?? ((): string => 'http://localhost');
+  const isClosing = options.isClosing ?? ((): boolean => false);
   const report = (e: unknown): void => {
     try {
       options.onError?.(e);
@@ -84,40 +103,6 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       // a failing reporter must not take the server down
     }
   };
-  const sockets = new Set<Socket>();
-  /** Connections with a request in flight; close() cuts the others at once. */
-  const busy = new Set<Socket>();
-  let origin = '';
-  /** Set by close(): answers say `Connection: close` and finished connections are dropped. */
-  let closing = false;
-
-  const server = createServer((req, res) => {
-    const socket = req.socket;
-    busy.add(socket);
-    res.on('close', () => busy.delete(socket));
-    handle(req, res).catch((e: unknown) => {
-      report(e);
-      if (!res.headersSent) {
-        res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' });
-        res.end(JSON.stringify({ error: { status: 500, code: -1, message: 'Internal server error' } }));
-      } else res.destroy();
-    });
-  });
-  // A handler may block the event loop for seconds (`serve` with TRACELAB_THREADS=0 traces on this
-  // thread). With Node's 5-s keep-alive default, an idle socket's timer could fire right after such
-  // a block, before the request a client had already sent on it is read — the client then sees
-  // ECONNRESET (seen under load). Idle sockets now live well beyond any single trace.
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', (_err, socket) => {
-    // malformed HTTP: answer 400 when still possible, never throw
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const aborter = new AbortController();
@@ -149,7 +134,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       }
     }
     const hostHeader = req.headers.host;
-    const base = hostHeader !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(hostHeader) ? `http://${hostHeader}` : origin;
+    const base = hostHeader !== undefined && /^[A-Za-z0-9.\-:[\]]+$/.test(hostHeader) ? `http://${hostHeader}` : origin();
     let url: URL;
     try {
       url = new URL(req.url ?? '/', base);
@@ -252,14 +237,14 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers['set-cookie'] = cookies;
-    if (closeAfter || closing) headers['connection'] = 'close';
+    if (closeAfter || isClosing()) headers['connection'] = 'close';
     if (res.destroyed) {
       await response.body?.cancel().catch(() => undefined);
       return;
     }
     res.writeHead(response.status, response.statusText || undefined, headers);
     res.on('finish', () => {
-      if (closing) setImmediate(() => server.closeIdleConnections());
+      if (isClosing()) setImmediate(() => options.onFinishWhileClosing?.());
     });
     if (closeAfter) {
       res.on('finish', () => {
@@ -303,6 +288,66 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       res.off('close', onClose);
     }
   }
+
+  return (req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      report(e);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' });
+        res.end(JSON.stringify({ error: { status: 500, code: -1, message: 'Internal server error' } }));
+      } else res.destroy();
+    });
+  };
+}
+
+export function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const handler = options.handler;
+  const host = options.host ?? DEFAULT_HOST;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const graceMs = options.graceMs ?? 5000;
+  const report = (e: unknown): void => {
+    try {
+      options.onError?.(e);
+    } catch {
+      // a failing reporter must not take the server down
+    }
+  };
+  const sockets = new Set<Socket>();
+  /** Connections with a request in flight; close() cuts the others at once. */
+  const busy = new Set<Socket>();
+  let origin = '';
+  /** Set by close(): answers say `Connection: close` and finished connections are dropped. */
+  let closing = false;
+
+  const listener = createNodeListener({
+    handler,
+    maxBodyBytes: maxBody,
+    onError: report,
+    origin: () => origin,
+    isClosing: () => closing,
+    onFinishWhileClosing: () => server.closeIdleConnections(),
+  });
+  const server = createServer((req, res) => {
+    const socket = req.socket;
+    busy.add(socket);
+    res.on('close', () => busy.delete(socket));
+    listener(req, res);
+  });
+  // A handler may block the event loop for seconds (`serve` with TRACELAB_THREADS=0 traces on this
+  // thread). With Node's 5-s keep-alive default, an idle socket's timer could fire right after such
+  // a block, before the request a client had already sent on it is read — the client then sees
+  // ECONNRESET (seen under load). Idle sockets now live well beyond any single trace.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket) => {
+    // malformed HTTP: answer 400 when still possible, never throw
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
 
   return new Promise<RunningServer>((resolve, reject) => {
     const onError = (e: unknown): void => reject(e);

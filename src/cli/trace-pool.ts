@@ -18,6 +18,9 @@
  *   A worker that dies before it finished loading is not restarted in a loop: the waiting jobs
  *   fail (500 / −1) when no other worker is up, and the next job starts a new one.
  * - `close()` fails queued jobs and terminates every worker.
+ * - With `holdProcess: 'busy'` (the library's pools) workers keep the Node process alive only while
+ *   a job runs or waits; an idle pool never holds a script open. `tracelab serve` keeps the default.
+ * - A `run` with `onProgress` hears the job's stages (ProgressMessages from the worker).
  */
 
 import { existsSync } from 'node:fs';
@@ -25,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TracelabError } from '../engine/errors.js';
 import { GENERIC_ERROR_CODE } from '../api/service-http.js';
-import type { TraceJob, TraceJobResult, TraceRunner } from '../api/service-trace.js';
+import type { JobProgress, TraceJob, TraceJobResult, TraceRunner } from '../api/service-trace.js';
 import { deserializeError, isWorkerMessage, type JobMessage } from './trace-protocol.js';
 
 /** Default limit of one job (decode + trace + write), in ms. */
@@ -42,6 +45,8 @@ export interface TracePoolOptions {
   readonly jobTimeoutMs?: number;
   /** One line (no newline) per worker that died or was replaced, for the server's log. */
   readonly log?: (line: string) => void;
+  /** 'always' (default): workers keep the process alive; 'busy': only while jobs run or wait. */
+  readonly holdProcess?: 'always' | 'busy';
 }
 
 export interface TracePoolStats {
@@ -101,6 +106,7 @@ interface Pending {
   readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: () => void;
+  readonly onProgress: ((progress: JobProgress) => void) | undefined;
 }
 
 interface Slot {
@@ -127,6 +133,7 @@ function errorCode(e: unknown): string | undefined {
 export function createTracePool(options: TracePoolOptions): TracePool {
   const { entry, size, heapMb } = options;
   const jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+  const holdAlways = (options.holdProcess ?? 'always') === 'always';
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`trace pool size must be a positive integer; received ${size}`);
   if (!(heapMb >= 16)) throw new RangeError(`trace worker heap budget must be at least 16 MB; received ${heapMb}`);
   if (entry.protocol === 'file:' && !existsSync(fileURLToPath(entry))) {
@@ -178,6 +185,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     };
     started++;
     slots.add(slot);
+    if (!holdAlways) worker.unref();
     worker.on('message', (message: unknown) => onMessage(slot, message));
     worker.on('error', (error) => {
       slot.error = error;
@@ -200,6 +208,14 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     }
     const pending = slot.job;
     if (pending === undefined || pending.id !== message.id) return;
+    if (message.type === 'progress') {
+      try {
+        pending.onProgress?.(message.progress);
+      } catch {
+        // a failing progress callback is the caller's problem, not the job's
+      }
+      return;
+    }
     finishJob(slot);
     completed++;
     if (message.ok) pending.resolve(message.result);
@@ -276,9 +292,30 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     }
   }
 
+  /**
+   * 'busy' pools: every worker holds the process while any job runs or waits (a job waiting for a
+   * worker that is still loading must not let the process exit), none when all are idle.
+   */
+  function updateHold(): void {
+    if (holdAlways) return;
+    const working = queue.length > 0 || [...slots].some((s) => s.job !== undefined);
+    for (const slot of slots) {
+      if (working) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
   /** Hands waiting jobs to idle workers that have loaded (their job timer starts now). */
   function pump(): void {
     fill();
+    try {
+      assign();
+    } finally {
+      updateHold();
+    }
+  }
+
+  function assign(): void {
     for (const slot of slots) {
       if (queue.length === 0) return;
       // A worker being terminated (its client left) takes no new job: it is about to exit.
@@ -286,11 +323,14 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       const pending = queue.shift()!;
       slot.job = pending;
       slot.timedOut = false;
-      slot.timer = setTimeout(() => {
-        slot.timedOut = true;
-        void slot.worker.terminate();
-      }, jobTimeoutMs);
-      const message: JobMessage = { type: 'job', id: pending.id, job: pending.job };
+      // jobTimeoutMs 0 or Infinity: no limit (setTimeout would treat Infinity as 1 ms).
+      if (jobTimeoutMs > 0 && Number.isFinite(jobTimeoutMs)) {
+        slot.timer = setTimeout(() => {
+          slot.timedOut = true;
+          void slot.worker.terminate();
+        }, jobTimeoutMs);
+      }
+      const message: JobMessage = { type: 'job', id: pending.id, job: pending.job, ...(pending.onProgress ? { progress: true } : {}) };
       try {
         slot.worker.postMessage(message);
       } catch (error) {
@@ -301,7 +341,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     }
   }
 
-  const run: TraceRunner = (job, signal) =>
+  const run: TraceRunner = (job, signal, onProgress) =>
     new Promise<TraceJobResult>((resolve, reject) => {
       if (closed) {
         reject(new Error('the trace pool is closed'));
@@ -317,6 +357,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
         resolve,
         reject,
         signal,
+        onProgress,
         onAbort: () => {
           // A waiting job is dropped; a running one stops at once: its worker is terminated (a
           // trace cannot be interrupted from outside otherwise) and replaced, so the CPU goes to
@@ -325,6 +366,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
           if (index >= 0) {
             queue.splice(index, 1);
             reject(signal!.reason);
+            updateHold();
             return;
           }
           for (const slot of slots) {

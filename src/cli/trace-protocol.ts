@@ -1,17 +1,25 @@
 /**
  * Messages between the trace pool (trace-pool.ts, the server's thread) and a trace worker thread
  * (trace-thread.ts). In: `JobMessage` (a TraceJob with an id). Out: `ReadyMessage` once the worker
- * has loaded, then one `ResultMessage` per job. Errors cross as plain data: a TracelabError keeps its
+ * has loaded, then per job any `ProgressMessage`s it asked for and one `ResultMessage`. Errors cross as plain data: a TracelabError keeps its
  * status, code and message; anything else becomes a plain Error (the service's 500 / −1).
  */
 
 import { TracelabError } from '../engine/errors.js';
-import type { TraceJob, TraceJobResult } from '../api/service-trace.js';
+import type { JobProgress, TraceJob, TraceJobResult } from '../api/service-trace.js';
 
 export interface JobMessage {
   readonly type: 'job';
   readonly id: number;
   readonly job: TraceJob;
+  /** Post ProgressMessages while the job runs. */
+  readonly progress?: boolean;
+}
+
+export interface ProgressMessage {
+  readonly type: 'progress';
+  readonly id: number;
+  readonly progress: JobProgress;
 }
 
 export interface ReadyMessage {
@@ -29,7 +37,7 @@ export type ResultMessage =
   | { readonly type: 'result'; readonly id: number; readonly ok: true; readonly result: TraceJobResult }
   | { readonly type: 'result'; readonly id: number; readonly ok: false; readonly error: SerializedError };
 
-export type WorkerMessage = ReadyMessage | ResultMessage;
+export type WorkerMessage = ReadyMessage | ProgressMessage | ResultMessage;
 
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof TracelabError) return { name: error.name, message: error.message, tracelab: { code: error.code, status: error.status } };
@@ -47,5 +55,5 @@ export function deserializeError(error: SerializedError): Error {
 export function isWorkerMessage(value: unknown): value is WorkerMessage {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
-  return type === 'ready' || (type === 'result' && typeof (value as { id?: unknown }).id === 'number');
+  return type === 'ready' || ((type === 'result' || type === 'progress') && typeof (value as { id?: unknown }).id === 'number');
 }

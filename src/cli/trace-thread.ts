@@ -1,7 +1,7 @@
 /**
  * Entry of a trace worker thread (bundled to dist-cli/trace-thread.mjs by scripts/build-cli.mjs and
  * started by trace-pool.ts). In: `JobMessage`s on parentPort. Out: `ReadyMessage` once loaded, then
- * one `ResultMessage` per job, in the order the jobs finish. Runs the same `runTraceJob` as the
+ * one `ResultMessage` per job, in the order the jobs finish (after `ProgressMessage`s when the job asked). Runs the same `runTraceJob` as the
  * in-process service, after loading the Node decoders' assets the job's image needs.
  *
  * A job's own failure (a TracelabError, a bug that throws inside the job) is answered as an error
@@ -10,9 +10,9 @@
  */
 
 import { parentPort } from 'node:worker_threads';
-import { runTraceJob, type TraceJob } from '../api/service-trace.js';
+import { runTraceJob, type JobProgress, type TraceJob } from '../api/service-trace.js';
 import { prepareNodeDecoders } from './node-codecs.js';
-import { serializeError, type JobMessage, type ResultMessage } from './trace-protocol.js';
+import { serializeError, type JobMessage, type ProgressMessage, type ResultMessage } from './trace-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('trace-thread runs only as a worker thread (started by the trace pool)');
@@ -20,7 +20,7 @@ if (port === null) throw new Error('trace-thread runs only as a worker thread (s
 function prepare(job: TraceJob): void {
   const source = job.source;
   // A stored source may be traced again from its image (another output.shape_stacking).
-  prepareNodeDecoders(source.kind === 'image' ? source.bytes : source.image);
+  if (source.kind !== 'pixels') prepareNodeDecoders(source.kind === 'image' ? source.bytes : source.image);
 }
 
 port.on('message', (message: JobMessage) => {
@@ -29,7 +29,9 @@ port.on('message', (message: JobMessage) => {
   (async (): Promise<ResultMessage> => {
     try {
       prepare(job);
-      return { type: 'result', id, ok: true, result: await runTraceJob(job) };
+      // Progress is posted only when the pool asked for it (library calls with onProgress).
+      const onProgress = message.progress ? (progress: JobProgress) => port.postMessage({ type: 'progress', id, progress } satisfies ProgressMessage) : undefined;
+      return { type: 'result', id, ok: true, result: await runTraceJob(job, onProgress) };
     } catch (error) {
       return { type: 'result', id, ok: false, error: serializeError(error) };
     }

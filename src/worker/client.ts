@@ -40,7 +40,8 @@ function defaultWorker(): Worker {
   return new Worker(new URL('./tracer.worker.ts', import.meta.url), { type: 'module', name: 'tracelab-tracer' });
 }
 
-function toTypedError(thrown: unknown): Error {
+/** A worker's rejection as an Error: its plain error payload becomes a TracelabError again. */
+export function toTypedError(thrown: unknown): Error {
   if (thrown instanceof TracelabError) return thrown;
   if (isWorkerErrorPayload(thrown)) {
     return new TracelabError(thrown.code, typeof thrown.status === 'number' ? thrown.status : 500, thrown.message);

@@ -4,6 +4,7 @@
  * No comlink here; src/worker/tracer.worker.ts (expose) and src/worker/client.ts (wrap) hold that.
  */
 
+import { TracelabError } from '../engine/errors.js';
 import type { ImageProfile } from '../engine/types.js';
 import type { RenderWindow } from '../formats/raster-plan.js';
 
@@ -159,4 +160,11 @@ export function isWorkerErrorPayload(value: unknown): value is WorkerErrorPayloa
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return typeof v.code === 'number' && typeof v.message === 'string';
+}
+
+/** Any thrown value as the plain `{ code, status, message }` that crosses the worker boundary. */
+export function toErrorPayload(err: unknown): WorkerErrorPayload {
+  if (err instanceof TracelabError) return { code: err.code, status: err.status, message: err.message };
+  const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return { code: 0, status: 500, message: `Internal error while tracing (${detail})` };
 }

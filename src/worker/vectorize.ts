@@ -9,7 +9,6 @@ import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { planVectorize, traceBytes, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
-import { TracelabError } from '../engine/errors.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
 import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
@@ -24,7 +23,6 @@ import {
   type TraceProgress,
   type VectorizeResult,
   type ViewRender,
-  type WorkerErrorPayload,
 } from './protocol.js';
 
 /**
@@ -154,9 +152,4 @@ export function resultPalette(result: TraceResult): PaletteEntry[] {
   return [...byHex].map(([hex, e]) => ({ hex, ...e })).sort((a, b) => b.areaPx - a.areaPx || (a.hex < b.hex ? -1 : 1));
 }
 
-/** Any thrown value as the plain `{ code, status, message }` that crosses the worker boundary. */
-export function toErrorPayload(err: unknown): WorkerErrorPayload {
-  if (err instanceof TracelabError) return { code: err.code, status: err.status, message: err.message };
-  const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return { code: 0, status: 500, message: `Internal error while tracing (${detail})` };
-}
+export { toErrorPayload } from './protocol.js';

@@ -13,3 +13,14 @@ describe('README', () => {
     expect(readme.slice(start, end + OPTIONS_TABLE_END.length)).toBe(optionsTableMarkdown());
   });
 });
+
+describe('README library examples', () => {
+  it('quote exactly the files under examples/ that scripts/test-package.mjs runs', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/<!-- example: (\S+) -->\n```\w+\n([\s\S]*?)```/g)];
+    expect(blocks.map((m) => m[1])).toEqual(['examples/node/vectorize.mjs', 'examples/node/typed.ts', 'examples/vite/vite.config.js', 'examples/vite/main.js', 'examples/node/server.mjs']);
+    // To refresh: node scripts/readme-examples.mjs
+    for (const [, path, body] of blocks) expect(body, path).toBe(readFileSync(join(root, path!), 'utf8'));
+  });
+});

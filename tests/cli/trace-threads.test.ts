@@ -286,3 +286,32 @@ describe('tracelab serve traces in worker threads', () => {
     expect((await post(url, 'vectorize', form(SHAPES, { mode: 'test' }))).status).toBe(200);
   });
 });
+
+describe('trace pool for the library (holdProcess busy, progress, stats, pixels)', () => {
+  it('reports each stage, returns the stats, traces pixels like the file, and aborts a running job', async () => {
+    const { createTracePool } = await import('../../src/cli/trace-pool.js');
+    const pool = createTracePool({ entry: pathToFileURL(join(build.distDir, 'trace-thread.mjs')), size: 1, heapMb: 256, jobTimeoutMs: 0, holdProcess: 'busy' });
+    try {
+      const fields = [['output.file_format', 'svg']] as const;
+      const stages: string[] = [];
+      const job = { source: { kind: 'image', bytes: SHAPES, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false, summary: true } as const;
+      const fromFile = await pool.run(job, undefined, (p) => stages.push(p.stage));
+      expect(stages).toEqual(['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes', 'write']);
+      const cli = await runVectorize(planVectorize(fields), SHAPES);
+      expect(Buffer.from(fromFile.body).equals(Buffer.from(cli.body))).toBe(true);
+      expect(fromFile.summary).toMatchObject({ profile: cli.result.stats.profile, colors: cli.result.stats.colors, width: 128, height: 128 });
+      const { decodeImage } = await import('../../src/decode/index.js');
+      const decoded = await decodeImage(SHAPES);
+      const pixels = { width: decoded.width, height: decoded.height, data: decoded.data, ...(decoded.dpi ? { dpi: decoded.dpi.x } : {}) };
+      const fromPixels = await pool.run({ ...job, source: { kind: 'pixels', pixels, fields } });
+      expect(Buffer.from(fromPixels.body).equals(Buffer.from(cli.body))).toBe(true);
+      const controller = new AbortController();
+      const aborted = pool.run({ ...job, source: { kind: 'image', bytes: PHOTO, fields } }, controller.signal);
+      controller.abort(new Error('stop'));
+      await expect(aborted).rejects.toThrow('stop');
+      expect(Buffer.from((await pool.run(job)).body).equals(Buffer.from(cli.body))).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,70 @@
+/**
+ * The library's options: the API's /vectorize parameter names, nested (`{ output: { file_format:
+ * 'pdf' } }`) or dotted (`{ 'output.file_format': 'pdf' }`), plus the call's `signal` and
+ * `onProgress`. In: a user's options object. Out: the API form fields (`[name, text][]`) that the
+ * one options schema (parseOptions / planVectorize) validates — so a bad value gets the same 400 /
+ * 1019 message as from the HTTP API or the CLI.
+ */
+import { parameterError } from '../engine/errors.js';
+import { IMAGE_SOURCE_FIELDS, OPTION_BY_NAME, describeAllowed } from '../api/options.js';
+import type { JobProgress } from '../api/service-trace.js';
+import type { DottedOptions, NestedOptions } from './options.generated.js';
+
+export type { DottedOptions, NestedOptions, LibraryOptionName } from './options.generated.js';
+
+/** A progress report: the step just finished (decode, an engine stage, write) and the share done (0–1). */
+export type Progress = JobProgress;
+
+/** Per-call settings that are not API parameters. */
+export interface CallOptions {
+  /** Aborting rejects the call with the signal's reason and stops its trace (its worker is replaced). */
+  readonly signal?: AbortSignal;
+  /** Called after each step (decode, each engine stage, write) with the share of the work done. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * Options of `vectorize`: API parameters (nested or dotted, mixed as you like; each at most once)
+ * and the call settings. A misspelt name is a type error (and a 1019 error at run time).
+ */
+export type TraceOptions = DottedOptions & NestedOptions & CallOptions;
+
+/** API parameters only (what `vectorizeSync` and the formats helpers take). */
+export type ParameterOptions = DottedOptions & NestedOptions;
+
+/** The text of one leaf value as a form field carries it. */
+function fieldText(name: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const spec = OPTION_BY_NAME.get(name);
+  const expected = spec ? describeAllowed(spec) : 'a string, number or boolean';
+  throw parameterError(`${name} must be ${expected}; received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+}
+
+/**
+ * Flattens `options` (without `signal` / `onProgress`) to API fields in the order given. Unknown
+ * names pass through: parseOptions rejects them with its "did you mean" message.
+ */
+export function optionFields(options: object | undefined): [string, string][] {
+  const out: [string, string][] = [];
+  if (options === undefined || options === null) return out;
+  if (typeof options !== 'object' || Array.isArray(options)) throw parameterError('options must be an object of API parameters');
+  const walk = (obj: object, prefix: string): void => {
+    for (const [key, value] of Object.entries(obj)) {
+      const name = prefix ? `${prefix}.${key}` : key;
+      if (prefix === '' && (key === 'signal' || key === 'onProgress')) continue;
+      if (value === undefined) continue;
+      if (IMAGE_SOURCE_FIELDS.has(name)) {
+        throw parameterError(`${name} is an image source of the HTTP API; pass the image as vectorize's first argument instead`);
+      }
+      // A plain object under a name that is not an option is a group (`output: { … }`).
+      if (value !== null && typeof value === 'object' && !Array.isArray(value) && !OPTION_BY_NAME.has(name) && !ArrayBuffer.isView(value)) {
+        walk(value, name);
+        continue;
+      }
+      out.push([name, fieldText(name, value)]);
+    }
+  };
+  walk(options, '');
+  return out;
+}

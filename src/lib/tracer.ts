@@ -1,0 +1,109 @@
+/**
+ * The platform-neutral half of `vectorize`: input normalisation, option validation on the calling
+ * thread (a bad option fails before any byte is posted), the TraceJob the threads run, and the
+ * result. In: an image (bytes, Blob or RGBA pixels) + TraceOptions, and a TraceRunner (Node:
+ * worker_threads via src/cli/trace-pool.ts; browser: Web Workers via src/worker/library-pool.ts;
+ * tests and `tracelab/engine`: this thread). Out: the file's bytes, its MIME type and the stats.
+ * The job is the service's TraceJob, so the bytes are those of the CLI and `tracelab serve`.
+ */
+import { unreadableImageError } from '../engine/errors.js';
+import { planVectorize, type PixelInput, type TraceSummary } from '../api/pipeline.js';
+import type { TraceJob, TraceRunner, TraceSource } from '../api/service-trace.js';
+import { optionFields, type TraceOptions } from './options.js';
+
+/** Decoded RGBA pixels (e.g. an `ImageData`): 4 bytes per pixel, rows top to bottom. */
+export interface Pixels {
+  readonly data: Uint8Array | Uint8ClampedArray;
+  readonly width: number;
+  readonly height: number;
+  /** Pixels per inch, when known (the natural page size of PDF/EPS). */
+  readonly dpi?: number;
+}
+
+/**
+ * An image: the bytes of a PNG, JPEG, WebP, GIF, BMP or TIFF file (Uint8Array, Node Buffer,
+ * ArrayBuffer, any ArrayBuffer view, Blob / File), or decoded pixels.
+ */
+export type ImageInput = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Pixels;
+
+/** Stats of a result, as the playground shows them. */
+export type TraceStats = TraceSummary;
+
+export interface VectorizeResult {
+  /** The file (SVG, PDF, EPS, DXF or PNG). */
+  readonly data: Uint8Array;
+  /** e.g. `image/svg+xml`, `application/pdf`. */
+  readonly mimeType: string;
+  /** File extension without the dot, e.g. `svg`. */
+  readonly extension: string;
+  readonly stats: TraceStats;
+}
+
+/** A pool of trace threads. */
+export interface Tracer {
+  /** Traces `input` on one of the pool's threads; calls wait in FIFO order while all are busy. */
+  vectorize(input: ImageInput, options?: TraceOptions): Promise<VectorizeResult>;
+  /** Stops the threads; calls still waiting or running reject. */
+  close(): Promise<void>;
+  /** Number of threads. */
+  readonly threads: number;
+}
+
+function isPixels(input: object): input is Pixels {
+  const p = input as Partial<Pixels>;
+  return typeof p.width === 'number' && typeof p.height === 'number' && (p.data instanceof Uint8Array || p.data instanceof Uint8ClampedArray);
+}
+
+/** The input as a job source (bytes are never the caller's own buffer: threads may take them). */
+export async function toSource(input: ImageInput, fields: [string, string][]): Promise<TraceSource> {
+  if (input instanceof Uint8Array) return { kind: 'image', bytes: input.slice(), fields };
+  if (input instanceof ArrayBuffer) return { kind: 'image', bytes: new Uint8Array(input.slice(0)), fields };
+  if (ArrayBuffer.isView(input)) return { kind: 'image', bytes: new Uint8Array(input.buffer, input.byteOffset, input.byteLength).slice(), fields };
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return { kind: 'image', bytes: new Uint8Array(await input.arrayBuffer()), fields };
+  if (input !== null && typeof input === 'object' && isPixels(input)) {
+    const pixels: PixelInput = {
+      width: input.width,
+      height: input.height,
+      data: new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength).slice(),
+      ...(input.dpi !== undefined ? { dpi: input.dpi } : {}),
+    };
+    return { kind: 'pixels', pixels, fields };
+  }
+  throw unreadableImageError('the input must be image file bytes (Uint8Array, Buffer, ArrayBuffer, Blob) or pixels { data, width, height }');
+}
+
+/** One vectorize call on `run`. Throws TracelabError (1006, 1013, 1019, …) or the signal's reason. */
+export async function vectorizeWith(run: TraceRunner, input: ImageInput, options: TraceOptions = {}): Promise<VectorizeResult> {
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+  const fields = optionFields(options);
+  planVectorize(fields); // every option check (1019) before the input is read
+  const source = await toSource(input, fields);
+  signal?.throwIfAborted();
+  const job: TraceJob = { source, outputFields: fields, preview: false, watermark: 'none', keepTrace: false, summary: true };
+  const out = await run(job, signal, onProgress);
+  if (out.summary === undefined) throw new Error('the trace thread returned no stats');
+  return { data: out.body, mimeType: out.contentType, extension: out.extension, stats: out.summary };
+}
+
+/**
+ * A Tracer over a pool made on first use (so an unused default tracer starts no thread).
+ * `makePool` gets the thread count; `close` stops it.
+ */
+export function lazyTracer(threads: number, makePool: (threads: number) => { run: TraceRunner; close(): Promise<void> | void }): Tracer {
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer; received ${threads}`);
+  let pool: ReturnType<typeof makePool> | undefined;
+  let closed = false;
+  return {
+    threads,
+    vectorize(input, options) {
+      if (closed) return Promise.reject(new Error('this tracer is closed'));
+      const run: TraceRunner = (job, signal, onProgress) => (pool ??= makePool(threads)).run(job, signal, onProgress);
+      return vectorizeWith(run, input, options);
+    },
+    async close() {
+      closed = true;
+      await pool?.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The library's platform-neutral layer (src/lib): options (nested / dotted → API fields, the
+ * schema's 1019 messages), inputs (bytes, ArrayBuffer, Blob, pixels), the stats, and the engine
+ * entry (vectorizeSync / vectorizeHere) against the CLI's pipeline — all on this thread. The
+ * thread pools and the packed tarball are checked by scripts/test-package.mjs.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runVectorize, planVectorize } from '../../src/api/pipeline.js';
+import { decodeImage } from '../../src/decode/index.js';
+import { optionFields } from '../../src/lib/options.js';
+import { libOptionTypesSource } from '../../src/lib/options-source.js';
+import { vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
+import { countFilledPaths } from '../../src/worker/protocol.js';
+
+const png = new Uint8Array(readFileSync(new URL('../../public/samples/shapes.png', import.meta.url)));
+
+describe('library options', () => {
+  it('nested and dotted names give the same API fields (booleans and numbers as their text)', () => {
+    expect(optionFields({ output: { file_format: 'pdf', size: { scale: 2 }, svg: { fixed_size: true } } })).toEqual([
+      ['output.file_format', 'pdf'],
+      ['output.size.scale', '2'],
+      ['output.svg.fixed_size', 'true'],
+    ]);
+    expect(optionFields({ 'output.file_format': 'pdf', processing: { 'parameterizedShapes.star.N5.enabled': false } })).toEqual([
+      ['output.file_format', 'pdf'],
+      ['processing.parameterizedShapes.star.N5.enabled', 'false'],
+    ]);
+    expect(optionFields({ signal: new AbortController().signal, onProgress: () => undefined })).toEqual([]);
+  });
+
+  it('bad names and values fail with the schema’s 1019 messages', () => {
+    const check = (options: object, text: string): void => {
+      expect(() => planVectorize(optionFields(options))).toThrow(expect.objectContaining({ code: 1019, message: expect.stringContaining(text) }));
+    };
+    check({ output: { fil_format: 'svg' } }, 'did you mean output.file_format?');
+    check({ 'processing.max_colors': 300 }, 'processing.max_colors must be an integer in 0…256; received \'300\'');
+    check({ output: { file_format: 'SVG' } }, 'did you mean svg?');
+    check({ output: { file_format: 'svg' }, 'output.file_format': 'pdf' }, 'given more than once');
+    check({ 'output.size.scale': [2] }, 'output.size.scale must be number 0…1000; received an array');
+    check({ 'image.url': 'https://example.com/a.png' }, "pass the image as vectorize's first argument");
+  });
+
+  it('src/lib/options.generated.ts is the schema’s (node scripts/lib-options.mjs)', () => {
+    expect(readFileSync(new URL('../../src/lib/options.generated.ts', import.meta.url), 'utf8')).toBe(libOptionTypesSource());
+  });
+});
+
+describe('library engine entry', () => {
+  it('every format is byte-identical to the CLI pipeline; stats count what the playground counts', async () => {
+    for (const format of ['svg', 'pdf', 'eps', 'dxf', 'png'] as const) {
+      const fields: [string, string][] = [['output.file_format', format]];
+      const cli = await runVectorize(planVectorize(fields), png);
+      const lib = await vectorizeHere(png, { output: { file_format: format } });
+      expect(Buffer.from(lib.data).equals(Buffer.from(cli.body)), format).toBe(true);
+      expect(lib.mimeType).toBe(cli.contentType);
+      expect(lib.stats).toMatchObject({ profile: cli.result.stats.profile, colors: cli.result.stats.colors, width: 128, height: 128 });
+      if (format === 'svg') expect(lib.stats.shapes).toBe(countFilledPaths(new TextDecoder().decode(lib.data)));
+    }
+  });
+
+  it('pixels, ArrayBuffer and Blob inputs give the bytes of the file input; vectorizeSync too', async () => {
+    const decoded = await decodeImage(png);
+    const pixels = { data: decoded.data, width: decoded.width, height: decoded.height, ...(decoded.dpi ? { dpi: decoded.dpi.x } : {}) };
+    const fromFile = await vectorizeHere(png, { 'output.file_format': 'svg' });
+    const same = (a: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(fromFile.data));
+    expect(same((await vectorizeHere(pixels)).data)).toBe(true);
+    expect(same((await vectorizeHere(png.slice().buffer)).data)).toBe(true);
+    expect(same((await vectorizeHere(new Blob([png]))).data)).toBe(true);
+    expect(same(vectorizeSync(pixels).data)).toBe(true);
+    expect(vectorizeSync(pixels, { output: { file_format: 'dxf' } }).mimeType).toBe('application/dxf');
+    expect(() => vectorizeSync(pixels, { output: { file_format: 'pdf' } })).toThrow(expect.objectContaining({ code: 1019 }));
+    await expect(vectorizeHere({ data: new Uint8Array(5), width: 2, height: 2 })).rejects.toMatchObject({ code: 1006 });
+    await expect(vectorizeHere(new Uint8Array([1, 2, 3]))).rejects.toMatchObject({ code: 1006 });
+  });
+
+  it('reports progress in order, ending with write at 1; an aborted signal rejects before any work', async () => {
+    const steps: string[] = [];
+    await vectorizeHere(png, { onProgress: (p) => steps.push(`${p.stage}:${p.fraction.toFixed(1)}`) });
+    expect(steps[0]).toBe('decode:0.0');
+    expect(steps.at(-1)).toBe('write:1.0');
+    expect(steps).toContain('fit:0.8');
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(vectorizeHere(png, { signal: controller.signal })).rejects.toThrow('stop');
+  });
+});
