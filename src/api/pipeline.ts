@@ -124,13 +124,20 @@ export async function traceBytes(
   hooks: TraceHooks = {},
   runner?: JobRunner,
 ): Promise<{ result: TraceResult; timings: Record<string, number> }> {
-  if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
   const t0 = now();
-  const decoded = await decodeImage(bytes);
+  const pixels = await decodeBytes(bytes);
   const t1 = now();
-  const result = await tracePixels(plan, decoded.dpi ? { ...decoded, dpi: decoded.dpi.x } : { width: decoded.width, height: decoded.height, data: decoded.data }, hooks, runner);
+  const result = await tracePixels(plan, pixels, hooks, runner);
   const t2 = now();
   return { result, timings: { decode: t1 - t0, ...result.stats.stageMs, trace: t2 - t1 } };
+}
+
+/** An image file's pixels and resolution, as tracePixels takes them. Throws 1006 for an unreadable file. */
+export async function decodeBytes(bytes: Uint8Array): Promise<PixelInput> {
+  if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
+  const decoded = await decodeImage(bytes);
+  const pixels = { width: decoded.width, height: decoded.height, data: decoded.data };
+  return decoded.dpi ? { ...pixels, dpi: decoded.dpi.x } : pixels;
 }
 
 /** What the playground's stats line shows of a trace (and what the library returns with the file). */

@@ -61,6 +61,8 @@ export interface VectorizeResult {
   readonly ms: number;
   /** Only output options changed since the worker's last trace: the file was written from it. */
   readonly reusedTrace?: boolean;
+  /** Same image as the worker's last one: traced from its decoded pixels (no decode). */
+  readonly reusedDecode?: boolean;
 }
 
 /**

@@ -112,4 +112,26 @@ describe('countFilledPaths', () => {
     expect(c.reusedTrace).toBe(false);
     expect(third).toContain('fit');
   });
+
+  it('a processing change traces again from the decoded pixels of the same image, giving what a fresh worker gives', async () => {
+    forgetLastTrace();
+    const png = twoColourPng();
+    const a = await vectorizeInWorker(png.slice(), []);
+    expect(a.reusedDecode).toBe(false);
+    const b = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1']]);
+    expect([b.reusedTrace, b.reusedDecode]).toEqual([false, true]);
+    // Back to the first options from the same pixels: the engine left them as they were.
+    const again = await vectorizeInWorker(png.slice(), []);
+    expect(again.reusedDecode).toBe(true);
+    expect(again.svg).toBe(a.svg);
+    forgetLastTrace();
+    const fresh = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1']]);
+    expect(fresh.reusedDecode).toBe(false);
+    expect(fresh.svg).toBe(b.svg);
+    // Another file is decoded, even one of the same length.
+    const other = encode({ width: 24, height: 16, data: new Uint8Array(24 * 16 * 4).fill(200), channels: 4, depth: 8 });
+    const changed = await vectorizeInWorker(other, []);
+    expect(changed.reusedDecode).toBe(false);
+    expect(changed.svg).not.toBe(a.svg);
+  });
 });

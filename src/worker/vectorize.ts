@@ -7,7 +7,7 @@
 
 import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
-import { planVectorize, traceBytes, type VectorizePlan } from '../api/pipeline.js';
+import { decodeBytes, planVectorize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
@@ -33,6 +33,21 @@ import {
  */
 let lastTrace: { bytes: Uint8Array; engineKey: string; result: TraceResult } | undefined;
 
+/**
+ * The last decoded image of this worker: a processing option change (colours, speckles, shapes…)
+ * traces again from these pixels instead of decoding the file again (a 2-MP PNG or JPEG is
+ * hundreds of milliseconds of each retrace). The engine never writes into its input.
+ */
+let lastDecoded: { bytes: Uint8Array; pixels: PixelInput } | undefined;
+
+async function decodeOnce(bytes: Uint8Array): Promise<{ bytes: Uint8Array; pixels: PixelInput; reused: boolean }> {
+  if (lastDecoded && sameBytes(lastDecoded.bytes, bytes)) return { ...lastDecoded, reused: true };
+  const pixels = await decodeBytes(bytes);
+  // The caller's array may be transferred back later: keep a copy.
+  lastDecoded = { bytes: bytes.slice(), pixels };
+  return { ...lastDecoded, reused: false };
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -45,18 +60,19 @@ async function traceOnce(
   bytes: Uint8Array,
   onStage: ((stage: EngineStage, index: number) => void) | undefined,
   runner: JobRunner | undefined,
-): Promise<{ result: TraceResult; reused: boolean }> {
+): Promise<{ result: TraceResult; reused: boolean; reusedDecode: boolean }> {
   const engineKey = JSON.stringify(plan.engineParams);
-  if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) return { result: lastTrace.result, reused: true };
-  const { result } = await traceBytes(plan, bytes, onStage ? { onStage } : {}, runner);
-  // The caller's array may be transferred back later: keep a copy.
-  lastTrace = { bytes: bytes.slice(), engineKey, result };
-  return { result, reused: false };
+  if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) return { result: lastTrace.result, reused: true, reusedDecode: true };
+  const decoded = await decodeOnce(bytes);
+  const result = await tracePixels(plan, decoded.pixels, onStage ? { onStage } : {}, runner);
+  lastTrace = { bytes: decoded.bytes, engineKey, result };
+  return { result, reused: false, reusedDecode: decoded.reused };
 }
 
-/** Forgets the cached trace (tests; a worker that changes image). */
+/** Forgets the cached trace and decoded image (tests; a worker that changes image). */
 export function forgetLastTrace(): void {
   lastTrace = undefined;
+  lastDecoded = undefined;
 }
 
 export async function vectorizeInWorker(
@@ -72,7 +88,7 @@ export async function vectorizeInWorker(
   // Steps: decode, the engine's stages, write. Reported after each engine stage.
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
-  const { result, reused } = await traceOnce(plan, bytes, (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }), runner);
+  const { result, reused, reusedDecode } = await traceOnce(plan, bytes, (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }), runner);
   const body = await writeFile(result, plan.outputOptions);
   const svg = new TextDecoder().decode(body);
   const outlineSvg = writeSvg(result, {
@@ -103,6 +119,7 @@ export async function vectorizeInWorker(
     height: result.inputHeight,
     ms: Math.round((performance.now() - start) * 10) / 10,
     reusedTrace: reused,
+    reusedDecode,
   };
 }
 
