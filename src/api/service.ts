@@ -10,7 +10,10 @@
  *
  * Charging: the price comes from `pricing.ts`, `account.checkCanSpend` runs before any image is
  * read or traced, and `account.charge` only after the response body exists and any token was
- * stored (failed calls are free, §4.1).
+ * stored (failed calls are free, §4.1). The charge is the last write of a call: an account shared
+ * by many replicas (storage/redis.ts) may still refuse it (402, another replica spent the last
+ * credit; 503, Redis went away) — then the token just stored is deleted again and the call
+ * answers that error uncharged, so a client never holds a token it did not pay for.
  *
  * The decode/trace/write part of a call is a `TraceJob` (service-trace.ts) given to the injected
  * `runTrace`: by default in this thread; `tracelab serve` passes a worker-thread pool
@@ -20,7 +23,6 @@
 import { TracelabError } from '../engine/errors.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
-import type { LocalAccount } from './account.js';
 import { parseOptions, toFields } from './options.js';
 import { planVectorize } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
@@ -33,15 +35,18 @@ import {
   newRecord,
   receiptMatches,
   storeFailedError,
+  unknownTokenError,
   withReceipt,
   type ImageRecord,
   type ImageStore,
   type RandomSource,
 } from './storage/index.js';
+import type { ServiceAccount } from './storage/redis.js';
 
 export interface ServiceOptions {
   readonly store: ImageStore;
-  readonly account: LocalAccount;
+  /** A `LocalAccount`, or the account a fleet shares (`RedisAccount`). */
+  readonly account: ServiceAccount;
   /** The one API Id / API Secret pair accepted (HTTP Basic user name / password). */
   readonly credentials: { readonly apiId: string; readonly apiSecret: string };
   /** Clock for every retention decision (ms since the epoch); default `Date.now`. */
@@ -141,7 +146,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     planVectorize(form.strings);
     const retentionDays = opts['policy.retention_days'];
     const cost = vectorizeCost(mode, retentionDays);
-    account.checkCanSpend(mode, cost.charged);
+    await account.checkCanSpend(mode, cost.charged);
 
     let bytes: Uint8Array;
     let storedMime: string | undefined;
@@ -188,7 +193,13 @@ export function createService(options: ServiceOptions): ApiHandler {
       await storePut(record);
       headers['X-Image-Token'] = record.token;
     }
-    account.charge(cost.charged);
+    try {
+      await account.charge(cost.charged);
+    } catch (e) {
+      const token = headers['X-Image-Token'];
+      if (token !== undefined) await store.delete(token).catch(() => undefined);
+      throw e;
+    }
     return fileResponse(rendered, headers);
   }
 
@@ -204,7 +215,7 @@ export function createService(options: ServiceOptions): ApiHandler {
       throw param('receipt does not belong to this image token (send the X-Receipt issued when this token was upgraded, or no receipt).');
     }
     const cost = downloadCost({ tokenMode: record.mode, validReceipt: receipt !== undefined });
-    account.checkCanSpend(record.mode, cost.charged);
+    await account.checkCanSpend(record.mode, cost.charged);
     // The retained trace, or the stored image traced again when another stacking is asked.
     const retrace = record.options.filter(([n]) => n !== 'output.shape_stacking' && n !== 'mode' && n !== 'policy.retention_days');
     const rendered: Rendered = await runTrace(
@@ -221,10 +232,20 @@ export function createService(options: ServiceOptions): ApiHandler {
     const headers = chargeHeaders(cost, record.mode);
     if (cost.issuesReceipt) {
       const updated = withReceipt(record, now, random);
-      if (updated !== record) await storePut(updated);
-      headers['X-Receipt'] = updated.receipt!.receipt;
+      if (updated === record) headers['X-Receipt'] = record.receipt!.receipt;
+      else if (store.setReceipt) {
+        // Shared store: set-if-absent, so two replicas upgrading at once hand out one receipt.
+        const kept = await store.setReceipt(token, updated.receipt!);
+        if (kept === undefined) throw unknownTokenError(token);
+        headers['X-Receipt'] = kept.receipt;
+      } else {
+        await storePut(updated);
+        headers['X-Receipt'] = updated.receipt!.receipt;
+      }
     }
-    account.charge(cost.charged);
+    // Charged last. A refused charge leaves the receipt stored but never handed out: it is
+    // unguessable, and paying the upgrade again returns the same one (records.ts withReceipt).
+    await account.charge(cost.charged);
     return fileResponse(rendered, headers);
   }
 
@@ -252,7 +273,7 @@ export function createService(options: ServiceOptions): ApiHandler {
           { Allow: METHOD[route] },
         );
       }
-      if (route === 'account') return jsonResponse(account.status());
+      if (route === 'account') return jsonResponse(await account.status());
       const form = await readForm(request);
       if (Object.keys(form.dataReceived).length > 0) dataReceived = form.dataReceived;
       if (route === 'vectorize') return await vectorize(form, request.signal);

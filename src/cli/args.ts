@@ -7,7 +7,7 @@
  *     tracelab download TOKEN -o OUT [--format F] [--receipt R] [--param key=value]... [--remote]
  *     tracelab delete TOKEN [--remote]
  *     tracelab account [--remote]
- *     tracelab serve [--port N] [--host H]
+ *     tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB | disk]
  *
  * Flags that are shorthands for API parameters become multipart-style fields, so the API's own
  * validation (parseOptions) applies to them.
@@ -65,7 +65,13 @@ export type Command =
     }
   | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }
   | { readonly kind: 'account'; readonly remote?: true }
-  | { readonly kind: 'serve'; readonly host: string; readonly port: number };
+  | {
+      readonly kind: 'serve';
+      readonly host: string;
+      readonly port: number;
+      /** --store: `redis://HOST:PORT/DB` (a fleet's shared store) or `disk` (the data directory); absent → TRACELAB_REDIS_URL, else disk. */
+      readonly store?: string;
+    };
 
 /** Flags that take a value, and the API field they stand for (undefined = not an API field). */
 const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
@@ -84,6 +90,7 @@ const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
   '--host': undefined,
   '--out-dir': undefined,
   '--jobs': undefined,
+  '--store': undefined,
 };
 const BOOLEAN_FLAGS = new Set(['--remote', '--quiet']);
 
@@ -93,7 +100,7 @@ const VERB_FLAGS: Readonly<Record<Verb, readonly string[]>> = {
   download: ['-o', '--output', '--format', '--receipt', '--param', '--remote'],
   delete: ['--remote'],
   account: ['--remote'],
-  serve: ['--port', '--host'],
+  serve: ['--port', '--host', '--store'],
 };
 const SERVICE_FLAGS = new Set(['--mode', '--retention-days', '--url', '--base64', '--token']);
 
@@ -197,6 +204,7 @@ function scan(verb: Verb, args: readonly string[]): Scanned {
       case '--host':
       case '--out-dir':
       case '--jobs':
+      case '--store':
         if (values.has(flag)) throw new UsageError(`${flag} given more than once`);
         values.set(flag, value);
         break;
@@ -278,7 +286,11 @@ function finishServe(parsed: Scanned): Command {
   }
   const host = parsed.values.get('--host') ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host needs a host name or address');
-  return { kind: 'serve', host, port: Number(portText) };
+  const store = parsed.values.get('--store');
+  if (store !== undefined && store !== 'disk' && !/^rediss?:\/\/[^\s]+$/.test(store)) {
+    throw new UsageError(`--store expects redis://HOST:PORT/DB or disk; received '${store}'`);
+  }
+  return { kind: 'serve', host, port: Number(portText), ...(store !== undefined ? { store } : {}) };
 }
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf: 'pdf', eps: 'eps', ps: 'eps', dxf: 'dxf', png: 'png' };

@@ -13,7 +13,7 @@ export const SERVICE_USAGE = [
   'tracelab download TOKEN -o OUTPUT [--format F] [--receipt R] [--param name=value]... [--remote]',
   'tracelab delete TOKEN [--remote]',
   'tracelab account [--remote]',
-  'tracelab serve [--port N] [--host H]',
+  'tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB]',
 ];
 
 export function helpText(version: string): string {
@@ -59,6 +59,8 @@ export function helpText(version: string): string {
     '  --port N               serve: port (default 8787; 0 picks a free one)',
     '  --host H               serve: address to bind (default 127.0.0.1, loopback only); anything else',
     '                         makes the service reachable from other machines',
+    '  --store URL            serve: keep images, account and limits in Redis (redis://HOST:PORT/DB),',
+    '                         shared by many replicas (default: the data directory; also TRACELAB_REDIS_URL)',
     '  -h, --help             show this help',
     '  --version              print the version',
     '',

@@ -99,10 +99,13 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       case 'serve': {
         // Loaded on demand: the plain trace never loads the service.
         const [{ readConfig }, { runServe }] = await Promise.all([import('./config.js'), import('./serve.js')]);
+        const config = readConfig();
+        // --store wins over TRACELAB_REDIS_URL; `--store disk` forces the data directory.
+        const redisUrl = command.store === undefined ? config.redisUrl : command.store === 'disk' ? undefined : command.store;
         await runServe({
           host: command.host,
           port: command.port,
-          config: readConfig(),
+          config: { ...config, redisUrl },
           writeStderr: (t) => io.writeStderr(t),
           // The worker-thread entry is bundled next to this file (scripts/build-cli.mjs).
           traceThread: TRACE_THREAD_ENTRY,
