@@ -193,6 +193,7 @@ redis.call('HSET', KEYS[1], 'plan', ARGV[1], 'state', ARGV[2], 'micro', ARGV[3])
 return 1`;
 
 // Returns {code, balance}: 0 = charged; 1008/1010/1011 = refused (nothing taken); -1 = no account.
+// A charge leaves a note (KEYS[2], kept 10 min) so a charge whose answer was lost can be looked up.
 const CHARGE_SCRIPT = `
 local v = redis.call('HMGET', KEYS[1], 'plan', 'state', 'micro')
 if not v[3] then return {-1, 0} end
@@ -201,7 +202,13 @@ if v[2] == 'pastDue' then return {1010, 0} end
 local cost = tonumber(ARGV[1])
 local balance = tonumber(v[3])
 if balance < cost then return {1011, balance} end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', 600000)
 return {0, redis.call('HINCRBY', KEYS[1], 'micro', -cost)}`;
+
+const CHARGE_NOTE_SCRIPT = `return redis.call('EXISTS', KEYS[1])`;
+
+/** How long a charge whose answer was lost waits for Redis to come back to learn whether it was taken. */
+const CHARGE_RECHECK_MS = 10_000;
 
 const STATUS_SCRIPT = `return redis.call('HMGET', KEYS[1], 'plan', 'state', 'micro')`;
 
@@ -214,10 +221,12 @@ const STATUS_SCRIPT = `return redis.call('HMGET', KEYS[1], 'plan', 'state', 'mic
 export class RedisAccount implements ServiceAccount {
   readonly #client: RedisClient;
   readonly #key: string;
+  readonly #prefix: string;
 
   constructor(client: RedisClient, prefix: string = DEFAULT_REDIS_PREFIX) {
     this.#client = client;
     this.#key = `${prefix}account`;
+    this.#prefix = prefix;
   }
 
   /** Writes `initial` unless the account exists already (the first replica seeds it; restarts never reset it). Returns true when it seeded. */
@@ -233,6 +242,22 @@ export class RedisAccount implements ServiceAccount {
     return { subscriptionPlan: String(v[0]), subscriptionState: String(v[1]) as SubscriptionState, credits: microToCredits(Number(v[2])) };
   }
 
+  /** True/false once Redis answers whether the charge noted as `note` ran; undefined when it stays away. */
+  async #wasCharged(note: string): Promise<boolean | undefined> {
+    const end = Date.now() + CHARGE_RECHECK_MS;
+    while (Date.now() < end) {
+      if (this.#client.isReady()) {
+        try {
+          return Number(await this.#client.eval(CHARGE_NOTE_SCRIPT, [note], [])) === 1;
+        } catch {
+          // dropped again; keep waiting
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return undefined;
+  }
+
   async checkCanSpend(mode: Mode, costMicro: number): Promise<void> {
     if (isTestMode(mode)) return; // free and needs no subscription: no Redis round trip
     new LocalAccount(await this.status()).checkCanSpend(mode, costMicro);
@@ -243,7 +268,20 @@ export class RedisAccount implements ServiceAccount {
       throw new RangeError(`charge expects non-negative integer micro-credits; received ${String(microCredits)}`);
     }
     if (microCredits === 0) return 0;
-    const [code, balance] = (await call(this.#client, () => this.#client.eval(CHARGE_SCRIPT, [this.#key], [String(microCredits)]))) as [number, number];
+    // Not connected: the script is certainly not sent, so there is nothing to look up later.
+    if (!this.#client.isReady()) throw storeUnavailableError('not connected');
+    const note = `${this.#prefix}charge:${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+    let answer: [number, number];
+    try {
+      answer = (await call(this.#client, () => this.#client.eval(CHARGE_SCRIPT, [this.#key, note], [String(microCredits)]))) as [number, number];
+    } catch (e) {
+      // The connection failed with the script sent: it may have run (Redis took the credits, then
+      // went away before answering). Answering 503 then would let the client pay twice, so wait
+      // for Redis to come back and read the note the script leaves.
+      if (!(e instanceof TracelabError) || e.status !== 503 || (await this.#wasCharged(note)) !== true) throw e;
+      return microCredits;
+    }
+    const [code, balance] = answer;
     if (code === 0) return microCredits;
     if (code === -1) throw storeUnavailableError('the account is missing from Redis; start a replica to seed it');
     // Refused: the same 402 (and message) a LocalAccount would give for this state.
