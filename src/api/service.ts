@@ -61,6 +61,9 @@ export interface ServiceOptions {
   readonly runTrace?: TraceRunner;
 }
 
+/** The id haproxy gives each request (deploy/haproxy.cfg `unique-id-format`), kept on its retries. */
+export const REQUEST_ID_HEADER = 'X-Tracelab-Request-Id';
+
 export type ApiHandler = (request: Request) => Promise<Response>;
 
 type Route = 'vectorize' | 'download' | 'delete' | 'account';
@@ -135,7 +138,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
   }
 
-  async function vectorize(form: ParsedForm, signal: AbortSignal): Promise<Response> {
+  async function vectorize(form: ParsedForm, signal: AbortSignal, requestId: string | undefined): Promise<Response> {
     const source = imageSource(form);
     // Every other field is validated before any image is read (1019).
     const opts = parseOptions(form.strings, 'vectorize');
@@ -194,7 +197,7 @@ export function createService(options: ServiceOptions): ApiHandler {
       headers['X-Image-Token'] = record.token;
     }
     try {
-      await account.charge(cost.charged);
+      await account.charge(cost.charged, requestId);
     } catch (e) {
       const token = headers['X-Image-Token'];
       if (token !== undefined) await store.delete(token).catch(() => undefined);
@@ -203,7 +206,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     return fileResponse(rendered, headers);
   }
 
-  async function download(form: ParsedForm, signal: AbortSignal): Promise<Response> {
+  async function download(form: ParsedForm, signal: AbortSignal, requestId: string | undefined): Promise<Response> {
     const token = tokenField(form, 'download');
     const fields = form.strings.filter(([n]) => n !== 'image.token');
     const opts = parseOptions(fields, 'download');
@@ -245,7 +248,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
     // Charged last. A refused charge leaves the receipt stored but never handed out: it is
     // unguessable, and paying the upgrade again returns the same one (records.ts withReceipt).
-    await account.charge(cost.charged);
+    await account.charge(cost.charged, requestId);
     return fileResponse(rendered, headers);
   }
 
@@ -276,8 +279,10 @@ export function createService(options: ServiceOptions): ApiHandler {
       if (route === 'account') return jsonResponse(await account.status());
       const form = await readForm(request);
       if (Object.keys(form.dataReceived).length > 0) dataReceived = form.dataReceived;
-      if (route === 'vectorize') return await vectorize(form, request.signal);
-      if (route === 'download') return await download(form, request.signal);
+      // Set by the load balancer, the same on its retries of one request (charged once, storage/redis.ts).
+      const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined;
+      if (route === 'vectorize') return await vectorize(form, request.signal, requestId);
+      if (route === 'download') return await download(form, request.signal, requestId);
       return await remove(form);
     } catch (error) {
       if (!(error instanceof TracelabError)) options.onError?.(error);

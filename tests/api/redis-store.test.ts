@@ -152,6 +152,18 @@ describe('Redis account', () => {
     await account.checkCanSpend('test', 1_000_000); // test modes never need credits
   });
 
+  it('charges a request id once: a retried request whose first attempt was charged is not charged again', async () => {
+    const account = new RedisAccount(client, prefixOf('once'));
+    await account.seed({ subscriptionPlan: 'p', subscriptionState: 'active', credits: 10 });
+    const id = '7F000001-ABCD-1234-0001';
+    expect(await account.charge(1_000_000, id)).toBe(1_000_000);
+    expect(await account.charge(1_000_000, id)).toBe(1_000_000);
+    expect((await account.status()).credits).toBe(9);
+    await account.charge(1_000_000, 'another-request-1');
+    await account.charge(1_000_000); // no id: always charged
+    expect((await account.status()).credits).toBe(7);
+  });
+
   it('refuses charges of a past-due or ended subscription with 1010 / 1008', async () => {
     const pastDue = new RedisAccount(client, prefixOf('due'));
     await pastDue.seed({ subscriptionPlan: 'p', subscriptionState: 'pastDue', credits: 5 });

@@ -12,6 +12,8 @@
  *    was retried by the client, no 5xx once the restarted replica is back in the pool.
  * 4. Redis restarted mid-run (SIGTERM, same dir and port): the replicas reconnect, calls during
  *    the outage get 503 + Retry-After, nothing is half-written, credits add up.
+ * 5. SIGTERM drains a replica: its running trace finishes, it takes nothing new, it exits 0, and
+ *    a `runBatch` pointed at haproxy loses nothing.
  * The throughput figure (3 replicas vs 1) is measured by bench/fleet.mjs, not asserted here.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,10 +21,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
+import { runBatch } from '../../src/api/client-batch.js';
 import { decodeRecord } from '../../src/api/storage/codec.js';
 import { connectRedis, type RedisConnection } from '../../src/cli/redis-client.js';
 import { AUTH, startHaproxy, startRedis, startReplica, stopAll, until200, type Replica } from '../helpers/fleet.js';
-import { buildPrivateCli, type PrivateBuild } from './private-build.js';
+import { buildPrivateCli, root, type PrivateBuild } from './private-build.js';
 import { redSquarePng } from './png.js';
 
 const SECONDS = Number(process.env['FLEET_SECONDS'] ?? 20);
@@ -177,6 +180,45 @@ describe('the disk store stays the default', () => {
     const loaded = [...seen].map((f) => readFileSync(join(dist, f), 'utf8')).join('\n');
     expect(loaded).not.toMatch(/enableOfflineQueue/);
   }, 60_000);
+});
+
+const PHOTO = new Uint8Array(readFileSync(join(root, 'public', 'samples', 'photo.png')));
+
+describe('graceful shutdown', () => {
+  it('SIGTERM: the running trace finishes, nothing new is taken, the replica exits 0; runBatch through haproxy loses nothing', async () => {
+    const dir = newWork();
+    const { replicas } = await startFleet(dir, 2);
+    const haproxy = await startHaproxy(dir, replicas.map((r) => r.port));
+    const [first] = replicas as [Replica, Replica];
+    const direct = clientFor(first.url).vectorize({ image: PHOTO }, { mode: 'test' });
+    const batchClient = clientFor(haproxy.url);
+    const batch = runBatch(Array.from({ length: 8 }, (_, i) => i), () => batchClient.vectorize({ image: PHOTO }, { mode: 'test' }), { initialConcurrency: 4 });
+    await new Promise((r) => setTimeout(r, 300)); // the direct trace is running now
+    const exit = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
+    first.child.kill('SIGTERM');
+    // Draining: readiness is 503, or the server no longer takes connections.
+    // (The signal is handled a moment after it is sent: poll until the answer changes.)
+    let ready: number | string = 200;
+    for (let k = 0; k < 100 && ready === 200; k++) {
+      try {
+        const res = await fetch(first.url.replace('/api/v1', '/readyz'));
+        await res.arrayBuffer();
+        ready = res.status;
+      } catch (e) {
+        ready = String((e as { cause?: { code?: string } }).cause?.code);
+      }
+      if (ready === 200) await new Promise((r) => setTimeout(r, 10));
+    }
+    // UND_ERR_SOCKET: the idle keep-alive connection of the previous probe, closed by the draining server.
+    expect([503, 'ECONNREFUSED', 'UND_ERR_SOCKET']).toContain(ready);
+    const finished = await direct;
+    expect(finished.status).toBe(200);
+    expect(finished.body.length).toBeGreaterThan(1000);
+    expect(await exit).toBe(0);
+    expect(first.output()).toMatch(/shutting down: refusing new requests[^]*stopped/);
+    const results = await batch;
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+  }, 90_000);
 });
 
 interface Observed {

@@ -182,8 +182,12 @@ export function createRedisStore(client: RedisClient, options: RedisStoreOptions
 export interface ServiceAccount {
   /** Throws 402 (1008/1010/1011) unless a call in `mode` costing `costMicro` may run. */
   checkCanSpend(mode: Mode, costMicro: number): void | Promise<void>;
-  /** Takes `microCredits` after a call succeeded; returns the amount taken. */
-  charge(microCredits: number): number | Promise<number>;
+  /**
+   * Takes `microCredits` after a call succeeded; returns the amount taken. `requestId` (the
+   * `X-Tracelab-Request-Id` haproxy gives a request, the same on its retries) makes the charge
+   * happen once per request even when a replica died after charging and the request was retried.
+   */
+  charge(microCredits: number, requestId?: string): number | Promise<number>;
   status(): AccountStatus | Promise<AccountStatus>;
 }
 
@@ -192,9 +196,11 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'plan', ARGV[1], 'state', ARGV[2], 'micro', ARGV[3])
 return 1`;
 
-// Returns {code, balance}: 0 = charged; 1008/1010/1011 = refused (nothing taken); -1 = no account.
-// A charge leaves a note (KEYS[2], kept 10 min) so a charge whose answer was lost can be looked up.
+// Returns {code, balance}: 0 = charged; 2 = this request was charged before (nothing taken);
+// 1008/1010/1011 = refused (nothing taken); -1 = no account. A charge leaves a note (KEYS[2], kept
+// 10 min) so a charge whose answer was lost can be looked up, and a retried request is not charged twice.
 const CHARGE_SCRIPT = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return {2, 0} end
 local v = redis.call('HMGET', KEYS[1], 'plan', 'state', 'micro')
 if not v[3] then return {-1, 0} end
 if v[1] == 'none' or v[2] == 'ended' then return {1008, 0} end
@@ -204,6 +210,9 @@ local balance = tonumber(v[3])
 if balance < cost then return {1011, balance} end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', 600000)
 return {0, redis.call('HINCRBY', KEYS[1], 'micro', -cost)}`;
+
+/** Request ids taken as charge keys (haproxy's unique-id, deploy/haproxy.cfg); others are ignored. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 
 const CHARGE_NOTE_SCRIPT = `return redis.call('EXISTS', KEYS[1])`;
 
@@ -263,14 +272,17 @@ export class RedisAccount implements ServiceAccount {
     new LocalAccount(await this.status()).checkCanSpend(mode, costMicro);
   }
 
-  async charge(microCredits: number): Promise<number> {
+  async charge(microCredits: number, requestId?: string): Promise<number> {
     if (!Number.isSafeInteger(microCredits) || microCredits < 0) {
       throw new RangeError(`charge expects non-negative integer micro-credits; received ${String(microCredits)}`);
     }
     if (microCredits === 0) return 0;
     // Not connected: the script is certainly not sent, so there is nothing to look up later.
     if (!this.#client.isReady()) throw storeUnavailableError('not connected');
-    const note = `${this.#prefix}charge:${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+    const note =
+      requestId !== undefined && REQUEST_ID_PATTERN.test(requestId)
+        ? `${this.#prefix}charge:req:${requestId}`
+        : `${this.#prefix}charge:${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
     let answer: [number, number];
     try {
       answer = (await call(this.#client, () => this.#client.eval(CHARGE_SCRIPT, [this.#key, note], [String(microCredits)]))) as [number, number];
@@ -282,7 +294,7 @@ export class RedisAccount implements ServiceAccount {
       return microCredits;
     }
     const [code, balance] = answer;
-    if (code === 0) return microCredits;
+    if (code === 0 || code === 2) return microCredits; // 2: paid by an earlier attempt of this request
     if (code === -1) throw storeUnavailableError('the account is missing from Redis; start a replica to seed it');
     // Refused: the same 402 (and message) a LocalAccount would give for this state.
     const status = await this.status();
