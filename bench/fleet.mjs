@@ -5,6 +5,8 @@
  *
  *   node bench/fleet.mjs [--seconds 20] [--clients 12] [--image public/samples/photo.png] [--no-build]
  *
+ * Runs: 1 replica direct, then 1, 2 and 3 replicas behind haproxy (5-s warm-up each).
+ *
  * Each replica traces on BENCH_THREADS worker threads (default 1, so one replica is one trace at a
  * time and N replicas can use N cores). Clients post `mode=test` vectorize calls of one image in a
  * loop (429/503 answers are waited out with their Retry-After and counted). Needs redis-server and
@@ -27,6 +29,7 @@ const SECONDS = Number(arg('seconds', '20'));
 const CLIENTS = Number(arg('clients', '12'));
 const IMAGE = resolve(ROOT, arg('image', 'public/samples/photo.png'));
 const THREADS = process.env.BENCH_THREADS ?? '1';
+const WARM_UP_SECONDS = 5;
 const AUTH = `Basic ${Buffer.from('tracelab:tracelab').toString('base64')}`;
 
 if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], { stdio: 'inherit' });
@@ -100,11 +103,11 @@ async function startFleet(dir, replicas, withHaproxy) {
   return `http://127.0.0.1:${port}/api/v1`;
 }
 
-async function load(url, image) {
+async function load(url, image, seconds = SECONDS) {
   let ok = 0;
   let throttled = 0;
   const latencies = [];
-  const end = Date.now() + SECONDS * 1000;
+  const end = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (Date.now() < end) {
@@ -125,7 +128,7 @@ async function load(url, image) {
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { perSecond: ok / SECONDS, ok, throttled, p50: latencies[latencies.length >> 1] ?? NaN };
+  return { perSecond: ok / seconds, ok, throttled, p50: latencies[latencies.length >> 1] ?? NaN };
 }
 
 const image = new Uint8Array(readFileSync(IMAGE));
@@ -133,12 +136,13 @@ const rows = [];
 for (const [name, replicas, proxy] of [
   ['1 replica, direct', 1, false],
   ['1 replica behind haproxy', 1, true],
+  ['2 replicas behind haproxy', 2, true],
   ['3 replicas behind haproxy', 3, true],
 ]) {
   const dir = mkdtempSync(join(tmpdir(), 'tracelab-bench-fleet-'));
   try {
     const url = await startFleet(dir, replicas, proxy);
-    await load(url, image).catch(() => undefined); // nothing: warm-up is the first seconds of the run below
+    await load(url, image, WARM_UP_SECONDS); // JIT, worker start, haproxy's first checks
     const r = await load(url, image);
     rows.push({ name, replicas, ...r });
     console.error(`${name}: ${r.perSecond.toFixed(2)} calls/s (p50 ${Math.round(r.p50)} ms, ${r.throttled} throttled)`);
@@ -148,9 +152,9 @@ for (const [name, replicas, proxy] of [
   }
 }
 const base = rows[0].perSecond;
-const three = rows[2].perSecond;
+const three = rows[3].perSecond;
 const lines = [
-  `Fleet throughput (bench/fleet.mjs): ${CLIENTS} clients, ${SECONDS} s per run after a ${SECONDS}-s warm-up, \`mode=test\` vectorize of ${IMAGE.slice(ROOT.length + 1)}, ${THREADS} trace thread(s) per replica, one redis-server; ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}.`,
+  `Fleet throughput (bench/fleet.mjs): ${CLIENTS} clients, ${SECONDS} s per run after a ${WARM_UP_SECONDS}-s warm-up, \`mode=test\` vectorize of ${IMAGE.slice(ROOT.length + 1)}, ${THREADS} trace thread(s) per replica, one redis-server; ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}.`,
   '',
   '| set-up | calls/s | × 1 replica | p50 latency | 429/503 waited out |',
   '| --- | ---: | ---: | ---: | ---: |',

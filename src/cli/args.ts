@@ -3,7 +3,7 @@
  *
  *     tracelab vectorize INPUT -o OUT [--format F] [--max-pixels N] [--param key=value]...
  *              [--mode M] [--retention-days N] [--url U | --base64 FILE | --token T] [--remote]
- *     tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param key=value]... [--jobs N] [--quiet]
+ *     tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param key=value]... [--jobs N] [--quiet] [--remote [--mode M]]
  *     tracelab download TOKEN -o OUT [--format F] [--receipt R] [--param key=value]... [--remote]
  *     tracelab delete TOKEN [--remote]
  *     tracelab account [--remote]
@@ -59,9 +59,11 @@ export type Command =
       readonly inputs: readonly string[];
       readonly outDir: string;
       readonly fields: readonly [string, string][];
-      /** --jobs: worker threads (default every core). */
+      /** --jobs: worker threads (default every core); with --remote, requests in flight (default 5). */
       readonly jobs?: number;
       readonly quiet?: true;
+      /** --remote (or VECTORIZER_API_URL set): each input is a `/vectorize` call to that service (a fleet's haproxy, the real service). */
+      readonly remote?: true;
     }
   | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }
   | { readonly kind: 'account'; readonly remote?: true }
@@ -257,8 +259,10 @@ function finishBatch(parsed: Scanned): Command {
   const outDir = parsed.values.get('--out-dir')!;
   if (outDir === '') throw new UsageError('--out-dir needs a folder name');
   if (parsed.values.has('-o')) throw new UsageError('give either -o OUTPUT (one input) or --out-dir FOLDER (many), not both');
-  const service = [...parsed.seen].filter((f) => SERVICE_FLAGS.has(f) || f === '--remote');
-  if (service.length > 0) throw new UsageError(`${service[0]} does not go with --out-dir: a folder is traced locally with the engine`);
+  const remote = parsed.seen.has('--remote');
+  // With --remote every input is one /vectorize call, so --mode is meaningful; tokens and other sources are not.
+  const service = [...parsed.seen].filter((f) => SERVICE_FLAGS.has(f) && !(remote && f === '--mode'));
+  if (service.length > 0) throw new UsageError(`${service[0]} does not go with --out-dir: ${remote ? 'each input is one upload' : 'a folder is traced locally with the engine (--remote sends each file to a service)'}`);
   if (parsed.positionals.length === 0) throw new UsageError('vectorize --out-dir needs at least one input file or folder');
   if (parsed.positionals.includes('-')) throw new UsageError('vectorize --out-dir reads files, not standard input (-)');
   let command: Command & { kind: 'batch' } = { kind: 'batch', inputs: parsed.positionals, outDir, fields: parsed.fields };
@@ -268,6 +272,7 @@ function finishBatch(parsed: Scanned): Command {
     command = { ...command, jobs: Number(jobsText) };
   }
   if (parsed.seen.has('--quiet')) command = { ...command, quiet: true };
+  if (remote) command = { ...command, remote: true };
   return command;
 }
 

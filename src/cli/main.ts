@@ -79,7 +79,14 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       case 'batch': {
         // Loaded on demand, like the service: a single trace does not load the batch code.
         const { runBatch, summaryLines } = await import('./batch.js');
+        let remote: { client: () => import('../api/client.js').ApiClient } | undefined;
+        if (command.remote === true || process.env['VECTORIZER_API_URL']?.trim()) {
+          const [{ readConfig }, { connectRemote }] = await Promise.all([import('./config.js'), import('./remote.js')]);
+          const config = readConfig();
+          remote = { client: () => connectRemote(config).client };
+        }
         const result = await runBatch({
+          ...(remote ? { remote } : {}),
           inputs: command.inputs,
           outDir: command.outDir,
           fields: command.fields,

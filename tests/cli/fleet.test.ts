@@ -13,10 +13,12 @@
  * 4. Redis restarted mid-run (SIGTERM, same dir and port): the replicas reconnect, calls during
  *    the outage get 503 + Retry-After, nothing is half-written, credits add up.
  * 5. SIGTERM drains a replica: its running trace finishes, it takes nothing new, it exits 0, and
- *    a `runBatch` pointed at haproxy loses nothing.
+ *    a `runBatch` pointed at haproxy loses nothing; the CLI's batch mode (`--out-dir --remote`)
+ *    works against the fleet.
  * The throughput figure (3 replicas vs 1) is measured by bench/fleet.mjs, not asserted here.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -218,6 +220,18 @@ describe('graceful shutdown', () => {
     expect(first.output()).toMatch(/shutting down: refusing new requests[^]*stopped/);
     const results = await batch;
     expect(results.filter((r) => !r.ok)).toEqual([]);
+
+    // The CLI's batch mode pointed at the fleet (VECTORIZER_API_URL = haproxy): one call per file.
+    const inputs = join(dir, 'in');
+    mkdirSync(inputs);
+    for (const name of ['a', 'b', 'c', 'd']) writeFileSync(join(inputs, `${name}.png`), name === 'a' ? PHOTO : redSquarePng());
+    const cli = spawnSync(process.execPath, [build.bin, 'vectorize', inputs, '--out-dir', join(dir, 'out'), '--remote', '--mode', 'test'], {
+      env: { ...process.env, VECTORIZER_API_URL: haproxy.url, VECTORIZER_API_ID: 'tracelab', VECTORIZER_API_SECRET: 'tracelab' },
+      encoding: 'utf8',
+    });
+    expect(cli.stderr).toMatch(/4 of 4 traced, 0 failed/);
+    expect(cli.status).toBe(0);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['a.svg', 'b.svg', 'c.svg', 'd.svg']);
   }, 90_000);
 });
 
