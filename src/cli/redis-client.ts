@@ -91,8 +91,14 @@ export async function connectRedis(url: string, log: (line: string) => void, sta
     isReady: () => client.status === 'ready',
     async quit() {
       quitting = true;
+      // QUIT needs a live connection; while Redis is away (or slow) just drop the socket, so a
+      // shutdown never waits on the outage.
+      if (client.status !== 'ready') {
+        client.disconnect();
+        return;
+      }
       try {
-        await client.quit();
+        await Promise.race([client.quit(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2_000).unref())]);
       } catch {
         client.disconnect();
       }
