@@ -5,7 +5,9 @@
  *
  *   node bench/fleet.mjs [--seconds 20] [--clients 12] [--image public/samples/photo.png] [--no-build]
  *
- * Runs: 1 replica direct, then 1, 2 and 3 replicas behind haproxy (5-s warm-up each).
+ * Set-ups: 1 replica direct, and 1, 2 and 3 replicas behind haproxy, all started at once and
+ * taking turns for --rounds rounds (default 3; median reported), so load from other work on the
+ * machine falls on every set-up alike.
  *
  * Each replica traces on BENCH_THREADS worker threads (default 1, so one replica is one trace at a
  * time and N replicas can use N cores). Clients post `mode=test` vectorize calls of one image in a
@@ -16,7 +18,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,7 +31,10 @@ const SECONDS = Number(arg('seconds', '20'));
 const CLIENTS = Number(arg('clients', '12'));
 const IMAGE = resolve(ROOT, arg('image', 'public/samples/photo.png'));
 const THREADS = process.env.BENCH_THREADS ?? '1';
-const WARM_UP_SECONDS = 5;
+const WARM_UP_SECONDS = 3;
+const ROUNDS = Number(arg('rounds', '3'));
+const loadAverage = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadBefore = loadAverage();
 const AUTH = `Basic ${Buffer.from('tracelab:tracelab').toString('base64')}`;
 
 if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], { stdio: 'inherit' });
@@ -132,33 +137,54 @@ async function load(url, image, seconds = SECONDS) {
 }
 
 const image = new Uint8Array(readFileSync(IMAGE));
-const rows = [];
-for (const [name, replicas, proxy] of [
+// All set-ups run side by side (an idle one costs only haproxy's health checks) and take turns,
+// ROUNDS times, so load from elsewhere on the machine hits every set-up alike; the median counts.
+const setups = [
   ['1 replica, direct', 1, false],
   ['1 replica behind haproxy', 1, true],
   ['2 replicas behind haproxy', 2, true],
   ['3 replicas behind haproxy', 3, true],
-]) {
-  const dir = mkdtempSync(join(tmpdir(), 'tracelab-bench-fleet-'));
-  try {
-    const url = await startFleet(dir, replicas, proxy);
-    await load(url, image, WARM_UP_SECONDS); // JIT, worker start, haproxy's first checks
-    const r = await load(url, image);
-    rows.push({ name, replicas, ...r });
-    console.error(`${name}: ${r.perSecond.toFixed(2)} calls/s (p50 ${Math.round(r.p50)} ms, ${r.throttled} throttled)`);
-  } finally {
-    await stopAll();
-    rmSync(dir, { recursive: true, force: true });
+];
+const dirs = [];
+const urls = [];
+const runs = setups.map(() => []);
+try {
+  for (const [, replicas, proxy] of setups) {
+    const dir = mkdtempSync(join(tmpdir(), 'tracelab-bench-fleet-'));
+    dirs.push(dir);
+    urls.push(await startFleet(dir, replicas, proxy));
   }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < setups.length; i++) {
+      await load(urls[i], image, WARM_UP_SECONDS); // JIT, worker start, the other set-up's load fading
+      const r = await load(urls[i], image);
+      runs[i].push(r);
+      console.error(`round ${round + 1}: ${setups[i][0]}: ${r.perSecond.toFixed(2)} calls/s (p50 ${Math.round(r.p50)} ms, ${r.throttled} throttled)`);
+    }
+  }
+} finally {
+  await stopAll();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
+const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+const rows = setups.map(([name, replicas], i) => ({
+  name,
+  replicas,
+  perSecond: median(runs[i].map((r) => r.perSecond)),
+  p50: median(runs[i].map((r) => r.p50)),
+  throttled: runs[i].reduce((a, r) => a + r.throttled, 0),
+  all: runs[i].map((r) => r.perSecond.toFixed(2)).join(', '),
+}));
 const base = rows[0].perSecond;
 const three = rows[3].perSecond;
 const lines = [
-  `Fleet throughput (bench/fleet.mjs): ${CLIENTS} clients, ${SECONDS} s per run after a ${WARM_UP_SECONDS}-s warm-up, \`mode=test\` vectorize of ${IMAGE.slice(ROOT.length + 1)}, ${THREADS} trace thread(s) per replica, one redis-server; ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}.`,
+  `Fleet throughput (bench/fleet.mjs): ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS} s per set-up (each after a ${WARM_UP_SECONDS}-s warm-up), set-ups taking turns, \`mode=test\` vectorize of ${IMAGE.slice(ROOT.length + 1)}, ${THREADS} trace thread(s) per replica, one redis-server; ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}.`,
   '',
-  '| set-up | calls/s | × 1 replica | p50 latency | 429/503 waited out |',
-  '| --- | ---: | ---: | ---: | ---: |',
-  ...rows.map((r) => `| ${r.name} | ${r.perSecond.toFixed(2)} | ${(r.perSecond / base).toFixed(2)} | ${Math.round(r.p50)} ms | ${r.throttled} |`),
+  `Load average (1/5/15 min) before: ${loadBefore}; after: ${loadAverage()}.`,
+  '',
+  '| set-up | calls/s (median) | × 1 replica | p50 latency | rounds | 429/503 waited out |',
+  '| --- | ---: | ---: | ---: | --- | ---: |',
+  ...rows.map((r) => `| ${r.name} | ${r.perSecond.toFixed(2)} | ${(r.perSecond / base).toFixed(2)} | ${Math.round(r.p50)} ms | ${r.all} | ${r.throttled} |`),
   '',
   `Each added replica: +${(((three - base) / 2 / base) * 100).toFixed(0)} % of one replica's throughput (3 replicas = ${(three / base).toFixed(2)}×).`,
 ];

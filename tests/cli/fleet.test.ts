@@ -124,11 +124,12 @@ describe('README flows across three replicas', () => {
   it('answers 429 / 1015 with Retry-After once the account has its fleet-wide limit of requests in flight', async () => {
     // Limit 1: one slow upload held on replica 1 makes replica 2 answer 429 for the same account.
     const { replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1' });
+    let release = (): void => undefined;
     const slow = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="mode"\r\n\r\ntest\r\n'));
-        // never closed until the test ends: the request stays in flight
-        setTimeout(() => controller.close(), 3_000);
+        // not closed until the check below is done: the request stays in flight, holding the slot
+        release = () => controller.close();
       },
     });
     const held = fetch(`${replicas[0]!.url}/vectorize`, {
@@ -138,7 +139,7 @@ describe('README flows across three replicas', () => {
       duplex: 'half',
     } as RequestInit).catch(() => undefined);
     let answer: Response | undefined;
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 200; k++) {
       answer = await fetch(`${replicas[1]!.url}/account`, { headers: { Authorization: AUTH } });
       if (answer.status === 429) break;
       await answer.arrayBuffer();
@@ -147,6 +148,7 @@ describe('README flows across three replicas', () => {
     expect(answer!.status).toBe(429);
     expect(answer!.headers.get('retry-after')).toBe('5');
     expect(((await answer!.json()) as { error: { code: number } }).error.code).toBe(1015);
+    release();
     await held;
   }, 60_000);
 });
@@ -269,6 +271,8 @@ function observer(failures: Observed[], networkErrors: unknown[]): FetchLike {
 interface LoadResult {
   charged: number;
   tokens: string[];
+  /** When each token was answered (ms since the epoch). */
+  answeredAt: Map<string, number>;
   deleted: Set<string>;
   calls: number;
   thrown: unknown[];
@@ -276,7 +280,7 @@ interface LoadResult {
 
 /** `clients` clients through `baseUrl` until `endAt`: production vectorize (retained 1 day), a PDF download, every 4th token deleted. */
 async function runLoad(baseUrl: string, clients: number, endAt: number, failures: Observed[], networkErrors: unknown[]): Promise<LoadResult> {
-  const result: LoadResult = { charged: 0, tokens: [], deleted: new Set(), calls: 0, thrown: [] };
+  const result: LoadResult = { charged: 0, tokens: [], answeredAt: new Map(), deleted: new Set(), calls: 0, thrown: [] };
   const png = redSquarePng();
   await Promise.all(
     Array.from({ length: clients }, async (_, k) => {
@@ -287,6 +291,7 @@ async function runLoad(baseUrl: string, clients: number, endAt: number, failures
           result.calls++;
           result.charged += micro(v.creditsCharged ?? NaN);
           result.tokens.push(v.imageToken!);
+          result.answeredAt.set(v.imageToken!, Date.now());
           const d = await client.download(v.imageToken!, { 'output.file_format': 'pdf' });
           result.calls++;
           result.charged += micro(d.creditsCharged ?? NaN);
@@ -309,7 +314,8 @@ async function runLoad(baseUrl: string, clients: number, endAt: number, failures
 async function checkRedis(redis: RedisConnection, result: LoadResult): Promise<{ orphans: number }> {
   const keys = (await redis.eval(`return redis.call('KEYS', 'tracelab:img:*')`, [], [])) as string[];
   const stored = new Set(keys.map((k) => k.slice('tracelab:img:'.length)));
-  for (const token of result.tokens) expect(stored.has(token), `token ${token}`).toBe(!result.deleted.has(token));
+  const lost = result.tokens.filter((t) => stored.has(t) === result.deleted.has(t));
+  expect(lost.map((t) => `${t} answered at ${result.answeredAt.get(t)}${result.deleted.has(t) ? ' (deleted)' : ''}`)).toEqual([]);
   for (const key of keys) {
     const token = key.slice('tracelab:img:'.length);
     const [rec] = await redis.hmgetBuffer(key, ['rec']);
@@ -387,8 +393,8 @@ describe('a fleet under load', () => {
 
     await new Promise((r) => setTimeout(r, (seconds * 1000) / 3));
     const port = redis.port;
-    await redis.stop(); // SIGTERM: Redis finishes the command it runs, writes the AOF, exits
     const downAt = Date.now();
+    await redis.stop(); // SIGTERM: Redis finishes the command it runs, writes the AOF, exits
     await new Promise((r) => setTimeout(r, 2_000));
     redis = await startRedis(dir, port);
     const upAt = Date.now();
@@ -398,6 +404,7 @@ describe('a fleet under load', () => {
     const after = micro((await clientFor(haproxy.url).account()).credits);
     const redisClient = await connectRedis(redis.url, () => undefined);
     try {
+      console.log(`redis down at ${downAt}, up at ${upAt}`);
       const { orphans } = await checkRedis(redisClient, result);
       const inOutage = failures.filter((f) => f.at >= downAt && f.at <= upAt + 1_000);
       console.log(

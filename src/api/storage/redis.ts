@@ -53,14 +53,47 @@ export function storeUnavailableError(detail: string): TracelabError {
 }
 
 /** Runs one Redis call; a transport failure becomes 503 / −3, a TracelabError passes through. */
+const NOT_SENT = new WeakSet<TracelabError>();
+
+/** False for a 503 raised before anything was sent (Redis was known to be away). */
+function sent(e: TracelabError): boolean {
+  return !NOT_SENT.has(e);
+}
+
 async function call<T>(client: RedisClient, run: () => Promise<T>): Promise<T> {
-  if (!client.isReady()) throw storeUnavailableError('not connected');
+  if (!client.isReady()) {
+    const e = storeUnavailableError('not connected');
+    NOT_SENT.add(e);
+    throw e;
+  }
   try {
     return await run();
   } catch (e) {
     if (e instanceof TracelabError) throw e;
     throw storeUnavailableError(e instanceof Error ? e.message : String(e));
   }
+}
+
+/** How long a write whose answer was lost waits for Redis to come back to learn what happened. */
+const RECHECK_MS = 10_000;
+
+/**
+ * After a write whose answer was lost with the connection: waits until Redis is back (at most
+ * RECHECK_MS) and runs `check` there; undefined when Redis stays away.
+ */
+async function recheck<T>(client: RedisClient, check: () => Promise<T>): Promise<T | undefined> {
+  const end = Date.now() + RECHECK_MS;
+  while (Date.now() < end) {
+    if (client.isReady()) {
+      try {
+        return await check();
+      } catch {
+        // dropped again; keep waiting
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,6 +112,7 @@ redis.call('HSETNX', KEYS[1], 'receipt', ARGV[1])
 return redis.call('HGET', KEYS[1], 'receipt')`;
 
 const DELETE_SCRIPT = `return redis.call('DEL', KEYS[1])`;
+const EXISTS_SCRIPT = `return redis.call('EXISTS', KEYS[1])`;
 
 export interface RedisStoreOptions {
   readonly prefix?: string;
@@ -162,8 +196,18 @@ export function createRedisStore(client: RedisClient, options: RedisStoreOptions
         const [ref] = await call(client, () => client.hmgetBuffer(keyOf(token), ['ref']));
         if (ref != null) await options.blobs.delete(new TextDecoder().decode(ref));
       }
-      const removed = await call(client, () => client.eval(DELETE_SCRIPT, [keyOf(token)], []));
-      return Number(removed) > 0;
+      try {
+        const removed = await call(client, () => client.eval(DELETE_SCRIPT, [keyOf(token)], []));
+        return Number(removed) > 0;
+      } catch (e) {
+        // The DEL may have run before the connection dropped. The record being gone is what was
+        // asked for: once Redis is back and it is gone, that is a success, not a 503 whose retry
+        // would then find an unknown token.
+        if (!(e instanceof TracelabError) || e.status !== 503 || !sent(e)) throw e;
+        const exists = await recheck(client, async () => Number(await client.eval(EXISTS_SCRIPT, [keyOf(token)], [])));
+        if (exists === 0) return true;
+        throw e;
+      }
     },
 
     async setReceipt(token, receipt) {
@@ -216,8 +260,6 @@ export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 
 const CHARGE_NOTE_SCRIPT = `return redis.call('EXISTS', KEYS[1])`;
 
-/** How long a charge whose answer was lost waits for Redis to come back to learn whether it was taken. */
-const CHARGE_RECHECK_MS = 10_000;
 
 const STATUS_SCRIPT = `return redis.call('HMGET', KEYS[1], 'plan', 'state', 'micro')`;
 
@@ -251,22 +293,6 @@ export class RedisAccount implements ServiceAccount {
     return { subscriptionPlan: String(v[0]), subscriptionState: String(v[1]) as SubscriptionState, credits: microToCredits(Number(v[2])) };
   }
 
-  /** True/false once Redis answers whether the charge noted as `note` ran; undefined when it stays away. */
-  async #wasCharged(note: string): Promise<boolean | undefined> {
-    const end = Date.now() + CHARGE_RECHECK_MS;
-    while (Date.now() < end) {
-      if (this.#client.isReady()) {
-        try {
-          return Number(await this.#client.eval(CHARGE_NOTE_SCRIPT, [note], [])) === 1;
-        } catch {
-          // dropped again; keep waiting
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return undefined;
-  }
-
   async checkCanSpend(mode: Mode, costMicro: number): Promise<void> {
     if (isTestMode(mode)) return; // free and needs no subscription: no Redis round trip
     new LocalAccount(await this.status()).checkCanSpend(mode, costMicro);
@@ -277,8 +303,6 @@ export class RedisAccount implements ServiceAccount {
       throw new RangeError(`charge expects non-negative integer micro-credits; received ${String(microCredits)}`);
     }
     if (microCredits === 0) return 0;
-    // Not connected: the script is certainly not sent, so there is nothing to look up later.
-    if (!this.#client.isReady()) throw storeUnavailableError('not connected');
     const note =
       requestId !== undefined && REQUEST_ID_PATTERN.test(requestId)
         ? `${this.#prefix}charge:req:${requestId}`
@@ -290,7 +314,9 @@ export class RedisAccount implements ServiceAccount {
       // The connection failed with the script sent: it may have run (Redis took the credits, then
       // went away before answering). Answering 503 then would let the client pay twice, so wait
       // for Redis to come back and read the note the script leaves.
-      if (!(e instanceof TracelabError) || e.status !== 503 || (await this.#wasCharged(note)) !== true) throw e;
+      if (!(e instanceof TracelabError) || e.status !== 503 || !sent(e)) throw e;
+      const charged = await recheck(this.#client, async () => Number(await this.#client.eval(CHARGE_NOTE_SCRIPT, [note], [])) === 1);
+      if (charged !== true) throw e;
       return microCredits;
     }
     const [code, balance] = answer;
