@@ -23,6 +23,7 @@
 import { TracelabError } from '../engine/errors.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
+import type { ServiceAccount } from './account.js';
 import { parseOptions, toFields } from './options.js';
 import { planVectorize } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
@@ -41,7 +42,6 @@ import {
   type ImageStore,
   type RandomSource,
 } from './storage/index.js';
-import type { ServiceAccount } from './storage/redis.js';
 
 export interface ServiceOptions {
   readonly store: ImageStore;

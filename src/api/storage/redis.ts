@@ -26,7 +26,7 @@
  */
 
 import { TracelabError } from '../../engine/errors.js';
-import { LocalAccount, type AccountStatus, type SubscriptionState } from '../account.js';
+import { LocalAccount, type AccountStatus, type ServiceAccount, type SubscriptionState } from '../account.js';
 import { isTestMode, microToCredits, type Mode } from '../pricing.js';
 import { decodeStoredRecord, encodeRecord } from './codec.js';
 import { corruptTokenError } from './errors.js';
@@ -221,19 +221,6 @@ export function createRedisStore(client: RedisClient, options: RedisStoreOptions
 
 // ---------------------------------------------------------------------------------------------
 // The account
-
-/** What the service needs of an account (LocalAccount fits as is; RedisAccount is the shared one). */
-export interface ServiceAccount {
-  /** Throws 402 (1008/1010/1011) unless a call in `mode` costing `costMicro` may run. */
-  checkCanSpend(mode: Mode, costMicro: number): void | Promise<void>;
-  /**
-   * Takes `microCredits` after a call succeeded; returns the amount taken. `requestId` (the
-   * `X-Tracelab-Request-Id` haproxy gives a request, the same on its retries) makes the charge
-   * happen once per request even when a replica died after charging and the request was retried.
-   */
-  charge(microCredits: number, requestId?: string): number | Promise<number>;
-  status(): AccountStatus | Promise<AccountStatus>;
-}
 
 const SEED_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
