@@ -82,6 +82,19 @@ async function waitOk(url, ms = 30_000) {
   }
 }
 
+/** CPU seconds used so far by every process this bench started (from /proc) and by itself. */
+function cpuSeconds() {
+  let fleet = 0;
+  for (const c of children) {
+    try {
+      const fields = readFileSync(`/proc/${c.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      fleet += (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, clock ticks
+    } catch {}
+  }
+  const self = process.cpuUsage();
+  return { fleet, self: (self.user + self.system) / 1e6 };
+}
+
 async function startFleet(dir, replicas, withHaproxy) {
   const redisPort = await freePort();
   run('redis-server', ['--bind', '127.0.0.1', '--port', String(redisPort), '--dir', dir, '--appendonly', 'yes', '--save', '']);
@@ -157,7 +170,12 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < setups.length; i++) {
       await load(urls[i], image, WARM_UP_SECONDS); // JIT, worker start, the other set-up's load fading
+      const before = cpuSeconds();
       const r = await load(urls[i], image);
+      const after = cpuSeconds();
+      // CPU per answered call, split into the fleet's processes and this load generator.
+      r.fleetCpuMs = ((after.fleet - before.fleet) / r.ok) * 1000;
+      r.clientCpuMs = ((after.self - before.self) / r.ok) * 1000;
       runs[i].push(r);
       console.error(`round ${round + 1}: ${setups[i][0]}: ${r.perSecond.toFixed(2)} calls/s (p50 ${Math.round(r.p50)} ms, ${r.throttled} throttled)`);
     }
@@ -174,6 +192,8 @@ const rows = setups.map(([name, replicas], i) => ({
   p50: median(runs[i].map((r) => r.p50)),
   throttled: runs[i].reduce((a, r) => a + r.throttled, 0),
   all: runs[i].map((r) => r.perSecond.toFixed(2)).join(', '),
+  fleetCpuMs: median(runs[i].map((r) => r.fleetCpuMs)),
+  clientCpuMs: median(runs[i].map((r) => r.clientCpuMs)),
 }));
 const base = rows[0].perSecond;
 const three = rows[3].perSecond;
@@ -182,9 +202,12 @@ const lines = [
   '',
   `Load average (1/5/15 min) before: ${loadBefore}; after: ${loadAverage()}.`,
   '',
-  '| set-up | calls/s (median) | × 1 replica | p50 latency | rounds | 429/503 waited out |',
-  '| --- | ---: | ---: | ---: | --- | ---: |',
-  ...rows.map((r) => `| ${r.name} | ${r.perSecond.toFixed(2)} | ${(r.perSecond / base).toFixed(2)} | ${Math.round(r.p50)} ms | ${r.all} | ${r.throttled} |`),
+  '| set-up | calls/s (median) | × 1 replica | p50 latency | rounds | CPU per call: fleet + load generator | 429/503 waited out |',
+  '| --- | ---: | ---: | ---: | --- | ---: | ---: |',
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.perSecond.toFixed(2)} | ${(r.perSecond / base).toFixed(2)} | ${Math.round(r.p50)} ms | ${r.all} | ${Math.round(r.fleetCpuMs)} + ${Math.round(r.clientCpuMs)} ms | ${r.throttled} |`,
+  ),
   '',
   `Each added replica: +${(((three - base) / 2 / base) * 100).toFixed(0)} % of one replica's throughput (3 replicas = ${(three / base).toFixed(2)}×).`,
 ];
