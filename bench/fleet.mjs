@@ -117,7 +117,7 @@ async function startFleet(dir, replicas, withHaproxy) {
   writeFileSync(cfg, template + ports.map((p, i) => `    server r${i + 1} 127.0.0.1:${p}\n`).join(''));
   run('haproxy', ['-db', '-f', cfg], { TRACELAB_FLEET_BIND: `127.0.0.1:${port}`, TRACELAB_DEPLOY_DIR: join(ROOT, 'deploy') });
   await waitOk(`http://127.0.0.1:${port}/healthz`);
-  await new Promise((r) => setTimeout(r, 1500)); // haproxy's first health checks (rise 2 × 500 ms)
+  await new Promise((r) => setTimeout(r, 2500)); // haproxy's first health checks (rise 2 × 1 s)
   return `http://127.0.0.1:${port}/api/v1`;
 }
 

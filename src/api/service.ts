@@ -252,12 +252,18 @@ export function createService(options: ServiceOptions): ApiHandler {
     return fileResponse(rendered, headers);
   }
 
-  async function remove(form: ParsedForm): Promise<Response> {
+  async function remove(form: ParsedForm, requestId: string | undefined): Promise<Response> {
     const token = tokenField(form, 'delete');
     const extra = form.strings.find(([n]) => n !== 'image.token');
     if (extra) throw param(`Unknown parameter ${JSON.stringify(extra[0].slice(0, 100))} for /delete; it takes only image.token.`);
-    await getRecord(store, token, now);
-    await store.delete(token);
+    try {
+      await getRecord(store, token, now);
+    } catch (e) {
+      // A load balancer's retry of a delete whose replica died after deleting: the same answer.
+      if (requestId !== undefined && store.deletedBy && (await store.deletedBy(token, requestId))) return jsonResponse({ success: true });
+      throw e;
+    }
+    await store.delete(token, requestId);
     return jsonResponse({ success: true });
   }
 
@@ -283,7 +289,7 @@ export function createService(options: ServiceOptions): ApiHandler {
       const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined;
       if (route === 'vectorize') return await vectorize(form, request.signal, requestId);
       if (route === 'download') return await download(form, request.signal, requestId);
-      return await remove(form);
+      return await remove(form, requestId);
     } catch (error) {
       if (!(error instanceof TracelabError)) options.onError?.(error);
       return errorResponse(error, dataReceived);

@@ -85,6 +85,16 @@ describe('Redis image store', () => {
     expect(await store.get(old.token)).toBeUndefined();
   });
 
+  it('remembers which request deleted a token, so a retry of that request can answer as the first attempt did', async () => {
+    const store = createRedisStore(client, { prefix: prefixOf('del') });
+    const r = record();
+    await store.put(r);
+    expect(await store.delete(r.token, 'req-00000001')).toBe(true);
+    expect(await store.deletedBy(r.token, 'req-00000001')).toBe(true);
+    expect(await store.deletedBy(r.token, 'req-00000002')).toBe(false);
+    expect(await store.deletedBy(record().token, 'req-00000001')).toBe(false);
+  });
+
   it('issues one receipt when several replicas upgrade the same token at once', async () => {
     const store = createRedisStore(client, { prefix: prefixOf('rcpt') });
     const r = record();

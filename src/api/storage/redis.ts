@@ -112,6 +112,12 @@ redis.call('HSETNX', KEYS[1], 'receipt', ARGV[1])
 return redis.call('HGET', KEYS[1], 'receipt')`;
 
 const DELETE_SCRIPT = `return redis.call('DEL', KEYS[1])`;
+// DEL, and when a request id is given a note (KEYS[2], 10 min) that this request deleted the token.
+const DELETE_NOTED_SCRIPT = `
+local n = redis.call('DEL', KEYS[1])
+if n == 1 then redis.call('SET', KEYS[2], ARGV[1], 'PX', 600000) end
+return n`;
+const DELETED_BY_SCRIPT = `return redis.call('GET', KEYS[1])`;
 const EXISTS_SCRIPT = `return redis.call('EXISTS', KEYS[1])`;
 
 export interface RedisStoreOptions {
@@ -146,12 +152,13 @@ function parseReceipt(token: string, bytes: Uint8Array | string | null): Receipt
   return { receipt: r.receipt, issuedAt: r.issuedAt };
 }
 
-export function createRedisStore(client: RedisClient, options: RedisStoreOptions = {}): ImageStore & Required<Pick<ImageStore, 'setReceipt'>> {
+export function createRedisStore(client: RedisClient, options: RedisStoreOptions = {}): ImageStore & Required<Pick<ImageStore, 'setReceipt' | 'deletedBy'>> {
   const prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
   const now = options.now ?? (() => Date.now());
   const inlineMax = options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES;
   const keyOf = (token: string): string => `${prefix}img:${token}`;
   const blobKey = (token: string): string => `img/${token}`;
+  const deletedKey = (requestId: string): string => `${prefix}deleted:req:${requestId}`;
 
   return {
     async put(record: ImageRecord) {
@@ -190,14 +197,17 @@ export function createRedisStore(client: RedisClient, options: RedisStoreOptions
       return { ...record, receipt: parseReceipt(token, receipt ?? null) };
     },
 
-    async delete(token) {
+    async delete(token, requestId) {
       if (!isValidToken(token)) return false;
+      const noted = requestId !== undefined && REQUEST_ID_PATTERN.test(requestId);
       if (options.blobs) {
         const [ref] = await call(client, () => client.hmgetBuffer(keyOf(token), ['ref']));
         if (ref != null) await options.blobs.delete(new TextDecoder().decode(ref));
       }
       try {
-        const removed = await call(client, () => client.eval(DELETE_SCRIPT, [keyOf(token)], []));
+        const removed = await call(client, () =>
+          noted ? client.eval(DELETE_NOTED_SCRIPT, [keyOf(token), deletedKey(requestId!)], [token]) : client.eval(DELETE_SCRIPT, [keyOf(token)], []),
+        );
         return Number(removed) > 0;
       } catch (e) {
         // The DEL may have run before the connection dropped. The record being gone is what was
@@ -208,6 +218,12 @@ export function createRedisStore(client: RedisClient, options: RedisStoreOptions
         if (exists === 0) return true;
         throw e;
       }
+    },
+
+    async deletedBy(token, requestId) {
+      if (!isValidToken(token) || !REQUEST_ID_PATTERN.test(requestId)) return false;
+      const by = await call(client, () => client.eval(DELETED_BY_SCRIPT, [deletedKey(requestId)], []));
+      return by !== null && String(by) === token;
     },
 
     async setReceipt(token, receipt) {

@@ -54,8 +54,16 @@ export interface ImageStore {
   put(record: ImageRecord): Promise<void>;
   /** The record, or undefined for an unknown, deleted or malformed token. */
   get(token: string): Promise<ImageRecord | undefined>;
-  /** Removes the record; true when it existed. Malformed tokens → false. */
-  delete(token: string): Promise<boolean>;
+  /**
+   * Removes the record; true when it existed. Malformed tokens → false. `requestId` (shared
+   * stores): remember for a while that this request deleted it, for `deletedBy`.
+   */
+  delete(token: string, requestId?: string): Promise<boolean>;
+  /**
+   * True when the request `requestId` deleted `token` (shared stores, a few minutes): a retry of
+   * that request — its replica died before answering — then answers as the first attempt would.
+   */
+  deletedBy?(token: string, requestId: string): Promise<boolean>;
   /** Tokens currently stored (expired ones included), when the store can enumerate. */
   list?(): Promise<string[]>;
   /**
