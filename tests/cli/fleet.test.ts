@@ -19,7 +19,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
@@ -124,7 +124,7 @@ describe('README flows across three replicas', () => {
 
   it('answers 429 / 1015 with Retry-After once the account has its fleet-wide limit of requests in flight', async () => {
     // Limit 1: one slow upload held on replica 1 makes replica 2 answer 429 for the same account.
-    const { replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1' });
+    const { redis, replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1' });
     let release = (): void => undefined;
     const slow = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -138,17 +138,27 @@ describe('README flows across three replicas', () => {
       headers: { Authorization: AUTH, 'Content-Type': 'multipart/form-data; boundary=b' },
       body: slow,
       duplex: 'half',
-    } as RequestInit).catch(() => undefined);
-    let answer: Response | undefined;
-    for (let k = 0; k < 200; k++) {
-      answer = await fetch(`${replicas[1]!.url}/account`, { headers: { Authorization: AUTH } });
-      if (answer.status === 429) break;
-      await answer.arrayBuffer();
-      await new Promise((r) => setTimeout(r, 50));
+    } as RequestInit).then(
+      async (res) => `answered ${res.status} ${await res.text()}`,
+      (e: unknown) => `failed ${String(e)}`,
+    );
+    let heldOutcome = '';
+    void held.then((o) => (heldOutcome = o));
+    // Once the held request has its slot (seen in Redis), the other replica has none to give.
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      for (let k = 0; k < 400 && heldOutcome === ''; k++) {
+        const taken = Number(await redisClient.eval(`return redis.call('ZCARD', KEYS[1])`, ['tracelab:inflight:tracelab'], []));
+        if (taken === 1) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await redisClient.quit();
     }
-    expect(answer!.status).toBe(429);
-    expect(answer!.headers.get('retry-after')).toBe('5');
-    expect(((await answer!.json()) as { error: { code: number } }).error.code).toBe(1015);
+    const answer = await fetch(`${replicas[1]!.url}/account`, { headers: { Authorization: AUTH } });
+    expect(answer.status, `the request holding the slot: ${heldOutcome || 'still in flight'}`).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(1015);
     release();
     await held;
   }, 60_000);
@@ -192,13 +202,25 @@ const PHOTO = new Uint8Array(readFileSync(join(root, 'public', 'samples', 'photo
 describe('graceful shutdown', () => {
   it('SIGTERM: the running trace finishes, nothing new is taken, the replica exits 0; runBatch through haproxy loses nothing', async () => {
     const dir = newWork();
-    const { replicas } = await startFleet(dir, 2);
+    const { redis, replicas } = await startFleet(dir, 2);
     const haproxy = await startHaproxy(dir, replicas.map((r) => r.port));
     const [first] = replicas as [Replica, Replica];
     const direct = clientFor(first.url).vectorize({ image: PHOTO }, { mode: 'test' });
+    // Wait until the direct request is in flight on the first replica: its request slot in Redis
+    // (slot ids start with `host:pid:`).
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      for (let k = 0; k < 400; k++) {
+        const slots = (await redisClient.eval(`return redis.call('ZRANGE', KEYS[1], 0, -1)`, ['tracelab:inflight:tracelab'], [])) as string[];
+        if (slots.some((id) => id.startsWith(`${hostname()}:${first.child.pid}:`))) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await redisClient.quit();
+    }
     const batchClient = clientFor(haproxy.url);
     const batch = runBatch(Array.from({ length: 8 }, (_, i) => i), () => batchClient.vectorize({ image: PHOTO }, { mode: 'test' }), { initialConcurrency: 4 });
-    await new Promise((r) => setTimeout(r, 300)); // the direct trace is running now
+    await new Promise((r) => setTimeout(r, 100));
     const exit = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
     first.child.kill('SIGTERM');
     // Draining: readiness is 503, or the server no longer takes connections.

@@ -13,6 +13,10 @@
  *                           so Redis itself drops a record when its retention ends.
  *   <p>account              hash {plan, state, micro}: the one local account, micro-credits as an integer.
  *   <p>inflight:<apiId>     sorted set of request slots, score = lease end (ms, Redis clock).
+ *   <p>charge:…             a charge's note (10 min): by request id, so a request re-sent by the
+ *                           load balancer is charged once; the answer of a charge lost with the
+ *                           connection is looked up there once Redis is back.
+ *   <p>deleted:req:<id>     the token request <id> deleted (10 min), so its re-sent copy answers alike.
  *
  * Why Lua scripts: each write is one script, which Redis runs atomically — a record is replaced
  * whole (never a hash with `rec` of one upload and `receipt` of another), a charge checks and takes
@@ -52,7 +56,7 @@ export function storeUnavailableError(detail: string): TracelabError {
   return new TracelabError(-3, 503, `The shared store (Redis) is unavailable; retry in a few seconds. (${detail})`);
 }
 
-/** Runs one Redis call; a transport failure becomes 503 / −3, a TracelabError passes through. */
+/** 503s raised before anything was sent (Redis was known to be away): nothing to look up later. */
 const NOT_SENT = new WeakSet<TracelabError>();
 
 /** False for a 503 raised before anything was sent (Redis was known to be away). */
@@ -60,6 +64,7 @@ function sent(e: TracelabError): boolean {
   return !NOT_SENT.has(e);
 }
 
+/** Runs one Redis call; a transport failure becomes 503 / −3, a TracelabError passes through. */
 async function call<T>(client: RedisClient, run: () => Promise<T>): Promise<T> {
   if (!client.isReady()) {
     const e = storeUnavailableError('not connected');
