@@ -6,7 +6,7 @@
  * In: ports/dirs/env. Out: handles with `stop()`/`kill()`; `stopAll()` ends every process started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { root } from '../cli/private-build.js';
@@ -16,6 +16,10 @@ export const HAPROXY = '/usr/sbin/haproxy';
 export const AUTH = `Basic ${Buffer.from('tracelab:tracelab').toString('base64')}`;
 
 const started = new Set<ChildProcess>();
+
+function need(path: string, pkg: string): void {
+  if (!existsSync(path)) throw new Error(`${path} is missing: scripts/test-all.sh installs it (apt-get install ${pkg})`);
+}
 
 /** A port nobody listens on right now (bind :0, read it, close). */
 export function freePort(): Promise<number> {
@@ -93,6 +97,7 @@ export interface RedisProc extends Proc {
 
 /** redis-server on `port` (default a free one) with its data (AOF) in `dir`. */
 export async function startRedis(dir: string, port?: number): Promise<RedisProc> {
+  need(REDIS_SERVER, 'redis-server');
   const p = port ?? (await freePort());
   const child = spawn(REDIS_SERVER, ['--bind', '127.0.0.1', '--port', String(p), '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no', '--protected-mode', 'yes'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -134,6 +139,7 @@ export interface HaproxyProc extends Proc {
 
 /** haproxy with deploy/haproxy.cfg, its `server` lines replaced by `backends`. */
 export async function startHaproxy(dir: string, backends: readonly number[]): Promise<HaproxyProc> {
+  need(HAPROXY, 'haproxy');
   const port = await freePort();
   const template = readFileSync(join(root, 'deploy', 'haproxy.cfg'), 'utf8');
   const servers = backends.map((p, i) => `    server r${i + 1} 127.0.0.1:${p}`).join('\n');
