@@ -218,6 +218,19 @@ export class LocalAccount {
   }
 }
 
+/** What the service needs of an account (LocalAccount fits as is; RedisAccount is the shared one). */
+export interface ServiceAccount {
+  /** Throws 402 (1008/1010/1011) unless a call in `mode` costing `costMicro` may run. */
+  checkCanSpend(mode: Mode, costMicro: number): void | Promise<void>;
+  /**
+   * Takes `microCredits` after a call succeeded; returns the amount taken. `requestId` (the
+   * `X-Tracelab-Request-Id` haproxy gives a request, the same on its retries) makes the charge
+   * happen once per request even when a replica died after charging and the request was retried.
+   */
+  charge(microCredits: number, requestId?: string): number | Promise<number>;
+  status(): AccountStatus | Promise<AccountStatus>;
+}
+
 /** Convenience: `LocalAccount.fromEnv`. */
 export function fromEnv(env: Readonly<Record<string, string | undefined>>): LocalAccount {
   return LocalAccount.fromEnv(env);

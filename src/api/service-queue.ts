@@ -36,3 +36,36 @@ export function withQueueLimit(handler: (request: Request) => Promise<Response>,
     }
   };
 }
+
+/** A fleet-wide request slot (storage/redis.ts `createRedisLimiter`). */
+export interface SlotLimiter {
+  /** A release function, or null when every slot is taken; rejects when the shared state is away. */
+  acquire(): Promise<(() => void) | null>;
+  readonly limit: number;
+}
+
+/**
+ * The account's concurrency limit across every replica of a fleet: the same 429 / 1015 +
+ * `Retry-After` contract as `withQueueLimit`, counted in the shared store so a client spreading
+ * requests over N replicas gets the limit once, not N times. When the store cannot be reached the
+ * answer is its error (503 / −3 + Retry-After), before any body is read.
+ */
+export function withSharedLimit(handler: (request: Request) => Promise<Response>, limiter: SlotLimiter, retryAfterSeconds: number = DEFAULT_QUEUE.retryAfterSeconds): (request: Request) => Promise<Response> {
+  return async (request) => {
+    let release: (() => void) | null;
+    try {
+      release = await limiter.acquire();
+    } catch (e) {
+      return errorResponse(e, null);
+    }
+    if (release === null) {
+      const error = new TracelabError(1015, 429, `Slow down: the account already has ${limiter.limit} requests in flight across the service; retry after ${retryAfterSeconds} s.`);
+      return errorResponse(error, null, { 'Retry-After': String(retryAfterSeconds) });
+    }
+    try {
+      return await handler(request);
+    } finally {
+      release();
+    }
+  };
+}

@@ -10,7 +10,10 @@
  *
  * Charging: the price comes from `pricing.ts`, `account.checkCanSpend` runs before any image is
  * read or traced, and `account.charge` only after the response body exists and any token was
- * stored (failed calls are free, §4.1).
+ * stored (failed calls are free, §4.1). The charge is the last write of a call: an account shared
+ * by many replicas (storage/redis.ts) may still refuse it (402, another replica spent the last
+ * credit; 503, Redis went away) — then the token just stored is deleted again and the call
+ * answers that error uncharged, so a client never holds a token it did not pay for.
  *
  * The decode/trace/write part of a call is a `TraceJob` (service-trace.ts) given to the injected
  * `runTrace`: by default in this thread; `tracelab serve` passes a worker-thread pool
@@ -20,7 +23,7 @@
 import { TracelabError } from '../engine/errors.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
-import type { LocalAccount } from './account.js';
+import type { ServiceAccount } from './account.js';
 import { parseOptions, toFields } from './options.js';
 import { planVectorize } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
@@ -33,6 +36,7 @@ import {
   newRecord,
   receiptMatches,
   storeFailedError,
+  unknownTokenError,
   withReceipt,
   type ImageRecord,
   type ImageStore,
@@ -41,7 +45,8 @@ import {
 
 export interface ServiceOptions {
   readonly store: ImageStore;
-  readonly account: LocalAccount;
+  /** A `LocalAccount`, or the account a fleet shares (`RedisAccount`). */
+  readonly account: ServiceAccount;
   /** The one API Id / API Secret pair accepted (HTTP Basic user name / password). */
   readonly credentials: { readonly apiId: string; readonly apiSecret: string };
   /** Clock for every retention decision (ms since the epoch); default `Date.now`. */
@@ -55,6 +60,9 @@ export interface ServiceOptions {
   /** Runs the decode/trace/write job of a call; default in this thread (`runTraceJobHere`). */
   readonly runTrace?: TraceRunner;
 }
+
+/** The id haproxy gives each request (deploy/haproxy.cfg `unique-id-format`), kept on its retries. */
+export const REQUEST_ID_HEADER = 'X-Tracelab-Request-Id';
 
 export type ApiHandler = (request: Request) => Promise<Response>;
 
@@ -130,7 +138,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     }
   }
 
-  async function vectorize(form: ParsedForm, signal: AbortSignal): Promise<Response> {
+  async function vectorize(form: ParsedForm, signal: AbortSignal, requestId: string | undefined): Promise<Response> {
     const source = imageSource(form);
     // Every other field is validated before any image is read (1019).
     const opts = parseOptions(form.strings, 'vectorize');
@@ -141,7 +149,7 @@ export function createService(options: ServiceOptions): ApiHandler {
     planVectorize(form.strings);
     const retentionDays = opts['policy.retention_days'];
     const cost = vectorizeCost(mode, retentionDays);
-    account.checkCanSpend(mode, cost.charged);
+    await account.checkCanSpend(mode, cost.charged);
 
     let bytes: Uint8Array;
     let storedMime: string | undefined;
@@ -188,11 +196,17 @@ export function createService(options: ServiceOptions): ApiHandler {
       await storePut(record);
       headers['X-Image-Token'] = record.token;
     }
-    account.charge(cost.charged);
+    try {
+      await account.charge(cost.charged, requestId);
+    } catch (e) {
+      const token = headers['X-Image-Token'];
+      if (token !== undefined) await store.delete(token).catch(() => undefined);
+      throw e;
+    }
     return fileResponse(rendered, headers);
   }
 
-  async function download(form: ParsedForm, signal: AbortSignal): Promise<Response> {
+  async function download(form: ParsedForm, signal: AbortSignal, requestId: string | undefined): Promise<Response> {
     const token = tokenField(form, 'download');
     const fields = form.strings.filter(([n]) => n !== 'image.token');
     const opts = parseOptions(fields, 'download');
@@ -204,7 +218,7 @@ export function createService(options: ServiceOptions): ApiHandler {
       throw param('receipt does not belong to this image token (send the X-Receipt issued when this token was upgraded, or no receipt).');
     }
     const cost = downloadCost({ tokenMode: record.mode, validReceipt: receipt !== undefined });
-    account.checkCanSpend(record.mode, cost.charged);
+    await account.checkCanSpend(record.mode, cost.charged);
     // The retained trace, or the stored image traced again when another stacking is asked.
     const retrace = record.options.filter(([n]) => n !== 'output.shape_stacking' && n !== 'mode' && n !== 'policy.retention_days');
     const rendered: Rendered = await runTrace(
@@ -221,19 +235,35 @@ export function createService(options: ServiceOptions): ApiHandler {
     const headers = chargeHeaders(cost, record.mode);
     if (cost.issuesReceipt) {
       const updated = withReceipt(record, now, random);
-      if (updated !== record) await storePut(updated);
-      headers['X-Receipt'] = updated.receipt!.receipt;
+      if (updated === record) headers['X-Receipt'] = record.receipt!.receipt;
+      else if (store.setReceipt) {
+        // Shared store: set-if-absent, so two replicas upgrading at once hand out one receipt.
+        const kept = await store.setReceipt(token, updated.receipt!);
+        if (kept === undefined) throw unknownTokenError(token);
+        headers['X-Receipt'] = kept.receipt;
+      } else {
+        await storePut(updated);
+        headers['X-Receipt'] = updated.receipt!.receipt;
+      }
     }
-    account.charge(cost.charged);
+    // Charged last. A refused charge leaves the receipt stored but never handed out: it is
+    // unguessable, and paying the upgrade again returns the same one (records.ts withReceipt).
+    await account.charge(cost.charged, requestId);
     return fileResponse(rendered, headers);
   }
 
-  async function remove(form: ParsedForm): Promise<Response> {
+  async function remove(form: ParsedForm, requestId: string | undefined): Promise<Response> {
     const token = tokenField(form, 'delete');
     const extra = form.strings.find(([n]) => n !== 'image.token');
     if (extra) throw param(`Unknown parameter ${JSON.stringify(extra[0].slice(0, 100))} for /delete; it takes only image.token.`);
-    await getRecord(store, token, now);
-    await store.delete(token);
+    try {
+      await getRecord(store, token, now);
+    } catch (e) {
+      // A load balancer's retry of a delete whose replica died after deleting: the same answer.
+      if (requestId !== undefined && store.deletedBy && (await store.deletedBy(token, requestId))) return jsonResponse({ success: true });
+      throw e;
+    }
+    await store.delete(token, requestId);
     return jsonResponse({ success: true });
   }
 
@@ -252,12 +282,14 @@ export function createService(options: ServiceOptions): ApiHandler {
           { Allow: METHOD[route] },
         );
       }
-      if (route === 'account') return jsonResponse(account.status());
+      if (route === 'account') return jsonResponse(await account.status());
       const form = await readForm(request);
       if (Object.keys(form.dataReceived).length > 0) dataReceived = form.dataReceived;
-      if (route === 'vectorize') return await vectorize(form, request.signal);
-      if (route === 'download') return await download(form, request.signal);
-      return await remove(form);
+      // Set by the load balancer, the same on its retries of one request (charged once, storage/redis.ts).
+      const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined;
+      if (route === 'vectorize') return await vectorize(form, request.signal, requestId);
+      if (route === 'download') return await download(form, request.signal, requestId);
+      return await remove(form, requestId);
     } catch (error) {
       if (!(error instanceof TracelabError)) options.onError?.(error);
       return errorResponse(error, dataReceived);

@@ -3,11 +3,11 @@
  *
  *     tracelab vectorize INPUT -o OUT [--format F] [--max-pixels N] [--param key=value]...
  *              [--mode M] [--retention-days N] [--url U | --base64 FILE | --token T] [--remote]
- *     tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param key=value]... [--jobs N] [--quiet]
+ *     tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param key=value]... [--jobs N] [--quiet] [--remote [--mode M]]
  *     tracelab download TOKEN -o OUT [--format F] [--receipt R] [--param key=value]... [--remote]
  *     tracelab delete TOKEN [--remote]
  *     tracelab account [--remote]
- *     tracelab serve [--port N] [--host H]
+ *     tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB | disk]
  *
  * Flags that are shorthands for API parameters become multipart-style fields, so the API's own
  * validation (parseOptions) applies to them.
@@ -59,13 +59,21 @@ export type Command =
       readonly inputs: readonly string[];
       readonly outDir: string;
       readonly fields: readonly [string, string][];
-      /** --jobs: worker threads (default every core). */
+      /** --jobs: worker threads (default every core); with --remote, requests in flight (default 5). */
       readonly jobs?: number;
       readonly quiet?: true;
+      /** --remote (or VECTORIZER_API_URL set): each input is a `/vectorize` call to that service (a fleet's haproxy, the real service). */
+      readonly remote?: true;
     }
   | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }
   | { readonly kind: 'account'; readonly remote?: true }
-  | { readonly kind: 'serve'; readonly host: string; readonly port: number };
+  | {
+      readonly kind: 'serve';
+      readonly host: string;
+      readonly port: number;
+      /** --store: `redis://HOST:PORT/DB` (a fleet's shared store) or `disk` (the data directory); absent → TRACELAB_REDIS_URL, else disk. */
+      readonly store?: string;
+    };
 
 /** Flags that take a value, and the API field they stand for (undefined = not an API field). */
 const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
@@ -84,6 +92,7 @@ const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
   '--host': undefined,
   '--out-dir': undefined,
   '--jobs': undefined,
+  '--store': undefined,
 };
 const BOOLEAN_FLAGS = new Set(['--remote', '--quiet']);
 
@@ -93,7 +102,7 @@ const VERB_FLAGS: Readonly<Record<Verb, readonly string[]>> = {
   download: ['-o', '--output', '--format', '--receipt', '--param', '--remote'],
   delete: ['--remote'],
   account: ['--remote'],
-  serve: ['--port', '--host'],
+  serve: ['--port', '--host', '--store'],
 };
 const SERVICE_FLAGS = new Set(['--mode', '--retention-days', '--url', '--base64', '--token']);
 
@@ -197,6 +206,7 @@ function scan(verb: Verb, args: readonly string[]): Scanned {
       case '--host':
       case '--out-dir':
       case '--jobs':
+      case '--store':
         if (values.has(flag)) throw new UsageError(`${flag} given more than once`);
         values.set(flag, value);
         break;
@@ -249,8 +259,10 @@ function finishBatch(parsed: Scanned): Command {
   const outDir = parsed.values.get('--out-dir')!;
   if (outDir === '') throw new UsageError('--out-dir needs a folder name');
   if (parsed.values.has('-o')) throw new UsageError('give either -o OUTPUT (one input) or --out-dir FOLDER (many), not both');
-  const service = [...parsed.seen].filter((f) => SERVICE_FLAGS.has(f) || f === '--remote');
-  if (service.length > 0) throw new UsageError(`${service[0]} does not go with --out-dir: a folder is traced locally with the engine`);
+  const remote = parsed.seen.has('--remote');
+  // With --remote every input is one /vectorize call, so --mode is meaningful; tokens and other sources are not.
+  const service = [...parsed.seen].filter((f) => SERVICE_FLAGS.has(f) && !(remote && f === '--mode'));
+  if (service.length > 0) throw new UsageError(`${service[0]} does not go with --out-dir: ${remote ? 'each input is one upload' : 'a folder is traced locally with the engine (--remote sends each file to a service)'}`);
   if (parsed.positionals.length === 0) throw new UsageError('vectorize --out-dir needs at least one input file or folder');
   if (parsed.positionals.includes('-')) throw new UsageError('vectorize --out-dir reads files, not standard input (-)');
   let command: Command & { kind: 'batch' } = { kind: 'batch', inputs: parsed.positionals, outDir, fields: parsed.fields };
@@ -260,6 +272,7 @@ function finishBatch(parsed: Scanned): Command {
     command = { ...command, jobs: Number(jobsText) };
   }
   if (parsed.seen.has('--quiet')) command = { ...command, quiet: true };
+  if (remote) command = { ...command, remote: true };
   return command;
 }
 
@@ -278,7 +291,11 @@ function finishServe(parsed: Scanned): Command {
   }
   const host = parsed.values.get('--host') ?? '127.0.0.1';
   if (host === '') throw new UsageError('--host needs a host name or address');
-  return { kind: 'serve', host, port: Number(portText) };
+  const store = parsed.values.get('--store');
+  if (store !== undefined && store !== 'disk' && !/^rediss?:\/\/[^\s]+$/.test(store)) {
+    throw new UsageError(`--store expects redis://HOST:PORT/DB or disk; received '${store}'`);
+  }
+  return { kind: 'serve', host, port: Number(portText), ...(store !== undefined ? { store } : {}) };
 }
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf: 'pdf', eps: 'eps', ps: 'eps', dxf: 'dxf', png: 'png' };

@@ -16,6 +16,7 @@ import { TracelabError } from '../engine/errors.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { DEFAULT_THREAD_MEMORY_MB } from './config.js';
 import { createTracePool } from './trace-pool.js';
+import { ApiClientError, type ApiClient } from '../api/client.js';
 
 /** File extensions taken from a directory (the decoders sniff the bytes, not the name). */
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.gif', '.bmp', '.tif', '.tiff']);
@@ -32,6 +33,12 @@ export interface BatchOptions {
   readonly quiet?: boolean;
   /** The bundled trace worker entry (dist-cli/trace-thread.mjs). */
   readonly traceThread: URL;
+  /**
+   * Send every input to an API service instead of tracing here (`--remote`: VECTORIZER_API_URL,
+   * e.g. a fleet's haproxy): `jobs` requests in flight (default 5, the reference's starting
+   * concurrency, §5.3), each slot with its own client (own 429/503 back-off).
+   */
+  readonly remote?: { readonly client: () => ApiClient };
   readonly writeStderr: (text: string) => void;
   /** Whether stderr is a terminal (progress bar) or not (one line per image). */
   readonly tty: boolean;
@@ -109,21 +116,25 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const extension = EXTENSION[plan.outputOptions.fileFormat] ?? '.svg';
   const { items, renamed } = outputNames(inputs, options.outDir, extension);
   await mkdir(options.outDir, { recursive: true });
-  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), Math.max(1, items.length)));
-  const pool = createTracePool({ entry: options.traceThread, size: jobs, heapMb: DEFAULT_THREAD_MEMORY_MB });
+  const remote = options.remote;
+  const jobs = Math.max(1, Math.min(options.jobs ?? (remote ? 5 : availableParallelism()), Math.max(1, items.length)));
+  const pool = remote ? undefined : createTracePool({ entry: options.traceThread, size: jobs, heapMb: DEFAULT_THREAD_MEMORY_MB });
   const progress = progressReporter(items.length, options);
   const done: BatchItem[] = [];
   const failed: BatchFailure[] = [];
   let next = 0;
   const fields = options.fields.map(([k, v]) => [k, v] as [string, string]);
   const worker = async (): Promise<void> => {
+    const client = remote?.client();
     while (next < items.length) {
       const item = items[next++]!;
       const t0 = Date.now();
       try {
         const bytes = await readInput(item.input);
-        const result = await pool.run({ source: { kind: 'image', bytes, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false });
-        await writeFileAtomically(item.output, result.body);
+        const body = client
+          ? (await client.vectorize({ image: bytes, filename: basename(item.input) }, fields)).body
+          : (await pool!.run({ source: { kind: 'image', bytes, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false })).body;
+        await writeFileAtomically(item.output, body);
         done.push(item);
         progress.finished(item, Date.now() - t0);
       } catch (error) {
@@ -136,7 +147,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   try {
     await Promise.all(Array.from({ length: jobs }, worker));
   } finally {
-    await pool.close();
+    await pool?.close();
   }
   progress.end();
   const order = new Map(items.map((item, i) => [item.input, i]));
@@ -155,7 +166,7 @@ async function readInput(path: string): Promise<Uint8Array> {
 }
 
 function toFailure(input: string, error: unknown): BatchFailure {
-  if (error instanceof TracelabError) return { input, code: error.code, message: error.message };
+  if (error instanceof TracelabError || error instanceof ApiClientError) return { input, code: error.code, message: error.message };
   return { input, code: -1, message: error instanceof Error ? error.message : String(error) };
 }
 

@@ -18,6 +18,13 @@
  *                       at least 1, at most 4; 0 traces on the server's own thread).
  *   TRACELAB_THREAD_MEMORY_MB   each trace worker's V8 heap budget (default 1024).
  *   TRACELAB_TRACE_TIMEOUT_S    a trace running longer is stopped, 503 / −10 (default 300).
+ *   TRACELAB_REDIS_URL  `redis://HOST:PORT/DB`: `tracelab serve` keeps images, the account and the
+ *                       concurrency limit in that Redis (shared by every replica of a fleet; see
+ *                       src/cli/fleet.ts) instead of the data directory. `serve --store` overrides it.
+ *   TRACELAB_FLEET_MAX_INFLIGHT  with Redis: requests of the account in flight across all replicas,
+ *                       at most (default 32); one more is answered 429 / 1015 + Retry-After.
+ *   TRACELAB_SHUTDOWN_GRACE_S   on SIGTERM `serve` refuses new requests (503) and lets running ones
+ *                       finish for at most this long (default 30).
  */
 
 import { readFileSync } from 'node:fs';
@@ -57,6 +64,12 @@ export interface TracelabConfig {
   readonly queue?: { readonly maxInFlight: number; readonly retryAfterSeconds: number };
   /** `tracelab serve`'s trace worker threads (TRACELAB_THREADS, TRACELAB_THREAD_MEMORY_MB, TRACELAB_TRACE_TIMEOUT_S). */
   readonly threads?: TraceThreadsConfig;
+  /** TRACELAB_REDIS_URL (or `serve --store redis://…`): the shared store of a fleet; undefined = the data directory. */
+  readonly redisUrl?: string | undefined;
+  /** TRACELAB_FLEET_MAX_INFLIGHT: the account's requests in flight across the fleet (Redis only). */
+  readonly fleetMaxInFlight?: number;
+  /** TRACELAB_SHUTDOWN_GRACE_S in ms: how long SIGTERM waits for running requests. */
+  readonly shutdownGraceMs?: number;
 }
 
 export interface TraceThreadsConfig {
@@ -113,6 +126,9 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
       jobTimeoutMs: positiveInt(env, 'TRACELAB_TRACE_TIMEOUT_S', DEFAULT_TRACE_TIMEOUT_S) * 1000,
     },
     allowPrivateUrls: get(env, 'TRACELAB_ALLOW_PRIVATE_URLS') === '1',
+    redisUrl: get(env, 'TRACELAB_REDIS_URL'),
+    fleetMaxInFlight: positiveInt(env, 'TRACELAB_FLEET_MAX_INFLIGHT', 32),
+    shutdownGraceMs: nonNegativeInt(env, 'TRACELAB_SHUTDOWN_GRACE_S', 30) * 1000,
   };
 }
 
@@ -191,26 +207,33 @@ function readText(path: string, what: string): string | undefined {
 
 /** account.json when it exists, else the TRACELAB_ACCOUNT seed, else TRACELAB_PLAN/STATE/CREDITS. */
 export function loadAccount(config: TracelabConfig, onError?: (error: unknown) => void): PersistedAccount {
-  const wrap = (what: string, load: () => LocalAccount): LocalAccount => {
-    try {
-      return load();
-    } catch (e) {
-      if (e instanceof AccountConfigError) throw new Error(`bad account in ${what}: ${e.message}`);
-      throw e;
-    }
-  };
   const saved = readText(config.accountFile, 'the account');
-  let base: LocalAccount;
-  if (saved !== undefined) base = wrap(config.accountFile, () => fromJson(saved));
-  else if (config.accountSeedJson !== undefined) {
+  const base = saved !== undefined ? wrapAccount(config.accountFile, () => fromJson(saved)) : seedAccount(config);
+  return new PersistedAccount(base, config.accountFile, onError);
+}
+
+/** The account a new account starts as: the TRACELAB_ACCOUNT seed, else TRACELAB_PLAN/STATE/CREDITS (a fleet seeds Redis with it). */
+export function seedAccount(config: TracelabConfig): LocalAccount {
+  const wrap = wrapAccount;
+  if (config.accountSeedJson !== undefined) {
     const seed = config.accountSeedJson;
-    base = wrap('TRACELAB_ACCOUNT (inline JSON)', () => fromJson(seed));
-  } else if (config.accountSeedFile !== undefined) {
+    return wrap('TRACELAB_ACCOUNT (inline JSON)', () => fromJson(seed));
+  }
+  if (config.accountSeedFile !== undefined) {
     const seed = readText(config.accountSeedFile, 'TRACELAB_ACCOUNT');
     if (seed === undefined) throw new Error(`cannot read TRACELAB_ACCOUNT ${config.accountSeedFile}: no such file`);
-    base = wrap(`TRACELAB_ACCOUNT (${config.accountSeedFile})`, () => fromJson(seed));
-  } else base = wrap('the environment', () => fromEnv(config.env));
-  return new PersistedAccount(base, config.accountFile, onError);
+    return wrap(`TRACELAB_ACCOUNT (${config.accountSeedFile})`, () => fromJson(seed));
+  }
+  return wrap('the environment', () => fromEnv(config.env));
+}
+
+function wrapAccount(what: string, load: () => LocalAccount): LocalAccount {
+  try {
+    return load();
+  } catch (e) {
+    if (e instanceof AccountConfigError) throw new Error(`bad account in ${what}: ${e.message}`);
+    throw e;
+  }
 }
 
 let webpReady = false;

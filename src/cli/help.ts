@@ -6,14 +6,14 @@ import { VERBS } from './args.js';
 export const USAGE =
   'tracelab vectorize INPUT -o OUTPUT [--format svg|eps|pdf|dxf|png] [--max-pixels N] [--param name=value]...';
 
-export const BATCH_USAGE = 'tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param name=value]... [--jobs N] [--quiet]';
+export const BATCH_USAGE = 'tracelab vectorize FILE... | DIR --out-dir OUT [--format F] [--param name=value]... [--jobs N] [--quiet] [--remote [--mode M]]';
 
 export const SERVICE_USAGE = [
   'tracelab vectorize (INPUT | --url U | --base64 FILE | --token T) -o OUTPUT [--mode M] [--retention-days N] [--remote] [...]',
   'tracelab download TOKEN -o OUTPUT [--format F] [--receipt R] [--param name=value]... [--remote]',
   'tracelab delete TOKEN [--remote]',
   'tracelab account [--remote]',
-  'tracelab serve [--port N] [--host H]',
+  'tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB]',
 ];
 
 export function helpText(version: string): string {
@@ -33,7 +33,8 @@ export function helpText(version: string): string {
     '              with --remote (or VECTORIZER_API_URL set) through the HTTP service.',
     '              With --out-dir: every FILE (a DIR: its image files) into folder OUT, on --jobs worker',
     '              threads (default every core), named after the input; goes on past a bad file,',
-    '              prints a summary and exits 2 if any failed.',
+    '              prints a summary and exits 2 if any failed. With --remote (or VECTORIZER_API_URL set)',
+    '              each file is one /vectorize call to that service (e.g. a fleet), --jobs at once (default 5).',
     '  download    fetch the result of a retained image TOKEN again (any output format/options)',
     '  delete      delete a retained image TOKEN; prints {"success":true}',
     '  account     print the account as JSON (plan, state, remaining credits)',
@@ -59,6 +60,8 @@ export function helpText(version: string): string {
     '  --port N               serve: port (default 8787; 0 picks a free one)',
     '  --host H               serve: address to bind (default 127.0.0.1, loopback only); anything else',
     '                         makes the service reachable from other machines',
+    '  --store URL            serve: keep images, account and limits in Redis (redis://HOST:PORT/DB),',
+    '                         shared by many replicas (default: the data directory; also TRACELAB_REDIS_URL)',
     '  -h, --help             show this help',
     '  --version              print the version',
     '',

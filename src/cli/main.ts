@@ -81,7 +81,14 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       case 'batch': {
         // Loaded on demand, like the service: a single trace does not load the batch code.
         const { runBatch, summaryLines } = await import('./batch.js');
+        let remote: { client: () => import('../api/client.js').ApiClient } | undefined;
+        if (command.remote === true || process.env['VECTORIZER_API_URL']?.trim()) {
+          const [{ readConfig }, { connectRemote }] = await Promise.all([import('./config.js'), import('./remote.js')]);
+          const config = readConfig();
+          remote = { client: () => connectRemote(config).client };
+        }
         const result = await runBatch({
+          ...(remote ? { remote } : {}),
           inputs: command.inputs,
           outDir: command.outDir,
           fields: command.fields,
@@ -101,10 +108,13 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       case 'serve': {
         // Loaded on demand: the plain trace never loads the service.
         const [{ readConfig }, { runServe }] = await Promise.all([import('./config.js'), import('./serve.js')]);
+        const config = readConfig();
+        // --store wins over TRACELAB_REDIS_URL; `--store disk` forces the data directory.
+        const redisUrl = command.store === undefined ? config.redisUrl : command.store === 'disk' ? undefined : command.store;
         await runServe({
           host: command.host,
           port: command.port,
-          config: readConfig(),
+          config: { ...config, redisUrl },
           writeStderr: (t) => io.writeStderr(t),
           // The worker-thread entry is bundled next to this file (scripts/build-cli.mjs).
           traceThread: TRACE_THREAD_ENTRY,

@@ -10,7 +10,14 @@
  * - `get` throws TracelabError 500/1028 when a stored record is unreadable (corrupt) and 500/1025
  *   when the storage itself fails; `put` throws 500/−4 ("failed to store the image token", §4.2)
  *   when it cannot store;
- * - stores never check expiry: `getRecord` (records.ts) does, with an injected clock.
+ * - stores never check expiry: `getRecord` (records.ts) does, with an injected clock. A store may
+ *   also forget a record once its retention ended (the Redis store sets the key's expiry to
+ *   `expiresAt`), which reads as an unknown token — the same 400/1027.
+ *
+ * The Redis store (redis.ts) is shared by many `tracelab serve` replicas, so it adds `setReceipt`:
+ * two replicas upgrading the same preview token at once must hand out one receipt, not two.
+ * Image bytes beyond what Redis should hold can go to a `BlobStore` (an S3-compatible bucket);
+ * see `BlobStore` below and README "Fleet".
  */
 
 import type { Mode } from '../pricing.js';
@@ -47,8 +54,35 @@ export interface ImageStore {
   put(record: ImageRecord): Promise<void>;
   /** The record, or undefined for an unknown, deleted or malformed token. */
   get(token: string): Promise<ImageRecord | undefined>;
-  /** Removes the record; true when it existed. Malformed tokens → false. */
-  delete(token: string): Promise<boolean>;
+  /**
+   * Removes the record; true when it existed. Malformed tokens → false. `requestId` (shared
+   * stores): remember for a while that this request deleted it, for `deletedBy`.
+   */
+  delete(token: string, requestId?: string): Promise<boolean>;
+  /**
+   * True when the request `requestId` deleted `token` (shared stores, a few minutes): a retry of
+   * that request — its replica died before answering — then answers as the first attempt would.
+   */
+  deletedBy?(token: string, requestId: string): Promise<boolean>;
   /** Tokens currently stored (expired ones included), when the store can enumerate. */
   list?(): Promise<string[]>;
+  /**
+   * Sets the record's receipt unless it already has one, atomically, and returns the receipt now
+   * in effect (the existing one when another writer was first), or undefined for an unknown token.
+   * Stores shared by several processes implement it; without it the service reads, adds the
+   * receipt (`withReceipt`) and `put`s the whole record back.
+   */
+  setReceipt?(token: string, receipt: ReceiptInfo): Promise<ReceiptInfo | undefined>;
+}
+
+/**
+ * Where large byte strings (the encoded record of a big upload) can live instead of the shared
+ * key-value store: the seam for an S3-compatible object store (PUT/GET/DELETE of one object per
+ * key, with a lifecycle rule or `Expires` for retention). Keys are store-made (`img/<token>`,
+ * never user input). `get` of a missing key resolves undefined; failures reject.
+ */
+export interface BlobStore {
+  put(key: string, bytes: Uint8Array, expiresAt: number): Promise<void>;
+  get(key: string): Promise<Uint8Array | undefined>;
+  delete(key: string): Promise<void>;
 }

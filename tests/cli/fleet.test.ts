@@ -1,0 +1,512 @@
+/**
+ * A fleet of real processes on loopback: `/usr/bin/redis-server` (append-only file in a temp dir),
+ * three `node bin/tracelab.js serve --store redis://…` replicas (a private CLI build) and, for the
+ * load runs, haproxy with deploy/haproxy.cfg — all installed by scripts/test-all.sh, none faked.
+ *
+ * 1. The README's API flows with every request sent to a different replica.
+ * 2. The disk store stays the default: `serve` without --store needs no Redis and never loads the
+ *    Redis client (checked on the bundle's static import graph too).
+ * 3. 20 clients for FLEET_SECONDS (default 20 s in CI; the issue's figure is 60 s) through haproxy,
+ *    one replica SIGKILLed and restarted mid-run: no call lost, credits spent = the sum of
+ *    X-Credits-Charged answered, every failed answer is the API's 429/503 JSON with Retry-After and
+ *    was retried by the client, no 5xx once the restarted replica is back in the pool.
+ * 4. Redis restarted mid-run (SIGTERM, same dir and port): the replicas reconnect, calls during
+ *    the outage get 503 + Retry-After, nothing is half-written, credits add up.
+ * 5. scripts/fleet.sh starts Redis, replicas and haproxy, serves, and stops them all on SIGINT.
+ * 6. SIGTERM drains a replica: its running trace finishes, it takes nothing new, it exits 0, and
+ *    a `runBatch` pointed at haproxy loses nothing; the CLI's batch mode (`--out-dir --remote`)
+ *    works against the fleet.
+ * The throughput figure (3 replicas vs 1) is measured by bench/fleet.mjs, not asserted here.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
+import { runBatch } from '../../src/api/client-batch.js';
+import { decodeRecord } from '../../src/api/storage/codec.js';
+import { connectRedis, type RedisConnection } from '../../src/cli/redis-client.js';
+import { AUTH, freePort, serveEnv, startHaproxy, startRedis, startReplica, stopAll, until200, type Replica } from '../helpers/fleet.js';
+import { buildPrivateCli, root, type PrivateBuild } from './private-build.js';
+import { redSquarePng } from './png.js';
+import { concat, pngChunk } from '../decode/build.js';
+
+const SECONDS = Number(process.env['FLEET_SECONDS'] ?? 20);
+const CLIENTS = 20;
+const micro = (credits: number): number => Math.round(credits * 1e6);
+
+let build: PrivateBuild;
+let work: string;
+
+beforeAll(() => {
+  build = buildPrivateCli('tracelab-fleet');
+}, 120_000);
+
+afterAll(() => {
+  build?.remove();
+});
+
+afterEach(async () => {
+  await stopAll();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function newWork(): string {
+  work = mkdtempSync(join(tmpdir(), 'tracelab-fleet-'));
+  return work;
+}
+
+async function startFleet(dir: string, count: number, env: Record<string, string> = {}) {
+  const redis = await startRedis(dir);
+  // The first replica seeds the account; the others find it.
+  const first = await startReplica(build.bin, dir, { store: redis.url, env });
+  const rest = await Promise.all(Array.from({ length: count - 1 }, () => startReplica(build.bin, dir, { store: redis.url, env })));
+  return { redis, replicas: [first, ...rest] };
+}
+
+const clientFor = (baseUrl: string, fetch?: FetchLike): ApiClient =>
+  createClient({ baseUrl, apiId: 'tracelab', apiSecret: 'tracelab', backoffStepMs: 500, maxAttempts: 30, ...(fetch ? { fetch } : {}) });
+
+describe('README flows across three replicas', () => {
+  it('vectorize → download formats → receipt → delete and account reads, every request on a different replica', async () => {
+    const { replicas } = await startFleet(newWork(), 3, { TRACELAB_CREDITS: '50' });
+    let i = 0;
+    const next = (): ApiClient => clientFor(replicas[i++ % replicas.length]!.url);
+    let spent = 0;
+    const png = redSquarePng();
+
+    const test = await next().vectorize({ image: png }, { mode: 'test' });
+    expect([test.creditsCharged, test.creditsCalculated]).toEqual([0, 1]);
+    const prod = await next().vectorize({ image: png });
+    expect(prod.contentType).toMatch(/svg/);
+    spent += prod.creditsCharged!;
+    const preview = await next().vectorize({ image: png }, { mode: 'preview', 'policy.retention_days': 2 });
+    expect(preview.creditsCharged).toBeCloseTo(0.21, 6);
+    spent += preview.creditsCharged!;
+    const token = preview.imageToken!;
+    expect(token).toMatch(/^[a-z2-7]{32}$/);
+
+    const bought = await next().download(token);
+    expect([bought.creditsCharged, bought.contentType.startsWith('image/svg')]).toEqual([0.9, true]);
+    spent += bought.creditsCharged!;
+    const receipt = bought.receipt!;
+    expect(receipt).toMatch(/^rcpt-/);
+    // Buying again without the receipt, elsewhere, answers the same receipt (one per token).
+    const again = await next().download(token);
+    expect(again.receipt).toBe(receipt);
+    spent += again.creditsCharged!;
+    for (const format of ['pdf', 'eps', 'dxf', 'png'] as const) {
+      const other = await next().download(token, { receipt, 'output.file_format': format });
+      expect(other.creditsCharged).toBe(0.1);
+      spent += other.creditsCharged!;
+    }
+    const fixed = await next().download(token, { receipt, 'output.svg.fixed_size': true });
+    expect(fixed.body.length).toBeGreaterThan(0);
+    spent += fixed.creditsCharged!;
+    const iterate = await next().vectorize({ token }, { 'processing.max_colors': 3, mode: 'test' });
+    expect(iterate.creditsCharged).toBe(0);
+
+    // Every replica reads the same account.
+    const seen = await Promise.all(replicas.map((r) => clientFor(r.url).account()));
+    for (const a of seen) expect(micro(a.credits)).toBe(micro(50) - micro(spent));
+
+    expect(await next().delete(token)).toEqual({ success: true });
+    for (const r of replicas) {
+      const res = await fetch(`${r.url}/download`, { method: 'POST', headers: { Authorization: AUTH }, body: formOf({ 'image.token': token }) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(1027);
+    }
+    for (const r of replicas) {
+      expect((await fetch(r.url.replace('/api/v1', '/healthz'))).status).toBe(200);
+      expect((await fetch(r.url.replace('/api/v1', '/readyz'))).status).toBe(200);
+    }
+  }, 90_000);
+
+  it('answers 429 / 1015 with Retry-After once the account has its fleet-wide limit of requests in flight', async () => {
+    // Limit 1: one slow upload held on replica 1 makes replica 2 answer 429 for the same account.
+    const { redis, replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1' });
+    let release = (): void => undefined;
+    const slow = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="mode"\r\n\r\ntest\r\n'));
+        // not closed until the check below is done: the request stays in flight, holding the slot
+        release = () => controller.close();
+      },
+    });
+    const held = fetch(`${replicas[0]!.url}/vectorize`, {
+      method: 'POST',
+      headers: { Authorization: AUTH, 'Content-Type': 'multipart/form-data; boundary=b' },
+      body: slow,
+      duplex: 'half',
+    } as RequestInit).then(
+      async (res) => `answered ${res.status} ${await res.text()}`,
+      (e: unknown) => `failed ${String(e)}`,
+    );
+    let heldOutcome = '';
+    void held.then((o) => (heldOutcome = o));
+    // Once the held request has its slot (seen in Redis), the other replica has none to give.
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      for (let k = 0; k < 400 && heldOutcome === ''; k++) {
+        const taken = Number(await redisClient.eval(`return redis.call('ZCARD', KEYS[1])`, ['tracelab:inflight:tracelab'], []));
+        if (taken === 1) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await redisClient.quit();
+    }
+    const answer = await fetch(`${replicas[1]!.url}/account`, { headers: { Authorization: AUTH } });
+    expect(answer.status, `the request holding the slot: ${heldOutcome || 'still in flight'}`).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(1015);
+    release();
+    await held;
+  }, 60_000);
+});
+
+function formOf(fields: Record<string, string>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  return f;
+}
+
+describe('the disk store stays the default', () => {
+  it('serve without --store or TRACELAB_REDIS_URL needs no Redis, and the Redis client is only reachable through a dynamic import', async () => {
+    const dir = newWork();
+    const r = await startReplica(build.bin, dir, { env: { TRACELAB_DATA_DIR: join(dir, 'data') } });
+    const v = await clientFor(r.url).vectorize({ image: redSquarePng() }, { mode: 'test', 'policy.retention_days': 1 });
+    expect(v.imageToken).toMatch(/^api-test-/);
+    expect((await fetch(r.url.replace('/api/v1', '/readyz'))).status).toBe(200);
+    expect(r.output()).not.toMatch(/shared store|redis/i);
+
+    // Static imports from the CLI entry never reach the chunk holding ioredis.
+    const dist = build.distDir;
+    const staticImports = (file: string): string[] =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/^import\s[^;]*?from\s*"\.\/?([^"]+)"|^import\s*"\.\/?([^"]+)"/gm)].map((m) => (m[1] ?? m[2])!);
+    const seen = new Set<string>();
+    const walk = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const base = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+      for (const rel of staticImports(file)) walk(join(base, rel).replace(/^\.\//, ''));
+    };
+    walk('tracelab.mjs');
+    expect(seen.size).toBeGreaterThan(1);
+    const loaded = [...seen].map((f) => readFileSync(join(dist, f), 'utf8')).join('\n');
+    expect(loaded).not.toMatch(/enableOfflineQueue/);
+  }, 60_000);
+});
+
+describe('scripts/fleet.sh', () => {
+  it('starts Redis, 2 replicas and haproxy, serves through haproxy, and stops every process on SIGINT', async () => {
+    const dir = newWork();
+    const [port, redisPort] = [await freePort(), await freePort()];
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), '2'], {
+      cwd: root,
+      detached: true, // its own process group: the clean-up below reaches every process it started
+      env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      for (let k = 0; k < 600 && !/fleet: 2 replicas/.test(out); k++) await new Promise((r) => setTimeout(r, 50));
+      expect(out).toMatch(/fleet: 2 replicas \+ Redis/);
+      await until200(`http://127.0.0.1:${port}/readyz`);
+      const account = await clientFor(`http://127.0.0.1:${port}/api/v1`).account();
+      expect(account.subscriptionPlan).toBe('tracelab_local');
+      const v = await clientFor(`http://127.0.0.1:${port}/api/v1`).vectorize({ image: redSquarePng() }, { mode: 'test' });
+      expect(v.status).toBe(200);
+      process.kill(child.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      expect(out).toMatch(/fleet: stopping/);
+      // Nothing listens any more: haproxy, both replicas and Redis are gone.
+      for (const p of [port, base + 1, base + 2, redisPort]) {
+        await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
+      }
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }, 90_000);
+});
+
+const PHOTO = new Uint8Array(readFileSync(join(root, 'public', 'samples', 'photo.png')));
+
+describe('graceful shutdown', () => {
+  it('SIGTERM: the running trace finishes, nothing new is taken, the replica exits 0; runBatch through haproxy loses nothing', async () => {
+    const dir = newWork();
+    const { redis, replicas } = await startFleet(dir, 2);
+    const haproxy = await startHaproxy(dir, replicas.map((r) => r.port));
+    const [first] = replicas as [Replica, Replica];
+    const direct = clientFor(first.url).vectorize({ image: PHOTO }, { mode: 'test' });
+    // Wait until the direct request is in flight on the first replica: its request slot in Redis
+    // (slot ids start with `host:pid:`).
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      for (let k = 0; k < 400; k++) {
+        const slots = (await redisClient.eval(`return redis.call('ZRANGE', KEYS[1], 0, -1)`, ['tracelab:inflight:tracelab'], [])) as string[];
+        if (slots.some((id) => id.startsWith(`${hostname()}:${first.child.pid}:`))) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await redisClient.quit();
+    }
+    const batchClient = clientFor(haproxy.url);
+    const batch = runBatch(Array.from({ length: 8 }, (_, i) => i), () => batchClient.vectorize({ image: PHOTO }, { mode: 'test' }), { initialConcurrency: 4 });
+    await new Promise((r) => setTimeout(r, 100));
+    const exit = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
+    first.child.kill('SIGTERM');
+    // Draining: readiness is 503, or the server no longer takes connections.
+    // (The signal is handled a moment after it is sent: poll until the answer changes.)
+    let ready: number | string = 200;
+    for (let k = 0; k < 100 && ready === 200; k++) {
+      try {
+        const res = await fetch(first.url.replace('/api/v1', '/readyz'));
+        await res.arrayBuffer();
+        ready = res.status;
+      } catch (e) {
+        ready = String((e as { cause?: { code?: string } }).cause?.code);
+      }
+      if (ready === 200) await new Promise((r) => setTimeout(r, 10));
+    }
+    // A network error code (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET: the previous probe's idle
+    // keep-alive connection closed by the draining server) also says it takes nothing new.
+    expect(ready === 503 || (typeof ready === 'string' && /^(ECONN|UND_ERR_SOCKET)/.test(ready)), String(ready)).toBe(true);
+    const finished = await direct;
+    expect(finished.status).toBe(200);
+    expect(finished.body.length).toBeGreaterThan(1000);
+    expect(await exit).toBe(0);
+    expect(first.output()).toMatch(/shutting down: refusing new requests[^]*stopped/);
+    const results = await batch;
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+
+    // The CLI's batch mode pointed at the fleet (VECTORIZER_API_URL = haproxy): one call per file.
+    const inputs = join(dir, 'in');
+    mkdirSync(inputs);
+    for (const name of ['a', 'b', 'c', 'd']) writeFileSync(join(inputs, `${name}.png`), name === 'a' ? PHOTO : redSquarePng());
+    const cli = spawnSync(process.execPath, [build.bin, 'vectorize', inputs, '--out-dir', join(dir, 'out'), '--remote', '--mode', 'test'], {
+      env: { ...process.env, VECTORIZER_API_URL: haproxy.url, VECTORIZER_API_ID: 'tracelab', VECTORIZER_API_SECRET: 'tracelab' },
+      encoding: 'utf8',
+    });
+    expect(cli.stderr).toMatch(/4 of 4 traced, 0 failed/);
+    expect(cli.status).toBe(0);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['a.svg', 'b.svg', 'c.svg', 'd.svg']);
+  }, 90_000);
+});
+
+interface Observed {
+  readonly at: number;
+  readonly status: number;
+  readonly code: number | undefined;
+  readonly retryAfter: string | null;
+}
+
+/** `fetch` that notes every non-2xx answer (and every network failure) a client sees, then hands it on. */
+function observer(failures: Observed[], networkErrors: unknown[]): FetchLike {
+  return async (input, init) => {
+    let res: Response;
+    try {
+      res = await fetch(input, init);
+    } catch (e) {
+      networkErrors.push(e);
+      throw e;
+    }
+    if (!res.ok) {
+      const text = await res.clone().text();
+      let code: number | undefined;
+      try {
+        code = (JSON.parse(text) as { error: { code: number } }).error.code;
+      } catch {
+        code = undefined;
+      }
+      failures.push({ at: Date.now(), status: res.status, code, retryAfter: res.headers.get('retry-after') });
+    }
+    return res;
+  };
+}
+
+interface LoadResult {
+  charged: number;
+  tokens: string[];
+  /** When each token was answered (ms since the epoch). */
+  answeredAt: Map<string, number>;
+  deleted: Set<string>;
+  calls: number;
+  thrown: unknown[];
+}
+
+/** The small test PNG with a private ancillary chunk of `size` bytes after IHDR (decoders skip it). */
+function paddedPng(size: number): Uint8Array {
+  const png = redSquarePng();
+  const afterIhdr = 8 + 25; // signature + IHDR chunk
+  return concat(png.subarray(0, afterIhdr), pngChunk('prVt', new Uint8Array(size).fill(7)), png.subarray(afterIhdr));
+}
+
+/** `clients` clients through `baseUrl` until `endAt`: production vectorize (retained 1 day; every fifth client a 24-kB test-mode upload), a PDF download, every 4th token deleted. */
+async function runLoad(baseUrl: string, clients: number, endAt: number, failures: Observed[], networkErrors: unknown[], bigNetworkErrors: unknown[] = networkErrors): Promise<LoadResult> {
+  const result: LoadResult = { charged: 0, tokens: [], answeredAt: new Map(), deleted: new Set(), calls: 0, thrown: [] };
+  const png = redSquarePng();
+  const padded = paddedPng(24 * 1024);
+  await Promise.all(
+    Array.from({ length: clients }, async (_, k) => {
+      // Every fifth client uploads 24 kB (the same small picture with a private chunk the decoders
+      // skip) in test mode: more than haproxy buffers (16 kB), so haproxy cannot re-send such a
+      // request when its replica dies; the client sees a 503 or a dropped connection, and its
+      // back-off retries both for a test-mode call (a paid call is never re-sent after a dropped
+      // connection: it may have been charged).
+      const big = k % 5 === 0;
+      const client = clientFor(baseUrl, observer(failures, big ? bigNetworkErrors : networkErrors));
+      for (let n = 0; Date.now() < endAt; n++) {
+        try {
+          const v = await client.vectorize({ image: big ? padded : png }, { mode: big ? 'test' : 'production', 'policy.retention_days': 1 });
+          result.calls++;
+          result.charged += micro(v.creditsCharged ?? NaN);
+          result.tokens.push(v.imageToken!);
+          result.answeredAt.set(v.imageToken!, Date.now());
+          const d = await client.download(v.imageToken!, { 'output.file_format': 'pdf' });
+          result.calls++;
+          result.charged += micro(d.creditsCharged ?? NaN);
+          if ((n + k) % 4 === 0) {
+            await client.delete(v.imageToken!);
+            result.calls++;
+            result.deleted.add(v.imageToken!);
+          }
+        } catch (e) {
+          result.thrown.push(e);
+          return;
+        }
+      }
+    }),
+  );
+  return result;
+}
+
+/** Every answered token that was not deleted is a whole record in Redis with an expiry; no record is half-written. */
+async function checkRedis(redis: RedisConnection, result: LoadResult): Promise<{ orphans: number }> {
+  const keys = (await redis.eval(`return redis.call('KEYS', 'tracelab:img:*')`, [], [])) as string[];
+  const stored = new Set(keys.map((k) => k.slice('tracelab:img:'.length)));
+  const lost = result.tokens.filter((t) => stored.has(t) === result.deleted.has(t));
+  expect(lost.map((t) => `${t} answered at ${result.answeredAt.get(t)}${result.deleted.has(t) ? ' (deleted)' : ''}`)).toEqual([]);
+  for (const key of keys) {
+    const token = key.slice('tracelab:img:'.length);
+    const [rec] = await redis.hmgetBuffer(key, ['rec']);
+    expect(rec, key).not.toBeNull();
+    expect(() => decodeRecord(rec!, token)).not.toThrow();
+    expect(Number(await redis.eval(`return redis.call('PTTL', KEYS[1])`, [key], []))).toBeGreaterThan(0);
+  }
+  // Records stored by a call that then failed (its charge refused or Redis gone) and whose clean-up failed too: never answered, expire with their retention.
+  const answered = new Set(result.tokens);
+  return { orphans: [...stored].filter((t) => !answered.has(t)).length };
+}
+
+describe('a fleet under load', () => {
+  it(`${CLIENTS} clients for ${SECONDS} s across 3 replicas behind haproxy, one replica SIGKILLed and restarted mid-run`, async () => {
+    const dir = newWork();
+    const { redis, replicas } = await startFleet(dir, 3, { TRACELAB_CREDITS: '1000000', TRACELAB_MAX_QUEUE: '32' });
+    const haproxy = await startHaproxy(dir, replicas.map((r) => r.port));
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      const before = micro((await clientFor(haproxy.url).account()).credits);
+      const failures: Observed[] = [];
+      const networkErrors: unknown[] = [];
+      const bigNetworkErrors: unknown[] = [];
+      const start = Date.now();
+      const load = runLoad(haproxy.url, CLIENTS, start + SECONDS * 1000, failures, networkErrors, bigNetworkErrors);
+
+      // SIGKILL replica 2 a third into the run, start it again (same port) 3 s later.
+      await new Promise((r) => setTimeout(r, (SECONDS * 1000) / 3));
+      const victim = replicas[1]!;
+      await victim.kill();
+      const killedAt = Date.now();
+      await new Promise((r) => setTimeout(r, 3_000));
+      const back: Replica = await startReplica(build.bin, dir, { port: victim.port, store: redis.url, env: { TRACELAB_MAX_QUEUE: '32' } });
+      await until200(back.url.replace('/api/v1', '/readyz'));
+      // haproxy takes it back after two good checks (inter 1 s, rise 2).
+      const restartedAt = Date.now() + 2_500;
+
+      const result = await load;
+      expect(result.thrown).toEqual([]);
+      const after = micro((await clientFor(haproxy.url).account()).credits);
+      const { orphans } = await checkRedis(redisClient, result);
+      const late5xx = failures.filter((f) => f.status >= 500 && f.at > restartedAt);
+      console.log(
+        `fleet kill: ${result.calls} calls in ${SECONDS} s by ${CLIENTS} clients; ${failures.length} failed answers retried ` +
+          `(${JSON.stringify(failures.map((f) => `${f.status}/${f.code}`))}); killed at +${killedAt - start} ms; ` +
+          `${result.tokens.length} tokens, ${orphans} orphan records; ${bigNetworkErrors.length} dropped connections of 24-kB uploads retried; ` +
+          `spent ${(before - after) / 1e6} = charged ${result.charged / 1e6}`,
+      );
+      expect(result.thrown).toEqual([]);
+      expect(networkErrors).toEqual([]);
+      expect(result.calls).toBeGreaterThan(CLIENTS);
+      for (const f of failures) {
+        expect([429, 503]).toContain(f.status);
+        expect([-3, -10, 1015]).toContain(f.code);
+        expect(f.retryAfter).toMatch(/^\d+$/);
+      }
+      expect(late5xx).toEqual([]);
+      expect(before - after).toBe(result.charged);
+      // The restarted replica serves again.
+      expect((await clientFor(back.url).account()).credits * 1e6).toBeCloseTo(after, 0);
+    } finally {
+      await redisClient.quit();
+    }
+  }, 180_000);
+
+  it('Redis restarted mid-run (append-only file on): replicas reconnect, calls in the outage get 503 + Retry-After and are retried, nothing half-written', async () => {
+    const dir = newWork();
+    const fleet = await startFleet(dir, 3, { TRACELAB_CREDITS: '1000000', TRACELAB_MAX_QUEUE: '32' });
+    const replicas = fleet.replicas;
+    let redis = fleet.redis;
+    const haproxy = await startHaproxy(dir, replicas.map((r) => r.port));
+    const before = micro((await clientFor(haproxy.url).account()).credits);
+    const failures: Observed[] = [];
+    const networkErrors: unknown[] = [];
+    const seconds = Math.max(10, Math.round(SECONDS * 0.6));
+    const start = Date.now();
+    const load = runLoad(haproxy.url, 8, start + seconds * 1000, failures, networkErrors);
+
+    await new Promise((r) => setTimeout(r, (seconds * 1000) / 3));
+    const port = redis.port;
+    const downAt = Date.now();
+    await redis.stop(); // SIGTERM: Redis finishes the command it runs, writes the AOF, exits
+    await new Promise((r) => setTimeout(r, 2_000));
+    redis = await startRedis(dir, port);
+    const upAt = Date.now();
+    for (const r of replicas) await until200(r.url.replace('/api/v1', '/readyz'));
+
+    const result = await load;
+    expect(result.thrown).toEqual([]);
+    const after = micro((await clientFor(haproxy.url).account()).credits);
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      console.log(`redis down at ${downAt}, up at ${upAt}`);
+      const { orphans } = await checkRedis(redisClient, result);
+      const inOutage = failures.filter((f) => f.at >= downAt && f.at <= upAt + 1_000);
+      console.log(
+        `fleet redis restart: ${result.calls} calls in ${seconds} s by 8 clients; Redis down ${upAt - downAt} ms; ${failures.length} failed answers retried ` +
+          `(${JSON.stringify(failures.map((f) => `${f.status}/${f.code}`))}); ${result.tokens.length} tokens, ${orphans} orphan records; ` +
+          `spent ${(before - after) / 1e6} = charged ${result.charged / 1e6}`,
+      );
+      expect(result.thrown).toEqual([]);
+      expect(networkErrors).toEqual([]);
+      expect(inOutage.length).toBeGreaterThan(0);
+      for (const f of failures) {
+        expect([429, 503]).toContain(f.status);
+        expect([-3, -10, 1015]).toContain(f.code);
+        expect(f.retryAfter).toMatch(/^\d+$/);
+      }
+      expect(before - after).toBe(result.charged);
+      for (const r of replicas) expect(r.output()).toMatch(/connected again/);
+    } finally {
+      await redisClient.quit();
+    }
+  }, 180_000);
+});
