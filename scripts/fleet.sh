@@ -49,7 +49,7 @@ cfg="$dir/haproxy.cfg"
 sed '/^    server r[0-9]/d' deploy/haproxy.cfg > "$cfg"
 for i in $(seq "$n"); do
   p=$((base + i))
-  node "$bin" serve --port "$p" --store "redis://127.0.0.1:$redis_port/0" 2> >(sed -u "s/^/[r$i] /" >&2) &
+  TRACELAB_TRUST_REQUEST_ID=1 node "$bin" serve --port "$p" --store "redis://127.0.0.1:$redis_port/0" 2> >(sed -u "s/^/[r$i] /" >&2) &
   pids+=($!)
   echo "    server r$i 127.0.0.1:$p" >> "$cfg"
 done

@@ -59,6 +59,12 @@ export interface ServiceOptions {
   readonly onError?: (error: unknown) => void;
   /** Runs the decode/trace/write job of a call; default in this thread (`runTraceJobHere`). */
   readonly runTrace?: TraceRunner;
+  /**
+   * Honour REQUEST_ID_HEADER (a charge or delete is done once per id). Only for a service that
+   * sits behind a load balancer that sets the header on every request (deploy/haproxy.cfg):
+   * otherwise a client could send one id with many calls and pay once. Default false.
+   */
+  readonly trustRequestId?: boolean;
 }
 
 /** The id haproxy gives each request (deploy/haproxy.cfg `unique-id-format`), kept on its retries. */
@@ -285,8 +291,9 @@ export function createService(options: ServiceOptions): ApiHandler {
       if (route === 'account') return jsonResponse(await account.status());
       const form = await readForm(request);
       if (Object.keys(form.dataReceived).length > 0) dataReceived = form.dataReceived;
-      // Set by the load balancer, the same on its retries of one request (charged once, storage/redis.ts).
-      const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined;
+      // Set by the load balancer, the same on its retries of one request (charged once,
+      // storage/redis.ts) — and only trusted when the deployment says a balancer sets it.
+      const requestId = options.trustRequestId === true ? (request.headers.get(REQUEST_ID_HEADER) ?? undefined) : undefined;
       if (route === 'vectorize') return await vectorize(form, request.signal, requestId);
       if (route === 'download') return await download(form, request.signal, requestId);
       return await remove(form, requestId);

@@ -60,6 +60,11 @@ export interface TracelabConfig {
   readonly env: Env;
   /** TRACELAB_ALLOW_PRIVATE_URLS=1: image.url may name loopback/private addresses. */
   readonly allowPrivateUrls?: boolean;
+  /**
+   * TRACELAB_TRUST_REQUEST_ID=1: a fleet replica behind haproxy, which sets X-Tracelab-Request-Id
+   * on every request (a retried charge is taken once). Off, the header is ignored.
+   */
+  readonly trustRequestId?: boolean;
   /** `tracelab serve`'s request bound (TRACELAB_MAX_QUEUE, default 16; 429 + Retry-After beyond). */
   readonly queue?: { readonly maxInFlight: number; readonly retryAfterSeconds: number };
   /** `tracelab serve`'s trace worker threads (TRACELAB_THREADS, TRACELAB_THREAD_MEMORY_MB, TRACELAB_TRACE_TIMEOUT_S). */
@@ -126,6 +131,7 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
       jobTimeoutMs: positiveInt(env, 'TRACELAB_TRACE_TIMEOUT_S', DEFAULT_TRACE_TIMEOUT_S) * 1000,
     },
     allowPrivateUrls: get(env, 'TRACELAB_ALLOW_PRIVATE_URLS') === '1',
+    trustRequestId: get(env, 'TRACELAB_TRUST_REQUEST_ID') === '1',
     redisUrl: get(env, 'TRACELAB_REDIS_URL'),
     fleetMaxInFlight: positiveInt(env, 'TRACELAB_FLEET_MAX_INFLIGHT', 32),
     shutdownGraceMs: nonNegativeInt(env, 'TRACELAB_SHUTDOWN_GRACE_S', 30) * 1000,

@@ -46,6 +46,7 @@ export async function openFleetService(config: TracelabConfig, url: string, line
     account,
     credentials: config.credentials,
     fetchImage: createSafeFetchImage({ allowPrivate: config.allowPrivateUrls === true }),
+    trustRequestId: config.trustRequestId === true,
     ...(runTrace ? { runTrace } : {}),
   });
   const limiter = createRedisLimiter(client, {

@@ -186,3 +186,35 @@ describe('watermark', () => {
     expect(svg.indexOf('<path')).toBeLessThan(svg.indexOf('<g id="tracelab-test-watermark"'));
   });
 });
+
+describe('X-Tracelab-Request-Id (a fleet behind haproxy)', () => {
+  /** The request ids the account was asked to charge under, one per production call. */
+  async function chargedIds(trustRequestId: boolean | undefined): Promise<(string | undefined)[]> {
+    const ids: (string | undefined)[] = [];
+    class RecordingAccount extends LocalAccount {
+      override charge(microCredits: number, requestId?: string): number {
+        ids.push(requestId);
+        return super.charge(microCredits, requestId);
+      }
+    }
+    const handler = createService({
+      store: createMemoryStore(),
+      account: new RecordingAccount(),
+      credentials: CONTRACT_CREDENTIALS,
+      ...(trustRequestId !== undefined ? { trustRequestId } : {}),
+    });
+    const form = new FormData();
+    form.set('image', new Blob([SMALL_PNG], { type: 'image/png' }), 'small.png');
+    form.set('mode', 'production');
+    const auth = `Basic ${btoa(`${CONTRACT_CREDENTIALS.apiId}:${CONTRACT_CREDENTIALS.apiSecret}`)}`;
+    const response = await handler(new Request(`${BASE}/vectorize`, { method: 'POST', body: form, headers: { Authorization: auth, 'X-Tracelab-Request-Id': 'client-chosen-id' } }));
+    expect(response.status).toBe(200);
+    return ids;
+  }
+
+  it('is ignored unless the deployment says a load balancer sets it (a client cannot pay once for many calls)', async () => {
+    expect(await chargedIds(undefined)).toEqual([undefined]);
+    expect(await chargedIds(false)).toEqual([undefined]);
+    expect(await chargedIds(true)).toEqual(['client-chosen-id']);
+  });
+});

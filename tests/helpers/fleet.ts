@@ -115,7 +115,8 @@ export interface Replica extends Proc {
 
 /** Clean environment for `serve`: nothing from the caller's account or remote settings. */
 export function serveEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, TRACELAB_THREADS: '1', ...extra };
+  // Replicas in these tests sit behind haproxy, which sets X-Tracelab-Request-Id (scripts/fleet.sh does the same).
+  const env: NodeJS.ProcessEnv = { ...process.env, TRACELAB_THREADS: '1', TRACELAB_TRUST_REQUEST_ID: '1', ...extra };
   for (const name of ['VECTORIZER_API_URL', 'TRACELAB_ACCOUNT', 'TRACELAB_PLAN', 'TRACELAB_STATE', 'TRACELAB_API_ID', 'TRACELAB_API_SECRET', 'TRACELAB_REDIS_URL']) {
     if (!(name in extra)) delete env[name];
   }
