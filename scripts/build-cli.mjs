@@ -2,31 +2,16 @@
 // bin/tracelab.js loads, and the worker-thread entries next to it (job-thread.mjs,
 // trace-thread.mjs). Run by `npm run build:cli` and by the `prepare` script on `npm install`.
 // During `npm install` a failed build only warns, so installing dependencies never breaks on it.
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledPackages, copyWasmAssets } from './bundle-assets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // `--outdir DIR` builds elsewhere (tests that run in parallel with other builds of dist-cli/).
 const outdirArg = process.argv.indexOf('--outdir');
 const outdir = outdirArg === -1 ? join(root, 'dist-cli') : resolve(process.argv[outdirArg + 1] ?? 'dist-cli');
 const duringInstall = process.env.npm_lifecycle_event === 'prepare';
-
-/**
- * Bundled code that loads a WebAssembly file with `new URL('x.wasm', import.meta.url)` now resolves
- * it next to the bundle, so copy every such file there.
- */
-function copyWasmAssets(metafile) {
-  const pattern = /new URL\(\s*["']([^"'\\]+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
-  for (const input of Object.keys(metafile.inputs)) {
-    const file = resolve(root, input);
-    if (!existsSync(file)) continue;
-    for (const [, name] of readFileSync(file, 'utf8').matchAll(pattern)) {
-      const asset = resolve(dirname(file), name);
-      if (existsSync(asset)) copyFileSync(asset, join(outdir, basename(name)));
-    }
-  }
-}
 
 try {
   const { build } = await import('esbuild');
@@ -53,7 +38,10 @@ try {
     },
     logLevel: 'warning',
   });
-  copyWasmAssets(result.metafile);
+  copyWasmAssets(result.metafile, root, outdir);
+  // The packages bundled here, for the licence notices the library build writes (build-lib.mjs).
+  const packages = Object.fromEntries([...bundledPackages(result.metafile, root, new Map())].map(([name, dir]) => [name, relative(root, dir)]));
+  writeFileSync(join(outdir, 'bundled-packages.json'), `${JSON.stringify(packages, null, 2)}\n`);
 } catch (err) {
   if (!(err && Array.isArray(err.errors))) console.error(err instanceof Error ? err.message : err);
   if (duringInstall) {

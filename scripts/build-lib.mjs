@@ -9,34 +9,14 @@
 // Dependencies are bundled, so the package installs with no dependencies of its own; their
 // licence texts go to dist-lib/THIRD-PARTY-LICENSES.txt (from the esbuild metafiles).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundledPackages, copyWasmAssets } from './bundle-assets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist-lib');
-
-/** Copies every .wasm that bundled code loads with `new URL('x.wasm', import.meta.url)` to `dir`. */
-function copyWasmAssets(metafile, dir) {
-  const pattern = /new URL\(\s*["']([^"'\\]+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
-  for (const input of Object.keys(metafile.inputs)) {
-    const file = resolve(root, input);
-    if (!existsSync(file)) continue;
-    for (const [, name] of readFileSync(file, 'utf8').matchAll(pattern)) {
-      const asset = resolve(dirname(file), name);
-      if (existsSync(asset)) copyFileSync(asset, join(dir, basename(name)));
-    }
-  }
-}
-
-/** package.json folders under node_modules whose code a metafile bundled. */
-function bundledPackages(metafile, into) {
-  for (const input of Object.keys(metafile.inputs)) {
-    const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
-    if (m) into.set(m[2], resolve(root, m[1]));
-  }
-}
 
 const common = {
   absWorkingDir: root,
@@ -71,8 +51,8 @@ const node = await build({
   // Lets bundled CommonJS dependencies require() Node built-ins from an ES module.
   banner: { js: "import { createRequire as __tracelabCreateRequire } from 'node:module';\nconst require = __tracelabCreateRequire(import.meta.url);" },
 });
-copyWasmAssets(node.metafile, join(out, 'node'));
-bundledPackages(node.metafile, packages);
+copyWasmAssets(node.metafile, root, join(out, 'node'));
+bundledPackages(node.metafile, root, packages);
 
 const browser = await build({
   ...common,
@@ -86,8 +66,11 @@ const browser = await build({
     formats: 'src/lib/formats.ts',
   },
 });
-copyWasmAssets(browser.metafile, join(out, 'browser'));
-bundledPackages(browser.metafile, packages);
+copyWasmAssets(browser.metafile, root, join(out, 'browser'));
+bundledPackages(browser.metafile, root, packages);
+// …and those of the CLI bundle (dist-cli/, built first by `prepare`), e.g. the Redis client.
+const cliPackages = join(root, 'dist-cli', 'bundled-packages.json');
+if (existsSync(cliPackages)) for (const [name, dir] of Object.entries(JSON.parse(readFileSync(cliPackages, 'utf8')))) packages.set(name, resolve(root, dir));
 // No Node built-in may reach the browser build.
 for (const [file, meta] of Object.entries(browser.metafile.outputs)) {
   const nodeImport = meta.imports.find((i) => i.path.startsWith('node:') || i.external);

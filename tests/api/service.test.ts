@@ -194,7 +194,7 @@ describe('X-Tracelab-Request-Id (a fleet behind haproxy)', () => {
     class RecordingAccount extends LocalAccount {
       override charge(microCredits: number, requestId?: string): number {
         ids.push(requestId);
-        return super.charge(microCredits, requestId);
+        return super.charge(microCredits);
       }
     }
     const handler = createService({
@@ -204,7 +204,7 @@ describe('X-Tracelab-Request-Id (a fleet behind haproxy)', () => {
       ...(trustRequestId !== undefined ? { trustRequestId } : {}),
     });
     const form = new FormData();
-    form.set('image', new Blob([SMALL_PNG], { type: 'image/png' }), 'small.png');
+    form.set('image', new Blob([SMALL_PNG as Uint8Array<ArrayBuffer>], { type: 'image/png' }), 'small.png');
     form.set('mode', 'production');
     const auth = `Basic ${btoa(`${CONTRACT_CREDENTIALS.apiId}:${CONTRACT_CREDENTIALS.apiSecret}`)}`;
     const response = await handler(new Request(`${BASE}/vectorize`, { method: 'POST', body: form, headers: { Authorization: auth, 'X-Tracelab-Request-Id': 'client-chosen-id' } }));
