@@ -65,14 +65,19 @@ function freePort() {
   });
 }
 
-/** Starts `cmd args` and resolves with its first stdout/stderr match of `pattern`. */
+/**
+ * Starts `cmd args` and resolves with its first stdout/stderr match of `pattern` (colour codes
+ * removed: with CI set, tools colour their output even into a pipe — vite printed
+ * `127.0.0.1:\x1b[1m39687\x1b[22m/`).
+ */
 function startProcess(cmd, args, options, pattern) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const env = { ...(options.env ?? process.env), NO_COLOR: '1' };
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options, env });
   let seen = '';
   const found = new Promise((resolveMatch, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${pattern} from ${cmd} ${args.join(' ')} in 30 s:\n${seen}`)), 30_000);
     const onData = (chunk) => {
-      seen += chunk;
+      seen += String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
       const m = pattern.exec(seen);
       if (m) {
         clearTimeout(timer);
