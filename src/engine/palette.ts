@@ -583,7 +583,12 @@ function wardMerge(input: Clusters, limit: number): Clusters {
 
 /**
  * Greedy agglomeration: repeatedly merges the cheapest pair (count-weighted mean colour) until
- * `done(cheapest cost, clusters left)` says stop. Quadratic per merge; inputs are ≤ 400 clusters.
+ * `done(cheapest cost, clusters left)` says stop. `cost(i, j)` may depend only on clusters i and j.
+ *
+ * Each cluster keeps its cheapest partner after it (nearest-neighbour cache), so a merge rescans
+ * only the clusters whose partner changed: about n² cost evaluations in all instead of n² per
+ * merge (n³; a 400-colour pixel-art palette took 60 ms). The pair chosen is the one the plain
+ * scan (i ascending, then j ascending, first strictly cheaper pair) chooses, so results are equal.
  */
 function mergePairs(
   input: Clusters,
@@ -595,24 +600,36 @@ function mergePairs(
   const lab = new Float64Array(size * 3);
   for (let i = 0; i < size; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
   const alive = new Uint8Array(size).fill(1);
+  // partner[i]: the first j > i with the cheapest cost(i, j), −1 when none; partnerCost[i] that cost.
+  const partner = new Int32Array(size).fill(-1);
+  const partnerCost = new Float64Array(size).fill(Infinity);
+  const findPartner = (i: number): void => {
+    let best = Infinity;
+    let bj = -1;
+    for (let j = i + 1; j < size; j++) {
+      if (!alive[j]) continue;
+      const k = cost(c, lab, i, j);
+      if (k < best) {
+        best = k;
+        bj = j;
+      }
+    }
+    partner[i] = bj;
+    partnerCost[i] = best;
+  };
+  for (let i = 0; i < size; i++) findPartner(i);
   let remaining = size;
   while (remaining > 1) {
     let bi = -1;
-    let bj = -1;
     let best = Infinity;
     for (let i = 0; i < size; i++) {
-      if (!alive[i]) continue;
-      for (let j = i + 1; j < size; j++) {
-        if (!alive[j]) continue;
-        const k = cost(c, lab, i, j);
-        if (k < best) {
-          best = k;
-          bi = i;
-          bj = j;
-        }
+      if (alive[i] && partner[i] >= 0 && partnerCost[i]! < best) {
+        best = partnerCost[i]!;
+        bi = i;
       }
     }
     if (done(best, remaining)) break;
+    const bj = partner[bi]!;
     const n = c.count[bi]! + c.count[bj]!;
     c.r[bi] = (c.r[bi]! * c.count[bi]! + c.r[bj]! * c.count[bj]!) / n;
     c.g[bi] = (c.g[bi]! * c.count[bi]! + c.g[bj]! * c.count[bj]!) / n;
@@ -621,6 +638,22 @@ function mergePairs(
     rgbToLab(c.r[bi]!, c.g[bi]!, c.b[bi]!, lab, bi * 3);
     alive[bj] = 0;
     remaining--;
+    findPartner(bi);
+    for (let i = 0; i < size; i++) {
+      if (!alive[i] || i === bi) continue;
+      if (partner[i] === bj || partner[i] === bi) {
+        // Its partner is gone or changed: scan again.
+        findPartner(i);
+      } else if (i < bi) {
+        // Only its cost to the merged cluster changed: keep the plain scan's choice (cheaper, or
+        // as cheap and earlier).
+        const k = cost(c, lab, i, bi);
+        if (k < partnerCost[i]! || (k === partnerCost[i]! && bi < partner[i]!)) {
+          partner[i] = bi;
+          partnerCost[i] = k;
+        }
+      }
+    }
   }
   const out: Clusters = { count: [], r: [], g: [], b: [] };
   for (let i = 0; i < size; i++) {
