@@ -151,13 +151,6 @@ export interface TracerApi {
   listRetained(): Promise<RetainedImage[]>;
 }
 
-/** Count of filled paths in an SVG written by src/formats/svg.ts. */
-export function countFilledPaths(svg: string): number {
-  let n = 0;
-  for (const m of svg.matchAll(/<(?:path|circle|ellipse|rect)\b[^>]*>/g)) if (/\sfill="(?!none")/.test(m[0])) n++;
-  return n;
-}
-
 export function isWorkerErrorPayload(value: unknown): value is WorkerErrorPayload {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;

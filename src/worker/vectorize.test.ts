@@ -1,7 +1,8 @@
 import { encode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 
-import { countFilledPaths, isWorkerErrorPayload } from './protocol.js';
+import { countFilledPaths } from '../../tests/helpers/svg-count.js';
+import { isWorkerErrorPayload } from './protocol.js';
 import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */

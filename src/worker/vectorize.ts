@@ -7,8 +7,8 @@
 
 import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
-import { decodeBytes, planVectorize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
-import { writeFile } from '../api/write-file.js';
+import { decodeBytes, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
+import { writeFile, writePlanFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
 import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
@@ -16,7 +16,6 @@ import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
 import {
-  countFilledPaths,
   LARGE_SVG_BYTES,
   type ExportResult,
   type PaletteEntry,
@@ -82,15 +81,17 @@ export async function vectorizeInWorker(
   runner?: JobRunner,
 ): Promise<VectorizeResult> {
   const start = performance.now();
-  // Options first: a bad parameter fails before any pixel is decoded (as the CLI does). The
-  // preview is always SVG (shown through <img>); other formats come from exportInWorker.
-  const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
+  // Options first: a bad parameter fails before any pixel is decoded (as the CLI does).
+  const plan = planPreview(fields);
   // Steps: decode, the engine's stages, write. Reported after each engine stage.
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
   const { result, reused, reusedDecode } = await traceOnce(plan, bytes, (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }), runner);
-  const body = await writeFile(result, plan.outputOptions);
+  const outputPlan = buildPlan(result, plan.outputOptions);
+  const body = await writePlanFile(outputPlan);
   const svg = new TextDecoder().decode(body);
+  // The library's summary (pipeline.ts): the same counting rule, read from the plan just written.
+  const summary = summarize(result, outputPlan);
   const outlineSvg = writeSvg(result, {
     ...plan.outputOptions,
     fileFormat: 'svg',
@@ -105,14 +106,12 @@ export async function vectorizeInWorker(
     outlineSvg,
     previewPng,
     stats: {
-      profile: result.stats.profile,
-      colors: result.stats.colors,
-      regions: result.stats.regions,
-      // Stroke draw styles draw every shape as an outline (no fill): count the traced shapes then,
-      // not the filled elements, or the stats read "Shapes: 0" for a full drawing (issue 17).
-      shapes: plan.outputOptions.drawStyle === 'fill_shapes' ? countFilledPaths(svg) : result.shapes.length,
+      profile: summary.profile,
+      colors: summary.colors,
+      regions: summary.regions,
+      shapes: summary.shapes,
       bytes: body.length,
-      nodes: result.chains.reduce((n, c) => n + c.segments.length, 0),
+      nodes: summary.nodes,
       palette: resultPalette(result),
     },
     width: result.inputWidth,
@@ -121,6 +120,11 @@ export async function vectorizeInWorker(
     reusedTrace: reused,
     reusedDecode,
   };
+}
+
+/** The preview's plan: always SVG (shown through <img>); files in other formats come from exportInWorker. */
+function planPreview(fields: Iterable<readonly [string, string]>): VectorizePlan {
+  return planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
 }
 
 /** The plan of a large result's preview PNG: the current output options at the input's size. */
@@ -140,7 +144,7 @@ export async function renderViewInWorker(
   view: RenderWindow,
   runner?: JobRunner,
 ): Promise<ViewRender> {
-  const plan = planVectorize([...fields].filter(([name]) => name !== 'output.file_format'));
+  const plan = planPreview(fields);
   const { result } = await traceOnce(plan, bytes, undefined, runner);
   const { rgba, width, height } = renderPlan(previewPlan(result, plan), { window: view });
   return { rgba, width, height, view };

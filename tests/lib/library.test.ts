@@ -11,7 +11,7 @@ import { decodeImage } from '../../src/decode/index.js';
 import { optionFields } from '../../src/lib/options.js';
 import { libOptionTypesSource } from '../../src/lib/options-source.js';
 import { vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
-import { countFilledPaths } from '../../src/worker/protocol.js';
+import { countFilledPaths } from '../helpers/svg-count.js';
 
 const png = new Uint8Array(readFileSync(new URL('../../public/samples/shapes.png', import.meta.url)));
 
