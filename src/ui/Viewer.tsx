@@ -62,10 +62,13 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
     useObjectUrl(source ? (source.bytes as Uint8Array<ArrayBuffer>) : null, source?.type || 'application/octet-stream', source)
       ?.url ?? null;
   // Large results show the worker's PNG rendering: an SVG <img> is rasterised on the main thread.
+  // While a large image's trace runs, its draft (a PNG of a shrunk trace) stands in; its key is
+  // negative so it is never taken for a finished trace (data-trace-id).
+  const showDraft = job.status === 'running' && job.draft !== null;
   const svgView = useObjectUrl(
-    job.previewPng ? (job.previewPng as Uint8Array<ArrayBuffer>) : job.svg,
-    job.previewPng ? 'image/png' : 'image/svg+xml',
-    job.resultId,
+    showDraft ? (job.draft!.png as Uint8Array<ArrayBuffer>) : job.previewPng ? (job.previewPng as Uint8Array<ArrayBuffer>) : job.svg,
+    showDraft || job.previewPng ? 'image/png' : 'image/svg+xml',
+    showDraft ? -job.id : job.resultId,
   );
   const outlineView = useObjectUrl(job.outlineSvg, 'image/svg+xml', job.resultId);
 
@@ -100,7 +103,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
       ? sharpWindow(placement(viewer, image, pane), image, pane, window.devicePixelRatio || 1)
       : null;
   const sharp = useSharpView(renderer, source, job, wanted, () => fieldsFor(options));
-  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp };
+  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp, draft: showDraft };
   const outline: ResultView = { url: outlineView?.url ?? null, traceId: outlineView?.key ?? null, busy };
   const common = { store, image, hintId, onResize: setPane };
 
@@ -177,6 +180,8 @@ interface ResultView {
   readonly url: string | null;
   readonly traceId: number | null;
   readonly busy: boolean;
+  /** The image is a running trace's draft (shown lightly faded, not as a stale result). */
+  readonly draft?: boolean;
   /** The zoomed view re-rendered sharply (large results only), drawn over the image. */
   readonly sharp?: ViewRender | null;
 }
@@ -240,6 +245,7 @@ function inputCaption(source: Source | null): string {
 
 /** Says plainly when a large result is shown through its 1× PNG and whether the zoomed view is sharp. */
 function resultCaption(job: Job, sharp: boolean): string {
+  if (job.status === 'running' && job.draft) return `Result (draft traced at ${job.draft.width} × ${job.draft.height} px; the full trace is running)`;
   const size = job.width !== null && job.height !== null ? ` — ${job.width} × ${job.height} px` : '';
   const preview = job.previewPng ? (sharp ? '; large: zoomed view rendered sharp' : '; large: shown as a 1× PNG preview, sharpened when zoomed') : '';
   return `Result (SVG${preview})${size}`;
@@ -267,7 +273,7 @@ function resultImg(result: ResultView, scale: number, alt = 'Traced vector resul
         src={result.url}
         alt={alt}
         draggable={false}
-        className={result.busy ? 'result stale' : 'result'}
+        className={result.draft ? 'result draft' : result.busy ? 'result stale' : 'result'}
         data-trace-id={result.traceId ?? undefined}
       />
       {result.sharp && <SharpView render={result.sharp} scale={scale} />}

@@ -22,6 +22,8 @@ if (shared.problems.length > 0) reportShareProblems(shared.problems);
 connectShareHash(store, window, reportShareProblems);
 // Two workers: previews (every change aborts the running one) and exports/the local service.
 const previewer = createTracerClient();
+// Loaded with the page: a dropped image is traced without waiting for the worker's code.
+previewer.prepare();
 connectTracer(store, previewer);
 const exporter = createTracerClient();
 

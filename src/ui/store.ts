@@ -12,7 +12,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
 import type { Mode } from '../api/pricing.js';
 import { TracelabError } from '../engine/errors.js';
-import type { AccountInfo, RetainedImage, TraceProgress, VectorizeStats } from '../worker/protocol.js';
+import type { AccountInfo, RetainedImage, TraceDraft, TraceProgress, VectorizeStats } from '../worker/protocol.js';
 
 export type OptionName = keyof VectorizeOptions & string;
 
@@ -105,6 +105,8 @@ export interface Job {
   readonly height: number | null;
   /** The running trace's last progress report (null when none is running). */
   readonly progress: TraceProgress | null;
+  /** The running trace's draft (large images), shown until its result arrives; null otherwise. */
+  readonly draft: TraceDraft | null;
 }
 
 export interface TraceOutcome {
@@ -228,6 +230,7 @@ export const IDLE_JOB: Job = Object.freeze({
   width: null,
   height: null,
   progress: null,
+  draft: null,
 });
 
 export const DEFAULT_VIEWER: ViewerState = Object.freeze({ mode: 'side', zoom: 0, centerX: 0, centerY: 0, divider: 0.5 });
@@ -316,17 +319,19 @@ const jobSlice: Slice<JobSlice> = (set, get) => ({
   job: IDLE_JOB,
   startJob() {
     const id = get().job.id + 1;
-    set({ job: { ...get().job, status: 'running', id, error: null, progress: { step: 'start', fraction: 0 } } });
+    set({ job: { ...get().job, status: 'running', id, error: null, progress: { step: 'start', fraction: 0 }, draft: null } });
     return id;
   },
   setProgress(id, progress) {
     const job = get().job;
     if (job.id !== id || job.status !== 'running') return;
-    set({ job: { ...job, progress } });
+    // The draft's pixels stay in `draft` only: later reports (the full trace's stages) keep it.
+    const { draft, ...report } = progress;
+    set({ job: { ...job, progress: report, ...(draft ? { draft } : {}) } });
   },
   finishJob(id, outcome) {
     if (get().job.id !== id) return;
-    set({ job: { status: 'done', id, error: null, resultId: id, progress: null, ...outcome } });
+    set({ job: { status: 'done', id, error: null, resultId: id, progress: null, draft: null, ...outcome } });
   },
   failJob(id, error) {
     if (get().job.id !== id) return;

@@ -34,6 +34,8 @@ export interface TracerClient extends TracerApi {
   abort(): void;
   /** Cancels and stops the worker; a later request starts a new one. */
   dispose(): void;
+  /** Starts the worker now (at page load), so the first request does not wait for it to load. */
+  prepare(): void;
 }
 
 function defaultWorker(): Worker {
@@ -136,6 +138,9 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker): 
     resetAccount: () => request((r) => r.resetAccount()),
     listRetained: () => request((r) => r.listRetained()),
     abort,
+    prepare() {
+      start();
+    },
     dispose() {
       stopWorker();
       rejectAll(new TracerAbortedError());

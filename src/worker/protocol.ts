@@ -12,7 +12,27 @@ import type { RenderWindow } from '../formats/raster-plan.js';
 export interface TraceProgress {
   readonly step: string;
   readonly fraction: number;
+  /** Step 'draft' of a large image: a quick trace of it shrunk, shown until the full one is done. */
+  readonly draft?: TraceDraft;
 }
+
+/**
+ * A draft of a large image's result (issue 14: a 2-MP drop shows something in about a second):
+ * the image traced at DRAFT_PIXELS with the same options, rendered to PNG at that size (the
+ * viewer scales it to the input's size). A PNG, not its SVG: an SVG <img> is parsed on the page's
+ * main thread, a PNG is decoded off it.
+ */
+export interface TraceDraft {
+  readonly png: Uint8Array;
+  /** Size of the PNG (the traced size), smaller than the input's. */
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Images above this many pixels get a draft before their full trace. */
+export const DRAFT_ABOVE_PIXELS = 1_000_000;
+/** The draft's traced size in pixels (input.max_pixels of its trace). */
+export const DRAFT_PIXELS = 160_000;
 
 /** SVG size above which the viewer shows the worker's PNG rendering of the result. */
 export const LARGE_SVG_BYTES = 400_000;

@@ -16,6 +16,8 @@ import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
 import {
+  DRAFT_ABOVE_PIXELS,
+  DRAFT_PIXELS,
   LARGE_SVG_BYTES,
   type ExportResult,
   type PaletteEntry,
@@ -53,15 +55,20 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** The trace of `bytes` under `plan`: from the cache when only output options changed. */
+/**
+ * The trace of `bytes` under `plan`: from the cache when only output options changed.
+ * `beforeTrace` runs first when the trace is not cached (the draft of a large image).
+ */
 async function traceOnce(
   plan: VectorizePlan,
   bytes: Uint8Array,
   onStage: ((stage: EngineStage, index: number) => void) | undefined,
   runner: JobRunner | undefined,
+  beforeTrace?: () => Promise<void>,
 ): Promise<{ result: TraceResult; reused: boolean; reusedDecode: boolean }> {
   const engineKey = JSON.stringify(plan.engineParams);
   if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) return { result: lastTrace.result, reused: true, reusedDecode: true };
+  await beforeTrace?.();
   const decoded = await decodeOnce(bytes);
   const result = await tracePixels(plan, decoded.pixels, onStage ? { onStage } : {}, runner);
   lastTrace = { bytes: decoded.bytes, engineKey, result };
@@ -74,11 +81,26 @@ export function forgetLastTrace(): void {
   lastDecoded = undefined;
 }
 
+/**
+ * How a draft gets its pixels and its PNG (src/worker/draft-codec.ts in a browser; tests pass one).
+ * `shrink` returns the image shrunk to about `targetPixels`, or undefined when it has no more
+ * than `minInputPixels` (or cannot be read: the full trace then reports the error).
+ */
+export interface DraftCodec {
+  shrink(bytes: Uint8Array, targetPixels: number, minInputPixels: number): Promise<{ pixels: PixelInput; inputWidth: number; inputHeight: number } | undefined>;
+  encodePng(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array>;
+}
+
+/**
+ * With `draftCodec` and `onProgress`, an image above DRAFT_ABOVE_PIXELS whose trace is not cached
+ * first reports a draft (progress step 'draft'), then traces in full.
+ */
 export async function vectorizeInWorker(
   bytes: Uint8Array,
   fields: Iterable<readonly [string, string]>,
   onProgress?: (progress: TraceProgress) => void,
   runner?: JobRunner,
+  draftCodec?: DraftCodec,
 ): Promise<VectorizeResult> {
   const start = performance.now();
   // Options first: a bad parameter fails before any pixel is decoded (as the CLI does).
@@ -86,7 +108,14 @@ export async function vectorizeInWorker(
   // Steps: decode, the engine's stages, write. Reported after each engine stage.
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
-  const { result, reused, reusedDecode } = await traceOnce(plan, bytes, (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }), runner);
+  const draft = onProgress && draftCodec ? () => sendDraft(plan, bytes, draftCodec, onProgress) : undefined;
+  const { result, reused, reusedDecode } = await traceOnce(
+    plan,
+    bytes,
+    (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }),
+    runner,
+    draft,
+  );
   const outputPlan = buildPlan(result, plan.outputOptions);
   const body = await writePlanFile(outputPlan);
   const svg = new TextDecoder().decode(body);
@@ -120,6 +149,24 @@ export async function vectorizeInWorker(
     reusedTrace: reused,
     reusedDecode,
   };
+}
+
+/**
+ * Reports a draft of an image above DRAFT_ABOVE_PIXELS: the image shrunk to DRAFT_PIXELS by the
+ * codec, traced with the same options and rendered at that size (the viewer scales it up). A
+ * small fraction of the full trace's time; the full trace follows in the same call. A draft
+ * that fails is skipped: the full trace reports any real error.
+ */
+async function sendDraft(plan: VectorizePlan, bytes: Uint8Array, codec: DraftCodec, onProgress: (progress: TraceProgress) => void): Promise<void> {
+  try {
+    const small = await codec.shrink(bytes, DRAFT_PIXELS, DRAFT_ABOVE_PIXELS);
+    if (!small) return;
+    const traced = await tracePixels(plan, small.pixels);
+    const { rgba, width, height } = renderPlan(previewPlan(traced, plan));
+    onProgress({ step: 'draft', fraction: 0.1, draft: { png: await codec.encodePng(rgba, width, height), width, height } });
+  } catch {
+    // no draft
+  }
 }
 
 /** The preview's plan: always SVG (shown through <img>); files in other formats come from exportInWorker. */

@@ -1,0 +1,270 @@
+/**
+ * Playground timings (issue 14's playground targets), measured in the built app as a user meets
+ * it: `vite build`, `vite preview`, Debian's Chromium through playwright-core.
+ *
+ * - first result: a 2-MP image is chosen in a freshly loaded page (cold worker); time from the
+ *   file input's change event to the first traced result shown (the result <img> loaded, whatever
+ *   it shows: a draft or the full trace), and to the full-resolution result;
+ * - output option: on a 1-MP image, `output.gap_filler.enabled` is toggled; time from the
+ *   checkbox's change event to the new result shown (debounce included);
+ * - main thread: the longest task the page's PerformanceObserver saw ('longtask', ≥ 50 ms) from
+ *   the page load to the end of the case.
+ *
+ * Pictures (made here, not in the corpus files): two original SVGs of the corpus rendered by
+ * resvg at 2 MP (clip art and line art, sharp edges as a designer's export has) and at 1 MP, and a
+ * corpus photo scaled up bilinearly to 2 MP.
+ *
+ * In: BENCH_PLAYGROUND_RUNS (default 3 pages per picture). Out: rows and a Markdown table;
+ * `node bench/playground.mjs` alone writes bench/results/playground.md.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH, '..');
+const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+const RUNS = Math.max(1, parseInt(process.env.BENCH_PLAYGROUND_RUNS ?? '3', 10) || 3);
+const requireBench = createRequire(join(BENCH, 'package.json'));
+const requireRoot = createRequire(join(ROOT, 'package.json'));
+const SUB_PATH = '/tracelab/';
+const TIMEOUT_MS = 120_000;
+
+const median = (values) => {
+  const v = [...values].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+
+/** An original SVG rendered by resvg to about `megapixels` (width × height), as PNG bytes. */
+function renderSvg(file, megapixels) {
+  const { Resvg } = requireBench('@resvg/resvg-js');
+  const svg = readFileSync(join(CORPUS, file));
+  const natural = new Resvg(svg);
+  const scale = Math.sqrt((megapixels * 1e6) / (natural.width * natural.height));
+  const png = new Resvg(svg, { fitTo: { mode: 'width', value: Math.round(natural.width * scale) }, background: 'white' }).render();
+  return { bytes: png.asPng(), width: png.width, height: png.height };
+}
+
+/** A corpus PNG scaled bilinearly to about `megapixels`, as PNG bytes (straight RGBA). */
+function upscalePng(file, megapixels) {
+  const { decode, encode } = requireRoot('fast-png');
+  const src = decode(readFileSync(join(CORPUS, file)));
+  const scale = Math.sqrt((megapixels * 1e6) / (src.width * src.height));
+  const width = Math.round(src.width * scale);
+  const height = Math.round(src.height * scale);
+  const ch = src.channels;
+  const out = new Uint8Array(width * height * 4);
+  const sample = (x, y, c) => (c === 3 && ch !== 4 ? 255 : src.data[(y * src.width + x) * ch + c]);
+  for (let y = 0; y < height; y++) {
+    const fy = Math.max(0, ((y + 0.5) * src.height) / height - 0.5);
+    const y0 = Math.min(src.height - 1, Math.floor(fy));
+    const y1 = Math.min(src.height - 1, y0 + 1);
+    const ay = fy - y0;
+    for (let x = 0; x < width; x++) {
+      const fx = Math.max(0, ((x + 0.5) * src.width) / width - 0.5);
+      const x0 = Math.min(src.width - 1, Math.floor(fx));
+      const x1 = Math.min(src.width - 1, x0 + 1);
+      const ax = fx - x0;
+      for (let c = 0; c < 4; c++) {
+        const top = sample(x0, y0, c) * (1 - ax) + sample(x1, y0, c) * ax;
+        const bottom = sample(x0, y1, c) * (1 - ax) + sample(x1, y1, c) * ax;
+        out[(y * width + x) * 4 + c] = Math.round(top * (1 - ay) + bottom * ay);
+      }
+    }
+  }
+  return { bytes: Buffer.from(encode({ width, height, data: out, channels: 4, depth: 8 })), width, height };
+}
+
+/** The pictures: 2-MP drops and a 1-MP picture for the output option. */
+export function playgroundPictures() {
+  return [
+    { name: 'clipart-baseball-glove@2MP', kind: 'first', ...renderSvg('clipart-baseball-glove.ref.svg', 2) },
+    { name: 'lineart_bw-owl@2MP', kind: 'first', ...renderSvg('lineart_bw-owl.ref.svg', 2) },
+    { name: 'photo-astronaut@2MP', kind: 'first', ...upscalePng('photo-astronaut.png', 2) },
+    { name: 'clipart-baseball-glove@1MP', kind: 'option', ...renderSvg('clipart-baseball-glove.ref.svg', 1) },
+  ];
+}
+
+/**
+ * Installed in every page before its scripts: long tasks, the last change event's time on a file
+ * input or an option, and each result shown (a new data-trace-id or src on the result <img>, once
+ * the image has loaded).
+ */
+function probe() {
+  const w = window;
+  w.__bench = { longTasks: [], changes: [], shown: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('change', (e) => w.__bench.changes.push({ t: e.timeStamp, target: e.target?.id || e.target?.type || '' }), true);
+  let seen = '';
+  const check = () => {
+    const img = document.querySelector('img[alt="Traced vector result"]');
+    if (!img) return;
+    const key = `${img.dataset.traceId ?? ''} ${img.src}`;
+    if (key === seen || !img.src) return;
+    seen = key;
+    const note = () => {
+      const status = document.querySelector('[role="status"]')?.textContent?.trim() ?? '';
+      w.__bench.shown.push({ t: performance.now(), key, status, id: Number(img.dataset.traceId ?? 0) });
+    };
+    if (img.complete && img.naturalWidth > 0) note();
+    else img.addEventListener('load', note, { once: true });
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src', 'data-trace-id'] });
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Waits until the status says Done and a finished trace newer than `afterId` is shown (drafts have negative ids). */
+async function waitForResult(page, afterId) {
+  await page.waitForFunction(
+    (prev) => {
+      const status = document.querySelector('[role="status"]')?.textContent?.trim();
+      if (status?.startsWith('Error')) throw new Error(status);
+      return status === 'Done' && window.__bench.shown.some((s) => s.id > prev);
+    },
+    afterId,
+    { timeout: TIMEOUT_MS, polling: 20 },
+  );
+  const b = await page.evaluate(() => window.__bench);
+  return { bench: b, final: b.shown.find((s) => s.id > afterId) };
+}
+
+async function openPage(browser, baseUrl) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(probe);
+  await page.goto(baseUrl);
+  await page.getByLabel('Choose an image').waitFor({ timeout: TIMEOUT_MS });
+  return page;
+}
+
+const longest = (tasks) => tasks.reduce((m, t) => Math.max(m, t.ms), 0);
+
+/** One drop of a 2-MP picture in a fresh page: first shown, final (Done) shown, longest task. */
+async function timeFirstResult(browser, baseUrl, picture) {
+  const page = await openPage(browser, baseUrl);
+  try {
+    await page.getByLabel('Choose an image').setInputFiles({ name: `${picture.name}.png`, mimeType: 'image/png', buffer: picture.bytes });
+    const { bench: b, final } = await waitForResult(page, 0);
+    const drop = b.changes.find((c) => c.target === 'file')?.t ?? b.changes[0].t;
+    return { firstMs: b.shown[0].t - drop, finalMs: final.t - drop, drafts: b.shown.filter((s) => s.id < 0).length, longTaskMs: longest(b.longTasks) };
+  } finally {
+    await page.close();
+  }
+}
+
+/** Output option toggled `RUNS` times on a traced 1-MP picture: change → new result shown. */
+async function timeOutputOption(browser, baseUrl, picture) {
+  const page = await openPage(browser, baseUrl);
+  try {
+    await page.getByLabel('Choose an image').setInputFiles({ name: `${picture.name}.png`, mimeType: 'image/png', buffer: picture.bytes });
+    let { final } = await waitForResult(page, 0);
+    const times = [];
+    const box = page.getByLabel('output.gap_filler.enabled', { exact: true });
+    for (let i = 0; i < RUNS; i++) {
+      const changesBefore = await page.evaluate(() => window.__bench.changes.length);
+      await box.setChecked(i % 2 === 0 ? false : true);
+      const next = await waitForResult(page, final.id);
+      final = next.final;
+      times.push(final.t - next.bench.changes[changesBefore].t);
+    }
+    const b = await page.evaluate(() => window.__bench);
+    return { optionMs: median(times), runs: times, longTaskMs: longest(b.longTasks) };
+  } finally {
+    await page.close();
+  }
+}
+
+export async function runPlaygroundBench() {
+  const vite = await import(requireRoot.resolve('vite'));
+  const { chromium } = requireRoot('playwright-core');
+  const work = mkdtempSync(join(tmpdir(), 'tracelab-playground-bench-'));
+  const dist = join(work, 'dist');
+  const pictures = playgroundPictures();
+  let server;
+  let browser;
+  try {
+    await vite.build({ root: ROOT, logLevel: 'warn', base: SUB_PATH, build: { outDir: dist, emptyOutDir: true } });
+    const port = await freePort();
+    server = await vite.preview({ root: ROOT, base: SUB_PATH, build: { outDir: dist }, logLevel: 'warn', preview: { host: '127.0.0.1', port, strictPort: true, open: false } });
+    const baseUrl = `http://127.0.0.1:${port}${SUB_PATH}`;
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const rows = [];
+    for (const picture of pictures) {
+      const mp = (picture.width * picture.height) / 1e6;
+      if (picture.kind === 'first') {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await timeFirstResult(browser, baseUrl, picture));
+        const row = {
+          case: 'first result after the drop',
+          picture: picture.name,
+          size: `${picture.width}×${picture.height} (${mp.toFixed(2)} MP)`,
+          ms: median(runs.map((r) => r.firstMs)),
+          finalMs: median(runs.map((r) => r.finalMs)),
+          targetMs: 1000,
+          longTaskMs: Math.max(...runs.map((r) => r.longTaskMs)),
+        };
+        rows.push(row);
+        process.stderr.write(`playground: ${picture.name.padEnd(30)} first ${row.ms.toFixed(0)} ms, full ${row.finalMs.toFixed(0)} ms, longest task ${row.longTaskMs.toFixed(0)} ms\n`);
+      } else {
+        const r = await timeOutputOption(browser, baseUrl, picture);
+        rows.push({
+          case: 'output option → new result',
+          picture: picture.name,
+          size: `${picture.width}×${picture.height} (${mp.toFixed(2)} MP)`,
+          ms: r.optionMs,
+          finalMs: r.optionMs,
+          targetMs: 300,
+          longTaskMs: r.longTaskMs,
+        });
+        process.stderr.write(`playground: ${picture.name.padEnd(30)} output option ${r.runs.map((t) => t.toFixed(0)).join(', ')} ms, longest task ${r.longTaskMs.toFixed(0)} ms\n`);
+      }
+    }
+    return rows;
+  } finally {
+    await browser?.close();
+    await server?.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function playgroundTable(rows) {
+  const md = ['### Playground (Chromium, the built app, cold page per drop)', ''];
+  md.push(
+    `Medians of ${RUNS} runs. First result = file input's change event → first traced result shown (a draft, when the picture is large) and → the full result; ` +
+      `output option = \`output.gap_filler.enabled\` toggled → the new result shown (the ${'150'} ms typing pause included); ` +
+      'longest task = the longest main-thread task PerformanceObserver saw (target ≤ 50 ms).',
+    '',
+  );
+  md.push('| case | picture | size | shown ms | full result ms | target ms | holds | longest main-thread task ms |');
+  md.push('| --- | --- | --- | ---: | ---: | ---: | --- | ---: |');
+  for (const r of rows) {
+    const holds = r.ms <= r.targetMs && r.longTaskMs <= 50;
+    md.push(`| ${r.case} | ${r.picture} | ${r.size} | ${r.ms.toFixed(0)} | ${r.finalMs.toFixed(0)} | ${r.targetMs} | ${holds ? '✓' : '✗'} | ${r.longTaskMs.toFixed(0)} |`);
+  }
+  md.push('');
+  return md.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const md = playgroundTable(await runPlaygroundBench());
+  writeFileSync(join(BENCH, 'results', 'playground.md'), md);
+  process.stdout.write(md);
+}
