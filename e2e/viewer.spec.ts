@@ -240,9 +240,30 @@ const CHECKS: Check[] = [
     },
   },
   {
-    name: 'a large result (SVG > 400 kB, shown through a 1× PNG) zoomed to 16× is re-rendered sharply for the visible part (issue 17 item 5)',
+    name: 'a 2-MP image shows a draft while its full trace runs (issue 14); the large result (SVG > 400 kB, shown through a 1× PNG) zoomed to 16× is re-rendered sharply for the visible part (issue 17 item 5)',
     async run(page) {
       await upload(page, 'dense.png', Buffer.from(denseShapesPng()));
+      // Issue 14: a 2-MP image shows a draft (a small PNG of a shrunk trace) while its full trace runs.
+      const draft = await page.waitForFunction(
+        () => {
+          const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
+          const caption = document.querySelectorAll('figure.pane figcaption')[1]?.textContent ?? '';
+          const status = document.querySelector('[role="status"]')?.textContent?.trim() ?? '';
+          return img && img.complete && img.naturalWidth > 0 && /draft traced at/.test(caption)
+            ? { caption, status, traceId: Number(img.dataset.traceId), className: img.className, width: img.naturalWidth, height: img.naturalHeight, shown: img.getBoundingClientRect().width, input: document.querySelector('img[alt="Input image dense.png"]')?.getBoundingClientRect().width ?? -1 }
+            : false;
+        },
+        null,
+        { timeout: 30_000, polling: 20 },
+      );
+      const d = (await draft.jsonValue()) as { caption: string; status: string; traceId: number; className: string; width: number; height: number; shown: number; input: number };
+      assert.match(d.caption, /^Result \(draft traced at \d+ × \d+ px; the full trace is running\)$/);
+      assert.match(d.status, /^Tracing/);
+      assert.ok(d.traceId < 0, `a draft is never taken for a finished trace: data-trace-id ${d.traceId}`);
+      assert.match(d.className, /\bdraft\b/);
+      assert.ok(d.width * d.height <= 160_000 && d.width * d.height > 100_000, `draft ${d.width}×${d.height}`);
+      assert.ok(Math.abs(d.width / d.height - 1600 / 1250) < 0.02, `draft keeps the aspect ratio: ${d.width}×${d.height}`);
+      assert.ok(Math.abs(d.shown - d.input) <= 1, `the draft is drawn as large as the input beside it (${d.shown} vs ${d.input} px)`);
       await waitForNewResult(page);
       const caption = page.locator('figure.pane figcaption').nth(1);
       assert.match((await caption.textContent()) ?? '', /shown as a 1× PNG preview/, 'says plainly that a preview bitmap is shown');

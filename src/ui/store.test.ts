@@ -96,8 +96,31 @@ describe('status text', () => {
     expect(store.getState().job.progress).toEqual({ step: 'fit', fraction: 0.8 });
     store.getState().setProgress(id + 1, { step: 'shapes', fraction: 0.9 }); // another trace: ignored
     expect(store.getState().job.progress?.step).toBe('fit');
+    // A large image's draft stays shown through the later reports, outside `progress`.
+    const draft = { png: new Uint8Array([1, 2, 3]), width: 40, height: 30 };
+    store.getState().setProgress(id, { step: 'draft', fraction: 0.85, draft });
+    store.getState().setProgress(id, { step: 'shapes', fraction: 0.9 });
+    expect(store.getState().job.draft).toBe(draft);
+    expect(store.getState().job.progress).toEqual({ step: 'shapes', fraction: 0.9 });
     store.getState().failJob(id, { code: 1006, message: 'Failed to read the supplied image: corrupt' });
     expect(statusText(store.getState().job, true)).toBe('Error 1006: Failed to read the supplied image: corrupt');
+    expect(store.getState().job.draft).toBeNull();
+  });
+
+  it("a draft belongs to its trace: a new trace or the result clears it", () => {
+    const store = createTracelabStore();
+    const draft = { png: new Uint8Array([1]), width: 4, height: 3 };
+    const first = store.getState().startJob();
+    store.getState().setProgress(first, { step: 'draft', fraction: 0.1, draft });
+    expect(store.getState().job.draft).toBe(draft);
+    const second = store.getState().startJob();
+    expect(store.getState().job.draft).toBeNull();
+    store.getState().setProgress(first, { step: 'draft', fraction: 0.1, draft }); // the old trace's: ignored
+    expect(store.getState().job.draft).toBeNull();
+    store.getState().setProgress(second, { step: 'draft', fraction: 0.1, draft });
+    const stats = { profile: 'flat' as const, colors: 1, regions: 1, shapes: 1, bytes: 10, nodes: 4, palette: [] };
+    store.getState().finishJob(second, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
+    expect(store.getState().job.draft).toBeNull();
   });
 
   it('a one-colour result says why (Line art palette on a light colour picture, issue 17)', () => {

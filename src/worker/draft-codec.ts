@@ -29,8 +29,8 @@ export function browserDraftCodec(): DraftCodec | undefined {
         return undefined;
       }
       const scale = Math.sqrt(targetPixels / (inputWidth * inputHeight));
-      const width = Math.max(1, Math.round(inputWidth * scale));
-      const height = Math.max(1, Math.round(inputHeight * scale));
+      const width = Math.max(1, Math.floor(inputWidth * scale));
+      const height = Math.max(1, Math.floor(inputHeight * scale));
       const canvas = new OffscreenCanvas(width, height);
       const ctx = canvas.getContext('2d');
       if (!ctx) {

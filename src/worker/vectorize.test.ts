@@ -2,8 +2,11 @@ import { encode } from 'fast-png';
 import { describe, expect, it } from 'vitest';
 
 import { countFilledPaths } from '../../tests/helpers/svg-count.js';
-import { isWorkerErrorPayload } from './protocol.js';
-import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker } from './vectorize.js';
+import { decodeBytes } from '../api/pipeline.js';
+import { decodePng } from '../decode/png.js';
+import { encodePng } from '../formats/png.js';
+import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, type TraceProgress } from './protocol.js';
+import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker, type DraftCodec } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */
 function twoColourPng(): Uint8Array {
@@ -134,5 +137,79 @@ describe('countFilledPaths', () => {
     const changed = await vectorizeInWorker(other, []);
     expect(changed.reusedDecode).toBe(false);
     expect(changed.svg).not.toBe(a.svg);
+  });
+
+  /** 1,200 × 1,000 px (above DRAFT_ABOVE_PIXELS): a red disc and a blue bar on white. */
+  function largePng(): Uint8Array {
+    const width = 1200;
+    const height = 1000;
+    const data = new Uint8Array(width * height * 4).fill(255);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const o = (y * width + x) * 4;
+        if ((x - 400) ** 2 + (y - 500) ** 2 < 300 ** 2) data.set([210, 30, 40], o);
+        else if (x > 800 && x < 1000 && y > 150 && y < 850) data.set([30, 60, 220], o);
+      }
+    }
+    return encode({ width, height, data, channels: 4, depth: 8 });
+  }
+
+  /** What the browser's codec does, in plain code: decode, keep every k-th pixel; PNG by Tracelab's writer. */
+  const nodeCodec: DraftCodec = {
+    async shrink(bytes, targetPixels, minInputPixels) {
+      const full = await decodeBytes(bytes);
+      if (full.width * full.height <= minInputPixels) return undefined;
+      const k = Math.ceil(Math.sqrt((full.width * full.height) / targetPixels));
+      const width = Math.floor(full.width / k);
+      const height = Math.floor(full.height / k);
+      const data = new Uint8Array(width * height * 4);
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(full.data.subarray(((y * k) * full.width + x * k) * 4, ((y * k) * full.width + x * k) * 4 + 4), (y * width + x) * 4);
+      return { pixels: { width, height, data }, inputWidth: full.width, inputHeight: full.height };
+    },
+    encodePng: async (rgba, width, height) => encodePng(rgba, width, height),
+  };
+
+  it('a large image reports a draft (a small PNG of a shrunk trace) before its full trace, and the full result is unchanged by it', async () => {
+    forgetLastTrace();
+    const png = largePng();
+    expect(1200 * 1000).toBeGreaterThan(DRAFT_ABOVE_PIXELS);
+    const reports: TraceProgress[] = [];
+    const withDraft = await vectorizeInWorker(png.slice(), [], (p) => reports.push(p), undefined, nodeCodec);
+    const steps = reports.map((p) => p.step);
+    expect(steps.slice(0, 3)).toEqual(['decode', 'draft', 'resize']);
+    const draft = reports[1]!.draft!;
+    expect(draft.width * draft.height).toBeLessThanOrEqual(DRAFT_PIXELS);
+    expect(draft.width * draft.height).toBeGreaterThan(DRAFT_PIXELS / 4);
+    // The draft is a picture of the result: its PNG shows the red disc and the blue bar where they are.
+    const image = decodePng(draft.png);
+    expect([image.width, image.height]).toEqual([draft.width, draft.height]);
+    const at = (fx: number, fy: number) => {
+      const o = (Math.floor(fy * image.height) * image.width + Math.floor(fx * image.width)) * 4;
+      return [image.data[o], image.data[o + 1], image.data[o + 2]];
+    };
+    expect(at(400 / 1200, 0.5)).toEqual([210, 30, 40]);
+    expect(at(900 / 1200, 0.5)).toEqual([30, 60, 220]);
+    expect(at(0.05, 0.05)).toEqual([255, 255, 255]);
+    forgetLastTrace();
+    const plain = await vectorizeInWorker(png.slice(), [], () => undefined);
+    expect(withDraft.svg).toBe(plain.svg);
+    // An output option change writes from the cached trace: nothing to draft.
+    const again: string[] = [];
+    await vectorizeInWorker(png.slice(), [['output.gap_filler.enabled', 'false']], (p) => again.push(p.step), undefined, nodeCodec);
+    expect(again).toEqual(['decode']);
+  });
+
+  it('no draft for an image of at most DRAFT_ABOVE_PIXELS, and a failing draft only skips the draft', async () => {
+    forgetLastTrace();
+    const small: string[] = [];
+    await vectorizeInWorker(twoColourPng(), [], (p) => small.push(p.step), undefined, nodeCodec);
+    expect(small).not.toContain('draft');
+    forgetLastTrace();
+    const broken: DraftCodec = { ...nodeCodec, encodePng: async () => Promise.reject(new Error('no canvas')) };
+    const steps: string[] = [];
+    const result = await vectorizeInWorker(largePng(), [], (p) => steps.push(p.step), undefined, broken);
+    expect(steps).not.toContain('draft');
+    expect(steps).toContain('fit');
+    expect(result.stats.colors).toBe(3);
   });
 });
