@@ -562,6 +562,11 @@ async function main() {
     const { runBrowserBench, browserTable } = await import('./browser.mjs');
     md.push(browserTable(await runBrowserBench(CORPUS, images)), '');
   }
+  // Playground timings in the built app (bench/playground.mjs); BENCH_PLAYGROUND=0 skips them.
+  if (process.env.BENCH_PLAYGROUND !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+    const { runPlaygroundBench, playgroundTable } = await import('./playground.mjs');
+    md.push(playgroundTable(await runPlaygroundBench()), '');
+  }
   for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
   if (footnotes.length) md.push('');
   md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');

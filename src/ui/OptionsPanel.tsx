@@ -9,7 +9,7 @@ import { useId, useState } from 'react';
 import { useStore } from 'zustand';
 
 import { OPTION_GROUPS, type OptionSpec } from '../api/index.js';
-import { PANEL_OPTIONS, type TracelabStore } from './store.js';
+import { PANEL_OPTIONS, type OptionsEdit, type TracelabStore } from './store.js';
 
 /** Groups in schema order with the options the panel shows. */
 const PANEL_GROUPS = OPTION_GROUPS.map((g) => ({ ...g, options: PANEL_OPTIONS.filter((o) => o.group === g.id) })).filter((g) => g.options.length > 0);
@@ -54,19 +54,19 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
   const id = useId();
   const hintId = useId();
   const errorId = useId();
-  const setText = (text: string) => store.getState().setOptionText(spec.name, text);
+  const setText = (text: string, edit: OptionsEdit = 'typing') => store.getState().setOptionText(spec.name, text, edit);
   const described = error ? `${hintId} ${errorId}` : hintId;
 
   let control;
   switch (spec.kind) {
     case 'bool':
       control = (
-        <input id={id} type="checkbox" checked={value === true} aria-describedby={described} onChange={(e) => setText(String(e.target.checked))} />
+        <input id={id} type="checkbox" checked={value === true} aria-describedby={described} onChange={(e) => setText(String(e.target.checked), 'settled')} />
       );
       break;
     case 'enum':
       control = (
-        <select id={id} value={textOf(value)} aria-describedby={described} onChange={(e) => setText(e.target.value)}>
+        <select id={id} value={textOf(value)} aria-describedby={described} onChange={(e) => setText(e.target.value, 'settled')}>
           {spec.values.map((v) => (
             <option key={v} value={v}>
               {v}

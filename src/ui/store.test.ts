@@ -150,7 +150,7 @@ describe('connectTracer', () => {
     vi.useRealTimers();
   });
 
-  it('traces a new source at once and a changed option after the debounce', async () => {
+  it('traces a new source at once and a typed option after the debounce', async () => {
     const store = createTracelabStore();
     const { tracer, calls } = fakeTracer();
     const disconnect = connectTracer(store, tracer, { debounceMs: 150 });
@@ -163,8 +163,8 @@ describe('connectTracer', () => {
     await vi.runAllTimersAsync();
     expect(store.getState().job).toMatchObject({ status: 'done', svg: RESULT.svg, ms: 1, resultId: 1 });
 
-    store.getState().setOption('processing.max_colors', 3);
-    store.getState().setOption('processing.max_colors', 4);
+    store.getState().setOptionText('processing.max_colors', '3');
+    store.getState().setOptionText('processing.max_colors', '4');
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(149);
     expect(calls).toHaveLength(1);
@@ -176,6 +176,31 @@ describe('connectTracer', () => {
 
     disconnect();
     expect(tracer.disposed).toBe(true);
+  });
+
+  it('a settled change (checkbox, list, preset) is traced at once and cancels a pending typed one', async () => {
+    const store = createTracelabStore();
+    const { tracer, calls } = fakeTracer();
+    connectTracer(store, tracer, { debounceMs: 150 });
+    store.getState().setSource(source());
+    calls[0]!.resolve(RESULT);
+    await vi.runAllTimersAsync();
+
+    store.getState().setOptionText('processing.max_colors', '5'); // typing: waits
+    store.getState().setOptionText('output.gap_filler.enabled', 'false', 'settled');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.fields).toEqual([
+      ['processing.max_colors', '5'],
+      ['output.gap_filler.enabled', 'false'],
+    ]);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toHaveLength(2); // the typed change went with it: no second trace
+
+    store.getState().setOption('processing.max_colors', 6);
+    expect(calls).toHaveLength(3);
+    store.getState().resetOptions();
+    expect(calls).toHaveLength(4);
+    expect(calls[3]!.fields).toEqual([]);
   });
 
   it('ignores aborted and superseded traces; reports errors with their code', async () => {

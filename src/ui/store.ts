@@ -63,13 +63,20 @@ export interface SourceSlice {
   setSource(source: Source | null): void;
 }
 
+export type OptionsEdit = 'typing' | 'settled';
+
 export interface OptionsSlice {
   /** Every option, always valid. */
   readonly options: VectorizeOptions;
   /** Text typed into a field that the schema rejects, with the API's message; cleared when fixed. */
   readonly optionErrors: Readonly<Record<string, { readonly text: string; readonly message: string }>>;
+  /**
+   * How the last option change was made: 'typing' (a text or number field, more keys may follow:
+   * the re-trace waits for a pause) or 'settled' (a checkbox, a list, a preset: traced at once).
+   */
+  readonly optionsEdit: OptionsEdit;
   /** Sets one option from its text form; an invalid text is kept in optionErrors. Returns validity. */
-  setOptionText(name: string, text: string): boolean;
+  setOptionText(name: string, text: string, edit?: OptionsEdit): boolean;
   /** Sets one option from a typed value; throws TracelabError 1019 for a value the schema rejects. */
   setOption<N extends OptionName>(name: N, value: VectorizeOptions[N]): void;
   /** Replaces several options at once (presets, share links); invalid entries throw 1019, nothing changes. */
@@ -281,11 +288,12 @@ const optionsSlice =
   (set, get) => ({
     options: parseAll(initial, DEFAULT_OPTIONS),
     optionErrors: {},
-    setOptionText(name, text) {
+    optionsEdit: 'settled',
+    setOptionText(name, text, edit = 'typing') {
       const { [name]: _dropped, ...otherErrors } = get().optionErrors;
       // An optional option without a default (output.size.width, …) is unset by an empty text.
       if (text.trim() === '' && optionSpec(name).default === undefined) {
-        set({ options: { ...(get().options as Record<string, unknown>), [name]: undefined } as VectorizeOptions, optionErrors: otherErrors });
+        set({ options: { ...(get().options as Record<string, unknown>), [name]: undefined } as VectorizeOptions, optionErrors: otherErrors, optionsEdit: edit });
         return true;
       }
       const message = validateOption(name, text);
@@ -296,7 +304,7 @@ const optionsSlice =
       const value = parseOptionValue(optionSpec(name), text);
       const options = get().options as Record<string, unknown>;
       if (options[name] === value && !(name in get().optionErrors)) return true;
-      set({ options: { ...options, [name]: value } as VectorizeOptions, optionErrors: otherErrors });
+      set({ options: { ...options, [name]: value } as VectorizeOptions, optionErrors: otherErrors, optionsEdit: edit });
       return true;
     },
     setOption(name, value) {
@@ -304,14 +312,14 @@ const optionsSlice =
       const message = validateOption(name, text);
       if (message !== undefined) throw new TracelabError(1019, 400, message);
       if (get().options[name] === value) return;
-      set({ options: { ...get().options, [name]: value } });
+      set({ options: { ...get().options, [name]: value }, optionsEdit: 'settled' });
     },
     applyOptions(values, base = 'current') {
       const options = parseAll(values, base === 'defaults' ? DEFAULT_OPTIONS : get().options);
-      set({ options, optionErrors: {} });
+      set({ options, optionErrors: {}, optionsEdit: 'settled' });
     },
     resetOptions() {
-      set({ options: DEFAULT_OPTIONS, optionErrors: {} });
+      set({ options: DEFAULT_OPTIONS, optionErrors: {}, optionsEdit: 'settled' });
     },
   });
 

@@ -1,6 +1,7 @@
 /**
- * Connects the store to the trace worker: a new source is traced at once, an option change is
- * traced after a short pause (debounced), and every new trace aborts the one still running.
+ * Connects the store to the trace worker: a new source is traced at once, a settled option change
+ * (a checkbox, a list, a preset) at once, a typed one after a short pause (debounced: the next key
+ * may follow), and every new trace aborts the one still running.
  */
 
 import { TracelabError } from '../engine/errors.js';
@@ -62,7 +63,8 @@ export function connectTracer(
       }
     } else if (state.options !== previous.options && state.source) {
       cancelTimer();
-      timer = setTimeout(run, debounceMs);
+      if (state.optionsEdit === 'settled') run();
+      else timer = setTimeout(run, debounceMs);
     }
   });
 
