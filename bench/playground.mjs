@@ -14,7 +14,7 @@
  * resvg at 2 MP (clip art and line art, sharp edges as a designer's export has) and at 1 MP, and a
  * corpus photo scaled up bilinearly to 2 MP.
  *
- * In: BENCH_PLAYGROUND_RUNS (default 3 pages per picture). Out: rows and a Markdown table;
+ * In: BENCH_PLAYGROUND_RUNS (default 3 pages per picture), BENCH_PLAYGROUND_ONLY (names, comma-separated). Out: rows and a Markdown table;
  * `node bench/playground.mjs` alone writes bench/results/playground.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -176,7 +176,15 @@ async function timeFirstResult(browser, baseUrl, picture) {
     await dropPicture(page, baseUrl, picture);
     const { bench: b, final } = await waitForResult(page, 0);
     const drop = b.drop;
-    return { firstMs: b.shown[0].t - drop, finalMs: final.t - drop, drafts: b.shown.filter((s) => s.id < 0).length, longTaskMs: longest(b.longTasks), loadLongTaskMs: longest(b.loadLongTasks) };
+    const worst = b.longTasks.reduce((w, t) => (t.ms > (w?.ms ?? 0) ? t : w), undefined);
+    return {
+      firstMs: b.shown[0].t - drop,
+      finalMs: final.t - drop,
+      drafts: b.shown.filter((s) => s.id < 0).length,
+      longTaskMs: longest(b.longTasks),
+      longTaskAtMs: worst ? worst.start - drop : undefined,
+      loadLongTaskMs: longest(b.loadLongTasks),
+    };
   } finally {
     await page.close();
   }
@@ -210,7 +218,8 @@ export async function runPlaygroundBench() {
   const { chromium } = requireRoot('playwright-core');
   const work = mkdtempSync(join(tmpdir(), 'tracelab-playground-bench-'));
   const dist = join(work, 'dist');
-  const pictures = playgroundPictures();
+  const only = process.env.BENCH_PLAYGROUND_ONLY?.split(',');
+  const pictures = playgroundPictures().filter((p) => !only || only.some((o) => p.name.includes(o)));
   let server;
   let browser;
   try {
@@ -243,7 +252,8 @@ export async function runPlaygroundBench() {
           loadLongTaskMs: median(runs.map((r) => r.loadLongTaskMs)),
         };
         rows.push(row);
-        process.stderr.write(`playground: ${picture.name.padEnd(30)} first ${row.ms.toFixed(0)} ms, full ${row.finalMs.toFixed(0)} ms, longest task ${row.longTaskMs.toFixed(0)} ms (page load ${row.loadLongTaskMs.toFixed(0)} ms)\n`);
+        const tasks = runs.map((r) => (r.longTaskAtMs === undefined ? '-' : `${r.longTaskMs.toFixed(0)} ms at +${r.longTaskAtMs.toFixed(0)}`)).join(', ');
+        process.stderr.write(`playground: ${picture.name.padEnd(30)} first ${row.ms.toFixed(0)} ms, full ${row.finalMs.toFixed(0)} ms, longest task ${row.longTaskMs.toFixed(0)} ms [${tasks}] (page load ${row.loadLongTaskMs.toFixed(0)} ms)\n`);
       } else {
         const r = await timeOutputOption(browser, baseUrl, picture);
         rows.push({

@@ -364,17 +364,29 @@ export class CellBuffer {
     const buf = this.buf;
     const w = this.x1 - this.x0;
     const aa = this.antiAliased;
+    // Between two edges a row's coverage does not change (its cells hold exactly 0), so a run of
+    // empty cells is skipped and a run of opaque full coverage is one 32-bit fill: the bytes are
+    // the ones blendPixel writes pixel by pixel (source colour, alpha 255).
+    const words = opaqueWords(out);
+    const solid = alpha >= 1 && words !== null ? packRgba(sr, sg, sb, 255) : 0;
     for (let r = this.y0; r < this.y1; r++) {
       const base = (r - this.y0) * this.stride;
-      let o = (r * this.width + this.x0) * 4;
+      const pixel0 = r * this.width + this.x0;
       let acc = 0;
-      for (let i = 0; i < w; i++, o += 4) {
+      let i = 0;
+      while (i < w) {
         acc += buf[base + i]!;
         let c = acc < 0 ? -acc : acc;
         if (!aa) c = c > 0.5 ? 1 : 0;
         else if (c > 1) c = 1;
-        if (c <= 1e-9) continue;
-        blendPixel(out, o, sr, sg, sb, alpha * c);
+        // The run of cells up to the next edge contribution: the same coverage throughout.
+        let end = i + 1;
+        while (end < w && buf[base + end] === 0) end++;
+        if (c > 1e-9) {
+          if (c >= 1 && words !== null && alpha >= 1) words.fill(solid, pixel0 + i, pixel0 + end);
+          else for (let k = i; k < end; k++) blendPixel(out, (pixel0 + k) * 4, sr, sg, sb, alpha * c);
+        }
+        i = end;
       }
     }
   }
@@ -414,6 +426,20 @@ export class CellBuffer {
       }
     }
   }
+}
+
+/** Little-endian platforms (all current JavaScript engines' hosts) byte order check, once. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The output as 32-bit pixels (aligned views only), or null when it cannot be viewed so. */
+function opaqueWords(out: Uint8Array): Uint32Array | null {
+  if (out.byteOffset % 4 !== 0 || out.length % 4 !== 0) return null;
+  return new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
+}
+
+/** One RGBA pixel as the 32-bit word whose bytes in memory are r, g, b, a. */
+function packRgba(r: number, g: number, b: number, a: number): number {
+  return LITTLE_ENDIAN ? ((a << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | a) >>> 0;
 }
 
 /** Source-over of (sr, sg, sb) at alpha `sa` onto the straight-alpha pixel at byte `o`. */

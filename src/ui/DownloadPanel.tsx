@@ -13,6 +13,7 @@ import { useStore } from 'zustand';
 import type { FileFormat } from '../formats/types.js';
 import { exportFormat, FILE_FORMATS, fileNameFor, type ServiceExporter } from './service-flow.js';
 import type { JobError, TracelabStore } from './store.js';
+import { formatNumber } from './format.js';
 
 /** Saves `data` as `name` through a temporary object URL (revoked once the download started). */
 export function saveBytes(data: BlobPart, type: string, name: string): void {
@@ -96,7 +97,7 @@ function stateText(state: PanelState): string {
     case 'running':
       return `Exporting ${state.format.toUpperCase()}…`;
     case 'saved':
-      return `Saved ${state.name} (${state.bytes.toLocaleString('en-US')} bytes, ${Math.round(state.ms).toLocaleString('en-US')} ms)`;
+      return `Saved ${state.name} (${formatNumber(state.bytes)} bytes, ${formatNumber(state.ms)} ms)`;
     case 'error': {
       const { code, message } = state.error;
       return `${state.format.toUpperCase()} failed — ${code !== 0 ? `error ${code}: ` : ''}${message}`;

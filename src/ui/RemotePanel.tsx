@@ -24,6 +24,7 @@ import {
   remoteCostText,
 } from './remote-flow.js';
 import type { TracelabStore } from './store.js';
+import { formatNumber } from './format.js';
 
 /**
  * The README's "Remote mode and CORS" section, shipped with the site as a page of its own
@@ -184,7 +185,7 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
         <figure className="pane">
           <figcaption>
             Real service{last?.mode ? ` — mode ${last.mode}` : ''}
-            {file !== null ? ` — ${file.contentType || 'no content type'}, ${file.body.length.toLocaleString('en-US')} bytes` : ''}
+            {file !== null ? ` — ${file.contentType || 'no content type'}, ${formatNumber(file.body.length)} bytes` : ''}
           </figcaption>
           <div className="viewport" aria-busy={busy}>
             {remoteView && viewable ? (

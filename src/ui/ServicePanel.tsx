@@ -44,6 +44,7 @@ import {
   type ServiceExporter,
 } from './service-flow.js';
 import type { ServiceCall, ServiceState, TracelabStore } from './store.js';
+import { formatNumber, formatDateTime } from './format.js';
 
 /** Modes in the order of the select: the free ones first. */
 const MODE_ORDER: readonly Mode[] = ['test', 'test_preview', 'preview', 'production'];
@@ -81,7 +82,7 @@ export function serviceStatusText(service: ServiceState): string {
     const { code, message } = last.error;
     return code !== 0 ? `Error ${code} (HTTP ${last.status}): ${message}` : `Error: ${message}`;
   }
-  const took = `${Math.round(last.ms).toLocaleString('en-US')} ms`;
+  const took = `${formatNumber(last.ms)} ms`;
   switch (last.endpoint) {
     case 'vectorize':
       return `Vectorized (${last.mode ?? 'production'}) in ${took}${last.token ? '; the image is retained' : ''}.`;
@@ -248,7 +249,7 @@ function ResultFile({ service, sourceName }: { service: ServiceState; sourceName
       </div>
       <figcaption>
         <span data-testid="service-file-info">
-          {type}, {file.body.length.toLocaleString('en-US')} bytes
+          {type}, {formatNumber(file.body.length)} bytes
         </span>{' '}
         {view && (
           <a href={view.url} download={name}>
@@ -297,7 +298,7 @@ function AccountPanel({ store, exporter, service }: { store: TracelabStore; expo
           </div>
           <div>
             <dt>Credits</dt>
-            <dd data-testid="account-credits">{account.credits.toLocaleString('en-US', { maximumFractionDigits: 6 })}</dd>
+            <dd data-testid="account-credits">{formatNumber(account.credits, 6)}</dd>
           </div>
         </dl>
       )}
@@ -407,9 +408,9 @@ function RetainedItem({
         <code id={ids.token} className="token">
           {image.token}
         </code>{' '}
-        <span className="retained-mode">{image.mode}</span> · {image.bytes.toLocaleString('en-US')} bytes · expires{' '}
+        <span className="retained-mode">{image.mode}</span> · {formatNumber(image.bytes)} bytes · expires{' '}
         {relativeTime(image.expiresAt, now)} (
-        <time dateTime={expires.toISOString()}>{expires.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>)
+        <time dateTime={expires.toISOString()}>{formatDateTime(expires)}</time>)
       </p>
       <p className="retained-receipt">
         {receipt !== null ? (

@@ -4,10 +4,11 @@
  */
 
 import type { VectorizeStats } from '../worker/protocol.js';
+import { formatNumber } from './format.js';
 
 const PROFILE_NAMES: Record<VectorizeStats['profile'], string> = { pixel: 'pixel art', flat: 'flat art', photo: 'photo' };
 
-const count = (n: number): string => n.toLocaleString('en-US');
+const count = (n: number): string => formatNumber(n);
 
 export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: number | null }) {
   if (!stats) return <p className="stats" />;

@@ -2,14 +2,14 @@
 
 import { useEffect, useState } from 'react';
 
+/** How long a replaced object URL stays valid. */
+export const REVOKE_DELAY_MS = 5_000;
+
 /**
  * An object URL for `data`, made again whenever `key` changes (a re-trace with an identical SVG is
  * still a new result) and revoked (after REVOKE_DELAY_MS) when replaced or on unmount. Returns the URL with the key it was
  * made for, so the two never disagree during the render before the effect runs.
  */
-/** How long a replaced object URL stays valid. */
-export const REVOKE_DELAY_MS = 5_000;
-
 export function useObjectUrl<K>(data: BlobPart | null, type: string, key: K): { url: string; key: K } | null {
   const [view, setView] = useState<{ url: string; key: K } | null>(null);
   useEffect(() => {

@@ -11,6 +11,7 @@
 import { sniffFormat } from '../decode/sniff.js';
 import { TracelabError, unreadableImageError } from '../engine/errors.js';
 import type { Source } from './store.js';
+import { formatNumber } from './format.js';
 
 /** The service's upload limit (reference §5.1); the page applies it to every source. */
 export const MAX_SOURCE_BYTES = 31_457_280;
@@ -30,8 +31,8 @@ const MEDIA_TYPE: Readonly<Record<string, string>> = {
 };
 
 function tooLarge(what: string, bytes: number | string): TracelabError {
-  const size = typeof bytes === 'number' ? bytes.toLocaleString('en-US') : bytes;
-  return new TracelabError(1012, 413, `Image too large: ${what} is ${size} bytes; the maximum is ${MAX_SOURCE_BYTES.toLocaleString('en-US')} bytes.`);
+  const size = typeof bytes === 'number' ? formatNumber(bytes) : bytes;
+  return new TracelabError(1012, 413, `Image too large: ${what} is ${size} bytes; the maximum is ${formatNumber(MAX_SOURCE_BYTES)} bytes.`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +213,7 @@ async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> 
     total += value.length;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge('the image at that URL', `more than ${maxBytes.toLocaleString('en-US')}`);
+      throw tooLarge('the image at that URL', `more than ${formatNumber(maxBytes)}`);
     }
     chunks.push(value);
   }

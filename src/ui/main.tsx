@@ -1,6 +1,6 @@
 /** Browser entry: one store, the trace workers, the page, and (production builds) the offline service worker. */
 
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { createTracerClient } from '../worker/client.js';
@@ -29,9 +29,13 @@ const exporter = createTracerClient();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App store={store} exporter={exporter} previewer={previewer} />
-  </StrictMode>,
-);
+// A transition: React renders the page in slices of a few milliseconds, so the first render
+// never holds the main thread for long (the commit and the layout still come in one piece).
+startTransition(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <App store={store} exporter={exporter} previewer={previewer} />
+    </StrictMode>,
+  );
+});
 registerServiceWorker();

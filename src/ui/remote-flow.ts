@@ -28,6 +28,7 @@ import {
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { formatCredits, isTestMode, vectorizeCost, type Mode } from '../api/pricing.js';
 import { fieldsFor, type JobError, type ServiceCall, type ServiceResultFile, type Source, type TracelabStore } from './store.js';
+import { formatNumber } from './format.js';
 
 /** The real service (reference §1). A proxy URL replaces its origin. */
 export const REMOTE_BASE_URL = DEFAULT_BASE_URL;
@@ -272,7 +273,7 @@ export function remoteCostText(call: ServiceCall): string {
     if (call.token !== null) parts.push(`image token ${call.token}`);
     if (call.receipt !== null) parts.push(`receipt ${call.receipt}`);
   }
-  parts.push(`${call.ms.toLocaleString('en-US')} ms`);
+  parts.push(`${formatNumber(call.ms)} ms`);
   return parts.join(' · ');
 }
 

@@ -14,11 +14,11 @@ import type { JobPool } from '../pool/job-pool.js';
 import { createWebJobPool, defaultWebThreads } from '../pool/web-pool.js';
 import type { TracerApi } from './protocol.js';
 import { createServiceHost, type ServiceHost } from './service-host.js';
-import { browserDraftCodec } from './draft-codec.js';
+import { browserPreviewCodec } from './preview-codec.js';
 import { exportInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 let host: ServiceHost | undefined;
-const draftCodec = browserDraftCodec();
+const previewCodec = browserPreviewCodec();
 const service = (): ServiceHost => (host ??= createServiceHost());
 // Engine threads of this worker: large images are split over them (jobs.ts); same bytes.
 let threads: JobPool | undefined;
@@ -37,8 +37,9 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const api: TracerApi = {
-  // Large images show a draft first, shrunk and encoded by the browser's own codecs (draft-codec.ts).
-  vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress, engineThreads(), draftCodec)),
+  // Large images show a draft first, shrunk and encoded by the browser's own codecs (preview-codec.ts),
+  // which also paint a large result's preview PNG.
+  vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress, engineThreads(), previewCodec)),
   exportFile: (bytes, fields) =>
     guarded(async () => {
       const out = await exportInWorker(bytes, fields, engineThreads());

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { countFilledPaths } from '../../tests/helpers/svg-count.js';
 import { decodeBytes } from '../api/pipeline.js';
 import { decodePng } from '../decode/png.js';
-import { encodePng } from '../formats/png.js';
+import { encodePng, renderPlan } from '../formats/png.js';
 import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, type TraceProgress } from './protocol.js';
-import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker, type DraftCodec } from './vectorize.js';
+import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker, type PreviewCodec } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */
 function twoColourPng(): Uint8Array {
@@ -155,7 +155,7 @@ describe('countFilledPaths', () => {
   }
 
   /** What the browser's codec does, in plain code: decode, keep every k-th pixel; PNG by Tracelab's writer. */
-  const nodeCodec: DraftCodec = {
+  const nodeCodec: PreviewCodec = {
     async shrink(bytes, targetPixels, minInputPixels) {
       const full = await decodeBytes(bytes);
       if (full.width * full.height <= minInputPixels) return undefined;
@@ -166,7 +166,10 @@ describe('countFilledPaths', () => {
       for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(full.data.subarray(((y * k) * full.width + x * k) * 4, ((y * k) * full.width + x * k) * 4 + 4), (y * width + x) * 4);
       return { pixels: { width, height, data }, inputWidth: full.width, inputHeight: full.height };
     },
-    encodePng: async (rgba, width, height) => encodePng(rgba, width, height),
+    async paint(plan) {
+      const { rgba, width, height } = renderPlan(plan);
+      return { png: encodePng(rgba, width, height), width, height };
+    },
   };
 
   it('a large image reports a draft (a small PNG of a shrunk trace) before its full trace, and the full result is unchanged by it', async () => {
@@ -205,7 +208,7 @@ describe('countFilledPaths', () => {
     await vectorizeInWorker(twoColourPng(), [], (p) => small.push(p.step), undefined, nodeCodec);
     expect(small).not.toContain('draft');
     forgetLastTrace();
-    const broken: DraftCodec = { ...nodeCodec, encodePng: async () => Promise.reject(new Error('no canvas')) };
+    const broken: PreviewCodec = { ...nodeCodec, paint: async () => Promise.reject(new Error('no canvas')) };
     const steps: string[] = [];
     const result = await vectorizeInWorker(largePng(), [], (p) => steps.push(p.step), undefined, broken);
     expect(steps).not.toContain('draft');

@@ -21,6 +21,7 @@ import {
   LARGE_SVG_BYTES,
   type ExportResult,
   type PaletteEntry,
+  type TraceDraft,
   type TraceProgress,
   type VectorizeResult,
   type ViewRender,
@@ -82,25 +83,28 @@ export function forgetLastTrace(): void {
 }
 
 /**
- * How a draft gets its pixels and its PNG (src/worker/draft-codec.ts in a browser; tests pass one).
+ * The browser's own codecs for what is only shown on screen (src/worker/preview-codec.ts; tests
+ * pass one): a draft's pixels and the PNG of a draft or of a large result's preview.
  * `shrink` returns the image shrunk to about `targetPixels`, or undefined when it has no more
  * than `minInputPixels` (or cannot be read: the full trace then reports the error).
  */
-export interface DraftCodec {
+export interface PreviewCodec {
   shrink(bytes: Uint8Array, targetPixels: number, minInputPixels: number): Promise<{ pixels: PixelInput; inputWidth: number; inputHeight: number } | undefined>;
-  encodePng(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array>;
+  /** A plan painted as PNG bytes at its own size (a draft, or a large result's 1× preview). */
+  paint(plan: OutputPlan): Promise<TraceDraft>;
 }
 
 /**
- * With `draftCodec` and `onProgress`, an image above DRAFT_ABOVE_PIXELS whose trace is not cached
- * first reports a draft (progress step 'draft'), then traces in full.
+ * With `previewCodec` and `onProgress`, an image above DRAFT_ABOVE_PIXELS whose trace is not cached
+ * first reports a draft (progress step 'draft'), then traces in full; with `previewCodec`, a large
+ * result's preview PNG is painted by it instead of Tracelab's own rasteriser and PNG writer.
  */
 export async function vectorizeInWorker(
   bytes: Uint8Array,
   fields: Iterable<readonly [string, string]>,
   onProgress?: (progress: TraceProgress) => void,
   runner?: JobRunner,
-  draftCodec?: DraftCodec,
+  previewCodec?: PreviewCodec,
 ): Promise<VectorizeResult> {
   const start = performance.now();
   // Options first: a bad parameter fails before any pixel is decoded (as the CLI does).
@@ -108,7 +112,7 @@ export async function vectorizeInWorker(
   // Steps: decode, the engine's stages, write. Reported after each engine stage.
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
-  const draft = onProgress && draftCodec ? () => sendDraft(plan, bytes, draftCodec, onProgress) : undefined;
+  const draft = onProgress && previewCodec ? () => sendDraft(plan, bytes, previewCodec, onProgress) : undefined;
   const { result, reused, reusedDecode } = await traceOnce(
     plan,
     bytes,
@@ -129,7 +133,7 @@ export async function vectorizeInWorker(
   });
   // The preview PNG is 1× the input: what the fitted viewer shows; zoomed in, the viewer asks for
   // the visible part again at screen resolution (renderViewInWorker).
-  const previewPng = body.length > LARGE_SVG_BYTES ? writePlanPng(previewPlan(result, plan)) : null;
+  const previewPng = body.length <= LARGE_SVG_BYTES ? null : previewCodec ? (await previewCodec.paint(previewPlan(result, plan))).png : writePlanPng(previewPlan(result, plan));
   return {
     svg,
     outlineSvg,
@@ -157,13 +161,12 @@ export async function vectorizeInWorker(
  * small fraction of the full trace's time; the full trace follows in the same call. A draft
  * that fails is skipped: the full trace reports any real error.
  */
-async function sendDraft(plan: VectorizePlan, bytes: Uint8Array, codec: DraftCodec, onProgress: (progress: TraceProgress) => void): Promise<void> {
+async function sendDraft(plan: VectorizePlan, bytes: Uint8Array, codec: PreviewCodec, onProgress: (progress: TraceProgress) => void): Promise<void> {
   try {
     const small = await codec.shrink(bytes, DRAFT_PIXELS, DRAFT_ABOVE_PIXELS);
     if (!small) return;
     const traced = await tracePixels(plan, small.pixels);
-    const { rgba, width, height } = renderPlan(previewPlan(traced, plan));
-    onProgress({ step: 'draft', fraction: 0.1, draft: { png: await codec.encodePng(rgba, width, height), width, height } });
+    onProgress({ step: 'draft', fraction: 0.1, draft: await codec.paint(previewPlan(traced, plan)) });
   } catch {
     // no draft
   }
