@@ -43,6 +43,11 @@ async function waitForNewResult(page: Page): Promise<string> {
   return fetchText(page, await nextResult(page));
 }
 
+/** The panels under the viewer load after the first paint; a reload or close before would abort their request. */
+async function panelsLoaded(page: Page): Promise<void> {
+  await page.waitForSelector('section.batch-panel', { timeout: TIMEOUT });
+}
+
 async function waitForError(page: Page): Promise<string> {
   await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.startsWith('Error'), null, { timeout: TIMEOUT });
   return statusText(page);
@@ -179,8 +184,19 @@ const CHECKS: Check[] = [
     async run(page) {
       for (const { title, file, viewBox } of GALLERY) {
         await page.getByRole('button', { name: `Sample: ${title}`, exact: true }).click();
-        const svg = await waitForNewResult(page);
-        assert.ok(svg.includes(`viewBox="${viewBox}"`), `${file}: ${svg.slice(0, 300)}`);
+        const shown = await waitForNewResult(page);
+        if (shown.startsWith('<')) {
+          assert.ok(shown.includes(`viewBox="${viewBox}"`), `${file}: ${shown.slice(0, 300)}`);
+        } else {
+          // A large result (the photo's SVG is over LARGE_SVG_BYTES) is shown as its 1× PNG.
+          const [, , width, height] = viewBox.split(' ').map(Number);
+          const size = await page.evaluate(() => {
+            const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
+            return [img?.naturalWidth, img?.naturalHeight];
+          });
+          assert.deepEqual(size, [width, height], `${file}: the 1× preview has the input's size`);
+          assert.match((await page.locator('figure.pane figcaption').nth(1).textContent()) ?? '', /shown as a 1× PNG preview/);
+        }
         assert.match(await caption(page), new RegExp(file.replace('.', '\\.')));
       }
     },
@@ -239,11 +255,13 @@ const CHECKS: Check[] = [
       watch(other, 'shared page');
       await other.goto(copied, { waitUntil: 'load' });
       await other.waitForSelector('[data-option="processing.palette"]', { timeout: TIMEOUT });
+      await panelsLoaded(other);
       assert.deepEqual(await optionValues(other), expected);
       assert.equal(await other.getByLabel('Preset', { exact: true }).inputValue(), 'custom');
       assert.equal(await statusText(other), 'Choose an image to trace.');
       await other.reload({ waitUntil: 'load' });
       await other.waitForSelector('[data-option="processing.palette"]', { timeout: TIMEOUT });
+      await panelsLoaded(other);
       assert.deepEqual(await optionValues(other), expected);
       await other.close();
     },
@@ -260,6 +278,7 @@ const CHECKS: Check[] = [
       watch(other, 'bad link page');
       await other.goto(`${baseUrl}#o=${encodeURIComponent(form)}`, { waitUntil: 'load' });
       await other.waitForSelector('[data-option="processing.max_colors"]', { timeout: TIMEOUT });
+      await panelsLoaded(other);
       assert.equal(await option(other, 'processing.max_colors').inputValue(), '5');
       assert.equal(await option(other, 'output.shape_stacking').inputValue(), 'cutouts');
       assert.match(await statusText(other), /^Error 1019: Share link: Unknown option "processing\.max_colors_typo".*output\.shape_stacking must be one of cutouts, stacked/);

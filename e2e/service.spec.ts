@@ -88,7 +88,11 @@ const CHECKS: Check[] = [
     async run(page) {
       await upload(page, 'fixture.png', fixturePng);
       await waitForDone(page);
-      assert.equal(await service(page).getByRole('button', { name: 'Vectorize', exact: true }).isDisabled(), false);
+      // The service panel loads after the page's first paint and reads its account first.
+      const vectorize = service(page).getByRole('button', { name: 'Vectorize', exact: true });
+      await vectorize.waitFor({ timeout: TIMEOUT });
+      await page.waitForFunction(() => [...document.querySelectorAll('section.service button')].some((b) => b.textContent === 'Vectorize' && !(b as HTMLButtonElement).disabled), null, { timeout: TIMEOUT });
+      assert.equal(await vectorize.isDisabled(), false);
     },
   },
   {

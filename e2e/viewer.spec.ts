@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 
 import type { Locator, Page } from 'playwright-core';
 
+import { DRAFT_PIXELS } from '../src/worker/protocol.js';
 import { denseShapesPng } from './draw.js';
 import { fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, stats, upload } from './harness.js';
 import type { Check, CheckResult, E2eContext } from './harness.js';
@@ -240,7 +241,7 @@ const CHECKS: Check[] = [
     },
   },
   {
-    name: 'a 2-MP image shows a draft while its full trace runs (issue 14); the large result (SVG > 400 kB, shown through a 1× PNG) zoomed to 16× is re-rendered sharply for the visible part (issue 17 item 5)',
+    name: 'a 2-MP image shows a draft while its full trace runs (issue 14); the large result (SVG > LARGE_SVG_BYTES, shown through a 1× PNG) zoomed to 16× is re-rendered sharply for the visible part (issue 17 item 5)',
     async run(page) {
       await upload(page, 'dense.png', Buffer.from(denseShapesPng()));
       // Issue 14: a 2-MP image shows a draft (a small PNG of a shrunk trace) while its full trace runs.
@@ -261,7 +262,7 @@ const CHECKS: Check[] = [
       assert.match(d.status, /^Tracing/);
       assert.ok(d.traceId < 0, `a draft is never taken for a finished trace: data-trace-id ${d.traceId}`);
       assert.match(d.className, /\bdraft\b/);
-      assert.ok(d.width * d.height <= 160_000 && d.width * d.height > 100_000, `draft ${d.width}×${d.height}`);
+      assert.ok(d.width * d.height <= DRAFT_PIXELS && d.width * d.height > DRAFT_PIXELS / 2, `draft ${d.width}×${d.height}`);
       assert.ok(Math.abs(d.width / d.height - 1600 / 1250) < 0.02, `draft keeps the aspect ratio: ${d.width}×${d.height}`);
       assert.ok(Math.abs(d.shown - d.input) <= 1, `the draft is drawn as large as the input beside it (${d.shown} vs ${d.input} px)`);
       await waitForNewResult(page);

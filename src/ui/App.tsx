@@ -4,25 +4,28 @@
  * <img src="blob:…"> — never inserted into the DOM — so a hostile file cannot script the page.
  */
 
-import { useCallback, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 
 import { unreadableImageError } from '../engine/errors.js';
-import { BatchPanel } from './BatchPanel.js';
 import { DownloadButton, DownloadPanel } from './DownloadPanel.js';
 import { DropZone, ImageSources, SampleGallery } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
 import { PresetPicker } from './PresetPanel.js';
-import { SnippetPanel } from './SnippetPanel.js';
 import { PalettePanel } from './PalettePanel.js';
-import { RemotePanel } from './RemotePanel.js';
-import { ServicePanel } from './ServicePanel.js';
 import { StatsLine } from './Stats.js';
 import type { TracerClient } from '../worker/client.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer, type ViewRenderer } from './Viewer.js';
 
 export const SAMPLE_PATH = 'samples/shapes.png';
+
+// The panels under the viewer load after the page's first paint: their code is a third of the
+// page's and none of it is needed to drop an image and see its trace.
+const ServicePanel = lazy(() => import('./ServicePanel.js').then((m) => ({ default: m.ServicePanel })));
+const RemotePanel = lazy(() => import('./RemotePanel.js').then((m) => ({ default: m.RemotePanel })));
+const SnippetPanel = lazy(() => import('./SnippetPanel.js').then((m) => ({ default: m.SnippetPanel })));
+const BatchPanel = lazy(() => import('./BatchPanel.js').then((m) => ({ default: m.BatchPanel })));
 
 export interface AppProps {
   store: TracelabStore;
@@ -124,10 +127,12 @@ export function App({ store, exporter, previewer }: AppProps) {
 
           <Viewer store={store} renderer={previewer} />
           <PalettePanel store={store} />
-          <ServicePanel store={store} exporter={exporter} />
-          <RemotePanel store={store} />
-          <SnippetPanel store={store} />
-          <BatchPanel store={store} exporter={exporter} />
+          <Suspense fallback={<p className="placeholder">Loading the service, snippet and batch panels…</p>}>
+            <ServicePanel store={store} exporter={exporter} />
+            <RemotePanel store={store} />
+            <SnippetPanel store={store} />
+            <BatchPanel store={store} exporter={exporter} />
+          </Suspense>
         </div>
       </main>
     </div>

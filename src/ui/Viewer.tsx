@@ -373,7 +373,9 @@ function usePaneSize(onResize: (size: Size) => void): [(el: HTMLDivElement | nul
       const next = { width: el.clientWidth, height: el.clientHeight };
       setSize((prev) => (prev.width === next.width && prev.height === next.height ? prev : next));
     };
-    measure();
+    // No measure() here: reading the size now would force a layout of the whole page inside the
+    // commit (60 ms at page load, measured); the observer's first report comes after the
+    // browser's own layout, before the frame is painted.
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
