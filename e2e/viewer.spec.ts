@@ -269,6 +269,46 @@ const CHECKS: Check[] = [
       const caption = page.locator('figure.pane figcaption').nth(1);
       assert.match((await caption.textContent()) ?? '', /shown as a 1× PNG preview/, 'says plainly that a preview bitmap is shown');
       assert.equal(await page.locator('canvas.sharp-view').count(), 0, 'fitted (below 1:1): the 1× preview is sharp enough');
+      // The 1× preview (painted by the worker's canvas) is a picture of the trace: at the input's
+      // size, and at a grid of points its colour is the input's there (shapes in the right place).
+      const match = await page.evaluate(async () => {
+        const load = async (alt: string) => {
+          const img = document.querySelector<HTMLImageElement>(`img[alt="${alt}"]`)!;
+          const bitmap = await createImageBitmap(await (await fetch(img.src)).blob());
+          const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+          const ctx = c.getContext('2d')!;
+          ctx.drawImage(bitmap, 0, 0);
+          return { width: bitmap.width, height: bitmap.height, data: ctx.getImageData(0, 0, bitmap.width, bitmap.height).data };
+        };
+        const input = await load('Input image dense.png');
+        const preview = await load('Traced vector result');
+        let close = 0;
+        let total = 0;
+        // Points inside a shape or the background (a flat 5 × 5 neighbourhood in the input): on an
+        // edge the trace may sit a fraction of a pixel away, which says nothing about the painter.
+        const flat = (x: number, y: number) => {
+          const o = (y * input.width + x) * 4;
+          for (let dy = -2; dy <= 2; dy++) {
+            for (let dx = -2; dx <= 2; dx++) {
+              const p = ((y + dy) * input.width + x + dx) * 4;
+              if (input.data[p] !== input.data[o] || input.data[p + 1] !== input.data[o + 1] || input.data[p + 2] !== input.data[o + 2]) return false;
+            }
+          }
+          return true;
+        };
+        for (let y = 5; y < input.height - 5; y += 7) {
+          for (let x = 5; x < input.width - 5; x += 5) {
+            if (!flat(x, y)) continue;
+            const o = (y * input.width + x) * 4;
+            const d = Math.abs(input.data[o]! - preview.data[o]!) + Math.abs(input.data[o + 1]! - preview.data[o + 1]!) + Math.abs(input.data[o + 2]! - preview.data[o + 2]!);
+            total++;
+            if (d <= 30) close++;
+          }
+        }
+        return { size: [preview.width, preview.height, input.width, input.height], close: close / total, total };
+      });
+      assert.deepEqual(match.size.slice(0, 2), match.size.slice(2), 'the preview has the input size');
+      assert.ok(match.total > 10_000 && match.close >= 0.99, `the preview matches the input at ${(match.close * 100).toFixed(2)} % of ${match.total} flat grid points`);
       const resultView = page.getByRole('group', { name: 'Result view' });
       for (let i = 0; i < 10 && (await scaleOf(resultView)) < 16; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
       const scale = await scaleOf(resultView);
