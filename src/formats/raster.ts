@@ -367,8 +367,8 @@ export class CellBuffer {
     // Between two edges a row's coverage does not change (its cells hold exactly 0), so a run of
     // empty cells is skipped and a run of opaque full coverage is one 32-bit fill: the bytes are
     // the ones blendPixel writes pixel by pixel (source colour, alpha 255).
-    const words = opaqueWords(out);
-    const solid = alpha >= 1 && words !== null ? packRgba(sr, sg, sb, 255) : 0;
+    const words = alpha >= 1 ? pixelWords(out) : null;
+    const solid = packRgba(sr, sg, sb, 255);
     for (let r = this.y0; r < this.y1; r++) {
       const base = (r - this.y0) * this.stride;
       const pixel0 = r * this.width + this.x0;
@@ -383,7 +383,7 @@ export class CellBuffer {
         let end = i + 1;
         while (end < w && buf[base + end] === 0) end++;
         if (c > 1e-9) {
-          if (c >= 1 && words !== null && alpha >= 1) words.fill(solid, pixel0 + i, pixel0 + end);
+          if (c >= 1 && words !== null) words.fill(solid, pixel0 + i, pixel0 + end);
           else for (let k = i; k < end; k++) blendPixel(out, (pixel0 + k) * 4, sr, sg, sb, alpha * c);
         }
         i = end;
@@ -428,11 +428,11 @@ export class CellBuffer {
   }
 }
 
-/** Little-endian platforms (all current JavaScript engines' hosts) byte order check, once. */
+/** The platform's byte order (little-endian on every current JavaScript host), checked once. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** The output as 32-bit pixels (aligned views only), or null when it cannot be viewed so. */
-function opaqueWords(out: Uint8Array): Uint32Array | null {
+/** The output as one 32-bit word per pixel (aligned views only), or null when it cannot be viewed so. */
+function pixelWords(out: Uint8Array): Uint32Array | null {
   if (out.byteOffset % 4 !== 0 || out.length % 4 !== 0) return null;
   return new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
 }

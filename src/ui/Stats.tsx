@@ -8,8 +8,6 @@ import { formatNumber } from './format.js';
 
 const PROFILE_NAMES: Record<VectorizeStats['profile'], string> = { pixel: 'pixel art', flat: 'flat art', photo: 'photo' };
 
-const count = (n: number): string => formatNumber(n);
-
 export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: number | null }) {
   if (!stats) return <p className="stats" />;
   const items: [string, string][] = [
@@ -19,8 +17,8 @@ export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: num
     ['Shapes', String(stats.shapes)],
     // Curve nodes: what the outline view shows and what makes a file heavy to edit or cut.
     ['Nodes', String(stats.nodes)],
-    ['Size', `${count(stats.bytes)} bytes`],
-    ['Time', `${ms === null ? '?' : count(Math.round(ms))} ms`],
+    ['Size', `${formatNumber(stats.bytes)} bytes`],
+    ['Time', `${ms === null ? '?' : formatNumber(Math.round(ms))} ms`],
   ];
   return (
     <p className="stats" data-testid="stats">

@@ -261,7 +261,6 @@ function inputImg(input: InputView, scale: number): ReactNode {
       src={input.url}
       alt={`Input image ${input.name}`}
       draggable={false}
-      decoding="async"
       className={scale >= PIXELATED_FROM ? 'pixelated' : undefined}
       onLoad={(event) => input.onLoad(event.currentTarget)}
       onError={input.onError}
@@ -277,7 +276,6 @@ function resultImg(result: ResultView, scale: number, alt = 'Traced vector resul
         src={result.url}
         alt={alt}
         draggable={false}
-        decoding="async"
         className={result.draft ? 'result draft' : result.busy ? 'result stale' : 'result'}
         data-trace-id={result.traceId ?? undefined}
       />

@@ -10,7 +10,7 @@
  * A draft only stands in on screen until the full trace is done, and a preview is a picture of the
  * SVG that is downloaded (the browser paints both with the same 2D library); the full trace decodes the file
  * with Tracelab's own decoders, so its bytes are the same in the browser, the CLI and the server.
- * In: image bytes, or a draft's output plan. Out: shrunk straight-alpha RGBA, or PNG bytes.
+ * In: image bytes, or an output plan. Out: shrunk straight-alpha RGBA, or PNG bytes.
  * Undefined where the browser lacks createImageBitmap or OffscreenCanvas (then there is no draft).
  */
 
@@ -20,8 +20,8 @@ import { ChainCache } from '../formats/raster.js';
 import { pngSize } from '../formats/raster-plan.js';
 import type { PreviewCodec } from './vectorize.js';
 
-/** Flattening tolerance of the draft's curves, in device pixels (the canvas anti-aliases). */
-const DRAFT_TOLERANCE_PX = 0.25;
+/** Flattening tolerance of the painted curves, in device pixels (the canvas anti-aliases). */
+const PAINT_TOLERANCE_PX = 0.25;
 
 export function browserPreviewCodec(): PreviewCodec | undefined {
   if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return undefined;
@@ -58,8 +58,8 @@ export function browserPreviewCodec(): PreviewCodec | undefined {
       const size = pngSize(plan);
       const canvas = new OffscreenCanvas(size.width, size.height);
       const ctx = canvas.getContext('2d');
-      if (!ctx) throw new Error('no 2D context for the draft');
-      const chains = new ChainCache(plan.chains, size.scaleX, size.scaleY, DRAFT_TOLERANCE_PX, size.offsetX, size.offsetY);
+      if (!ctx) throw new Error('no 2D context to paint on');
+      const chains = new ChainCache(plan.chains, size.scaleX, size.scaleY, PAINT_TOLERANCE_PX, size.offsetX, size.offsetY);
       const strokeScale = plan.page.unitsPerInputPx * size.pixelsPerUnit;
       paintItems(ctx, plan, chains, strokeScale, plan.items);
       const png = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());

@@ -133,7 +133,11 @@ export async function vectorizeInWorker(
   });
   // The preview PNG is 1× the input: what the fitted viewer shows; zoomed in, the viewer asks for
   // the visible part again at screen resolution (renderViewInWorker).
-  const previewPng = body.length <= LARGE_SVG_BYTES ? null : previewCodec ? (await previewCodec.paint(previewPlan(result, plan))).png : writePlanPng(previewPlan(result, plan));
+  let previewPng: Uint8Array | null = null;
+  if (body.length > LARGE_SVG_BYTES) {
+    const pngPlan = previewPlan(result, plan);
+    previewPng = previewCodec ? (await previewCodec.paint(pngPlan)).png : writePlanPng(pngPlan);
+  }
   return {
     svg,
     outlineSvg,
