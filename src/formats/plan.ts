@@ -394,12 +394,90 @@ function roundedRect(p: ShapePrimitive | undefined, allowed: AllowedCurves): Pri
  * full turn, or four straight sides at right angles (collinear pieces joined).
  */
 export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves): Primitive | undefined {
+  // Most loops are neither ellipses nor rectangles: reject them before building their path.
+  if (!mayBePrimitive(chains, loop)) return undefined;
   const path = loopPath(chains, loop);
   const segs = path.segments;
   if (segs.length === 0) return undefined;
   if (segs.every((s) => s.kind === 'arc')) return detectEllipse(path, allowed);
   if (segs.every((s) => s.kind === 'line')) return detectRect(path);
   return undefined;
+}
+
+/**
+ * False when the loop surely is no primitive: it mixes segment kinds, or it is all lines and turns
+ * at more than four vertices (counted as detectRect counts them, stopping at the fifth). Walks the
+ * chains in place, allocating nothing. A zero-length step, which detectRect treats specially,
+ * leaves the decision to it.
+ */
+function mayBePrimitive(chains: readonly Chain[], loop: Loop): boolean {
+  const w = WALK;
+  w.fill(NaN);
+  w[W_CORNERS] = 0;
+  w[W_DEGENERATE] = 0;
+  for (const use of loop) {
+    const c = chains[use.chain]!;
+    const segs = c.segments;
+    if (segs.length === 0) continue;
+    // An ellipse is all arcs: detectEllipse decides. Otherwise anything but a line rules a rectangle out.
+    const kind = segs[0]!.kind;
+    if (kind !== 'line') return kind === 'arc';
+    // Each use starts where the previous one ended: only the loop's first point is visited twice.
+    const first = Number.isNaN(w[W_X]!);
+    if (use.reversed) {
+      if (first) walkTo(w, segs[segs.length - 1]!.x, segs[segs.length - 1]!.y);
+      for (let k = segs.length - 2; k >= 0 && w[W_CORNERS]! <= 4; k--) {
+        if (segs[k + 1]!.kind !== 'line') return false;
+        walkTo(w, segs[k]!.x, segs[k]!.y);
+      }
+      if (segs[0]!.kind !== 'line') return false;
+      walkTo(w, c.startX, c.startY);
+    } else {
+      if (first) walkTo(w, c.startX, c.startY);
+      for (let k = 0; k < segs.length && w[W_CORNERS]! <= 4; k++) {
+        if (segs[k]!.kind !== 'line') return false;
+        walkTo(w, segs[k]!.x, segs[k]!.y);
+      }
+    }
+    if (w[W_CORNERS]! > 4) return false;
+  }
+  if (w[W_DEGENERATE] || Number.isNaN(w[W_DX]!)) return true;
+  // Close the loop: the step back to the start (if any), then the turn into the first step.
+  if (w[W_X] !== w[W_START_X] || w[W_Y] !== w[W_START_Y]) walkTo(w, w[W_START_X]!, w[W_START_Y]!);
+  if (w[W_DEGENERATE]) return true;
+  return w[W_CORNERS]! + (turns(w[W_DX]!, w[W_DY]!, w[W_FIRST_DX]!, w[W_FIRST_DY]!) ? 1 : 0) <= 4;
+}
+
+// mayBePrimitive's walk state in one reused array (it runs once per shape; no allocation).
+const [W_START_X, W_START_Y, W_X, W_Y, W_FIRST_DX, W_FIRST_DY, W_DX, W_DY, W_CORNERS, W_DEGENERATE] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+const WALK = new Float64Array(10);
+
+/** One step of the walk to (x, y): counts a turn at the current point. */
+function walkTo(w: Float64Array, x: number, y: number): void {
+  if (Number.isNaN(w[W_X]!)) {
+    w[W_START_X] = w[W_X] = x;
+    w[W_START_Y] = w[W_Y] = y;
+    return;
+  }
+  const ex = x - w[W_X]!;
+  const ey = y - w[W_Y]!;
+  w[W_X] = x;
+  w[W_Y] = y;
+  if (ex === 0 && ey === 0) {
+    w[W_DEGENERATE] = 1;
+    return;
+  }
+  if (Number.isNaN(w[W_DX]!)) {
+    w[W_FIRST_DX] = ex;
+    w[W_FIRST_DY] = ey;
+  } else if (turns(w[W_DX]!, w[W_DY]!, ex, ey)) w[W_CORNERS]!++;
+  w[W_DX] = ex;
+  w[W_DY] = ey;
+}
+
+/** A turn at a vertex between two non-zero steps, with detectRect's tolerance. */
+function turns(ax: number, ay: number, bx: number, by: number): boolean {
+  return Math.abs(ax * by - ay * bx) > 1e-9 * hypot2(ax, ay) * hypot2(bx, by);
 }
 
 function detectEllipse(path: PagePath, allowed: AllowedCurves): Primitive | undefined {

@@ -4,7 +4,8 @@
  * input pixels: the viewBox is the input's size, or — when output.size sets a page — the page box
  * mapped back into input pixels, with width/height carrying the page size and unit.
  * Fills are one <path> each (outer loop + holes, nonzero: holes run the other way) or a native
- * <circle>/<ellipse>/<rect> for detected primitives. Strokes (outlines, edges and the gap filler —
+ * <circle>/<ellipse>/<rect> for detected primitives; pixel art on the lattice under cutouts writes
+ * all fills of one colour as one <path> (writeMergedFills). Strokes (outlines, edges and the gap filler —
  * reference §3.3, §3.6) are unfilled paths; consecutive gap-filler strokes share one <g> that
  * carries their common attributes; a clipped filler references the shapes it serves via <use>.
  * Groups become <g id>. Path data comes from src/formats/path-data.ts: every chain is quantised
@@ -28,6 +29,8 @@ interface SvgContext {
   readonly chains: readonly QChain[];
   /** Shapes a clip path refers to get an id. */
   readonly referenced: Set<number>;
+  /** Fills of one colour may share a <path> (see mergesFills). */
+  readonly mergeFills: boolean;
   clipCount: number;
 }
 
@@ -39,6 +42,7 @@ export function writeSvgPlan(plan: OutputPlan): string {
     quantizer,
     chains: plan.chains.map((c) => quantizeChain(c, quantizer)),
     referenced: referencedShapes(plan.items),
+    mergeFills: mergesFills(result, quantizer),
     clipCount: 0,
   };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
@@ -58,7 +62,14 @@ function writeItems(out: string[], items: readonly PlanItem[], ctx: SvgContext):
       writeItems(out, item.items, ctx);
       out.push('</g>\n');
     } else if (item.kind === 'fill') {
-      out.push(fillElement(item, ctx));
+      if (!ctx.mergeFills) {
+        out.push(fillElement(item, ctx));
+        continue;
+      }
+      let j = i;
+      while (j < items.length && items[j]!.kind === 'fill') j++;
+      writeMergedFills(out, items.slice(i, j) as FillItem[], ctx);
+      i = j - 1;
     } else if (item.role === 'gap_filler') {
       // A run of filler strokes shares one group with their common attributes.
       let j = i;
@@ -81,6 +92,71 @@ function fillElement(item: FillItem, ctx: SvgContext): string {
   const cursor = { x: 0, y: 0 };
   for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
   return `<path${paint} d="${pw.toString()}"/>\n`;
+}
+
+/**
+ * Pixel art on the lattice under cutouts: no two shapes overlap (integer outlines, no fitted
+ * curves) and any paint order gives the same picture, so every fill of one colour in a run of
+ * fills becomes one <path>, placed where that colour first appears. A one-pixel shape then costs
+ * a 12-byte subpath instead of a 50-byte <rect>, and a renderer no longer draws an anti-aliased
+ * seam between two touching shapes of the same colour.
+ */
+function mergesFills(result: TraceResult, quantizer: Quantizer): boolean {
+  return quantizer.decimals === 0 && result.stats.profile === 'pixel' && (result.shapeStacking ?? 'cutouts') === 'cutouts';
+}
+
+function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgContext): void {
+  const byColor = new Map<number, FillItem[]>();
+  const alone: FillItem[] = [];
+  for (const item of fills) {
+    if (ctx.referenced.has(item.shape) || (item.primitive && !isLatticeRect(item.primitive))) {
+      alone.push(item);
+      continue;
+    }
+    const c = item.color;
+    const key = ((c.r & 255) << 24) + ((c.g & 255) << 16) + ((c.b & 255) << 8) + (c.a & 255);
+    let members = byColor.get(key);
+    if (!members) byColor.set(key, (members = []));
+    members.push(item);
+  }
+  for (const item of alone) out.push(fillElement(item, ctx));
+  for (const members of byColor.values()) {
+    if (members.length === 1) {
+      out.push(fillElement(members[0]!, ctx));
+      continue;
+    }
+    const pw = new PathWriter(ctx.quantizer.decimals);
+    const cursor = { x: 0, y: 0 };
+    for (const item of members) {
+      if (item.primitive) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
+      else for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
+    }
+    const color = members[0]!.color;
+    out.push(`<path fill="${hexColor(color)}"${opacityAttribute(color, 'fill')} d="${pw.toString()}"/>\n`);
+  }
+}
+
+function isLatticeRect(p: Primitive): boolean {
+  return p.kind === 'rect' && p.rotationDeg === 0 && !p.cornerRadius;
+}
+
+/** An axis-aligned rectangle as a closed subpath on the same output steps <rect> would use. */
+function writeRectSubpath(pw: PathWriter, p: Primitive, q: Quantizer, cursor: { x: number; y: number }): void {
+  if (p.kind !== 'rect') return;
+  const f = 10 ** q.decimals;
+  const w = p.width * q.scaleX;
+  const h = p.height * q.scaleY;
+  const left = Math.round((p.cx * q.scaleX - w / 2) * f);
+  const top = Math.round((p.cy * q.scaleY - h / 2) * f);
+  const right = left + Math.round(w * f);
+  const bottom = top + Math.round(h * f);
+  pw.command('m', left - cursor.x, top - cursor.y);
+  pw.command('h', right - left);
+  pw.command('v', bottom - top);
+  pw.command('h', left - right);
+  pw.close();
+  cursor.x = left;
+  cursor.y = top;
 }
 
 function strokeElement(item: StrokeItem, ctx: SvgContext, withStyle: boolean): string {

@@ -167,7 +167,8 @@ describe('pixel art at its own size', () => {
     };
   }
 
-  it('a Floyd–Steinberg dithered sprite is pixel art, traced pixel for pixel', () => {
+  /** A radial gradient dithered (Floyd–Steinberg) to four colours: many one-pixel shapes. */
+  function ditheredSprite(): RgbaImage {
     const size = 64;
     const colors: Rgb[] = [
       [30, 30, 60],
@@ -204,11 +205,35 @@ describe('pixel art at its own size', () => {
         data.set([...colors[best]!, 255], (y * size + x) * 4);
       }
     }
-    const image = { width: size, height: size, data };
+    return { width: size, height: size, data };
+  }
+
+  it('a Floyd–Steinberg dithered sprite is pixel art, traced pixel for pixel', () => {
+    const image = ditheredSprite();
     const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
     expect(result.stats.profile).toBe('pixel');
     for (const [x, y] of vertices(result)) expect(Number.isInteger(x) && Number.isInteger(y)).toBe(true);
     expect(renderDiffShare(result, image, 8)).toBe(0);
+  });
+
+  it('under cutouts every fill of one colour is one <path>; stacked keeps one element per shape', () => {
+    const result = traceImage(ditheredSprite(), DEFAULT_ENGINE_PARAMS);
+    const fillsPerColor = (svg: string): Map<string, number> => {
+      const counts = new Map<string, number>();
+      for (const m of svg.matchAll(/<(?:path|rect) fill="(#[0-9a-f]+)"/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+      return counts;
+    };
+    const merged = writeSvg(result, DEFAULT_OUTPUT_OPTIONS);
+    const counts = fillsPerColor(merged);
+    expect(counts.size).toBe(4);
+    for (const n of counts.values()) expect(n).toBe(1);
+    // The one-pixel shapes are unit squares inside those paths, not <rect> elements.
+    expect(merged).not.toContain('<rect');
+    expect(merged).toMatch(/h1v1h-1z/);
+    // Stacked shapes overlap their parents, so each keeps its own element in paint order.
+    const stacked = traceImage(ditheredSprite(), { ...DEFAULT_ENGINE_PARAMS, shapeStacking: 'stacked' });
+    const perShape = [...fillsPerColor(writeSvg(stacked, DEFAULT_OUTPUT_OPTIONS)).values()].reduce((a, b) => a + b, 0);
+    expect(perShape).toBe(stacked.shapes.length);
   });
 
   it('a noise-textured wall tile (small palette, no flat areas) is pixel art, traced pixel for pixel', () => {

@@ -268,6 +268,24 @@ describe('primitives (output.parameterized_shapes.flatten)', () => {
   });
 });
 
+describe('primitive detection on chains that meet other shapes', () => {
+  it('a rectangle whose outline is several chains (neighbours on two sides) is still a <rect>; an L is not', () => {
+    const layers = [
+      { color: BLUE, inside: rect(10, 12, 40, 50) },
+      { color: RED, inside: rect(40, 20, 55, 30) },
+      { color: GREEN, inside: rect(20, 50, 30, 58) },
+    ];
+    const result = traceImage(drawShape(60, 60, WHITE, layers), DEFAULT_ENGINE_PARAMS);
+    const plan = buildPlan(result, outputOptions());
+    const blue = drawables(plan.items).find((i): i is FillItem => i.kind === 'fill' && i.color.b > 150 && i.color.r < 100)!;
+    expect(blue.loops[0]!.length).toBeGreaterThan(1);
+    expect(writeSvg(result)).toMatch(/<rect fill="#1e3cc8" x="10" y="12" width="30" height="38"\/>/);
+    const ell = (x: number, y: number) => rect(10, 12, 40, 50)(x, y) && !rect(25, 12, 40, 30)(x, y);
+    const lShape = traceImage(drawShape(60, 60, WHITE, [{ color: BLUE, inside: ell }]), DEFAULT_ENGINE_PARAMS);
+    expect(writeSvg(lShape)).not.toContain('<rect');
+  });
+});
+
 describe('contradictory options (400 / 1019)', () => {
   it('names the field', () => {
     expect(() => planVectorize([['output.size.width', '0']])).toThrow(/output\.size\.width must be greater than 0/);
