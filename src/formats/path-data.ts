@@ -7,22 +7,11 @@
  * output steps; relative offsets are differences of those integers. So a chain written forwards
  * in one shape and backwards in its neighbour lands on exactly the same points — no drift, no
  * gap — however long the path.
+ * Speed: the quantised chains live in flat typed arrays and a loop is assembled in a reused
+ * buffer, walked forwards or backwards in place; a large picture's hundreds of thousands of
+ * segments cost no per-segment objects (they were a third of the writer's time, in the GC).
  */
-import type { Chain, ChainUse, Segment } from '../engine/types.js';
-import { reverseSegments } from './curves.js';
-
-/** A segment with every coordinate in integer output steps. */
-export type QSegment =
-  | { kind: 'line'; x: number; y: number }
-  | { kind: 'quad'; cx: number; cy: number; x: number; y: number }
-  | { kind: 'cubic'; c1x: number; c1y: number; c2x: number; c2y: number; x: number; y: number }
-  | { kind: 'arc'; rx: number; ry: number; rotationDeg: number; largeArc: boolean; sweep: boolean; x: number; y: number };
-
-export interface QChain {
-  readonly x: number;
-  readonly y: number;
-  readonly segments: readonly QSegment[];
-}
+import type { Chain, ChainUse } from '../engine/types.js';
 
 export interface Quantizer {
   readonly decimals: number;
@@ -30,49 +19,97 @@ export interface Quantizer {
   readonly scaleY: number;
 }
 
-export function quantizeChain(chain: Chain, q: Quantizer): QChain {
+// Segment kinds and the layout of one segment: eight numbers, the end point always last.
+//   line: -, -, -, -, -, -, x, y
+//   quad: cx, cy, -, -, -, -, x, y
+//   cubic: c1x, c1y, c2x, c2y, -, -, x, y
+//   arc: rx, ry, rotationDeg, largeArc (0/1), sweep (0/1), -, x, y
+const LINE = 0;
+const QUAD = 1;
+const CUBIC = 2;
+const ARC = 3;
+const STRIDE = 8;
+const END_X = 6;
+const END_Y = 7;
+
+/** Every chain of a picture in integer output steps (arc angles and flags as they are). */
+export interface QChains {
+  readonly startX: Float64Array;
+  readonly startY: Float64Array;
+  /** Chain c's segments are firstSegment[c] .. firstSegment[c + 1] − 1. */
+  readonly firstSegment: Int32Array;
+  readonly kinds: Uint8Array;
+  readonly coords: Float64Array;
+}
+
+export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains {
+  let total = 0;
+  for (const c of chains) total += c.segments.length;
   const f = 10 ** q.decimals;
-  const qx = (v: number): number => Math.round(v * q.scaleX * f);
-  const qy = (v: number): number => Math.round(v * q.scaleY * f);
-  const segments = chain.segments.map((s: Segment): QSegment => {
-    switch (s.kind) {
-      case 'line':
-        return { kind: 'line', x: qx(s.x), y: qy(s.y) };
-      case 'quad':
-        return { kind: 'quad', cx: qx(s.cx), cy: qy(s.cy), x: qx(s.x), y: qy(s.y) };
-      case 'cubic':
-        return { kind: 'cubic', c1x: qx(s.c1x), c1y: qy(s.c1y), c2x: qx(s.c2x), c2y: qy(s.c2y), x: qx(s.x), y: qy(s.y) };
-      case 'arc':
-        // Radii round down: a radius rounded up past half the (rounded) chord would turn a half
-        // ellipse into a flatter minor arc, while a radius a hair too small is scaled up by every
-        // renderer (SVG arc radius correction) to pass exactly through both end points.
-        return {
-          kind: 'arc',
-          rx: Math.floor(s.rx * q.scaleX * f),
-          ry: Math.floor(s.ry * q.scaleY * f),
-          rotationDeg: s.rotationDeg,
-          largeArc: s.largeArc,
-          sweep: s.sweep,
-          x: qx(s.x),
-          y: qy(s.y),
-        };
+  const sx = q.scaleX * f;
+  const sy = q.scaleY * f;
+  const startX = new Float64Array(chains.length);
+  const startY = new Float64Array(chains.length);
+  const firstSegment = new Int32Array(chains.length + 1);
+  const kinds = new Uint8Array(total);
+  const coords = new Float64Array(total * STRIDE);
+  let k = 0;
+  for (let c = 0; c < chains.length; c++) {
+    const chain = chains[c]!;
+    startX[c] = Math.round(chain.startX * sx);
+    startY[c] = Math.round(chain.startY * sy);
+    firstSegment[c] = k;
+    for (const s of chain.segments) {
+      const o = k * STRIDE;
+      switch (s.kind) {
+        case 'line':
+          kinds[k] = LINE;
+          break;
+        case 'quad':
+          kinds[k] = QUAD;
+          coords[o] = Math.round(s.cx * sx);
+          coords[o + 1] = Math.round(s.cy * sy);
+          break;
+        case 'cubic':
+          kinds[k] = CUBIC;
+          coords[o] = Math.round(s.c1x * sx);
+          coords[o + 1] = Math.round(s.c1y * sy);
+          coords[o + 2] = Math.round(s.c2x * sx);
+          coords[o + 3] = Math.round(s.c2y * sy);
+          break;
+        case 'arc':
+          // Radii round down: a radius rounded up past half the (rounded) chord would turn a half
+          // ellipse into a flatter minor arc, while a radius a hair too small is scaled up by every
+          // renderer (SVG arc radius correction) to pass exactly through both end points.
+          kinds[k] = ARC;
+          coords[o] = Math.floor(s.rx * sx);
+          coords[o + 1] = Math.floor(s.ry * sy);
+          coords[o + 2] = s.rotationDeg;
+          coords[o + 3] = s.largeArc ? 1 : 0;
+          coords[o + 4] = s.sweep ? 1 : 0;
+          break;
+      }
+      coords[o + END_X] = Math.round(s.x * sx);
+      coords[o + END_Y] = Math.round(s.y * sy);
+      k++;
     }
-  });
-  return { x: qx(chain.startX), y: qy(chain.startY), segments };
+  }
+  firstSegment[chains.length] = k;
+  return { startX, startY, firstSegment, kinds, coords };
 }
 
-/** The same chain walked from its end to its start, on the same integer points. */
-export function reverseChain(chain: QChain): QChain {
-  // Quantised segments have the engine's segment shape (integer steps instead of pixels).
-  const reversed = reverseSegments(chain.x, chain.y, chain.segments as readonly Segment[]);
-  return { x: reversed.x, y: reversed.y, segments: reversed.segments as QSegment[] };
-}
-
-/** Writes numbers and commands with the fewest separators a conforming parser accepts. */
+/**
+ * Writes numbers and commands with the fewest separators a conforming parser accepts. The text is
+ * built as ASCII bytes in a growing buffer and decoded once: a path of a large picture has
+ * hundreds of thousands of numbers, and a string per number (or per concatenation) kept the
+ * garbage collector busy for a third of the writer's time.
+ */
 export class PathWriter {
-  private parts: string[] = [];
-  private lastCommand = '';
-  private lastNumber = '';
+  private bytes = new Uint8Array(256);
+  private length = 0;
+  private lastCommand = 0;
+  private hasNumber = false;
+  private lastHasDot = false;
   private readonly scale: number;
 
   constructor(readonly decimals: number) {
@@ -80,18 +117,45 @@ export class PathWriter {
   }
 
   command(letter: string, ...values: number[]): void {
-    if (letter !== this.lastCommand || letter === 'm' || letter === 'M') {
-      this.parts.push(letter);
-      this.lastCommand = letter;
-      this.lastNumber = '';
-    }
+    this.letter(letter);
     for (const v of values) this.number(v);
   }
 
-  /** A value already in integer output steps. */
+  /** A command letter, left out when it repeats the previous one (except moves). */
+  letter(letter: string): void {
+    const code = letter.charCodeAt(0);
+    if (code !== this.lastCommand || code === 109 /* m */ || code === 77 /* M */) {
+      this.put(code);
+      this.lastCommand = code;
+      this.hasNumber = false;
+    }
+  }
+
+  /** A value already in integer output steps (formatSteps' text, written as bytes). */
   number(v: number): void {
-    const text = formatSteps(v, this.decimals, this.scale);
-    this.raw(text);
+    const abs = v < 0 ? -v : v;
+    if (!Number.isSafeInteger(abs)) {
+      this.raw(formatSteps(v, this.decimals, this.scale));
+      return;
+    }
+    const whole = Math.floor(abs / this.scale);
+    let frac = abs - whole * this.scale;
+    let digits = this.decimals;
+    if (frac !== 0) {
+      while (frac % 10 === 0) {
+        frac /= 10;
+        digits--;
+      }
+    }
+    const leadingDot = frac !== 0 && whole === 0;
+    this.separate(v < 0 ? 45 : leadingDot ? 46 : 48);
+    if (v < 0) this.put(45);
+    if (!leadingDot) this.putDigits(whole, 1);
+    if (frac !== 0) {
+      this.put(46);
+      this.putDigits(frac, digits);
+    }
+    this.lastHasDot = frac !== 0;
   }
 
   /** An arc flag or other literal number that is not in output steps. */
@@ -100,21 +164,58 @@ export class PathWriter {
   }
 
   close(): void {
-    this.parts.push('z');
-    this.lastCommand = 'z';
-    this.lastNumber = '';
+    this.put(122); // z
+    this.lastCommand = 122;
+    this.hasNumber = false;
   }
 
   toString(): string {
-    return this.parts.join('');
+    return ASCII.decode(this.bytes.subarray(0, this.length));
   }
 
   private raw(text: string): void {
-    const needsSpace = this.lastNumber !== '' && !(text.startsWith('-') || (text.startsWith('.') && this.lastNumber.includes('.')));
-    this.parts.push(needsSpace ? ` ${text}` : text);
-    this.lastNumber = text;
+    this.separate(text.charCodeAt(0));
+    for (let i = 0; i < text.length; i++) this.put(text.charCodeAt(i));
+    this.lastHasDot = text.indexOf('.') >= 0;
+  }
+
+  /**
+   * A space before a number unless it starts with '-', or with '.' after a number that already
+   * has a '.' (the second '.' cannot continue it).
+   */
+  private separate(first: number): void {
+    if (this.hasNumber && !(first === 45 || (first === 46 && this.lastHasDot))) this.put(32);
+    this.hasNumber = true;
+  }
+
+  /** A non-negative integer in decimal, zero-padded to at least `width` digits. */
+  private putDigits(n: number, width: number): void {
+    let count = 1;
+    for (let t = n; t >= 10; t = Math.floor(t / 10)) count++;
+    if (count < width) count = width;
+    if (this.length + count > this.bytes.length) this.grow(count);
+    const b = this.bytes;
+    let t = n;
+    for (let i = this.length + count - 1; i >= this.length; i--) {
+      b[i] = 48 + (t % 10);
+      t = Math.floor(t / 10);
+    }
+    this.length += count;
+  }
+
+  private put(code: number): void {
+    if (this.length === this.bytes.length) this.grow(1);
+    this.bytes[this.length++] = code;
+  }
+
+  private grow(extra: number): void {
+    const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
+    bigger.set(this.bytes.subarray(0, this.length));
+    this.bytes = bigger;
   }
 }
+
+const ASCII = new TextDecoder();
 
 /** Formats an integer count of 10^-decimals units: 123 → "12.3", -5 → "-.5", 10 → "1". */
 export function formatSteps(v: number, decimals: number, scale = 10 ** decimals): string {
@@ -137,172 +238,290 @@ export function formatSteps(v: number, decimals: number, scale = 10 ** decimals)
 }
 
 /**
- * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
- * from `cursor` (the previous subpath's start, which `z` returns to). Returns the new start.
+ * Segments of one subpath being assembled, in walk order. Consecutive straight segments that
+ * continue in the same direction become one as they are appended (chains meet at junctions, and
+ * lattice chains are unit steps), and zero-length steps are dropped. Exact: points are integers
+ * in output steps, so "same direction" is a zero cross product, not a tolerance.
  */
-export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: readonly QChain[], cursor: { x: number; y: number }): void {
-  // Reversed chains are made as they are written, not kept: each is used once, and holding a
-  // reversed copy of every chain would double the writer's memory on large pictures.
-  const first = chainInDirection(chains, loop[0]!);
-  let segments: QSegment[] = [];
-  for (let p = 0; p < loop.length; p++) {
-    const part = p === 0 ? first : chainInDirection(chains, loop[p]!);
-    for (const s of part.segments) segments.push(s);
-  }
-  let startX = first.x;
-  let startY = first.y;
-  segments = mergeCollinearLines(startX, startY, segments);
-  // A start in the middle of a straight run (a chain junction) splits that run in two: start at a
-  // corner instead. Same outline, one command fewer.
-  const turn = cornerStart(startX, startY, segments);
-  if (turn > 0) {
-    const before = segments[turn - 1]!;
-    startX = before.x;
-    startY = before.y;
-    const rotated = segments.slice(turn).concat(segments.slice(0, turn));
-    segments = mergeCollinearLines(startX, startY, rotated);
-  }
-  w.command('m', startX - cursor.x, startY - cursor.y);
-  const pen = { x: startX, y: startY, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
-  let count = segments.length;
-  // A final straight line back to the start is what `z` draws anyway.
-  const last = segments[count - 1];
-  if (last && last.kind === 'line' && last.x === startX && last.y === startY) count--;
-  for (let i = 0; i < count; i++) writeSegment(w, segments[i]!, pen);
-  w.close();
-  cursor.x = startX;
-  cursor.y = startY;
-}
+class SubpathBuffer {
+  kinds = new Uint8Array(1024);
+  coords = new Float64Array(1024 * STRIDE);
+  length = 0;
+  startX = 0;
+  startY = 0;
+  /** Current point. */
+  private x = 0;
+  private y = 0;
+  /** Start of the last segment (valid while it is a line). */
+  private fromX = 0;
+  private fromY = 0;
 
-/**
- * Consecutive straight segments that continue in the same direction become one (chains meet at
- * junctions, and lattice chains are unit steps). Exact: points are integers in output steps, so
- * "same direction" is a zero cross product, not a tolerance.
- */
-export function mergeCollinearLines(startX: number, startY: number, segments: readonly QSegment[]): QSegment[] {
-  const out: QSegment[] = [];
-  let x = startX;
-  let y = startY;
-  // Start of the last written segment (valid while it is a line).
-  let fromX = startX;
-  let fromY = startY;
-  for (const s of segments) {
-    const prev = out[out.length - 1];
-    if (s.kind === 'line' && prev && prev.kind === 'line' && sameDirection(prev.x - fromX, prev.y - fromY, s.x - x, s.y - y)) {
-      out[out.length - 1] = { kind: 'line', x: s.x, y: s.y };
-    } else {
-      if (s.kind === 'line' && s.x === x && s.y === y) continue; // a zero-length step says nothing
-      fromX = x;
-      fromY = y;
-      out.push(s);
-    }
-    x = s.x;
-    y = s.y;
+  reset(x: number, y: number): void {
+    this.length = 0;
+    this.startX = this.x = this.fromX = x;
+    this.startY = this.y = this.fromY = y;
   }
-  return out;
+
+  push(kind: number, a: number, b: number, c: number, d: number, e: number, x: number, y: number): void {
+    const n = this.length;
+    if (kind === LINE) {
+      if (n > 0 && this.kinds[n - 1] === LINE) {
+        const o = (n - 1) * STRIDE;
+        if (sameDirection(this.coords[o + END_X]! - this.fromX, this.coords[o + END_Y]! - this.fromY, x - this.x, y - this.y)) {
+          this.coords[o + END_X] = this.x = x;
+          this.coords[o + END_Y] = this.y = y;
+          return;
+        }
+      }
+      if (x === this.x && y === this.y) return; // a zero-length step says nothing
+    }
+    if (n === this.kinds.length) this.grow();
+    const o = n * STRIDE;
+    const out = this.coords;
+    this.kinds[n] = kind;
+    out[o] = a;
+    out[o + 1] = b;
+    out[o + 2] = c;
+    out[o + 3] = d;
+    out[o + 4] = e;
+    out[o + END_X] = x;
+    out[o + END_Y] = y;
+    this.length = n + 1;
+    this.fromX = this.x;
+    this.fromY = this.y;
+    this.x = x;
+    this.y = y;
+  }
+
+  /** Appends segment i of another buffer (or of this one's copy). */
+  pushFrom(src: SubpathBuffer, i: number): void {
+    const o = i * STRIDE;
+    const c = src.coords;
+    this.push(src.kinds[i]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
+  }
+
+  /** Appends chain `use.chain` of `chains`, walked backwards when the use is reversed. */
+  pushUse(chains: QChains, use: ChainUse): void {
+    const first = chains.firstSegment[use.chain]!;
+    const end = chains.firstSegment[use.chain + 1]!;
+    const kinds = chains.kinds;
+    const c = chains.coords;
+    if (!use.reversed) {
+      for (let k = first; k < end; k++) {
+        const o = k * STRIDE;
+        this.push(kinds[k]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
+      }
+      return;
+    }
+    // Backwards: each segment ends where the one before it ended (or at the chain's start); a
+    // cubic swaps its handles, an arc turns the other way.
+    for (let k = end - 1; k >= first; k--) {
+      const o = k * STRIDE;
+      const x = k > first ? c[o - STRIDE + END_X]! : chains.startX[use.chain]!;
+      const y = k > first ? c[o - STRIDE + END_Y]! : chains.startY[use.chain]!;
+      switch (kinds[k]) {
+        case CUBIC:
+          this.push(CUBIC, c[o + 2]!, c[o + 3]!, c[o]!, c[o + 1]!, 0, x, y);
+          break;
+        case ARC:
+          this.push(ARC, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, 1 - c[o + 4]!, x, y);
+          break;
+        default:
+          this.push(kinds[k]!, c[o]!, c[o + 1]!, 0, 0, 0, x, y);
+      }
+    }
+  }
+
+  endX(i: number): number {
+    return this.coords[i * STRIDE + END_X]!;
+  }
+
+  endY(i: number): number {
+    return this.coords[i * STRIDE + END_Y]!;
+  }
+
+  private grow(): void {
+    const kinds = new Uint8Array(this.kinds.length * 2);
+    kinds.set(this.kinds);
+    const coords = new Float64Array(this.coords.length * 2);
+    coords.set(this.coords);
+    this.kinds = kinds;
+    this.coords = coords;
+  }
 }
 
 function sameDirection(ax: number, ay: number, bx: number, by: number): boolean {
   return ax * by - ay * bx === 0 && ax * bx + ay * by > 0;
 }
 
+// One subpath is assembled at a time (writing is synchronous), so two buffers serve every call.
+let assembled = new SubpathBuffer();
+let rotated = new SubpathBuffer();
+
+/** Where a use starts when walked in its direction. */
+function useStart(chains: QChains, use: ChainUse): [number, number] {
+  const c = use.chain;
+  const end = chains.firstSegment[c + 1]!;
+  if (!use.reversed || end === chains.firstSegment[c]) return [chains.startX[c]!, chains.startY[c]!];
+  const o = (end - 1) * STRIDE;
+  return [chains.coords[o + END_X]!, chains.coords[o + END_Y]!];
+}
+
+/**
+ * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
+ * from `cursor` (the previous subpath's start, which `z` returns to), and moves the cursor there.
+ */
+export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }): void {
+  const [x0, y0] = useStart(chains, loop[0]!);
+  let buf = assembled;
+  buf.reset(x0, y0);
+  for (const use of loop) buf.pushUse(chains, use);
+  // A start in the middle of a straight run (a chain junction) splits that run in two: start at a
+  // corner instead. Same outline, one command fewer.
+  const turn = cornerStart(buf);
+  if (turn > 0) {
+    const other = rotated;
+    other.reset(buf.endX(turn - 1), buf.endY(turn - 1));
+    for (let i = turn; i < buf.length; i++) other.pushFrom(buf, i);
+    for (let i = 0; i < turn; i++) other.pushFrom(buf, i);
+    rotated = buf;
+    assembled = other;
+    buf = other;
+  }
+  const startX = buf.startX;
+  const startY = buf.startY;
+  w.command('m', startX - cursor.x, startY - cursor.y);
+  let count = buf.length;
+  // A final straight line back to the start is what `z` draws anyway.
+  if (count > 0 && buf.kinds[count - 1] === LINE && buf.endX(count - 1) === startX && buf.endY(count - 1) === startY) count--;
+  writeSegments(w, buf, count);
+  w.close();
+  cursor.x = startX;
+  cursor.y = startY;
+}
+
 /**
  * Index of a segment to start a closed loop at so that the loop does not begin inside a straight
  * run: 0 when the loop already starts at a corner (or has no straight run through its start).
  */
-function cornerStart(startX: number, startY: number, segments: readonly QSegment[]): number {
-  const n = segments.length;
+function cornerStart(buf: SubpathBuffer): number {
+  const n = buf.length;
   if (n < 3) return 0;
-  const first = segments[0]!;
-  const last = segments[n - 1]!;
-  if (first.kind !== 'line' || last.kind !== 'line') return 0;
-  const beforeLast = segments[n - 2]!;
-  if (!sameDirection(startX - beforeLast.x, startY - beforeLast.y, first.x - startX, first.y - startY)) return 0;
+  const kinds = buf.kinds;
+  if (kinds[0] !== LINE || kinds[n - 1] !== LINE) return 0;
+  const startX = buf.startX;
+  const startY = buf.startY;
+  if (!sameDirection(startX - buf.endX(n - 2), startY - buf.endY(n - 2), buf.endX(0) - startX, buf.endY(0) - startY)) return 0;
   let x = startX;
   let y = startY;
   for (let i = 0; i < n - 1; i++) {
-    const a = segments[i]!;
-    const b = segments[i + 1]!;
-    if (a.kind !== 'line' || b.kind !== 'line' || !sameDirection(a.x - x, a.y - y, b.x - a.x, b.y - a.y)) return i + 1;
-    x = a.x;
-    y = a.y;
+    const ax = buf.endX(i);
+    const ay = buf.endY(i);
+    if (kinds[i] !== LINE || kinds[i + 1] !== LINE || !sameDirection(ax - x, ay - y, buf.endX(i + 1) - ax, buf.endY(i + 1) - ay)) return i + 1;
+    x = ax;
+    y = ay;
   }
   return 0;
 }
 
-/** A chain as a loop or stroke uses it: as quantised, or reversed onto the same points. */
-export function chainInDirection(chains: readonly QChain[], use: ChainUse): QChain {
-  return use.reversed ? reverseChain(chains[use.chain]!) : chains[use.chain]!;
-}
-
-/** Appends an open chain as its own subpath (for strokes). */
-export function writeOpenChain(w: PathWriter, chain: QChain, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
-  // A chain that starts where the previous open one ended just continues the subpath (no `m0 0`).
-  const continues = cursor.open === true && !closed && chain.x === cursor.x && chain.y === cursor.y;
-  if (!continues) w.command('m', chain.x - cursor.x, chain.y - cursor.y);
-  const pen = { x: chain.x, y: chain.y, prevC2x: NaN, prevC2y: NaN, prevQx: NaN, prevQy: NaN, prevKind: '' };
-  const segments = mergeCollinearLines(chain.x, chain.y, chain.segments);
-  let count = segments.length;
-  const last = segments[count - 1];
-  if (closed && last && last.kind === 'line' && last.x === chain.x && last.y === chain.y) count--;
-  for (let i = 0; i < count; i++) writeSegment(w, segments[i]!, pen);
+/**
+ * Appends one chain use as its own subpath (for strokes); `closed` ends it with `z`. An open
+ * chain that starts where the previous open one ended just continues that subpath (no `m0 0`).
+ */
+export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
+  const [x0, y0] = useStart(chains, use);
+  const continues = cursor.open === true && !closed && x0 === cursor.x && y0 === cursor.y;
+  if (!continues) w.command('m', x0 - cursor.x, y0 - cursor.y);
+  const buf = assembled;
+  buf.reset(x0, y0);
+  buf.pushUse(chains, use);
+  let count = buf.length;
+  if (closed && count > 0 && buf.kinds[count - 1] === LINE && buf.endX(count - 1) === x0 && buf.endY(count - 1) === y0) count--;
+  const end = writeSegments(w, buf, count);
   if (closed) w.close();
   // After an open subpath the current point is its end; `m` is relative to that.
-  cursor.x = closed ? chain.x : pen.x;
-  cursor.y = closed ? chain.y : pen.y;
+  cursor.x = closed ? x0 : end[0];
+  cursor.y = closed ? y0 : end[1];
   cursor.open = !closed;
 }
 
-interface Pen {
-  x: number;
-  y: number;
-  prevC2x: number;
-  prevC2y: number;
-  prevQx: number;
-  prevQy: number;
-  prevKind: string;
-}
-
-function writeSegment(w: PathWriter, s: QSegment, pen: Pen): void {
-  const dx = s.x - pen.x;
-  const dy = s.y - pen.y;
-  switch (s.kind) {
-    case 'line':
-      if (dy === 0) w.command('h', dx);
-      else if (dx === 0) w.command('v', dy);
-      else w.command('l', dx, dy);
-      pen.prevKind = 'line';
-      break;
-    case 'quad': {
-      const rx = 2 * pen.x - pen.prevQx;
-      const ry = 2 * pen.y - pen.prevQy;
-      if (pen.prevKind === 'quad' && rx === s.cx && ry === s.cy) w.command('t', dx, dy);
-      else w.command('q', s.cx - pen.x, s.cy - pen.y, dx, dy);
-      pen.prevQx = s.cx;
-      pen.prevQy = s.cy;
-      pen.prevKind = 'quad';
-      break;
+/** Writes the first `count` segments of `buf` from its start; returns the pen's last point. */
+function writeSegments(w: PathWriter, buf: SubpathBuffer, count: number): [number, number] {
+  const kinds = buf.kinds;
+  const c = buf.coords;
+  let penX = buf.startX;
+  let penY = buf.startY;
+  // The previous segment's kind and its last control point, for the s/t shorthands.
+  let prevKind = -1;
+  let prevCx = NaN;
+  let prevCy = NaN;
+  for (let i = 0; i < count; i++) {
+    const o = i * STRIDE;
+    const x = c[o + END_X]!;
+    const y = c[o + END_Y]!;
+    const dx = x - penX;
+    const dy = y - penY;
+    const kind = kinds[i]!;
+    switch (kind) {
+      case LINE:
+        if (dy === 0) {
+          w.letter('h');
+          w.number(dx);
+        } else if (dx === 0) {
+          w.letter('v');
+          w.number(dy);
+        } else {
+          w.letter('l');
+          w.number(dx);
+          w.number(dy);
+        }
+        break;
+      case QUAD: {
+        const qx = c[o]!;
+        const qy = c[o + 1]!;
+        if (prevKind === QUAD && 2 * penX - prevCx === qx && 2 * penY - prevCy === qy) w.letter('t');
+        else {
+          w.letter('q');
+          w.number(qx - penX);
+          w.number(qy - penY);
+        }
+        w.number(dx);
+        w.number(dy);
+        prevCx = qx;
+        prevCy = qy;
+        break;
+      }
+      case CUBIC: {
+        const c2x = c[o + 2]!;
+        const c2y = c[o + 3]!;
+        if (prevKind === CUBIC && 2 * penX - prevCx === c[o] && 2 * penY - prevCy === c[o + 1]) w.letter('s');
+        else {
+          w.letter('c');
+          w.number(c[o]! - penX);
+          w.number(c[o + 1]! - penY);
+        }
+        w.number(c2x - penX);
+        w.number(c2y - penY);
+        w.number(dx);
+        w.number(dy);
+        prevCx = c2x;
+        prevCy = c2y;
+        break;
+      }
+      case ARC:
+        w.letter('a');
+        w.number(c[o]!);
+        w.number(c[o + 1]!);
+        w.literal(String(Math.round(c[o + 2]! * 100) / 100));
+        w.literal(c[o + 3] ? '1' : '0');
+        w.literal(c[o + 4] ? '1' : '0');
+        w.number(dx);
+        w.number(dy);
+        break;
     }
-    case 'cubic': {
-      const rx = 2 * pen.x - pen.prevC2x;
-      const ry = 2 * pen.y - pen.prevC2y;
-      if (pen.prevKind === 'cubic' && rx === s.c1x && ry === s.c1y) w.command('s', s.c2x - pen.x, s.c2y - pen.y, dx, dy);
-      else w.command('c', s.c1x - pen.x, s.c1y - pen.y, s.c2x - pen.x, s.c2y - pen.y, dx, dy);
-      pen.prevC2x = s.c2x;
-      pen.prevC2y = s.c2y;
-      pen.prevKind = 'cubic';
-      break;
-    }
-    case 'arc':
-      w.command('a', s.rx, s.ry);
-      w.literal(String(Math.round(s.rotationDeg * 100) / 100));
-      w.literal(s.largeArc ? '1' : '0');
-      w.literal(s.sweep ? '1' : '0');
-      w.number(dx);
-      w.number(dy);
-      pen.prevKind = 'arc';
-      break;
+    prevKind = kind;
+    penX = x;
+    penY = y;
   }
-  pen.x = s.x;
-  pen.y = s.y;
+  return [penX, penY];
 }

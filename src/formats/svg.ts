@@ -15,7 +15,7 @@
  */
 import type { Rgba, TraceResult } from '../engine/types.js';
 import { svgUnitSuffix } from './page.js';
-import { chainInDirection, PathWriter, quantizeChain, writeLoop, writeOpenChain, type QChain, type Quantizer } from './path-data.js';
+import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
 import { buildPlan, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
@@ -26,7 +26,7 @@ export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_O
 interface SvgContext {
   readonly plan: OutputPlan;
   readonly quantizer: Quantizer;
-  readonly chains: readonly QChain[];
+  readonly chains: QChains;
   /** Shapes a clip path refers to get an id. */
   readonly referenced: Set<number>;
   /** Fills of one colour may share a <path> (see mergesFills). */
@@ -40,7 +40,7 @@ export function writeSvgPlan(plan: OutputPlan): string {
   const ctx: SvgContext = {
     plan,
     quantizer,
-    chains: plan.chains.map((c) => quantizeChain(c, quantizer)),
+    chains: quantizeChains(plan.chains, quantizer),
     referenced: referencedShapes(plan.items),
     mergeFills: mergesFills(result, quantizer),
     clipCount: 0,
@@ -163,7 +163,7 @@ function strokeElement(item: StrokeItem, ctx: SvgContext, withStyle: boolean): s
   const pw = new PathWriter(ctx.quantizer.decimals);
   const cursor = { x: 0, y: 0 };
   for (const path of item.paths) {
-    if (path.uses.length === 1) writeOpenChain(pw, chainInDirection(ctx.chains, path.uses[0]!), cursor, path.closed);
+    if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
     else writeLoop(pw, path.uses, ctx.chains, cursor);
   }
   let attrs = `${withStyle ? ' fill="none"' : ''} stroke="${hexColor(item.color)}"${opacityAttribute(item.color, 'stroke')}`;

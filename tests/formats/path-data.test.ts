@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from '../../src/engine/types.js';
-import { PathWriter, formatSteps, mergeCollinearLines, quantizeChain, reverseChain, writeLoop } from '../../src/formats/path-data.js';
+import { PathWriter, formatSteps, quantizeChains, writeLoop, writeOpenChain } from '../../src/formats/path-data.js';
 
 describe('formatSteps', () => {
   it('writes the shortest decimal text for integer steps', () => {
@@ -39,17 +39,22 @@ describe('chains in both directions', () => {
     rightRegion: 1,
     closed: false,
   };
-  const q = quantizeChain(chain, { decimals: 1, scaleX: 1, scaleY: 1 });
+  const q = quantizeChains([chain], { decimals: 1, scaleX: 1, scaleY: 1 });
 
-  it('reverses a chain onto exactly the same integer points', () => {
-    const r = reverseChain(q);
-    expect(r.x).toBe(q.segments[q.segments.length - 1]!.x);
-    expect(reverseChain(r)).toEqual(q);
+  it('walks a chain backwards onto exactly the same integer points', () => {
+    const forward = new PathWriter(1);
+    writeOpenChain(forward, q, { chain: 0, reversed: false }, { x: 0, y: 0 }, false);
+    const backward = new PathWriter(1);
+    writeOpenChain(backward, q, { chain: 0, reversed: true }, { x: 0, y: 0 }, false);
+    // Forward: start, h, c (handles relative to the start point), h back.
+    expect(forward.toString()).toBe('m0 0h10.1c1.9 1 1.9 4 0 5h-10.1');
+    // Backward: starts at the forward end, handles swapped, every step negated.
+    expect(backward.toString()).toBe('m0 5h10.1c1.9-1 1.9-4 0-5h-10.1');
   });
 
   it('closes a loop made of a chain and its reverse back where it started', () => {
     const w = new PathWriter(1);
-    writeLoop(w, [{ chain: 0, reversed: false }, { chain: 0, reversed: true }], [q], { x: 0, y: 0 });
+    writeLoop(w, [{ chain: 0, reversed: false }, { chain: 0, reversed: true }], q, { x: 0, y: 0 });
     // Forward: h, c, h back; backward: the same offsets negated; the last line is the `z`.
     expect(w.toString()).toBe('m0 0h10.1c1.9 1 1.9 4 0 5h-10.1 10.1c1.9-1 1.9-4 0-5z');
   });
@@ -57,14 +62,19 @@ describe('chains in both directions', () => {
 
 describe('straight runs', () => {
   const unit = (x: number, y: number) => ({ kind: 'line' as const, x, y });
+  const chainOf = (startX: number, startY: number, segments: Chain['segments']): Chain => ({ startX, startY, segments, leftRegion: 0, rightRegion: 1, closed: false });
+
   it('a lattice square split over four chains of unit steps is written as four sides', () => {
     // Chains meet mid-side (junctions), each written in unit steps, as pixel-art chains are.
-    const chains = [
-      { x: 0, y: 20, segments: [unit(0, 10), unit(0, 0), unit(10, 0)] },
-      { x: 10, y: 0, segments: [unit(20, 0), unit(30, 0), unit(30, 10), unit(30, 20)] },
-      { x: 30, y: 20, segments: [unit(30, 30), unit(20, 30), unit(10, 30)] },
-      { x: 10, y: 30, segments: [unit(0, 30), unit(0, 20)] },
-    ];
+    const chains = quantizeChains(
+      [
+        chainOf(0, 2, [unit(0, 1), unit(0, 0), unit(1, 0)]),
+        chainOf(1, 0, [unit(2, 0), unit(3, 0), unit(3, 1), unit(3, 2)]),
+        chainOf(3, 2, [unit(3, 3), unit(2, 3), unit(1, 3)]),
+        chainOf(1, 3, [unit(0, 3), unit(0, 2)]),
+      ],
+      { decimals: 1, scaleX: 1, scaleY: 1 },
+    );
     const w = new PathWriter(1);
     writeLoop(w, [0, 1, 2, 3].map((chain) => ({ chain, reversed: false })), chains, { x: 0, y: 0 });
     // Starts at a corner, not mid-side; one command per side (the last one is `z`).
@@ -72,15 +82,10 @@ describe('straight runs', () => {
   });
 
   it('keeps turns, opposite steps and curves', () => {
-    const segments = mergeCollinearLines(0, 0, [
-      unit(1, 0),
-      unit(2, 0),
-      unit(1, 0),
-      { kind: 'quad', cx: 1, cy: 1, x: 2, y: 2 },
-      unit(3, 3),
-      unit(4, 4),
-      unit(4, 5),
-    ]);
-    expect(segments).toEqual([unit(2, 0), unit(1, 0), { kind: 'quad', cx: 1, cy: 1, x: 2, y: 2 }, unit(4, 4), unit(4, 5)]);
+    const chain = chainOf(0, 0, [unit(1, 0), unit(2, 0), unit(1, 0), { kind: 'quad', cx: 1, cy: 1, x: 2, y: 2 }, unit(3, 3), unit(4, 4), unit(4, 5)]);
+    const w = new PathWriter(0);
+    writeOpenChain(w, quantizeChains([chain], { decimals: 0, scaleX: 1, scaleY: 1 }), { chain: 0, reversed: false }, { x: 0, y: 0 }, false);
+    // Two steps right are one; the step back stays; the quad; two diagonal steps are one; then down.
+    expect(w.toString()).toBe('m0 0h2-1q0 1 1 2l2 2v1');
   });
 });
