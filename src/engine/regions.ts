@@ -168,12 +168,17 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   const small: number[] = [];
   for (let r = 0; r < count; r++) if (area[r]! < minAreaPx) small.push(r);
   small.sort((a, b) => area[a]! - area[b]! || a - b);
-  const shared = new Map<number, number>();
+  // Border length shared with each neighbouring root, and those roots in first-seen order (a
+  // typed-array tally instead of a Map: this loop visits every pixel of every small region).
+  const sharedLength = new Int32Array(count);
+  const neighbours = new Int32Array(count);
+  let neighbourCount = 0;
   let current = -1;
   for (const r of small) {
     if (find(r) !== r || area[r]! >= minAreaPx) continue;
     current = r;
-    shared.clear();
+    for (let k = 0; k < neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
+    neighbourCount = 0;
     for (let m = r; m >= 0; m = nextMember[m]!) {
       for (let p = start[m]!; p < start[m + 1]!; p++) {
         const i = pixels[p]!;
@@ -189,7 +194,9 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
     let bestDistance = Infinity;
     let bestShared = -1;
     const own = labelOf[r]!;
-    for (const [neighbour, length] of shared) {
+    for (let k = 0; k < neighbourCount; k++) {
+      const neighbour = neighbours[k]!;
+      const length = sharedLength[neighbour]!;
       const l = labelOf[neighbour]!;
       const d =
         (labelLab[own * 3]! - labelLab[l * 3]!) ** 2 +
@@ -216,7 +223,7 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
     if (q < 0) return;
     const root = find(q);
     if (root < 0 || root === current) return;
-    shared.set(root, (shared.get(root) ?? 0) + 1);
+    if (sharedLength[root]++ === 0) neighbours[neighbourCount++] = root;
   }
 
   const newRegionOf = new Int32Array(regionOf.length);
