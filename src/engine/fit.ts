@@ -312,13 +312,13 @@ function pieceCost(s: Segment): number {
 /** One line or one curve through samples from..to within the tolerance, or undefined. */
 function fitOnePiece(p: Float64Array, from: number, to: number, t0: Vec, t1: Vec, tolerance: number): Segment | undefined {
   if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) return { kind: 'line', x: p[to * 2]!, y: p[to * 2 + 1]! };
-  let u = chordParameters(p, from, to);
+  const u = chordParameters(p, from, to);
   let bez = leastSquaresCubic(p, from, to, u, t0, t1);
-  let [err] = maxCubicError(p, from, to, u, bez);
+  let err = maxCubicError(p, from, to, u, bez);
   for (let iter = 0; iter < 4 && err > tolerance && err <= tolerance * 6; iter++) {
-    u = reparameterize(p, from, to, u, bez);
+    reparameterize(p, from, to, u, bez);
     bez = leastSquaresCubic(p, from, to, u, t0, t1);
-    [err] = maxCubicError(p, from, to, u, bez);
+    err = maxCubicError(p, from, to, u, bez);
   }
   if (err > tolerance) return undefined;
   const out: Segment[] = [];
@@ -360,9 +360,10 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec
     ends.push(last);
     return;
   }
-  let u = chordParameters(p, first, last);
+  const u = chordParameters(p, first, last);
   let bez = leastSquaresCubic(p, first, last, u, t0, t1);
-  let [err, worst] = maxCubicError(p, first, last, u, bez);
+  let err = maxCubicError(p, first, last, u, bez);
+  let worst = worstSample;
   if (err <= tolerance) {
     pushCubic(out, bez, tolerance);
     ends.push(last);
@@ -370,9 +371,10 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec
   }
   if (err <= tolerance * 6) {
     for (let iter = 0; iter < 4; iter++) {
-      u = reparameterize(p, first, last, u, bez);
+      reparameterize(p, first, last, u, bez);
       bez = leastSquaresCubic(p, first, last, u, t0, t1);
-      [err, worst] = maxCubicError(p, first, last, u, bez);
+      err = maxCubicError(p, first, last, u, bez);
+      worst = worstSample;
       if (err <= tolerance) {
         pushCubic(out, bez, tolerance);
         ends.push(last);
@@ -493,7 +495,15 @@ function bezierY(b: Cubic, t: number): number {
   return mt * mt * mt * b[1] + 3 * t * mt * mt * b[3] + 3 * t * t * mt * b[5] + t * t * t * b[7];
 }
 
-function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): [number, number] {
+/** The sample maxCubicError found farthest from the curve (read right after the call). */
+let worstSample = 0;
+
+/**
+ * Largest distance between the samples first..last and the curve; the sample where it occurs is
+ * left in `worstSample` (a module variable rather than a returned pair: this runs once per fit
+ * attempt, and the pair was garbage).
+ */
+function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): number {
   let worst = 0;
   let worstIndex = Math.floor((first + last) / 2);
   for (let i = first + 1; i < last; i++) {
@@ -517,7 +527,8 @@ function maxCubicError(p: Float64Array, first: number, last: number, u: Float64A
       worstIndex = i - first < (last - first) / 2 ? i + 1 : i;
     }
   }
-  return [worst, worstIndex];
+  worstSample = worstIndex;
+  return worst;
 }
 
 function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
@@ -528,9 +539,9 @@ function segmentDistance(x: number, y: number, ax: number, ay: number, bx: numbe
   return hypot2(x - ax - t * dx, y - ay - t * dy);
 }
 
-/** One Newton–Raphson step per sample towards the closest point on the curve. */
-function reparameterize(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): Float64Array {
-  const out = new Float64Array(u.length);
+/** One Newton–Raphson step per sample towards the closest point on the curve, in place in `u`. */
+function reparameterize(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): void {
+  const out = u; // each parameter depends only on its own old value
   for (let i = first; i <= last; i++) {
     const t = u[i - first]!;
     const mt = 1 - t;
@@ -552,7 +563,6 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
   for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) out[i] = out[i - 1]!;
   out[0] = 0;
   out[out.length - 1] = 1;
-  return out;
 }
 
 /** Emits a cubic, or a quadratic when the cubic is (within tolerance) a raised quadratic. */
