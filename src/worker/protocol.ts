@@ -36,10 +36,11 @@ export const DRAFT_PIXELS = 80_000;
 
 /**
  * SVG size above which the viewer shows the worker's PNG rendering of the result: the browser
- * parses an SVG <img> on the main thread (≈ 0.2 ms per kB in Chromium, measured), so larger ones
- * would block the page for more than 50 ms; a PNG is decoded off the main thread.
+ * parses an SVG <img> on the main thread (0.2–0.3 ms per kB in Chromium, measured: a 173 kB
+ * result gave a 51 ms task), so larger ones would block the page for about 50 ms or more; a PNG is
+ * decoded off the main thread.
  */
-export const LARGE_SVG_BYTES = 250_000;
+export const LARGE_SVG_BYTES = 150_000;
 
 /** One colour of the result, for the palette panel. */
 export interface PaletteEntry {
