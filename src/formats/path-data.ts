@@ -170,7 +170,15 @@ export class PathWriter {
   }
 
   toString(): string {
-    return ASCII.decode(this.bytes.subarray(0, this.length));
+    const bytes = this.bytes.subarray(0, this.length);
+    if (ASCII) return ASCII.decode(bytes);
+    // Without a TextDecoder: ASCII codes to text a chunk at a time (fromCharCode's arguments are
+    // bounded by the stack). Same text, a little slower.
+    let text = '';
+    for (let i = 0; i < this.length; i += TEXT_CHUNK) {
+      text += String.fromCharCode.apply(null, this.bytes.subarray(i, Math.min(this.length, i + TEXT_CHUNK)) as unknown as number[]);
+    }
+    return text;
   }
 
   private raw(text: string): void {
@@ -215,7 +223,11 @@ export class PathWriter {
   }
 }
 
-const ASCII = new TextDecoder();
+const TEXT_CHUNK = 8192;
+// Every runtime Tracelab supports has TextDecoder (Node, browsers, workers), but this module is
+// typechecked without DOM or Node types, so it is looked up rather than named.
+const TextDecoderClass = (globalThis as { TextDecoder?: new () => { decode(bytes: Uint8Array): string } }).TextDecoder;
+const ASCII = TextDecoderClass ? new TextDecoderClass() : undefined;
 
 /** Formats an integer count of 10^-decimals units: 123 → "12.3", -5 → "-.5", 10 → "1". */
 export function formatSteps(v: number, decimals: number, scale = 10 ** decimals): string {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Chain } from '../../src/engine/types.js';
 import { PathWriter, formatSteps, quantizeChains, writeLoop, writeOpenChain } from '../../src/formats/path-data.js';
 
@@ -23,6 +23,27 @@ describe('PathWriter', () => {
     w.command('h', 15);
     w.close();
     expect(w.toString()).toBe('m1 2l.5-.5-.3.2h1.5z');
+  });
+});
+
+describe('PathWriter without a TextDecoder', () => {
+  it('writes the same text, also past one 8192-byte chunk', async () => {
+    const write = (Writer: typeof PathWriter): string => {
+      const w = new Writer(1);
+      for (let i = 0; i < 3000; i++) w.command('l', i * 7 - 9000, (i % 13) - 6);
+      return w.toString();
+    };
+    const expected = write(PathWriter);
+    expect(expected.length).toBeGreaterThan(8192 * 2);
+    vi.stubGlobal('TextDecoder', undefined);
+    vi.resetModules();
+    try {
+      const fresh = await import('../../src/formats/path-data.js');
+      expect(write(fresh.PathWriter)).toBe(expected);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });
 
