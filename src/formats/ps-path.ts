@@ -30,7 +30,14 @@ export function coordinateDecimals(plan: OutputPlan): number {
 export function formatNumber(v: number, decimals: number = MAX_DECIMALS): string {
   if (!Number.isFinite(v)) throw new RangeError(`cannot write the number ${v}`);
   let s = v.toFixed(decimals);
-  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  if (s.indexOf('.') >= 0) {
+    // Trailing zeros, then a bare point (a scan, not two regular expressions: this runs for
+    // every coordinate of a PDF or EPS file).
+    let end = s.length;
+    while (s.charCodeAt(end - 1) === 48 /* 0 */) end--;
+    if (s.charCodeAt(end - 1) === 46 /* . */) end--;
+    s = s.slice(0, end);
+  }
   return s === '-0' ? '0' : s;
 }
 
