@@ -611,3 +611,18 @@ describe('appendPath', () => {
     expect(() => formatNumber(Number.NaN)).toThrow(RangeError);
   });
 });
+
+describe('formatNumber', () => {
+  it('writes fixed-point text without trailing zeros, a bare point or "-0"', () => {
+    expect(formatNumber(12.5)).toBe('12.5');
+    expect(formatNumber(3)).toBe('3');
+    expect(formatNumber(0.10004, 4)).toBe('0.1');
+    expect(formatNumber(100, 2)).toBe('100');
+    expect(formatNumber(-0.00004)).toBe('0');
+    expect(formatNumber(-2.25, 1)).toBe('-2.3');
+    expect(formatNumber(1.005, 2)).toBe('1'); // toFixed's rounding of the double 1.00499…
+    expect(formatNumber(250, 0)).toBe('250');
+    expect(formatNumber(1e21)).toBe('1e+21');
+    expect(() => formatNumber(Number.NaN)).toThrow(RangeError);
+  });
+});
