@@ -106,21 +106,21 @@ function mergesFills(result: TraceResult, quantizer: Quantizer): boolean {
 }
 
 function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgContext): void {
-  const byColor = new Map<number, FillItem[]>();
+  // Keyed by the paint as written (colour channels may be fractional; the file rounds them).
+  const byColor = new Map<string, FillItem[]>();
   const alone: FillItem[] = [];
   for (const item of fills) {
     if (ctx.referenced.has(item.shape) || (item.primitive && !isLatticeRect(item.primitive))) {
       alone.push(item);
       continue;
     }
-    const c = item.color;
-    const key = ((c.r & 255) << 24) + ((c.g & 255) << 16) + ((c.b & 255) << 8) + (c.a & 255);
+    const key = `fill="${hexColor(item.color)}"${opacityAttribute(item.color, 'fill')}`;
     let members = byColor.get(key);
     if (!members) byColor.set(key, (members = []));
     members.push(item);
   }
   for (const item of alone) out.push(fillElement(item, ctx));
-  for (const members of byColor.values()) {
+  for (const [paint, members] of byColor) {
     if (members.length === 1) {
       out.push(fillElement(members[0]!, ctx));
       continue;
@@ -131,8 +131,7 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
       if (item.primitive) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
       else for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
     }
-    const color = members[0]!.color;
-    out.push(`<path fill="${hexColor(color)}"${opacityAttribute(color, 'fill')} d="${pw.toString()}"/>\n`);
+    out.push(`<path ${paint} d="${pw.toString()}"/>\n`);
   }
 }
 
