@@ -305,7 +305,7 @@ class SubpathBuffer {
     this.y = y;
   }
 
-  /** Appends segment i of another buffer (or of this one's copy). */
+  /** Appends segment i of another buffer. */
   pushFrom(src: SubpathBuffer, i: number): void {
     const o = i * STRIDE;
     const c = src.coords;
@@ -342,6 +342,12 @@ class SubpathBuffer {
           this.push(kinds[k]!, c[o]!, c[o + 1]!, 0, 0, 0, x, y);
       }
     }
+  }
+
+  /** Segments to write before `z`: a final straight line back to the start is what `z` draws. */
+  countBeforeClose(): number {
+    const n = this.length;
+    return n > 0 && this.kinds[n - 1] === LINE && this.endX(n - 1) === this.startX && this.endY(n - 1) === this.startY ? n - 1 : n;
   }
 
   endX(i: number): number {
@@ -403,10 +409,7 @@ export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QCha
   const startX = buf.startX;
   const startY = buf.startY;
   w.command('m', startX - cursor.x, startY - cursor.y);
-  let count = buf.length;
-  // A final straight line back to the start is what `z` draws anyway.
-  if (count > 0 && buf.kinds[count - 1] === LINE && buf.endX(count - 1) === startX && buf.endY(count - 1) === startY) count--;
-  writeSegments(w, buf, count);
+  writeSegments(w, buf, buf.countBeforeClose());
   w.close();
   cursor.x = startX;
   cursor.y = startY;
@@ -447,9 +450,7 @@ export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cu
   const buf = assembled;
   buf.reset(x0, y0);
   buf.pushUse(chains, use);
-  let count = buf.length;
-  if (closed && count > 0 && buf.kinds[count - 1] === LINE && buf.endX(count - 1) === x0 && buf.endY(count - 1) === y0) count--;
-  const end = writeSegments(w, buf, count);
+  const end = writeSegments(w, buf, closed ? buf.countBeforeClose() : buf.length);
   if (closed) w.close();
   // After an open subpath the current point is its end; `m` is relative to that.
   cursor.x = closed ? x0 : end[0];

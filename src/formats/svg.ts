@@ -128,20 +128,22 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
     const pw = new PathWriter(ctx.quantizer.decimals);
     const cursor = { x: 0, y: 0 };
     for (const item of members) {
-      if (item.primitive) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
+      // Members are traced loops or lattice rectangles (any other primitive is written alone).
+      if (item.primitive && isLatticeRect(item.primitive)) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
       else for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
     }
     out.push(`<path ${paint} d="${pw.toString()}"/>\n`);
   }
 }
 
-function isLatticeRect(p: Primitive): boolean {
+type RectPrimitive = Extract<Primitive, { kind: 'rect' }>;
+
+function isLatticeRect(p: Primitive): p is RectPrimitive {
   return p.kind === 'rect' && p.rotationDeg === 0 && !p.cornerRadius;
 }
 
 /** An axis-aligned rectangle as a closed subpath on the same output steps <rect> would use. */
-function writeRectSubpath(pw: PathWriter, p: Primitive, q: Quantizer, cursor: { x: number; y: number }): void {
-  if (p.kind !== 'rect') return;
+function writeRectSubpath(pw: PathWriter, p: RectPrimitive, q: Quantizer, cursor: { x: number; y: number }): void {
   const f = 10 ** q.decimals;
   const w = p.width * q.scaleX;
   const h = p.height * q.scaleY;
