@@ -24,13 +24,15 @@ export const MIN_CORES_FOR_THREADS = 4;
 export function createNodeJobPool(threads: number, threadUrl: URL, minPixels?: number): JobPool {
   const spawn = (): JobPort => {
     const worker = new Worker(threadUrl);
-    worker.unref();
     return {
       postMessage: (message) => worker.postMessage(message),
       listen(onMessage, onFailure) {
         worker.on('message', (answer: PoolAnswer) => onMessage(answer));
         worker.on('error', (error) => onFailure(error));
         worker.on('exit', (code) => onFailure(new Error(`exited with code ${code}`)));
+        // After the 'message' listener, which refs the thread again: a thread warmed for a run
+        // that never came (the image was traced in line) must not keep the process alive.
+        worker.unref();
       },
       terminate: () => void worker.terminate(),
       hold: (waiting) => (waiting ? worker.ref() : worker.unref()),

@@ -3,6 +3,7 @@
  * 1–3 threads gives the same bytes as the in-line trace; a thread that dies or a job that fails
  * rejects the run (never hangs) and the pool serves the next run with a fresh thread.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,25 @@ beforeAll(async () => {
     logLevel: 'error',
   });
   threadUrl = pathToFileURL(join(dir, 'job-thread.mjs'));
+  // A process that warms a pool (as the CLI does for a large file) and then needs no thread.
+  await build({
+    absWorkingDir: ROOT,
+    stdin: {
+      contents: `import { createNodeJobPool } from './src/pool/node-pool.ts';
+        const pool = createNodeJobPool(2, new URL(process.argv[2]));
+        pool.warm();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        console.log('traced in line');`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    outfile: join(dir, 'warm-unused.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'error',
+  });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -133,6 +153,13 @@ describe('job pool protocol', () => {
     await pool.run({ kind: 'spread', image }, parts);
     expect(log.filter((t) => t === 'job')).toHaveLength(2);
     expect(log.filter((t) => t === 'part')).toHaveLength(4);
+  });
+
+  it('threads warmed for a run that never comes do not keep the process alive (the CLI exits)', () => {
+    const child = spawnSync(process.execPath, [join(dir, 'warm-unused.mjs'), threadUrl.href], { encoding: 'utf8', timeout: 20_000 });
+    expect(child.signal).toBeNull(); // not killed by the timeout
+    expect(child.stdout.trim()).toBe('traced in line');
+    expect(child.status).toBe(0);
   });
 
   it('a thread that dies rejects the run, is replaced, and the next run succeeds', async () => {
