@@ -185,12 +185,13 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     };
     started++;
     slots.add(slot);
-    if (!holdAlways) worker.unref();
     worker.on('message', (message: unknown) => onMessage(slot, message));
     worker.on('error', (error) => {
       slot.error = error;
     });
     worker.on('exit', (code) => onExit(slot, code));
+    // After the 'message' listener, which refs the worker again (see node-pool.ts).
+    if (!holdAlways) worker.unref();
   }
 
   function onMessage(slot: Slot, message: unknown): void {

@@ -22,13 +22,15 @@ import type { FittedChain } from './fit.js';
 import { runJob, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, type ProfileFacts } from './profile.js';
-import { detectLattice, mapToLattice } from './lattice.js';
+import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
+import { TraceMemo, type MemoView } from './memo.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrunkSize } from './resize.js';
 import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
+export { TraceMemo } from './memo.js';
 export { runJob, type EngineJob, type EngineJobKind, type JobOutput, type JobPart } from './jobs.js';
 
 /**
@@ -56,6 +58,11 @@ export type EngineStage = (typeof ENGINE_STAGES)[number];
 export interface TraceHooks {
   /** Called after each stage with its name and its index in ENGINE_STAGES. */
   onStage?(stage: EngineStage, index: number): void;
+  /**
+   * Stage results of the last trace, kept for the next trace of the same picture (memo.ts): the
+   * stages the new parameters do not affect are reused. Changes speed, never the result.
+   */
+  memo?: TraceMemo;
 }
 
 /**
@@ -146,13 +153,16 @@ function* tracePipeline(
 ): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
   const t0 = now();
   validateInput(image, params);
+  // Without a caller's memo, one for this trace: the photo fallback reuses resize and profile.
+  const memo = (hooks.memo ?? new TraceMemo()).begin(image);
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
-  const lattice = detectLattice(image);
+  // (Stored in a box: "no lattice" is a result too.)
+  const { lattice } = memo.get<{ lattice: Lattice | null }>('lattice', '') ?? memo.set('lattice', '', { lattice: detectLattice(image) });
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
   const latticeMs = now() - t0;
   if (lattice) {
     const cells = lattice.cells;
-    const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, {
+    const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, memo, {
       profile: 'pixel',
       noisy: lattice.noisy,
     });
@@ -160,7 +170,7 @@ function* tracePipeline(
     const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
     return withStageMs(mapped, { lattice: latticeMs + now() - t1 });
   }
-  return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels), { lattice: latticeMs });
+  return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo), { lattice: latticeMs });
 }
 
 /** The result with more stage timings (ms) in its stats. */
@@ -181,20 +191,48 @@ interface KnownKind {
   readonly noisy: boolean;
 }
 
+/** Resize and profile: depend on the picture and its traced size only. */
+interface Prepared {
+  readonly traced: RgbaImage;
+  readonly spread: Uint8Array;
+  readonly facts: ProfileFacts;
+}
+
+/** Palette and labels: + the profile, processing.max_colors and processing.palette. */
+interface Labelled {
+  readonly palette: Palette;
+  readonly merged: ReturnType<typeof mergeEqualFills>;
+  readonly labels: Int32Array;
+  readonly links: Uint8Array | undefined;
+  /** Set once the labels are known to make more than MAX_TRACED_REGIONS regions. */
+  tooMany: boolean;
+}
+
+/** Regions and their boundaries: + the speckle area. */
+interface Outlined {
+  readonly regions: Regions;
+  readonly graph: ChainGraph;
+  readonly loops: ReturnType<typeof buildRegionLoops>;
+  readonly parentOf: Int32Array;
+}
+
 function* traceBitmap(
   image: RgbaImage,
   params: EngineParams,
   hooks: TraceHooks,
   threads: number,
   minPixels: number,
+  memo: MemoView,
   known?: KnownKind,
 ): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
   const stageMs: Record<string, number> = {};
+  const reusedStages: EngineStage[] = [];
   let t = now();
-  const lap = (name: EngineStage): void => {
+  const lap = (name: EngineStage, reused = false): void => {
     const t2 = now();
     stageMs[name] = t2 - t;
     t = t2;
+    if (reused) reusedStages.push(name);
     hooks.onStage?.(name, ENGINE_STAGES.indexOf(name));
   };
   const target = shrunkSize(image.width, image.height, params.maxPixels);
@@ -203,72 +241,124 @@ function* traceBitmap(
   const split = threads > 1 && width * height >= minPixels ? threads : 1;
   // A few bands per thread, so a slow band does not leave a thread idle.
   const rowParts = (rows: number): JobPart[] => (split === 1 ? [{ from: 0, to: rows }] : splitRange(rows, split * 4));
-  let data = image.data;
-  if (target) {
-    yield { type: 'start', job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts(height) };
-    data = joinRows((yield { type: 'finish' })!, width * height * 4, bytes);
+
+  // Each stage group is looked up in the memo under a key naming everything it depends on
+  // (the picture itself is the memo's); the key of a later group extends the earlier one's.
+  const preparedKey = `${width}x${height}`;
+  let prepared = memo.get<Prepared>('prepared', preparedKey);
+  if (prepared) {
+    lap('resize', true);
+    lap('profile', true);
+  } else {
+    let data = image.data;
+    if (target) {
+      yield { type: 'start', job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts(height) };
+      data = joinRows((yield { type: 'finish' })!, width * height * 4, bytes);
+    }
+    const traced: RgbaImage = { width, height, data };
+    lap('resize');
+    yield { type: 'start', job: { kind: 'spread', image: traced }, parts: rowParts(height) };
+    const colors = countColors(data, width * height); // needs no spread: runs meanwhile
+    const spread = joinRows((yield { type: 'finish' })!, width * height, bytes);
+    prepared = memo.set('prepared', preparedKey, { traced, spread, facts: classifyImage(data, width, height, spread, colors) });
+    lap('profile');
   }
-  const traced: RgbaImage = { width, height, data };
-  lap('resize');
-  yield { type: 'start', job: { kind: 'spread', image: traced }, parts: rowParts(height) };
-  const colors = countColors(data, width * height); // needs no spread: runs meanwhile
-  const spread = joinRows((yield { type: 'finish' })!, width * height, bytes);
-  const facts: ProfileFacts = known ? { ...classifyImage(data, width, height, spread, colors), profile: known.profile } : classifyImage(data, width, height, spread, colors);
-  lap('profile');
+  const { traced, spread } = prepared;
+  const data = traced.data;
+  const facts: ProfileFacts = known ? { ...prepared.facts, profile: known.profile } : prepared.facts;
   const noisy = known ? known.noisy : isNoisy(facts);
-  const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
-  const { finalOf, fills, labelLab, labelColor } = mergeEqualFills(palette);
-  lap('palette');
-  yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf }, parts: rowParts(height) };
-  const labels = joinRows((yield { type: 'finish' })!, width * height, (n) => new Int32Array(n));
-  lap('label');
-  // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
-  let links: Uint8Array | undefined;
-  if (facts.profile !== 'pixel') {
-    yield { type: 'start', job: { kind: 'links', labels, width, height }, parts: rowParts(height + 1) };
-    links = joinRows((yield { type: 'finish' })!, (width + 1) * (height + 1), bytes);
+
+  const labelKey = `${preparedKey}|${facts.profile}|${noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
+  // One slot per profile: noise first labelled as flat art keeps both labellings.
+  const labelSlot = `labels:${facts.profile}`;
+  let labelled = memo.get<Labelled>(labelSlot, labelKey);
+  if (labelled) {
+    lap('palette', true);
+    lap('label', true);
+  } else {
+    const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
+    const merged = mergeEqualFills(palette);
+    lap('palette');
+    yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf }, parts: rowParts(height) };
+    const labels = joinRows((yield { type: 'finish' })!, width * height, (n) => new Int32Array(n));
+    lap('label');
+    // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
+    let links: Uint8Array | undefined;
+    if (facts.profile !== 'pixel') {
+      yield { type: 'start', job: { kind: 'links', labels, width, height }, parts: rowParts(height + 1) };
+      links = joinRows((yield { type: 'finish' })!, (width + 1) * (height + 1), bytes);
+    }
+    labelled = memo.set<Labelled>(labelSlot, labelKey, { palette, merged, labels, links, tooMany: false });
   }
-  let regions = findRegions(labels, width, height, links);
+  const { palette, labels, links } = labelled;
+  const { fills, labelLab, labelColor } = labelled.merged;
   // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
   // and give a file no one wants: above this many regions the picture is traced as photo texture.
-  if (regions.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') {
-    return yield* traceBitmap(image, params, hooks, threads, minPixels, { profile: 'photo', noisy: false });
-  }
+  const asPhoto = (): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> => traceBitmap(image, params, hooks, threads, minPixels, memo, { profile: 'photo', noisy: false });
+  if (labelled.tooMany) return yield* asPhoto();
+
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
-  regions = despeckle(regions, width, height, minArea, labelLab, links);
-  lap('regions');
-  const graph = buildChainGraph(regions.regionOf, width, height);
-  const regionColor = new Float64Array(regions.count * 3);
-  for (let r = 0; r < regions.count; r++) {
-    const l = regions.labelOf[r]!;
-    regionColor[r * 3] = labelColor[l * 3]!;
-    regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
-    regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
+  const outlineKey = `${labelKey}|${minArea}`;
+  const outlineSlot = `outline:${facts.profile}`;
+  let outlined = memo.get<Outlined>(outlineSlot, outlineKey);
+  const outlineReused = outlined !== undefined;
+  let regions: Regions;
+  if (outlined) {
+    regions = outlined.regions;
+    lap('regions', true);
+  } else {
+    const found = findRegions(labels, width, height, links);
+    if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') {
+      labelled.tooMany = true;
+      return yield* asPhoto();
+    }
+    regions = despeckle(found, width, height, minArea, labelLab, links);
+    lap('regions');
   }
-  // Chains cut by their length in steps, a fair measure of the work of fitting them.
-  const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
-  // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
-  // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
-  const deletedColor = deletedColors(palette);
-  const context = {
-    data,
-    width,
-    height,
-    regionColor,
-    regionOf: regions.regionOf,
-    ...(links ? { links } : {}),
-    ...(facts.profile !== 'pixel' && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
-    ...(deletedColor.length > 0 ? { deletedColor } : {}),
-  };
-  yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
+  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height);
+
+  const fitKey = `${outlineKey}|${JSON.stringify(params.parameterizedShapes)}`;
+  const fitSlot = `fit:${facts.profile}`;
+  let fitted = memo.get<ReturnType<typeof toChains>>(fitSlot, fitKey);
+  if (!fitted) {
+    const regionColor = new Float64Array(regions.count * 3);
+    for (let r = 0; r < regions.count; r++) {
+      const l = regions.labelOf[r]!;
+      regionColor[r * 3] = labelColor[l * 3]!;
+      regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
+      regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
+    }
+    // Chains cut by their length in steps, a fair measure of the work of fitting them.
+    const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
+    // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
+    // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
+    const deletedColor = deletedColors(palette);
+    const context = {
+      data,
+      width,
+      height,
+      regionColor,
+      regionOf: regions.regionOf,
+      ...(links ? { links } : {}),
+      ...(facts.profile !== 'pixel' && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+      ...(deletedColor.length > 0 ? { deletedColor } : {}),
+    };
+    yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
+  }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
-  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
-  const parentOf = containingRegions(regions.count, loops, graph);
-  const enclosedVoid = params.shapeStacking === 'stacked' ? enclosedVoidPoints(regions.regionOf, width, height) : [];
-  lap('boundary');
-  const { chains, primitives } = toChains(graph, ((yield { type: 'finish' }) as PackedChains[]).map(unpackChains));
-  lap('fit');
-  const shapes = assembleShapes(regions, loops, graph, fills, params, primitives, parentOf, enclosedVoid);
+  if (!outlined) {
+    const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
+    outlined = memo.set<Outlined>(outlineSlot, outlineKey, { regions, graph, loops, parentOf: containingRegions(regions.count, loops, graph) });
+  }
+  const enclosedVoid = params.shapeStacking === 'stacked' ? (memo.get<EnclosedVoid>('void', outlineKey) ?? memo.set('void', outlineKey, enclosedVoidPoints(regions.regionOf, width, height))) : [];
+  lap('boundary', outlineReused);
+  if (fitted) lap('fit', true);
+  else {
+    fitted = memo.set(fitSlot, fitKey, toChains(graph, ((yield { type: 'finish' }) as PackedChains[]).map(unpackChains)));
+    lap('fit');
+  }
+  const { chains, primitives } = fitted;
+  const shapes = assembleShapes(regions, outlined.loops, graph, fills, params, primitives, outlined.parentOf, enclosedVoid);
   lap('shapes');
   return {
     width,
@@ -278,9 +368,18 @@ function* traceBitmap(
     shapeStacking: params.shapeStacking,
     chains,
     shapes,
-    stats: { colors: fills.length, regions: regions.count, chains: chains.length, profile: facts.profile, stageMs },
+    stats: {
+      colors: fills.length,
+      regions: regions.count,
+      chains: chains.length,
+      profile: facts.profile,
+      stageMs,
+      ...(reusedStages.length > 0 ? { reusedStages } : {}),
+    },
   };
 }
+
+type EnclosedVoid = ReturnType<typeof enclosedVoidPoints>;
 
 /** Row bands joined in order into one array of `length` (no copy for a single band). */
 function joinRows<T extends Uint8Array | Int32Array>(parts: readonly JobOutput[], length: number, make: (length: number) => T): T {

@@ -206,6 +206,8 @@ export interface TraceStats {
   readonly profile: ImageProfile;
   /** Milliseconds per pipeline stage, for the benchmark; not part of the deterministic output. */
   readonly stageMs: Readonly<Record<string, number>>;
+  /** Stages taken from the memo of an earlier trace of the same picture (fast retrace). */
+  readonly reusedStages?: readonly string[];
 }
 
 /** What kind of picture the engine decided it is looking at. */

@@ -88,6 +88,8 @@ export interface VectorizeResult {
   readonly reusedTrace?: boolean;
   /** Same image as the worker's last one: traced from its decoded pixels (no decode). */
   readonly reusedDecode?: boolean;
+  /** Engine stages taken from the worker's earlier traces of this image (every stage when reusedTrace). */
+  readonly reusedStages?: readonly string[];
 }
 
 /**

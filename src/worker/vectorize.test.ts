@@ -124,6 +124,10 @@ describe('countFilledPaths', () => {
     expect(a.reusedDecode).toBe(false);
     const b = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1']]);
     expect([b.reusedTrace, b.reusedDecode]).toEqual([false, true]);
+    // A colour change re-runs from the palette on (src/engine/memo.ts).
+    expect(b.reusedStages).toEqual(['resize', 'profile']);
+    const c = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1'], ['output.shape_stacking', 'stacked']]);
+    expect(c.reusedStages).toEqual(['resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit']);
     // Back to the first options from the same pixels: the engine left them as they were.
     const again = await vectorizeInWorker(png.slice(), []);
     expect(again.reusedDecode).toBe(true);

@@ -14,7 +14,7 @@ import { buildPlan, type OutputPlan } from '../formats/plan.js';
 import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
-import { ENGINE_STAGES, type EngineStage, type JobRunner } from '../engine/index.js';
+import { ENGINE_STAGES, TraceMemo, type EngineStage, type JobRunner } from '../engine/index.js';
 import {
   DRAFT_ABOVE_PIXELS,
   DRAFT_PIXELS,
@@ -42,6 +42,12 @@ let lastTrace: { bytes: Uint8Array; engineKey: string; result: TraceResult } | u
  */
 let lastDecoded: { bytes: Uint8Array; pixels: PixelInput } | undefined;
 
+/**
+ * Stage results of the last traces of the decoded image (src/engine/memo.ts): a colour change
+ * re-runs from the palette on, a speckle size from the regions on, a shape switch only the fit.
+ */
+let memo = new TraceMemo();
+
 async function decodeOnce(bytes: Uint8Array): Promise<{ bytes: Uint8Array; pixels: PixelInput; reused: boolean }> {
   if (lastDecoded && sameBytes(lastDecoded.bytes, bytes)) return { ...lastDecoded, reused: true };
   const pixels = await decodeBytes(bytes);
@@ -66,20 +72,23 @@ async function traceOnce(
   onStage: ((stage: EngineStage, index: number) => void) | undefined,
   runner: JobRunner | undefined,
   beforeTrace?: () => Promise<void>,
-): Promise<{ result: TraceResult; reused: boolean; reusedDecode: boolean }> {
+): Promise<{ result: TraceResult; reused: boolean; reusedDecode: boolean; reusedStages: readonly string[] }> {
   const engineKey = JSON.stringify(plan.engineParams);
-  if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) return { result: lastTrace.result, reused: true, reusedDecode: true };
+  if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) {
+    return { result: lastTrace.result, reused: true, reusedDecode: true, reusedStages: ENGINE_STAGES };
+  }
   await beforeTrace?.();
   const decoded = await decodeOnce(bytes);
-  const result = await tracePixels(plan, decoded.pixels, onStage ? { onStage } : {}, runner);
+  const result = await tracePixels(plan, decoded.pixels, onStage ? { onStage, memo } : { memo }, runner);
   lastTrace = { bytes: decoded.bytes, engineKey, result };
-  return { result, reused: false, reusedDecode: decoded.reused };
+  return { result, reused: false, reusedDecode: decoded.reused, reusedStages: result.stats.reusedStages ?? [] };
 }
 
 /** Forgets the cached trace and decoded image (tests; a worker that changes image). */
 export function forgetLastTrace(): void {
   lastTrace = undefined;
   lastDecoded = undefined;
+  memo = new TraceMemo();
 }
 
 /**
@@ -113,7 +122,7 @@ export async function vectorizeInWorker(
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
   const draft = onProgress && previewCodec ? () => sendDraft(plan, bytes, previewCodec, onProgress) : undefined;
-  const { result, reused, reusedDecode } = await traceOnce(
+  const { result, reused, reusedDecode, reusedStages } = await traceOnce(
     plan,
     bytes,
     (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }),
@@ -156,6 +165,7 @@ export async function vectorizeInWorker(
     ms: Math.round((performance.now() - start) * 10) / 10,
     reusedTrace: reused,
     reusedDecode,
+    reusedStages,
   };
 }
 
