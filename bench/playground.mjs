@@ -7,6 +7,9 @@
  *   loaded: a draft for a picture over 1 MP) and to the finished result;
  * - output option: on a 1-MP image, `output.gap_filler.enabled` is toggled; time from the
  *   checkbox's change event to the new result on screen (a checkbox is traced at once: no pause);
+ * - colour change: on the same page, `processing.max_colors` is typed (8, then 0, …); time from
+ *   the input event to the new result, including the 150 ms pause a typed field waits for the
+ *   next key (the worker re-runs from the palette on: src/engine/memo.ts);
  * - main thread: the longest task a PerformanceObserver ('longtask', ≥ 50 ms) saw from the drop
  *   (or the toggle) to the result, and before the drop (page load).
  *
@@ -100,7 +103,9 @@ function probe() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
   }).observe({ type: 'longtask', buffered: true });
-  document.addEventListener('change', (e) => w.__bench.changes.push({ t: e.timeStamp, target: e.target?.id || e.target?.type || '' }), true);
+  const changed = (e) => w.__bench.changes.push({ t: e.timeStamp, type: e.type, target: e.target?.id || e.target?.type || '' });
+  document.addEventListener('change', changed, true);
+  document.addEventListener('input', changed, true);
   document.addEventListener('drop', (e) => { w.__bench.drop = e.timeStamp; }, true);
   let seen = '';
   const check = () => {
@@ -193,24 +198,33 @@ async function timeFirstResult(browser, baseUrl, picture) {
   }
 }
 
-/** Output option toggled `RUNS` times on a traced 1-MP picture: change → new result shown. */
-async function timeOutputOption(browser, baseUrl, picture) {
+/**
+ * On a traced 1-MP picture: the output option toggled `RUNS` times, then the colour count typed
+ * `RUNS` times; each timed from the first event of the change to the new result shown.
+ */
+async function timeOptionChanges(browser, baseUrl, picture) {
   const page = await openPage(browser, baseUrl);
   try {
     await dropPicture(page, baseUrl, picture);
     let { final } = await waitForResult(page, 0);
-    await page.evaluate(() => (window.__bench.longTasks.length = 0));
-    const times = [];
+    const timeChanges = async (change) => {
+      await page.evaluate(() => (window.__bench.longTasks.length = 0));
+      const times = [];
+      for (let i = 0; i < RUNS; i++) {
+        const changesBefore = await page.evaluate(() => window.__bench.changes.length);
+        await change(i);
+        const next = await waitForResult(page, final.id);
+        final = next.final;
+        times.push(final.t - next.bench.changes[changesBefore].t);
+      }
+      const b = await page.evaluate(() => window.__bench);
+      return { ms: median(times), runs: times, longTaskMs: longest(b.longTasks) };
+    };
     const box = page.getByLabel('output.gap_filler.enabled', { exact: true });
-    for (let i = 0; i < RUNS; i++) {
-      const changesBefore = await page.evaluate(() => window.__bench.changes.length);
-      await box.setChecked(i % 2 === 0 ? false : true);
-      const next = await waitForResult(page, final.id);
-      final = next.final;
-      times.push(final.t - next.bench.changes[changesBefore].t);
-    }
-    const b = await page.evaluate(() => window.__bench);
-    return { optionMs: median(times), runs: times, longTaskMs: longest(b.longTasks) };
+    const option = await timeChanges((i) => box.setChecked(i % 2 === 0 ? false : true));
+    const colours = page.getByLabel('processing.max_colors', { exact: true });
+    const colour = await timeChanges((i) => colours.fill(i % 2 === 0 ? '8' : '0'));
+    return { option, colour };
   } finally {
     await page.close();
   }
@@ -258,17 +272,13 @@ export async function runPlaygroundBench() {
         const tasks = runs.map((r) => (r.longTaskAtMs === undefined ? '-' : `${r.longTaskMs.toFixed(0)} ms at +${r.longTaskAtMs.toFixed(0)}`)).join(', ');
         process.stderr.write(`playground: ${picture.name.padEnd(30)} first ${row.ms.toFixed(0)} ms, full ${row.finalMs.toFixed(0)} ms, longest task ${row.longTaskMs.toFixed(0)} ms [${tasks}] (page load ${row.loadLongTaskMs.toFixed(0)} ms; tasks ms@start: ${runs.map((r) => r.loadTasks || '-').join(' | ')})\n`);
       } else {
-        const r = await timeOutputOption(browser, baseUrl, picture);
-        rows.push({
-          case: 'output option → new result',
-          picture: picture.name,
-          size: `${picture.width}×${picture.height} (${mp.toFixed(2)} MP)`,
-          ms: r.optionMs,
-          finalMs: r.optionMs,
-          targetMs: 300,
-          longTaskMs: r.longTaskMs,
-        });
-        process.stderr.write(`playground: ${picture.name.padEnd(30)} output option ${r.runs.map((t) => t.toFixed(0)).join(', ')} ms, longest task ${r.longTaskMs.toFixed(0)} ms\n`);
+        const { option, colour } = await timeOptionChanges(browser, baseUrl, picture);
+        const size = `${picture.width}×${picture.height} (${mp.toFixed(2)} MP)`;
+        rows.push({ case: 'output option → new result', picture: picture.name, size, ms: option.ms, finalMs: option.ms, targetMs: 300, longTaskMs: option.longTaskMs });
+        // No target in issue 14 for a processing option: shown for the fast retrace (palette on).
+        rows.push({ case: 'colour count typed → new result', picture: picture.name, size, ms: colour.ms, finalMs: colour.ms, longTaskMs: colour.longTaskMs });
+        process.stderr.write(`playground: ${picture.name.padEnd(30)} output option ${option.runs.map((t) => t.toFixed(0)).join(', ')} ms, longest task ${option.longTaskMs.toFixed(0)} ms\n`);
+        process.stderr.write(`playground: ${picture.name.padEnd(30)} colour count ${colour.runs.map((t) => t.toFixed(0)).join(', ')} ms, longest task ${colour.longTaskMs.toFixed(0)} ms\n`);
       }
     }
     return rows;
@@ -285,14 +295,15 @@ export function playgroundTable(rows) {
     `Medians of ${RUNS} runs. The picture is dropped on the drop zone from the page itself (a File in a drop event). ` +
       'Shown = drop → the first traced result on screen (a draft for a picture over 1 MP), full = drop → the finished result; ' +
       'output option = `output.gap_filler.enabled` toggled → the new result on screen; ' +
+      'colour count = `processing.max_colors` typed (8, 0, …) → the new result, the 150 ms typing pause included (no target; the worker re-runs from the palette on); ' +
       'longest task = the longest main-thread task a PerformanceObserver saw from the drop (or the toggle) to the result (target ≤ 50 ms); page load = the same before the drop.',
     '',
   );
   md.push('| case | picture | size | shown ms | full ms | target ms | holds | longest task ms | page load: longest task ms |');
   md.push('| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |');
   for (const r of rows) {
-    const holds = r.ms <= r.targetMs && r.longTaskMs <= 50;
-    md.push(`| ${r.case} | ${r.picture} | ${r.size} | ${r.ms.toFixed(0)} | ${r.finalMs.toFixed(0)} | ${r.targetMs} | ${holds ? '✓' : '✗'} | ${r.longTaskMs.toFixed(0)} | ${r.loadLongTaskMs === undefined ? '' : r.loadLongTaskMs.toFixed(0)} |`);
+    const holds = (r.targetMs === undefined || r.ms <= r.targetMs) && r.longTaskMs <= 50;
+    md.push(`| ${r.case} | ${r.picture} | ${r.size} | ${r.ms.toFixed(0)} | ${r.finalMs.toFixed(0)} | ${r.targetMs ?? '–'} | ${holds ? '✓' : '✗'} | ${r.longTaskMs.toFixed(0)} | ${r.loadLongTaskMs === undefined ? '' : r.loadLongTaskMs.toFixed(0)} |`);
   }
   md.push('');
   return md.join('\n');

@@ -105,6 +105,18 @@ describe('pixel-art lattice', () => {
     expect(renderDiffShare(result, image, 8)).toBe(0);
   });
 
+  it('pixels in a buffer at an odd byte offset (a caller\'s view) give the same lattice as aligned ones', () => {
+    const image = upscale(sprite(), 3);
+    const backing = new Uint8Array(image.data.length + 1);
+    backing.set(image.data, 1);
+    const odd = { ...image, data: backing.subarray(1) };
+    const aligned = detectLattice(image)!;
+    const unaligned = detectLattice(odd)!;
+    expect(unaligned).not.toBeNull();
+    expect([Array.from(unaligned.xs), Array.from(unaligned.ys)]).toEqual([Array.from(aligned.xs), Array.from(aligned.ys)]);
+    expect(Array.from(unaligned.cells.data)).toEqual(Array.from(aligned.cells.data));
+  });
+
   it('a ×2.5 upscale (cells of 2 and 3 pixels) is traced on its uneven lattice', () => {
     const art = sprite();
     const image = upscale(art, 2.5);
