@@ -116,6 +116,15 @@ export class PathWriter {
     this.scale = 10 ** decimals;
   }
 
+  /** Empties the writer for the next path (its buffer is kept). */
+  reset(): this {
+    this.length = 0;
+    this.lastCommand = 0;
+    this.hasNumber = false;
+    this.lastHasDot = false;
+    return this;
+  }
+
   command(letter: string, ...values: number[]): void {
     this.letter(letter);
     for (const v of values) this.number(v);

@@ -32,6 +32,8 @@ interface SvgContext {
   /** Fills of one colour may share a <path> (see mergesFills). */
   readonly mergeFills: boolean;
   clipCount: number;
+  /** One path writer for the whole file, emptied per <path> (thousands of paths: no buffer each). */
+  readonly pathWriter: PathWriter;
 }
 
 export function writeSvgPlan(plan: OutputPlan): string {
@@ -44,6 +46,7 @@ export function writeSvgPlan(plan: OutputPlan): string {
     referenced: referencedShapes(plan.items),
     mergeFills: mergesFills(result, quantizer),
     clipCount: 0,
+    pathWriter: new PathWriter(quantizer.decimals),
   };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg"`);
@@ -88,7 +91,7 @@ function fillElement(item: FillItem, ctx: SvgContext): string {
   const id = ctx.referenced.has(item.shape) ? ` id="s${item.shape}"` : '';
   const paint = `${id} fill="${hexColor(item.color)}"${opacityAttribute(item.color, 'fill')}`;
   if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
-  const pw = new PathWriter(ctx.quantizer.decimals);
+  const pw = ctx.pathWriter.reset();
   const cursor = { x: 0, y: 0 };
   for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
   return `<path${paint} d="${pw.toString()}"/>\n`;
@@ -125,7 +128,7 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
       out.push(fillElement(members[0]!, ctx));
       continue;
     }
-    const pw = new PathWriter(ctx.quantizer.decimals);
+    const pw = ctx.pathWriter.reset();
     const cursor = { x: 0, y: 0 };
     for (const item of members) {
       // Members are traced loops or lattice rectangles (any other primitive is written alone).
@@ -161,7 +164,7 @@ function writeRectSubpath(pw: PathWriter, p: RectPrimitive, q: Quantizer, cursor
 }
 
 function strokeElement(item: StrokeItem, ctx: SvgContext, withStyle: boolean): string {
-  const pw = new PathWriter(ctx.quantizer.decimals);
+  const pw = ctx.pathWriter.reset();
   const cursor = { x: 0, y: 0 };
   for (const path of item.paths) {
     if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
