@@ -394,8 +394,11 @@ function roundedRect(p: ShapePrimitive | undefined, allowed: AllowedCurves): Pri
  * full turn, or four straight sides at right angles (collinear pieces joined).
  */
 export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves): Primitive | undefined {
-  // Most loops are neither ellipses nor rectangles: reject them before building their path.
-  if (!mayBePrimitive(chains, loop)) return undefined;
+  // Most loops are neither ellipses nor rectangles: reject them before building their path; an
+  // all-line loop is decided from the corners the walk found (pixel art: most shapes).
+  const walked = walkLoop(chains, loop);
+  if (walked === NOT_PRIMITIVE) return undefined;
+  if (walked === LINES_WALKED) return rectFromWalk(WALK);
   const path = loopPath(chains, loop);
   const segs = path.segments;
   if (segs.length === 0) return undefined;
@@ -404,13 +407,19 @@ export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: A
   return undefined;
 }
 
+/** What walkLoop found: surely no primitive; maybe one (build the path); all lines, corners known. */
+const NOT_PRIMITIVE = 0;
+const MAYBE_PRIMITIVE = 1;
+const LINES_WALKED = 2;
+
 /**
- * False when the loop surely is no primitive: it mixes segment kinds, or it is all lines and turns
- * at more than four vertices (counted as detectRect counts them, stopping at the fifth). Walks the
- * chains in place, allocating nothing. A zero-length step, which detectRect treats specially,
- * leaves the decision to it.
+ * Walks the loop's chains in place, allocating nothing, and returns NOT_PRIMITIVE when it mixes
+ * segment kinds or is all lines turning at more than four vertices (counted as detectRect counts
+ * them, stopping at the fifth). An all-line loop without zero-length steps or empty chains is
+ * LINES_WALKED, with its corners (detectRect's, in its order) in WALK. Anything else (arcs, a
+ * zero-length step, which detectRect treats specially) is MAYBE_PRIMITIVE: the path decides.
  */
-function mayBePrimitive(chains: readonly Chain[], loop: Loop): boolean {
+function walkLoop(chains: readonly Chain[], loop: Loop): number {
   const w = WALK;
   w.fill(NaN);
   w[W_CORNERS] = 0;
@@ -418,41 +427,48 @@ function mayBePrimitive(chains: readonly Chain[], loop: Loop): boolean {
   for (const use of loop) {
     const c = chains[use.chain]!;
     const segs = c.segments;
-    if (segs.length === 0) continue;
+    if (segs.length === 0) {
+      // loopPath may start at an empty chain's point: leave such loops to the path.
+      w[W_DEGENERATE] = 1;
+      continue;
+    }
     // An ellipse is all arcs: detectEllipse decides. Otherwise anything but a line rules a rectangle out.
     const kind = segs[0]!.kind;
-    if (kind !== 'line') return kind === 'arc';
+    if (kind !== 'line') return kind === 'arc' ? MAYBE_PRIMITIVE : NOT_PRIMITIVE;
     // Each use starts where the previous one ended: only the loop's first point is visited twice.
     const first = Number.isNaN(w[W_X]!);
     if (use.reversed) {
       if (first) walkTo(w, segs[segs.length - 1]!.x, segs[segs.length - 1]!.y);
       for (let k = segs.length - 2; k >= 0 && w[W_CORNERS]! <= 4; k--) {
-        if (segs[k + 1]!.kind !== 'line') return false;
+        if (segs[k + 1]!.kind !== 'line') return NOT_PRIMITIVE;
         walkTo(w, segs[k]!.x, segs[k]!.y);
       }
-      if (segs[0]!.kind !== 'line') return false;
+      if (segs[0]!.kind !== 'line') return NOT_PRIMITIVE;
       walkTo(w, c.startX, c.startY);
     } else {
       if (first) walkTo(w, c.startX, c.startY);
       for (let k = 0; k < segs.length && w[W_CORNERS]! <= 4; k++) {
-        if (segs[k]!.kind !== 'line') return false;
+        if (segs[k]!.kind !== 'line') return NOT_PRIMITIVE;
         walkTo(w, segs[k]!.x, segs[k]!.y);
       }
     }
-    if (w[W_CORNERS]! > 4) return false;
+    if (w[W_CORNERS]! > 4) return NOT_PRIMITIVE;
   }
-  if (w[W_DEGENERATE] || Number.isNaN(w[W_DX]!)) return true;
+  if (w[W_DEGENERATE] || Number.isNaN(w[W_DX]!)) return MAYBE_PRIMITIVE;
   // Close the loop: the step back to the start (if any), then the turn into the first step.
   if (w[W_X] !== w[W_START_X] || w[W_Y] !== w[W_START_Y]) walkTo(w, w[W_START_X]!, w[W_START_Y]!);
-  if (w[W_DEGENERATE]) return true;
-  return w[W_CORNERS]! + (turns(w[W_DX]!, w[W_DY]!, w[W_FIRST_DX]!, w[W_FIRST_DY]!) ? 1 : 0) <= 4;
+  if (w[W_DEGENERATE]) return MAYBE_PRIMITIVE;
+  w[W_START_CORNER] = turns(w[W_DX]!, w[W_DY]!, w[W_FIRST_DX]!, w[W_FIRST_DY]!) ? 1 : 0;
+  return w[W_CORNERS]! + w[W_START_CORNER]! <= 4 ? LINES_WALKED : NOT_PRIMITIVE;
 }
 
-// mayBePrimitive's walk state in one reused array (it runs once per shape; no allocation).
-const [W_START_X, W_START_Y, W_X, W_Y, W_FIRST_DX, W_FIRST_DY, W_DX, W_DY, W_CORNERS, W_DEGENERATE] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
-const WALK = new Float64Array(10);
+// walkLoop's state in one reused array (it runs once per shape; no allocation): the walk, then up
+// to five corners (x, y) in the order they were passed.
+const [W_START_X, W_START_Y, W_X, W_Y, W_FIRST_DX, W_FIRST_DY, W_DX, W_DY, W_CORNERS, W_DEGENERATE, W_START_CORNER] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+const W_CORNER_XY = 11;
+const WALK = new Float64Array(W_CORNER_XY + 10);
 
-/** One step of the walk to (x, y): counts a turn at the current point. */
+/** One step of the walk to (x, y): counts (and keeps) a turn at the current point. */
 function walkTo(w: Float64Array, x: number, y: number): void {
   if (Number.isNaN(w[W_X]!)) {
     w[W_START_X] = w[W_X] = x;
@@ -461,8 +477,6 @@ function walkTo(w: Float64Array, x: number, y: number): void {
   }
   const ex = x - w[W_X]!;
   const ey = y - w[W_Y]!;
-  w[W_X] = x;
-  w[W_Y] = y;
   if (ex === 0 && ey === 0) {
     w[W_DEGENERATE] = 1;
     return;
@@ -470,9 +484,30 @@ function walkTo(w: Float64Array, x: number, y: number): void {
   if (Number.isNaN(w[W_DX]!)) {
     w[W_FIRST_DX] = ex;
     w[W_FIRST_DY] = ey;
-  } else if (turns(w[W_DX]!, w[W_DY]!, ex, ey)) w[W_CORNERS]!++;
+  } else if (turns(w[W_DX]!, w[W_DY]!, ex, ey)) {
+    const k = w[W_CORNERS]!;
+    if (k < 5) {
+      w[W_CORNER_XY + 2 * k] = w[W_X]!;
+      w[W_CORNER_XY + 2 * k + 1] = w[W_Y]!;
+    }
+    w[W_CORNERS] = k + 1;
+  }
+  w[W_X] = x;
+  w[W_Y] = y;
   w[W_DX] = ex;
   w[W_DY] = ey;
+}
+
+/**
+ * detectRect on a walked all-line loop: its corners are the start (when the loop turns there)
+ * followed by the corners passed, which is the order detectRect lists them in.
+ */
+function rectFromWalk(w: Float64Array): Primitive | undefined {
+  const startCorner = w[W_START_CORNER] === 1;
+  if (w[W_CORNERS]! + (startCorner ? 1 : 0) !== 4) return undefined;
+  const at = (i: number): number => w[W_CORNER_XY + i]!;
+  if (startCorner) return rectFromCorners(w[W_START_X]!, w[W_START_Y]!, at(0), at(1), at(2), at(3), at(4), at(5));
+  return rectFromCorners(at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7));
 }
 
 /** A turn at a vertex between two non-zero steps, with detectRect's tolerance. */
@@ -528,21 +563,28 @@ function detectRect(path: PagePath): Primitive | undefined {
     if (Math.abs(cross) > 1e-9 * len) corners.push(c);
   }
   if (corners.length !== 4) return undefined;
-  const side = (k: number): [number, number] => {
-    const a = corners[k]!;
-    const b = corners[(k + 1) % 4]!;
-    return [b[0] - a[0], b[1] - a[1]];
-  };
-  const [s0, s1, s2, s3] = [side(0), side(1), side(2), side(3)];
-  const l0 = hypot2(s0[0], s0[1]);
-  const l1 = hypot2(s1[0], s1[1]);
+  return rectFromCorners(corners[0]![0], corners[0]![1], corners[1]![0], corners[1]![1], corners[2]![0], corners[2]![1], corners[3]![0], corners[3]![1]);
+}
+
+/** The rectangle with these four corners in order, or undefined when they are not one. */
+function rectFromCorners(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): Primitive | undefined {
+  // Sides a→b, b→c, c→d, d→a.
+  const s0x = bx - ax;
+  const s0y = by - ay;
+  const s1x = cx - bx;
+  const s1y = cy - by;
+  const s2x = dx - cx;
+  const s2y = dy - cy;
+  const s3x = ax - dx;
+  const s3y = ay - dy;
+  const l0 = hypot2(s0x, s0y);
+  const l1 = hypot2(s1x, s1y);
   const tol = 1e-9 * Math.max(l0, l1);
-  const dot = (u: [number, number], v: [number, number]): number => u[0] * v[0] + u[1] * v[1];
-  if (Math.abs(dot(s0, s1)) > tol * Math.max(l0, l1) || Math.abs(dot(s1, s2)) > tol * Math.max(l0, l1)) return undefined;
-  if (Math.abs(s0[0] + s2[0]) > tol || Math.abs(s0[1] + s2[1]) > tol || Math.abs(s1[0] + s3[0]) > tol || Math.abs(s1[1] + s3[1]) > tol) return undefined;
-  const cx = (corners[0]![0] + corners[2]![0]) / 2;
-  const cy = (corners[0]![1] + corners[2]![1]) / 2;
-  let rotationDeg = (Math.atan2(s0[1], s0[0]) * 180) / Math.PI;
+  if (Math.abs(s0x * s1x + s0y * s1y) > tol * Math.max(l0, l1) || Math.abs(s1x * s2x + s1y * s2y) > tol * Math.max(l0, l1)) return undefined;
+  if (Math.abs(s0x + s2x) > tol || Math.abs(s0y + s2y) > tol || Math.abs(s1x + s3x) > tol || Math.abs(s1y + s3y) > tol) return undefined;
+  const centreX = (ax + cx) / 2;
+  const centreY = (ay + cy) / 2;
+  let rotationDeg = (Math.atan2(s0y, s0x) * 180) / Math.PI;
   let width = l0;
   let height = l1;
   // Normalise to a rotation in [0, 90): swap the sides for quarter turns.
@@ -552,7 +594,7 @@ function detectRect(path: PagePath): Primitive | undefined {
     [width, height] = [height, width];
   }
   if (rotationDeg > 90 - 1e-9) rotationDeg = 0;
-  return { kind: 'rect', cx, cy, width, height, rotationDeg: rotationDeg < 1e-9 ? 0 : rotationDeg };
+  return { kind: 'rect', cx: centreX, cy: centreY, width, height, rotationDeg: rotationDeg < 1e-9 ? 0 : rotationDeg };
 }
 
 // ---------------------------------------------------------------------------------------------
