@@ -9,7 +9,7 @@ import type { Segment, TraceResult } from '../../src/engine/types.js';
 import { restrictSegments, type AllowedCurves } from '../../src/formats/curves.js';
 import { flattenSegments } from '../../src/formats/flatten.js';
 import { computePage, pointsPerUnit } from '../../src/formats/page.js';
-import { buildPlan, forEachDrawable, loopPath, type FillItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
+import { buildPlan, detectPrimitive, forEachDrawable, loopPath, type FillItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type SizeOptions } from '../../src/formats/types.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
@@ -283,6 +283,62 @@ describe('primitive detection on chains that meet other shapes', () => {
     const ell = (x: number, y: number) => rect(10, 12, 40, 50)(x, y) && !rect(25, 12, 40, 30)(x, y);
     const lShape = traceImage(drawShape(60, 60, WHITE, [{ color: BLUE, inside: ell }]), DEFAULT_ENGINE_PARAMS);
     expect(writeSvg(lShape)).not.toContain('<rect');
+  });
+});
+
+describe('rectangles from line loops (detectPrimitive)', () => {
+  const ALL: AllowedCurves = { quadratic: true, cubic: true, circularArc: true, ellipticalArc: true };
+  /** A closed polyline as one chain per piece (`cuts` = vertex indices where a new chain starts). */
+  const chainsOf = (points: [number, number][], cuts: number[]) => {
+    const ring = [...points, points[0]!];
+    const starts = [0, ...cuts, points.length];
+    return starts.slice(0, -1).map((from, k) => ({
+      startX: ring[from]![0],
+      startY: ring[from]![1],
+      segments: ring.slice(from + 1, starts[k + 1]! + 1).map(([x, y]): Segment => ({ kind: 'line', x, y })),
+      leftRegion: 0,
+      rightRegion: -1,
+      closed: cuts.length === 0,
+    }));
+  };
+  // A 40 × 20 rectangle turned by 30° about (50, 40), with extra points on two sides.
+  const turned = (u: number, v: number): [number, number] => {
+    const a = Math.PI / 6;
+    return [50 + u * Math.cos(a) - v * Math.sin(a), 40 + u * Math.sin(a) + v * Math.cos(a)];
+  };
+  const outline: [number, number][] = [turned(0, -10), turned(20, -10), turned(20, 10), turned(5, 10), turned(-20, 10), turned(-20, -10)];
+
+  it('finds the same rectangle from any start, split into chains walked either way', () => {
+    for (let shift = 0; shift < outline.length; shift++) {
+      const points = [...outline.slice(shift), ...outline.slice(0, shift)];
+      const chains = chainsOf(points, [2, 4]);
+      const forwards = chains.map((_, chain) => ({ chain, reversed: false }));
+      // The same loop the other way round: each chain reversed, in reverse order.
+      const backwards = chains.map((_, chain) => ({ chain: chains.length - 1 - chain, reversed: true }));
+      for (const loop of [forwards, backwards]) {
+        const found = detectPrimitive(chains, loop, ALL);
+        expect(found?.kind, `start ${shift}`).toBe('rect');
+        if (found?.kind !== 'rect') continue;
+        expect(found.cx).toBeCloseTo(50, 9);
+        expect(found.cy).toBeCloseTo(40, 9);
+        expect([found.width, found.height].sort((a, b) => a - b)).toEqual([expect.closeTo(20, 9), expect.closeTo(40, 9)]);
+        expect(found.rotationDeg % 90).toBeCloseTo(30, 6);
+      }
+    }
+  });
+
+  it('a trapezoid, a triangle and a pentagon are not rectangles; a repeated point leaves it to the full check', () => {
+    const shapes: [number, number][][] = [
+      [[0, 0], [40, 0], [30, 20], [10, 20]],
+      [[0, 0], [40, 0], [20, 30]],
+      [[0, 0], [40, 0], [40, 20], [20, 30], [0, 20]],
+    ];
+    for (const points of shapes) {
+      const chains = chainsOf(points, []);
+      expect(detectPrimitive(chains, [{ chain: 0, reversed: false }], ALL)).toBeUndefined();
+    }
+    const repeated = chainsOf([[0, 0], [20, 0], [20, 0], [40, 0], [40, 20], [0, 20]], []);
+    expect(detectPrimitive(repeated, [{ chain: 0, reversed: false }], ALL)).toMatchObject({ kind: 'rect', cx: 20, cy: 10, width: 40, height: 20, rotationDeg: 0 });
   });
 });
 
