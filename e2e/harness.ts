@@ -248,7 +248,7 @@ export async function fetchBytes(page: Page, url: string): Promise<Buffer> {
 export async function stats(page: Page): Promise<Record<string, string>> {
   const text = (await page.getByTestId('stats').textContent()) ?? '';
   const out: Record<string, string> = {};
-  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:).)*)/g)) {
+  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time|Re-ran): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:|Re-ran:).)*)/g)) {
     out[m[1]!] = m[2]!.trim();
   }
   return out;

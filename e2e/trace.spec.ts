@@ -135,6 +135,8 @@ const CHECKS: Check[] = [
       assert.notEqual(svg, firstSvg, 'the SVG did not change');
       const s = await stats(page);
       assert.ok(Number(s.Colours) <= 2, `max colours 2, stats say ${s.Colours}`);
+      // Fast retrace: resize and profile came from the last trace of this image.
+      assert.equal(s['Re-ran'], 'from palette');
       lastSrc = src;
       // Keyboard: ArrowUp on the number field is another change → another trace.
       await page.getByLabel('processing.max_colors', { exact: true }).press('ArrowUp');
@@ -148,8 +150,10 @@ const CHECKS: Check[] = [
     async run(page) {
       await page.getByLabel('output.shape_stacking', { exact: true }).selectOption('stacked');
       lastSrc = await waitForNewResult(page);
+      assert.equal((await stats(page))['Re-ran'], 'from shapes');
       await page.getByLabel('output.gap_filler.enabled', { exact: true }).uncheck();
       lastSrc = await waitForNewResult(page);
+      assert.equal((await stats(page))['Re-ran'], 'the file only');
       const svg = await checkResult(page, lastSrc);
       assert.doesNotMatch(svg, /stroke=/, 'gap filler off: no strokes');
       await page.getByLabel('processing.shapes.min_area_px', { exact: true }).fill('500');
@@ -157,6 +161,7 @@ const CHECKS: Check[] = [
       assert.match((await page.locator('.field-error').textContent()) ?? '', /processing\.shapes\.min_area_px must be a number in 0…100/);
       await page.getByLabel('processing.shapes.min_area_px', { exact: true }).fill('4');
       lastSrc = await waitForNewResult(page);
+      assert.equal((await stats(page))['Re-ran'], 'from regions');
       await page.getByRole('button', { name: 'Reset to defaults' }).click();
       lastSrc = await waitForNewResult(page);
       assert.equal(await page.getByLabel('processing.max_colors', { exact: true }).inputValue(), '0');

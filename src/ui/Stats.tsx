@@ -1,6 +1,7 @@
 /**
  * The stats line of the preview result. In: the trace's stats and wall time. Out: one
- * "Key: value" item per figure (the e2e checks read them back in that form).
+ * "Key: value" item per figure (the e2e checks read them back in that form); after a fast
+ * retrace, which step it re-ran from.
  */
 
 import type { VectorizeStats } from '../worker/protocol.js';
@@ -20,6 +21,8 @@ export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: num
     ['Size', `${formatNumber(stats.bytes)} bytes`],
     ['Time', `${ms === null ? '?' : formatNumber(Math.round(ms))} ms`],
   ];
+  // Fast retrace: the steps before this one came from the last trace of the same image.
+  if (stats.rerunFrom) items.push(['Re-ran', stats.rerunFrom === 'write' ? 'the file only' : `from ${stats.rerunFrom}`]);
   return (
     <p className="stats" data-testid="stats">
       {items.map(([k, v]) => (

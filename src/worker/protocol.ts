@@ -66,6 +66,12 @@ export interface VectorizeStats {
   readonly nodes: number;
   /** Colours of the result, largest area first. */
   readonly palette: readonly PaletteEntry[];
+  /**
+   * The first step this result ran again when the steps before it came from the worker's last
+   * traces of the same image (an engine stage, or 'write' when only output options changed);
+   * absent after a full trace.
+   */
+  readonly rerunFrom?: string;
 }
 
 export interface VectorizeResult {

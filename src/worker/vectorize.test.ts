@@ -126,8 +126,11 @@ describe('countFilledPaths', () => {
     expect([b.reusedTrace, b.reusedDecode]).toEqual([false, true]);
     // A colour change re-runs from the palette on (src/engine/memo.ts).
     expect(b.reusedStages).toEqual(['resize', 'profile']);
+    expect(b.stats.rerunFrom).toBe('palette');
+    expect(a.stats.rerunFrom).toBeUndefined();
     const c = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1'], ['output.shape_stacking', 'stacked']]);
     expect(c.reusedStages).toEqual(['resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit']);
+    expect(c.stats.rerunFrom).toBe('shapes');
     // Back to the first options from the same pixels: the engine left them as they were.
     const again = await vectorizeInWorker(png.slice(), []);
     expect(again.reusedDecode).toBe(true);

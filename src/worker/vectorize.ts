@@ -159,6 +159,7 @@ export async function vectorizeInWorker(
       bytes: body.length,
       nodes: summary.nodes,
       palette: resultPalette(result),
+      ...rerunFrom(reused, reusedStages),
     },
     width: result.inputWidth,
     height: result.inputHeight,
@@ -167,6 +168,14 @@ export async function vectorizeInWorker(
     reusedDecode,
     reusedStages,
   };
+}
+
+/** The first step run again after a reuse (see VectorizeStats.rerunFrom), as a spreadable field. */
+function rerunFrom(reusedTrace: boolean, reusedStages: readonly string[]): { rerunFrom?: string } {
+  if (reusedTrace) return { rerunFrom: 'write' };
+  if (reusedStages.length === 0) return {};
+  const first = ENGINE_STAGES.find((stage) => !reusedStages.includes(stage));
+  return { rerunFrom: first ?? 'write' };
 }
 
 /**
