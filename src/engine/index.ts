@@ -107,7 +107,7 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
       next = steps.next(undefined);
     } else {
       const { job, parts } = started!;
-      next = steps.next(parts.map((part) => runJob(job, part)));
+      next = steps.next(parts.map((part) => runJob(job, part, true)));
     }
   }
   return next.value;
@@ -129,7 +129,7 @@ export async function traceImageWith(runner: JobRunner, image: RgbaImage, params
       if (step.type === 'start') {
         const { job, parts } = step;
         // A single part is not worth a round trip to another thread.
-        pending = parts.length === 1 ? Promise.resolve([runJob(job, parts[0]!)]) : runner.run(job, parts);
+        pending = parts.length === 1 ? Promise.resolve([runJob(job, parts[0]!, true)]) : runner.run(job, parts);
         pending.catch(() => undefined); // awaited at 'finish'; never an unhandled rejection meanwhile
         next = steps.next(undefined);
       } else next = steps.next(await pending);
@@ -354,7 +354,7 @@ function* traceBitmap(
   lap('boundary', outlineReused);
   if (fitted) lap('fit', true);
   else {
-    fitted = memo.set(fitSlot, fitKey, toChains(graph, ((yield { type: 'finish' }) as PackedChains[]).map(unpackChains)));
+    fitted = memo.set(fitSlot, fitKey, toChains(graph, ((yield { type: 'finish' }) as (PackedChains | FittedChain[])[]).map(unpackChains)));
     lap('fit');
   }
   const { chains, primitives } = fitted;

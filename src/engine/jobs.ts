@@ -55,7 +55,7 @@ export interface JobPart {
   readonly to: number;
 }
 
-export type JobOutput = Uint8Array | Int32Array | PackedChains;
+export type JobOutput = Uint8Array | Int32Array | PackedChains | FittedChain[];
 
 /**
  * Fitted chains in typed arrays: a thread hands them back without cloning tens of thousands of
@@ -69,8 +69,12 @@ export interface PackedChains {
   readonly primitives: readonly (ShapePrimitive | undefined)[];
 }
 
-/** Runs one part of a job. Pure: the same job and part always give the same output. */
-export function runJob(job: EngineJob, part: JobPart): JobOutput {
+/**
+ * Runs one part of a job. Pure: the same job and part always give the same output. Fitted chains
+ * cross to another thread packed (PackedChains); `inLine` (the caller's own thread) keeps them as
+ * they are, since packing and unpacking only rebuild the same segments.
+ */
+export function runJob(job: EngineJob, part: JobPart, inLine = false): JobOutput {
   switch (job.kind) {
     case 'shrink':
       return shrinkRows(job.image, job.outWidth, job.outHeight, part.from, part.to);
@@ -87,7 +91,7 @@ export function runJob(job: EngineJob, part: JobPart): JobOutput {
     case 'fit': {
       const out: FittedChain[] = [];
       for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));
-      return packChains(out);
+      return inLine ? out : packChains(out);
     }
   }
 }
@@ -194,8 +198,9 @@ export function packChains(chains: readonly FittedChain[]): PackedChains {
   return { numbers, segmentCounts, primitives: chains.map((chain) => chain.primitive) };
 }
 
-/** The chains packChains packed, with segments built key for key as the fitters build them. */
-export function unpackChains(packed: PackedChains): FittedChain[] {
+/** The chains packChains packed, with segments built key for key as the fitters build them (chains fitted in line pass through). */
+export function unpackChains(packed: PackedChains | FittedChain[]): FittedChain[] {
+  if (Array.isArray(packed)) return packed;
   const { numbers, segmentCounts, primitives } = packed;
   const chains: FittedChain[] = [];
   let at = 0;
