@@ -39,6 +39,19 @@ async function scaleOf(view: Locator): Promise<number> {
   return Number(await view.getAttribute('data-scale'));
 }
 
+/**
+ * The fit scale of a pane that was just shown: 0 until the pane has measured its box (a
+ * ResizeObserver callback, which can come after the mode switch's commit), so it is awaited.
+ */
+async function measuredScaleOf(view: Locator): Promise<number> {
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const scale = await scaleOf(view);
+    if (scale > 0) return scale;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return scaleOf(view);
+}
+
 /** The transform of a pane's first stage (where the image sits). */
 async function stageTransform(view: Locator): Promise<string> {
   return view.locator('.stage').first().evaluate((el) => (el as HTMLElement).style.transform);
@@ -161,7 +174,7 @@ const CHECKS: Check[] = [
       await setMode(page, 'Side by side');
       const inputView = page.getByRole('group', { name: 'Input image view' });
       const resultView = page.getByRole('group', { name: 'Result view' });
-      const fit = await scaleOf(resultView);
+      const fit = await measuredScaleOf(resultView);
       assert.ok(fit > 0 && fit < 32, `fit scale ${fit}`);
 
       // Buttons.
