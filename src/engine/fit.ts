@@ -541,7 +541,6 @@ function segmentDistance(x: number, y: number, ax: number, ay: number, bx: numbe
 
 /** One Newton–Raphson step per sample towards the closest point on the curve, in place in `u`. */
 function reparameterize(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): void {
-  const out = u; // each parameter depends only on its own old value
   for (let i = first; i <= last; i++) {
     const t = u[i - first]!;
     const mt = 1 - t;
@@ -557,12 +556,12 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
     const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
     let nt = Math.abs(den) < 1e-12 ? t : t - num / den;
     if (!(nt >= 0 && nt <= 1)) nt = t;
-    out[i - first] = nt;
+    u[i - first] = nt; // each parameter depends only on its own old value
   }
   // Keep parameters monotone; Newton can swap neighbours on tight turns.
-  for (let i = 1; i < out.length; i++) if (out[i]! < out[i - 1]!) out[i] = out[i - 1]!;
-  out[0] = 0;
-  out[out.length - 1] = 1;
+  for (let i = 1; i < u.length; i++) if (u[i]! < u[i - 1]!) u[i] = u[i - 1]!;
+  u[0] = 0;
+  u[u.length - 1] = 1;
 }
 
 /** Emits a cubic, or a quadratic when the cubic is (within tolerance) a raised quadratic. */

@@ -557,10 +557,9 @@ function detectRect(path: PagePath): Primitive | undefined {
     const p = pts[(i + n - 1) % n]!;
     const c = pts[i]!;
     const q = pts[(i + 1) % n]!;
-    const cross = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
-    const len = hypot2(c[0] - p[0], c[1] - p[1]) * hypot2(q[0] - c[0], q[1] - c[1]);
-    if (len === 0) continue;
-    if (Math.abs(cross) > 1e-9 * len) corners.push(c);
+    // A zero-length step on either side is no corner.
+    if (hypot2(c[0] - p[0], c[1] - p[1]) * hypot2(q[0] - c[0], q[1] - c[1]) === 0) continue;
+    if (turns(c[0] - p[0], c[1] - p[1], q[0] - c[0], q[1] - c[1])) corners.push(c);
   }
   if (corners.length !== 4) return undefined;
   return rectFromCorners(corners[0]![0], corners[0]![1], corners[1]![0], corners[1]![1], corners[2]![0], corners[2]![1], corners[3]![0], corners[3]![1]);

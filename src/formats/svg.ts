@@ -89,7 +89,7 @@ function writeItems(out: string[], items: readonly PlanItem[], ctx: SvgContext):
 
 function fillElement(item: FillItem, ctx: SvgContext): string {
   const id = ctx.referenced.has(item.shape) ? ` id="s${item.shape}"` : '';
-  const paint = `${id} fill="${hexColor(item.color)}"${opacityAttribute(item.color, 'fill')}`;
+  const paint = `${id} ${fillPaint(item.color)}`;
   if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
   const pw = ctx.pathWriter.reset();
   const cursor = { x: 0, y: 0 };
@@ -108,6 +108,11 @@ function mergesFills(result: TraceResult, quantizer: Quantizer): boolean {
   return quantizer.decimals === 0 && result.stats.profile === 'pixel' && (result.shapeStacking ?? 'cutouts') === 'cutouts';
 }
 
+/** A fill's paint attributes as written: the hex colour and, when not opaque, its opacity. */
+function fillPaint(color: Rgba): string {
+  return `fill="${hexColor(color)}"${opacityAttribute(color, 'fill')}`;
+}
+
 function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgContext): void {
   // Keyed by the paint as written (colour channels may be fractional; the file rounds them).
   const byColor = new Map<string, FillItem[]>();
@@ -117,7 +122,7 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
       alone.push(item);
       continue;
     }
-    const key = `fill="${hexColor(item.color)}"${opacityAttribute(item.color, 'fill')}`;
+    const key = fillPaint(item.color);
     let members = byColor.get(key);
     if (!members) byColor.set(key, (members = []));
     members.push(item);
