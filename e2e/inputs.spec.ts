@@ -43,9 +43,13 @@ async function waitForNewResult(page: Page): Promise<string> {
   return fetchText(page, await nextResult(page));
 }
 
-/** The panels under the viewer load after the first paint; a reload or close before would abort their request. */
+/**
+ * The panels under the viewer load after the first paint, and the preview worker's code once the
+ * page is mounted; a reload or close before they arrive would abort their requests.
+ */
 async function panelsLoaded(page: Page): Promise<void> {
   await page.waitForSelector('section.batch-panel', { timeout: TIMEOUT });
+  await page.waitForLoadState('networkidle', { timeout: TIMEOUT });
 }
 
 async function waitForError(page: Page): Promise<string> {

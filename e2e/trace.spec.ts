@@ -277,6 +277,49 @@ const CHECKS: Check[] = [
 
 
 /** Runs every check on one page; the last check is "no console errors" over the whole session. */
+/**
+ * Page start-up (main.tsx loads React DOM and the page in separate chunks, App mounts in steps,
+ * the preview worker starts once the page is mounted): each check opens a fresh page of its own.
+ */
+function startupChecks(ctx: E2eContext): Check[] {
+  return [
+    {
+      name: 'an image chosen the moment the drop zone appears (before the page has finished mounting) is traced',
+      async run() {
+        const { context, page, problems } = await openPage(ctx, { goto: false });
+        try {
+          await page.goto(ctx.baseUrl, { waitUntil: 'commit' });
+          await upload(page, 'fixture.png', fixturePng);
+          const src = await resultWaiter()(page);
+          assert.match(await checkResult(page, src), /viewBox="0 0 96 80"/);
+          await page.waitForLoadState('networkidle', { timeout: TIMEOUT });
+          assert.deepEqual(problems, []);
+        } finally {
+          await context.close();
+        }
+      },
+    },
+    {
+      name: 'a page chunk that fails to load leaves a readable message, not a blank page',
+      async run() {
+        const { context, page, problems } = await openPage(ctx, {
+          setup: async (c) => {
+            await c.route(/\/assets\/App-[\w-]+\.js$/, (route) => route.abort('failed'));
+          },
+        });
+        try {
+          await page.waitForFunction(() => (document.getElementById('root')?.textContent ?? '').length > 0, null, { timeout: TIMEOUT });
+          assert.match((await page.textContent('#root')) ?? '', /^Tracelab could not load its page code \(.+\)\. Reload the page to try again\.$/);
+          // The only problems are the provoked ones: the aborted chunk and its logged error.
+          assert.ok(problems.length > 0 && problems.every((p) => /App-[\w-]+\.js|Failed to fetch|dynamically imported module/.test(p)), problems.join('\n'));
+        } finally {
+          await context.close();
+        }
+      },
+    },
+  ];
+}
+
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   screenshotPath = ctx.screenshotPath;
   const { context, page, problems } = await openPage(ctx, {
@@ -286,7 +329,7 @@ export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => voi
       worker.on('close', () => workers.closed++);
     },
   });
-  const results = await runCheckList([...CHECKS, noProblemsCheck(problems)], report, page);
+  const results = await runCheckList([...CHECKS, ...startupChecks(ctx), noProblemsCheck(problems)], report, page);
   await context.close();
   return results;
 }

@@ -14,6 +14,7 @@ import { OptionsPanel } from './OptionsPanel.js';
 import { PresetPicker } from './PresetPanel.js';
 import { PalettePanel } from './PalettePanel.js';
 import { StatsLine } from './Stats.js';
+import { useMountSteps } from './hooks.js';
 import type { TracerClient } from '../worker/client.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer, type ViewRenderer } from './Viewer.js';
@@ -33,14 +34,25 @@ export interface AppProps {
   exporter: TracerClient;
   /** The preview worker, for sharp zoomed views of large results (absent: the 1× preview only). */
   previewer?: ViewRenderer;
+  /** Called once every part of the page is mounted (background work waits for it). */
+  onMounted?: () => void;
 }
+
+/** The page mounts in three steps (see useMountSteps). */
+const MOUNT_STEPS = 3;
 
 /**
  * The page reads nothing from the store itself: each panel subscribes to what it shows, so a
  * progress step or a result re-renders the result bar and the viewer, not every panel (a
  * re-render of the whole page held the main thread for 50–100 ms at each of them, measured).
  */
-export function App({ store, exporter, previewer }: AppProps) {
+export function App({ store, exporter, previewer, onMounted }: AppProps) {
+  // Step 1: what a first visit needs to drop an image and see it; 2: the presets and options;
+  // 3: the palette and the panels under the viewer.
+  const mountStep = useMountSteps(MOUNT_STEPS);
+  useEffect(() => {
+    if (mountStep === MOUNT_STEPS) onMounted?.();
+  }, [mountStep, onMounted]);
 
   const loadFile = useCallback(
     async (file: File) => {
@@ -118,21 +130,23 @@ export function App({ store, exporter, previewer }: AppProps) {
             <ImageSources store={store} />
             <SampleGallery store={store} />
           </section>
-          <PresetPicker store={store} />
-          <OptionsPanel store={store} />
+          {mountStep >= 2 && <PresetPicker store={store} />}
+          {mountStep >= 2 && <OptionsPanel store={store} />}
         </aside>
 
         <div className="workspace">
           <ResultBar store={store} exporter={exporter} />
 
           <Viewer store={store} renderer={previewer} />
-          <PalettePanel store={store} />
-          <Suspense fallback={<p className="placeholder">Loading the service, snippet and batch panels…</p>}>
-            <ServicePanel store={store} exporter={exporter} />
-            <RemotePanel store={store} />
-            <SnippetPanel store={store} />
-            <BatchPanel store={store} exporter={exporter} />
-          </Suspense>
+          {mountStep >= 3 && <PalettePanel store={store} />}
+          {mountStep >= 3 && (
+            <Suspense fallback={<p className="placeholder">Loading the service, snippet and batch panels…</p>}>
+              <ServicePanel store={store} exporter={exporter} />
+              <RemotePanel store={store} />
+              <SnippetPanel store={store} />
+              <BatchPanel store={store} exporter={exporter} />
+            </Suspense>
+          )}
         </div>
       </main>
     </div>

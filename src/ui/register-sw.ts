@@ -14,7 +14,8 @@ export function registerServiceWorker(): void {
       console.info(`Tracelab works online only: the offline service worker was not registered (${String(err)})`);
     });
   };
-  // After the load event, so precaching does not compete with the page's own first requests.
+  // After the load event, so precaching does not compete with the page's own first requests
+  // (main.tsx calls this only once the page is mounted, usually after the load event already).
   if (document.readyState === 'complete') register();
   else window.addEventListener('load', register, { once: true });
 }
