@@ -17,8 +17,8 @@ const RESULT: VectorizeResult = {
 };
 
 /** A MessageChannel standing in for the Worker; the "worker side" exposes `api` with comlink. */
-function fakeWorkers(api: Pick<TracerApi, 'vectorize'>) {
-  const log = { started: 0, terminated: 0, received: [] as Uint8Array[] };
+function fakeWorkers(api: Pick<TracerApi, 'vectorize'> & Partial<Pick<TracerApi, 'cancel'>>) {
+  const log = { started: 0, terminated: 0, cancels: 0, received: [] as Uint8Array[] };
   const spawn = (): Worker => {
     log.started++;
     const { port1, port2 } = new MessageChannel();
@@ -27,6 +27,10 @@ function fakeWorkers(api: Pick<TracerApi, 'vectorize'>) {
         vectorize(bytes: Uint8Array, fields: [string, string][]) {
           log.received.push(bytes);
           return api.vectorize(bytes, fields);
+        },
+        async cancel() {
+          log.cancels++;
+          await api.cancel?.();
         },
       },
       port2 as unknown as MessagePort,
@@ -41,6 +45,34 @@ function fakeWorkers(api: Pick<TracerApi, 'vectorize'>) {
   };
   return { spawn, log };
 }
+
+/**
+ * A worker side that behaves like vectorize.ts: one trace at a time, and a running trace of an
+ * image starting with byte 1 goes on until a newer call (or cancel) supersedes it, then rejects.
+ */
+function cooperativeWorker() {
+  let newest = 0;
+  let stopRunning: (() => void) | undefined;
+  const supersede = () => {
+    newest++;
+    stopRunning?.();
+  };
+  return {
+    vectorize(bytes: Uint8Array): Promise<VectorizeResult> {
+      supersede();
+      const call = newest;
+      if (bytes[0] !== 1) return Promise.resolve(RESULT);
+      return new Promise<VectorizeResult>((_, reject) => {
+        stopRunning = () => {
+          if (call !== newest) reject(new Error('superseded'));
+        };
+      });
+    },
+    cancel: async () => supersede(),
+  };
+}
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
 describe('createTracerClient', () => {
   it('returns the result and transfers the bytes', async () => {
@@ -67,27 +99,64 @@ describe('createTracerClient', () => {
     client.dispose();
   });
 
-  it('a newer request terminates the worker of the older one, which rejects as aborted', async () => {
-    const { spawn, log } = fakeWorkers({
-      // Image [1] never finishes (a long trace); anything else answers at once.
-      vectorize: (bytes) => (bytes[0] === 1 ? new Promise<VectorizeResult>(() => {}) : Promise.resolve(RESULT)),
-    });
+  it('a newer request cancels the older one at once and is traced by the same worker once the older one stops', async () => {
+    const { spawn, log } = fakeWorkers(cooperativeWorker());
     const client = createTracerClient(spawn);
     const first = client.vectorize(new Uint8Array([1]), []);
-    await new Promise((r) => setTimeout(r, 20)); // let the worker start on it
+    await tick(); // let the worker start on it
     const second = client.vectorize(new Uint8Array([2]), []);
     await expect(first).rejects.toBeInstanceOf(TracerAbortedError);
     await expect(second).resolves.toEqual(RESULT);
-    expect(log).toMatchObject({ started: 2, terminated: 1 });
-    client.abort(); // nothing running: no-op
-    expect(log).toMatchObject({ started: 2, terminated: 1 });
-    // An explicit abort of a running trace: terminate and respawn.
-    const third = client.vectorize(new Uint8Array([1]), []);
-    await new Promise((r) => setTimeout(r, 20));
-    client.abort();
-    await expect(third).rejects.toBeInstanceOf(TracerAbortedError);
-    expect(log).toMatchObject({ started: 3, terminated: 2 });
+    expect(log).toMatchObject({ started: 1, terminated: 0 });
     client.dispose();
-    expect(log).toMatchObject({ started: 3, terminated: 3 });
+  });
+
+  it('abort() cancels a running trace and tells the worker to stop it; nothing running: no-op', async () => {
+    const { spawn, log } = fakeWorkers(cooperativeWorker());
+    const client = createTracerClient(spawn);
+    client.abort();
+    expect(log).toMatchObject({ started: 0, cancels: 0 });
+    const first = client.vectorize(new Uint8Array([1]), []);
+    await tick();
+    client.abort();
+    await expect(first).rejects.toBeInstanceOf(TracerAbortedError);
+    await tick();
+    expect(log).toMatchObject({ started: 1, terminated: 0, cancels: 1 });
+    // The worker is idle again: the next trace is answered at once, without waiting or a new worker.
+    await expect(client.vectorize(new Uint8Array([2]), [])).resolves.toEqual(RESULT);
+    expect(log).toMatchObject({ started: 1, terminated: 0 });
+    client.dispose();
+    expect(log).toMatchObject({ started: 1, terminated: 1 });
+  });
+
+  it('a stale trace that never reaches a checkpoint: after the grace period the worker is replaced and the newer trace runs on a fresh one', async () => {
+    // One trace at a time per worker, as in vectorize.ts; image [1] never finishes and ignores newer
+    // calls (one endless stage), so a call behind it waits for ever on that worker.
+    const spawnBusy = () => {
+      let busy = false;
+      return (bytes: Uint8Array) => {
+        if (bytes[0] === 1) busy = true;
+        return busy ? new Promise<VectorizeResult>(() => {}) : Promise.resolve(RESULT);
+      };
+    };
+    let current = spawnBusy();
+    const { spawn: spawnFake, log } = fakeWorkers({ vectorize: (bytes) => current(bytes) });
+    const spawn = () => {
+      current = spawnBusy();
+      return spawnFake();
+    };
+    const client = createTracerClient(spawn, { staleGraceMs: 100 });
+    const first = client.vectorize(new Uint8Array([1]), []);
+    await tick();
+    const started = Date.now();
+    const second = client.vectorize(new Uint8Array([2]), []);
+    await expect(first).rejects.toBeInstanceOf(TracerAbortedError);
+    // Replaced after the grace period, the call sent again with its bytes.
+    await expect(second).resolves.toEqual(RESULT);
+    expect(log.started).toBe(2);
+    expect(log.terminated).toBe(1);
+    expect(log.received.map((b) => b[0])).toEqual([1, 2, 2]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    client.dispose();
   });
 });

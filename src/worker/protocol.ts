@@ -174,6 +174,8 @@ export interface ViewRender {
 export interface TracerApi {
   /** `onProgress` is a comlink proxy on the caller's side (see client.ts). */
   vectorize(bytes: Uint8Array, fields: [string, string][], onProgress?: (progress: TraceProgress) => void): Promise<VectorizeResult>;
+  /** Stops the running vectorize call at its next checkpoint (a newer vectorize call does so too). */
+  cancel(): Promise<void>;
   exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
   /** Part of the last preview's result at a zoom (the viewer zoomed into a large result). */
   renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;

@@ -15,7 +15,7 @@ import { createWebJobPool, defaultWebThreads } from '../pool/web-pool.js';
 import type { TracerApi } from './protocol.js';
 import { createServiceHost, type ServiceHost } from './service-host.js';
 import { browserPreviewCodec } from './preview-codec.js';
-import { exportInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
+import { cancelVectorize, exportInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 let host: ServiceHost | undefined;
 const previewCodec = browserPreviewCodec();
@@ -40,6 +40,7 @@ const api: TracerApi = {
   // Large images show a draft first, shrunk and encoded by the browser's own codecs (preview-codec.ts),
   // which also paint a large result's preview PNG.
   vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress, engineThreads(), previewCodec)),
+  cancel: async () => cancelVectorize(),
   exportFile: (bytes, fields) =>
     guarded(async () => {
       const out = await exportInWorker(bytes, fields, engineThreads());

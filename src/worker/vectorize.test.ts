@@ -5,8 +5,8 @@ import { countFilledPaths } from '../../tests/helpers/svg-count.js';
 import { decodeBytes } from '../api/pipeline.js';
 import { decodePng } from '../decode/png.js';
 import { encodePng, renderPlan } from '../formats/png.js';
-import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, type TraceProgress } from './protocol.js';
-import { exportInWorker, forgetLastTrace, toErrorPayload, vectorizeInWorker, type PreviewCodec } from './vectorize.js';
+import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, type TraceProgress, type VectorizeResult } from './protocol.js';
+import { cancelVectorize, exportInWorker, forgetLastTrace, toErrorPayload, TraceSupersededError, vectorizeInWorker, type PreviewCodec } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */
 function twoColourPng(): Uint8Array {
@@ -144,6 +144,44 @@ describe('countFilledPaths', () => {
     const changed = await vectorizeInWorker(other, []);
     expect(changed.reusedDecode).toBe(false);
     expect(changed.svg).not.toBe(a.svg);
+  });
+
+  it('a newer call supersedes the running one at its next checkpoint and starts from the stages it finished (same bytes as a fresh trace)', async () => {
+    forgetLastTrace();
+    const png = twoColourPng();
+    const fields: [string, string][] = [['output.shape_stacking', 'stacked']];
+    let newer: Promise<VectorizeResult> | undefined;
+    const stale = vectorizeInWorker(png.slice(), [], (p) => {
+      // The page's next change arrives while this trace is past its labels (stored with their
+      // links, the step after 'label') and finding its regions.
+      if (p.step === 'regions' && !newer) newer = vectorizeInWorker(png.slice(), fields);
+    });
+    const err = await rejection(stale);
+    expect(err).toBeInstanceOf(TraceSupersededError);
+    expect((err as Error).name).toBe('AbortError');
+    const b = await newer!;
+    // Decoded, resized, profiled, palette and labels by the stale trace; stopped before its regions were stored.
+    expect(b.reusedDecode).toBe(true);
+    expect(b.reusedStages).toEqual(['resize', 'profile', 'palette', 'label']);
+    expect(b.stats.rerunFrom).toBe('regions');
+    forgetLastTrace();
+    expect((await vectorizeInWorker(png.slice(), fields)).svg).toBe(b.svg);
+  });
+
+  it('calls made back to back: only the newest is traced; cancelVectorize stops the running one', async () => {
+    forgetLastTrace();
+    const png = twoColourPng();
+    const calls = [vectorizeInWorker(png.slice(), []), vectorizeInWorker(png.slice(), [['processing.max_colors', '1']]), vectorizeInWorker(png.slice(), [['processing.max_colors', '2']])];
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    // The superseded calls stopped before decoding: the newest one decoded the image.
+    expect((settled[2] as PromiseFulfilledResult<VectorizeResult>).value.reusedDecode).toBe(false);
+    const running = vectorizeInWorker(png.slice(), [['processing.max_colors', '3']], (p) => {
+      if (p.step === 'profile') cancelVectorize();
+    });
+    expect(await rejection(running)).toBeInstanceOf(TraceSupersededError);
+    // The worker is idle again: the next call runs.
+    expect((await vectorizeInWorker(png.slice(), [])).svg.startsWith('<?xml')).toBe(true);
   });
 
   /** 1,200 × 1,000 px (above DRAFT_ABOVE_PIXELS): a red disc and a blue bar on white. */

@@ -48,6 +48,43 @@ let lastDecoded: { bytes: Uint8Array; pixels: PixelInput } | undefined;
  */
 let memo = new TraceMemo();
 
+/** vectorizeInWorker calls so far: a call that is no longer the newest stops at its next checkpoint. */
+let newestVectorize = 0;
+/** Settles once the running vectorizeInWorker call has stopped (done, failed or superseded). */
+let vectorizeRunning: Promise<void> = Promise.resolve();
+
+/**
+ * A trace stopped at a checkpoint because a newer vectorize call (or cancelVectorize) superseded
+ * it. Its name is the one client.ts gives a cancelled request.
+ */
+export class TraceSupersededError extends Error {
+  constructor() {
+    super('The trace was superseded by a newer one');
+    this.name = 'AbortError';
+  }
+}
+
+/** Stops the running vectorize call at its next checkpoint (the page cancelled it without a new one). */
+export function cancelVectorize(): void {
+  newestVectorize++;
+}
+
+/**
+ * Resolves in a new task of this thread's event loop, so messages queued meanwhile (a newer
+ * request, a cancel) are handled first. A MessageChannel, not setTimeout(0): nested timers are
+ * clamped to 4 ms, and a trace passes 5 to 12 checkpoints.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
 async function decodeOnce(bytes: Uint8Array): Promise<{ bytes: Uint8Array; pixels: PixelInput; reused: boolean }> {
   if (lastDecoded && sameBytes(lastDecoded.bytes, bytes)) return { ...lastDecoded, reused: true };
   const pixels = await decodeBytes(bytes);
@@ -72,14 +109,19 @@ async function traceOnce(
   onStage: ((stage: EngineStage, index: number) => void) | undefined,
   runner: JobRunner | undefined,
   beforeTrace?: () => Promise<void>,
+  checkpoint?: () => Promise<void>,
 ): Promise<{ result: TraceResult; reused: boolean; reusedDecode: boolean; reusedStages: readonly string[] }> {
   const engineKey = JSON.stringify(plan.engineParams);
   if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) {
     return { result: lastTrace.result, reused: true, reusedDecode: true, reusedStages: ENGINE_STAGES };
   }
-  await beforeTrace?.();
+  if (beforeTrace) {
+    await beforeTrace();
+    await checkpoint?.();
+  }
   const decoded = await decodeOnce(bytes);
-  const result = await tracePixels(plan, decoded.pixels, onStage ? { onStage, memo } : { memo }, runner);
+  const hooks = { memo, ...(onStage ? { onStage } : {}), ...(checkpoint ? { checkpoint } : {}) };
+  const result = await tracePixels(plan, decoded.pixels, hooks, runner);
   lastTrace = { bytes: decoded.bytes, engineKey, result };
   return { result, reused: false, reusedDecode: decoded.reused, reusedStages: result.stats.reusedStages ?? [] };
 }
@@ -107,6 +149,12 @@ export interface PreviewCodec {
  * With `previewCodec` and `onProgress`, an image above DRAFT_ABOVE_PIXELS whose trace is not cached
  * first reports a draft (progress step 'draft'), then traces in full; with `previewCodec`, a large
  * result's preview PNG is painted by it instead of Tracelab's own rasteriser and PNG writer.
+ *
+ * One call runs at a time. A newer call supersedes the running one, which stops at its next
+ * checkpoint (between the engine's data-parallel steps, after the draft, before writing) and
+ * rejects with TraceSupersededError; the newer call then starts with every stage group the older
+ * one finished in the memo and the image already decoded (so a quick second change is a warm
+ * retrace, not a cold start in a fresh worker).
  */
 export async function vectorizeInWorker(
   bytes: Uint8Array,
@@ -114,6 +162,31 @@ export async function vectorizeInWorker(
   onProgress?: (progress: TraceProgress) => void,
   runner?: JobRunner,
   previewCodec?: PreviewCodec,
+): Promise<VectorizeResult> {
+  const call = ++newestVectorize;
+  const previous = vectorizeRunning;
+  let stopped!: () => void;
+  vectorizeRunning = new Promise((resolve) => (stopped = resolve));
+  try {
+    await previous;
+    const checkpoint = async (): Promise<void> => {
+      await nextTask();
+      if (call !== newestVectorize) throw new TraceSupersededError();
+    };
+    if (call !== newestVectorize) throw new TraceSupersededError();
+    return await vectorizeOnce(bytes, fields, onProgress, runner, previewCodec, checkpoint);
+  } finally {
+    stopped();
+  }
+}
+
+async function vectorizeOnce(
+  bytes: Uint8Array,
+  fields: Iterable<readonly [string, string]>,
+  onProgress: ((progress: TraceProgress) => void) | undefined,
+  runner: JobRunner | undefined,
+  previewCodec: PreviewCodec | undefined,
+  checkpoint: () => Promise<void>,
 ): Promise<VectorizeResult> {
   const start = performance.now();
   // Options first: a bad parameter fails before any pixel is decoded (as the CLI does).
@@ -128,7 +201,9 @@ export async function vectorizeInWorker(
     (stage, index) => onProgress?.({ step: stage, fraction: (index + 2) / steps }),
     runner,
     draft,
+    checkpoint,
   );
+  if (!reused) await checkpoint();
   const outputPlan = buildPlan(result, plan.outputOptions);
   const body = await writePlanFile(outputPlan);
   const svg = new TextDecoder().decode(body);
