@@ -5,7 +5,7 @@
  */
 import { decodeImage } from '../decode/index.js';
 import { MAX_ACCEPTED_PIXELS, parameterError, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
-import { IN_LINE_RUNNER, traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
+import { inLineRunner, traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
 import type { EngineParams, ImageProfile, TraceResult } from '../engine/types.js';
 import { forEachDrawable, type OutputPlan } from '../formats/plan.js';
 import { writeFile } from './write-file.js';
@@ -102,7 +102,7 @@ export async function tracePixels(plan: VectorizePlan, pixels: PixelInput, hooks
   checkPixels(pixels);
   const image = { width: pixels.width, height: pixels.height, data: pixels.data };
   // A checkpoint needs the awaiting driver even without threads (same bytes either way).
-  const driver = runner ?? (hooks.checkpoint ? IN_LINE_RUNNER : undefined);
+  const driver = runner ?? (hooks.checkpoint ? inLineRunner(hooks.checkpoint) : undefined);
   const traced = driver ? await traceImageWith(driver, image, plan.engineParams, hooks) : traceImage(image, plan.engineParams, hooks);
   // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
   return pixels.dpi ? { ...traced, inputDpi: pixels.dpi } : traced;

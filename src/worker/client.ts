@@ -47,8 +47,8 @@ export interface TracerClient extends Omit<TracerApi, 'cancel'> {
  * fresh worker loads its code, decodes the image again and traces from scratch with a cold JIT
  * (a change made while the last one traced: 1.5–1.8 s to its result that way on a 1-MP picture,
  * 0.6–0.7 s waiting; Chromium, `npm run bench`). The longest stretch between checkpoints measured
- * 170–270 ms on 1-MP pictures and 1.3–1.4 s on a 2-MP photo (its fit, in Node on the bench
- * machine): this is above those.
+ * 180–250 ms on the corpus's clip art and photos and 0.5–0.7 s on a 2-MP photo (its palette; in
+ * Node on the bench machine): this is well above those.
  */
 export const STALE_TRACE_GRACE_MS = 2000;
 

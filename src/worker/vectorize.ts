@@ -72,7 +72,7 @@ export function cancelVectorize(): void {
 /**
  * Resolves in a new task of this thread's event loop, so messages queued meanwhile (a newer
  * request, a cancel) are handled first. A MessageChannel, not setTimeout(0): nested timers are
- * clamped to 4 ms, and a trace passes 5 to 12 checkpoints.
+ * clamped to 4 ms, and a trace passes 5 to 100 checkpoints.
  */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
