@@ -90,7 +90,9 @@ describe('countFilledPaths', () => {
       '<svg><g fill="none"><path stroke="#000" d="m0 0h1"/></g><path fill="#f00" d="m0 0h1"/><path fill="#00f" d="m0 0h2"/></svg>';
     expect(countFilledPaths(svg)).toBe(2);
   });
+});
 
+describe('vectorizeInWorker across calls: reuse, drafts and supersession', () => {
   it('an output-only change writes the file again from the last trace (no decode, no engine stage); a processing change traces again', async () => {
     forgetLastTrace();
     const png = twoColourPng();
