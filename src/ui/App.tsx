@@ -58,7 +58,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
     async (file: File) => {
       try {
         const bytes = new Uint8Array(await file.arrayBuffer());
-        store.getState().setSource({ name: file.name || 'pasted image', bytes, size: bytes.length, type: file.type });
+        store.getState().setSource({ name: file.name || 'pasted image', bytes, size: bytes.length, type: file.type, blob: file });
       } catch (err) {
         const detail = err instanceof Error ? err.message : String(err);
         const e = unreadableImageError(`the file could not be read (${detail})`);

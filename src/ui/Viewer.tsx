@@ -60,7 +60,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
   const hintId = useId();
 
   const inputUrl =
-    useObjectUrl(source ? (source.bytes as Uint8Array<ArrayBuffer>) : null, source?.type || 'application/octet-stream', source)
+    useObjectUrl(source ? (source.blob ?? (source.bytes as Uint8Array<ArrayBuffer>)) : null, source?.type || 'application/octet-stream', source)
       ?.url ?? null;
   // Large results show the worker's PNG rendering: an SVG <img> is rasterised on the main thread.
   // While a large image's trace runs, its draft (a PNG of a shrunk trace) stands in; its key is
