@@ -130,22 +130,28 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
             <ImageSources store={store} />
             <SampleGallery store={store} />
           </section>
-          {mountStep >= 2 && <PresetPicker store={store} />}
-          {mountStep >= 2 && <OptionsPanel store={store} />}
+          {mountStep >= 2 && (
+            <>
+              <PresetPicker store={store} />
+              <OptionsPanel store={store} />
+            </>
+          )}
         </aside>
 
         <div className="workspace">
           <ResultBar store={store} exporter={exporter} />
 
           <Viewer store={store} renderer={previewer} />
-          {mountStep >= 3 && <PalettePanel store={store} />}
           {mountStep >= 3 && (
-            <Suspense fallback={<p className="placeholder">Loading the service, snippet and batch panels…</p>}>
-              <ServicePanel store={store} exporter={exporter} />
-              <RemotePanel store={store} />
-              <SnippetPanel store={store} />
-              <BatchPanel store={store} exporter={exporter} />
-            </Suspense>
+            <>
+              <PalettePanel store={store} />
+              <Suspense fallback={<p className="placeholder">Loading the service, snippet and batch panels…</p>}>
+                <ServicePanel store={store} exporter={exporter} />
+                <RemotePanel store={store} />
+                <SnippetPanel store={store} />
+                <BatchPanel store={store} exporter={exporter} />
+              </Suspense>
+            </>
           )}
         </div>
       </main>

@@ -169,11 +169,14 @@ export async function vectorizeInWorker(
   vectorizeRunning = new Promise((resolve) => (stopped = resolve));
   try {
     await previous;
-    const checkpoint = async (): Promise<void> => {
-      await nextTask();
+    const stopIfSuperseded = (): void => {
       if (call !== newestVectorize) throw new TraceSupersededError();
     };
-    if (call !== newestVectorize) throw new TraceSupersededError();
+    stopIfSuperseded(); // a newer call arrived while the older one was stopping
+    const checkpoint = async (): Promise<void> => {
+      await nextTask();
+      stopIfSuperseded();
+    };
     return await vectorizeOnce(bytes, fields, onProgress, runner, previewCodec, checkpoint);
   } finally {
     stopped();
