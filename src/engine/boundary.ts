@@ -37,30 +37,11 @@ export interface RegionLoops {
 }
 
 export function buildChainGraph(regionOf: Int32Array, width: number, height: number): ChainGraph {
-  const px = (x: number, y: number): number =>
-    x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
   const hCount = width * (height + 1);
-  const crackChain = new Int32Array(hCount + (width + 1) * height).fill(-1);
-  const crackOf = (x: number, y: number, d: number): number => crackIndex(x, y, d, width, hCount);
-  const leftOf = (x: number, y: number, d: number): number => {
-    switch (d) {
-      case 0: return px(x, y - 1);
-      case 1: return px(x, y);
-      case 2: return px(x - 1, y);
-      default: return px(x - 1, y - 1);
-    }
-  };
-  const rightOf = (x: number, y: number, d: number): number => {
-    switch (d) {
-      case 0: return px(x, y);
-      case 1: return px(x - 1, y);
-      case 2: return px(x - 1, y - 1);
-      default: return px(x, y - 1);
-    }
-  };
+  const crackCount = hCount + (width + 1) * height;
   // Boundary flag per crack, so the walk below never re-reads pixels. Written without helper
   // calls: this loop touches every crack once, usually before the JIT has optimised anything.
-  const isBoundaryCrack = new Uint8Array(crackChain.length);
+  const isBoundaryCrack = new Uint8Array(crackCount);
   for (let x = 0; x < width; x++) {
     if (regionOf[x]! !== -1) isBoundaryCrack[x] = 1;
     if (regionOf[(height - 1) * width + x]! !== -1) isBoundaryCrack[height * width + x] = 1;
@@ -76,10 +57,6 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
     if (regionOf[row + width - 1]! !== -1) isBoundaryCrack[crackRow + width] = 1;
     for (let x = 1; x < width; x++) if (regionOf[row + x - 1] !== regionOf[row + x]) isBoundaryCrack[crackRow + x] = 1;
   }
-  const isBoundaryStep = (x: number, y: number, d: number): boolean => {
-    if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) return false;
-    return isBoundaryCrack[crackOf(x, y, d)] === 1;
-  };
   // Boundary cracks meeting at each vertex: 2 = the chain goes on, 3–4 = junction.
   const degree = new Uint8Array((width + 1) * (height + 1));
   for (let y = 0; y <= height; y++) {
@@ -98,22 +75,65 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
       }
     }
   }
-  const boundaryDegree = (x: number, y: number): number => degree[y * (width + 1) + x]!;
+  const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree, crackCount);
+  const crackChain = walker.crackChain;
+  for (let y = 0; y <= height; y++) {
+    for (let x = 0; x <= width; x++) {
+      if (degree[y * (width + 1) + x]! < 3) continue;
+      for (let d = 0; d < 4; d++) {
+        // A step off the lattice is no boundary step.
+        if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) continue;
+        const crack = crackIndex(x, y, d, width, hCount);
+        if (isBoundaryCrack[crack] === 1 && crackChain[crack]! < 0) walker.walk(x, y, d);
+      }
+    }
+  }
+  // What is left are closed borders without junctions: start each at its top-left crack, east.
+  for (let y = 0; y <= height; y++) {
+    for (let x = 0; x < width; x++) {
+      // isBoundaryCrack of a horizontal crack = the pixels above and below it differ.
+      if (crackChain[y * width + x]! < 0 && isBoundaryCrack[y * width + x] === 1) walker.walk(x, y, 0);
+    }
+  }
+  return walker.graph();
+}
 
-  const startX: number[] = [];
-  const startY: number[] = [];
-  const dirStart: number[] = [0];
-  const dirs: number[] = [];
-  const left: number[] = [];
-  const right: number[] = [];
-  const closed: number[] = [];
+/**
+ * Walks chains of boundary cracks for buildChainGraph and collects them. A class rather than
+ * closures inside buildChainGraph: closures are new functions on every call, and V8 optimises
+ * them afresh for every picture (a batch of varied pictures kept recompiling them).
+ */
+class ChainWalker {
+  /** Chain id per crack, −1 until a walk claims it. */
+  readonly crackChain: Int32Array;
+  private readonly hCount: number;
+  private readonly startX: number[] = [];
+  private readonly startY: number[] = [];
+  private readonly dirStart: number[] = [0];
+  private readonly dirs: number[] = [];
+  private readonly left: number[] = [];
+  private readonly right: number[] = [];
+  private readonly closed: number[] = [];
 
-  const walk = (x0: number, y0: number, d0: number): void => {
-    const id = startX.length;
-    startX.push(x0);
-    startY.push(y0);
-    left.push(leftOf(x0, y0, d0));
-    right.push(rightOf(x0, y0, d0));
+  constructor(
+    private readonly regionOf: Int32Array,
+    private readonly width: number,
+    private readonly height: number,
+    private readonly isBoundaryCrack: Uint8Array,
+    private readonly degree: Uint8Array,
+    crackCount: number,
+  ) {
+    this.hCount = width * (height + 1);
+    this.crackChain = new Int32Array(crackCount).fill(-1);
+  }
+
+  walk(x0: number, y0: number, d0: number): void {
+    const { regionOf, width, height, isBoundaryCrack, degree, crackChain, hCount, dirs } = this;
+    const id = this.startX.length;
+    this.startX.push(x0);
+    this.startY.push(y0);
+    this.left.push(sideRegion(regionOf, width, height, x0, y0, d0, true));
+    this.right.push(sideRegion(regionOf, width, height, x0, y0, d0, false));
     let x = x0;
     let y = y0;
     let d = d0;
@@ -138,34 +158,37 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
       else if (back !== 2 && x > 0 && isBoundaryCrack[y * width + x - 1] === 1) d = 2;
       else d = 3;
     }
-    closed.push(isClosed);
-    dirStart.push(dirs.length);
-  };
+    this.closed.push(isClosed);
+    this.dirStart.push(dirs.length);
+  }
 
-  for (let y = 0; y <= height; y++) {
-    for (let x = 0; x <= width; x++) {
-      if (boundaryDegree(x, y) < 3) continue;
-      for (let d = 0; d < 4; d++) {
-        if (isBoundaryStep(x, y, d) && crackChain[crackOf(x, y, d)]! < 0) walk(x, y, d);
-      }
-    }
+  graph(): ChainGraph {
+    return {
+      count: this.startX.length,
+      startX: Int32Array.from(this.startX),
+      startY: Int32Array.from(this.startY),
+      dirs: Uint8Array.from(this.dirs),
+      dirStart: Int32Array.from(this.dirStart),
+      left: Int32Array.from(this.left),
+      right: Int32Array.from(this.right),
+      closed: Uint8Array.from(this.closed),
+    };
   }
-  // What is left are closed borders without junctions: start each at its top-left crack, east.
-  for (let y = 0; y <= height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (crackChain[y * width + x]! < 0 && px(x, y - 1) !== px(x, y)) walk(x, y, 0);
-    }
+}
+
+/** Region of pixel (x, y); −1 outside the image. */
+function regionAt(regionOf: Int32Array, width: number, height: number, x: number, y: number): number {
+  return x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
+}
+
+/** The region on the left (or right) of the crack leaving vertex (x, y) in direction d. */
+function sideRegion(regionOf: Int32Array, width: number, height: number, x: number, y: number, d: number, leftSide: boolean): number {
+  switch (d) {
+    case 0: return leftSide ? regionAt(regionOf, width, height, x, y - 1) : regionAt(regionOf, width, height, x, y);
+    case 1: return leftSide ? regionAt(regionOf, width, height, x, y) : regionAt(regionOf, width, height, x - 1, y);
+    case 2: return leftSide ? regionAt(regionOf, width, height, x - 1, y) : regionAt(regionOf, width, height, x - 1, y - 1);
+    default: return leftSide ? regionAt(regionOf, width, height, x - 1, y - 1) : regionAt(regionOf, width, height, x, y - 1);
   }
-  return {
-    count: startX.length,
-    startX: Int32Array.from(startX),
-    startY: Int32Array.from(startY),
-    dirs: Uint8Array.from(dirs),
-    dirStart: Int32Array.from(dirStart),
-    left: Int32Array.from(left),
-    right: Int32Array.from(right),
-    closed: Uint8Array.from(closed),
-  };
 }
 
 /** Twice the shoelace area swept by the chain's lattice polyline (forward direction). */
@@ -196,11 +219,10 @@ export function buildRegionLoops(
   regionCount: number,
   links?: Uint8Array,
 ): RegionLoops {
-  const px = (x: number, y: number): number =>
-    x < 0 || y < 0 || x >= width || y >= height ? -1 : regionOf[y * width + x]!;
   const hCount = width * (height + 1);
   const crackChain = new Int32Array(hCount + (width + 1) * height).fill(-1);
-  const ends: [number, number][] = [];
+  const endX = new Int32Array(graph.count);
+  const endY = new Int32Array(graph.count);
   const shoelace = new Float64Array(graph.count);
   for (let c = 0; c < graph.count; c++) {
     let x = graph.startX[c]!;
@@ -211,7 +233,8 @@ export function buildRegionLoops(
       x += DX[d]!;
       y += DY[d]!;
     }
-    ends.push([x, y]);
+    endX[c] = x;
+    endY[c] = y;
     shoelace[c] = chainShoelace(graph, c);
   }
   const loops: number[][][] = Array.from({ length: regionCount }, () => []);
@@ -236,14 +259,17 @@ export function buildRegionLoops(
         let y: number;
         let arrive: number;
         if (!reversed) {
-          [x, y] = ends[chain]!;
+          x = endX[chain]!;
+          y = endY[chain]!;
           arrive = graph.dirs[graph.dirStart[chain + 1]! - 1]!;
         } else {
           x = graph.startX[chain]!;
           y = graph.startY[chain]!;
           arrive = (graph.dirs[graph.dirStart[chain]!]! + 2) & 3;
         }
-        const [fl, fr] = aheadPixels(px, x, y, arrive);
+        // The pixels ahead-left and ahead-right of the walker arriving at (x, y).
+        const fl = sideRegion(regionOf, width, height, x, y, arrive, true);
+        const fr = sideRegion(regionOf, width, height, x, y, arrive, false);
         let next: number;
         if (fl !== region) {
           // Ahead-right is ours only diagonally: cross the vertex if that diagonal is linked.
@@ -266,15 +292,5 @@ function crackIndex(x: number, y: number, d: number, width: number, hCount: numb
     case 1: return hCount + y * (width + 1) + x;
     case 2: return y * width + x - 1;
     default: return hCount + (y - 1) * (width + 1) + x;
-  }
-}
-
-/** The pixels ahead-left and ahead-right of a walker arriving at vertex (x, y) in direction d. */
-function aheadPixels(px: (x: number, y: number) => number, x: number, y: number, d: number): [number, number] {
-  switch (d) {
-    case 0: return [px(x, y - 1), px(x, y)];
-    case 1: return [px(x, y), px(x - 1, y)];
-    case 2: return [px(x - 1, y), px(x - 1, y - 1)];
-    default: return [px(x - 1, y - 1), px(x, y - 1)];
   }
 }

@@ -70,7 +70,9 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   points = sharpenCorners(points, corners, closed);
   const segments: Segment[] = [];
   if (!closed) {
-    const breaks = [0, ...corners.filter((i) => i > 0 && i < n - 1), n - 1];
+    const breaks = [0];
+    for (const i of corners) if (i > 0 && i < n - 1) breaks.push(i);
+    breaks.push(n - 1);
     for (let k = 0; k + 1 < breaks.length; k++) fitSpan(points, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, false);
     return sharpenTips({ startX: points[0]!, startY: points[1]!, segments }, false);
   }
@@ -82,7 +84,14 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
     rotated[i * 2] = points[j * 2]!;
     rotated[i * 2 + 1] = points[j * 2 + 1]!;
   }
-  const breaks = [0, ...corners.map((c) => (c - start + n) % n).filter((i) => i > 0).sort((a, b) => a - b), n];
+  // Corner offsets from the start, ascending (they ascend already, wrapped once at the start).
+  const inner: number[] = [];
+  for (const c of corners) {
+    const i = (c - start + n) % n;
+    if (i > 0) inner.push(i);
+  }
+  inner.sort(ascending);
+  const breaks = [0, ...inner, n];
   const smoothSeam = corners.length === 0;
   for (let k = 0; k + 1 < breaks.length; k++) fitSpan(rotated, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, smoothSeam);
   return sharpenTips({ startX: rotated[0]!, startY: rotated[1]!, segments }, true);
@@ -164,18 +173,25 @@ function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number
 function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
   const segs = chain.segments;
   const n = segs.length;
-  if (n < 3 || !segs.every((g) => g.kind === 'line')) return chain;
+  if (n < 3) return chain;
+  for (const g of segs) if (g.kind !== 'line') return chain;
   // Vertices v[0..n]: v[0] is the start, v[k] the end of segment k-1 (closed: v[n] === v[0]).
-  const vx = [chain.startX, ...segs.map((g) => g.x)];
-  const vy = [chain.startY, ...segs.map((g) => g.y)];
+  const vx = new Float64Array(n + 1);
+  const vy = new Float64Array(n + 1);
+  vx[0] = chain.startX;
+  vy[0] = chain.startY;
+  for (let k = 0; k < n; k++) {
+    vx[k + 1] = segs[k]!.x;
+    vy[k + 1] = segs[k]!.y;
+  }
   const count = closed ? n : n + 1;
-  const keep = new Array<boolean>(count).fill(true);
-  const at = (i: number): number => (closed ? ((i % n) + n) % n : i);
+  const keep = new Uint8Array(count).fill(1);
   for (let i = 0; i < count; i++) {
-    const b = at(i);
-    const c = at(i + 1);
-    const a = at(i - 1);
-    const d = at(i + 2);
+    // Closed polygons index cyclically.
+    const b = closed ? wrapIndex(i, n) : i;
+    const c = closed ? wrapIndex(i + 1, n) : i + 1;
+    const a = closed ? wrapIndex(i - 1, n) : i - 1;
+    const d = closed ? wrapIndex(i + 2, n) : i + 2;
     if (!closed && (i < 1 || i + 2 > n)) continue;
     if (!keep[b] || !keep[c] || !keep[a] || !keep[d] || b === c || a === d) continue;
     if (hypot2(vx[c]! - vx[b]!, vy[c]! - vy[b]!) >= 2.5) continue;
@@ -196,14 +212,13 @@ function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
     if (hypot2(px - (vx[b]! + vx[c]!) / 2, py - (vy[b]! + vy[c]!) / 2) > 3) continue;
     vx[b] = px;
     vy[b] = py;
-    keep[c] = false;
+    keep[c] = 0;
   }
-  if (keep.every(Boolean)) return chain;
+  if (keep.indexOf(0) < 0) return chain;
   if (closed) {
-    const first = keep.indexOf(true);
-    const order: number[] = [];
-    for (let k = 0; k < n; k++) if (keep[(first + k) % n]) order.push((first + k) % n);
-    const segments: Segment[] = order.slice(1).map((i) => ({ kind: 'line', x: vx[i]!, y: vy[i]! }));
+    const first = keep.indexOf(1);
+    const segments: Segment[] = [];
+    for (let k = 1; k < n; k++) if (keep[(first + k) % n]) segments.push({ kind: 'line', x: vx[(first + k) % n]!, y: vy[(first + k) % n]! });
     segments.push({ kind: 'line', x: vx[first]!, y: vy[first]! });
     return { startX: vx[first]!, startY: vy[first]!, segments };
   }
@@ -222,22 +237,9 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
   const s = n >= 12 ? 3 : 2;
   const threshold = (cornerAngleDeg * Math.PI) / 180;
   const turn = new Float64Array(n);
-  const at = (i: number): number => (closed ? ((i % n) + n) % n : Math.min(n - 1, Math.max(0, i)));
-  const turnAt = (i: number, w: number): number => {
-    const a = at(i - w);
-    const b = at(i + w);
-    const ux = p[i * 2]! - p[a * 2]!;
-    const uy = p[i * 2 + 1]! - p[a * 2 + 1]!;
-    const vx = p[b * 2]! - p[i * 2]!;
-    const vy = p[b * 2 + 1]! - p[i * 2 + 1]!;
-    const lu = hypot2(ux, uy);
-    const lv = hypot2(vx, vy);
-    if (lu < 1e-9 || lv < 1e-9) return 0;
-    return Math.acos(Math.max(-1, Math.min(1, (ux * vx + uy * vy) / (lu * lv))));
-  };
   for (let i = 0; i < n; i++) {
     if (!closed && (i < 1 || i > n - 2)) continue;
-    turn[i] = turnAt(i, s);
+    turn[i] = turnAt(p, n, closed, i, s);
   }
   const corners: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -246,20 +248,46 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
     let isMax = true;
     for (let k = -s; k <= s && isMax; k++) {
       if (k === 0) continue;
-      const j = closed ? at(i + k) : i + k;
+      const j = closed ? wrapIndex(i + k, n) : i + k;
       if (j < 0 || j >= n) continue;
       const tj = turn[j]!;
       if (tj > t || (tj === t && k < 0)) isMax = false;
     }
     if (!isMax) continue;
     // Scale-ratio test: an arc turns about twice as much over twice the window; a corner not.
-    const wide = turnAt(i, 2 * s);
+    const wide = turnAt(p, n, closed, i, 2 * s);
     // A sharp turn is a corner whatever the wider window says: that window may already reach
     // the next corner of a small feature (a star arm a dozen pixels long).
     if (wide > t * 1.6 && t < SURE_CORNER_RAD) continue;
     corners.push(i);
   }
   return corners;
+}
+
+/** i modulo n, in 0 … n − 1 for any whole i. */
+function wrapIndex(i: number, n: number): number {
+  return ((i % n) + n) % n;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
+/**
+ * Turn (radians) at sample i between the chords to the samples w before and w after it: around
+ * a closed loop, or clamped to the ends of an open chain.
+ */
+function turnAt(p: Float64Array, n: number, closed: boolean, i: number, w: number): number {
+  const a = closed ? wrapIndex(i - w, n) : Math.min(n - 1, Math.max(0, i - w));
+  const b = closed ? wrapIndex(i + w, n) : Math.min(n - 1, Math.max(0, i + w));
+  const ux = p[i * 2]! - p[a * 2]!;
+  const uy = p[i * 2 + 1]! - p[a * 2 + 1]!;
+  const vx = p[b * 2]! - p[i * 2]!;
+  const vy = p[b * 2 + 1]! - p[i * 2 + 1]!;
+  const lu = hypot2(ux, uy);
+  const lv = hypot2(vx, vy);
+  if (lu < 1e-9 || lv < 1e-9) return 0;
+  return Math.acos(Math.max(-1, Math.min(1, (ux * vx + uy * vy) / (lu * lv))));
 }
 
 /** Fits samples first..last (inclusive) and appends segments ending at sample `last`. */
@@ -281,18 +309,12 @@ function fitSpan(p: Float64Array, first: number, last: number, tolerance: number
  */
 function mergePieces(p: Float64Array, first: number, t0: Vec, t1: Vec, tolerance: number, pieces: Segment[], ends: number[]): void {
   const last = ends[ends.length - 1]!;
-  const tangentAt = (i: number, atStart: boolean): Vec => {
-    if (i === first) return t0;
-    if (i === last) return [-t1[0], -t1[1]];
-    const t = normalize(p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
-    return atStart ? t : [-t[0], -t[1]];
-  };
   let k = 0;
   while (k + 1 < pieces.length) {
     const from = k === 0 ? first : ends[k - 1]!;
     const to = ends[k + 1]!;
-    const startTangent = tangentAt(from, true);
-    const endTangent = to === last ? t1 : tangentAt(to, false);
+    const startTangent = pieceTangent(p, from, true, first, last, t0, t1);
+    const endTangent = to === last ? t1 : pieceTangent(p, to, false, first, last, t0, t1);
     const merged = fitOnePiece(p, from, to, startTangent, endTangent, tolerance);
     // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
     // a node but no bytes.
@@ -302,6 +324,17 @@ function mergePieces(p: Float64Array, first: number, t0: Vec, t1: Vec, tolerance
       if (k > 0) k--; // the merged piece may now merge with its left neighbour
     } else k++;
   }
+}
+
+/**
+ * mergePieces' tangent at sample i, pointing into the piece that starts (atStart) or ends there:
+ * the span's own end tangents at its ends, else the central difference.
+ */
+function pieceTangent(p: Float64Array, i: number, atStart: boolean, first: number, last: number, t0: Vec, t1: Vec): Vec {
+  if (i === first) return t0;
+  if (i === last) return [-t1[0], -t1[1]];
+  const t = normalize(p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
+  return atStart ? t : [-t[0], -t[1]];
 }
 
 /** Numbers a piece writes: 2 for a line, 4 for a quadratic, 6 for a cubic. */

@@ -24,6 +24,7 @@ import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, type ProfileFacts } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
+import { indicesByKey, sortIndicesByKey } from './order.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
 import { shrunkSize } from './resize.js';
 import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
@@ -529,7 +530,8 @@ function assembleShapes(
   parentOf: Int32Array,
   enclosedVoid: readonly (readonly [number, number])[],
 ): Shape[] {
-  const shapes: (Shape & { outerArea: number })[] = [];
+  const shapes: Shape[] = [];
+  const outerAreas: number[] = [];
   for (let r = 0; r < regions.count; r++) {
     const regionLoops = loops.loops[r]!;
     const areas = loops.loopArea[r]!;
@@ -542,7 +544,7 @@ function assembleShapes(
       const hole = regionLoops[i]!;
       // Stacked: a hole is drawn only where something transparent shows through it; every other
       // hole is covered by the shapes stacked above.
-      if (params.shapeStacking === 'stacked' && !enclosedVoid.some(([x, y]) => loopContains(graph, hole, x, y))) continue;
+      if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, hole, enclosedVoid)) continue;
       holes.push(hole.map(decodeUse));
     }
     const outer = regionLoops[outerIndex]!.map(decodeUse);
@@ -554,13 +556,21 @@ function assembleShapes(
       holes,
       areaPx: regions.area[r]!,
       parent: parentOf[r]!,
-      outerArea: -areas[outerIndex]!,
       ...(primitive ? { primitive } : {}),
     });
+    outerAreas.push(-areas[outerIndex]!);
   }
-  // Bottom first: a region inside another's hole always has a smaller outer area.
-  shapes.sort((a, b) => b.outerArea - a.outerArea || a.region - b.region);
-  return shapes.map(({ outerArea: _unused, ...shape }) => shape);
+  // Bottom first: a region inside another's hole always has a smaller outer area. Shapes were
+  // listed by region, so ties by index are ties by region.
+  const ordered: Shape[] = [];
+  for (const i of indicesByKey(outerAreas, true)) ordered.push(shapes[i]!);
+  return ordered;
+}
+
+/** True when one of the transparent points (x, y) lies inside the loop. */
+function enclosesVoid(graph: ChainGraph, loop: readonly number[], points: readonly (readonly [number, number])[]): boolean {
+  for (const [x, y] of points) if (loopContains(graph, loop, x, y)) return true;
+  return false;
 }
 
 /**
@@ -571,7 +581,8 @@ function assembleShapes(
  */
 function containingRegions(count: number, loops: ReturnType<typeof buildRegionLoops>, graph: ChainGraph): Int32Array {
   const parent = new Int32Array(count).fill(-1);
-  const adjacency: number[][] = Array.from({ length: count }, () => []);
+  const adjacency: number[][] = [];
+  for (let r = 0; r < count; r++) adjacency.push([]);
   for (let c = 0; c < graph.count; c++) {
     const a = graph.left[c]!;
     const b = graph.right[c]!;
@@ -593,7 +604,7 @@ function containingRegions(count: number, loops: ReturnType<typeof buildRegionLo
     outerArea[r] = -outer;
     if (holes > 0) containers.push(r);
   }
-  containers.sort((a, b) => outerArea[a]! - outerArea[b]! || a - b);
+  sortIndicesByKey(containers, outerArea, false);
   const stack: number[] = [];
   for (const t of containers) {
     const regionLoops = loops.loops[t]!;

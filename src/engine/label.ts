@@ -130,19 +130,22 @@ function resolveEdgeBlends(
       const i = y * width + x;
       const own = nearest[i - nearestBase]!;
       if (own < 0 || spread[i]! <= 4) continue;
+      // Candidates: the pixel's own label, then each other label around it once, in scan order.
       let m = 0;
       candidates[m++] = own;
       for (let dy = -1; dy <= 1; dy++) {
         const yy = y + dy;
         if (yy < 0 || yy >= height) continue;
+        const rowBase = yy * width - nearestBase;
         for (let dx = -1; dx <= 1; dx++) {
           const xx = x + dx;
-          if (xx < 0 || xx >= width || (dx === 0 && dy === 0)) continue;
-          const l = nearest[yy * width + xx - nearestBase]!;
-          if (l < 0) continue;
-          let seen = false;
-          for (let c = 0; c < m; c++) if (candidates[c] === l) seen = true;
-          if (!seen) candidates[m++] = l;
+          if (xx < 0 || xx >= width) continue;
+          const l = nearest[rowBase + xx]!;
+          // Most neighbours share the pixel's label (this also skips the pixel itself).
+          if (l === own || l < 0) continue;
+          let c = 1;
+          while (c < m && candidates[c] !== l) c++;
+          if (c === m) candidates[m++] = l;
         }
       }
       if (m < 2) continue;
@@ -257,14 +260,20 @@ function isRidge(
   b: number,
   t: number,
 ): boolean {
-  const shareAt = (xx: number, yy: number): number => {
-    if (xx < 0 || yy < 0 || xx >= width || yy >= height) return 0;
-    const o = (yy * width + xx) * 4;
-    return blendShare(obs, a, b, data[o]!, data[o + 1]!, data[o + 2]!);
-  };
   const margin = 0.08;
-  if (shareAt(x - 1, y) < t - margin && shareAt(x + 1, y) < t - margin) return true;
-  return shareAt(x, y - 1) < t - margin && shareAt(x, y + 1) < t - margin;
+  const below = t - margin;
+  if (shareAt(data, width, height, x - 1, y, obs, a, b) < below && shareAt(data, width, height, x + 1, y, obs, a, b) < below) return true;
+  return shareAt(data, width, height, x, y - 1, obs, a, b) < below && shareAt(data, width, height, x, y + 1, obs, a, b) < below;
+}
+
+/**
+ * blendShare of the pixel at (x, y); 0 outside the picture. A plain function: isRidge runs per
+ * blended pixel, and a closure there was an allocation on every call.
+ */
+function shareAt(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, obs: Float64Array, a: number, b: number): number {
+  if (x < 0 || y < 0 || x >= width || y >= height) return 0;
+  const o = (y * width + x) * 4;
+  return blendShare(obs, a, b, data[o]!, data[o + 1]!, data[o + 2]!);
 }
 
 /** Share (0–1) of colour `a` in an (r, g, b) pixel seen as a blend of palette colours a and b. */

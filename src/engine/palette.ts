@@ -11,6 +11,7 @@
  * Pixel-art images keep their exact colours.
  */
 import { labDistanceSq, rgbToLab } from './color.js';
+import { indicesByKey, sortIndicesByKey } from './order.js';
 import { OPAQUE_ALPHA_MIN } from './profile.js';
 import type { ImageProfile, PaletteRule, Rgba } from './types.js';
 
@@ -94,10 +95,15 @@ function exactColorClusters(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const keys = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || a - b);
+  // Most frequent first, equal counts by colour value: colours in ascending order, then a stable
+  // index sort by count.
+  const colors = Float64Array.from(counts.keys()).sort();
+  const colorCounts = new Float64Array(colors.length);
+  for (let i = 0; i < colors.length; i++) colorCounts[i] = counts.get(colors[i]!)!;
   const out: Clusters = { count: [], r: [], g: [], b: [] };
-  for (const key of keys) {
-    out.count.push(counts.get(key)!);
+  for (const i of indicesByKey(colorCounts, true)) {
+    const key = colors[i]!;
+    out.count.push(colorCounts[i]!);
     out.r.push((key >> 16) & 255);
     out.g.push((key >> 8) & 255);
     out.b.push(key & 255);
@@ -122,11 +128,17 @@ function buildHistogram(
   const sumR = new Float64Array(binCount);
   const sumG = new Float64Array(binCount);
   const sumB = new Float64Array(binCount);
+  // The spread test as one integer range [lowest, highest] (spreads are whole numbers 0–255).
+  const lowest = spread && tolerance < 0 ? Math.floor(-tolerance) + 1 : 0;
+  const highest = spread && tolerance >= 0 ? Math.floor(tolerance) : 255;
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * 4;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const o = i * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      if (spread && (tolerance >= 0 ? spread[y * width + x]! > tolerance : spread[y * width + x]! <= -tolerance)) continue;
+      if (spread) {
+        const s = spread[i]!;
+        if (s < lowest || s > highest) continue;
+      }
       if (accept && !accept(x, y)) continue;
       const r = data[o]!;
       const g = data[o + 1]!;
@@ -140,7 +152,7 @@ function buildHistogram(
   }
   const used: number[] = [];
   for (let bin = 0; bin < binCount; bin++) if (count[bin]! > 0) used.push(bin);
-  used.sort((a, b) => count[b]! - count[a]! || a - b);
+  sortIndicesByKey(used, count, true);
   return { bins: Int32Array.from(used), count, sumR, sumG, sumB };
 }
 
@@ -404,7 +416,7 @@ const PRE_MERGE_RADIUS = 3;
  * `radius` ΔE76. The radius grows until at most `maxCount` leaders remain.
  */
 function leaderFold(input: Clusters, radius: number, maxCount: number): Clusters {
-  const order = input.count.map((_, i) => i).sort((a, b) => input.count[b]! - input.count[a]! || a - b);
+  const order = indicesByKey(input.count, true);
   const lab = new Float64Array(input.count.length * 3);
   for (let i = 0; i < input.count.length; i++) rgbToLab(input.r[i]!, input.g[i]!, input.b[i]!, lab, i * 3);
   for (let r = radius; ; r *= 1.5) {
@@ -428,12 +440,13 @@ function leaderFold(input: Clusters, radius: number, maxCount: number): Clusters
       }
     }
     if (leaders.length <= maxCount) {
-      return {
-        count: sums.count,
-        r: sums.r.map((v, k) => v / sums.count[k]!),
-        g: sums.g.map((v, k) => v / sums.count[k]!),
-        b: sums.b.map((v, k) => v / sums.count[k]!),
-      };
+      const out: Clusters = { count: sums.count, r: [], g: [], b: [] };
+      for (let k = 0; k < sums.count.length; k++) {
+        out.r.push(sums.r[k]! / sums.count[k]!);
+        out.g.push(sums.g[k]! / sums.count[k]!);
+        out.b.push(sums.b[k]! / sums.count[k]!);
+      }
+      return out;
     }
   }
 }
@@ -569,32 +582,31 @@ function interiorShares(c: Clusters, data: Uint8Array | Uint8ClampedArray, width
 
 /** Merges the closest pair (by ΔE76) while it is closer than `radius`. */
 function mergeCloserThan(input: Clusters, radius: number): Clusters {
-  return mergePairs(input, (_c, lab, i, j) => labDistanceSq(lab, i, j), (best) => best >= radius * radius);
+  return mergePairs(input, false, radius * radius, 1);
 }
 
 /** Merges the pair with the smallest Ward cost (n1·n2/(n1+n2)·ΔE²) until `limit` remain. */
 function wardMerge(input: Clusters, limit: number): Clusters {
-  return mergePairs(
-    input,
-    (c, lab, i, j) => ((c.count[i]! * c.count[j]!) / (c.count[i]! + c.count[j]!)) * labDistanceSq(lab, i, j),
-    (_best, remaining) => remaining <= limit,
-  );
+  return mergePairs(input, true, Infinity, limit);
+}
+
+/** The cost of merging clusters i and j: ΔE76², or with `ward` the Ward cost. */
+function pairCost(ward: boolean, c: Clusters, lab: Float64Array, i: number, j: number): number {
+  return ward ? ((c.count[i]! * c.count[j]!) / (c.count[i]! + c.count[j]!)) * labDistanceSq(lab, i, j) : labDistanceSq(lab, i, j);
 }
 
 /**
  * Greedy agglomeration: repeatedly merges the cheapest pair (count-weighted mean colour) until
- * `done(cheapest cost, clusters left)` says stop. `cost(i, j)` may depend only on clusters i and j.
+ * the cheapest cost reaches `stopCost` or only `stopCount` clusters remain. The cost (pairCost)
+ * depends only on clusters i and j. A cost kind rather than a cost callback: callbacks created
+ * per call made V8 recompile this loop for every picture.
  *
  * Each cluster keeps its cheapest partner after it (nearest-neighbour cache), so a merge rescans
  * only the clusters whose partner changed: about n² cost evaluations in all instead of n² per
  * merge (n³; a 400-colour pixel-art palette took 60 ms). The pair chosen is the one the plain
  * scan (i ascending, then j ascending, first strictly cheaper pair) chooses, so results are equal.
  */
-function mergePairs(
-  input: Clusters,
-  cost: (c: Clusters, lab: Float64Array, i: number, j: number) => number,
-  done: (bestCost: number, remaining: number) => boolean,
-): Clusters {
+function mergePairs(input: Clusters, ward: boolean, stopCost: number, stopCount: number): Clusters {
   const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
   const size = c.count.length;
   const lab = new Float64Array(size * 3);
@@ -603,21 +615,7 @@ function mergePairs(
   // partner[i]: the first j > i with the cheapest cost(i, j), −1 when none; partnerCost[i] that cost.
   const partner = new Int32Array(size).fill(-1);
   const partnerCost = new Float64Array(size).fill(Infinity);
-  const findPartner = (i: number): void => {
-    let best = Infinity;
-    let bj = -1;
-    for (let j = i + 1; j < size; j++) {
-      if (!alive[j]) continue;
-      const k = cost(c, lab, i, j);
-      if (k < best) {
-        best = k;
-        bj = j;
-      }
-    }
-    partner[i] = bj;
-    partnerCost[i] = best;
-  };
-  for (let i = 0; i < size; i++) findPartner(i);
+  for (let i = 0; i < size; i++) findPartner(i, ward, c, lab, alive, partner, partnerCost);
   let remaining = size;
   while (remaining > 1) {
     let bi = -1;
@@ -628,7 +626,7 @@ function mergePairs(
         bi = i;
       }
     }
-    if (done(best, remaining)) break;
+    if (best >= stopCost || remaining <= stopCount) break;
     const bj = partner[bi]!;
     const n = c.count[bi]! + c.count[bj]!;
     c.r[bi] = (c.r[bi]! * c.count[bi]! + c.r[bj]! * c.count[bj]!) / n;
@@ -638,16 +636,16 @@ function mergePairs(
     rgbToLab(c.r[bi]!, c.g[bi]!, c.b[bi]!, lab, bi * 3);
     alive[bj] = 0;
     remaining--;
-    findPartner(bi);
+    findPartner(bi, ward, c, lab, alive, partner, partnerCost);
     for (let i = 0; i < size; i++) {
       if (!alive[i] || i === bi) continue;
       if (partner[i] === bj || partner[i] === bi) {
         // Its partner is gone or changed: scan again.
-        findPartner(i);
+        findPartner(i, ward, c, lab, alive, partner, partnerCost);
       } else if (i < bi) {
         // Only its cost to the merged cluster changed: keep the plain scan's choice (cheaper, or
         // as cheap and earlier).
-        const k = cost(c, lab, i, bi);
+        const k = pairCost(ward, c, lab, i, bi);
         if (k < partnerCost[i]! || (k === partnerCost[i]! && bi < partner[i]!)) {
           partner[i] = bi;
           partnerCost[i] = k;
@@ -664,6 +662,23 @@ function mergePairs(
     out.b.push(c.b[i]!);
   }
   return out;
+}
+
+/** mergePairs' cache entry for cluster i: its cheapest live partner after it, and that cost. */
+function findPartner(i: number, ward: boolean, c: Clusters, lab: Float64Array, alive: Uint8Array, partner: Int32Array, partnerCost: Float64Array): void {
+  const size = alive.length;
+  let best = Infinity;
+  let bj = -1;
+  for (let j = i + 1; j < size; j++) {
+    if (!alive[j]) continue;
+    const k = pairCost(ward, c, lab, i, j);
+    if (k < best) {
+      best = k;
+      bj = j;
+    }
+  }
+  partner[i] = bj;
+  partnerCost[i] = best;
 }
 
 function finishPalette(clusters: Clusters, rules: readonly PaletteRule[]): Palette {

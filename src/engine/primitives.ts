@@ -921,28 +921,47 @@ function areaCentroid(p: Float64Array): [number, number] {
 /** Convex hull (Andrew's monotone chain), counter-clockwise in y-up terms, as x, y pairs. */
 function convexHull(p: Float64Array): Float64Array {
   const n = p.length / 2;
-  const idx = Array.from({ length: n }, (_, i) => i);
-  idx.sort((a, b) => p[a * 2]! - p[b * 2]! || p[a * 2 + 1]! - p[b * 2 + 1]! || a - b);
-  const cross = (o: number, a: number, b: number): number =>
-    (p[a * 2]! - p[o * 2]!) * (p[b * 2 + 1]! - p[o * 2 + 1]!) - (p[a * 2 + 1]! - p[o * 2 + 1]!) * (p[b * 2]! - p[o * 2]!);
+  const idx: number[] = [];
+  for (let i = 0; i < n; i++) idx.push(i);
+  hullPoints = p;
+  try {
+    idx.sort(byXThenY);
+  } finally {
+    hullPoints = EMPTY_POINTS;
+  }
   const out: number[] = [];
   for (const i of idx) {
-    while (out.length >= 2 && cross(out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
+    while (out.length >= 2 && hullCross(p, out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
     out.push(i);
   }
   const lower = out.length + 1;
   for (let k = idx.length - 2; k >= 0; k--) {
     const i = idx[k]!;
-    while (out.length >= lower && cross(out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
+    while (out.length >= lower && hullCross(p, out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
     out.push(i);
   }
   out.pop();
   const hull = new Float64Array(out.length * 2);
-  out.forEach((i, k) => {
-    hull[k * 2] = p[i * 2]!;
-    hull[k * 2 + 1] = p[i * 2 + 1]!;
-  });
+  for (let k = 0; k < out.length; k++) {
+    hull[k * 2] = p[out[k]! * 2]!;
+    hull[k * 2 + 1] = p[out[k]! * 2 + 1]!;
+  }
   return hull;
+}
+
+// convexHull's sort order as a module function reading the points from a variable set for one
+// synchronous sort: an inline comparator is a new closure per call, which V8 recompiles per picture.
+const EMPTY_POINTS = new Float64Array(0);
+let hullPoints: Float64Array = EMPTY_POINTS;
+
+function byXThenY(a: number, b: number): number {
+  const p = hullPoints;
+  return p[a * 2]! - p[b * 2]! || p[a * 2 + 1]! - p[b * 2 + 1]! || a - b;
+}
+
+/** Cross product of (a − o) and (b − o) for samples o, a, b. */
+function hullCross(p: Float64Array, o: number, a: number, b: number): number {
+  return (p[a * 2]! - p[o * 2]!) * (p[b * 2 + 1]! - p[o * 2 + 1]!) - (p[a * 2 + 1]! - p[o * 2 + 1]!) * (p[b * 2]! - p[o * 2]!);
 }
 
 /** Every k-th sample so that at most `max` remain. */

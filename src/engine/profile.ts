@@ -317,25 +317,40 @@ export function neighbourSpread(
   // above the band's first row is compared too). Written out without helper calls: it runs once
   // per pixel, before the JIT has optimised anything.
   const base = rowFrom * width;
+  const bandEnd = rowTo * width;
   for (let y = Math.max(0, rowFrom - 1); y < rowTo; y++) {
-    const inBand = y >= rowFrom;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const o = i * 4;
-      for (let k = 0; k < 2; k++) {
-        if (k === 0 ? !inBand || x + 1 >= width : y + 1 >= height) continue;
-        const j = k === 0 ? i + 1 : i + width;
-        const q = j * 4;
-        let d = Math.abs(data[o]! - data[q]!);
-        const dg = Math.abs(data[o + 1]! - data[q + 1]!);
-        const db = Math.abs(data[o + 2]! - data[q + 2]!);
-        const da = Math.abs(data[o + 3]! - data[q + 3]!);
+    const rowStart = y * width;
+    if (y >= rowFrom) {
+      // Horizontal pairs of this row: both pixels are in the band.
+      for (let i = rowStart; i < rowStart + width - 1; i++) {
+        const o = i * 4;
+        let d = Math.abs(data[o]! - data[o + 4]!);
+        const dg = Math.abs(data[o + 1]! - data[o + 5]!);
+        const db = Math.abs(data[o + 2]! - data[o + 6]!);
+        const da = Math.abs(data[o + 3]! - data[o + 7]!);
         if (dg > d) d = dg;
         if (db > d) d = db;
         if (da > d) d = da;
-        if (inBand && d > spread[i - base]!) spread[i - base] = d;
-        if (j < rowTo * width && d > spread[j - base]!) spread[j - base] = d;
+        if (d > spread[i - base]!) spread[i - base] = d;
+        if (d > spread[i + 1 - base]!) spread[i + 1 - base] = d;
       }
+    }
+    if (y + 1 >= height) continue;
+    // Vertical pairs with the next row; either pixel may lie outside the band.
+    const upperInBand = y >= rowFrom;
+    const lowerInBand = rowStart + width < bandEnd;
+    const step = width * 4;
+    for (let i = rowStart; i < rowStart + width; i++) {
+      const o = i * 4;
+      let d = Math.abs(data[o]! - data[o + step]!);
+      const dg = Math.abs(data[o + 1]! - data[o + step + 1]!);
+      const db = Math.abs(data[o + 2]! - data[o + step + 2]!);
+      const da = Math.abs(data[o + 3]! - data[o + step + 3]!);
+      if (dg > d) d = dg;
+      if (db > d) d = db;
+      if (da > d) d = da;
+      if (upperInBand && d > spread[i - base]!) spread[i - base] = d;
+      if (lowerInBand && d > spread[i + width - base]!) spread[i + width - base] = d;
     }
   }
   return spread;

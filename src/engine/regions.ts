@@ -94,21 +94,7 @@ function findRuns(labels: Int32Array, width: number, height: number): Runs {
 function unionRuns(runs: Runs, width: number, height: number, links: Uint8Array | undefined): Int32Array {
   const parent = new Int32Array(runs.count);
   for (let k = 0; k < runs.count; k++) parent[k] = k;
-  const find = (k: number): number => {
-    while (parent[k] !== k) {
-      parent[k] = parent[parent[k]!]!; // path halving
-      k = parent[k]!;
-    }
-    return k;
-  };
-  const union = (a: number, b: number): void => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra < rb) parent[rb] = ra;
-    else if (rb < ra) parent[ra] = rb;
-  };
   const { x, label, rowStart } = runs;
-  const endOf = (k: number, rowEnd: number): number => (k + 1 < rowEnd ? x[k + 1]! : width);
   for (let y = 1; y < height; y++) {
     const aboveEnd = rowStart[y]!;
     const rowEnd = rowStart[y + 1]!;
@@ -117,19 +103,39 @@ function unionRuns(runs: Runs, width: number, height: number, links: Uint8Array 
       const l = label[k]!;
       if (l < 0) continue;
       const from = x[k]!;
-      const to = endOf(k, rowEnd);
+      const to = k + 1 < rowEnd ? x[k + 1]! : width;
       // Runs above that end before this one starts are done for this row.
-      while (j < aboveEnd && endOf(j, aboveEnd) <= from) j++;
+      while (j < aboveEnd && (j + 1 < aboveEnd ? x[j + 1]! : width) <= from) j++;
       // The run above ending exactly at `from` touches this run at the corner (from, y).
-      if (links && from > 0 && j > rowStart[y - 1]! && label[j - 1] === l && links[y * (width + 1) + from] === 1) union(k, j - 1);
+      if (links && from > 0 && j > rowStart[y - 1]! && label[j - 1] === l && links[y * (width + 1) + from] === 1) unionSets(parent, k, j - 1);
       let m = j;
-      for (; m < aboveEnd && x[m]! < to; m++) if (label[m] === l) union(k, m);
+      for (; m < aboveEnd && x[m]! < to; m++) if (label[m] === l) unionSets(parent, k, m);
       // The run above starting exactly at `to` touches this run at the corner (to, y).
-      if (links && to < width && m < aboveEnd && x[m] === to && label[m] === l && links[y * (width + 1) + to] === 2) union(k, m);
+      if (links && to < width && m < aboveEnd && x[m] === to && label[m] === l && links[y * (width + 1) + to] === 2) unionSets(parent, k, m);
     }
   }
   for (let k = 0; k < runs.count; k++) parent[k] = parent[parent[k]!]!; // parent ≤ k: one pass resolves
   return parent;
+}
+
+// Union-find helpers as plain functions, not closures inside the stages: a closure is a new
+// function on every call, and V8 optimised such closures afresh for every picture.
+
+/** Root of run k's set, halving the path on the way. */
+function findSet(parent: Int32Array, k: number): number {
+  while (parent[k] !== k) {
+    parent[k] = parent[parent[k]!]!; // path halving
+    k = parent[k]!;
+  }
+  return k;
+}
+
+/** Joins two sets; the smaller root becomes the root. */
+function unionSets(parent: Int32Array, a: number, b: number): void {
+  const ra = findSet(parent, a);
+  const rb = findSet(parent, b);
+  if (ra < rb) parent[rb] = ra;
+  else if (rb < ra) parent[ra] = rb;
 }
 
 /**
@@ -152,31 +158,26 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   }
   const parent = new Int32Array(count);
   for (let r = 0; r < count; r++) parent[r] = r;
-  const find = (r: number): number => {
-    while (parent[r] !== r && parent[r]! >= 0) {
-      const p = parent[r]!;
-      if (parent[p] !== p && parent[p]! >= 0) parent[r] = parent[p]!;
-      r = parent[r]!;
-    }
-    return parent[r]! < 0 ? -1 : r;
-  };
   // Members of a merged region form a linked list so its whole pixel set can be scanned.
   const nextMember = new Int32Array(count).fill(-1);
   const lastMember = new Int32Array(count);
   for (let r = 0; r < count; r++) lastMember[r] = r;
 
-  const small: number[] = [];
-  for (let r = 0; r < count; r++) if (area[r]! < minAreaPx) small.push(r);
-  small.sort((a, b) => area[a]! - area[b]! || a - b);
+  // Small regions, smallest first (ties by index): sorted as area × count + index, whole numbers
+  // well below 2^53, so a plain numeric sort needs no comparator.
+  let smallCount = 0;
+  for (let r = 0; r < count; r++) if (area[r]! < minAreaPx) smallCount++;
+  const small = new Float64Array(smallCount);
+  for (let r = 0, k = 0; r < count; r++) if (area[r]! < minAreaPx) small[k++] = area[r]! * count + r;
+  small.sort();
   // Border length shared with each neighbouring root, and those roots in first-seen order (a
   // typed-array tally instead of a Map: this loop visits every pixel of every small region).
   const sharedLength = new Int32Array(count);
   const neighbours = new Int32Array(count);
   let neighbourCount = 0;
-  let current = -1;
-  for (const r of small) {
-    if (find(r) !== r || area[r]! >= minAreaPx) continue;
-    current = r;
+  for (let s = 0; s < smallCount; s++) {
+    const r = small[s]! % count;
+    if (findRegionRoot(parent, r) !== r || area[r]! >= minAreaPx) continue;
     for (let k = 0; k < neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
     neighbourCount = 0;
     for (let m = r; m >= 0; m = nextMember[m]!) {
@@ -184,10 +185,10 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
         const i = pixels[p]!;
         const x = i % width;
         const y = (i - x) / width;
-        if (x > 0) countNeighbour(i - 1);
-        if (x < width - 1) countNeighbour(i + 1);
-        if (y > 0) countNeighbour(i - width);
-        if (y < height - 1) countNeighbour(i + width);
+        if (x > 0) neighbourCount = tallyNeighbour(regionOf[i - 1]!, parent, r, sharedLength, neighbours, neighbourCount);
+        if (x < width - 1) neighbourCount = tallyNeighbour(regionOf[i + 1]!, parent, r, sharedLength, neighbours, neighbourCount);
+        if (y > 0) neighbourCount = tallyNeighbour(regionOf[i - width]!, parent, r, sharedLength, neighbours, neighbourCount);
+        if (y < height - 1) neighbourCount = tallyNeighbour(regionOf[i + width]!, parent, r, sharedLength, neighbours, neighbourCount);
       }
     }
     let best = -1;
@@ -218,20 +219,35 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
     lastMember[best] = lastMember[r]!;
   }
 
-  function countNeighbour(j: number): void {
-    const q = regionOf[j]!;
-    if (q < 0) return;
-    const root = find(q);
-    if (root < 0 || root === current) return;
-    if (sharedLength[root]++ === 0) neighbours[neighbourCount++] = root;
-  }
-
   const newRegionOf = new Int32Array(regionOf.length);
   for (let i = 0; i < regionOf.length; i++) {
     const r = regionOf[i]!;
-    newRegionOf[i] = r < 0 ? -1 : find(r);
+    newRegionOf[i] = r < 0 ? -1 : findRegionRoot(parent, r);
   }
   const newLabels = new Int32Array(regionOf.length);
   for (let i = 0; i < regionOf.length; i++) newLabels[i] = newRegionOf[i]! < 0 ? -1 : labelOf[newRegionOf[i]!]!;
   return findRegions(newLabels, width, height, links);
+}
+
+/** Root of region r after the merges so far (parent −1: dropped), compressing as it goes. */
+function findRegionRoot(parent: Int32Array, r: number): number {
+  while (parent[r] !== r && parent[r]! >= 0) {
+    const p = parent[r]!;
+    if (parent[p] !== p && parent[p]! >= 0) parent[r] = parent[p]!;
+    r = parent[r]!;
+  }
+  return parent[r]! < 0 ? -1 : r;
+}
+
+/**
+ * Counts one pixel of border between the region being merged (`current`) and the region `q`
+ * across it: adds to the shared length of q's root, listing the root when first seen. Returns
+ * the new number of listed roots.
+ */
+function tallyNeighbour(q: number, parent: Int32Array, current: number, sharedLength: Int32Array, neighbours: Int32Array, neighbourCount: number): number {
+  if (q < 0) return neighbourCount;
+  const root = findRegionRoot(parent, q);
+  if (root < 0 || root === current) return neighbourCount;
+  if (sharedLength[root]++ === 0) neighbours[neighbourCount++] = root;
+  return neighbourCount;
 }

@@ -45,11 +45,14 @@ function pinchEnd(ctx: SampleContext, x: number, y: number, d: number, out: Floa
   if (link === 0) return;
   const [lx, ly, rx, ry] = sidePixels(x, y, d);
   // The unlinked side is the pixel that is not on the linked diagonal.
-  const onLinked = (px: number, py: number): boolean =>
-    link === 1 ? (px === x - 1 && py === y - 1) || (px === x && py === y) : (px === x && py === y - 1) || (px === x - 1 && py === y);
-  const [ux, uy] = onLinked(lx, ly) ? [rx, ry] : [lx, ly];
+  const [ux, uy] = onLinkedDiagonal(link, x, y, lx, ly) ? [rx, ry] : [lx, ly];
   out[k * 2] = x + (ux + 0.5 - x) * 2 * PINCH_OFFSET;
   out[k * 2 + 1] = y + (uy + 0.5 - y) * 2 * PINCH_OFFSET;
+}
+
+/** True when pixel (px, py) is one of the two pixels of vertex (x, y)'s linked diagonal. */
+function onLinkedDiagonal(link: number, x: number, y: number, px: number, py: number): boolean {
+  return link === 1 ? (px === x - 1 && py === y - 1) || (px === x && py === y) : (px === x && py === y - 1) || (px === x - 1 && py === y);
 }
 
 function regionAt(ctx: SampleContext, x: number, y: number): number {

@@ -17,7 +17,7 @@
  * All geometry stays in traced coordinates; `pathOnPage` maps it onto the page for the writers
  * that need absolute page coordinates.
  */
-import type { Chain, ChainUse, Loop, Rgba, Segment, ShapePrimitive, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Loop, Rgba, Segment, Shape, ShapePrimitive, TraceResult } from '../engine/types.js';
 import { ALL_CURVES, LINES_AND_CUBICS, intersectCurves, isCircularArc, restrictChains, reverseSegments, transformSegment, type AllowedCurves } from './curves.js';
 import { arcCenter } from './flatten.js';
 import { computePage, isUniform, type Page } from './page.js';
@@ -135,43 +135,128 @@ export function buildPlan(result: TraceResult, options: OutputOptions): OutputPl
 
 // ---------------------------------------------------------------------------------------------
 // Items
+//
+// Written as top-level functions over one ShapeTable, without closures or callbacks: a closure is
+// a new function on every call, and V8 optimised buildItems' closures afresh for every picture (a
+// batch of varied pictures kept recompiling them, on the same cores that trace).
 
-/** One drawable produced for a shape (or for a chain owned by a shape), before grouping. */
-interface Unit {
-  readonly owner: number;
-  readonly item: FillItem | StrokeItem;
+/** What the item builders need to know about the shapes, derived once per plan. */
+interface ShapeTable {
+  readonly shapes: readonly Shape[];
+  readonly stacked: boolean;
+  /** Shape index per region; −1 when the region has no shape (or lies beyond the table). */
+  readonly shapeIndexOfRegion: Int32Array;
+  /** Shape index of each shape's parent; −1 for none. */
+  readonly parentShape: Int32Array;
+  /** Nesting depth of each shape (0 = top level). */
+  readonly depth: Int32Array;
+  /** Shape indices in paint order: by index, or by depth then index when stacked. */
+  readonly order: Int32Array;
+  /** Position of each shape in `order`. */
+  readonly paintIndex: Int32Array;
+}
+
+function shapeTable(result: TraceResult): ShapeTable {
+  const shapes = result.shapes;
+  const n = shapes.length;
+  const stacked = (result.shapeStacking ?? 'cutouts') === 'stacked';
+  let regionCount = 0;
+  for (let i = 0; i < n; i++) regionCount = Math.max(regionCount, shapes[i]!.region + 1, shapes[i]!.parent + 1);
+  const shapeIndexOfRegion = new Int32Array(regionCount).fill(-1);
+  for (let i = 0; i < n; i++) shapeIndexOfRegion[shapes[i]!.region] = i;
+  const parentShape = new Int32Array(n);
+  for (let i = 0; i < n; i++) parentShape[i] = shapeOfRegion(shapeIndexOfRegion, shapes[i]!.parent);
+  const depth = new Int32Array(n);
+  // Parents are larger, so they come first in result.shapes; a second pass covers anything else.
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < n; i++) depth[i] = parentShape[i]! >= 0 ? depth[parentShape[i]!]! + 1 : 0;
+  }
+  const order = new Int32Array(n);
+  if (stacked) {
+    // By depth, ties by index (a counting sort: depths are small whole numbers).
+    let maxDepth = 0;
+    for (let i = 0; i < n; i++) maxDepth = Math.max(maxDepth, depth[i]!);
+    const next = new Int32Array(maxDepth + 2);
+    for (let i = 0; i < n; i++) next[depth[i]! + 1]!++;
+    for (let d = 1; d <= maxDepth + 1; d++) next[d]! += next[d - 1]!;
+    for (let i = 0; i < n; i++) order[next[depth[i]!]!++] = i;
+  } else {
+    for (let i = 0; i < n; i++) order[i] = i;
+  }
+  const paintIndex = new Int32Array(n);
+  for (let k = 0; k < n; k++) paintIndex[order[k]!] = k;
+  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex };
+}
+
+/** The shape of a region, or −1. */
+function shapeOfRegion(shapeIndexOfRegion: Int32Array, region: number): number {
+  return region >= 0 && region < shapeIndexOfRegion.length ? shapeIndexOfRegion[region]! : -1;
+}
+
+/** The shape of a region when it is drawn (not fully transparent), else −1. */
+function drawnShapeOfRegion(table: ShapeTable, region: number): number {
+  const i = shapeOfRegion(table.shapeIndexOfRegion, region);
+  return i >= 0 && table.shapes[i]!.color.a > 0 ? i : -1;
+}
+
+/**
+ * Every chain of a drawn shape once, in the order (and direction) the shapes first use it, with
+ * the drawn shapes on its two sides (−1 = nothing drawn there) and the shape that used it.
+ */
+interface ChainVisits {
+  readonly count: number;
+  readonly uses: readonly ChainUse[];
+  readonly sideA: Int32Array;
+  readonly sideB: Int32Array;
+  readonly user: Int32Array;
+}
+
+function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisits {
+  const seen = new Uint8Array(chains.length);
+  const uses: ChainUse[] = [];
+  const sideA = new Int32Array(chains.length);
+  const sideB = new Int32Array(chains.length);
+  const user = new Int32Array(chains.length);
+  const { shapes, order } = table;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const s = shapes[i]!;
+    if (s.color.a <= 0) continue;
+    for (let l = -1; l < s.holes.length; l++) {
+      const loop = l < 0 ? s.outer : s.holes[l]!;
+      for (let u = 0; u < loop.length; u++) {
+        const use = loop[u]!;
+        if (seen[use.chain]) continue;
+        seen[use.chain] = 1;
+        const chain = chains[use.chain]!;
+        const v = uses.length;
+        uses.push(use);
+        sideA[v] = drawnShapeOfRegion(table, chain.leftRegion);
+        sideB[v] = drawnShapeOfRegion(table, chain.rightRegion);
+        user[v] = i;
+      }
+    }
+  }
+  return { count: uses.length, uses, sideA, sideB, user };
 }
 
 function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
-  const shapes = result.shapes;
-  const stacked = (result.shapeStacking ?? 'cutouts') === 'stacked';
-  // Region → shape as a typed array (−1: no shape): looked up twice per chain below.
-  let regionCount = 0;
-  for (const s of shapes) regionCount = Math.max(regionCount, s.region + 1, s.parent + 1);
-  const shapeIndexOfRegion = new Int32Array(regionCount).fill(-1);
-  shapes.forEach((s, i) => (shapeIndexOfRegion[s.region] = i));
-  const shapeOfRegion = (region: number): number | undefined => {
-    const i = region >= 0 && region < regionCount ? shapeIndexOfRegion[region]! : -1;
-    return i >= 0 ? i : undefined;
-  };
-  const parentShape = shapes.map((s) => (s.parent >= 0 ? (shapeOfRegion(s.parent) ?? -1) : -1));
-  const depth = new Int32Array(shapes.length);
-  // Parents are larger, so they come first in result.shapes; a second pass covers anything else.
-  for (let pass = 0; pass < 2; pass++) {
-    for (let i = 0; i < shapes.length; i++) depth[i] = parentShape[i]! >= 0 ? depth[parentShape[i]!]! + 1 : 0;
-  }
-  const layerOf = (i: number): number => (stacked ? depth[i]! : 0);
-  const order = shapes.map((_, i) => i);
-  if (stacked) order.sort((a, b) => depth[a]! - depth[b]! || a - b);
-  const paintIndex = new Int32Array(shapes.length);
-  order.forEach((s, k) => (paintIndex[s] = k));
-  const drawn = (i: number | undefined): i is number => i !== undefined && shapes[i]!.color.a > 0;
+  const table = shapeTable(result);
+  const units = shapeUnits(table, options, chains, allowed, uniform);
+  const visits = options.drawStyle === 'stroke_edges' || (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) ? visitChainsOnce(table, chains) : undefined;
+  if (visits && options.drawStyle === 'stroke_edges') addEdgeStrokes(table, options, chains, visits, units);
+  const fillers = visits && options.drawStyle === 'fill_shapes' ? gapFillers(table, options, chains, visits) : new Map<string, StrokeItem[]>();
+  return groupItems(table, options, units, fillers);
+}
 
-  // Per-shape units in paint order.
-  const units: Unit[][] = shapes.map(() => []);
-  const strokeColor = (c: Rgba): Rgba => options.strokes.overrideColor ?? c;
+/** Per shape, its own drawables (a fill, or an outline), in paint order. */
+function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): (FillItem | StrokeItem)[][] {
+  const { shapes, order } = table;
+  const units: (FillItem | StrokeItem)[][] = [];
+  for (let i = 0; i < shapes.length; i++) units.push([]);
   const primitivesOk = primitiveFormat(options, allowed);
-  for (const i of order) {
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
     const s = shapes[i]!;
     if (s.color.a <= 0) continue;
     const loops = [s.outer, ...s.holes];
@@ -179,157 +264,166 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
       let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed)) : undefined;
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
-      units[i]!.push({ owner: i, item: { kind: 'fill', shape: i, color: s.color, loops, ...(primitive ? { primitive } : {}) } });
+      units[i]!.push({ kind: 'fill', shape: i, color: s.color, loops, ...(primitive ? { primitive } : {}) });
     } else if (options.drawStyle === 'stroke_shapes') {
-      units[i]!.push({ owner: i, item: outline(strokeColor(s.color), options, loops.map((l) => ({ uses: l, closed: true }))) });
+      const paths: PlanPath[] = [];
+      for (const l of loops) paths.push({ uses: l, closed: true });
+      units[i]!.push(outline(options.strokes.overrideColor ?? s.color, options, paths));
     }
   }
-  /**
-   * Every chain of a drawn shape once, in the order (and direction) the shapes first use it, with
-   * the shapes on its two sides (undefined = nothing drawn there) and the shape that used it.
-   */
-  const forEachChainOnce = (visit: (use: ChainUse, chain: Chain, a: number | undefined, b: number | undefined, user: number) => void): void => {
-    const seen = new Uint8Array(chains.length);
-    for (const i of order) {
-      const s = shapes[i]!;
-      if (s.color.a <= 0) continue;
-      for (const loop of [s.outer, ...s.holes]) {
-        for (const use of loop) {
-          if (seen[use.chain]) continue;
-          seen[use.chain] = 1;
-          const chain = chains[use.chain]!;
-          const a = shapeOfRegion(chain.leftRegion);
-          const b = shapeOfRegion(chain.rightRegion);
-          visit(use, chain, drawn(a) ? a : undefined, drawn(b) ? b : undefined, i);
-        }
+  return units;
+}
+
+/** stroke_edges: every chain once, owned by the later-painted of its two shapes. */
+function addEdgeStrokes(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], visits: ChainVisits, units: (FillItem | StrokeItem)[][]): void {
+  const { shapes, paintIndex } = table;
+  for (let v = 0; v < visits.count; v++) {
+    const a = visits.sideA[v]!;
+    const b = visits.sideB[v]!;
+    const user = visits.user[v]!;
+    const use = visits.uses[v]!;
+    const both = a >= 0 && b >= 0;
+    const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : user;
+    const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
+    units[owner]!.push(outline(options.strokes.overrideColor ?? color, options, [{ uses: [use], closed: chains[use.chain]!.closed }]));
+  }
+}
+
+/** Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. */
+function gapFillers(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], visits: ChainVisits): Map<string, StrokeItem[]> {
+  const { shapes, stacked, parentShape, depth } = table;
+  // Keyed by the filler colour as one number (0xRRGGBB; the filler is opaque) rather than a hex
+  // string per chain; a Map keeps first-seen order either way, so the output is the same.
+  const byAnchor = new Map<string, Map<number, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
+  const anchorNames = new Map<number, string>();
+  for (let v = 0; v < visits.count; v++) {
+    const a = visits.sideA[v]!;
+    const b = visits.sideB[v]!;
+    if (a < 0 || b < 0) continue;
+    let anchor = 'root';
+    if (stacked) {
+      // A shape lying on its parent needs no filler: the parent is painted underneath.
+      if (parentShape[a] === b || parentShape[b] === a) continue;
+      const deeper = depth[a]! >= depth[b]! ? a : b;
+      const parent = parentShape[deeper]!;
+      const id = options.groupBy === 'parent' ? parent : depth[deeper]!;
+      if (options.groupBy !== 'parent' || parent >= 0) {
+        let name = anchorNames.get(id);
+        if (name === undefined) anchorNames.set(id, (name = options.groupBy === 'parent' ? `parent:${id}` : `layer:${id}`));
+        anchor = name;
       }
     }
-  };
-
-  if (options.drawStyle === 'stroke_edges') {
-    // Every chain once, owned by the later-painted of its two shapes.
-    forEachChainOnce((use, chain, a, b, user) => {
-      const both = a !== undefined && b !== undefined;
-      const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : user;
-      const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
-      units[owner]!.push({ owner, item: outline(strokeColor(color), options, [{ uses: [use], closed: chain.closed }]) });
-    });
+    let colors = byAnchor.get(anchor);
+    if (!colors) byAnchor.set(anchor, (colors = new Map()));
+    const ca = shapes[a]!.color;
+    const cb = shapes[b]!.color;
+    const key = (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
+    let entry = colors.get(key);
+    if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), paths: [], clip: new Set() }));
+    const use = visits.uses[v]!;
+    entry.paths.push({ uses: [use], closed: chains[use.chain]!.closed });
+    // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
+    if (options.gapFiller.clip) {
+      entry.clip.add(a);
+      entry.clip.add(b);
+    }
   }
-
-  // Gap filler, keyed by where it goes: 'root', 'layer:d' or 'parent:i'.
   const fillers = new Map<string, StrokeItem[]>();
-  if (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) {
-    // Keyed by the filler colour as one number (0xRRGGBB; the filler is opaque) rather than a hex
-    // string per chain; a Map keeps first-seen order either way, so the output is the same.
-    const byAnchor = new Map<string, Map<number, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
-    const anchorNames = new Map<number, string>();
-    const anchorName = (id: number, make: () => string): string => {
-      let name = anchorNames.get(id);
-      if (name === undefined) anchorNames.set(id, (name = make()));
-      return name;
-    };
-    forEachChainOnce((use, chain, a, b) => {
-      if (a === undefined || b === undefined) return;
-      let anchor = 'root';
-      if (stacked) {
-        // A shape lying on its parent needs no filler: the parent is painted underneath.
-        if (parentShape[a] === b || parentShape[b] === a) return;
-        const deeper = depth[a]! >= depth[b]! ? a : b;
-        if (options.groupBy === 'parent') {
-          const parent = parentShape[deeper]!;
-          anchor = parent >= 0 ? anchorName(parent, () => `parent:${parent}`) : 'root';
-        } else {
-          const d = depth[deeper]!;
-          anchor = anchorName(d, () => `layer:${d}`);
-        }
-      }
-      let colors = byAnchor.get(anchor);
-      if (!colors) byAnchor.set(anchor, (colors = new Map()));
-      const ca = shapes[a]!.color;
-      const cb = shapes[b]!.color;
-      const key = (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
-      let entry = colors.get(key);
-      if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), paths: [], clip: new Set() }));
-      entry.paths.push({ uses: [use], closed: chain.closed });
-      // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
-      if (options.gapFiller.clip) {
-        entry.clip.add(a);
-        entry.clip.add(b);
-      }
-    });
-    for (const [anchor, colors] of byAnchor) {
-      fillers.set(
-        anchor,
-        [...colors.values()].map((e) => ({
-          kind: 'stroke',
-          role: 'gap_filler',
-          color: e.color,
-          widthPx: options.gapFiller.strokeWidthPx,
-          nonScaling: options.gapFiller.nonScalingStroke,
-          paths: e.paths,
-          ...(options.gapFiller.clip ? { clipShapes: [...e.clip].sort((x, y) => x - y) } : {}),
-        })),
-      );
+  for (const [anchor, colors] of byAnchor) {
+    const strokes: StrokeItem[] = [];
+    for (const e of colors.values()) {
+      strokes.push({
+        kind: 'stroke',
+        role: 'gap_filler',
+        color: e.color,
+        widthPx: options.gapFiller.strokeWidthPx,
+        nonScaling: options.gapFiller.nonScalingStroke,
+        paths: e.paths,
+        ...(options.gapFiller.clip ? { clipShapes: [...e.clip].sort(ascending) } : {}),
+      });
     }
+    fillers.set(anchor, strokes);
   }
-  const fillersAt = (anchor: string): StrokeItem[] => fillers.get(anchor) ?? [];
-  const rootFillers = stacked ? [] : fillersAt('root');
+  return fillers;
+}
 
-  const unitItems = (i: number): (FillItem | StrokeItem)[] => units[i]!.map((u) => u.item);
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
+function fillersAt(fillers: ReadonlyMap<string, StrokeItem[]>, anchor: string): StrokeItem[] {
+  return fillers.get(anchor) ?? [];
+}
+
+/** Paint-ordered items grouped as output.group_by asks (reference §3.5). */
+function groupItems(table: ShapeTable, options: OutputOptions, units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+  const { shapes, stacked, order, depth } = table;
+  const rootFillers = stacked ? [] : fillersAt(fillers, 'root');
   const layers: number[][] = [];
-  for (const i of order) (layers[layerOf(i)] ??= []).push(i);
-
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    (layers[stacked ? depth[i]! : 0] ??= []).push(i);
+  }
   let items: PlanItem[];
   switch (options.groupBy) {
     case 'none':
       items = [...rootFillers];
-      layers.forEach((members, d) => {
-        if (stacked) items.push(...fillersAt(`layer:${d}`));
-        for (const i of members) items.push(...unitItems(i));
-      });
+      for (let d = 0; d < layers.length; d++) {
+        if (!layers[d]) continue;
+        if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
+        for (const i of layers[d]!) items.push(...units[i]!);
+      }
       break;
     case 'layer':
       items = [...rootFillers];
-      layers.forEach((members, d) => {
-        const inner: PlanItem[] = stacked ? [...fillersAt(`layer:${d}`)] : [];
-        for (const i of members) inner.push(...unitItems(i));
+      for (let d = 0; d < layers.length; d++) {
+        if (!layers[d]) continue;
+        const inner: PlanItem[] = stacked ? [...fillersAt(fillers, `layer:${d}`)] : [];
+        for (const i of layers[d]!) inner.push(...units[i]!);
         if (inner.length > 0) items.push({ kind: 'group', id: `layer-${d}`, items: mergeStrokes(inner) });
-      });
+      }
       break;
     case 'color':
       items = [...rootFillers];
-      layers.forEach((members, d) => {
-        if (stacked) items.push(...fillersAt(`layer:${d}`));
+      for (let d = 0; d < layers.length; d++) {
+        if (!layers[d]) continue;
+        if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
         const byColor = new Map<string, PlanItem[]>();
-        for (const i of members) {
+        for (const i of layers[d]!) {
           const key = colorKey(shapes[i]!.color);
           let list = byColor.get(key);
           if (!list) byColor.set(key, (list = []));
-          list.push(...unitItems(i));
+          list.push(...units[i]!);
         }
         for (const [key, list] of byColor) {
           if (list.length === 0) continue;
           items.push({ kind: 'group', id: stacked ? `layer-${d}-color-${key}` : `color-${key}`, items: mergeStrokes(list) });
         }
-      });
+      }
       break;
     case 'parent': {
-      const children: number[][] = shapes.map(() => []);
+      const children: number[][] = [];
+      for (let i = 0; i < shapes.length; i++) children.push([]);
       const top: number[] = [];
-      for (const i of order) (parentShape[i]! >= 0 ? children[parentShape[i]!]! : top).push(i);
-      const node = (i: number): PlanItem[] => {
-        const own: PlanItem[] = unitItems(i);
-        if (children[i]!.length === 0) return own;
-        const inner: PlanItem[] = [...own, ...(stacked ? fillersAt(`parent:${i}`) : [])];
-        for (const c of children[i]!) inner.push(...node(c));
-        return [{ kind: 'group', id: `shape-${i}`, items: mergeStrokes(inner) }];
-      };
-      items = [...rootFillers, ...(stacked ? fillersAt('root') : [])];
-      for (const i of top) items.push(...node(i));
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k]!;
+        (table.parentShape[i]! >= 0 ? children[table.parentShape[i]!]! : top).push(i);
+      }
+      items = [...rootFillers, ...(stacked ? fillersAt(fillers, 'root') : [])];
+      for (const i of top) items.push(...parentGroup(i, children, units, fillers, stacked));
       break;
     }
   }
   return mergeStrokes(items);
+}
+
+/** group_by=parent: a shape with children becomes a group of itself, its fillers and its children. */
+function parentGroup(i: number, children: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>, stacked: boolean): PlanItem[] {
+  const own: PlanItem[] = units[i]!;
+  if (children[i]!.length === 0) return own;
+  const inner: PlanItem[] = [...own, ...(stacked ? fillersAt(fillers, `parent:${i}`) : [])];
+  for (const c of children[i]!) inner.push(...parentGroup(c, children, units, fillers, stacked));
+  return [{ kind: 'group', id: `shape-${i}`, items: mergeStrokes(inner) }];
 }
 
 function outline(color: Rgba, options: OutputOptions, paths: PlanPath[]): StrokeItem {
