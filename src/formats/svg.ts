@@ -261,10 +261,22 @@ export function chooseQuantizer(result: TraceResult): Quantizer {
   return { decimals, scaleX, scaleY };
 }
 
+/** #rgb when every channel's two hex digits are equal, else #rrggbb (channels rounded, clamped). */
 export function hexColor(c: Rgba): string {
-  const hex = [c.r, c.g, c.b].map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0'));
-  if (hex.every((h) => h[0] === h[1])) return `#${hex[0]![0]}${hex[1]![0]}${hex[2]![0]}`;
-  return `#${hex.join('')}`;
+  const r = channelByte(c.r);
+  const g = channelByte(c.g);
+  const b = channelByte(c.b);
+  // A channel's two digits are equal when it is a multiple of 0x11.
+  if (r % 17 === 0 && g % 17 === 0 && b % 17 === 0) return `#${HEX_DIGIT[r / 17]}${HEX_DIGIT[g / 17]}${HEX_DIGIT[b / 17]}`;
+  return `#${HEX_BYTE[r]}${HEX_BYTE[g]}${HEX_BYTE[b]}`;
+}
+
+/** Two lower-case hex digits per byte value, and one per digit value (hexColor runs per element). */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, v) => v.toString(16).padStart(2, '0'));
+const HEX_DIGIT = '0123456789abcdef';
+
+function channelByte(v: number): number {
+  return Math.max(0, Math.min(255, Math.round(v)));
 }
 
 function opacityAttribute(c: Rgba, kind: 'fill' | 'stroke'): string {
