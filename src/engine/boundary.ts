@@ -37,11 +37,24 @@ export interface RegionLoops {
 }
 
 export function buildChainGraph(regionOf: Int32Array, width: number, height: number): ChainGraph {
+  // One loop per helper: V8 compiles a long function again for each hot loop it reaches, and
+  // deoptimises on code after the loop that had not run yet; small functions compile once.
+  const isBoundaryCrack = boundaryCracks(regionOf, width, height);
+  const degree = vertexDegrees(isBoundaryCrack, width, height);
+  const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree, isBoundaryCrack.length);
+  walkFromJunctions(walker, isBoundaryCrack, degree, width, height);
+  walkClosedBorders(walker, isBoundaryCrack, width, height);
+  return walker.graph();
+}
+
+/**
+ * 1 per crack between two different regions (or a region and the outside): horizontal cracks
+ * first (width × (height + 1)), then vertical ones ((width + 1) × height). Written without helper
+ * calls: this loop touches every crack once, usually before the JIT has optimised anything.
+ */
+function boundaryCracks(regionOf: Int32Array, width: number, height: number): Uint8Array {
   const hCount = width * (height + 1);
-  const crackCount = hCount + (width + 1) * height;
-  // Boundary flag per crack, so the walk below never re-reads pixels. Written without helper
-  // calls: this loop touches every crack once, usually before the JIT has optimised anything.
-  const isBoundaryCrack = new Uint8Array(crackCount);
+  const isBoundaryCrack = new Uint8Array(hCount + (width + 1) * height);
   for (let x = 0; x < width; x++) {
     if (regionOf[x]! !== -1) isBoundaryCrack[x] = 1;
     if (regionOf[(height - 1) * width + x]! !== -1) isBoundaryCrack[height * width + x] = 1;
@@ -57,7 +70,12 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
     if (regionOf[row + width - 1]! !== -1) isBoundaryCrack[crackRow + width] = 1;
     for (let x = 1; x < width; x++) if (regionOf[row + x - 1] !== regionOf[row + x]) isBoundaryCrack[crackRow + x] = 1;
   }
-  // Boundary cracks meeting at each vertex: 2 = the chain goes on, 3–4 = junction.
+  return isBoundaryCrack;
+}
+
+/** Boundary cracks meeting at each vertex: 2 = the chain goes on, 3–4 = junction. */
+function vertexDegrees(isBoundaryCrack: Uint8Array, width: number, height: number): Uint8Array {
+  const hCount = width * (height + 1);
   const degree = new Uint8Array((width + 1) * (height + 1));
   for (let y = 0; y <= height; y++) {
     for (let x = 0; x < width; x++) {
@@ -75,7 +93,12 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
       }
     }
   }
-  const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree, crackCount);
+  return degree;
+}
+
+/** Walks every chain leaving a junction vertex, in raster order of the vertices, E S W N. */
+function walkFromJunctions(walker: ChainWalker, isBoundaryCrack: Uint8Array, degree: Uint8Array, width: number, height: number): void {
+  const hCount = width * (height + 1);
   const crackChain = walker.crackChain;
   for (let y = 0; y <= height; y++) {
     for (let x = 0; x <= width; x++) {
@@ -88,14 +111,17 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
       }
     }
   }
-  // What is left are closed borders without junctions: start each at its top-left crack, east.
+}
+
+/** What is left are closed borders without junctions: each starts at its top-left crack, east. */
+function walkClosedBorders(walker: ChainWalker, isBoundaryCrack: Uint8Array, width: number, height: number): void {
+  const crackChain = walker.crackChain;
   for (let y = 0; y <= height; y++) {
     for (let x = 0; x < width; x++) {
       // isBoundaryCrack of a horizontal crack = the pixels above and below it differ.
       if (crackChain[y * width + x]! < 0 && isBoundaryCrack[y * width + x] === 1) walker.walk(x, y, 0);
     }
   }
-  return walker.graph();
 }
 
 /**

@@ -80,20 +80,31 @@ export function runJob(job: EngineJob, part: JobPart, inLine = false): JobOutput
       return shrinkRows(job.image, job.outWidth, job.outHeight, part.from, part.to);
     case 'spread':
       return neighbourSpread(job.image.data, job.image.width, job.image.height, part.from, part.to);
-    case 'label': {
-      const { image, palette, exactColors, edgeShades, spread, finalOf } = job;
-      const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to, edgeShades);
-      for (let i = 0; i < labels.length; i++) labels[i] = labels[i]! < 0 ? -1 : finalOf[labels[i]!]!;
-      return labels;
-    }
+    case 'label':
+      return labelPart(job, part);
     case 'links':
       return diagonalLinkRows(job.labels, job.width, job.height, part.from, part.to);
     case 'fit': {
-      const out: FittedChain[] = [];
-      for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));
+      const out = fitPart(job, part);
       return inLine ? out : packChains(out);
     }
   }
+}
+
+// The loops of runJob's cases are functions of their own, so that the dispatcher stays small: V8
+// recompiled the whole switch each time a loop inside one case became hot.
+
+function labelPart(job: Extract<EngineJob, { kind: 'label' }>, part: JobPart): Int32Array {
+  const { image, palette, exactColors, edgeShades, spread, finalOf } = job;
+  const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to, edgeShades);
+  for (let i = 0; i < labels.length; i++) labels[i] = labels[i]! < 0 ? -1 : finalOf[labels[i]!]!;
+  return labels;
+}
+
+function fitPart(job: Extract<EngineJob, { kind: 'fit' }>, part: JobPart): FittedChain[] {
+  const out: FittedChain[] = [];
+  for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));
+  return out;
 }
 
 /** Fit tolerance (px) and corner angle per profile. */

@@ -60,13 +60,57 @@ export function classifyImage(
   colors: ColorCounts = countColors(data, width * height),
 ): ProfileFacts {
   const opaque = colors.opaque;
-  let contrastPairs = 0;
-  let blends = 0;
-  let flat = 0;
   const tilesX = Math.ceil(width / TILE_PX);
   const tilesY = Math.ceil(height / TILE_PX);
   const tileContrast = new Int32Array(tilesX * tilesY);
   const tileBlends = new Int32Array(tilesX * tilesY);
+  // The pixel loop is a function of its own: V8 compiles a long function again for each hot loop
+  // and deoptimises on code after a loop that had not run yet; a small one compiles once.
+  const { contrastPairs, blends, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends);
+  // Per tile: many edges that turn or slant, none of them anti-aliased = a piece of pixel art.
+  const hardTiles = new Uint8Array(tilesX * tilesY);
+  for (let t = 0; t < hardTiles.length; t++) {
+    if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
+  }
+  const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
+  const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
+  const flatShare = opaque === 0 ? 1 : flat / opaque;
+  let profile: ImageProfile;
+  if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
+  else if (flatShare >= FLAT_SHARE_MIN) profile = 'flat';
+  // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
+  // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
+  else if (colors.distinct <= MAX_TEXTURE_COLORS) profile = 'pixel';
+  // A picture the size of a sprite or a tile that is neither flat art nor clean pixel art (a
+  // noise-textured wall tile, a pre-rendered sprite): every pixel counts, and there are few.
+  else if (opaque <= MAX_SPRITE_PIXELS && colors.distinct <= MAX_PIXEL_ART_COLORS) profile = 'pixel';
+  else profile = 'photo';
+  return {
+    profile,
+    distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1),
+    blendRatio,
+    flatShare,
+    noiseShare,
+    hardTiles: { tilePx: TILE_PX, columns: tilesX, hard: hardTiles },
+  };
+}
+
+/**
+ * classifyImage's pixel loop: high-contrast neighbour pairs that turn or slant (contrastPairs),
+ * those of them that are blends, and flat opaque pixels; per tile into tileContrast/tileBlends.
+ */
+function countEdgePairs(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  spread: Uint8Array,
+  tilesX: number,
+  tileContrast: Int32Array,
+  tileBlends: Int32Array,
+): { contrastPairs: number; blends: number; flat: number } {
+  let contrastPairs = 0;
+  let blends = 0;
+  let flat = 0;
   for (let y = 0; y < height; y++) {
     const tileRow = Math.floor(y / TILE_PX) * tilesX;
     for (let x = 0; x < width; x++) {
@@ -113,32 +157,7 @@ export function classifyImage(
       }
     }
   }
-  // Per tile: many edges that turn or slant, none of them anti-aliased = a piece of pixel art.
-  const hardTiles = new Uint8Array(tilesX * tilesY);
-  for (let t = 0; t < hardTiles.length; t++) {
-    if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
-  }
-  const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
-  const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
-  const flatShare = opaque === 0 ? 1 : flat / opaque;
-  let profile: ImageProfile;
-  if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
-  else if (flatShare >= FLAT_SHARE_MIN) profile = 'flat';
-  // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
-  // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
-  else if (colors.distinct <= MAX_TEXTURE_COLORS) profile = 'pixel';
-  // A picture the size of a sprite or a tile that is neither flat art nor clean pixel art (a
-  // noise-textured wall tile, a pre-rendered sprite): every pixel counts, and there are few.
-  else if (opaque <= MAX_SPRITE_PIXELS && colors.distinct <= MAX_PIXEL_ART_COLORS) profile = 'pixel';
-  else profile = 'photo';
-  return {
-    profile,
-    distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1),
-    blendRatio,
-    flatShare,
-    noiseShare,
-    hardTiles: { tilePx: TILE_PX, columns: tilesX, hard: hardTiles },
-  };
+  return { contrastPairs, blends, flat };
 }
 
 /** Side of the square tiles (px) in which pixel art is recognised within a mixed picture. */

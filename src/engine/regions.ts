@@ -146,16 +146,9 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   const { count, regionOf, labelOf } = regions;
   if (minAreaPx <= 1 || count === 0) return regions;
   const area = Int32Array.from(regions.area);
-  // Pixels grouped by region (counting sort), so a region's pixels are one slice.
-  const start = new Int32Array(count + 1);
-  for (let i = 0; i < regionOf.length; i++) if (regionOf[i]! >= 0) start[regionOf[i]! + 1]!++;
-  for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
-  const pixels = new Int32Array(start[count]!);
-  const fillPos = start.slice(0, count);
-  for (let i = 0; i < regionOf.length; i++) {
-    const r = regionOf[i]!;
-    if (r >= 0) pixels[fillPos[r]!++] = i;
-  }
+  // Each whole-picture loop lives in a helper of its own: V8 compiles a long function again for
+  // each hot loop it reaches, and deoptimises on code after a loop that had not run yet.
+  const { start, pixels } = pixelsByRegion(regionOf, count);
   const parent = new Int32Array(count);
   for (let r = 0; r < count; r++) parent[r] = r;
   // Members of a merged region form a linked list so its whole pixel set can be scanned.
@@ -219,14 +212,32 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
     lastMember[best] = lastMember[r]!;
   }
 
-  const newRegionOf = new Int32Array(regionOf.length);
+  return findRegions(mergedLabels(regionOf, labelOf, parent), width, height, links);
+}
+
+/** Pixels grouped by region (a counting sort): region r's pixels are pixels[start[r] … start[r + 1]). */
+function pixelsByRegion(regionOf: Int32Array, count: number): { start: Int32Array; pixels: Int32Array } {
+  const start = new Int32Array(count + 1);
+  for (let i = 0; i < regionOf.length; i++) if (regionOf[i]! >= 0) start[regionOf[i]! + 1]!++;
+  for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
+  const pixels = new Int32Array(start[count]!);
+  const fillPos = start.slice(0, count);
   for (let i = 0; i < regionOf.length; i++) {
     const r = regionOf[i]!;
-    newRegionOf[i] = r < 0 ? -1 : findRegionRoot(parent, r);
+    if (r >= 0) pixels[fillPos[r]!++] = i;
   }
-  const newLabels = new Int32Array(regionOf.length);
-  for (let i = 0; i < regionOf.length; i++) newLabels[i] = newRegionOf[i]! < 0 ? -1 : labelOf[newRegionOf[i]!]!;
-  return findRegions(newLabels, width, height, links);
+  return { start, pixels };
+}
+
+/** Each pixel's label after the merges: its region's root's label (−1 transparent or dropped). */
+function mergedLabels(regionOf: Int32Array, labelOf: Int32Array, parent: Int32Array): Int32Array {
+  const labels = new Int32Array(regionOf.length);
+  for (let i = 0; i < regionOf.length; i++) {
+    const r = regionOf[i]!;
+    const root = r < 0 ? -1 : findRegionRoot(parent, r);
+    labels[i] = root < 0 ? -1 : labelOf[root]!;
+  }
+  return labels;
 }
 
 /** Root of region r after the merges so far (parent −1: dropped), compressing as it goes. */
