@@ -41,7 +41,7 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
   // deoptimises on code after the loop that had not run yet; small functions compile once.
   const isBoundaryCrack = boundaryCracks(regionOf, width, height);
   const degree = vertexDegrees(isBoundaryCrack, width, height);
-  const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree, isBoundaryCrack.length);
+  const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree);
   walkFromJunctions(walker, isBoundaryCrack, degree, width, height);
   walkClosedBorders(walker, isBoundaryCrack, width, height);
   return walker.graph();
@@ -147,10 +147,9 @@ class ChainWalker {
     private readonly height: number,
     private readonly isBoundaryCrack: Uint8Array,
     private readonly degree: Uint8Array,
-    crackCount: number,
   ) {
     this.hCount = width * (height + 1);
-    this.crackChain = new Int32Array(crackCount).fill(-1);
+    this.crackChain = new Int32Array(isBoundaryCrack.length).fill(-1);
   }
 
   walk(x0: number, y0: number, d0: number): void {

@@ -7,6 +7,8 @@
  * first; a speck with only transparent neighbours is dropped. A speck never becomes a hole.
  */
 
+import { sortIndicesByKey } from './order.js';
+
 export interface Regions {
   readonly count: number;
   readonly regionOf: Int32Array;
@@ -156,20 +158,16 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   const lastMember = new Int32Array(count);
   for (let r = 0; r < count; r++) lastMember[r] = r;
 
-  // Small regions, smallest first (ties by index): sorted as area × count + index, whole numbers
-  // well below 2^53, so a plain numeric sort needs no comparator.
-  let smallCount = 0;
-  for (let r = 0; r < count; r++) if (area[r]! < minAreaPx) smallCount++;
-  const small = new Float64Array(smallCount);
-  for (let r = 0, k = 0; r < count; r++) if (area[r]! < minAreaPx) small[k++] = area[r]! * count + r;
-  small.sort();
+  // Small regions, smallest first (ties by index).
+  const small: number[] = [];
+  for (let r = 0; r < count; r++) if (area[r]! < minAreaPx) small.push(r);
+  sortIndicesByKey(small, area, false);
   // Border length shared with each neighbouring root, and those roots in first-seen order (a
   // typed-array tally instead of a Map: this loop visits every pixel of every small region).
   const sharedLength = new Int32Array(count);
   const neighbours = new Int32Array(count);
   let neighbourCount = 0;
-  for (let s = 0; s < smallCount; s++) {
-    const r = small[s]! % count;
+  for (const r of small) {
     if (findRegionRoot(parent, r) !== r || area[r]! >= minAreaPx) continue;
     for (let k = 0; k < neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
     neighbourCount = 0;

@@ -457,9 +457,21 @@ export function averageColor(a: Rgba, b: Rgba, opaque = false): Rgba {
 
 /** rrggbb (and aa when not opaque), lower case. */
 export function colorKey(c: Rgba): string {
-  const hex = (v: number): string => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0');
-  return `${hex(c.r)}${hex(c.g)}${hex(c.b)}${c.a >= 255 ? '' : hex(c.a)}`;
+  return `${hexByte(c.r)}${hexByte(c.g)}${hexByte(c.b)}${c.a >= 255 ? '' : hexByte(c.a)}`;
 }
+
+/** A colour channel as two lower-case hex digits (rounded, clamped to 0–255). */
+export function hexByte(v: number): string {
+  return HEX_BYTE[channelByte(v)]!;
+}
+
+/** A colour channel rounded and clamped to 0–255. */
+export function channelByte(v: number): number {
+  return Math.max(0, Math.min(255, Math.round(v)));
+}
+
+/** Two hex digits per byte value: colours are written per element, thousands per file. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, v) => v.toString(16).padStart(2, '0'));
 
 // ---------------------------------------------------------------------------------------------
 // Primitives

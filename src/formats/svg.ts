@@ -16,7 +16,7 @@
 import type { Rgba, TraceResult } from '../engine/types.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
-import { buildPlan, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
+import { buildPlan, channelByte, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
 export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_OUTPUT_OPTIONS): string {
@@ -268,16 +268,10 @@ export function hexColor(c: Rgba): string {
   const b = channelByte(c.b);
   // A channel's two digits are equal when it is a multiple of 0x11.
   if (r % 17 === 0 && g % 17 === 0 && b % 17 === 0) return `#${HEX_DIGIT[r / 17]}${HEX_DIGIT[g / 17]}${HEX_DIGIT[b / 17]}`;
-  return `#${HEX_BYTE[r]}${HEX_BYTE[g]}${HEX_BYTE[b]}`;
+  return `#${hexByte(r)}${hexByte(g)}${hexByte(b)}`;
 }
 
-/** Two lower-case hex digits per byte value, and one per digit value (hexColor runs per element). */
-const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, v) => v.toString(16).padStart(2, '0'));
 const HEX_DIGIT = '0123456789abcdef';
-
-function channelByte(v: number): number {
-  return Math.max(0, Math.min(255, Math.round(v)));
-}
 
 function opacityAttribute(c: Rgba, kind: 'fill' | 'stroke'): string {
   return c.a >= 255 ? '' : ` ${kind}-opacity="${formatDecimal(Math.round((c.a / 255) * 1000) / 1000)}"`;
