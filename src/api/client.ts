@@ -19,7 +19,11 @@
  * thread") — 5 s, 10 s, 15 s, … or the `Retry-After` seconds when larger; the counter resets after
  * any successful response. A network failure (fetch rejects, body read fails, idle timeout) is
  * NEVER retried for a `production`/`preview` `/vectorize` or any `/download` (the call may have
- * been charged); test modes, `/account` and `/delete` are retried once.
+ * been charged); test modes, `/account` and `/delete` are retried once. The exception is a
+ * connection cut while the request was still being written (EPIPE, seen in Node): the service never
+ * had the whole request, so it charged nothing, and the call backs off and is retried like a 503.
+ * That is what a load balancer does when it answers 503 itself (no server in its pool) and closes
+ * the connection before an upload larger than its buffer is through.
  */
 
 import { parseOptions, type Endpoint, type OptionName } from './options.js';
@@ -247,6 +251,20 @@ export function parseCredits(header: string | null): number | undefined {
   return Number(text);
 }
 
+/**
+ * Did the connection close while the request was still being written? Node's fetch (undici) says
+ * so with an `EPIPE` code on the error or one of its causes. The peer cannot have read the whole
+ * request then. Browsers give no cause, so there this is never true and the usual rule holds.
+ */
+export function isCutWhileSending(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as { code?: unknown }).code === 'EPIPE') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** `Retry-After` as seconds (delta-seconds or HTTP-date relative to `now`). */
 export function parseRetryAfter(header: string | null, now: number): number | undefined {
   if (header === null) return undefined;
@@ -425,7 +443,7 @@ export function createClient(options: ClientOptions): ApiClient {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       const current = attemptSignal(signal, timeoutMs, clock);
-      let exchange: Exchange;
+      let exchange: Exchange | undefined;
       try {
         const init: RequestInit = { method: plan.method, headers, signal: current.signal };
         if (plan.body !== undefined) init.body = plan.body();
@@ -435,13 +453,19 @@ export function createClient(options: ClientOptions): ApiClient {
       } catch (e) {
         if (signal?.aborted) throw abortReason(signal);
         const error = current.timedOut() ? abortReason(current.signal) : e;
-        if (plan.retryNetworkError && networkRetries < 1 && attempt < maxAttempts) {
+        if (error === e && isCutWhileSending(e) && attempt < maxAttempts) {
+          // falls through to the back-off below, once this attempt's timer is disposed
+        } else if (plan.retryNetworkError && networkRetries < 1 && attempt < maxAttempts) {
           networkRetries++;
           continue;
-        }
-        throw error;
+        } else throw error;
       } finally {
         current.dispose();
+      }
+      if (exchange === undefined) {
+        throttled++;
+        await sleep(step * throttled, signal);
+        continue;
       }
 
       const { res, bytes } = exchange;

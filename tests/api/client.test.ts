@@ -273,6 +273,36 @@ describe('retries', () => {
     },
   );
 
+  it('backs off and retries a paid vectorize or a download whose upload was cut (EPIPE: the service never had the request)', async () => {
+    const cut = (): TypeError => new TypeError('fetch failed', { cause: Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }) });
+    for (const run of [
+      (c: ReturnType<typeof client>) => c.vectorize({ url: 'u' }),
+      (c: ReturnType<typeof client>) => c.download('tok'),
+    ]) {
+      const { fetch, calls } = stubFetch(cut(), cut(), svg());
+      const p = run(client(fetch));
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(calls).toHaveLength(1); // the first back-off is 5 s, as after a 503
+      await vi.advanceTimersByTimeAsync(1 + 10_000);
+      await expect(p).resolves.toMatchObject({ status: 200 });
+      expect(calls).toHaveLength(3);
+    }
+    // A reset after the upload went through (ECONNRESET) may follow a charge: still not retried.
+    const reset = new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    const { fetch, calls } = stubFetch(reset, svg());
+    await expect(client(fetch).vectorize({ url: 'u' })).rejects.toThrow('fetch failed');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('gives up on cut uploads after maxAttempts and throws the network error', async () => {
+    const cut = new TypeError('fetch failed', { cause: Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }) });
+    const { fetch, calls } = stubFetch(cut);
+    const caught = client(fetch, { maxAttempts: 3 }).vectorize({ url: 'u' }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(5_000 + 10_000);
+    expect(await caught).toBe(cut);
+    expect(calls).toHaveLength(3);
+  });
+
   it('never retries a download after a network failure', async () => {
     const { fetch, calls } = stubFetch(new TypeError('fetch failed'), svg());
     await expect(client(fetch).download('tok')).rejects.toThrow('fetch failed');

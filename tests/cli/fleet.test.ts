@@ -16,6 +16,8 @@
  * 6. SIGTERM drains a replica: its running trace finishes, it takes nothing new, it exits 0, and
  *    a `runBatch` pointed at haproxy loses nothing; the CLI's batch mode (`--out-dir --remote`)
  *    works against the fleet.
+ * 7. A paid call uploading 4 MB while the pool is empty: haproxy's 503s and cut uploads (EPIPE)
+ *    are retried by the client's back-off, and the call is charged once when a replica is back.
  * The throughput figure (3 replicas vs 1) is measured by bench/fleet.mjs, not asserted here.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -333,6 +335,12 @@ function observer(failures: Observed[], networkErrors: unknown[]): FetchLike {
   };
 }
 
+/** The network errors of 24-kB uploads are dropped connections only (see runLoad), never anything else. */
+function expectOnlyDroppedConnections(errors: unknown[]): void {
+  const codes = errors.map((e) => String((e as { cause?: { code?: string } }).cause?.code ?? e));
+  expect(codes.filter((code) => !/^(EPIPE|ECONNRESET|UND_ERR_SOCKET)$/.test(code))).toEqual([]);
+}
+
 interface LoadResult {
   charged: number;
   tokens: string[];
@@ -351,7 +359,7 @@ function paddedPng(size: number): Uint8Array {
 }
 
 /** `clients` clients through `baseUrl` until `endAt`: production vectorize (retained 1 day; every fifth client a 24-kB test-mode upload), a PDF download, every 4th token deleted. */
-async function runLoad(baseUrl: string, clients: number, endAt: number, failures: Observed[], networkErrors: unknown[], bigNetworkErrors: unknown[] = networkErrors): Promise<LoadResult> {
+async function runLoad(baseUrl: string, clients: number, endAt: number, failures: Observed[], networkErrors: unknown[], bigNetworkErrors: unknown[]): Promise<LoadResult> {
   const result: LoadResult = { charged: 0, tokens: [], answeredAt: new Map(), deleted: new Set(), calls: 0, thrown: [] };
   const png = redSquarePng();
   const padded = paddedPng(24 * 1024);
@@ -359,7 +367,9 @@ async function runLoad(baseUrl: string, clients: number, endAt: number, failures
     Array.from({ length: clients }, async (_, k) => {
       // Every fifth client uploads 24 kB (the same small picture with a private chunk the decoders
       // skip) in test mode: more than haproxy buffers (16 kB), so haproxy cannot re-send such a
-      // request when its replica dies; the client sees a 503 or a dropped connection, and its
+      // request when its replica dies, and when no replica is in the pool (all of them without
+      // Redis) it answers its own 503 and closes the connection before the upload is through
+      // (EPIPE or ECONNRESET at the client). The client sees a 503 or a dropped connection, and its
       // back-off retries both for a test-mode call (a paid call is never re-sent after a dropped
       // connection: it may have been charged).
       const big = k % 5 === 0;
@@ -445,6 +455,7 @@ describe('a fleet under load', () => {
       );
       expect(result.thrown).toEqual([]);
       expect(networkErrors).toEqual([]);
+      expectOnlyDroppedConnections(bigNetworkErrors);
       expect(result.calls).toBeGreaterThan(CLIENTS);
       for (const f of failures) {
         expect([429, 503]).toContain(f.status);
@@ -469,9 +480,10 @@ describe('a fleet under load', () => {
     const before = micro((await clientFor(haproxy.url).account()).credits);
     const failures: Observed[] = [];
     const networkErrors: unknown[] = [];
+    const bigNetworkErrors: unknown[] = [];
     const seconds = Math.max(10, Math.round(SECONDS * 0.6));
     const start = Date.now();
-    const load = runLoad(haproxy.url, 8, start + seconds * 1000, failures, networkErrors);
+    const load = runLoad(haproxy.url, 8, start + seconds * 1000, failures, networkErrors, bigNetworkErrors);
 
     await new Promise((r) => setTimeout(r, (seconds * 1000) / 3));
     const port = redis.port;
@@ -493,10 +505,11 @@ describe('a fleet under load', () => {
       console.log(
         `fleet redis restart: ${result.calls} calls in ${seconds} s by 8 clients; Redis down ${upAt - downAt} ms; ${failures.length} failed answers retried ` +
           `(${JSON.stringify(failures.map((f) => `${f.status}/${f.code}`))}); ${result.tokens.length} tokens, ${orphans} orphan records; ` +
-          `spent ${(before - after) / 1e6} = charged ${result.charged / 1e6}`,
+          `${bigNetworkErrors.length} dropped connections of 24-kB uploads retried; spent ${(before - after) / 1e6} = charged ${result.charged / 1e6}`,
       );
       expect(result.thrown).toEqual([]);
       expect(networkErrors).toEqual([]);
+      expectOnlyDroppedConnections(bigNetworkErrors);
       expect(inOutage.length).toBeGreaterThan(0);
       for (const f of failures) {
         expect([429, 503]).toContain(f.status);
@@ -509,4 +522,32 @@ describe('a fleet under load', () => {
       await redisClient.quit();
     }
   }, 180_000);
+
+  it('a paid call uploading 4 MB while no replica is in the pool: haproxy answers 503 or cuts the upload (EPIPE); the client backs off and retries both, and the call is charged once when a replica is back', async () => {
+    const dir = newWork();
+    const redis = await startRedis(dir);
+    const port = await freePort();
+    const haproxy = await startHaproxy(dir, [port]);
+    // Nothing listens on the replica's port yet: haproxy answers 503 itself (its checks take the
+    // server out after two failures; until then its connection retries fail and it answers 503 too).
+    await new Promise((r) => setTimeout(r, 2_500));
+    const failures: Observed[] = [];
+    const networkErrors: unknown[] = [];
+    const client = clientFor(haproxy.url, observer(failures, networkErrors));
+    const call = client.vectorize({ image: paddedPng(4 * 1024 * 1024) }, { mode: 'production' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    const replica = await startReplica(build.bin, dir, { port, store: redis.url, env: { TRACELAB_CREDITS: '50' } });
+    const result = await call;
+    console.log(`4-MB paid upload with an empty pool: ${failures.length} answers 503, ${networkErrors.length} cut uploads, then 200`);
+    expect(result.status).toBe(200);
+    expect(result.creditsCharged).toBe(1);
+    expect(failures.length + networkErrors.length).toBeGreaterThan(0);
+    for (const f of failures) {
+      expect(f.status).toBe(503);
+      expect([-3, -10]).toContain(f.code);
+      expect(f.retryAfter).toMatch(/^\d+$/);
+    }
+    expect(networkErrors.map((e) => (e as { cause?: { code?: string } }).cause?.code)).toEqual(networkErrors.map(() => 'EPIPE'));
+    expect((await clientFor(replica.url).account()).credits).toBe(49);
+  }, 90_000);
 });
