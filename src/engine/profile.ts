@@ -112,10 +112,12 @@ function countEdgePairs(
   let blends = 0;
   let flat = 0;
   for (let y = 0; y < height; y++) {
-    const tileRow = Math.floor(y / TILE_PX) * tilesX;
+    const tileRow = (y >> TILE_SHIFT) * tilesX;
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      const tile = tileRow + Math.floor(x / TILE_PX);
+      // A shift, not a division per pixel (the tile is only read for a blend, but a division sat
+      // on the loop's critical path for every pixel).
+      const tile = tileRow + (x >> TILE_SHIFT);
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
         // A translucent pixel between an opaque and a transparent one is anti-aliasing done in
         // the alpha channel (logos exported on transparency): count it like a colour blend.
@@ -161,7 +163,8 @@ function countEdgePairs(
 }
 
 /** Side of the square tiles (px) in which pixel art is recognised within a mixed picture. */
-const TILE_PX = 32;
+const TILE_SHIFT = 5;
+const TILE_PX = 1 << TILE_SHIFT;
 /** A tile needs this many turning or slanting edge pairs to be judged. */
 const HARD_TILE_MIN_EDGES = 24;
 /** ... and at most this share of them anti-aliased to count as pixel art. */

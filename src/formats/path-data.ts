@@ -130,6 +130,13 @@ export class PathWriter {
     for (const v of values) this.number(v);
   }
 
+  /** `m dx dy`: command('m', dx, dy) without the rest-argument array (one per subpath). */
+  move(dx: number, dy: number): void {
+    this.letter('m');
+    this.number(dx);
+    this.number(dy);
+  }
+
   /** A command letter, left out when it repeats the previous one (except moves). */
   letter(letter: string): void {
     const code = letter.charCodeAt(0);
@@ -385,13 +392,17 @@ function sameDirection(ax: number, ay: number, bx: number, by: number): boolean 
 let assembled = new SubpathBuffer();
 let rotated = new SubpathBuffer();
 
-/** Where a use starts when walked in its direction. */
-function useStart(chains: QChains, use: ChainUse): [number, number] {
+/** Where a use starts when walked in its direction: its x (useStartY gives y). Two plain numbers rather than a pair, so a path of thousands of chains allocates nothing per chain. */
+function useStartX(chains: QChains, use: ChainUse): number {
   const c = use.chain;
   const end = chains.firstSegment[c + 1]!;
-  if (!use.reversed || end === chains.firstSegment[c]) return [chains.startX[c]!, chains.startY[c]!];
-  const o = (end - 1) * STRIDE;
-  return [chains.coords[o + END_X]!, chains.coords[o + END_Y]!];
+  return !use.reversed || end === chains.firstSegment[c] ? chains.startX[c]! : chains.coords[(end - 1) * STRIDE + END_X]!;
+}
+
+function useStartY(chains: QChains, use: ChainUse): number {
+  const c = use.chain;
+  const end = chains.firstSegment[c + 1]!;
+  return !use.reversed || end === chains.firstSegment[c] ? chains.startY[c]! : chains.coords[(end - 1) * STRIDE + END_Y]!;
 }
 
 /**
@@ -399,7 +410,8 @@ function useStart(chains: QChains, use: ChainUse): [number, number] {
  * from `cursor` (the previous subpath's start, which `z` returns to), and moves the cursor there.
  */
 export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }): void {
-  const [x0, y0] = useStart(chains, loop[0]!);
+  const x0 = useStartX(chains, loop[0]!);
+  const y0 = useStartY(chains, loop[0]!);
   let buf = assembled;
   buf.reset(x0, y0);
   for (const use of loop) buf.pushUse(chains, use);
@@ -417,7 +429,7 @@ export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QCha
   }
   const startX = buf.startX;
   const startY = buf.startY;
-  w.command('m', startX - cursor.x, startY - cursor.y);
+  w.move(startX - cursor.x, startY - cursor.y);
   writeSegments(w, buf, buf.countBeforeClose());
   w.close();
   cursor.x = startX;
@@ -453,22 +465,25 @@ function cornerStart(buf: SubpathBuffer): number {
  * chain that starts where the previous open one ended just continues that subpath (no `m0 0`).
  */
 export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
-  const [x0, y0] = useStart(chains, use);
+  const x0 = useStartX(chains, use);
+  const y0 = useStartY(chains, use);
   const continues = cursor.open === true && !closed && x0 === cursor.x && y0 === cursor.y;
-  if (!continues) w.command('m', x0 - cursor.x, y0 - cursor.y);
+  if (!continues) w.move(x0 - cursor.x, y0 - cursor.y);
   const buf = assembled;
   buf.reset(x0, y0);
   buf.pushUse(chains, use);
-  const end = writeSegments(w, buf, closed ? buf.countBeforeClose() : buf.length);
+  const count = closed ? buf.countBeforeClose() : buf.length;
+  writeSegments(w, buf, count);
   if (closed) w.close();
-  // After an open subpath the current point is its end; `m` is relative to that.
-  cursor.x = closed ? x0 : end[0];
-  cursor.y = closed ? y0 : end[1];
+  // After an open subpath the current point is its end (the last segment written); `m` is
+  // relative to that.
+  cursor.x = closed || count === 0 ? x0 : buf.endX(count - 1);
+  cursor.y = closed || count === 0 ? y0 : buf.endY(count - 1);
   cursor.open = !closed;
 }
 
-/** Writes the first `count` segments of `buf` from its start; returns the pen's last point. */
-function writeSegments(w: PathWriter, buf: SubpathBuffer, count: number): [number, number] {
+/** Writes the first `count` segments of `buf` from its start. */
+function writeSegments(w: PathWriter, buf: SubpathBuffer, count: number): void {
   const kinds = buf.kinds;
   const c = buf.coords;
   let penX = buf.startX;
@@ -545,5 +560,4 @@ function writeSegments(w: PathWriter, buf: SubpathBuffer, count: number): [numbe
     penX = x;
     penY = y;
   }
-  return [penX, penY];
 }

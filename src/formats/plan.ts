@@ -209,6 +209,8 @@ interface ChainVisits {
   readonly sideA: Int32Array;
   readonly sideB: Int32Array;
   readonly user: Int32Array;
+  /** 1 when the visited chain is closed (read here, where the chain is at hand anyway). */
+  readonly closed: Uint8Array;
 }
 
 function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisits {
@@ -217,6 +219,7 @@ function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisi
   const sideA = new Int32Array(chains.length);
   const sideB = new Int32Array(chains.length);
   const user = new Int32Array(chains.length);
+  const closed = new Uint8Array(chains.length);
   const { shapes, order } = table;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
@@ -234,18 +237,19 @@ function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisi
         sideA[v] = drawnShapeOfRegion(table, chain.leftRegion);
         sideB[v] = drawnShapeOfRegion(table, chain.rightRegion);
         user[v] = i;
+        closed[v] = chain.closed ? 1 : 0;
       }
     }
   }
-  return { count: uses.length, uses, sideA, sideB, user };
+  return { count: uses.length, uses, sideA, sideB, user, closed };
 }
 
 function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
   const table = shapeTable(result);
   const units = shapeUnits(table, options, chains, allowed, uniform);
   const visits = options.drawStyle === 'stroke_edges' || (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) ? visitChainsOnce(table, chains) : undefined;
-  if (visits && options.drawStyle === 'stroke_edges') addEdgeStrokes(table, options, chains, visits, units);
-  const fillers = visits && options.drawStyle === 'fill_shapes' ? gapFillers(table, options, chains, visits) : new Map<string, StrokeItem[]>();
+  if (visits && options.drawStyle === 'stroke_edges') addEdgeStrokes(table, options, visits, units);
+  const fillers = visits && options.drawStyle === 'fill_shapes' ? gapFillers(table, options, visits) : new Map<string, StrokeItem[]>();
   return groupItems(table, options, units, fillers);
 }
 
@@ -259,12 +263,14 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
     const i = order[k]!;
     const s = shapes[i]!;
     if (s.color.a <= 0) continue;
-    const loops = [s.outer, ...s.holes];
+    const loops: Loop[] = [s.outer];
+    for (let h = 0; h < s.holes.length; h++) loops.push(s.holes[h]!);
     if (options.drawStyle === 'fill_shapes') {
       let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed)) : undefined;
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
-      units[i]!.push({ kind: 'fill', shape: i, color: s.color, loops, ...(primitive ? { primitive } : {}) });
+      // Two literals rather than a spread of a temporary object (one fill per shape).
+      units[i]!.push(primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops });
     } else if (options.drawStyle === 'stroke_shapes') {
       const paths: PlanPath[] = [];
       for (const l of loops) paths.push({ uses: l, closed: true });
@@ -275,7 +281,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
 }
 
 /** stroke_edges: every chain once, owned by the later-painted of its two shapes. */
-function addEdgeStrokes(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], visits: ChainVisits, units: (FillItem | StrokeItem)[][]): void {
+function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: ChainVisits, units: (FillItem | StrokeItem)[][]): void {
   const { shapes, paintIndex } = table;
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
@@ -285,12 +291,12 @@ function addEdgeStrokes(table: ShapeTable, options: OutputOptions, chains: reado
     const both = a >= 0 && b >= 0;
     const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : user;
     const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
-    units[owner]!.push(outline(options.strokes.overrideColor ?? color, options, [{ uses: [use], closed: chains[use.chain]!.closed }]));
+    units[owner]!.push(outline(options.strokes.overrideColor ?? color, options, [{ uses: [use], closed: visits.closed[v] === 1 }]));
   }
 }
 
 /** Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. */
-function gapFillers(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], visits: ChainVisits): Map<string, StrokeItem[]> {
+function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits): Map<string, StrokeItem[]> {
   const { shapes, stacked, parentShape, depth } = table;
   // Keyed by the filler colour as one number (0xRRGGBB; the filler is opaque) rather than a hex
   // string per chain; a Map keeps first-seen order either way, so the output is the same.
@@ -321,7 +327,7 @@ function gapFillers(table: ShapeTable, options: OutputOptions, chains: readonly 
     let entry = colors.get(key);
     if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), paths: [], clip: new Set() }));
     const use = visits.uses[v]!;
-    entry.paths.push({ uses: [use], closed: chains[use.chain]!.closed });
+    entry.paths.push({ uses: [use], closed: visits.closed[v] === 1 });
     // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
     if (options.gapFiller.clip) {
       entry.clip.add(a);

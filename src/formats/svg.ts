@@ -114,25 +114,27 @@ function fillPaint(color: Rgba): string {
 }
 
 function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgContext): void {
-  // Keyed by the paint as written (colour channels may be fractional; the file rounds them).
-  const byColor = new Map<string, FillItem[]>();
+  // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
+  // one number (paintKey) rather than the attribute text built and hashed per fill.
+  const byColor = new Map<number, FillItem[]>();
   const alone: FillItem[] = [];
   for (const item of fills) {
     if (ctx.referenced.has(item.shape) || (item.primitive && !isLatticeRect(item.primitive))) {
       alone.push(item);
       continue;
     }
-    const key = fillPaint(item.color);
+    const key = paintKey(item.color);
     let members = byColor.get(key);
     if (!members) byColor.set(key, (members = []));
     members.push(item);
   }
   for (const item of alone) out.push(fillElement(item, ctx));
-  for (const [paint, members] of byColor) {
+  for (const members of byColor.values()) {
     if (members.length === 1) {
       out.push(fillElement(members[0]!, ctx));
       continue;
     }
+    const paint = fillPaint(members[0]!.color);
     const pw = ctx.pathWriter.reset();
     const cursor = { x: 0, y: 0 };
     for (const item of members) {
@@ -142,6 +144,15 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
     }
     out.push(`<path ${paint} d="${pw.toString()}"/>\n`);
   }
+}
+
+/**
+ * A number that two colours share exactly when fillPaint writes the same text for them: the
+ * rounded channels and the opacity in thousandths as opacityAttribute rounds it (1001 for none).
+ */
+function paintKey(c: Rgba): number {
+  const opacity = c.a >= 255 ? 1001 : Math.round((c.a / 255) * 1000);
+  return ((channelByte(c.r) * 256 + channelByte(c.g)) * 256 + channelByte(c.b)) * 1002 + opacity;
 }
 
 type RectPrimitive = Extract<Primitive, { kind: 'rect' }>;
@@ -159,10 +170,13 @@ function writeRectSubpath(pw: PathWriter, p: RectPrimitive, q: Quantizer, cursor
   const top = Math.round((p.cy * q.scaleY - h / 2) * f);
   const right = left + Math.round(w * f);
   const bottom = top + Math.round(h * f);
-  pw.command('m', left - cursor.x, top - cursor.y);
-  pw.command('h', right - left);
-  pw.command('v', bottom - top);
-  pw.command('h', left - right);
+  pw.move(left - cursor.x, top - cursor.y);
+  pw.letter('h');
+  pw.number(right - left);
+  pw.letter('v');
+  pw.number(bottom - top);
+  pw.letter('h');
+  pw.number(left - right);
   pw.close();
   cursor.x = left;
   cursor.y = top;

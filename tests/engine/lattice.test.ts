@@ -248,6 +248,26 @@ describe('pixel art at its own size', () => {
     expect(perShape).toBe(stacked.shapes.length);
   });
 
+  it('merges fills by the paint written: colours that round alike share a path, an opacity written as "1" stays apart from none', () => {
+    const result = traceImage(ditheredSprite(), DEFAULT_ENGINE_PARAMS);
+    expect(result.shapes.length).toBeGreaterThanOrEqual(4);
+    // Four colour groups by shape index: two that round to the same #0a141e at opacity .5, one at
+    // a = 254.9 (written fill-opacity="1") and one fully opaque of the same channels.
+    const paint = [
+      { r: 10.2, g: 19.6, b: 30.4, a: 127.4 },
+      { r: 9.8, g: 20.4, b: 29.6, a: 127.6 },
+      { r: 10, g: 20, b: 30, a: 254.9 },
+      { r: 10, g: 20, b: 30, a: 255 },
+    ];
+    const recoloured = { ...result, shapes: result.shapes.map((s, i) => ({ ...s, color: paint[i % 4]! })) };
+    const svg = writeSvg(recoloured, DEFAULT_OUTPUT_OPTIONS);
+    const fills = [...svg.matchAll(/<(?:path|rect) (fill="[^"]+"(?: fill-opacity="[^"]+")?)/g)].map((m) => m[1]!);
+    const counts = new Map<string, number>();
+    for (const f of fills) counts.set(f, (counts.get(f) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual(['fill="#0a141e"', 'fill="#0a141e" fill-opacity="0.5"', 'fill="#0a141e" fill-opacity="1"'].sort());
+    for (const n of counts.values()) expect(n).toBe(1);
+  });
+
   it('a noise-textured wall tile (small palette, no flat areas) is pixel art, traced pixel for pixel', () => {
     const size = 48;
     const next = random(11);
