@@ -259,6 +259,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
   const units: (FillItem | StrokeItem)[][] = [];
   for (let i = 0; i < shapes.length; i++) units.push([]);
   const primitivesOk = primitiveFormat(options, allowed);
+  const points = primitivesOk && options.drawStyle === 'fill_shapes' ? chainPoints(chains) : undefined;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const s = shapes[i]!;
@@ -266,7 +267,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
     const loops: Loop[] = [s.outer];
     for (let h = 0; h < s.holes.length; h++) loops.push(s.holes[h]!);
     if (options.drawStyle === 'fill_shapes') {
-      let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed)) : undefined;
+      let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed, points)) : undefined;
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       // Two literals rather than a spread of a temporary object (one fill per shape).
@@ -505,10 +506,10 @@ function roundedRect(p: ShapePrimitive | undefined, allowed: AllowedCurves): Pri
  * A loop that is exactly a circle, an ellipse or a rectangle: all arcs of one ellipse covering a
  * full turn, or four straight sides at right angles (collinear pieces joined).
  */
-export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves): Primitive | undefined {
+export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves, points: ChainPoints = chainPoints(chains)): Primitive | undefined {
   // Most loops are neither ellipses nor rectangles: reject them before building their path; an
   // all-line loop is decided from the corners the walk found (pixel art: most shapes).
-  const walked = walkLoop(chains, loop);
+  const walked = walkLoop(points, loop);
   if (walked === NOT_PRIMITIVE) return undefined;
   if (walked === LINES_WALKED) return rectFromWalk(WALK);
   const path = loopPath(chains, loop);
@@ -524,6 +525,54 @@ const NOT_PRIMITIVE = 0;
 const MAYBE_PRIMITIVE = 1;
 const LINES_WALKED = 2;
 
+/** What walkLoop needs of a chain: its class (below) and, for all-line chains, its points. */
+const CHAIN_EMPTY = 0;
+const CHAIN_LINES = 1;
+/** Starts with an arc: only the full path can tell whether the loop is an ellipse. */
+const CHAIN_ARC_FIRST = 2;
+/** Starts with a quadratic or cubic, or mixes lines with anything else: no primitive. */
+const CHAIN_NO_PRIMITIVE = 3;
+
+/**
+ * Every chain's class and points (its start, then each segment's end) in flat arrays, read once in
+ * chain order. The rectangle walk then reads typed arrays instead of chasing each shape's chain,
+ * segment list and segment objects across the heap (cache misses: most of its time on pixel art).
+ */
+export interface ChainPoints {
+  readonly kind: Uint8Array;
+  /** Chain c's points are firstPoint[c] .. firstPoint[c + 1] − 1 (x, y pairs in xy). */
+  readonly firstPoint: Int32Array;
+  readonly xy: Float64Array;
+}
+
+export function chainPoints(chains: readonly Chain[]): ChainPoints {
+  let total = 0;
+  for (let c = 0; c < chains.length; c++) total += chains[c]!.segments.length + 1;
+  const kind = new Uint8Array(chains.length);
+  const firstPoint = new Int32Array(chains.length + 1);
+  const xy = new Float64Array(total * 2);
+  let p = 0;
+  for (let c = 0; c < chains.length; c++) {
+    const chain = chains[c]!;
+    const segs = chain.segments;
+    firstPoint[c] = p;
+    xy[2 * p] = chain.startX;
+    xy[2 * p + 1] = chain.startY;
+    p++;
+    let k: number = segs.length === 0 ? CHAIN_EMPTY : segs[0]!.kind === 'line' ? CHAIN_LINES : segs[0]!.kind === 'arc' ? CHAIN_ARC_FIRST : CHAIN_NO_PRIMITIVE;
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i]!;
+      if (s.kind !== 'line' && k === CHAIN_LINES) k = CHAIN_NO_PRIMITIVE;
+      xy[2 * p] = s.x;
+      xy[2 * p + 1] = s.y;
+      p++;
+    }
+    kind[c] = k;
+  }
+  firstPoint[chains.length] = p;
+  return { kind, firstPoint, xy };
+}
+
 /**
  * Walks the loop's chains in place, allocating nothing, and returns NOT_PRIMITIVE when it mixes
  * segment kinds or is all lines turning at more than four vertices (counted as detectRect counts
@@ -531,38 +580,35 @@ const LINES_WALKED = 2;
  * LINES_WALKED, with its corners (detectRect's, in its order) in WALK. Anything else (arcs, a
  * zero-length step, which detectRect treats specially) is MAYBE_PRIMITIVE: the path decides.
  */
-function walkLoop(chains: readonly Chain[], loop: Loop): number {
+function walkLoop(points: ChainPoints, loop: Loop): number {
   const w = WALK;
   w.fill(NaN);
   w[W_CORNERS] = 0;
   w[W_DEGENERATE] = 0;
-  for (const use of loop) {
-    const c = chains[use.chain]!;
-    const segs = c.segments;
-    if (segs.length === 0) {
+  const { kind, firstPoint, xy } = points;
+  for (let u = 0; u < loop.length; u++) {
+    const use = loop[u]!;
+    const c = use.chain;
+    const k = kind[c]!;
+    if (k === CHAIN_EMPTY) {
       // loopPath may start at an empty chain's point: leave such loops to the path.
       w[W_DEGENERATE] = 1;
       continue;
     }
-    // An ellipse is all arcs: detectEllipse decides. Otherwise anything but a line rules a rectangle out.
-    const kind = segs[0]!.kind;
-    if (kind !== 'line') return kind === 'arc' ? MAYBE_PRIMITIVE : NOT_PRIMITIVE;
+    // An ellipse is all arcs: detectEllipse decides. Otherwise anything but lines rules a rectangle out.
+    if (k === CHAIN_ARC_FIRST) return MAYBE_PRIMITIVE;
+    if (k !== CHAIN_LINES) return NOT_PRIMITIVE;
     // Each use starts where the previous one ended: only the loop's first point is visited twice.
     const first = Number.isNaN(w[W_X]!);
+    const p0 = firstPoint[c]!;
+    const last = firstPoint[c + 1]! - 1;
     if (use.reversed) {
-      if (first) walkTo(w, segs[segs.length - 1]!.x, segs[segs.length - 1]!.y);
-      for (let k = segs.length - 2; k >= 0 && w[W_CORNERS]! <= 4; k--) {
-        if (segs[k + 1]!.kind !== 'line') return NOT_PRIMITIVE;
-        walkTo(w, segs[k]!.x, segs[k]!.y);
-      }
-      if (segs[0]!.kind !== 'line') return NOT_PRIMITIVE;
-      walkTo(w, c.startX, c.startY);
+      if (first) walkTo(w, xy[2 * last]!, xy[2 * last + 1]!);
+      for (let p = last - 1; p > p0 && w[W_CORNERS]! <= 4; p--) walkTo(w, xy[2 * p]!, xy[2 * p + 1]!);
+      walkTo(w, xy[2 * p0]!, xy[2 * p0 + 1]!);
     } else {
-      if (first) walkTo(w, c.startX, c.startY);
-      for (let k = 0; k < segs.length && w[W_CORNERS]! <= 4; k++) {
-        if (segs[k]!.kind !== 'line') return NOT_PRIMITIVE;
-        walkTo(w, segs[k]!.x, segs[k]!.y);
-      }
+      if (first) walkTo(w, xy[2 * p0]!, xy[2 * p0 + 1]!);
+      for (let p = p0 + 1; p <= last && w[W_CORNERS]! <= 4; p++) walkTo(w, xy[2 * p]!, xy[2 * p + 1]!);
     }
     if (w[W_CORNERS]! > 4) return NOT_PRIMITIVE;
   }

@@ -340,6 +340,31 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     const repeated = chainsOf([[0, 0], [20, 0], [20, 0], [40, 0], [40, 20], [0, 20]], []);
     expect(detectPrimitive(repeated, [{ chain: 0, reversed: false }], ALL)).toMatchObject({ kind: 'rect', cx: 20, cy: 10, width: 40, height: 20, rotationDeg: 0 });
   });
+
+  it('a rectangle with one side bent into a curve is none; two half-circle arcs are a circle, in either chain order and direction', () => {
+    // A 40 × 20 rectangle whose last side is a cubic that runs straight: lines and a cubic mix.
+    const bent = chainsOf([[0, 0], [40, 0], [40, 20], [0, 20]], [3]);
+    const side = bent[1]!;
+    const curved = [bent[0]!, { ...side, segments: [{ kind: 'cubic', c1x: 0, c1y: 14, c2x: 0, c2y: 7, x: 0, y: 0 } as Segment] }];
+    for (const loop of [
+      [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],
+      [{ chain: 1, reversed: true }, { chain: 0, reversed: true }],
+    ]) {
+      expect(detectPrimitive(curved, loop, ALL)).toBeUndefined();
+    }
+    // A circle of radius 10 about (30, 20) as two arc chains.
+    const arc = (toX: number): Segment => ({ kind: 'arc', rx: 10, ry: 10, rotationDeg: 0, largeArc: false, sweep: true, x: toX, y: 20 }) as Segment;
+    const halves = [
+      { startX: 20, startY: 20, segments: [arc(40)], leftRegion: 0, rightRegion: -1, closed: false },
+      { startX: 40, startY: 20, segments: [arc(20)], leftRegion: 0, rightRegion: -1, closed: false },
+    ];
+    for (const loop of [
+      [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],
+      [{ chain: 1, reversed: false }, { chain: 0, reversed: false }],
+    ]) {
+      expect(detectPrimitive(halves, loop, ALL)).toMatchObject({ kind: 'circle', cx: expect.closeTo(30, 9), cy: expect.closeTo(20, 9), r: expect.closeTo(10, 9) });
+    }
+  });
 });
 
 describe('contradictory options (400 / 1019)', () => {
