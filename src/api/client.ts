@@ -256,7 +256,7 @@ export function parseCredits(header: string | null): number | undefined {
  * so with an `EPIPE` code on the error or one of its causes. The peer cannot have read the whole
  * request then. Browsers give no cause, so there this is never true and the usual rule holds.
  */
-export function isCutWhileSending(error: unknown): boolean {
+function isCutWhileSending(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
     if ((current as { code?: unknown }).code === 'EPIPE') return true;

@@ -290,6 +290,14 @@ class SubpathBuffer {
     this.startY = this.y = this.fromY = y;
   }
 
+  /** Empties the buffer at the point where `use` starts when walked in its direction. */
+  resetAtUse(chains: QChains, use: ChainUse): void {
+    const c = use.chain;
+    const end = chains.firstSegment[c + 1]!;
+    if (!use.reversed || end === chains.firstSegment[c]) this.reset(chains.startX[c]!, chains.startY[c]!);
+    else this.reset(chains.coords[(end - 1) * STRIDE + END_X]!, chains.coords[(end - 1) * STRIDE + END_Y]!);
+  }
+
   push(kind: number, a: number, b: number, c: number, d: number, e: number, x: number, y: number): void {
     const n = this.length;
     if (kind === LINE) {
@@ -392,28 +400,13 @@ function sameDirection(ax: number, ay: number, bx: number, by: number): boolean 
 let assembled = new SubpathBuffer();
 let rotated = new SubpathBuffer();
 
-/** Where a use starts when walked in its direction: its x (useStartY gives y). Two plain numbers rather than a pair, so a path of thousands of chains allocates nothing per chain. */
-function useStartX(chains: QChains, use: ChainUse): number {
-  const c = use.chain;
-  const end = chains.firstSegment[c + 1]!;
-  return !use.reversed || end === chains.firstSegment[c] ? chains.startX[c]! : chains.coords[(end - 1) * STRIDE + END_X]!;
-}
-
-function useStartY(chains: QChains, use: ChainUse): number {
-  const c = use.chain;
-  const end = chains.firstSegment[c + 1]!;
-  return !use.reversed || end === chains.firstSegment[c] ? chains.startY[c]! : chains.coords[(end - 1) * STRIDE + END_Y]!;
-}
-
 /**
  * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
  * from `cursor` (the previous subpath's start, which `z` returns to), and moves the cursor there.
  */
 export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }): void {
-  const x0 = useStartX(chains, loop[0]!);
-  const y0 = useStartY(chains, loop[0]!);
   let buf = assembled;
-  buf.reset(x0, y0);
+  buf.resetAtUse(chains, loop[0]!);
   for (const use of loop) buf.pushUse(chains, use);
   // A start in the middle of a straight run (a chain junction) splits that run in two: start at a
   // corner instead. Same outline, one command fewer.
@@ -465,12 +458,12 @@ function cornerStart(buf: SubpathBuffer): number {
  * chain that starts where the previous open one ended just continues that subpath (no `m0 0`).
  */
 export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
-  const x0 = useStartX(chains, use);
-  const y0 = useStartY(chains, use);
+  const buf = assembled;
+  buf.resetAtUse(chains, use);
+  const x0 = buf.startX;
+  const y0 = buf.startY;
   const continues = cursor.open === true && !closed && x0 === cursor.x && y0 === cursor.y;
   if (!continues) w.move(x0 - cursor.x, y0 - cursor.y);
-  const buf = assembled;
-  buf.reset(x0, y0);
   buf.pushUse(chains, use);
   const count = closed ? buf.countBeforeClose() : buf.length;
   writeSegments(w, buf, count);

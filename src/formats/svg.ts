@@ -151,7 +151,7 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
  * rounded channels and the opacity in thousandths as opacityAttribute rounds it (1001 for none).
  */
 function paintKey(c: Rgba): number {
-  const opacity = c.a >= 255 ? 1001 : Math.round((c.a / 255) * 1000);
+  const opacity = c.a >= 255 ? 1001 : opacityThousandths(c.a);
   return ((channelByte(c.r) * 256 + channelByte(c.g)) * 256 + channelByte(c.b)) * 1002 + opacity;
 }
 
@@ -288,7 +288,12 @@ export function hexColor(c: Rgba): string {
 const HEX_DIGIT = '0123456789abcdef';
 
 function opacityAttribute(c: Rgba, kind: 'fill' | 'stroke'): string {
-  return c.a >= 255 ? '' : ` ${kind}-opacity="${formatDecimal(Math.round((c.a / 255) * 1000) / 1000)}"`;
+  return c.a >= 255 ? '' : ` ${kind}-opacity="${formatDecimal(opacityThousandths(c.a) / 1000)}"`;
+}
+
+/** Opacity as written: alpha (0–255) in whole thousandths. */
+function opacityThousandths(alpha: number): number {
+  return Math.round((alpha / 255) * 1000);
 }
 
 function round6(v: number): number {
