@@ -37,6 +37,7 @@ export const OPTION_GROUPS = [
   { id: 'output.bitmap', title: 'PNG' },
   { id: 'output.size', title: 'Output size' },
   { id: 'download', title: 'Download' },
+  { id: 'tracelab', title: 'Tracelab extensions (not part of the Vectorizer.AI API)' },
 ] as const;
 export type OptionGroup = (typeof OPTION_GROUPS)[number]['id'];
 
@@ -262,6 +263,10 @@ export const OPTION_SCHEMA = [
     "Override the input image's DPI (default: from the file)."),
   floatOpt('output.size.output_dpi', 'output.size', 1, 1_000_000, undefined,
     'Output DPI, used to convert physical units to pixels.'),
+
+  // ---- Tracelab extensions (vectorize only; never sent to the real service) ----
+  boolOpt('tracelab.gradients', 'tracelab', false,
+    'Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.', VECTORIZE),
 
   // ---- download only ----
   stringOpt('receipt', 'download', undefined,
@@ -497,6 +502,7 @@ export function toEngineParams(opts: VectorizeOptions): EngineParams {
     minAreaPx: opts['processing.shapes.min_area_px'],
     maxPixels: opts['input.max_pixels'],
     shapeStacking: opts['output.shape_stacking'],
+    gradients: opts['tracelab.gradients'],
     parameterizedShapes: {
       ellipseGeneral: opts['processing.parameterizedShapes.ellipse.general.enabled'],
       ellipseCircle: opts['processing.parameterizedShapes.ellipse.circle.enabled'],

@@ -677,6 +677,7 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   minAreaPx: 0.125,
   maxPixels: 2_097_252,
   shapeStacking: 'cutouts',
+  gradients: false,
   parameterizedShapes: {
     ellipseGeneral: true,
     ellipseCircle: true,

@@ -58,6 +58,11 @@ export interface EngineParams {
   readonly maxPixels: number;
   readonly shapeStacking: ShapeStacking;
   readonly parameterizedShapes: ParameterizedShapeSwitches;
+  /**
+   * Tracelab extension `tracelab.gradients`: a smoothly shaded area becomes one shape with a
+   * gradient fill (Shape.gradient) instead of a few flat bands. Absent = false.
+   */
+  readonly gradients?: boolean;
 }
 
 /** One piece of a fitted boundary, starting where the previous piece ended. */
@@ -182,10 +187,44 @@ export type ShapePrimitive =
       readonly depth: number;
     };
 
+/** One colour stop of a gradient: `offset` 0–1 along the gradient, opaque sRGB colour. */
+export interface GradientStop {
+  readonly offset: number;
+  readonly color: Rgba;
+}
+
+/**
+ * A gradient fill (Tracelab extension `tracelab.gradients`), in traced coordinates, y down.
+ * Colours are interpolated linearly in sRGB between stops (SVG's and PDF's default); before the
+ * first stop and after the last the end colours continue (SVG spreadMethod="pad", PDF Extend).
+ * Stops are sorted by offset, at least two, the first at 0 and the last at 1; every stop is opaque.
+ * - linear: the colour at point p is the ramp at t = ((p − p1) · (p2 − p1)) / |p2 − p1|²;
+ * - radial: circles around (cx, cy); the colour at p is the ramp at t = |p − c| / r.
+ */
+export type Gradient =
+  | {
+      readonly kind: 'linear';
+      readonly x1: number;
+      readonly y1: number;
+      readonly x2: number;
+      readonly y2: number;
+      readonly stops: readonly GradientStop[];
+    }
+  | {
+      readonly kind: 'radial';
+      readonly cx: number;
+      readonly cy: number;
+      readonly r: number;
+      readonly stops: readonly GradientStop[];
+    };
+
 /** The reference §3.9 model: one positive loop plus holes, all filled with one colour. */
 export interface Shape {
   readonly region: number;
+  /** The fill colour; for a gradient shape, its pixels' mean colour (strokes and flat-only consumers use it). */
   readonly color: Rgba;
+  /** A gradient fill (tracelab.gradients); absent = filled flat with `color`. */
+  readonly gradient?: Gradient;
   readonly outer: Loop;
   readonly holes: readonly Loop[];
   /** Pixel area of the region (for ordering and stats). */
@@ -201,6 +240,13 @@ export interface Shape {
 
 export interface TraceStats {
   readonly colors: number;
+  /** Shapes filled with a gradient (tracelab.gradients); absent = none. */
+  readonly gradients?: number;
+  /**
+   * Smoothly shaded areas found (with tracelab.gradients off, each was drawn as a few flat bands);
+   * absent = none.
+   */
+  readonly smoothAreas?: number;
   readonly regions: number;
   readonly chains: number;
   readonly profile: ImageProfile;

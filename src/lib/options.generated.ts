@@ -381,6 +381,13 @@ export interface DottedOptions {
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.output_dpi'?: number;
+  /**
+   * Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.
+   *
+   * Allowed: true | false.
+   * @defaultValue `false`
+   */
+  readonly 'tracelab.gradients'?: boolean;
 }
 
 /** The same parameters as nested objects, e.g. `{ output: { file_format: 'pdf' } }`. */
@@ -828,6 +835,15 @@ export interface NestedOptions {
        */
       readonly output_dpi?: number;
     };
+  };
+  readonly tracelab?: {
+    /**
+     * Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.
+     *
+     * Allowed: true | false.
+     * @defaultValue `false`
+     */
+    readonly gradients?: boolean;
   };
 }
 

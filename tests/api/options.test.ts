@@ -33,8 +33,10 @@ describe('OPTION_SCHEMA', () => {
   it('covers every request parameter of §2.1.1 and §2.5 exactly once', () => {
     const names = OPTION_SCHEMA.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    // 3 mode/input/policy + 5 processing + 11 parameterized shapes + 35 output.* + receipt
-    expect(names).toHaveLength(55);
+    // 3 mode/input/policy + 5 processing + 11 parameterized shapes + 35 output.* + receipt, and
+    // the Tracelab extensions (tracelab.*), which the reference does not have
+    expect(names.filter((n) => !n.startsWith('tracelab.'))).toHaveLength(55);
+    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients']);
     expect(names.filter((n) => n.startsWith('output.'))).toHaveLength(35);
     for (const n of [
       'processing.parameterizedShapes.ellipse.general.enabled',
@@ -317,6 +319,7 @@ describe('toEngineParams / toOutputOptions', () => {
       minAreaPx: 0.125,
       maxPixels: 2_097_252,
       shapeStacking: 'cutouts',
+      gradients: false,
       parameterizedShapes: {
         ellipseGeneral: true,
         ellipseCircle: true,
