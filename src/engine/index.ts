@@ -26,8 +26,9 @@ import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
+import { applyShading, findSmoothAreas, type Shaded } from './shading.js';
 import { shrunkSize } from './resize.js';
-import type { Chain, ChainUse, EngineParams, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
+import type { Chain, ChainUse, EngineParams, Gradient, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
@@ -241,9 +242,13 @@ interface Labelled {
   tooMany: boolean;
 }
 
-/** Regions and their boundaries: + the speckle area. */
+/** Regions and their boundaries: + the speckle area and tracelab.gradients. */
 interface Outlined {
   readonly regions: Regions;
+  /** The smoothly shaded areas' new regions (absent when the picture has none). */
+  readonly shaded: Shaded | undefined;
+  /** Smooth areas found. */
+  readonly smoothAreas: number;
   readonly graph: ChainGraph;
   readonly loops: ReturnType<typeof buildRegionLoops>;
   readonly parentOf: Int32Array;
@@ -331,13 +336,18 @@ function* traceBitmap(
   if (labelled.tooMany) return yield* asPhoto();
 
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
-  const outlineKey = `${labelKey}|${minArea}`;
+  const gradients = params.gradients === true;
+  const outlineKey = `${labelKey}|${minArea}|${gradients}`;
   const outlineSlot = `outline:${facts.profile}`;
   let outlined = memo.get<Outlined>(outlineSlot, outlineKey);
   const outlineReused = outlined !== undefined;
   let regions: Regions;
+  let shaded: Shaded | undefined;
+  let smoothAreas = 0;
   if (outlined) {
     regions = outlined.regions;
+    shaded = outlined.shaded;
+    smoothAreas = outlined.smoothAreas;
     lap('regions', true);
   } else {
     const found = findRegions(labels, width, height, links);
@@ -346,21 +356,27 @@ function* traceBitmap(
       return yield* asPhoto();
     }
     regions = despeckle(found, width, height, minArea, labelLab, links);
+    // Smooth shading: pixel art keeps its exact lattice colours.
+    if (facts.profile !== 'pixel') {
+      const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor) };
+      const areas = findSmoothAreas(input);
+      if (areas.length > 0) {
+        shaded = applyShading(input, areas, gradients, fills.length);
+        regions = shaded.regions;
+        smoothAreas = areas.length;
+      }
+    }
     lap('regions');
   }
+  const allFills = shaded ? [...fills, ...shaded.extraFill] : fills;
+  const allColors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
   const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height);
 
   const fitKey = `${outlineKey}|${JSON.stringify(params.parameterizedShapes)}`;
   const fitSlot = `fit:${facts.profile}`;
   let fitted = memo.get<ReturnType<typeof toChains>>(fitSlot, fitKey);
   if (!fitted) {
-    const regionColor = new Float64Array(regions.count * 3);
-    for (let r = 0; r < regions.count; r++) {
-      const l = regions.labelOf[r]!;
-      regionColor[r * 3] = labelColor[l * 3]!;
-      regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
-      regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
-    }
+    const regionColor = regionColors(regions, allColors);
     // Chains cut by their length in steps, a fair measure of the work of fitting them.
     const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
     // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
@@ -375,13 +391,14 @@ function* traceBitmap(
       ...(links ? { links } : {}),
       ...(facts.profile !== 'pixel' && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
+      ...(shaded ? { ramps: shaded.ramps } : {}),
     };
     yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
   }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   if (!outlined) {
     const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
-    outlined = memo.set<Outlined>(outlineSlot, outlineKey, { regions, graph, loops, parentOf: containingRegions(regions.count, loops, graph) });
+    outlined = memo.set<Outlined>(outlineSlot, outlineKey, { regions, shaded, smoothAreas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) });
   }
   const enclosedVoid = params.shapeStacking === 'stacked' ? (memo.get<EnclosedVoid>('void', outlineKey) ?? memo.set('void', outlineKey, enclosedVoidPoints(regions.regionOf, width, height))) : [];
   lap('boundary', outlineReused);
@@ -391,8 +408,10 @@ function* traceBitmap(
     lap('fit');
   }
   const { chains, primitives } = fitted;
-  const shapes = assembleShapes(regions, outlined.loops, graph, fills, params, primitives, outlined.parentOf, enclosedVoid);
+  const shapes = assembleShapes(regions, outlined.loops, graph, allFills, params, primitives, outlined.parentOf, enclosedVoid, shaded?.gradientOf);
   lap('shapes');
+  let gradientShapes = 0;
+  for (const shape of shapes) if (shape.gradient) gradientShapes++;
   return {
     width,
     height,
@@ -402,7 +421,9 @@ function* traceBitmap(
     chains,
     shapes,
     stats: {
-      colors: fills.length,
+      colors: countFlatColors(shapes, fills.length, shaded !== undefined),
+      ...(gradientShapes > 0 ? { gradients: gradientShapes } : {}),
+      ...(smoothAreas > 0 ? { smoothAreas } : {}),
       regions: regions.count,
       chains: chains.length,
       profile: facts.profile,
@@ -413,6 +434,36 @@ function* traceBitmap(
 }
 
 type EnclosedVoid = ReturnType<typeof enclosedVoidPoints>;
+
+/** Observed colour per region (r, g, b) from its label's. */
+function regionColors(regions: Regions, labelColor: Float64Array): Float64Array {
+  const regionColor = new Float64Array(regions.count * 3);
+  for (let r = 0; r < regions.count; r++) {
+    const l = regions.labelOf[r]!;
+    regionColor[r * 3] = labelColor[l * 3]!;
+    regionColor[r * 3 + 1] = labelColor[l * 3 + 1]!;
+    regionColor[r * 3 + 2] = labelColor[l * 3 + 2]!;
+  }
+  return regionColor;
+}
+
+function concatColors(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * Distinct flat fill colours of the result: the palette's, or — once smooth areas replaced some
+ * of its shades — those the shapes still use (gradient shapes not counted).
+ */
+function countFlatColors(shapes: readonly Shape[], paletteFills: number, shaded: boolean): number {
+  if (!shaded) return paletteFills;
+  const seen = new Set<number>();
+  for (const s of shapes) if (!s.gradient) seen.add(s.color.r * 16777216 + (s.color.g << 16) + (s.color.b << 8) + s.color.a);
+  return seen.size;
+}
 
 /** Row bands joined in order into one array of `length` (no copy for a single band). */
 function joinRows<T extends Uint8Array | Int32Array>(parts: readonly JobOutput[], length: number, make: (length: number) => T): T {
@@ -529,6 +580,7 @@ function assembleShapes(
   primitives: readonly (ShapePrimitive | undefined)[],
   parentOf: Int32Array,
   enclosedVoid: readonly (readonly [number, number])[],
+  gradientOf: readonly (Gradient | undefined)[] | undefined,
 ): Shape[] {
   const shapes: Shape[] = [];
   const outerAreas: number[] = [];
@@ -549,9 +601,11 @@ function assembleShapes(
     }
     const outer = regionLoops[outerIndex]!.map(decodeUse);
     const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
+    const gradient = gradientOf?.[r];
     shapes.push({
       region: r,
       color: fills[regions.labelOf[r]!]!,
+      ...(gradient ? { gradient } : {}),
       outer,
       holes,
       areaPx: regions.area[r]!,

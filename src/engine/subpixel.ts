@@ -10,6 +10,7 @@
 import { DX, DY, type ChainGraph } from './boundary.js';
 import type { HardTiles } from './profile.js';
 import { hypot3 } from './length.js';
+import { rampColorOfArea, rampT, type AreaRamps } from './shading.js';
 
 export interface SampleContext {
   readonly data: Uint8Array | Uint8ClampedArray;
@@ -28,6 +29,12 @@ export interface SampleContext {
    * coverage against them comes from colour, not alpha. Undefined when nothing was deleted.
    */
   readonly deletedColor?: Float64Array;
+  /**
+   * The smoothly shaded areas' ramps (shading.ts), when the picture has any: a shaded region's
+   * colour at a pixel is its ramp's there (not its mean), and the edge between two bands of one
+   * area lies where the ramp crosses their threshold.
+   */
+  readonly ramps?: AreaRamps;
 }
 
 /** How far (px, per axis) a chain end at a linked diagonal moves into the unlinked pixel. */
@@ -100,16 +107,36 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
   let y = graph.startY[c]!;
   let k = 0;
   if (!closed) {
-    pinchEnd(ctx, x, y, graph.dirs[from]!, out, 0);
+    if (!bandJunction(ctx, x, y, out, 0)) pinchEnd(ctx, x, y, graph.dirs[from]!, out, 0);
     k = 1;
   }
+  const ramps = ctx.ramps;
+  const threshold = ramps ? bandThreshold(ramps, a, b) : NaN;
+  const shaded = ramps !== undefined && ((a >= 0 && ramps.areaOfRegion[a]! >= 0) || (b >= 0 && ramps.areaOfRegion[b]! >= 0));
   const contrastOk = a < 0 || b < 0 || colorDistance(ctx.regionColor, a, b) >= MIN_CONTRAST;
   for (let s = from; s < to; s++) {
     const d = graph.dirs[s]!;
     const mx = x + DX[d]! / 2;
     const my = y + DY[d]! / 2;
     let offset = 0;
-    if (contrastOk) {
+    if (!Number.isNaN(threshold)) {
+      // Two bands of one area: the edge is where the ramp's t crosses the threshold between the
+      // two pixel centres (linear in between).
+      const lx = d === 0 ? x : d === 1 ? x : x - 1;
+      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
+      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
+      const ry = d === 0 ? y : d === 1 ? y : y - 1;
+      const area = ramps!.areaOfRegion[a]!;
+      const tl = rampT(ramps!, area, lx + 0.5, ly + 0.5);
+      const tr = rampT(ramps!, area, rx + 0.5, ry + 0.5);
+      if (tr !== tl) offset = Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5));
+    } else if (shaded && contrastOk) {
+      const lx = d === 0 ? x : d === 1 ? x : x - 1;
+      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
+      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
+      const ry = d === 0 ? y : d === 1 ? y : y - 1;
+      offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, lx, ly, a, b) + shadedCoverage(ctx, rx, ry, a, b) - 1));
+    } else if (contrastOk) {
       // Pixels left and right of this crack (see sidePixels), without allocating.
       const lx = d === 0 ? x : d === 1 ? x : x - 1;
       const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
@@ -138,8 +165,124 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     x += DX[d]!;
     y += DY[d]!;
   }
-  if (!closed) pinchEnd(ctx, x, y, (graph.dirs[to - 1]! + 2) & 3, out, k);
+  if (!closed && !bandJunction(ctx, x, y, out, k)) pinchEnd(ctx, x, y, (graph.dirs[to - 1]! + 2) & 3, out, k);
   return out;
+}
+
+/**
+ * Where two bands of one shaded area meet a third region, the junction moves off the lattice onto
+ * the third region's sub-pixel edge (the mean of the edge points of the vertex's two cracks between
+ * the area and that region), else the band edges would notch that edge by up to half a pixel at
+ * every band. Every chain ending at the vertex computes the same point. False (nothing written)
+ * for any other vertex.
+ */
+function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Array, k: number): boolean {
+  const ramps = ctx.ramps;
+  if (!ramps || x <= 0 || y <= 0 || x >= ctx.width || y >= ctx.height) return false;
+  const w = ctx.width;
+  const around = JUNCTION_REGIONS;
+  around[0] = ctx.regionOf[(y - 1) * w + x - 1]!; // top left
+  around[1] = ctx.regionOf[(y - 1) * w + x]!; // top right
+  around[2] = ctx.regionOf[y * w + x - 1]!; // bottom left
+  around[3] = ctx.regionOf[y * w + x]!; // bottom right
+  // The area two or more of the four pixels' regions are bands of, and the one other region.
+  let area = -1;
+  for (let i = 0; i < 4 && area < 0; i++) {
+    const r = around[i]!;
+    if (r < 0 || ramps.bandOfRegion[r]! < 0) continue;
+    for (let j = i + 1; j < 4; j++) {
+      const q = around[j]!;
+      if (q >= 0 && q !== r && ramps.areaOfRegion[q] === ramps.areaOfRegion[r]) area = ramps.areaOfRegion[r]!;
+    }
+  }
+  if (area < 0) return false;
+  let other = -2;
+  for (let i = 0; i < 4; i++) {
+    const r = around[i]!;
+    if (r >= 0 && ramps.areaOfRegion[r] === area) continue;
+    if (r < 0 || (other !== -2 && other !== r)) return false;
+    other = r;
+  }
+  if (other < 0) return false;
+  // The four cracks at the vertex: pixel pairs (index into `around`) and their midpoints.
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (let c = 0; c < 4; c++) {
+    const i = CRACK_PIXELS[c * 2]!;
+    const j = CRACK_PIXELS[c * 2 + 1]!;
+    const ri = around[i]!;
+    const rj = around[j]!;
+    const iInArea = ramps.areaOfRegion[ri] === area;
+    if (iInArea === (ramps.areaOfRegion[rj] === area)) continue;
+    // P in the area, Q the other region; the normal points from P to Q.
+    const [p, q, rp] = iInArea ? [i, j, ri] : [j, i, rj];
+    const px = x - 1 + (p & 1);
+    const py = y - 1 + (p >> 1);
+    const qx = x - 1 + (q & 1);
+    const qy = y - 1 + (q >> 1);
+    const offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, px, py, rp, other) + shadedCoverage(ctx, qx, qy, rp, other) - 1));
+    sx += (px + qx + 1) / 2 + (qx - px) * offset;
+    sy += (py + qy + 1) / 2 + (qy - py) * offset;
+    n++;
+  }
+  if (n === 0) return false;
+  out[k * 2] = sx / n;
+  out[k * 2 + 1] = sy / n;
+  return true;
+}
+
+const JUNCTION_REGIONS = new Int32Array(4);
+/** The cracks at a vertex as pairs of its pixels (0 TL, 1 TR, 2 BL, 3 BR): up, down, left, right. */
+const CRACK_PIXELS = Int8Array.from([0, 1, 2, 3, 0, 2, 1, 3]);
+
+/**
+ * The threshold (t) between regions a and b when they are neighbouring bands of one shaded area
+ * (gradients off), else NaN.
+ */
+function bandThreshold(ramps: AreaRamps, a: number, b: number): number {
+  if (a < 0 || b < 0) return NaN;
+  const area = ramps.areaOfRegion[a]!;
+  if (area < 0 || ramps.areaOfRegion[b] !== area) return NaN;
+  const ba = ramps.bandOfRegion[a]!;
+  const bb = ramps.bandOfRegion[b]!;
+  if (ba < 0 || bb < 0 || Math.abs(ba - bb) !== 1) return NaN;
+  return ramps.thresholds[ramps.thresholdStart[area]! + Math.min(ba, bb)]!;
+}
+
+/**
+ * coverageOfA where a or b is a shaded region: each side's colour is its colour at this pixel
+ * (a shaded region's ramp there, another region's mean).
+ */
+function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: number): number {
+  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
+  if (a < 0 || b < 0) return coverageOfA(ctx, x, y, a, b);
+  const ca = LOCAL_A;
+  const cb = LOCAL_B;
+  localColor(ctx, a, x, y, ca);
+  localColor(ctx, b, x, y, cb);
+  const o = (y * ctx.width + x) * 4;
+  const dr = ca[0]! - cb[0]!;
+  const dg = ca[1]! - cb[1]!;
+  const db = ca[2]! - cb[2]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < 1) return 0.5;
+  const t = ((ctx.data[o]! - cb[0]!) * dr + (ctx.data[o + 1]! - cb[1]!) * dg + (ctx.data[o + 2]! - cb[2]!) * db) / len2;
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+const LOCAL_A = new Float64Array(3);
+const LOCAL_B = new Float64Array(3);
+
+/** Region r's colour at pixel (x, y): its ramp's there when it is shaded, else its mean. */
+function localColor(ctx: SampleContext, r: number, x: number, y: number, out: Float64Array): void {
+  const area = ctx.ramps!.areaOfRegion[r]!;
+  if (area >= 0) rampColorOfArea(ctx.ramps!, area, x + 0.5, y + 0.5, out);
+  else {
+    out[0] = ctx.regionColor[r * 3]!;
+    out[1] = ctx.regionColor[r * 3 + 1]!;
+    out[2] = ctx.regionColor[r * 3 + 2]!;
+  }
 }
 
 function colorDistance(colors: Float64Array, a: number, b: number): number {

@@ -1,0 +1,647 @@
+/**
+ * Fits one gradient to the pixels of one smoothly shaded area.
+ * In: sample pixels of the area (centre x, y in traced pixels; r, g, b) and, for the initial
+ * guess, the local colour slope at each sample. Out: a linear or radial ramp geometry, the colour
+ * ramp as stops (the fewest that keep every part of the ramp within STOP_TOLERANCE_DE of the
+ * pixels' mean colour there) and the fit's error.
+ *
+ * Method: a gradient is a colour that depends on one number t(x, y) — the position along an axis
+ * (linear) or the distance from a centre (radial). For a candidate geometry the samples are
+ * binned by t (1-px bins); the colour variance left inside the bins says how well the geometry
+ * explains the picture, whatever the ramp's shape (two stops or ten, monotone or not). The axis
+ * starts from the structure tensor of the colour slopes (its main direction), the centre from the
+ * point the slope lines meet in least squares; both are refined by minimising the in-bin variance
+ * (golden-section search over the angle, Nelder–Mead over the centre). The ramp is then the bins'
+ * mean colours, simplified to stops by greedy insertion at the worst bin, with the stop colours
+ * fitted by least squares (hat functions). Cf. the gradient-region fits of Kansal & Kumar (2014)
+ * and Photo2ClipArt (Favreau et al. 2017), done here in closed form and 1-D searches.
+ */
+import { rgbToLab } from './color.js';
+import type { Gradient, GradientStop } from './types.js';
+
+/** Pixels of one area: centres (traced px) and colours (sRGB 0–255), with local slopes. */
+export interface RampSamples {
+  readonly count: number;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  /** r, g, b per sample. */
+  readonly rgb: Float64Array;
+  /**
+   * Colour slope per sample along x and y of the area's main colour axis (sRGB units per px), NaN
+   * where the neighbours needed are outside the area.
+   */
+  readonly slopeX: Float64Array;
+  readonly slopeY: Float64Array;
+}
+
+/** Where t comes from: position along a unit axis, or distance from a centre (traced px). */
+export type RampGeometry = { readonly kind: 'linear'; readonly ux: number; readonly uy: number } | { readonly kind: 'radial'; readonly cx: number; readonly cy: number };
+
+export interface FittedRamp {
+  readonly geometry: RampGeometry;
+  /** The t range the ramp spans (px along the axis, or px from the centre). */
+  readonly tMin: number;
+  readonly tMax: number;
+  /** Stops at t positions (px), colours sRGB floats: t, r, g, b per stop, t increasing. */
+  readonly stops: Float64Array;
+  /** Mean distance (sRGB units) between each sample and the ramp's colour at its t. */
+  readonly meanError: number;
+}
+
+/** Largest ΔE76 between the ramp and the pixels' mean colour at any t (1-px bins). */
+export const STOP_TOLERANCE_DE = 1.6;
+/** Stops of one ramp at most. */
+const MAX_STOPS = 12;
+/** Bins per ramp at most (a ramp longer than this many px gets wider bins). */
+const MAX_BINS = 1024;
+/** A radial fit must leave at most this share of the linear fit's in-bin variance to be chosen. */
+const RADIAL_ADVANTAGE = 0.8;
+/** How far (rad) the angle search looks either side of the structure tensor's direction. */
+const ANGLE_SEARCH_RAD = 0.35;
+/** Nelder–Mead steps for the radial centre. */
+const CENTRE_STEPS = 36;
+/** A radial ramp whose first stop lies within this share of its radius starts at the centre. */
+const RADIAL_CENTRE_SHARE = 0.04;
+/** A centre further than this many area extents away is a linear ramp in disguise. */
+const MAX_CENTRE_DISTANCE = 6;
+
+/**
+ * The best linear or radial ramp for the samples, or undefined when there are too few samples
+ * or no direction to speak of.
+ */
+/**
+ * @param gate when given, an RMS error (sRGB units) that the first guesses must already reach
+ * (within the searches' reach), else the samples are not a ramp and no search is made.
+ */
+export function fitRamp(samples: RampSamples, gate?: number): FittedRamp | undefined {
+  if (samples.count < 8) return undefined;
+  const bounds = sampleBounds(samples);
+  const extent = Math.max(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1);
+  const tensor = slopeTensor(samples);
+  if (!tensor) return undefined;
+  // The geometry is found on a regular subset (a few thousand pixels pin an axis or a centre
+  // well); the ramp is then fitted to all samples.
+  const search = thinned(samples, SEARCH_SAMPLES);
+  // A field no geometry near the first guesses comes close to explaining is texture: the
+  // searches would not rescue it.
+  if (gate !== undefined) {
+    const first = Math.min(inBinError(search, linearAt(tensor.angle)), tensor.centre ? inBinError(search, { kind: 'radial', cx: tensor.centre[0], cy: tensor.centre[1] }) : Infinity);
+    if (Math.sqrt(first / search.count) > gate) return undefined;
+  }
+  const linear = bestLinear(search, tensor.angle);
+  let best: { geometry: RampGeometry; sse: number } = linear;
+  const centre = tensor.centre && Math.hypot(tensor.centre[0] - (bounds.minX + bounds.maxX) / 2, tensor.centre[1] - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent ? tensor.centre : undefined;
+  // A linear fit within the 8-bit steps of a render leaves nothing for a centre to explain.
+  if (centre && Math.sqrt(linear.sse / search.count) > LINEAR_IS_EXACT) {
+    const radial = bestRadial(search, centre, extent);
+    const g = radial.geometry as Extract<RampGeometry, { kind: 'radial' }>;
+    const near = Math.hypot(g.cx - (bounds.minX + bounds.maxX) / 2, g.cy - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent;
+    if (near && radial.sse < RADIAL_ADVANTAGE * linear.sse) best = radial;
+  }
+  return rampFor(samples, best.geometry);
+}
+
+/** In-bin RMS (sRGB units) under which a linear fit is not worth trying a centre against. */
+const LINEAR_IS_EXACT = 0.8;
+/** Samples the geometry search looks at, at most. */
+const SEARCH_SAMPLES = 1500;
+
+/** Every k-th sample, so that at most `limit` remain (the samples themselves when fewer). */
+function thinned(s: RampSamples, limit: number): RampSamples {
+  if (s.count <= limit) return s;
+  const stride = Math.ceil(s.count / limit);
+  const count = Math.ceil(s.count / stride);
+  const out: RampSamples = {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    rgb: new Float64Array(count * 3),
+    slopeX: new Float64Array(0),
+    slopeY: new Float64Array(0),
+  };
+  for (let k = 0; k < count; k++) {
+    const i = k * stride;
+    out.x[k] = s.x[i]!;
+    out.y[k] = s.y[i]!;
+    out.rgb[k * 3] = s.rgb[i * 3]!;
+    out.rgb[k * 3 + 1] = s.rgb[i * 3 + 1]!;
+    out.rgb[k * 3 + 2] = s.rgb[i * 3 + 2]!;
+  }
+  return out;
+}
+
+interface Bounds {
+  readonly minX: number;
+  readonly maxX: number;
+  readonly minY: number;
+  readonly maxY: number;
+}
+
+function sampleBounds(s: RampSamples): Bounds {
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < s.count; i++) {
+    const x = s.x[i]!;
+    const y = s.y[i]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { minX, maxX, minY, maxY };
+}
+
+/**
+ * The main direction of the colour slopes (angle of the structure tensor's first eigenvector) and
+ * the point where the slope lines through the samples meet in least squares (undefined when they
+ * are parallel: a linear ramp).
+ */
+function slopeTensor(s: RampSamples): { angle: number; centre: readonly [number, number] | undefined } | undefined {
+  let jxx = 0;
+  let jxy = 0;
+  let jyy = 0;
+  // Normal equations of the meeting point: Σ w n nᵀ c = Σ w n (n · p), n ⟂ slope.
+  let axx = 0;
+  let axy = 0;
+  let ayy = 0;
+  let bx = 0;
+  let by = 0;
+  let used = 0;
+  for (let i = 0; i < s.count; i++) {
+    const gx = s.slopeX[i]!;
+    const gy = s.slopeY[i]!;
+    if (Number.isNaN(gx) || Number.isNaN(gy)) continue;
+    const w = gx * gx + gy * gy;
+    if (w === 0) continue;
+    used++;
+    jxx += gx * gx;
+    jxy += gx * gy;
+    jyy += gy * gy;
+    // Unit normal to the slope, weighted by the slope's strength (w · n nᵀ with |n| = 1).
+    const nx = -gy;
+    const ny = gx;
+    axx += nx * nx;
+    axy += nx * ny;
+    ayy += ny * ny;
+    const np = nx * s.x[i]! + ny * s.y[i]!;
+    bx += nx * np;
+    by += ny * np;
+  }
+  if (used < 4 || jxx + jyy === 0) return undefined;
+  // First eigenvector of [[jxx, jxy], [jxy, jyy]]: angle ½·atan2(2jxy, jxx − jyy).
+  const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
+  const det = axx * ayy - axy * axy;
+  const trace = axx + ayy;
+  // Parallel slope lines make the system singular: its smaller eigenvalue vanishes.
+  const smaller = trace / 2 - Math.sqrt(Math.max(0, (trace * trace) / 4 - det));
+  const centre: [number, number] | undefined = smaller > 0.02 * trace ? [(ayy * bx - axy * by) / det, (axx * by - axy * bx) / det] : undefined;
+  return { angle, centre };
+}
+
+/** t of sample i for a geometry. */
+function tOf(g: RampGeometry, x: number, y: number): number {
+  return g.kind === 'linear' ? g.ux * x + g.uy * y : Math.hypot(x - g.cx, y - g.cy);
+}
+
+/** Per-bin sums of one binning of the samples by t. */
+interface Bins {
+  readonly tMin: number;
+  readonly width: number;
+  readonly count: number;
+  readonly n: Float64Array;
+  /** Σr, Σg, Σb per bin. */
+  readonly sum: Float64Array;
+  /** Σ(r² + g² + b²) per bin. */
+  readonly sumSq: Float64Array;
+}
+
+/** Scratch t per sample and scratch bins, grown as needed (binning runs some hundred times per picture). */
+let scratchT = new Float64Array(1024);
+const SCRATCH_BINS = { n: new Float64Array(MAX_BINS + 1), sum: new Float64Array((MAX_BINS + 1) * 3), sumSq: new Float64Array(MAX_BINS + 1) };
+
+/** t of every sample into scratchT; returns [tMin, tMax]. One loop per kind (no test per sample). */
+function computeT(s: RampSamples, g: RampGeometry): [number, number] {
+  if (scratchT.length < s.count) scratchT = new Float64Array(s.count * 2);
+  const t = scratchT;
+  let tMin = Infinity;
+  let tMax = -Infinity;
+  if (g.kind === 'linear') {
+    const { ux, uy } = g;
+    for (let i = 0; i < s.count; i++) {
+      const v = ux * s.x[i]! + uy * s.y[i]!;
+      t[i] = v;
+      if (v < tMin) tMin = v;
+      if (v > tMax) tMax = v;
+    }
+  } else {
+    const { cx, cy } = g;
+    for (let i = 0; i < s.count; i++) {
+      const dx = s.x[i]! - cx;
+      const dy = s.y[i]! - cy;
+      const v = Math.sqrt(dx * dx + dy * dy);
+      t[i] = v;
+      if (v < tMin) tMin = v;
+      if (v > tMax) tMax = v;
+    }
+  }
+  return [tMin, tMax];
+}
+
+/** The samples binned by t (1-px bins, at most MAX_BINS); `scratch` bins are overwritten by the next call. */
+function binSamples(s: RampSamples, g: RampGeometry, scratch = false): Bins {
+  const [tMin, tMax] = computeT(s, g);
+  const t = scratchT;
+  const width = Math.max(1, (tMax - tMin) / MAX_BINS);
+  const count = Math.floor((tMax - tMin) / width) + 1;
+  let n: Float64Array;
+  let sum: Float64Array;
+  let sumSq: Float64Array;
+  if (scratch) {
+    n = SCRATCH_BINS.n.fill(0, 0, count);
+    sum = SCRATCH_BINS.sum.fill(0, 0, count * 3);
+    sumSq = SCRATCH_BINS.sumSq.fill(0, 0, count);
+  } else {
+    n = new Float64Array(count);
+    sum = new Float64Array(count * 3);
+    sumSq = new Float64Array(count);
+  }
+  const rgb = s.rgb;
+  for (let i = 0; i < s.count; i++) {
+    const b = Math.min(count - 1, Math.floor((t[i]! - tMin) / width));
+    const r = rgb[i * 3]!;
+    const gg = rgb[i * 3 + 1]!;
+    const bb = rgb[i * 3 + 2]!;
+    n[b]!++;
+    sum[b * 3]! += r;
+    sum[b * 3 + 1]! += gg;
+    sum[b * 3 + 2]! += bb;
+    sumSq[b]! += r * r + gg * gg + bb * bb;
+  }
+  return { tMin, width, count, n, sum, sumSq };
+}
+
+/** Colour variance left inside the bins (sum of squares, sRGB units²). */
+function inBinError(s: RampSamples, g: RampGeometry): number {
+  const bins = binSamples(s, g, true);
+  let sse = 0;
+  for (let b = 0; b < bins.count; b++) {
+    const n = bins.n[b]!;
+    if (n === 0) continue;
+    const r = bins.sum[b * 3]!;
+    const gg = bins.sum[b * 3 + 1]!;
+    const bb = bins.sum[b * 3 + 2]!;
+    sse += bins.sumSq[b]! - (r * r + gg * gg + bb * bb) / n;
+  }
+  return sse;
+}
+
+function linearAt(angle: number): RampGeometry {
+  return { kind: 'linear', ux: Math.cos(angle), uy: Math.sin(angle) };
+}
+
+/** Golden-section search of the axis angle around `start`. */
+function bestLinear(s: RampSamples, start: number): { geometry: RampGeometry; sse: number } {
+  const ratio = (Math.sqrt(5) - 1) / 2;
+  let lo = start - ANGLE_SEARCH_RAD;
+  let hi = start + ANGLE_SEARCH_RAD;
+  let a = hi - ratio * (hi - lo);
+  let b = lo + ratio * (hi - lo);
+  let fa = inBinError(s, linearAt(a));
+  let fb = inBinError(s, linearAt(b));
+  // 0.7 rad down to ~0.002 rad (0.1°).
+  for (let k = 0; k < 13; k++) {
+    if (fa <= fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - ratio * (hi - lo);
+      fa = inBinError(s, linearAt(a));
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + ratio * (hi - lo);
+      fb = inBinError(s, linearAt(b));
+    }
+  }
+  const angle = fa <= fb ? a : b;
+  return { geometry: linearAt(angle), sse: Math.min(fa, fb) };
+}
+
+/** Nelder–Mead over the centre, from `start`, with a first step of a tenth of the extent. */
+function bestRadial(s: RampSamples, start: readonly [number, number], extent: number): { geometry: RampGeometry; sse: number } {
+  const step = extent / 10;
+  const px = [start[0], start[0] + step, start[0]];
+  const py = [start[1], start[1], start[1] + step];
+  const f = px.map((x, i) => inBinError(s, { kind: 'radial', cx: x, cy: py[i]! }));
+  const at = (x: number, y: number): number => inBinError(s, { kind: 'radial', cx: x, cy: y });
+  for (let k = 0; k < CENTRE_STEPS; k++) {
+    // Order: best, middle, worst.
+    const order = [0, 1, 2].sort((i, j) => f[i]! - f[j]! || i - j);
+    const [bi, mi, wi] = order as [number, number, number];
+    const cx = (px[bi]! + px[mi]!) / 2;
+    const cy = (py[bi]! + py[mi]!) / 2;
+    const rx = cx + (cx - px[wi]!);
+    const ry = cy + (cy - py[wi]!);
+    const fr = at(rx, ry);
+    if (fr < f[bi]!) {
+      const ex = cx + 2 * (cx - px[wi]!);
+      const ey = cy + 2 * (cy - py[wi]!);
+      const fe = at(ex, ey);
+      if (fe < fr) [px[wi], py[wi], f[wi]] = [ex, ey, fe];
+      else [px[wi], py[wi], f[wi]] = [rx, ry, fr];
+    } else if (fr < f[mi]!) {
+      [px[wi], py[wi], f[wi]] = [rx, ry, fr];
+    } else {
+      const kx = cx + 0.5 * (px[wi]! - cx);
+      const ky = cy + 0.5 * (py[wi]! - cy);
+      const fk = at(kx, ky);
+      if (fk < f[wi]!) [px[wi], py[wi], f[wi]] = [kx, ky, fk];
+      else {
+        // Shrink towards the best point.
+        for (const i of [mi, wi]) {
+          px[i] = px[bi]! + 0.5 * (px[i]! - px[bi]!);
+          py[i] = py[bi]! + 0.5 * (py[i]! - py[bi]!);
+          f[i] = at(px[i]!, py[i]!);
+        }
+      }
+    }
+    if (Math.abs(px[bi]! - px[wi]!) + Math.abs(py[bi]! - py[wi]!) < 0.05) break;
+  }
+  let best = 0;
+  for (let i = 1; i < 3; i++) if (f[i]! < f[best]!) best = i;
+  return { geometry: { kind: 'radial', cx: px[best]!, cy: py[best]! }, sse: f[best]! };
+}
+
+/** The ramp (stops) of a geometry and its error over the samples. */
+export function rampFor(s: RampSamples, g: RampGeometry): FittedRamp {
+  const bins = binSamples(s, g);
+  const stops = fitStops(bins);
+  return { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(s, g, stops) };
+}
+
+/** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
+export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array): number {
+  let error = 0;
+  const out = new Float64Array(3);
+  for (let i = 0; i < s.count; i++) {
+    rampColorAt(stops, tOf(g, s.x[i]!, s.y[i]!), out);
+    error += Math.hypot(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
+  }
+  return error / Math.max(1, s.count);
+}
+
+/** Samples of several areas as one set (for a shared gradient). */
+export function joinSamples(parts: readonly RampSamples[]): RampSamples {
+  let count = 0;
+  for (const p of parts) count += p.count;
+  const out: RampSamples = {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    rgb: new Float64Array(count * 3),
+    slopeX: new Float64Array(count),
+    slopeY: new Float64Array(count),
+  };
+  let at = 0;
+  for (const p of parts) {
+    out.x.set(p.x.subarray(0, p.count), at);
+    out.y.set(p.y.subarray(0, p.count), at);
+    out.rgb.set(p.rgb.subarray(0, p.count * 3), at * 3);
+    out.slopeX.set(p.slopeX.subarray(0, p.count), at);
+    out.slopeY.set(p.slopeY.subarray(0, p.count), at);
+    at += p.count;
+  }
+  return out;
+}
+
+/** The ramp's colour at t (stops t, r, g, b; padded beyond the ends) into out[0..2]. */
+export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): void {
+  const last = stops.length / 4 - 1;
+  if (t <= stops[0]!) {
+    out[0] = stops[1]!;
+    out[1] = stops[2]!;
+    out[2] = stops[3]!;
+    return;
+  }
+  for (let k = 1; k <= last; k++) {
+    const t1 = stops[k * 4]!;
+    if (t <= t1 || k === last) {
+      const t0 = stops[(k - 1) * 4]!;
+      const f = t >= t1 ? 1 : (t - t0) / (t1 - t0);
+      for (let c = 0; c < 3; c++) out[c] = stops[(k - 1) * 4 + 1 + c]! + (stops[k * 4 + 1 + c]! - stops[(k - 1) * 4 + 1 + c]!) * f;
+      return;
+    }
+  }
+}
+
+/**
+ * The fewest stops (at bin centres) whose piecewise-linear ramp stays within STOP_TOLERANCE_DE
+ * of the pixels' mean colour along t: Douglas–Peucker on the curve of bin means (lightly
+ * smoothed, thin bins left out), always splitting the stretch that is furthest off, then the
+ * stop colours fitted to the bins by least squares.
+ */
+function fitStops(bins: Bins): Float64Array {
+  const centre = (b: number): number => bins.tMin + (b + 0.5) * bins.width;
+  const filled: number[] = [];
+  let total = 0;
+  for (let b = 0; b < bins.count; b++) {
+    if (bins.n[b]! > 0) {
+      filled.push(b);
+      total += bins.n[b]!;
+    }
+  }
+  // Bins of one or two pixels (a corner, the tip of a ramp) are noise, not shape; the centre of a
+  // radial ramp has few pixels per bin yet carries its first stop.
+  const minCount = Math.min(3, (0.5 * total) / filled.length);
+  const means = new Float64Array(bins.count * 3);
+  for (const b of filled) for (let c = 0; c < 3; c++) means[b * 3 + c] = bins.sum[b * 3 + c]! / bins.n[b]!;
+  const curve = smoothedCurve(bins, filled, minCount);
+  const positions: number[] = [];
+  if (curve.count < 2) {
+    positions.push(centre(filled[0]!), centre(filled[filled.length - 1]!));
+    if (positions[1] === positions[0]) positions[1] = positions[0]! + bins.width;
+  } else {
+    for (const i of splitCurve(curve)) positions.push(curve.t[i]!);
+  }
+  return leastSquaresStops(bins, means, filled, positions);
+}
+
+/** The bins' mean colours along t, each averaged with its neighbours (±2 bins, by count), thin bins left out. */
+interface Curve {
+  readonly count: number;
+  readonly t: Float64Array;
+  readonly rgb: Float64Array;
+  readonly lab: Float64Array;
+}
+
+function smoothedCurve(bins: Bins, filled: readonly number[], minCount: number): Curve {
+  const kept = filled.filter((b) => bins.n[b]! >= minCount);
+  const t = new Float64Array(kept.length);
+  const rgb = new Float64Array(kept.length * 3);
+  const lab = new Float64Array(kept.length * 3);
+  for (let i = 0; i < kept.length; i++) {
+    const b = kept[i]!;
+    let n = 0;
+    let r = 0;
+    let g = 0;
+    let bb = 0;
+    for (let k = Math.max(0, b - 2); k <= Math.min(bins.count - 1, b + 2); k++) {
+      n += bins.n[k]!;
+      r += bins.sum[k * 3]!;
+      g += bins.sum[k * 3 + 1]!;
+      bb += bins.sum[k * 3 + 2]!;
+    }
+    t[i] = bins.tMin + (b + 0.5) * bins.width;
+    rgb[i * 3] = r / n;
+    rgb[i * 3 + 1] = g / n;
+    rgb[i * 3 + 2] = bb / n;
+    rgbToLab(r / n, g / n, bb / n, lab, i * 3);
+  }
+  return { count: kept.length, t, rgb, lab };
+}
+
+/**
+ * Indices of the curve points kept as stops: the two ends, then, while a stretch between kept
+ * points strays more than STOP_TOLERANCE_DE from the straight sRGB blend of its ends, its worst
+ * point (the worst stretch first), up to MAX_STOPS.
+ */
+function splitCurve(curve: Curve): number[] {
+  const kept = [0, curve.count - 1];
+  const lab = new Float64Array(3);
+  const worstOf = (i: number, j: number): { at: number; de: number } => {
+    let at = -1;
+    let de = 0;
+    for (let k = i + 1; k < j; k++) {
+      const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
+      rgbToLab(
+        curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
+        curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
+        curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
+        lab,
+        0,
+      );
+      const d = Math.hypot(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
+      if (d > de) {
+        de = d;
+        at = k;
+      }
+    }
+    return { at, de };
+  };
+  while (kept.length < MAX_STOPS) {
+    let bestAt = -1;
+    let bestDe = STOP_TOLERANCE_DE;
+    for (let s = 0; s + 1 < kept.length; s++) {
+      const w = worstOf(kept[s]!, kept[s + 1]!);
+      if (w.de > bestDe) {
+        bestDe = w.de;
+        bestAt = w.at;
+      }
+    }
+    if (bestAt < 0) break;
+    kept.push(bestAt);
+    kept.sort((p, q) => p - q);
+  }
+  return kept;
+}
+
+/**
+ * Stop colours at fixed positions that minimise the count-weighted squared distance between the
+ * piecewise-linear ramp and the bin means: a tridiagonal system of hat-function overlaps, one
+ * right-hand side per channel (Thomas algorithm).
+ */
+function leastSquaresStops(bins: Bins, means: Float64Array, filled: readonly number[], positions: readonly number[]): Float64Array {
+  const k = positions.length;
+  const diag = new Float64Array(k);
+  const off = new Float64Array(k); // off[i] couples stop i and i + 1
+  const rhs = new Float64Array(k * 3);
+  let seg = 0;
+  for (const b of filled) {
+    const t = bins.tMin + (b + 0.5) * bins.width;
+    const w = bins.n[b]!;
+    while (seg < k - 2 && t > positions[seg + 1]!) seg++;
+    const t0 = positions[seg]!;
+    const t1 = positions[seg + 1]!;
+    const f = Math.max(0, Math.min(1, (t - t0) / (t1 - t0)));
+    const a = 1 - f;
+    diag[seg]! += w * a * a;
+    diag[seg + 1]! += w * f * f;
+    off[seg]! += w * a * f;
+    for (let c = 0; c < 3; c++) {
+      rhs[seg * 3 + c]! += w * a * means[b * 3 + c]!;
+      rhs[(seg + 1) * 3 + c]! += w * f * means[b * 3 + c]!;
+    }
+  }
+  // A stop no bin weighs on (an empty stretch) gets a tiny pull towards its neighbours' average.
+  for (let i = 0; i < k; i++) diag[i]! += 1e-9;
+  const stops = new Float64Array(k * 4);
+  for (let i = 0; i < k; i++) stops[i * 4] = positions[i]!;
+  const cp = new Float64Array(k);
+  const dp = new Float64Array(k);
+  for (let c = 0; c < 3; c++) {
+    // Forward sweep.
+    cp[0] = off[0]! / diag[0]!;
+    dp[0] = rhs[c]! / diag[0]!;
+    for (let i = 1; i < k; i++) {
+      const m = diag[i]! - off[i - 1]! * cp[i - 1]!;
+      cp[i] = i < k - 1 ? off[i]! / m : 0;
+      dp[i] = (rhs[i * 3 + c]! - off[i - 1]! * dp[i - 1]!) / m;
+    }
+    // Back substitution.
+    let next = dp[k - 1]!;
+    stops[(k - 1) * 4 + 1 + c] = next;
+    for (let i = k - 2; i >= 0; i--) {
+      next = dp[i]! - cp[i]! * next;
+      stops[i * 4 + 1 + c] = next;
+    }
+  }
+  return stops;
+}
+
+/**
+ * The fitted ramp as a Gradient of the types (offsets 0–1, opaque colours rounded to bytes):
+ * a linear axis through (originX, originY) — any point on it — from tMin to tMax; a radial one
+ * around the centre out to tMax, with a first stop repeated at offset 0 when the ramp starts
+ * beyond the centre.
+ */
+export function toGradient(ramp: FittedRamp, originX: number, originY: number): Gradient {
+  const g = ramp.geometry;
+  const count = ramp.stops.length / 4;
+  const stops: GradientStop[] = [];
+  const stopAt = (k: number, offset: number): GradientStop => ({
+    offset,
+    color: { r: byte(ramp.stops[k * 4 + 1]!), g: byte(ramp.stops[k * 4 + 2]!), b: byte(ramp.stops[k * 4 + 3]!), a: 255 },
+  });
+  if (g.kind === 'linear') {
+    const t0 = ramp.stops[0]!;
+    const t1 = ramp.stops[(count - 1) * 4]!;
+    const tOrigin = g.ux * originX + g.uy * originY;
+    for (let k = 0; k < count; k++) stops.push(stopAt(k, round4((ramp.stops[k * 4]! - t0) / (t1 - t0))));
+    return {
+      kind: 'linear',
+      x1: originX + g.ux * (t0 - tOrigin),
+      y1: originY + g.uy * (t0 - tOrigin),
+      x2: originX + g.ux * (t1 - tOrigin),
+      y2: originY + g.uy * (t1 - tOrigin),
+      stops,
+    };
+  }
+  const radius = ramp.stops[(count - 1) * 4]!;
+  // A first stop within a few per cent of the centre is the centre's colour; further out the
+  // centre keeps that colour (a repeated stop at 0).
+  const startsAtCentre = ramp.stops[0]! / radius < RADIAL_CENTRE_SHARE;
+  if (!startsAtCentre) stops.push(stopAt(0, 0));
+  for (let k = 0; k < count; k++) stops.push(stopAt(k, k === 0 && startsAtCentre ? 0 : round4(Math.max(0, ramp.stops[k * 4]!) / radius)));
+  return { kind: 'radial', cx: g.cx, cy: g.cy, r: radius, stops };
+}
+
+function byte(v: number): number {
+  return Math.max(0, Math.min(255, Math.round(v)));
+}
+
+function round4(v: number): number {
+  return Math.round(v * 1e4) / 1e4;
+}

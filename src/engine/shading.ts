@@ -1,0 +1,816 @@
+/**
+ * Stage 4b: smooth shading — gradients (Tracelab extension `tracelab.gradients`) or clean bands.
+ * In: RGBA pixels, the regions after despeckling and each region's observed colour. Out: the
+ * smoothly shaded areas found (each a group of regions the palette had cut into shades, with the
+ * linear or radial gradient fitted to its pixels), and new regions:
+ *  - gradients on: each area is one region, filled with its gradient (Shape.gradient);
+ *  - gradients off (the API's flat fills): each area is recut into a few flat bands along its
+ *    gradient — band edges are iso-lines of the fitted ramp (straight lines, circles), so they
+ *    come out as clean curves instead of the palette's ragged shade borders — at most MAX_BANDS,
+ *    about one per BAND_STEP_DE of colour.
+ * An area is kept only when its gradient explains the pixels at least about as well as the flat
+ * shades did (ACCEPT_RATIO) and its colours span at least MIN_SPAN_DE: flat art has no such areas
+ * and comes out exactly as without this stage.
+ */
+import { rgbToLab } from './color.js';
+import { hypot3 } from './length.js';
+import { fitRamp, joinSamples, rampColorAt, rampError, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
+import type { Regions } from './regions.js';
+import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
+import { splitSmooth } from './smooth-split.js';
+import type { Gradient, Rgba } from './types.js';
+
+/** A gradient must leave at most this share of the flat shades' mean error … */
+const ACCEPT_RATIO = 1.1;
+/** … or at most this much more (sRGB units) when the shades were already close. */
+const ACCEPT_SLACK = 0.4;
+/** Colours of an area must span at least this (ΔE76, first stop to the furthest): less is flat. */
+const MIN_SPAN_DE = 5;
+/**
+ * Shades that already match their pixels within this (mean, sRGB units) are flat colours: a
+ * gradient would add nothing (two flat colours with a step between them fit a ramp too).
+ */
+const FLAT_FLOOR = 1;
+/**
+ * A ramp that changes faster than this (sRGB units per px) by more than STEP_JUMP between two
+ * stops has an edge in it, not shading.
+ */
+const MAX_RAMP_SLOPE = 12;
+const STEP_JUMP = 6;
+/** Interior pixels an area needs to be fitted at all. */
+const MIN_AREA_SAMPLES = 40;
+/**
+ * A group is searched for a gradient only when its first guesses already come within this many
+ * times its shades' error (RMS against mean, plus GATE_FLOOR sRGB units): a textured group is
+ * left before the searches that cost most of this stage's time.
+ */
+const GATE_RATIO = 2;
+const GATE_FLOOR = 2;
+/** Samples one fit looks at, at most (larger areas are sampled on a regular stride). */
+const MAX_SAMPLES = 12_000;
+/** Gradients off: about one band per this much colour (ΔE76 along the ramp) … */
+const BAND_STEP_DE = 9;
+/** … and at most this many bands per area. */
+const MAX_BANDS = 8;
+/** Distance (px) between the pixels of a colour slope (a central difference over 2 × this). */
+const SLOPE_REACH = 2;
+
+/** One smoothly shaded area. */
+export interface SmoothArea {
+  /** Regions (of the input Regions) it joins, ascending. */
+  readonly members: readonly number[];
+  readonly ramp: FittedRamp;
+  readonly gradient: Gradient;
+  /** Mean colour of its pixels. */
+  readonly mean: Rgba;
+}
+
+export interface ShadingInput {
+  readonly data: Uint8Array | Uint8ClampedArray;
+  readonly width: number;
+  readonly height: number;
+  readonly regions: Regions;
+  /** Observed colour per region: r, g, b. */
+  readonly regionColor: Float64Array;
+}
+
+/**
+ * The smoothly shaded areas of the picture, in order of their first region: each group of softly
+ * joined regions that one gradient explains; a group that is not one gradient is split into
+ * smooth parts (smooth-split.ts) and each part with two regions or more is tried in turn.
+ */
+export function findSmoothAreas(input: ShadingInput): SmoothArea[] {
+  const { data, width, height, regions } = input;
+  const pairs = regionPairs(data, width, height, regions.regionOf, regions.count);
+  const { groupOf, members } = softGroups(pairs, regions.count);
+  if (members.length === 0) return [];
+  const pixels = groupPixels(regions, groupOf, members.length);
+  // Soft pairs of each group, as member indices (for the split).
+  const memberIndex = new Int32Array(regions.count).fill(-1);
+  for (const list of members) for (let i = 0; i < list.length; i++) memberIndex[list[i]!] = i;
+  const softOf: [number, number][][] = members.map(() => []);
+  for (let e = 0; e < pairs.count; e++) {
+    const g = groupOf[pairs.a[e]!]!;
+    if (g >= 0 && isSoftPair(pairs, e)) softOf[g]!.push([memberIndex[pairs.a[e]!]!, memberIndex[pairs.b[e]!]!]);
+  }
+  // The group (later: the part of a split group) of every opaque pixel of a group, else −1.
+  const owner = new Int32Array(regions.regionOf.length).fill(-1);
+  for (let g = 0; g < members.length; g++) {
+    for (let i = pixels.start[g]!; i < pixels.start[g + 1]!; i++) {
+      const p = pixels.pixels[i]!;
+      if (data[p * 4 + 3] === 255) owner[p] = g;
+    }
+  }
+  const areas: Candidate[] = [];
+  let nextId = members.length;
+  const partOf = new Int32Array(regions.count).fill(-1);
+  for (let g = 0; g < members.length; g++) {
+    const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
+    const whole = fitGroup(input, owner, g, groupPx, members[g]!);
+    if (whole) {
+      areas.push(whole);
+      continue;
+    }
+    if (members[g]!.length < 3) continue;
+    const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, softOf[g]!);
+    const parts: number[][] = [];
+    for (let i = 0; i < members[g]!.length; i++) {
+      const r = members[g]![i]!;
+      (parts[cluster[i]!] ??= []).push(r);
+      partOf[r] = nextId + cluster[i]!;
+    }
+    // Each part's pixels, and their owner renamed to the part.
+    const partPixels: number[][] = parts.map(() => []);
+    for (let i = 0; i < groupPx.length; i++) {
+      const p = groupPx[i]!;
+      const part = partOf[regions.regionOf[p]!]!;
+      partPixels[part - nextId]!.push(p);
+      if (owner[p] === g) owner[p] = part;
+    }
+    for (let c = 0; c < parts.length; c++) {
+      if (parts[c]!.length < 2) continue;
+      const area = fitGroup(input, owner, nextId + c, Int32Array.from(partPixels[c]!), parts[c]!);
+      if (area) areas.push(area);
+    }
+    nextId += parts.length;
+  }
+  // Areas in order of their first region (the split's parts come after their group's turn).
+  areas.sort((p, q) => p.members[0]! - q.members[0]!);
+  shareGradients(areas);
+  return shareDefinitions(absorbSpecks(areas.map(toArea), pairs, input));
+}
+
+/** Regions of at most this many pixels that touch an area join it (see absorbSpecks) … */
+const SPECK_PX = 3;
+/**
+ * … and pieces up to this share of the area (at most PIECE_MAX_PX) when their colour is the area's
+ * ramp's where they lie, within SPECK_COLOR_GAP (sRGB units): a shade of the ramp cut off from it
+ * by compression noise (the dark rim of a JPEG'd sphere, ringing darker than the ramp's end).
+ */
+const PIECE_SHARE = 0.03;
+const PIECE_MAX_PX = 400;
+const SPECK_COLOR_GAP = 24;
+
+/**
+ * Specks beside an area — an edge pixel labelled with a shade the area did not take in, a JPEG
+ * ringing dot at its rim, a stray shade of the ramp — join the area they share most cracks with:
+ * inside an area every pixel takes its colour from the ramp (or its band), so such a speck is
+ * only a stray shade. A speck of another colour (a real detail) stays, unless it is tiny.
+ */
+function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInput): SmoothArea[] {
+  const { regions, regionColor, width } = input;
+  const areaOf = new Int32Array(regions.count).fill(-1);
+  for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOf[r] = a;
+  const bestArea = new Int32Array(regions.count).fill(-1);
+  const bestCracks = new Float64Array(regions.count);
+  const areaPx = areas.map((a) => a.members.reduce((sum, r) => sum + regions.area[r]!, 0));
+  for (let e = 0; e < pairs.count; e++) {
+    for (const [speck, other] of [[pairs.a[e]!, pairs.b[e]!], [pairs.b[e]!, pairs.a[e]!]] as const) {
+      if (areaOf[speck]! >= 0 || areaOf[other]! < 0) continue;
+      const px = regions.area[speck]!;
+      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[other]!]!))) continue;
+      const cracks = pairs.cracks[e]!;
+      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[other]! < bestArea[speck]!)) {
+        bestCracks[speck] = cracks;
+        bestArea[speck] = areaOf[other]!;
+      }
+    }
+  }
+  // Centroids of the larger candidates, for their colour test.
+  const sumX = new Float64Array(regions.count);
+  const sumY = new Float64Array(regions.count);
+  for (let p = 0; p < regions.regionOf.length; p++) {
+    const r = regions.regionOf[p]!;
+    if (r < 0 || bestArea[r]! < 0 || regions.area[r]! <= SPECK_PX) continue;
+    const x = p % width;
+    sumX[r]! += x + 0.5;
+    sumY[r]! += (p - x) / width + 0.5;
+  }
+  const joined: number[][] = areas.map(() => []);
+  const rgb = new Float64Array(3);
+  for (let r = 0; r < regions.count; r++) {
+    const a = bestArea[r]!;
+    if (a < 0) continue;
+    const n = regions.area[r]!;
+    if (n > SPECK_PX) {
+      const ramp = areas[a]!.ramp;
+      rampColorAt(ramp.stops, tOfGeometry(ramp.geometry, sumX[r]! / n, sumY[r]! / n), rgb);
+      const gap = hypot3(rgb[0]! - regionColor[r * 3]!, rgb[1]! - regionColor[r * 3 + 1]!, rgb[2]! - regionColor[r * 3 + 2]!);
+      if (gap > SPECK_COLOR_GAP) continue;
+    }
+    joined[a]!.push(r);
+  }
+  return areas.map((a, i) => (joined[i]!.length === 0 ? a : { ...a, members: [...a.members, ...joined[i]!].sort((p, q) => p - q) }));
+}
+
+/** t of (x, y) for a ramp geometry. */
+function tOfGeometry(g: FittedRamp['geometry'], x: number, y: number): number {
+  return g.kind === 'linear' ? g.ux * x + g.uy * y : Math.hypot(x - g.cx, y - g.cy);
+}
+
+/** Areas with the same ramp get the same Gradient object (writers define it once). */
+function shareDefinitions(areas: SmoothArea[]): SmoothArea[] {
+  const byRamp = new Map<FittedRamp, Gradient>();
+  return areas.map((a) => {
+    const shared = byRamp.get(a.ramp);
+    if (shared) return { ...a, gradient: shared };
+    byRamp.set(a.ramp, a.gradient);
+    return a;
+  });
+}
+
+/** An area as fitted alone, with what a shared fit needs to judge it again. */
+interface Candidate {
+  readonly members: readonly number[];
+  ramp: FittedRamp;
+  readonly samples: RampSamples;
+  /** Mean distance of the samples from their shade's colour (what flat fills give). */
+  readonly flatError: number;
+  /** Mean colour of all its pixels, and the samples' centroid (a point on a linear axis). */
+  readonly mean: Rgba;
+  readonly centreX: number;
+  readonly centreY: number;
+}
+
+/** True when a ramp with this error is good enough for an area whose shades were this far off. */
+function explains(rampError: number, flatError: number): boolean {
+  return rampError <= Math.max(flatError * ACCEPT_RATIO, flatError + ACCEPT_SLACK);
+}
+
+/** True when pixel q (which must exist) is an opaque pixel of group g. */
+function owned(owner: Int32Array, q: number, g: number): boolean {
+  return owner[q] === g;
+}
+
+/**
+ * The area of group g (the pixels whose owner is g) when one gradient explains it, else undefined.
+ * @param pixels the group's pixels (any order; all of them, opaque or not, for the mean colour).
+ */
+function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
+  const { data, width, height, regions, regionColor } = input;
+  const { regionOf } = regions;
+  // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
+  let sumR = 0;
+  let sumG = 0;
+  let sumB = 0;
+  let interiorCount = 0;
+  const interior = new Int32Array(pixels.length);
+  for (let i = 0; i < pixels.length; i++) {
+    const p = pixels[i]!;
+    const o = p * 4;
+    sumR += data[o]!;
+    sumG += data[o + 1]!;
+    sumB += data[o + 2]!;
+    const x = p % width;
+    if (x === 0 || x === width - 1 || p < width || p >= (height - 1) * width) continue;
+    if (owned(owner, p, g) && owned(owner, p - 1, g) && owned(owner, p + 1, g) && owned(owner, p - width, g) && owned(owner, p + width, g)) interior[interiorCount++] = p;
+  }
+  if (interiorCount < MIN_AREA_SAMPLES) return undefined;
+  const axis = mainColorAxis(data, interior, interiorCount);
+  const stride = Math.ceil(interiorCount / MAX_SAMPLES);
+  const count = Math.ceil(interiorCount / stride);
+  const samples: RampSamples = {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    rgb: new Float64Array(count * 3),
+    slopeX: new Float64Array(count),
+    slopeY: new Float64Array(count),
+  };
+  let flatError = 0;
+  const d = SLOPE_REACH;
+  for (let k = 0; k < count; k++) {
+    const p = interior[k * stride]!;
+    const x = p % width;
+    const y = (p - x) / width;
+    const o = p * 4;
+    samples.x[k] = x + 0.5;
+    samples.y[k] = y + 0.5;
+    samples.rgb[k * 3] = data[o]!;
+    samples.rgb[k * 3 + 1] = data[o + 1]!;
+    samples.rgb[k * 3 + 2] = data[o + 2]!;
+    samples.slopeX[k] = x >= d && x + d < width && owned(owner, p - d, g) && owned(owner, p + d, g) ? (along(data, axis, p + d) - along(data, axis, p - d)) / (2 * d) : NaN;
+    samples.slopeY[k] = y >= d && y + d < height && owned(owner, p - d * width, g) && owned(owner, p + d * width, g) ? (along(data, axis, p + d * width) - along(data, axis, p - d * width)) / (2 * d) : NaN;
+    const r = regionOf[p]!;
+    flatError += hypot3(data[o]! - regionColor[r * 3]!, data[o + 1]! - regionColor[r * 3 + 1]!, data[o + 2]! - regionColor[r * 3 + 2]!);
+  }
+  flatError /= count;
+  const ramp = fitRamp(samples, GATE_RATIO * flatError + GATE_FLOOR);
+  (globalThis as { __shadingDebug?: (info: unknown) => void }).__shadingDebug?.({ g, regions: members.length, pixels: pixels.length, interior: interiorCount, flatError, ramp });
+  if (!ramp || flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp)) return undefined;
+  let cx = 0;
+  let cy = 0;
+  for (let k = 0; k < count; k++) {
+    cx += samples.x[k]!;
+    cy += samples.y[k]!;
+  }
+  const n = pixels.length;
+  return { members, ramp, samples, flatError, mean: { r: sumR / n, g: sumG / n, b: sumB / n, a: 255 }, centreX: cx / count, centreY: cy / count };
+}
+
+/** The colour of pixel p projected on a colour axis. */
+function along(data: Uint8Array | Uint8ClampedArray, axis: Float64Array, p: number): number {
+  return axis[0]! * data[p * 4]! + axis[1]! * data[p * 4 + 1]! + axis[2]! * data[p * 4 + 2]!;
+}
+
+/** Areas of one gradient must have axes within this angle (rad) … */
+const SHARED_ANGLE_RAD = (3 * Math.PI) / 180;
+/** … or centres within this share of the larger ramp's reach (px from the centre) … */
+const SHARED_CENTRE_SHARE = 0.06;
+/** … and ramps within this (sRGB units) where both have pixels. */
+const SHARED_RAMP_GAP = 14;
+
+/**
+ * Areas that look like pieces of one gradient (the petals of a flower, the panes of a window):
+ * same kind, near the same axis or centre, ramps alike where they overlap. Each such set is
+ * fitted again as one; where the shared ramp still explains every piece nearly as well as its own
+ * did, they all take it (one definition in the file, one look across the pieces).
+ */
+function shareGradients(candidates: Candidate[]): void {
+  const parent = candidates.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i]!;
+    return i;
+  };
+  for (let i = 0; i < candidates.length; i++) {
+    for (let j = i + 1; j < candidates.length; j++) {
+      if (!alike(candidates[i]!.ramp, candidates[j]!.ramp)) continue;
+      const ri = root(i);
+      const rj = root(j);
+      if (ri !== rj) parent[Math.max(ri, rj)] = Math.min(ri, rj);
+    }
+  }
+  const sets = new Map<number, number[]>();
+  for (let i = 0; i < candidates.length; i++) {
+    const r = root(i);
+    let list = sets.get(r);
+    if (!list) sets.set(r, (list = []));
+    list.push(i);
+  }
+  for (const set of sets.values()) {
+    if (set.length < 2) continue;
+    const joint = fitRamp(joinSamples(set.map((i) => candidates[i]!.samples)));
+    if (!joint) continue;
+    const fitsAll = set.every((i) => {
+      const c = candidates[i]!;
+      const e = rampError(c.samples, joint.geometry, joint.stops);
+      return explains(e, c.flatError) && e <= c.ramp.meanError * 1.3 + 0.3;
+    });
+    if (fitsAll) for (const i of set) candidates[i]!.ramp = joint;
+  }
+}
+
+/** Two fitted ramps of the same kind, nearly the same axis or centre, alike in colour. */
+function alike(a: FittedRamp, b: FittedRamp): boolean {
+  const ga = a.geometry;
+  const gb = b.geometry;
+  if (ga.kind !== gb.kind) return false;
+  let sign = 1;
+  if (ga.kind === 'linear' && gb.kind === 'linear') {
+    const dot = ga.ux * gb.ux + ga.uy * gb.uy;
+    if (Math.abs(dot) < Math.cos(SHARED_ANGLE_RAD)) return false;
+    sign = dot < 0 ? -1 : 1;
+  } else if (ga.kind === 'radial' && gb.kind === 'radial') {
+    const reach = Math.max(a.tMax, b.tMax);
+    if (Math.hypot(ga.cx - gb.cx, ga.cy - gb.cy) > SHARED_CENTRE_SHARE * reach) return false;
+  }
+  // Compare the ramps at a few t where both have stops' range (b's t flips with a reversed axis).
+  const from = Math.max(a.stops[0]!, sign > 0 ? b.stops[0]! : -b.stops[b.stops.length - 4]!);
+  const to = Math.min(a.stops[a.stops.length - 4]!, sign > 0 ? b.stops[b.stops.length - 4]! : -b.stops[0]!);
+  if (!(to > from)) return false;
+  const ca = new Float64Array(3);
+  const cb = new Float64Array(3);
+  for (let k = 0; k <= 8; k++) {
+    const t = from + ((to - from) * k) / 8;
+    rampColorAt(a.stops, t, ca);
+    rampColorAt(b.stops, sign * t, cb);
+    if (hypot3(ca[0]! - cb[0]!, ca[1]! - cb[1]!, ca[2]! - cb[2]!) > SHARED_RAMP_GAP) return false;
+  }
+  return true;
+}
+
+function toArea(c: Candidate): SmoothArea {
+  return { members: c.members, ramp: c.ramp, gradient: toGradient(c.ramp, c.centreX, c.centreY), mean: c.mean };
+}
+
+/**
+ * Unit vector of the main axis of the pixels' colours (power iteration on their covariance, from
+ * the grey axis): the colour slope along it is what the direction estimate follows.
+ */
+function mainColorAxis(data: Uint8Array | Uint8ClampedArray, pixels: Int32Array, count: number): Float64Array {
+  let m0 = 0;
+  let m1 = 0;
+  let m2 = 0;
+  for (let i = 0; i < count; i++) {
+    const o = pixels[i]! * 4;
+    m0 += data[o]!;
+    m1 += data[o + 1]!;
+    m2 += data[o + 2]!;
+  }
+  const mean = [m0 / count, m1 / count, m2 / count];
+  const cov = new Float64Array(9);
+  for (let i = 0; i < count; i++) {
+    const p = pixels[i]!;
+    const d0 = data[p * 4]! - mean[0]!;
+    const d1 = data[p * 4 + 1]! - mean[1]!;
+    const d2 = data[p * 4 + 2]! - mean[2]!;
+    cov[0]! += d0 * d0;
+    cov[1]! += d0 * d1;
+    cov[2]! += d0 * d2;
+    cov[4]! += d1 * d1;
+    cov[5]! += d1 * d2;
+    cov[8]! += d2 * d2;
+  }
+  cov[3] = cov[1]!;
+  cov[6] = cov[2]!;
+  cov[7] = cov[5]!;
+  const v = new Float64Array([1, 1, 1]);
+  for (let k = 0; k < 24; k++) {
+    const a = cov[0]! * v[0]! + cov[1]! * v[1]! + cov[2]! * v[2]!;
+    const b = cov[3]! * v[0]! + cov[4]! * v[1]! + cov[5]! * v[2]!;
+    const c = cov[6]! * v[0]! + cov[7]! * v[1]! + cov[8]! * v[2]!;
+    const len = hypot3(a, b, c);
+    if (len === 0) break;
+    v[0] = a / len;
+    v[1] = b / len;
+    v[2] = c / len;
+  }
+  return v;
+}
+
+/** True when some stretch of the ramp is a jump (steep and visible) rather than shading. */
+function hasStep(ramp: FittedRamp): boolean {
+  const s = ramp.stops;
+  for (let k = 4; k < s.length; k += 4) {
+    const jump = hypot3(s[k + 1]! - s[k - 3]!, s[k + 2]! - s[k - 2]!, s[k + 3]! - s[k - 1]!);
+    if (jump > STEP_JUMP && jump > MAX_RAMP_SLOPE * (s[k]! - s[k - 4]!)) return true;
+  }
+  return false;
+}
+
+/** Largest ΔE76 between the first stop and any other. */
+function rampSpanDe(ramp: FittedRamp): number {
+  const lab = new Float64Array(ramp.stops.length / 4 * 3);
+  for (let k = 0; k < ramp.stops.length / 4; k++) rgbToLab(ramp.stops[k * 4 + 1]!, ramp.stops[k * 4 + 2]!, ramp.stops[k * 4 + 3]!, lab, k * 3);
+  let span = 0;
+  for (let k = 1; k < ramp.stops.length / 4; k++) span = Math.max(span, hypot3(lab[k * 3]! - lab[0]!, lab[k * 3 + 1]! - lab[1]!, lab[k * 3 + 2]! - lab[2]!));
+  return span;
+}
+
+// ---------------------------------------------------------------------------------------------
+// New regions
+
+/**
+ * The ramps of the areas, packed in typed arrays (so they cross to other threads as they are),
+ * with which area and band each new region belongs to. Sub-pixel edges use them: the colour of a
+ * shaded region next to an edge is its ramp's colour there, and the edge between two bands lies
+ * where the ramp crosses their threshold.
+ */
+export interface AreaRamps {
+  /** Per region: its area, or −1. */
+  readonly areaOfRegion: Int32Array;
+  /** Per region: its band within the area (gradients off), or −1. */
+  readonly bandOfRegion: Int32Array;
+  /** Per area: 0 = linear (ux, uy), 1 = radial (cx, cy). */
+  readonly geometry: Float64Array;
+  /** Per area: its stops at stops[stopStart[a] … stopStart[a + 1]) (4 numbers each: t, r, g, b). */
+  readonly stopStart: Int32Array;
+  readonly stops: Float64Array;
+  /** Per area: band thresholds in t at thresholds[thresholdStart[a] … thresholdStart[a + 1]). */
+  readonly thresholdStart: Int32Array;
+  readonly thresholds: Float64Array;
+}
+
+/** The new regions of shaded areas and what the later stages need to know about them. */
+export interface Shaded {
+  readonly regions: Regions;
+  /** Labels the new regions use beyond the palette's: their colours (observed, r, g, b) and fills. */
+  readonly extraColor: Float64Array;
+  readonly extraFill: readonly Rgba[];
+  /** Per new region: its gradient (gradients on), else undefined. */
+  readonly gradientOf: readonly (Gradient | undefined)[];
+  readonly ramps: AreaRamps;
+}
+
+/** t of point (x, y) for area a of the packed ramps. */
+export function rampT(ramps: AreaRamps, a: number, x: number, y: number): number {
+  const kind = ramps.geometry[a * 3]!;
+  const u = ramps.geometry[a * 3 + 1]!;
+  const v = ramps.geometry[a * 3 + 2]!;
+  return kind === 0 ? u * x + v * y : Math.hypot(x - u, y - v);
+}
+
+/** The colour of area a's ramp at point (x, y) into out[0..2]. */
+export function rampColorOfArea(ramps: AreaRamps, a: number, x: number, y: number, out: Float64Array): void {
+  rampColorAt(ramps.stops.subarray(ramps.stopStart[a]! * 4, ramps.stopStart[a + 1]! * 4), rampT(ramps, a, x, y), out);
+}
+
+/**
+ * New regions for the areas: with `gradients`, each area becomes one region; without, each is
+ * recut into bands along its ramp (4-connected pieces of one band are regions). Region ids
+ * follow raster order of each region's first pixel, as findRegions numbers them.
+ * @param labelCount labels in use so far: the new regions' labels come after them.
+ */
+export function applyShading(input: ShadingInput, areas: readonly SmoothArea[], gradients: boolean, labelCount: number): Shaded {
+  const { regions } = input;
+  const { regionOf } = regions;
+  const areaOfOld = new Int32Array(regions.count).fill(-1);
+  for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOfOld[r] = a;
+  const packed = packRamps(areas, gradients);
+  // Per pixel, a key: its old region, or (count + k) for the k-th new piece of an area.
+  const keyOf = new Int32Array(regionOf.length);
+  const pieceArea: number[] = [];
+  const pieceBand: number[] = [];
+  if (gradients) {
+    for (let a = 0; a < areas.length; a++) {
+      pieceArea.push(a);
+      pieceBand.push(-1);
+    }
+    for (let p = 0; p < regionOf.length; p++) {
+      const r = regionOf[p]!;
+      keyOf[p] = r >= 0 && areaOfOld[r]! >= 0 ? regions.count + areaOfOld[r]! : r;
+    }
+  } else {
+    cutBands(input, areaOfOld, packed, keyOf, pieceArea, pieceBand);
+  }
+  // Renumber keys in raster order of first pixel.
+  const idOfKey = new Int32Array(regions.count + pieceArea.length).fill(-1);
+  const newRegionOf = new Int32Array(regionOf.length);
+  let count = 0;
+  const keys: number[] = [];
+  for (let p = 0; p < regionOf.length; p++) {
+    const key = regionOf[p]! < 0 ? -1 : keyOf[p]!;
+    if (key < 0) {
+      newRegionOf[p] = -1;
+      continue;
+    }
+    let id = idOfKey[key]!;
+    if (id < 0) {
+      id = idOfKey[key] = count++;
+      keys.push(key);
+    }
+    newRegionOf[p] = id;
+  }
+  const labelOf = new Int32Array(count);
+  const area = new Int32Array(count);
+  const areaOfRegion = new Int32Array(count).fill(-1);
+  const bandOfRegion = new Int32Array(count).fill(-1);
+  const gradientOf: (Gradient | undefined)[] = new Array(count).fill(undefined);
+  for (let p = 0; p < newRegionOf.length; p++) if (newRegionOf[p]! >= 0) area[newRegionOf[p]!]!++;
+  // One new label per area (gradients) or per area band (bands).
+  const extraColor: number[] = [];
+  const extraFill: Rgba[] = [];
+  const labelOfPiece = new Int32Array(pieceArea.length);
+  const bandLabel = new Map<number, number>();
+  for (let k = 0; k < pieceArea.length; k++) {
+    const a = pieceArea[k]!;
+    const bandKey = gradients ? a : a * (MAX_BANDS + 1) + pieceBand[k]!;
+    let label = bandLabel.get(bandKey);
+    if (label === undefined) {
+      label = labelCount + extraFill.length;
+      bandLabel.set(bandKey, label);
+      const c = gradients ? areas[a]!.mean : bandColor(packed, a, pieceBand[k]!);
+      extraColor.push(c.r, c.g, c.b);
+      extraFill.push({ r: Math.round(c.r), g: Math.round(c.g), b: Math.round(c.b), a: 255 });
+    }
+    labelOfPiece[k] = label;
+  }
+  for (let id = 0; id < count; id++) {
+    const key = keys[id]!;
+    if (key < regions.count) {
+      labelOf[id] = regions.labelOf[key]!;
+      continue;
+    }
+    const k = key - regions.count;
+    labelOf[id] = labelOfPiece[k]!;
+    areaOfRegion[id] = pieceArea[k]!;
+    bandOfRegion[id] = pieceBand[k]!;
+    if (gradients) gradientOf[id] = areas[pieceArea[k]!]!.gradient;
+  }
+  return {
+    regions: { count, regionOf: newRegionOf, labelOf, area },
+    extraColor: Float64Array.from(extraColor),
+    extraFill,
+    gradientOf,
+    ramps: { ...packed, areaOfRegion, bandOfRegion },
+  };
+}
+
+/** The areas' ramps and (gradients off) band thresholds, packed. */
+function packRamps(areas: readonly SmoothArea[], gradients: boolean): Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'> {
+  const geometry = new Float64Array(areas.length * 3);
+  const stopStart = new Int32Array(areas.length + 1);
+  const thresholdStart = new Int32Array(areas.length + 1);
+  const stops: number[] = [];
+  const thresholds: number[] = [];
+  for (let a = 0; a < areas.length; a++) {
+    const ramp = areas[a]!.ramp;
+    const g = ramp.geometry;
+    geometry[a * 3] = g.kind === 'linear' ? 0 : 1;
+    geometry[a * 3 + 1] = g.kind === 'linear' ? g.ux : g.cx;
+    geometry[a * 3 + 2] = g.kind === 'linear' ? g.uy : g.cy;
+    for (const v of ramp.stops) stops.push(v);
+    stopStart[a + 1] = stops.length / 4;
+    if (!gradients) for (const t of bandThresholds(ramp)) thresholds.push(t);
+    thresholdStart[a + 1] = thresholds.length;
+  }
+  return { geometry, stopStart, stops: Float64Array.from(stops), thresholdStart, thresholds: Float64Array.from(thresholds) };
+}
+
+/**
+ * Band thresholds (t) of a ramp: cuts at equal colour distance (ΔE76 along the ramp, sampled
+ * per px of t), about one band per BAND_STEP_DE, 2 to MAX_BANDS bands.
+ */
+function bandThresholds(ramp: FittedRamp): number[] {
+  const t0 = ramp.stops[0]!;
+  const t1 = ramp.stops[ramp.stops.length - 4]!;
+  const steps = Math.max(2, Math.min(2048, Math.ceil(t1 - t0)));
+  const lengths = new Float64Array(steps + 1);
+  const rgb = new Float64Array(3);
+  const lab = new Float64Array(6);
+  rampColorAt(ramp.stops, t0, rgb);
+  rgbToLab(rgb[0]!, rgb[1]!, rgb[2]!, lab, 0);
+  for (let i = 1; i <= steps; i++) {
+    rampColorAt(ramp.stops, t0 + ((t1 - t0) * i) / steps, rgb);
+    rgbToLab(rgb[0]!, rgb[1]!, rgb[2]!, lab, 3);
+    lengths[i] = lengths[i - 1]! + hypot3(lab[3]! - lab[0]!, lab[4]! - lab[1]!, lab[5]! - lab[2]!);
+    lab[0] = lab[3]!;
+    lab[1] = lab[4]!;
+    lab[2] = lab[5]!;
+  }
+  const total = lengths[steps]!;
+  const bands = Math.max(2, Math.min(MAX_BANDS, Math.round(total / BAND_STEP_DE)));
+  const out: number[] = [];
+  let i = 0;
+  for (let k = 1; k < bands; k++) {
+    const target = (total * k) / bands;
+    while (i < steps && lengths[i + 1]! < target) i++;
+    const f = lengths[i + 1]! > lengths[i]! ? (target - lengths[i]!) / (lengths[i + 1]! - lengths[i]!) : 0;
+    out.push(t0 + ((t1 - t0) * (i + f)) / steps);
+  }
+  return out;
+}
+
+/** Band b's colour: the ramp's colour halfway (in t) between its thresholds (the ends: the ramp's ends). */
+function bandColor(packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>, a: number, b: number): Rgba {
+  const from = packed.thresholdStart[a]!;
+  const to = packed.thresholdStart[a + 1]!;
+  const stops = packed.stops.subarray(packed.stopStart[a]! * 4, packed.stopStart[a + 1]! * 4);
+  const lo = b === 0 ? stops[0]! : packed.thresholds[from + b - 1]!;
+  const hi = from + b < to ? packed.thresholds[from + b]! : stops[stops.length - 4]!;
+  const rgb = new Float64Array(3);
+  rampColorAt(stops, (lo + hi) / 2, rgb);
+  return { r: rgb[0]!, g: rgb[1]!, b: rgb[2]!, a: 255 };
+}
+
+/** Band of t among sorted thresholds [from, to). */
+function bandOf(thresholds: Float64Array, from: number, to: number, t: number): number {
+  let b = 0;
+  while (from + b < to && t >= thresholds[from + b]!) b++;
+  return b;
+}
+
+/**
+ * Gradients off: every pixel of an area gets the band of its t; 4-connected pieces of one band
+ * (within one area) get keys count + k, with their area and band in pieceArea / pieceBand.
+ */
+function cutBands(
+  input: ShadingInput,
+  areaOfOld: Int32Array,
+  packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>,
+  keyOf: Int32Array,
+  pieceArea: number[],
+  pieceBand: number[],
+): void {
+  const { width, regions } = input;
+  const { regionOf } = regions;
+  const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
+  // Band per pixel (−1 outside areas), then union-find over left/up neighbours of one area band.
+  const band = new Int32Array(regionOf.length).fill(-1);
+  const parent = new Int32Array(regionOf.length);
+  for (let p = 0; p < regionOf.length; p++) {
+    const r = regionOf[p]!;
+    const a = r >= 0 ? areaOfOld[r]! : -1;
+    parent[p] = p;
+    if (a < 0) {
+      keyOf[p] = r;
+      continue;
+    }
+    const x = p % width;
+    const y = (p - x) / width;
+    band[p] = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
+    if (x > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - 1)) union(parent, p, p - 1);
+    if (y > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - width)) union(parent, p, p - width);
+  }
+  // Pieces: one per union-find root, in raster order of their first pixel.
+  const pieceOf = new Int32Array(regionOf.length).fill(-1);
+  const rootPiece = new Map<number, number>();
+  const size: number[] = [];
+  const area: number[] = [];
+  const bandOfPiece: number[] = [];
+  for (let p = 0; p < regionOf.length; p++) {
+    if (band[p]! < 0) continue;
+    const root = findPixelRoot(parent, p);
+    let k = rootPiece.get(root);
+    if (k === undefined) {
+      k = size.length;
+      rootPiece.set(root, k);
+      size.push(0);
+      area.push(areaOfOld[regionOf[p]!]!);
+      bandOfPiece.push(band[p]!);
+    }
+    pieceOf[p] = k;
+    size[k]!++;
+  }
+  const target = mergeSmallPieces(pieceOf, size, area, width);
+  // Surviving pieces numbered in order; merged pixels take their target's key.
+  const number = new Int32Array(size.length).fill(-1);
+  for (let k = 0; k < size.length; k++) {
+    if (target[k] !== k) continue;
+    number[k] = pieceArea.length;
+    pieceArea.push(area[k]!);
+    pieceBand.push(bandOfPiece[k]!);
+  }
+  for (let p = 0; p < regionOf.length; p++) if (pieceOf[p]! >= 0) keyOf[p] = regions.count + number[target[pieceOf[p]!]!]!;
+}
+
+/** Band pieces of at most this many pixels join a neighbouring band of their area. */
+const PIECE_MIN_PX = 16;
+
+/**
+ * Where a band threshold grazes an area's ragged rim it cuts off a few pixels of a band apart from
+ * the rest: such a piece joins the neighbouring piece of the same area it shares most cracks with
+ * (the next band), rather than become a shape of a few pixels. Returns each piece's final piece.
+ */
+function mergeSmallPieces(pieceOf: Int32Array, size: number[], area: number[], width: number): Int32Array {
+  const target = Int32Array.from(size.keys());
+  const small = new Set<number>();
+  for (let k = 0; k < size.length; k++) if (size[k]! <= PIECE_MIN_PX) small.add(k);
+  if (small.size === 0) return target;
+  // Cracks between each small piece and its neighbours of the same area.
+  const shared = new Map<number, Map<number, number>>();
+  for (let p = 0; p < pieceOf.length; p++) {
+    const a = pieceOf[p]!;
+    if (a < 0) continue;
+    const x = p % width;
+    for (const q of [x + 1 < width ? p + 1 : -1, p + width < pieceOf.length ? p + width : -1]) {
+      if (q < 0) continue;
+      const b = pieceOf[q]!;
+      if (b < 0 || b === a || area[b] !== area[a]) continue;
+      for (const [from, to] of [[a, b], [b, a]] as const) {
+        if (!small.has(from)) continue;
+        let m = shared.get(from);
+        if (!m) shared.set(from, (m = new Map()));
+        m.set(to, (m.get(to) ?? 0) + 1);
+      }
+    }
+  }
+  // Smallest pieces first (ties by index); a piece joins the final piece of its best neighbour.
+  const order = [...small].sort((p, q) => size[p]! - size[q]! || p - q);
+  const resolve = (k: number): number => {
+    while (target[k] !== k) k = target[k]!;
+    return k;
+  };
+  for (const k of order) {
+    const m = shared.get(k);
+    if (!m) continue;
+    let best = -1;
+    let bestCracks = 0;
+    for (const [n, cracks] of m) {
+      if (resolve(n) === k) continue;
+      if (cracks > bestCracks || (cracks === bestCracks && n < best)) {
+        best = n;
+        bestCracks = cracks;
+      }
+    }
+    if (best >= 0) {
+      target[k] = resolve(best);
+      size[target[k]!]! += size[k]!;
+    }
+  }
+  for (let k = 0; k < target.length; k++) target[k] = resolve(k);
+  return target;
+}
+
+function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int32Array, p: number, q: number): boolean {
+  const rq = regionOf[q]!;
+  return rq >= 0 && band[q] === band[p] && areaOfOld[rq] === areaOfOld[regionOf[p]!];
+}
+
+function union(parent: Int32Array, p: number, q: number): void {
+  const a = findPixelRoot(parent, p);
+  const b = findPixelRoot(parent, q);
+  if (a < b) parent[b] = a;
+  else if (b < a) parent[a] = b;
+}
+
+function findPixelRoot(parent: Int32Array, p: number): number {
+  let root = p;
+  while (parent[root] !== root) root = parent[root]!;
+  while (parent[p] !== root) {
+    const next = parent[p]!;
+    parent[p] = root;
+    p = next;
+  }
+  return root;
+}

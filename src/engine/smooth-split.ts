@@ -1,0 +1,322 @@
+/**
+ * Stage 4b, fallback: split a group of softly joined regions that is not one gradient (a sky with
+ * clouds, a shadow fading into a flat background) into parts that are smooth each.
+ * In: the pixels, the regions, the group's members and the soft pairs among them. Out: clusters of
+ * members (each a candidate area for ramp-fit.ts).
+ *
+ * Method: greedy region merging under a quadratic colour model (per channel c ≈ a + b·x + c·y +
+ * d·x² + e·xy + f·y²), cheapest merge first — the classic piecewise-smooth region merging of
+ * Mumford–Shah segmentation, with the model's sufficient statistics (moments of x, y up to degree
+ * 4 and colour moments) kept per cluster and added on merging. A merge costs the increase in
+ * squared error of one field for both parts over a field each, per pixel of the smaller part: a
+ * ramp cut into shades merges at no cost, a shade beside a flat area or two flat colours with a
+ * step between them do not.
+ */
+/** A merge may add at most this much squared error (sRGB units²) per pixel of the smaller part. */
+const MERGE_COST = 2.5 * 2.5;
+/** Clusters fitted worse than this RMS (sRGB units) are texture, not shading: no merging beyond. */
+const MAX_RMS = 9;
+
+/** Monomials x^i y^j with i + j ≤ 4, in a fixed order. */
+const MONO_I: number[] = [];
+const MONO_J: number[] = [];
+const MONO_INDEX: number[][] = [];
+for (let d = 0; d <= 4; d++) {
+  for (let j = 0; j <= d; j++) {
+    const i = d - j;
+    (MONO_INDEX[i] ??= [])[j] = MONO_I.length;
+    MONO_I.push(i);
+    MONO_J.push(j);
+  }
+}
+const MONOS = MONO_I.length; // 15
+/** The quadratic basis 1, x, y, x², xy, y² as monomial indices (they are the first six). */
+const BASIS = 6;
+/** Per cluster: 15 geometric moments, 6 colour moments × 3 channels, Σ|c|². */
+const STRIDE = MONOS + BASIS * 3 + 1;
+
+const BINOMIAL = [
+  [1],
+  [1, 1],
+  [1, 2, 1],
+  [1, 3, 3, 1],
+  [1, 4, 6, 4, 1],
+];
+
+/** Moments of one cluster about its own origin (the first pixel of its first region). */
+interface Cluster {
+  ox: number;
+  oy: number;
+  readonly m: Float64Array;
+}
+
+/**
+ * Clusters of `members` (region ids) joined across `pairs` (index pairs into members) by cheapest
+ * quadratic-model merges. Returns a cluster id per member, clusters numbered by their first member.
+ */
+export function splitSmooth(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  regionOf: Int32Array,
+  pixels: Int32Array,
+  members: readonly number[],
+  pairs: readonly (readonly [number, number])[],
+): Int32Array {
+  const k = members.length;
+  const local = new Map<number, number>();
+  for (let i = 0; i < k; i++) local.set(members[i]!, i);
+  const clusters = accumulate(data, width, regionOf, pixels, local, k);
+  const rss = new Float64Array(k);
+  for (let i = 0; i < k; i++) rss[i] = clusterRss(clusters[i]!);
+  // Adjacency between clusters; union-find maps a member to its cluster.
+  const parent = new Int32Array(k);
+  for (let i = 0; i < k; i++) parent[i] = i;
+  const neighbours: Set<number>[] = [];
+  for (let i = 0; i < k; i++) neighbours.push(new Set());
+  for (const [a, b] of pairs) {
+    neighbours[a]!.add(b);
+    neighbours[b]!.add(a);
+  }
+  const version = new Int32Array(k);
+  const heap = new MergeHeap();
+  const scratch: Cluster = { ox: 0, oy: 0, m: new Float64Array(STRIDE) };
+  const push = (a: number, b: number): void => {
+    const cost = mergeCost(clusters[a]!, clusters[b]!, rss[a]!, rss[b]!, scratch);
+    if (cost <= MERGE_COST) heap.push(cost, a, b, version[a]!, version[b]!);
+  };
+  for (const [a, b] of pairs) push(Math.min(a, b), Math.max(a, b));
+  while (heap.size > 0) {
+    const e = heap.pop();
+    if (version[e.a] !== e.va || version[e.b] !== e.vb || parent[e.a] !== e.a || parent[e.b] !== e.b) continue;
+    // Merge the smaller cluster into the larger (ties: into the lower id).
+    const na = clusters[e.a]!.m[0]!;
+    const nb = clusters[e.b]!.m[0]!;
+    const [into, from] = na > nb || (na === nb && e.a < e.b) ? [e.a, e.b] : [e.b, e.a];
+    addInto(clusters[into]!, clusters[from]!);
+    rss[into] = clusterRss(clusters[into]!);
+    parent[from] = into;
+    version[into]!++;
+    version[from]!++;
+    for (const n of neighbours[from]!) {
+      if (n === into) continue;
+      neighbours[n]!.delete(from);
+      neighbours[n]!.add(into);
+      neighbours[into]!.add(n);
+    }
+    neighbours[into]!.delete(from);
+    neighbours[from]!.clear();
+    if (Math.sqrt(rss[into]! / clusters[into]!.m[0]!) > MAX_RMS) continue;
+    for (const n of [...neighbours[into]!].sort((p, q) => p - q)) push(Math.min(into, n), Math.max(into, n));
+  }
+  const out = new Int32Array(k);
+  const idOfRoot = new Int32Array(k).fill(-1);
+  let next = 0;
+  for (let i = 0; i < k; i++) {
+    let root = i;
+    while (parent[root] !== root) root = parent[root]!;
+    if (idOfRoot[root]! < 0) idOfRoot[root] = next++;
+    out[i] = idOfRoot[root]!;
+  }
+  return out;
+}
+
+/** Moments per member region, about each region's first pixel. */
+function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionOf: Int32Array, pixels: Int32Array, local: ReadonlyMap<number, number>, k: number): Cluster[] {
+  const clusters: Cluster[] = [];
+  for (let i = 0; i < k; i++) clusters.push({ ox: NaN, oy: 0, m: new Float64Array(STRIDE) });
+  const xp = new Float64Array(5);
+  const yp = new Float64Array(5);
+  for (let n = 0; n < pixels.length; n++) {
+    const p = pixels[n]!;
+    if (data[p * 4 + 3] !== 255) continue;
+    const i = local.get(regionOf[p]!);
+    if (i === undefined) continue;
+    const c = clusters[i]!;
+    const x = p % width;
+    const y = (p - x) / width;
+    if (Number.isNaN(c.ox)) {
+      c.ox = x;
+      c.oy = y;
+    }
+    const dx = x - c.ox;
+    const dy = y - c.oy;
+    xp[0] = 1;
+    yp[0] = 1;
+    for (let d = 1; d <= 4; d++) {
+      xp[d] = xp[d - 1]! * dx;
+      yp[d] = yp[d - 1]! * dy;
+    }
+    const m = c.m;
+    for (let t = 0; t < MONOS; t++) m[t]! += xp[MONO_I[t]!]! * yp[MONO_J[t]!]!;
+    let sq = 0;
+    for (let ch = 0; ch < 3; ch++) {
+      const v = data[p * 4 + ch]!;
+      sq += v * v;
+      for (let t = 0; t < BASIS; t++) m[MONOS + ch * BASIS + t]! += v * xp[MONO_I[t]!]! * yp[MONO_J[t]!]!;
+    }
+    m[STRIDE - 1]! += sq;
+  }
+  for (const c of clusters) if (Number.isNaN(c.ox)) c.ox = 0;
+  return clusters;
+}
+
+/** Moments of `c` about the point (ox + dx, oy + dy), into out (geometric and colour). */
+function shifted(c: Cluster, dx: number, dy: number, out: Float64Array): void {
+  const m = c.m;
+  const px = [1, -dx, dx * dx, -dx * dx * dx, dx * dx * dx * dx];
+  const py = [1, -dy, dy * dy, -dy * dy * dy, dy * dy * dy * dy];
+  for (let t = 0; t < MONOS; t++) {
+    const i = MONO_I[t]!;
+    const j = MONO_J[t]!;
+    let sum = 0;
+    for (let a = 0; a <= i; a++) for (let b = 0; b <= j; b++) sum += BINOMIAL[i]![a]! * BINOMIAL[j]![b]! * px[i - a]! * py[j - b]! * m[MONO_INDEX[a]![b]!]!;
+    out[t] = sum;
+    if (t < BASIS) {
+      for (let ch = 0; ch < 3; ch++) {
+        let s = 0;
+        for (let a = 0; a <= i; a++) for (let b = 0; b <= j; b++) s += BINOMIAL[i]![a]! * BINOMIAL[j]![b]! * px[i - a]! * py[j - b]! * m[MONOS + ch * BASIS + MONO_INDEX[a]![b]!]!;
+        out[MONOS + ch * BASIS + t] = s;
+      }
+    }
+  }
+  out[STRIDE - 1] = m[STRIDE - 1]!;
+}
+
+function addInto(into: Cluster, from: Cluster): void {
+  const moved = new Float64Array(STRIDE);
+  shifted(from, into.ox - from.ox, into.oy - from.oy, moved);
+  for (let t = 0; t < STRIDE; t++) into.m[t]! += moved[t]!;
+}
+
+/** Residual sum of squares of the best quadratic field per channel (solved about the centroid, scaled). */
+function clusterRss(c: Cluster): number {
+  const n = c.m[0]!;
+  if (n < 1) return 0;
+  const cx = c.m[MONO_INDEX[1]![0]!]! / n;
+  const cy = c.m[MONO_INDEX[0]![1]!]! / n;
+  const centred = new Float64Array(STRIDE);
+  shifted(c, cx, cy, centred);
+  const varSum = (centred[MONO_INDEX[2]![0]!]! + centred[MONO_INDEX[0]![2]!]!) / n;
+  const s = Math.sqrt(varSum / 2) + 0.5;
+  // Scale x, y by 1/s: a moment of degree d by s^−d.
+  for (let t = 0; t < MONOS; t++) centred[t]! /= s ** (MONO_I[t]! + MONO_J[t]!);
+  for (let ch = 0; ch < 3; ch++) for (let t = 0; t < BASIS; t++) centred[MONOS + ch * BASIS + t]! /= s ** (MONO_I[t]! + MONO_J[t]!);
+  const a = new Float64Array(BASIS * BASIS);
+  for (let p = 0; p < BASIS; p++) {
+    for (let q = 0; q < BASIS; q++) a[p * BASIS + q] = centred[MONO_INDEX[MONO_I[p]! + MONO_I[q]!]![MONO_J[p]! + MONO_J[q]!]!]!;
+    // A light ridge: a small cluster (a few pixels, a one-pixel line) has no curvature to fit.
+    if (p > 0) a[p * BASIS + p]! += (p < 3 ? 1e-6 : 1e-3) * n;
+  }
+  if (!cholesky(a, BASIS)) return centred[STRIDE - 1]! - sumSquaresOfMeans(centred, n);
+  let fitted = 0;
+  const rhs = new Float64Array(BASIS);
+  for (let ch = 0; ch < 3; ch++) {
+    for (let t = 0; t < BASIS; t++) rhs[t] = centred[MONOS + ch * BASIS + t]!;
+    // βᵀb = bᵀA⁻¹b = |L⁻¹b|².
+    forwardSolve(a, BASIS, rhs);
+    for (let t = 0; t < BASIS; t++) fitted += rhs[t]! * rhs[t]!;
+  }
+  return Math.max(0, centred[STRIDE - 1]! - fitted);
+}
+
+/** n·|mean|²: what a flat colour explains (the fallback when the system is singular). */
+function sumSquaresOfMeans(m: Float64Array, n: number): number {
+  const r = m[MONOS]!;
+  const g = m[MONOS + BASIS]!;
+  const b = m[MONOS + 2 * BASIS]!;
+  return (r * r + g * g + b * b) / n;
+}
+
+/** In-place Cholesky factor (lower) of a symmetric n × n matrix; false when not positive definite. */
+function cholesky(a: Float64Array, n: number): boolean {
+  for (let j = 0; j < n; j++) {
+    let d = a[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= a[j * n + k]! * a[j * n + k]!;
+    if (!(d > 1e-12)) return false;
+    const l = Math.sqrt(d);
+    a[j * n + j] = l;
+    for (let i = j + 1; i < n; i++) {
+      let s = a[i * n + j]!;
+      for (let k = 0; k < j; k++) s -= a[i * n + k]! * a[j * n + k]!;
+      a[i * n + j] = s / l;
+    }
+  }
+  return true;
+}
+
+/** Solves L y = b in place (L from cholesky). */
+function forwardSolve(l: Float64Array, n: number, b: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    let s = b[i]!;
+    for (let k = 0; k < i; k++) s -= l[i * n + k]! * b[k]!;
+    b[i] = s / l[i * n + i]!;
+  }
+}
+
+/** Increase of squared error from fitting one field to both, per pixel of the smaller. */
+function mergeCost(a: Cluster, b: Cluster, rssA: number, rssB: number, scratch: Cluster): number {
+  scratch.ox = a.ox;
+  scratch.oy = a.oy;
+  scratch.m.set(a.m);
+  addInto(scratch, b);
+  const union = clusterRss(scratch);
+  return (union - rssA - rssB) / Math.max(1, Math.min(a.m[0]!, b.m[0]!));
+}
+
+/** Binary min-heap of candidate merges (cost, then a, then b: deterministic). */
+class MergeHeap {
+  private cost: number[] = [];
+  private a: number[] = [];
+  private b: number[] = [];
+  private va: number[] = [];
+  private vb: number[] = [];
+  get size(): number {
+    return this.cost.length;
+  }
+  push(cost: number, a: number, b: number, va: number, vb: number): void {
+    this.cost.push(cost);
+    this.a.push(a);
+    this.b.push(b);
+    this.va.push(va);
+    this.vb.push(vb);
+    let i = this.cost.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  pop(): { a: number; b: number; va: number; vb: number } {
+    const top = { a: this.a[0]!, b: this.b[0]!, va: this.va[0]!, vb: this.vb[0]! };
+    const last = this.cost.length - 1;
+    this.swap(0, last);
+    this.cost.pop();
+    this.a.pop();
+    this.b.pop();
+    this.va.pop();
+    this.vb.pop();
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.cost.length && this.less(l, m)) m = l;
+      if (r < this.cost.length && this.less(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+    return top;
+  }
+  private less(i: number, j: number): boolean {
+    return this.cost[i]! < this.cost[j]! || (this.cost[i] === this.cost[j] && (this.a[i]! < this.a[j]! || (this.a[i] === this.a[j] && this.b[i]! < this.b[j]!)));
+  }
+  private swap(i: number, j: number): void {
+    for (const arr of [this.cost, this.a, this.b, this.va, this.vb]) {
+      const t = arr[i]!;
+      arr[i] = arr[j]!;
+      arr[j] = t;
+    }
+  }
+}

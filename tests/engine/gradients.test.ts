@@ -1,0 +1,229 @@
+/**
+ * Smooth shading (shading.ts, ramp-fit.ts, smooth-areas.ts) on pictures the tests draw: a turned
+ * rectangle with a linear ramp and a disc with a three-stop radial ramp, anti-aliased, rounded to
+ * 8 bits, and JPEG q75 copies of both.
+ * - tracelab.gradients on: each ramp comes back as one shape with a gradient of the right kind,
+ *   its stops within ΔE00 2 of the drawn ramp, its axis within 2° and 2 px (its centre within
+ *   2 px); flat shapes stay flat.
+ * - off (the API's default): the ramp comes back as a few monotone bands, one shape per band.
+ * - flat art has no smooth areas and the same trace either way; threads change nothing.
+ */
+import jpeg from 'jpeg-js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_PARAMS, runJob, traceImage, traceImageWith, type EngineJob, type JobPart, type JobRunner } from '../../src/engine/index.js';
+import type { Gradient, RgbaImage, Shape, TraceResult } from '../../src/engine/types.js';
+import { writeSvg } from '../../src/formats/svg.js';
+import { renderSvgWithResvg } from '../helpers/compare.js';
+import { deltaE2000, type Rgb3 } from '../helpers/delta-e.js';
+import { encodeJpeg } from '../helpers/encode.js';
+import { disc, drawPainted, linearScene, radialScene, rampColor, rampOffset, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
+
+const ON = { ...DEFAULT_ENGINE_PARAMS, gradients: true };
+const OFF = DEFAULT_ENGINE_PARAMS;
+
+function jpegCopy(image: RgbaImage, quality: number): RgbaImage {
+  const decoded = jpeg.decode(encodeJpeg(image, quality), { useTArray: true, formatAsRGBA: true });
+  return { width: decoded.width, height: decoded.height, data: new Uint8Array(decoded.data) };
+}
+
+/** The colour of an engine Gradient at (x, y), per its documented formula (not the engine's code). */
+function gradientColor(g: Gradient, x: number, y: number): Rgb3 {
+  let t: number;
+  if (g.kind === 'linear') {
+    const dx = g.x2 - g.x1;
+    const dy = g.y2 - g.y1;
+    t = ((x - g.x1) * dx + (y - g.y1) * dy) / (dx * dx + dy * dy);
+  } else t = Math.hypot(x - g.cx, y - g.cy) / g.r;
+  const stops = g.stops.map((s) => ({ offset: s.offset, color: [s.color.r, s.color.g, s.color.b] as const }));
+  return rampColor(stops, t);
+}
+
+const gradientShapes = (r: TraceResult): Shape[] => r.shapes.filter((s) => s.gradient);
+
+/** Flat shapes of at most `maxPx` whose outline starts within `radius` of (cx, cy) (their colours, for messages). */
+function flatShapesWithin(r: TraceResult, cx: number, cy: number, radius: number, maxPx = Infinity): string[] {
+  const out: string[] = [];
+  for (const s of r.shapes) {
+    if (s.gradient || s.areaPx > maxPx) continue;
+    const chain = r.chains[s.outer[0]!.chain]!;
+    if (Math.hypot(chain.startX - cx, chain.startY - cy) < radius) out.push(`${s.color.r},${s.color.g},${s.color.b} (${s.areaPx} px)`);
+  }
+  return out;
+}
+
+/** Stops and geometry checks shared by the linear and radial cases. */
+function expectStopsOnRamp(g: Gradient, truth: Ramp): void {
+  for (const stop of g.stops) {
+    // Where this stop sits: along the axis (linear) or at its radius along +x (radial).
+    const [x, y] =
+      g.kind === 'linear' ? [g.x1 + (g.x2 - g.x1) * stop.offset, g.y1 + (g.y2 - g.y1) * stop.offset] : [g.cx + g.r * stop.offset, g.cy];
+    const expected = rampColor(truth.stops, Math.max(0, Math.min(1, rampOffset(truth, x, y))));
+    expect(deltaE2000([stop.color.r, stop.color.g, stop.color.b], expected), `stop at ${stop.offset}`).toBeLessThanOrEqual(2);
+  }
+}
+
+/** Colours of the fitted gradient at interior points of the shape are the drawn ramp's (ΔE00 ≤ 2). */
+function expectColoursOnRamp(g: Gradient, truth: Ramp, inside: (x: number, y: number) => boolean, margin: (x: number, y: number) => boolean): void {
+  let checked = 0;
+  for (let y = 0.5; y < 200; y += 3) {
+    for (let x = 0.5; x < 200; x += 3) {
+      if (!inside(x, y) || !margin(x, y)) continue;
+      checked++;
+      const expected = rampColor(truth.stops, rampOffset(truth, x, y));
+      expect(deltaE2000(gradientColor(g, x, y), expected), `at ${x},${y}`).toBeLessThanOrEqual(2);
+    }
+  }
+  expect(checked).toBeGreaterThan(100);
+}
+
+describe('tracelab.gradients on: a smooth ramp is one gradient shape', () => {
+  for (const quality of [0, 75]) {
+    const label = quality ? `JPEG q${quality}` : '8-bit render';
+    it(`linear ramp (${label}): one linear gradient, axis within 2° and 2 px, stops within ΔE00 2; the flat disc stays flat`, () => {
+      const { image, ramp } = linearScene();
+      const result = traceImage(quality ? jpegCopy(image, quality) : image, ON);
+      const shaded = gradientShapes(result);
+      expect(shaded).toHaveLength(1);
+      const g = shaded[0]!.gradient!;
+      expect(g.kind).toBe('linear');
+      if (g.kind !== 'linear') return;
+      // Axis direction (either way along it).
+      const angle = (Math.atan2(g.y2 - g.y1, g.x2 - g.x1) * 180) / Math.PI;
+      const off = Math.abs(((angle - 30 + 90) % 180 + 180) % 180 - 90);
+      expect(off).toBeLessThanOrEqual(2);
+      // Axis position: where the fitted ramp shows the drawn ramp's middle colour, along the drawn
+      // axis through the middle point.
+      const [mx, my] = [(ramp.x1 + ramp.x2) / 2, (ramp.y1 + ramp.y2) / 2];
+      const middle = rampColor(ramp.stops, 0.5);
+      const ux = Math.cos(Math.PI / 6);
+      const uy = Math.sin(Math.PI / 6);
+      let best = Infinity;
+      let bestAt = NaN;
+      for (let d = -10; d <= 10; d += 0.05) {
+        const e = deltaE2000(gradientColor(g, mx + ux * d, my + uy * d), middle);
+        if (e < best) [best, bestAt] = [e, d];
+      }
+      expect(Math.abs(bestAt)).toBeLessThanOrEqual(2);
+      expectStopsOnRamp(g, ramp);
+      const rect = turnedRect(88, 80, 120, 70, 30);
+      expectColoursOnRamp(g, ramp, rect, turnedRect(88, 80, 112, 62, 30));
+      // The green disc: one flat shape of its colour.
+      const green = result.shapes.filter((s) => !s.gradient && deltaE2000([s.color.r, s.color.g, s.color.b], [30, 150, 60]) < 3);
+      expect(green).toHaveLength(1);
+      expect(result.stats.gradients).toBe(1);
+    });
+
+    it(`radial ramp with three stops (${label}): one radial gradient, centre within 2 px, stops within ΔE00 2`, () => {
+      const { image, ramp } = radialScene();
+      const result = traceImage(quality ? jpegCopy(image, quality) : image, ON);
+      const shaded = gradientShapes(result);
+      expect(shaded).toHaveLength(1);
+      const g = shaded[0]!.gradient!;
+      expect(g.kind).toBe('radial');
+      if (g.kind !== 'radial') return;
+      expect(Math.hypot(g.cx - ramp.cx, g.cy - ramp.cy)).toBeLessThanOrEqual(2);
+      expect(g.stops.length).toBeLessThanOrEqual(5);
+      expectStopsOnRamp(g, ramp);
+      expectColoursOnRamp(g, ramp, disc(84, 92, 70), disc(84, 92, 66));
+      // Nothing else inside the disc (JPEG's ringing leaves specks outside its rim only).
+      expect(flatShapesWithin(result, 84, 92, 64)).toEqual([]);
+    });
+  }
+});
+
+/** Colours along a line through the rendered SVG (sampled every px). */
+function renderedAlong(result: TraceResult, from: [number, number], to: [number, number]): Rgb3[] {
+  const svg = writeSvg(result);
+  const image = renderSvgWithResvg(svg, result.inputWidth);
+  const out: Rgb3[] = [];
+  const steps = Math.round(Math.hypot(to[0] - from[0], to[1] - from[1]));
+  for (let i = 0; i <= steps; i++) {
+    const x = Math.floor(from[0] + ((to[0] - from[0]) * i) / steps);
+    const y = Math.floor(from[1] + ((to[1] - from[1]) * i) / steps);
+    const o = (y * image.width + x) * 4;
+    out.push([image.data[o]!, image.data[o + 1]!, image.data[o + 2]!]);
+  }
+  return out;
+}
+
+describe('tracelab.gradients off: a smooth ramp is a few monotone bands, one shape per band', () => {
+  for (const quality of [0, 75]) {
+    const label = quality ? `JPEG q${quality}` : '8-bit render';
+    it(`linear ramp (${label})`, () => {
+      const { image, ramp } = linearScene();
+      const result = traceImage(quality ? jpegCopy(image, quality) : image, OFF);
+      expect(gradientShapes(result)).toHaveLength(0);
+      expect(result.stats.smoothAreas).toBe(1);
+      // Band shapes: everything but the white background and the green disc.
+      const bands = result.shapes.filter((s) => deltaE2000([s.color.r, s.color.g, s.color.b], [255, 255, 255]) > 3 && deltaE2000([s.color.r, s.color.g, s.color.b], [30, 150, 60]) > 3);
+      expect(bands.length).toBeGreaterThanOrEqual(2);
+      expect(bands.length).toBeLessThanOrEqual(8);
+      // One shape per band: no two band shapes of one colour.
+      expect(new Set(bands.map((s) => `${s.color.r},${s.color.g},${s.color.b}`)).size).toBe(bands.length);
+      // Along the axis the rendered colours step monotonically (red up, blue down), in as many
+      // plateaus as there are bands.
+      const inset = 6;
+      const len = Math.hypot(ramp.x2 - ramp.x1, ramp.y2 - ramp.y1);
+      const ux = (ramp.x2 - ramp.x1) / len;
+      const uy = (ramp.y2 - ramp.y1) / len;
+      const along = renderedAlong(result, [ramp.x1 + ux * inset, ramp.y1 + uy * inset], [ramp.x2 - ux * inset, ramp.y2 - uy * inset]);
+      for (let i = 1; i < along.length; i++) {
+        expect(along[i]![0], `red at ${i}`).toBeGreaterThanOrEqual(along[i - 1]![0] - 2);
+        expect(along[i]![2], `blue at ${i}`).toBeLessThanOrEqual(along[i - 1]![2] + 2);
+      }
+    });
+
+    it(`radial ramp (${label})`, () => {
+      const { image } = radialScene();
+      const result = traceImage(quality ? jpegCopy(image, quality) : image, OFF);
+      expect(gradientShapes(result)).toHaveLength(0);
+      // Bands: the shapes of the disc; no specks inside it (JPEG's ringing leaves some outside its rim).
+      const bands = result.shapes.filter((s) => s.areaPx > 20 && deltaE2000([s.color.r, s.color.g, s.color.b], [255, 255, 255]) > 3);
+      expect(flatShapesWithin(result, 84, 92, 64, 20)).toEqual([]);
+      expect(bands.length).toBeGreaterThanOrEqual(2);
+      expect(bands.length).toBeLessThanOrEqual(8);
+      expect(new Set(bands.map((s) => `${s.color.r},${s.color.g},${s.color.b}`)).size).toBe(bands.length);
+      // From the centre outwards: green falls band by band (the ramp's green is monotone).
+      const along = renderedAlong(result, [86, 92], [150, 92]);
+      for (let i = 1; i < along.length; i++) expect(along[i]![1], `green at ${i}`).toBeLessThanOrEqual(along[i - 1]![1] + 2);
+    });
+  }
+});
+
+describe('flat art has no smooth areas', () => {
+  it('anti-aliased flat shapes: no area found, the same trace with the extension on and off', () => {
+    const image = drawPainted(160, 120, [250, 250, 245], [
+      { paint: [200, 40, 40], inside: turnedRect(60, 60, 80, 50, 20) },
+      { paint: [40, 60, 200], inside: disc(115, 65, 30) },
+      { paint: [230, 180, 40], inside: disc(70, 40, 14) },
+    ]);
+    const off = traceImage(image, OFF);
+    const on = traceImage(image, ON);
+    expect(off.stats.smoothAreas).toBeUndefined();
+    const strip = (r: TraceResult) => ({ ...r, stats: { ...r.stats, stageMs: {} } });
+    expect(strip(on)).toEqual(strip(off));
+  });
+});
+
+/** Runs every part in line on a structured clone of the job, as a thread would receive it. */
+function cloningRunner(threads: number): JobRunner {
+  return {
+    threads,
+    minPixels: 0,
+    run(job: EngineJob, parts: readonly JobPart[]) {
+      return Promise.resolve(parts.map((part) => runJob(structuredClone(job), part)));
+    },
+  };
+}
+
+describe('shaded traces are the same on any number of threads', () => {
+  for (const [name, scene] of [['linear', linearScene], ['radial', radialScene]] as const) {
+    for (const params of [ON, OFF]) {
+      it(`${name}, gradients ${params.gradients ? 'on' : 'off'}`, async () => {
+        const { image } = scene();
+        const strip = (r: TraceResult) => JSON.stringify({ ...r, stats: { ...r.stats, stageMs: {} } });
+        expect(strip(await traceImageWith(cloningRunner(3), image, params))).toBe(strip(traceImage(image, params)));
+      });
+    }
+  }
+});

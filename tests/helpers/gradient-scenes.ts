@@ -1,0 +1,159 @@
+/**
+ * Gradient test pictures the tests draw themselves: shapes filled with a linear or radial colour
+ * ramp (the way SVG renders <linearGradient>/<radialGradient>: stops interpolated in sRGB, padded
+ * beyond the ends), anti-aliased by 8×8 supersampling and rounded to 8 bits, so a gentle ramp
+ * arrives in the 1-level steps of a real render. Also the known truth each picture was drawn
+ * with, so a test can compare what the tracer found with it.
+ */
+import type { RgbaImage } from '../../src/engine/types.js';
+import type { Rgb } from './raster.js';
+
+export interface RampStop {
+  readonly offset: number;
+  readonly color: Rgb;
+}
+
+/** Linear ramp from (x1, y1) (offset 0) to (x2, y2) (offset 1). */
+export interface LinearRamp {
+  readonly kind: 'linear';
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+  readonly stops: readonly RampStop[];
+}
+
+/** Radial ramp: offset = distance from (cx, cy) / r. */
+export interface RadialRamp {
+  readonly kind: 'radial';
+  readonly cx: number;
+  readonly cy: number;
+  readonly r: number;
+  readonly stops: readonly RampStop[];
+}
+
+export type Ramp = LinearRamp | RadialRamp;
+
+export type Paint = Rgb | Ramp;
+
+export interface PaintedShape {
+  readonly paint: Paint;
+  readonly inside: (x: number, y: number) => boolean;
+}
+
+/** The ramp's offset at (x, y), not clamped. */
+export function rampOffset(ramp: Ramp, x: number, y: number): number {
+  if (ramp.kind === 'linear') {
+    const dx = ramp.x2 - ramp.x1;
+    const dy = ramp.y2 - ramp.y1;
+    return ((x - ramp.x1) * dx + (y - ramp.y1) * dy) / (dx * dx + dy * dy);
+  }
+  return Math.hypot(x - ramp.cx, y - ramp.cy) / ramp.r;
+}
+
+/** The ramp's colour at offset t (stops interpolated in sRGB, padded). */
+export function rampColor(stops: readonly RampStop[], t: number): Rgb {
+  if (t <= stops[0]!.offset) return stops[0]!.color;
+  for (let i = 1; i < stops.length; i++) {
+    const a = stops[i - 1]!;
+    const b = stops[i]!;
+    if (t <= b.offset) {
+      const f = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 1;
+      return [a.color[0] + (b.color[0] - a.color[0]) * f, a.color[1] + (b.color[1] - a.color[1]) * f, a.color[2] + (b.color[2] - a.color[2]) * f];
+    }
+  }
+  return stops[stops.length - 1]!.color;
+}
+
+function paintAt(paint: Paint, x: number, y: number): Rgb {
+  return 'kind' in paint ? rampColor(paint.stops, rampOffset(paint, x, y)) : paint;
+}
+
+/** Paints the shapes (bottom first) over `bg`, 8×8 supersampled, opaque. */
+export function drawPainted(width: number, height: number, bg: Rgb, shapes: readonly PaintedShape[]): RgbaImage {
+  const data = new Uint8Array(width * height * 4);
+  const ss = 8;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let sy = 0; sy < ss; sy++) {
+        for (let sx = 0; sx < ss; sx++) {
+          const px = x + (sx + 0.5) / ss;
+          const py = y + (sy + 0.5) / ss;
+          let c: Rgb = bg;
+          for (const shape of shapes) if (shape.inside(px, py)) c = paintAt(shape.paint, px, py);
+          r += c[0];
+          g += c[1];
+          b += c[2];
+        }
+      }
+      const o = (y * width + x) * 4;
+      data[o] = Math.round(r / (ss * ss));
+      data[o + 1] = Math.round(g / (ss * ss));
+      data[o + 2] = Math.round(b / (ss * ss));
+      data[o + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+/** A rectangle turned by `deg` about its centre. */
+export function turnedRect(cx: number, cy: number, w: number, h: number, deg: number): (x: number, y: number) => boolean {
+  const c = Math.cos((deg * Math.PI) / 180);
+  const s = Math.sin((deg * Math.PI) / 180);
+  return (x, y) => {
+    const u = (x - cx) * c + (y - cy) * s;
+    const v = -(x - cx) * s + (y - cy) * c;
+    return Math.abs(u) <= w / 2 && Math.abs(v) <= h / 2;
+  };
+}
+
+export function disc(cx: number, cy: number, r: number): (x: number, y: number) => boolean {
+  return (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+}
+
+/**
+ * A 30°-turned rectangle with a two-stop linear ramp along its long side (blue to orange), a
+ * flat green disc beside it, on white: 200 × 160.
+ */
+export function linearScene(): { image: RgbaImage; ramp: LinearRamp } {
+  const deg = 30;
+  const c = Math.cos((deg * Math.PI) / 180);
+  const s = Math.sin((deg * Math.PI) / 180);
+  const [cx, cy, half] = [88, 80, 60];
+  const ramp: LinearRamp = {
+    kind: 'linear',
+    x1: cx - c * half,
+    y1: cy - s * half,
+    x2: cx + c * half,
+    y2: cy + s * half,
+    stops: [
+      { offset: 0, color: [40, 90, 200] },
+      { offset: 1, color: [250, 170, 60] },
+    ],
+  };
+  const image = drawPainted(200, 160, [255, 255, 255], [
+    { paint: ramp, inside: turnedRect(cx, cy, 2 * half, 70, deg) },
+    { paint: [30, 150, 60], inside: disc(172, 130, 20) },
+  ]);
+  return { image, ramp };
+}
+
+/** A disc with a three-stop radial ramp (light centre, orange, dark red rim) on white: 180 × 180. */
+export function radialScene(): { image: RgbaImage; ramp: RadialRamp } {
+  const ramp: RadialRamp = {
+    kind: 'radial',
+    cx: 84,
+    cy: 92,
+    r: 70,
+    stops: [
+      { offset: 0, color: [255, 240, 200] },
+      { offset: 0.5, color: [245, 150, 60] },
+      { offset: 1, color: [150, 40, 30] },
+    ],
+  };
+  const image = drawPainted(180, 180, [255, 255, 255], [{ paint: ramp, inside: disc(84, 92, 70) }]);
+  return { image, ramp };
+}
