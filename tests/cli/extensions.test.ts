@@ -145,7 +145,7 @@ describe('tracelab --remote to a Tracelab server, and the server itself', () => 
   it('POST /api/v1/vectorize: tracelab.gradients=true is accepted; =yes is the API error JSON (400, 1019); /download refuses it (vectorize only)', async () => {
     const post = async (path: string, fields: [string, string][], image = true) => {
       const form = new FormData();
-      if (image) form.append('image', new Blob([redSquarePng()]), 'red.png');
+      if (image) form.append('image', new Blob([new Uint8Array(redSquarePng())]), 'red.png');
       for (const [k, v] of fields) form.append(k, v);
       const auth = Buffer.from(`${local.config.credentials.apiId}:${local.config.credentials.apiSecret}`).toString('base64');
       return fetch(`${server.url}/api/v1/${path}`, { method: 'POST', body: form, headers: { Authorization: `Basic ${auth}` } });

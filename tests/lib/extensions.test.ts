@@ -48,8 +48,8 @@ describe('library: tracelab.* options', () => {
     await vectorizeHere(png, {});
     expect(seen.map((p) => p.gradients)).toEqual([true, true, false]);
 
-    const pixels = await decodeImage(png);
-    vectorizeSync(pixels, { tracelab: { gradients: true } });
+    const { width, height, data } = await decodeImage(png);
+    vectorizeSync({ width, height, data }, { tracelab: { gradients: true } });
     expect(seen.at(-1)?.gradients).toBe(true);
   });
 
