@@ -4,7 +4,7 @@
  *    leaves them out and says so in one stderr line; batch and download too;
  *  - `--remote` to a Tracelab server (VECTORIZER_API_URL on another host) sends them, and that
  *    server (`tracelab serve`'s startServer + the local service) accepts them, and answers a bad
- *    value with the API's 400 / 1019 error JSON like any parameter.
+ *    value with the API's 400 / 1019 error JSON like any parameter; so does the in-process service.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -140,6 +140,21 @@ describe('tracelab --remote to a Tracelab server, and the server itself', () => 
     expect(io.stderr).not.toContain('Not sent');
     expect(sent).toContain('tracelab.gradients');
     expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml[\s\S]*<\/svg>\s*$/);
+  });
+
+  it('the in-process local service (--mode without --remote) accepts it too and keeps it with a retained image', async () => {
+    vi.stubEnv('VECTORIZER_API_URL', '');
+    vi.stubEnv('TRACELAB_DATA_DIR', join(dir, 'in-process'));
+    const io = captureIo();
+    const out = join(dir, 'in-process.svg');
+    expect(await main(['vectorize', input, '-o', out, '--mode', 'test', '--retention-days', '1', '--param', 'tracelab.gradients=true'], io)).toBe(0);
+    expect(io.stderr).not.toContain('Not sent');
+    const token = /tracelab: image token: (\S+)\n/.exec(io.stderr)?.[1];
+    expect(token).toBeDefined();
+    // A later /download of that token re-renders the trace made with the extension.
+    const again = captureIo();
+    expect(await main(['download', token!, '-o', join(dir, 'again.svg')], again)).toBe(0);
+    expect(readFileSync(join(dir, 'again.svg'), 'utf8')).toBe(readFileSync(out, 'utf8'));
   });
 
   it('POST /api/v1/vectorize: tracelab.gradients=true is accepted; =yes is the API error JSON (400, 1019); /download refuses it (vectorize only)', async () => {
