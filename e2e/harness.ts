@@ -244,13 +244,15 @@ export async function fetchBytes(page: Page, url: string): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
+/** The keys of the stats line (src/ui/Stats.tsx); Gradients only when the result has gradient fills. */
+const STATS_KEYS = ['Profile', 'Colours', 'Shapes', 'Gradients', 'Nodes', 'Size', 'Time', 'Re-ran'];
+const STATS_ITEM = new RegExp(`(${STATS_KEYS.join('|')}): ((?:(?!${STATS_KEYS.map((k) => `${k}:`).join('|')}).)*)`, 'g');
+
 /** The stats line as a record: { Profile: 'flat art', Colours: '4', … }. */
 export async function stats(page: Page): Promise<Record<string, string>> {
   const text = (await page.getByTestId('stats').textContent()) ?? '';
   const out: Record<string, string> = {};
-  for (const m of text.matchAll(/(Profile|Colours|Shapes|Nodes|Size|Time|Re-ran): ((?:(?!Profile:|Colours:|Shapes:|Nodes:|Size:|Time:|Re-ran:).)*)/g)) {
-    out[m[1]!] = m[2]!.trim();
-  }
+  for (const m of text.matchAll(STATS_ITEM)) out[m[1]!] = m[2]!.trim();
   return out;
 }
 

@@ -365,6 +365,31 @@ const CHECKS: Check[] = [
     },
   },
   {
+    name: 'a Tracelab extension on: the panel notes it is not sent, and the request to the real service leaves it out',
+    async run(page) {
+      const note = page.getByTestId('remote-not-sent');
+      assert.equal(await note.isVisible(), false, 'no note while no extension is set');
+      const extension = page.getByLabel('tracelab.gradients', { exact: true });
+      await extension.check();
+      await note.waitFor({ state: 'visible' });
+      assert.equal(((await note.textContent()) ?? '').trim(), 'Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension)');
+      // The button is described by the note, so a screen reader hears it before calling.
+      assert.equal(await vectorizeButton(page).getAttribute('aria-describedby'), await note.getAttribute('id'));
+      const before = fake.received.length;
+      await vectorizeButton(page).click();
+      for (const end = Date.now() + TIMEOUT; fake.received.length === before; await page.waitForTimeout(50)) {
+        if (Date.now() > end) throw new assert.AssertionError({ message: 'no request reached the fake service' });
+      }
+      await waitForCost(page, /^mode test · HTTP 200/);
+      const body = fake.received.at(-1)!.body;
+      assert.match(body, /name="mode"\r\n\r\ntest\r\n/);
+      assert.doesNotMatch(body, /name="tracelab\./, 'an extension option reached the real service');
+      assert.equal(await note.isVisible(), true, 'the note stays while the option is on');
+      await extension.uncheck();
+      await note.waitFor({ state: 'hidden' });
+    },
+  },
+  {
     name: 'a wrong secret shows the API 401 error (code 1004) and no result',
     async run(page) {
       await page.getByLabel('API Secret', { exact: true }).fill(WRONG_SECRET);

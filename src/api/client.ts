@@ -11,6 +11,14 @@
  * });
  * ```
  *
+ * Tracelab extension options (`tracelab.*`, src/api/extensions.ts) are left out of every request
+ * to the real service and sent to any Tracelab server. The client knows which it talks to from
+ * `realService`: by default true exactly when `baseUrl`'s host is `vectorizer.ai` or one of its
+ * subdomains (the default base URL is), false for anything else (`tracelab serve`, a fleet, an
+ * in-process handler). A proxy in front of the real service has another host: pass
+ * `realService: true` for it (the playground's remote panel always does). What was left out is in
+ * `FileResult.droppedOptions`, and `client.realService` tells callers ahead of a call.
+ *
  * Requests are `multipart/form-data` built with `FormData` (dotted names are literal field names),
  * authenticated with HTTP Basic (API Id / API Secret) and carry the same `Accept` headers as the
  * official CLI (§2.4). Everything here runs in browsers and in Node 20 (no Node-only APIs).
@@ -26,6 +34,7 @@
  * the connection before an upload larger than its buffer is through.
  */
 
+import { forRealService, isRealServiceUrl } from './extensions.js';
 import { parseOptions, type Endpoint, type OptionName } from './options.js';
 import { concatBytes } from '../decode/bytes.js';
 import { TracelabError } from '../engine/errors.js';
@@ -95,6 +104,14 @@ export interface ClientOptions {
    * making a request. Turn off to send fields this schema does not know.
    */
   readonly validateFields?: boolean;
+  /**
+   * Is this the real Vectorizer.AI service (directly or through a proxy)? Then Tracelab extension
+   * fields (`tracelab.*`) are validated like any field but left out of the request, and listed in
+   * `FileResult.droppedOptions`. Default: whether `baseUrl`'s host is `vectorizer.ai` or a
+   * subdomain of it (`isRealServiceUrl`); any other host is taken for a Tracelab server, which
+   * accepts them.
+   */
+  readonly realService?: boolean;
 }
 
 export interface CallOptions {
@@ -129,6 +146,8 @@ export interface FileResult {
   readonly creditsCharged?: number;
   /** `X-Credits-Calculated`. */
   readonly creditsCalculated?: number;
+  /** Tracelab extension options given but not sent, because the client talks to the real service. */
+  readonly droppedOptions?: readonly string[];
 }
 
 export interface AccountStatus {
@@ -138,6 +157,8 @@ export interface AccountStatus {
 }
 
 export interface ApiClient {
+  /** Talks to the real Vectorizer.AI service: `tracelab.*` fields are left out (ClientOptions.realService). */
+  readonly realService: boolean;
   vectorize(input: VectorizeInput, fields?: Fields, call?: CallOptions): Promise<FileResult>;
   download(token: string, fields?: Fields, call?: CallOptions): Promise<FileResult>;
   delete(token: string, call?: CallOptions): Promise<{ success: true }>;
@@ -421,19 +442,30 @@ export function createClient(options: ClientOptions): ApiClient {
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS));
   const step = options.backoffStepMs ?? DEFAULT_BACKOFF_STEP_MS;
   const validate = options.validateFields ?? true;
+  const realService = options.realService ?? isRealServiceUrl(base);
   const auth = options.apiId !== '' || options.apiSecret !== '' ? basicAuth(options.apiId, options.apiSecret) : undefined;
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   /** Consecutive 429/503 answers seen by this client ("per thread" back-off counter). */
   let throttled = 0;
 
-  function checkFields(entries: [string, string][], endpoint: Endpoint): void {
-    if (!validate) return;
-    try {
-      parseOptions(entries, endpoint);
-    } catch (e) {
-      if (e instanceof TracelabError) throw new ApiClientError(e.status, e.code, e.message, undefined, { cause: e });
-      throw e;
+  /**
+   * The fields of a call as they go out: checked against the schema (all of them, extensions
+   * too: a bad value is a mistake wherever it was meant to go), then without the extensions when
+   * this is the real service.
+   */
+  function fieldsToSend(fields: Fields | undefined, endpoint: Endpoint): { entries: [string, string][]; dropped: string[] } {
+    const entries = fieldEntries(fields);
+    if (validate) {
+      try {
+        parseOptions(entries, endpoint);
+      } catch (e) {
+        if (e instanceof TracelabError) throw new ApiClientError(e.status, e.code, e.message, undefined, { cause: e });
+        throw e;
+      }
     }
+    if (!realService) return { entries, dropped: [] };
+    const { fields: kept, dropped } = forRealService(entries);
+    return { entries: kept, dropped };
   }
 
   async function send(plan: RequestPlan, signal: AbortSignal | undefined): Promise<Exchange> {
@@ -484,11 +516,12 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  function fileResult({ res, bytes }: Exchange): FileResult {
+  function fileResult({ res, bytes }: Exchange, dropped: readonly string[]): FileResult {
     const h = res.headers;
     const result: {
       -readonly [K in keyof FileResult]: FileResult[K];
     } = { status: res.status, body: bytes, contentType: h.get('Content-Type') ?? '' };
+    if (dropped.length > 0) result.droppedOptions = dropped;
     const filename = parseContentDispositionFilename(h.get('Content-Disposition'));
     if (filename !== undefined) result.filename = filename;
     const token = h.get('X-Image-Token');
@@ -516,6 +549,8 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   return {
+    realService,
+
     async vectorize(input, fields, call) {
       const sources = (['image', 'url', 'base64', 'token'] as const).filter(
         (k) => (input as Record<string, unknown>)[k] !== undefined,
@@ -523,8 +558,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (sources.length !== 1) {
         throw new TypeError(`Give exactly one image source (image, url, base64 or token); received ${sources.length}`);
       }
-      const entries = fieldEntries(fields);
-      checkFields(entries, 'vectorize');
+      const { entries, dropped } = fieldsToSend(fields, 'vectorize');
       const mode = entries.find(([name]) => name === 'mode')?.[1] ?? 'production';
       const body = (): FormData => {
         const form = new FormData();
@@ -542,13 +576,12 @@ export function createClient(options: ClientOptions): ApiClient {
         { path: 'vectorize', method: 'POST', accept: ACCEPT_FILE, body, retryNetworkError: TEST_MODES.has(mode) },
         call?.signal,
       );
-      return fileResult(exchange);
+      return fileResult(exchange, dropped);
     },
 
     async download(token, fields, call) {
       requireToken(token);
-      const entries = fieldEntries(fields);
-      checkFields(entries, 'download');
+      const { entries, dropped } = fieldsToSend(fields, 'download');
       const body = (): FormData => {
         const form = new FormData();
         form.append('image.token', token);
@@ -560,7 +593,7 @@ export function createClient(options: ClientOptions): ApiClient {
         { path: 'download', method: 'POST', accept: ACCEPT_FILE, body, retryNetworkError: false },
         call?.signal,
       );
-      return fileResult(exchange);
+      return fileResult(exchange, dropped);
     },
 
     async delete(token, call) {

@@ -1,3 +1,4 @@
 export * from './options.js';
 export * from './palette.js';
 export * from './media-types.js';
+export * from './extensions.js';

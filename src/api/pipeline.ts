@@ -6,7 +6,7 @@
 import { decodeImage } from '../decode/index.js';
 import { MAX_ACCEPTED_PIXELS, parameterError, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
 import { inLineRunner, traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
-import type { EngineParams, ImageProfile, TraceResult } from '../engine/types.js';
+import type { EngineParams, ImageProfile, TraceResult, TraceStats } from '../engine/types.js';
 import { forEachDrawable, type OutputPlan } from '../formats/plan.js';
 import { writeFile } from './write-file.js';
 import type { OutputOptions } from '../formats/types.js';
@@ -142,8 +142,20 @@ export async function decodeBytes(bytes: Uint8Array): Promise<PixelInput> {
   return decoded.dpi ? { ...pixels, dpi: decoded.dpi.x } : pixels;
 }
 
-/** What the playground's stats line shows of a trace (and what the library returns with the file). */
-export interface TraceSummary {
+/** The engine's gradient counts (tracelab.gradients): present only when above 0. */
+export type GradientCounts = Pick<TraceStats, 'gradients' | 'smoothAreas'>;
+
+/** `counts` without zero or absent entries (absent = none, as TraceStats has them). */
+export function gradientCounts({ gradients, smoothAreas }: GradientCounts): GradientCounts {
+  return { ...(gradients ? { gradients } : {}), ...(smoothAreas ? { smoothAreas } : {}) };
+}
+
+/**
+ * What the playground's stats line shows of a trace (and what the library returns with the file).
+ * `gradients` (shapes filled with a gradient) and `smoothAreas` (smoothly shaded areas found) only
+ * when the engine found any.
+ */
+export interface TraceSummary extends GradientCounts {
   /** pixel art, flat art or photo. */
   readonly profile: ImageProfile;
   /** Colours in the final palette. */
@@ -178,6 +190,7 @@ export function summarize(result: TraceResult, plan: OutputPlan): TraceSummary {
     nodes: result.chains.reduce((n, c) => n + c.segments.length, 0),
     width: result.inputWidth,
     height: result.inputHeight,
+    ...gradientCounts(result.stats),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Help text; the `--param` list is generated from OPTION_SCHEMA so it never drifts from validation. */
 
+import { isExtensionOption } from '../api/extensions.js';
 import { OPTION_GROUPS, OPTION_SCHEMA, describeAllowed, type OptionSpec } from '../api/options.js';
 import { VERBS } from './args.js';
 
@@ -96,6 +97,9 @@ export function helpText(version: string): string {
     const specs = OPTION_SCHEMA.filter((s) => s.group === group.id && s.endpoints.includes('vectorize'));
     if (specs.length === 0) continue;
     lines.push('', `  ${group.title}`);
+    if (specs.every((s) => isExtensionOption(s.name))) {
+      lines.push('    Tracelab only: the embedded engine and Tracelab servers use them; --remote to the real', '    Vectorizer.AI leaves them out (one "Not sent to Vectorizer.AI" note on stderr).');
+    }
     for (const spec of specs) {
       lines.push(`    ${spec.name}  ${describeAllowed(spec)}; default ${describeDefault(spec)}`);
       lines.push(`        ${spec.hint}`);

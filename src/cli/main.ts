@@ -83,9 +83,10 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         const { runBatch, summaryLines } = await import('./batch.js');
         let remote: { client: () => import('../api/client.js').ApiClient } | undefined;
         if (command.remote === true || process.env['VECTORIZER_API_URL']?.trim()) {
-          const [{ readConfig }, { connectRemote }] = await Promise.all([import('./config.js'), import('./remote.js')]);
+          const [{ readConfig }, { connectRemote, notSentLine }] = await Promise.all([import('./config.js'), import('./remote.js')]);
           const config = readConfig();
           remote = { client: () => connectRemote(config).client };
+          io.writeStderr(notSentLine(remote.client(), command.fields));
         }
         const result = await runBatch({
           ...(remote ? { remote } : {}),
@@ -143,7 +144,7 @@ type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delet
  * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
  */
 async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
-  const [{ readConfig }, { connectLocal, connectRemote, describeResult, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
+  const [{ readConfig }, { connectLocal, connectRemote, describeResult, notSentLine, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
     import('./config.js'),
     import('./remote.js'),
   ]);
@@ -164,6 +165,7 @@ async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<numbe
           const bytes = command.input === '-' ? await io.readStdin() : await readInput(command.input);
           input = { image: bytes, filename: command.input === '-' ? 'image' : basename(command.input) };
         }
+        io.writeStderr(notSentLine(client, command.fields));
         const result = await client.vectorize(input, command.fields);
         await writeOutput(command.output, result.body, io);
         io.writeStderr(describeResult(result));
@@ -175,6 +177,7 @@ async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<numbe
         const given = command.fields.some(([name]) => name === 'receipt');
         const kept = given ? undefined : await readKeptReceipt(config.dataDir, command.token);
         const fields: readonly [string, string][] = kept === undefined ? command.fields : [...command.fields, ['receipt', kept]];
+        io.writeStderr(notSentLine(client, fields));
         const result = await client.download(command.token, fields);
         await writeOutput(command.output, result.body, io);
         if (result.receipt !== undefined) await keepReceipt(config.dataDir, command.token, result.receipt);

@@ -3,12 +3,17 @@
  * either the local service in-process (createService on TRACELAB_DATA_DIR, so image tokens and the
  * account persist between runs) or, with `--remote` / VECTORIZER_API_URL, a real HTTP service.
  * What the official CLI prints goes to stderr: `tracelab: image token: …`, `tracelab: receipt: …`,
- * `tracelab: credits charged: 1.000000`, `tracelab: credits calculated: 1.000000`.
+ * `tracelab: credits charged: 1.000000`, `tracelab: credits calculated: 1.000000`. A call to the
+ * real Vectorizer.AI service leaves out the Tracelab extension options (`tracelab.*`) and says so
+ * first: `tracelab: note: Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension)`.
+ * Whether VECTORIZER_API_URL is the real service is the client's rule (its host is vectorizer.ai
+ * or a subdomain; src/api/extensions.ts): a `tracelab serve` or fleet there gets every option.
  */
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createClient, DEFAULT_BASE_URL, type ApiClient, type FileResult } from '../api/client.js';
+import { forRealService, notSentNote } from '../api/extensions.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { openLocalService, type PersistedAccount, type TracelabConfig } from './config.js';
 
@@ -42,6 +47,13 @@ export function connectRemote(config: TracelabConfig): ServiceConnection {
     apiSecret: config.remote.apiSecret,
   });
   return { client, finish: async () => undefined };
+}
+
+/** The stderr line naming the extension options `client` leaves out of a call with `fields`; '' when none. */
+export function notSentLine(client: ApiClient, fields: Iterable<readonly [string, string]>): string {
+  if (!client.realService) return '';
+  const note = notSentNote(forRealService(fields).dropped);
+  return note === '' ? '' : `tracelab: note: ${note}\n`;
 }
 
 function credits(value: number): string {

@@ -3,6 +3,8 @@
  * service, a `tracelab serve`, or a handler from `tracelab/handler` in the same process (pass
  * `fetch: (input, init) => handler(new Request(input, init))`). HTTP Basic auth, the §5.3
  * back-off on 429/503 and the rules on which failures are retried. Runs in browsers and Node.
+ * Tracelab extension options (`tracelab.*`) are left out of calls to the real service
+ * (`realService`, guessed from the host) and sent to Tracelab servers.
  */
 export {
   createClient,
@@ -22,5 +24,6 @@ export {
   type FetchLike,
   type Clock,
 } from '../api/client.js';
+export { isExtensionOption, isRealServiceUrl, forRealService, notSentNote } from '../api/extensions.js';
 export { runBatch, type BatchOptions, type BatchResult } from '../api/client-batch.js';
 export { TracelabError } from '../engine/errors.js';

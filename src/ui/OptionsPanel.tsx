@@ -1,27 +1,56 @@
 /**
  * Every processing.*, input.* and output.* parameter of the API, generated from the options schema
- * (src/api/options.ts): one fieldset per schema group, one control per option with the schema's
- * hint. Text the schema rejects stays in its field with the API's own 1019 message (aria-invalid,
- * announced); only valid values reach the options the tracer sees.
+ * (src/api/options.ts): one collapsible group per schema group, one control per option with the
+ * schema's hint. Text the schema rejects stays in its field with the API's own 1019 message
+ * (aria-invalid, announced); only valid values reach the options the tracer sees.
+ *
+ * A group of Tracelab extensions (tracelab.*: isExtensionOption) is set apart: its title says it is
+ * not part of the Vectorizer.AI API, and a note under it says what that means for remote calls and
+ * code snippets (src/api/extensions.ts).
  */
 
 import { useId, useState } from 'react';
 import { useStore } from 'zustand';
 
-import { OPTION_GROUPS, type OptionSpec } from '../api/index.js';
+import { isExtensionOption, OPTION_GROUPS, type OptionSpec, type VectorizeOptions } from '../api/index.js';
 import { PANEL_OPTIONS, type OptionsEdit, type TracelabStore } from './store.js';
 
-/** Groups in schema order with the options the panel shows. */
-const PANEL_GROUPS = OPTION_GROUPS.map((g) => ({ ...g, options: PANEL_OPTIONS.filter((o) => o.group === g.id) })).filter((g) => g.options.length > 0);
+/** Groups in schema order with the options the panel shows; `extension`: every option is a Tracelab extension. */
+const PANEL_GROUPS = OPTION_GROUPS.map((g) => {
+  const options = PANEL_OPTIONS.filter((o) => o.group === g.id);
+  return { ...g, options, extension: options.length > 0 && options.every((o) => isExtensionOption(o.name)) };
+}).filter((g) => g.options.length > 0);
 
-/** Groups shown open at first on a wide screen; the rest start collapsed. */
-const OPEN_GROUPS: ReadonlySet<string> = new Set(['input', 'processing', 'output', 'output.gap_filler']);
+/** Under the title of an extension group. */
+export const EXTENSION_GROUP_NOTE = 'Tracelab only: the real service does not have these; remote calls and code snippets for it leave them out.';
+
+/**
+ * Groups shown open at first on a wide screen; the rest start collapsed. The extensions are open
+ * too: they are few, off by default, and what Tracelab offers beyond the API.
+ */
+const OPEN_GROUPS: ReadonlySet<string> = new Set(['input', 'processing', 'output', 'output.gap_filler', 'tracelab']);
 /** The one-column layout of styles.css: options come after the result there and start folded. */
 const NARROW_QUERY = '(max-width: 900px)';
 
+type PanelGroup = (typeof PANEL_GROUPS)[number];
+
+/**
+ * Whether `group` starts open: the wide-screen set, and on any screen an extension group with an
+ * option set (from a share link or the last session): the result then differs from the API's,
+ * and the user should see why.
+ */
+function startsOpen(group: PanelGroup, narrow: boolean, options: VectorizeOptions): boolean {
+  if (!narrow && OPEN_GROUPS.has(group.id)) return true;
+  return group.extension && group.options.some((o) => (options as Record<string, unknown>)[o.name] !== o.default);
+}
+
 export function OptionsPanel({ store }: { store: TracelabStore }) {
   // Read once: a group the user opened or closed stays so when the window is resized.
-  const [narrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW_QUERY).matches);
+  const [open] = useState(() => {
+    const narrow = typeof matchMedia === 'function' && matchMedia(NARROW_QUERY).matches;
+    const options = store.getState().options;
+    return new Set(PANEL_GROUPS.filter((g) => startsOpen(g, narrow, options)).map((g) => g.id));
+  });
   return (
     <form className="options" aria-label="Options" onSubmit={(event) => event.preventDefault()}>
       <div className="options-actions">
@@ -30,16 +59,33 @@ export function OptionsPanel({ store }: { store: TracelabStore }) {
         </button>
       </div>
       {PANEL_GROUPS.map((group) => (
-        <details key={group.id} className="option-group" open={!narrow && OPEN_GROUPS.has(group.id)}>
-          <summary>{group.title}</summary>
-          <div className="option-grid">
-            {group.options.map((spec) => (
-              <OptionField key={spec.name} store={store} spec={spec} />
-            ))}
-          </div>
-        </details>
+        <OptionGroup key={group.id} store={store} group={group} open={open.has(group.id)} />
       ))}
     </form>
+  );
+}
+
+function OptionGroup({ store, group, open }: { store: TracelabStore; group: PanelGroup; open: boolean }) {
+  const noteId = useId();
+  return (
+    <details
+      className={group.extension ? 'option-group extension-group' : 'option-group'}
+      data-group={group.id}
+      open={open}
+      aria-describedby={group.extension ? noteId : undefined}
+    >
+      <summary>{group.title}</summary>
+      {group.extension && (
+        <p id={noteId} className="group-note">
+          {EXTENSION_GROUP_NOTE}
+        </p>
+      )}
+      <div className="option-grid">
+        {group.options.map((spec) => (
+          <OptionField key={spec.name} store={store} spec={spec} />
+        ))}
+      </div>
+    </details>
   );
 }
 

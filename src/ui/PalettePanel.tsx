@@ -1,25 +1,38 @@
 /**
- * The result's palette. In: job.stats.palette (the colours the result draws, largest area first)
- * and the `processing.palette` option. Out: edits of that option only — remap one colour, delete
- * one colour, remove one rule, or clear them all — which the tracing controller then re-traces.
- * The rule text is built by palette-rules.ts so that each edit hits exactly one colour.
+ * The result's palette. In: job.stats.palette (the flat colours the result draws, largest area
+ * first), job.stats.gradientFills (its gradient fills, tracelab.gradients) and the
+ * `processing.palette` option. Out: edits of that option only — remap one colour, delete one
+ * colour, remove one rule, or clear them all — which the tracing controller then re-traces. The
+ * rule text is built by palette-rules.ts so that each edit hits exactly one colour. Gradient fills
+ * are shown in a row of their own, as previews of their ramps: a rule remaps one flat colour, so
+ * they have no remap or delete controls.
  */
 
 import { useId } from 'react';
 import { useStore } from 'zustand';
 
 import { PALETTE_FIELD } from '../api/palette.js';
-import type { PaletteEntry } from '../worker/protocol.js';
+import type { GradientEntry, PaletteEntry } from '../worker/protocol.js';
+import { gradientCss, gradientLabel, rampText } from './gradient-swatch.js';
 import { addDelete, addRemap, describeRules, removeRule, ruleText } from './palette-rules.js';
 import type { TracelabStore } from './store.js';
 
+/** Gradient fills shown at most; a photo can have hundreds of shaded areas. */
+export const MAX_GRADIENT_SWATCHES = 24;
+
+const NO_GRADIENTS: readonly GradientEntry[] = [];
+
 export function PalettePanel({ store }: { store: TracelabStore }) {
   const palette = useStore(store, (s) => s.job.stats?.palette ?? null);
+  const gradients = useStore(store, (s) => s.job.stats?.gradientFills ?? NO_GRADIENTS);
   const text = useStore(store, (s) => s.options[PALETTE_FIELD]);
   const headingId = useId();
+  const gradientsId = useId();
   const edit = (next: string) => store.getState().setOptionText(PALETTE_FIELD, next);
   const rules = describeRules(text);
-  const total = palette?.reduce((sum, e) => sum + e.areaPx, 0) ?? 0;
+  // Shares are of the whole traced area, flat and gradient fills together.
+  const total = [...(palette ?? []), ...gradients].reduce((sum, e) => sum + e.areaPx, 0);
+  const shareOf = (areaPx: number) => (total > 0 ? areaPx / total : 0);
 
   return (
     <section className="palette-panel" aria-labelledby={headingId}>
@@ -33,14 +46,31 @@ export function PalettePanel({ store }: { store: TracelabStore }) {
             <PaletteItem
               key={entry.hex}
               entry={entry}
-              share={total > 0 ? entry.areaPx / total : 0}
+              share={shareOf(entry.areaPx)}
               onRemap={(to) => edit(addRemap(text, entry.hex, to))}
               onDelete={() => edit(addDelete(text, entry.hex))}
             />
           ))}
         </ul>
-      ) : (
+      ) : gradients.length === 0 ? (
         <p className="placeholder">The result&apos;s colours appear here.</p>
+      ) : null}
+      {gradients.length > 0 && (
+        <div className="palette-gradients">
+          <h3 id={gradientsId}>Gradients</h3>
+          <p className="hint">
+            Smoothly shaded areas filled with one gradient each (<code>tracelab.gradients</code>, a Tracelab extension). Shown for
+            reference: the rules edit flat colours.
+          </p>
+          <ul className="palette-list" aria-labelledby={gradientsId}>
+            {gradients.slice(0, MAX_GRADIENT_SWATCHES).map((entry) => (
+              <GradientItem key={`${entry.kind} ${rampText(entry)}`} entry={entry} share={shareOf(entry.areaPx)} />
+            ))}
+          </ul>
+          {gradients.length > MAX_GRADIENT_SWATCHES && (
+            <p className="hint">and {gradients.length - MAX_GRADIENT_SWATCHES} more gradient fills.</p>
+          )}
+        </div>
       )}
       {rules.length > 0 && (
         <ul className="palette-rules" aria-label="Palette rules">
@@ -62,6 +92,23 @@ export function PalettePanel({ store }: { store: TracelabStore }) {
   );
 }
 
+/** "12.5% of area, 3 shapes": a fill's part of the picture. */
+function shareText(share: number, shapes: number): string {
+  return `${(share * 100).toFixed(share < 0.001 ? 2 : 1)}% of area, ${shapes} ${shapes === 1 ? 'shape' : 'shapes'}`;
+}
+
+function GradientItem({ entry, share }: { entry: GradientEntry; share: number }) {
+  return (
+    <li className="palette-item palette-gradient">
+      <span className="swatch swatch-gradient" style={{ background: gradientCss(entry) }} role="img" aria-label={gradientLabel(entry)} />
+      <code className="palette-hex">{rampText(entry)}</code>
+      <span className="palette-share">
+        {entry.kind}, {shareText(share, entry.shapes)}
+      </span>
+    </li>
+  );
+}
+
 function PaletteItem({
   entry,
   share,
@@ -74,14 +121,11 @@ function PaletteItem({
   onDelete(): void;
 }) {
   const inputId = useId();
-  const percent = `${(share * 100).toFixed(share < 0.001 ? 2 : 1)}%`;
   return (
     <li className="palette-item">
       <span className="swatch" style={{ background: entry.hex }} aria-hidden="true" />
       <code className="palette-hex">{entry.hex}</code>
-      <span className="palette-share">
-        {percent} of area, {entry.shapes} {entry.shapes === 1 ? 'shape' : 'shapes'}
-      </span>
+      <span className="palette-share">{shareText(share, entry.shapes)}</span>
       <label className="visually-hidden" htmlFor={inputId}>
         Remap {entry.hex} to
       </label>

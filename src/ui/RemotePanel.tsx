@@ -3,7 +3,8 @@
  * tab"), an optional proxy URL, the call to the real service (src/ui/remote-flow.ts), its cost
  * line, and the remote result next to the local preview.
  *
- * In: the store (remote slice, source, job, service.mode). Out: store changes through the flow.
+ * In: the store (remote slice, source, job, service.mode, options). Out: store changes through the
+ * flow. While a Tracelab extension option is set, a note next to the button says it is not sent.
  * Both results are shown through <img src="blob:…"> only — the remote bytes come from another
  * server and are never inserted into the DOM — and a file that is not an SVG or PNG is offered as
  * an octet-stream download, never opened as a page.
@@ -22,6 +23,7 @@ import {
   isViewableImage,
   proxyUrlProblem,
   remoteCostText,
+  remoteNotSentNote,
 } from './remote-flow.js';
 import type { TracelabStore } from './store.js';
 import { formatNumber } from './format.js';
@@ -37,8 +39,9 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
   const mode = useStore(store, (s) => s.service.mode);
+  const notSent = useStore(store, (s) => remoteNotSentNote(s.options));
   const storage = useMemo(() => browserSessionStorage(), []);
-  const ids = { title: useId(), id: useId(), secret: useId(), proxy: useId(), proxyNote: useId(), warning: useId() };
+  const ids = { title: useId(), id: useId(), secret: useId(), proxy: useId(), proxyNote: useId(), warning: useId(), notSent: useId() };
 
   // Restore what this tab remembered, and keep sessionStorage in step with every later change.
   useEffect(() => connectRemote(store, storage), [store, storage]);
@@ -150,13 +153,24 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
       </div>
 
       <div className="remote-actions">
-        <button type="button" onClick={() => void callRemote(store)} disabled={busy} aria-busy={busy}>
+        <button
+          type="button"
+          onClick={() => void callRemote(store)}
+          disabled={busy}
+          aria-busy={busy}
+          aria-describedby={notSent !== '' ? ids.notSent : undefined}
+        >
           {busy ? 'Waiting for the real service…' : 'Vectorize with the real service'}
         </button>
         <button type="button" className="secondary" onClick={() => forget(store, storage)}>
           Forget credentials
         </button>
       </div>
+
+      {/* Why the two results may differ: the local preview uses options the real service lacks. */}
+      <p className="remote-not-sent" id={ids.notSent} data-testid="remote-not-sent" hidden={notSent === ''}>
+        {notSent}
+      </p>
 
       <div className="remote-cost-line" aria-live="polite" data-testid="remote-cost">
         {last === null ? (

@@ -1,7 +1,8 @@
 /**
  * The stats line of the preview result. In: the trace's stats and wall time. Out: one
- * "Key: value" item per figure (the e2e checks read them back in that form); after a fast
- * retrace, which step it re-ran from.
+ * "Key: value" item per figure (the e2e checks read them back in that form); "Gradients: N" when
+ * shapes were filled with a gradient (tracelab.gradients); after a fast retrace, which step it
+ * re-ran from.
  */
 
 import type { VectorizeStats } from '../worker/protocol.js';
@@ -16,6 +17,8 @@ export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: num
     // Counts stay plain digits: the e2e checks read them back with Number().
     ['Colours', String(stats.colors)],
     ['Shapes', String(stats.shapes)],
+    // Only when there are any: with the extension off (the API's way) the line stays as it was.
+    ...(stats.gradients ? [['Gradients', String(stats.gradients)] as [string, string]] : []),
     // Curve nodes: what the outline view shows and what makes a file heavy to edit or cut.
     ['Nodes', String(stats.nodes)],
     ['Size', `${formatNumber(stats.bytes)} bytes`],

@@ -18,6 +18,7 @@ import {
   redact,
   remoteBaseUrl,
   remoteCostText,
+  remoteNotSentNote,
   REMOTE_STORAGE_KEY,
   type KeyValueStorage,
 } from './remote-flow.js';
@@ -174,6 +175,26 @@ describe('callRemote: the request', () => {
       'https://proxy.example.com/vectorizer/api/v1/vectorize',
     ]);
     expect(sent.every((s) => s.headers['authorization'] === BASIC)).toBe(true);
+  });
+
+  it('never sends Tracelab extension options, directly or through a proxy; the note names them while they are set', async () => {
+    const store = storeWithImage();
+    expect(remoteNotSentNote(store.getState().options)).toBe('');
+    store.getState().setOption('tracelab.gradients', true);
+    store.getState().setOption('processing.max_colors', 4);
+    expect(remoteNotSentNote(store.getState().options)).toBe('Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension)');
+    const { fetch, sent } = fakeFetch();
+    await callRemote(store, { fetch });
+    // A proxy has another host, and still fronts the real service.
+    store.getState().setRemote({ proxyUrl: 'http://127.0.0.1:8790' });
+    await callRemote(store, { fetch });
+    expect(sent).toHaveLength(2);
+    for (const req of sent) {
+      expect([...req.form.keys()]).toEqual(['image', 'processing.max_colors', 'mode']);
+    }
+    expect(store.getState().remote.last).toMatchObject({ status: 200, error: null });
+    store.getState().setOption('tracelab.gradients', false);
+    expect(remoteNotSentNote(store.getState().options)).toBe('');
   });
 
   it('refuses proxy URLs that would leak the credentials, without a request', async () => {

@@ -8,6 +8,10 @@
  * Out: `remote.last` (a ServiceCall: status, credits headers, token, receipt, error code/message)
  *      and `remote.file` (the result bytes, shown by the page through a blob URL only).
  *
+ * Tracelab extension options (`tracelab.*`) are never sent: the client is told it talks to the
+ * real service (a proxy URL is only a way to reach it), so it leaves them out, and the panel shows
+ * `remoteNotSentNote` for as long as any is set.
+ *
  * Credential rules (OWASP ASVS V8.2.2/V8.2.3, reference/user-expectations.md §4.3):
  *  - held in the store's memory only; sessionStorage only when the user ticks "remember", and then
  *    nothing but that one key; never localStorage, IndexedDB, URLs, cookies or the console;
@@ -25,8 +29,10 @@ import {
   type FetchLike,
   type FileResult,
 } from '../api/client.js';
+import { forRealService, notSentNote } from '../api/extensions.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { formatCredits, isTestMode, vectorizeCost, type Mode } from '../api/pricing.js';
+import type { VectorizeOptions } from '../api/options.js';
 import { fieldsFor, type JobError, type ServiceCall, type ServiceResultFile, type Source, type TracelabStore } from './store.js';
 import { formatNumber } from './format.js';
 
@@ -232,6 +238,8 @@ export async function callRemote(store: TracelabStore, options: RemoteCallOption
   store.getState().setRemote({ busy: true });
   const client = createClient({
     baseUrl,
+    // Also through a proxy (another host): it forwards to the real service.
+    realService: true,
     apiId: apiId.trim(),
     apiSecret,
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
@@ -251,6 +259,14 @@ export async function callRemote(store: TracelabStore, options: RemoteCallOption
     const { status, error } = callError(err, baseUrl, apiId.trim(), apiSecret);
     return record(failed(mode, status, error, Date.now() - started));
   }
+}
+
+/**
+ * The note the remote panel shows while options the real service does not have are set, e.g.
+ * "Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension)"; '' when none are.
+ */
+export function remoteNotSentNote(options: VectorizeOptions): string {
+  return notSentNote(forRealService(fieldsFor(options)).dropped);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * by /bin/sh with a freshly built CLI, the curl snippet run by /bin/sh with the real curl against
  * the local server (in-process, production mode = the unwatermarked file), and the JS snippet run
  * with the project's client — each byte-identical to runVectorize(planVectorize(fields), bytes).
+ * The reproduced request has a Tracelab extension on: the CLI and a Tracelab server take it.
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -174,6 +175,10 @@ const PALETTE_FIELDS: Fields = [
   ['output.size.width', '300'],
 ];
 
+/** The page's fields with a Tracelab extension on: kept for Tracelab, left out for the real service. */
+const EXTENSION_FIELDS: Fields = [...PALETTE_FIELDS, ['tracelab.gradients', 'true']];
+const NOT_SENT = 'Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension).';
+
 describe('shell quoting', () => {
   it('every string round-trips through the word splitter', () => {
     for (const text of NASTY) {
@@ -228,6 +233,15 @@ describe('CLI snippet', () => {
     const [words] = shellWords(cliSnippet(fields, { fileName: 'x.png' }));
     expect(cliFields(words!)).toEqual(fields);
   });
+
+  it('keeps Tracelab extensions (it traces here) and says in a comment that --remote would leave them out', () => {
+    const text = cliSnippet(EXTENSION_FIELDS, { fileName: 'x.png' });
+    const [words, ...rest] = shellWords(text);
+    expect(rest).toEqual([]);
+    expect(cliFields(words!)).toEqual(EXTENSION_FIELDS);
+    expect(text.split('\n')[2]).toBe('# With --remote to Vectorizer.AI, tracelab.gradients is left out (Tracelab only).');
+    expect(cliSnippet(PALETTE_FIELDS)).not.toContain('left out');
+  });
 });
 
 describe('curl snippet', () => {
@@ -258,6 +272,20 @@ describe('curl snippet', () => {
     expect(parts.form.map(([n]) => n)).toEqual(['image']);
   });
 
+  it('for the real service, Tracelab extensions are left out and a comment line says so; a Tracelab server gets them', () => {
+    const remote = curlSnippet(EXTENSION_FIELDS, { baseUrl: REMOTE_BASE_URL, fileName: 'x.png' });
+    expect(remote.split('\n').filter((l) => l.startsWith('#'))).toContain(`# ${NOT_SENT}`);
+    const [words] = shellWords(remote, env);
+    expect(curlParts(words!).form.slice(1).map(([n, v]) => [n, v])).toEqual(PALETTE_FIELDS);
+    // Without extensions the real-service snippet has no such line.
+    expect(curlSnippet(PALETTE_FIELDS, { baseUrl: REMOTE_BASE_URL })).not.toContain('Not sent');
+
+    const local = curlSnippet(EXTENSION_FIELDS, { fileName: 'x.png' });
+    expect(local).not.toContain('Not sent');
+    const [localWords] = shellWords(local, env);
+    expect(curlParts(localWords!).form.slice(1).map(([n, v]) => [n, v])).toEqual(EXTENSION_FIELDS);
+  });
+
   it('the local base URL is the server default', () => {
     expect(LOCAL_BASE_URL).toBe(`http://${DEFAULT_HOST}:${DEFAULT_PORT}/api/v1`);
   });
@@ -271,6 +299,16 @@ describe('JS snippet', () => {
     expect(text).toContain(`apiSecret: process.env.${API_SECRET_VAR} ?? 'YOUR_API_SECRET'`);
     for (const [name, value] of PALETTE_FIELDS) expect(text).toContain(`${JSON.stringify(name)}: ${JSON.stringify(value)},`);
     expect(text).toContain("await writeFile(\"shapes.pdf\", result.body);");
+  });
+
+  it('for the real service, Tracelab extensions are left out with a comment line; a Tracelab server gets them', () => {
+    const remote = jsSnippet(EXTENSION_FIELDS, { baseUrl: REMOTE_BASE_URL });
+    expect(remote).toContain(`\n// ${NOT_SENT}\n`);
+    expect(remote).not.toContain('"tracelab.gradients"');
+    for (const [name, value] of PALETTE_FIELDS) expect(remote).toContain(`${JSON.stringify(name)}: ${JSON.stringify(value)},`);
+    const local = jsSnippet(EXTENSION_FIELDS);
+    expect(local).toContain('"tracelab.gradients": "true",');
+    expect(local).not.toContain('Not sent');
   });
 });
 
@@ -301,7 +339,7 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
     writeFileSync(join(work, INPUT_NAME), samplePng);
     local = openLocalService(readConfig({ TRACELAB_DATA_DIR: join(work, 'data') }));
     server = await startServer({ handler: local.handler, port: 0 });
-    expected = (await runVectorize(planVectorize(PALETTE_FIELDS), samplePng)).body;
+    expected = (await runVectorize(planVectorize(EXTENSION_FIELDS), samplePng)).body;
     expect(new TextDecoder().decode(expected.subarray(0, 5))).toBe('%PDF-');
   }, 120_000);
 
@@ -312,7 +350,7 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
   });
 
   it('the CLI snippet, run by /bin/sh with the built CLI, writes the same bytes', () => {
-    const snippet = cliSnippet(PALETTE_FIELDS, { fileName: INPUT_NAME });
+    const snippet = cliSnippet(EXTENSION_FIELDS, { fileName: INPUT_NAME });
     expect(snippet.startsWith('#')).toBe(true);
     expect(snippet).toContain('npx tracelab vectorize ');
     // `npx tracelab` is the installed bin; here it is the private build of the same sources.
@@ -332,7 +370,7 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
     }
     const outName = outputName(INPUT_NAME, 'pdf');
     rmSync(join(work, outName), { force: true });
-    const snippet = curlSnippet(PALETTE_FIELDS, { baseUrl: `${server!.url}/api/v1`, fileName: INPUT_NAME });
+    const snippet = curlSnippet(EXTENSION_FIELDS, { baseUrl: `${server!.url}/api/v1`, fileName: INPUT_NAME });
     // The placeholders are environment variables: the server's credentials (defaults tracelab/tracelab).
     const env = { ...process.env, [API_ID_VAR]: local.config.credentials.apiId, [API_SECRET_VAR]: local.config.credentials.apiSecret };
     const script = `${snippet.trimEnd()} -sS -D headers.txt`;
@@ -362,7 +400,7 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
     const inputPath = join(work, INPUT_NAME);
     const outPath = outputName(inputPath, 'pdf');
     rmSync(outPath, { force: true });
-    const snippet = jsSnippet(PALETTE_FIELDS, {
+    const snippet = jsSnippet(EXTENSION_FIELDS, {
       baseUrl: `${server!.url}/api/v1`,
       fileName: inputPath,
       importFrom: join(root, 'src', 'api', 'client.ts'),

@@ -8,7 +8,14 @@
  * snippet: curl and the JS client read `$VECTORIZER_API_ID` / `$VECTORIZER_API_SECRET` (the
  * official CLI's variable names), and the plain CLI needs none. Shell words are POSIX-quoted, so
  * palettes (`#`, `;`, `->`, spaces) and odd file names arrive byte for byte.
+ *
+ * Tracelab extension options (`tracelab.*`): a curl or JS snippet for the real Vectorizer.AI
+ * leaves them out and says so in a comment line (src/api/extensions.ts decides both: which names,
+ * which URL); one for `tracelab serve` keeps them. The CLI snippet traces here and keeps them, with
+ * a comment that `--remote` would leave them out.
  */
+
+import { forRealService, isRealServiceUrl, notSentNote } from '../api/extensions.js';
 
 export type Fields = readonly (readonly [string, string])[];
 
@@ -107,8 +114,9 @@ function continued(lines: readonly string[]): string {
  * API's default) so the answer is the real, unwatermarked file — it costs one credit; the comment
  * says how to try it for free.
  */
-export function curlSnippet(fields: Fields, options: SnippetOptions = {}): string {
+export function curlSnippet(allFields: Fields, options: SnippetOptions = {}): string {
   const baseUrl = (options.baseUrl ?? LOCAL_BASE_URL).replace(/\/+$/, '');
+  const { fields, notSent } = fieldsForServer(allFields, baseUrl);
   const fileName = options.fileName ?? 'image.png';
   const out = outputName(fileName, formatOf(fields, options.format));
   const parts: string[] = [
@@ -121,14 +129,16 @@ export function curlSnippet(fields: Fields, options: SnippetOptions = {}): strin
   return [
     `# ${credentialHint(baseUrl)}`,
     '# Production mode: 1 credit, the real result. Add -F mode=test for a free, watermarked trial.',
+    ...notSent.map((line) => `# ${line}`),
     continued(parts),
     '',
   ].join('\n');
 }
 
 /** The JS client (src/api/client.ts) in Node: read the file, vectorize, write the result. */
-export function jsSnippet(fields: Fields, options: SnippetOptions & { readonly importFrom?: string } = {}): string {
+export function jsSnippet(allFields: Fields, options: SnippetOptions & { readonly importFrom?: string } = {}): string {
   const baseUrl = (options.baseUrl ?? LOCAL_BASE_URL).replace(/\/+$/, '');
+  const { fields, notSent } = fieldsForServer(allFields, baseUrl);
   const fileName = options.fileName ?? 'image.png';
   const out = outputName(fileName, formatOf(fields, options.format));
   const importFrom = options.importFrom ?? './src/api/client.js';
@@ -136,6 +146,7 @@ export function jsSnippet(fields: Fields, options: SnippetOptions & { readonly i
   return [
     `// ${credentialHint(baseUrl)}`,
     '// Run from a Tracelab checkout with a TypeScript-aware runner (e.g. `npx tsx snippet.mts`).',
+    ...notSent.map((line) => `// ${line}`),
     "import { readFile, writeFile } from 'node:fs/promises';",
     `import { createClient } from ${jsString(importFrom)};`,
     '',
@@ -167,16 +178,28 @@ export function cliSnippet(fields: Fields, options: Pick<SnippetOptions, 'fileNa
     `npx tracelab vectorize ${shellQuote(input)} -o ${shellQuote(out)}`,
     ...fields.map(([name, value]) => `--param ${shellQuote(`${name}=${value}`)}`),
   ];
+  const { dropped } = forRealService(fields);
   return [
     '# Traces on this machine: no account, no credits.',
     `# For the real service add --remote and set ${API_ID_VAR} / ${API_SECRET_VAR}.`,
+    ...(dropped.length > 0 ? [`# With --remote to Vectorizer.AI, ${dropped.join(', ')} ${dropped.length === 1 ? 'is' : 'are'} left out (Tracelab only).`] : []),
     continued(parts),
     '',
   ].join('\n');
 }
 
+/**
+ * The fields a snippet sends to `baseUrl`: all of them to a Tracelab server; to the real service
+ * none of the extensions, with the comment line that says so (`notSent`: zero or one line).
+ */
+function fieldsForServer(fields: Fields, baseUrl: string): { fields: Fields; notSent: string[] } {
+  if (!isRealServiceUrl(baseUrl)) return { fields, notSent: [] };
+  const split = forRealService(fields);
+  return { fields: split.fields, notSent: split.dropped.length > 0 ? [`${notSentNote(split.dropped)}.`] : [] };
+}
+
 function credentialHint(baseUrl: string): string {
-  return baseUrl.startsWith('https://api.vectorizer.ai')
+  return isRealServiceUrl(baseUrl)
     ? `Set ${API_ID_VAR} and ${API_SECRET_VAR} to your Vectorizer.AI API Id and API Secret.`
     : `Set ${API_ID_VAR} / ${API_SECRET_VAR} to the credentials of \`tracelab serve\` (its TRACELAB_API_ID / TRACELAB_API_SECRET).`;
 }

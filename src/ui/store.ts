@@ -421,7 +421,8 @@ export function statusText(job: Job, hasSource: boolean): string {
 export function resultHint(job: Job, options: VectorizeOptions): string | null {
   if (job.status !== 'done' || !job.stats) return null;
   const colors = new Set(job.stats.palette.map((p) => p.hex));
-  if (colors.size !== 1) return null;
+  // Gradient fills (tracelab.gradients) are colours too: one flat colour beside them is no mistake.
+  if (colors.size !== 1 || job.stats.gradientFills !== undefined) return null;
   const [only] = colors;
   const causes: string[] = [];
   if (options['processing.palette']) causes.push('processing.palette maps each colour to the nearest listed one');

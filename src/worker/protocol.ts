@@ -5,6 +5,7 @@
  */
 
 import { TracelabError } from '../engine/errors.js';
+import type { GradientCounts } from '../api/pipeline.js';
 import type { ImageProfile } from '../engine/types.js';
 import type { RenderWindow } from '../formats/raster-plan.js';
 
@@ -51,8 +52,24 @@ export interface PaletteEntry {
   readonly shapes: number;
 }
 
-/** Summary of one trace, for the stats line. */
-export interface VectorizeStats {
+/**
+ * One gradient fill of the result (tracelab.gradients), for the palette panel: the shapes filled
+ * with the same ramp are one entry, whatever their direction or centre.
+ */
+export interface GradientEntry {
+  readonly kind: 'linear' | 'radial';
+  /** The ramp in order: offset 0–1 and `#RRGGBB` (gradient stops are opaque). */
+  readonly stops: readonly { readonly offset: number; readonly hex: string }[];
+  /** Total pixel area of the shapes with this fill. */
+  readonly areaPx: number;
+  readonly shapes: number;
+}
+
+/**
+ * Summary of one trace, for the stats line and the palette panel; `gradients` / `smoothAreas`
+ * (the engine's counts, tracelab.gradients) only when above 0.
+ */
+export interface VectorizeStats extends GradientCounts {
   readonly profile: ImageProfile;
   /** Colours in the final palette (engine stats). */
   readonly colors: number;
@@ -64,8 +81,10 @@ export interface VectorizeStats {
   readonly bytes: number;
   /** Curve nodes (segment end points) over all chains. */
   readonly nodes: number;
-  /** Colours of the result, largest area first. */
+  /** Flat colours of the result (shapes without a gradient), largest area first. */
   readonly palette: readonly PaletteEntry[];
+  /** Gradient fills of the result, largest area first; absent when there are none. */
+  readonly gradientFills?: readonly GradientEntry[];
   /**
    * The first step this result ran again when the steps before it came from the worker's last
    * traces of the same image (an engine stage, or 'write' when only output options changed);

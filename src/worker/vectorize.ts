@@ -7,7 +7,7 @@
 
 import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
-import { decodeBytes, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
+import { decodeBytes, gradientCounts, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile, writePlanFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
@@ -20,6 +20,7 @@ import {
   DRAFT_PIXELS,
   LARGE_SVG_BYTES,
   type ExportResult,
+  type GradientEntry,
   type PaletteEntry,
   type TraceDraft,
   type TraceProgress,
@@ -236,7 +237,9 @@ async function vectorizeOnce(
       shapes: summary.shapes,
       bytes: body.length,
       nodes: summary.nodes,
+      ...gradientCounts(summary),
       palette: resultPalette(result),
+      ...resultGradients(result),
       ...rerunFrom(reused, reusedStages),
     },
     width: result.inputWidth,
@@ -311,10 +314,11 @@ export async function exportInWorker(bytes: Uint8Array, fields: Iterable<readonl
   return { body, ...FILE_FORMAT_MEDIA[plan.outputOptions.fileFormat], ms: Math.round((performance.now() - start) * 10) / 10 };
 }
 
-/** The result's colours, largest total area first (ties: by colour). */
+/** The result's flat colours (shapes without a gradient), largest total area first (ties: by colour). */
 export function resultPalette(result: TraceResult): PaletteEntry[] {
   const byHex = new Map<string, { areaPx: number; shapes: number }>();
   for (const s of result.shapes) {
+    if (s.gradient) continue;
     const hex = formatHexColor(s.color);
     const e = byHex.get(hex) ?? { areaPx: 0, shapes: 0 };
     e.areaPx += s.areaPx;
@@ -322,6 +326,26 @@ export function resultPalette(result: TraceResult): PaletteEntry[] {
     byHex.set(hex, e);
   }
   return [...byHex].map(([hex, e]) => ({ hex, ...e })).sort((a, b) => b.areaPx - a.areaPx || (a.hex < b.hex ? -1 : 1));
+}
+
+/**
+ * The result's gradient fills, one entry per ramp (kind and stops), largest total area first
+ * (ties: by ramp), as a spreadable field: `{ gradientFills }`, or nothing when no shape has one.
+ */
+export function resultGradients(result: TraceResult): { gradientFills?: GradientEntry[] } {
+  const byRamp = new Map<string, GradientEntry & { areaPx: number; shapes: number }>();
+  for (const s of result.shapes) {
+    if (!s.gradient) continue;
+    const stops = s.gradient.stops.map((stop) => ({ offset: stop.offset, hex: formatHexColor({ ...stop.color, a: 255 }) }));
+    const key = `${s.gradient.kind} ${stops.map((stop) => `${stop.offset} ${stop.hex}`).join(' ')}`;
+    const entry = byRamp.get(key) ?? { kind: s.gradient.kind, stops, areaPx: 0, shapes: 0 };
+    entry.areaPx += s.areaPx;
+    entry.shapes += 1;
+    byRamp.set(key, entry);
+  }
+  if (byRamp.size === 0) return {};
+  const sorted = [...byRamp].sort(([ka, a], [kb, b]) => b.areaPx - a.areaPx || (ka < kb ? -1 : 1));
+  return { gradientFills: sorted.map(([, entry]) => entry) };
 }
 
 export { toErrorPayload } from './protocol.js';

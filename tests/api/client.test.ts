@@ -148,6 +148,54 @@ describe('requests', () => {
   });
 });
 
+describe('Tracelab extensions (tracelab.*) and the real service', () => {
+  const fields = { mode: 'test', 'tracelab.gradients': true, 'processing.max_colors': 4 } as const;
+
+  it('the real service (default base URL, any *.vectorizer.ai host) never gets them; the result lists what was left out', async () => {
+    for (const baseUrl of [undefined, 'https://api.vectorizer.ai/api/v1', 'https://pt.vectorizer.ai/api/v1/']) {
+      const { fetch, calls } = stubFetch(svg());
+      const c = createClient({ ...(baseUrl ? { baseUrl } : {}), apiId: 'a', apiSecret: 'b', fetch });
+      expect(c.realService).toBe(true);
+      const r = await c.vectorize({ image: new Uint8Array([1]) }, fields);
+      expect([...form(calls[0]!).keys()]).toEqual(['image', 'mode', 'processing.max_colors']);
+      expect(r.droppedOptions).toEqual(['tracelab.gradients']);
+    }
+  });
+
+  it('a Tracelab server (any other host, in-process handlers) gets them; nothing is reported as left out', async () => {
+    const { fetch, calls } = stubFetch(svg());
+    const c = client(fetch);
+    expect(c.realService).toBe(false);
+    const r = await c.vectorize({ image: new Uint8Array([1]) }, fields);
+    expect(form(calls[0]!).get('tracelab.gradients')).toBe('true');
+    expect(r.droppedOptions).toBeUndefined();
+    // A look-alike host is not the real service.
+    expect(createClient({ baseUrl: 'https://vectorizer.ai.example.com/api/v1', apiId: '', apiSecret: '', fetch }).realService).toBe(false);
+  });
+
+  it('realService overrides the guess from the host both ways (a proxy in front of the real service; a Tracelab server on vectorizer.ai)', async () => {
+    const proxied = stubFetch(svg());
+    await createClient({ baseUrl: 'http://127.0.0.1:8790/api/v1', apiId: 'a', apiSecret: 'b', fetch: proxied.fetch, realService: true }).vectorize(
+      { image: new Uint8Array([1]) },
+      fields,
+    );
+    expect(form(proxied.calls[0]!).has('tracelab.gradients')).toBe(false);
+    const own = stubFetch(svg());
+    await createClient({ apiId: 'a', apiSecret: 'b', fetch: own.fetch, realService: false }).vectorize({ image: new Uint8Array([1]) }, fields);
+    expect(form(own.calls[0]!).get('tracelab.gradients')).toBe('true');
+  });
+
+  it('a bad extension value is still a 1019 before any request, even for the real service; unknown tracelab.* names are dropped unchecked when validation is off', async () => {
+    const { fetch, calls } = stubFetch(svg());
+    const real = createClient({ apiId: 'a', apiSecret: 'b', fetch });
+    await expect(real.vectorize({ image: new Uint8Array([1]) }, { 'tracelab.gradients': 'yes' })).rejects.toMatchObject({ status: 400, code: 1019 });
+    expect(calls).toHaveLength(0);
+    const r = await createClient({ apiId: 'a', apiSecret: 'b', fetch, validateFields: false }).download('tok', [['tracelab.future', 'x'], ['output.file_format', 'pdf']]);
+    expect([...form(calls[0]!).keys()]).toEqual(['image.token', 'output.file_format']);
+    expect(r.droppedOptions).toEqual(['tracelab.future']);
+  });
+});
+
 describe('responses', () => {
   it('parses credits, token, receipt and content-disposition filename', async () => {
     const { fetch } = stubFetch(

@@ -36,6 +36,13 @@ describe('tracelab CLI: usage', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('--help lists the Tracelab extensions in their own group, saying the real service does not get them', () => {
+    const out = tracelab(['--help']).stdout.toString('utf8');
+    const group = out.slice(out.indexOf('  Tracelab extensions (not part of the Vectorizer.AI API)\n'));
+    expect(group).not.toBe(out);
+    expect(group).toMatch(/^ {2}Tracelab extensions \(not part of the Vectorizer\.AI API\)\n {4}Tracelab only: [^\n]*\n[^\n]*leaves them out[^\n]*\n {4}tracelab\.gradients {2}true \| false; default false\n/);
+  });
+
   it('--version prints the package version', () => {
     const r = tracelab(['--version']);
     expect(r.status).toBe(0);
@@ -98,6 +105,17 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     expect(svg).toMatch(/^(<\?xml|<svg)/);
     expect(svg).toContain('<path');
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('--param tracelab.gradients=true traces with the embedded engine; a bad value is error 1019', () => {
+    writeFileSync(join(dir, 'in.png'), redSquarePng());
+    const r = tracelab(['vectorize', 'in.png', '-o', 'gradients.svg', '--param', 'tracelab.gradients=true']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, 'gradients.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<\/svg>\s*$/);
+    const bad = tracelab(['vectorize', 'in.png', '-o', 'bad-gradients.svg', '--param', 'tracelab.gradients=yes']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe("tracelab: error 1019: tracelab.gradients must be true or false; received 'yes'\n");
   });
 
   it('reads stdin and writes stdout with -', () => {

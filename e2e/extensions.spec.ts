@@ -1,0 +1,190 @@
+/**
+ * The Tracelab extensions (tracelab.*) in the playground, in Chromium (run by scripts/e2e.mjs
+ * `--spec extensions`):
+ *   - the options panel shows them as a group of their own whose title and note say they are not
+ *     part of the Vectorizer.AI API, at 1280 × 800 (open) and 390 × 844 (folded, opens on tap);
+ *   - turning tracelab.gradients on traces again with it: a new trace, the share link and the
+ *     address bar carry it (a reload keeps it), the CLI snippet keeps it and the curl snippet for
+ *     Vectorizer.AI leaves it out with a comment; the result is consistent with the stats line
+ *     and the palette panel (gradient elements in the SVG ⇔ "Gradients: N" ⇔ the Gradients row),
+ *     whether or not the engine makes gradients of this picture yet; turning it off gives the
+ *     first result back byte for byte (the defaults are the API's).
+ * The remote panel's "Not sent to Vectorizer.AI" note is checked in remote.spec.ts, next to its
+ * fake service.
+ */
+
+import assert from 'node:assert/strict';
+
+import { encode } from 'fast-png';
+import type { Page } from 'playwright-core';
+
+import { fetchText, noProblemsCheck, openPage, runCheckList, stats, upload, waitForTrace } from './harness.js';
+import type { Check, CheckResult, E2eContext, Report } from './harness.js';
+
+/** A smoothly shaded picture (a horizontal ramp and a radial glow): what tracelab.gradients is for. */
+function shadedPng(): Buffer {
+  const width = 120;
+  const height = 90;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const t = x / (width - 1);
+      const glow = Math.max(0, 1 - Math.hypot(x - 84, y - 45) / 30);
+      const i = (y * width + x) * 4;
+      data[i] = Math.round(30 + 200 * t + (255 - 30 - 200 * t) * glow);
+      data[i + 1] = Math.round(60 + 120 * t + (240 - 60 - 120 * t) * glow);
+      data[i + 2] = Math.round(200 - 150 * t + (120 - 200 + 150 * t) * glow);
+      data[i + 3] = 255;
+    }
+  }
+  return Buffer.from(encode({ width, height, data, channels: 4 }));
+}
+
+const GROUP_TITLE = 'Tracelab extensions (not part of the Vectorizer.AI API)';
+const NOTE = /^Tracelab only: the real service does not have these; remote calls and code snippets for it leave them out\.$/;
+
+const group = (page: Page) => page.locator('details.option-group[data-group="tracelab"]');
+const gradientsBox = (page: Page) => page.getByLabel('tracelab.gradients', { exact: true });
+
+/** Gradient fills in an SVG: the <path> (or shape) elements painted with url(#…). */
+function gradientFills(svg: string): number {
+  return [...svg.matchAll(/<(?:path|circle|ellipse|rect)\b[^>]*\sfill="url\(#[^"]+\)"/g)].length;
+}
+
+async function snippet(page: Page, tab: 'CLI' | 'curl', server?: 'local' | 'remote'): Promise<string> {
+  await page.getByRole('tab', { name: tab, exact: true }).click();
+  if (server) await page.getByLabel('API server', { exact: true }).selectOption(server);
+  return (await page.getByTestId('snippet').textContent()) ?? '';
+}
+
+/**
+ * The result, the stats line and the palette panel tell the same story about gradients: with
+ * none in the SVG there is no "Gradients" stat and no Gradients row; with some, both count them.
+ */
+async function assertGradientsConsistent(page: Page, svg: string): Promise<number> {
+  const fills = gradientFills(svg);
+  const line = await stats(page);
+  const row = page.getByRole('list', { name: 'Gradients', exact: true });
+  if (fills === 0) {
+    assert.equal(line.Gradients, undefined, 'no gradient in the SVG, yet the stats line names some');
+    assert.equal(await row.count(), 0, 'no gradient in the SVG, yet the palette panel shows a Gradients row');
+    assert.doesNotMatch(svg, /<(linear|radial)Gradient\b/);
+  } else {
+    assert.equal(Number(line.Gradients), fills, `stats Gradients ${line.Gradients}, SVG fills ${fills}`);
+    assert.ok((await row.getByRole('img').count()) > 0, 'the palette panel shows the gradient swatches');
+  }
+  return fills;
+}
+
+export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+
+  // ---- 1280 × 800 ----
+  {
+    const { context, page, problems } = await openPage(ctx, { context: { viewport: { width: 1280, height: 800 } } });
+    let lastId = 0;
+    let firstSvg = '';
+    const checks: Check[] = [
+      {
+        name: '1280 px: the extension group is its own, open, titled and noted as not part of the API; tracelab.gradients is off',
+        async run() {
+          await group(page).waitFor();
+          assert.equal(await group(page).getAttribute('open'), '');
+          assert.equal(((await group(page).locator('summary').textContent()) ?? '').trim(), GROUP_TITLE);
+          const note = group(page).locator('.group-note');
+          assert.ok(await note.isVisible());
+          assert.match(((await note.textContent()) ?? '').trim(), NOTE);
+          assert.equal(await group(page).getAttribute('aria-describedby'), await note.getAttribute('id'));
+          assert.equal(await gradientsBox(page).isChecked(), false);
+          // It is the last group, after every API group, and holds only extensions.
+          const groups = await page.locator('details.option-group').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.group));
+          assert.equal(groups.at(-1), 'tracelab');
+          const names = await group(page).locator('[data-option]').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.option));
+          assert.ok(names.length > 0 && names.every((n) => n!.startsWith('tracelab.')), names.join(', '));
+        },
+      },
+      {
+        name: '1280 px: turning tracelab.gradients on traces again with it (share link, snippets; SVG, stats and palette agree); off gives the API result back',
+        async run() {
+          await upload(page, 'shaded.png', shadedPng());
+          const first = await waitForTrace(page, lastId, { rendered: true });
+          lastId = first.id;
+          firstSvg = await fetchText(page, first.src);
+          assert.equal(await assertGradientsConsistent(page, firstSvg), 0, 'extension off: no gradient fills (the API has none)');
+
+          await gradientsBox(page).check();
+          const on = await waitForTrace(page, lastId, { rendered: true });
+          assert.ok(on.id > lastId, 'a new trace ran');
+          lastId = on.id;
+          const svg = await fetchText(page, on.src);
+          const fills = await assertGradientsConsistent(page, svg);
+          if (fills === 0) assert.equal(svg, firstSvg, 'no gradients made: the same result');
+
+          // The request carries it: the address bar and the share link hold it, and the snippets.
+          const hash = decodeURIComponent(decodeURIComponent(new URL(page.url()).hash));
+          assert.match(hash, /^#o=tracelab\.gradients=true$/);
+          assert.equal(await page.getByLabel('Share link', { exact: true }).inputValue(), page.url());
+          const cli = await snippet(page, 'CLI');
+          assert.match(cli, /--param tracelab\.gradients=true/);
+          assert.match(cli, /^# With --remote to Vectorizer\.AI, tracelab\.gradients is left out \(Tracelab only\)\.$/m);
+          const local = await snippet(page, 'curl', 'local');
+          assert.match(local, /-F tracelab\.gradients=true/);
+          const remote = await snippet(page, 'curl', 'remote');
+          assert.doesNotMatch(remote, /-F tracelab\./);
+          assert.match(remote, /^# Not sent to Vectorizer\.AI: tracelab\.gradients \(a Tracelab extension\)\.$/m);
+
+          await gradientsBox(page).uncheck();
+          const off = await waitForTrace(page, lastId, { rendered: true });
+          lastId = off.id;
+          assert.equal(await fetchText(page, off.src), firstSvg, 'extension off again: the first result, byte for byte');
+          assert.equal(new URL(page.url()).hash, '');
+        },
+      },
+      {
+        name: '1280 px: a reload keeps tracelab.gradients from the address bar (checked, group open)',
+        async run() {
+          await gradientsBox(page).check();
+          await page.waitForFunction(() => window.location.hash.includes('tracelab.gradients'));
+          await page.reload({ waitUntil: 'load' });
+          await group(page).waitFor();
+          assert.equal(await gradientsBox(page).isChecked(), true);
+          assert.equal(await group(page).getAttribute('open'), '');
+        },
+      },
+      noProblemsCheck(problems),
+    ];
+    results.push(...(await runCheckList(checks, report, page)));
+    await context.close();
+  }
+
+  // ---- 390 × 844 ----
+  {
+    const { context, page, problems } = await openPage(ctx, { context: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } });
+    const checks: Check[] = [
+      {
+        name: '390 px: the extension group starts folded with its title visible; tapped open it shows the note and the option inside the screen width',
+        async run() {
+          await group(page).waitFor();
+          assert.equal(await group(page).getAttribute('open'), null);
+          const summary = group(page).locator('summary');
+          await summary.scrollIntoViewIfNeeded();
+          assert.equal(((await summary.textContent()) ?? '').trim(), GROUP_TITLE);
+          await summary.tap();
+          assert.equal(await group(page).getAttribute('open'), '');
+          const note = group(page).locator('.group-note');
+          assert.match(((await note.textContent()) ?? '').trim(), NOTE);
+          for (const el of [summary, note, gradientsBox(page), page.locator('[data-option="tracelab.gradients"] label')]) {
+            const box = await el.boundingBox();
+            assert.ok(box !== null && box.x >= 0 && box.x + box.width <= 390, `inside the screen: ${JSON.stringify(box)}`);
+          }
+          const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+          assert.equal(sideways, false, 'the page does not scroll sideways');
+        },
+      },
+      noProblemsCheck(problems),
+    ];
+    results.push(...(await runCheckList(checks, report, page)));
+    await context.close();
+  }
+  return results;
+}
