@@ -14,9 +14,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { CATEGORIES } from './corpus.mjs';
 import { countGradients } from './svgstats.mjs';
 
-const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg', 'gradient'];
 const PEERS = ['vtracer-native', 'vtracer-wasm', 'imagetracerjs', 'potrace'];
 /** Tracelab with the gradients extension on (the `tracelab` row has it off, the default). */
 const ON = 'tracelab-gradients';

@@ -10,6 +10,7 @@ import { dirname, join, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
+import { CATEGORIES } from './corpus.mjs';
 import { compareImages } from './metrics.mjs';
 import { svgStats } from './svgstats.mjs';
 import { imageReport } from './report.mjs';
@@ -26,7 +27,6 @@ const TIMEOUT_MS = Math.max(1000, parseInt(process.env.BENCH_TIMEOUT_MS ?? '1200
 const ONLY = listEnv('BENCH_ONLY');
 const ONLY_TRACERS = listEnv('BENCH_TRACERS');
 const TRACELAB_PARAMS = (process.env.TRACELAB_PARAMS ?? '').split(/\s+/).filter(Boolean);
-const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg', 'gradient'];
 const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function listEnv(name) {
