@@ -16,14 +16,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { selectedCorpus } from './corpus.mjs';
+import { CATEGORIES, selectedCorpus } from './corpus.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const RUNS = Math.max(1, parseInt(process.env.BENCH_BROWSER_RUNS ?? '5', 10) || 5);
 /** Untimed runs first: V8 in a page tiers up over several calls (the first are 2–4× slower). */
 const WARMUP = Math.max(1, parseInt(process.env.BENCH_BROWSER_WARMUP ?? '3', 10) || 3);
-const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg'];
 const requireBench = createRequire(join(BENCH, 'package.json'));
 const requireRoot = createRequire(join(ROOT, 'package.json'));
 

@@ -11,7 +11,7 @@ import {
   flattenOver,
   compareImages,
 } from './metrics.mjs';
-import { countPathNodes, svgStats } from './svgstats.mjs';
+import { countGradients, countPathNodes, svgStats } from './svgstats.mjs';
 
 function image(width, height, fill) {
   const data = new Uint8ClampedArray(width * height * 4);
@@ -170,5 +170,15 @@ test('svgStats counts drawn elements and nodes', () => {
 <polygon points="0,0 1,0 1,1"/><polyline points="0 0 1 1"/>
 <g><pathx/></g>
 </svg>`;
-  assert.deepEqual(svgStats(svg), { paths: 7, nodes: 1 + 3 + 2 + 1 + 1 + 3 + 2 });
+  assert.deepEqual(svgStats(svg), { paths: 7, nodes: 1 + 3 + 2 + 1 + 1 + 3 + 2, gradients: 0 });
+});
+
+test('countGradients counts linear and radial gradient elements outside comments', () => {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg"><!-- <linearGradient id="x"/> -->
+<defs><linearGradient id="a"><stop offset="0"/></linearGradient>
+<radialGradient id="b" xlink:href="#a"/><svg:linearGradient id="c"/></defs>
+<rect fill="url(#b)" width="1" height="1"/><linearGradientX/><text>linearGradient</text></svg>`;
+  assert.equal(countGradients(svg), 3);
+  assert.equal(svgStats(svg).gradients, 3);
+  assert.equal(countGradients('<svg><path d="M0 0"/></svg>'), 0);
 });

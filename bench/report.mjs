@@ -3,7 +3,9 @@
  * artwork's SVG, the worst image of each kind, the lowest pixel-art SSIM, seams per image, and the
  * per-kind targets of the shapes issue (median SSIM ≥ the best peer's, ΔE00 ≤ 0.8 × the best
  * peer's, gzip ≤ VTracer's, gap 0.000 %; every image gzip ≤ 2× VTracer's and ≤ 2× the original
- * SVG's; every pixel-art SSIM ≥ 0.95).
+ * SVG's; every pixel-art SSIM ≥ 0.95). Then the targets of the gradients extension
+ * (`tracelab-gradients` = Tracelab with tracelab.gradients=true, `tracelab` = with it off), see
+ * gradientSection.
  *
  * In: the bench's rows (objects with the CSV's columns) and the corpus folder (for *.ref.svg).
  * Out: Markdown lines. `node bench/report.mjs [latest.csv] [corpus]` prints it for a finished run.
@@ -12,9 +14,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { CATEGORIES } from './corpus.mjs';
+import { countGradients } from './svgstats.mjs';
 
-const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg'];
 const PEERS = ['vtracer-native', 'vtracer-wasm', 'imagetracerjs', 'potrace'];
+/** Tracelab with the gradients extension on (the `tracelab` row has it off, the default). */
+const ON = 'tracelab-gradients';
+/** Kinds of flat art: no gradient wanted there, with the extension on or off. */
+export const FLAT_KINDS = ['clipart', 'icon', 'lineart_bw', 'pixel'];
 
 function median(values) {
   const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
@@ -37,20 +44,32 @@ export function referenceSizes(images, corpusDir) {
   return sizes;
 }
 
+/** Gradient elements of each image's reference SVG, by image file name (absent when none). */
+export function referenceGradients(images, corpusDir) {
+  const counts = new Map();
+  for (const im of images) {
+    if (!im.reference_svg) continue;
+    const file = join(corpusDir, im.reference_svg);
+    if (existsSync(file)) counts.set(im.file, countGradients(readFileSync(file, 'utf8')));
+  }
+  return counts;
+}
+
 /**
- * Adds `gzip_vs_vtracer` and `gzip_vs_ref` to Tracelab's rows (ratios; empty when the other side
- * is missing) and returns the per-image records the report uses.
+ * Adds `gzip_vs_vtracer` and `gzip_vs_ref` to Tracelab's rows, with the gradients extension off
+ * and on (ratios; empty when the other side is missing), and returns the per-image records of
+ * `tracelab` (extension off) the report uses.
  */
 export function annotateRows(rows, refSizes) {
   const byKey = new Map(rows.map((r) => [`${r.tracer}|${r.file}`, r]));
   const records = [];
   for (const r of rows) {
-    if (r.tracer !== 'tracelab' || r.status !== 'ok') continue;
+    if ((r.tracer !== 'tracelab' && r.tracer !== ON) || r.status !== 'ok') continue;
     const vt = byKey.get(`vtracer-native|${r.file}`);
     const ref = refSizes.get(r.file);
     r.gzip_vs_vtracer = vt?.status === 'ok' ? r.gzip_bytes / vt.gzip_bytes : '';
     r.gzip_vs_ref = ref ? r.gzip_bytes / ref : '';
-    records.push({ row: r, vtracer: vt?.status === 'ok' ? vt : undefined, refGzip: ref });
+    if (r.tracer === 'tracelab') records.push({ row: r, vtracer: vt?.status === 'ok' ? vt : undefined, refGzip: ref });
   }
   return records;
 }
@@ -67,8 +86,17 @@ function kindMedians(rows, tracer, category) {
   };
 }
 
+/**
+ * The report's Markdown lines: Tracelab's targets, worst images and per-image rows (extension
+ * off), then the gradients extension's targets (gradientSection).
+ */
 export function imageReport(rows, images, corpusDir) {
-  const records = annotateRows(rows, referenceSizes(images, corpusDir));
+  const refSizes = referenceSizes(images, corpusDir);
+  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir))];
+}
+
+function tracelabReport(rows, refSizes) {
+  const records = annotateRows(rows, refSizes);
   const md = [];
   const cats = CATEGORIES.filter((c) => records.some((x) => x.row.category === c));
   if (records.length === 0) return md;
@@ -128,6 +156,182 @@ export function imageReport(rows, images, corpusDir) {
   return md;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The gradients extension's targets
+
+const okRow = (byKey, tracer, file) => {
+  const r = byKey.get(`${tracer}|${file}`);
+  return r?.status === 'ok' ? r : undefined;
+};
+const rowIndex = (rows) => new Map(rows.map((r) => [`${r.tracer}|${r.file}`, r]));
+const mark = (v) => (v === null ? '–' : v ? '✓' : '✗');
+const times = (v) => (Number.isFinite(v) ? `${fmt(v)}×` : 'n/a');
+/** The element of `list` with the largest finite `key` (undefined when none has one). */
+const largest = (list, key) => list.filter((x) => Number.isFinite(key(x))).reduce((a, x) => (a === undefined || key(x) > key(a) ? x : a), undefined);
+
+/**
+ * One record per image of the gradient kind: the rows of the extension off (`tracelab`) and on
+ * (`tracelab-gradients`), VTracer's and the artist's (absent when not ok), the artist's gzip (of
+ * the reference SVG, else of the artist row), the ratios on/artist and off/VTracer, and four
+ * targets, each true, false or null (a side is missing):
+ * onGzip gzip(on) ≤ 1.5 × the artist's; onSsim SSIM(on) ≥ SSIM(off);
+ * offGzip gzip(off) ≤ VTracer's; offSsim SSIM(off) ≥ VTracer's.
+ */
+export function gradientArtRecords(rows, refGzip) {
+  const byKey = rowIndex(rows);
+  const files = [...new Set(rows.filter((r) => r.category === 'gradient').map((r) => r.file))];
+  return files.map((file) => {
+    const off = okRow(byKey, 'tracelab', file);
+    const on = okRow(byKey, ON, file);
+    const vt = okRow(byKey, 'vtracer-native', file);
+    const artist = okRow(byKey, 'artist', file);
+    const artistGzip = refGzip.get(file) ?? artist?.gzip_bytes;
+    const onVsArtist = on && artistGzip ? on.gzip_bytes / artistGzip : NaN;
+    const offVsVt = off && vt ? off.gzip_bytes / vt.gzip_bytes : NaN;
+    return {
+      id: rows.find((r) => r.file === file).id, file, off, on, vt, artist, artistGzip, onVsArtist, offVsVt,
+      targets: {
+        onGzip: Number.isFinite(onVsArtist) ? onVsArtist <= 1.5 : null,
+        onSsim: on && off ? on.ssim >= off.ssim : null,
+        offGzip: Number.isFinite(offVsVt) ? offVsVt <= 1 : null,
+        offSsim: off && vt ? off.ssim >= vt.ssim : null,
+      },
+    };
+  });
+}
+
+/** The targets of gradientArtRecords: [key, label, worst record's value, how the value reads]. */
+const ART_TARGETS = [
+  ['onGzip', 'on: gzip ≤ 1.5× artist', (x) => x.onVsArtist, (v) => `${fmt(v)}×`],
+  ['onSsim', 'on: SSIM ≥ off', (x) => (x.on && x.off ? x.off.ssim - x.on.ssim : NaN), (v) => `SSIM on − off ${fmt(-v, 4)}`],
+  ['offGzip', 'off: gzip ≤ VTracer', (x) => x.offVsVt, (v) => `${fmt(v)}×`],
+  ['offSsim', 'off: SSIM ≥ VTracer', (x) => (x.off && x.vt ? x.vt.ssim - x.off.ssim : NaN), (v) => `SSIM off − VTracer ${fmt(-v, 4)}`],
+];
+
+/**
+ * Photos with the extension on, medians over the kind and over its smooth photos (manifest note
+ * "smooth photo"): ΔE00 against 0.8 × the best peer's median, gzip against 0.6 × VTracer's
+ * median; the median of the per-image gzip ratios; the worst image for each (largest gzip on /
+ * VTracer, largest ΔE00 on / the image's best peer ΔE00). Groups without `tracelab-gradients`
+ * rows are left out.
+ */
+export function photoTargets(rows, images) {
+  const notes = new Map(images.map((im) => [im.file, im.note]));
+  const byKey = rowIndex(rows);
+  const groups = [['photo', () => true], ['smooth photo', (file) => notes.get(file) === 'smooth photo']];
+  const out = [];
+  for (const [label, pick] of groups) {
+    const mine = (tracer) => rows.filter((r) => r.tracer === tracer && r.category === 'photo' && r.status === 'ok' && pick(r.file));
+    const on = mine(ON);
+    if (on.length === 0) continue;
+    const peers = PEERS.map((p) => [p, median(mine(p).map((r) => r.de2000))]).filter(([, de]) => Number.isFinite(de));
+    const best = peers.reduce((a, x) => (a === undefined || x[1] < a[1] ? x : a), undefined);
+    const de = median(on.map((r) => r.de2000));
+    const gzip = median(on.map((r) => r.gzip_bytes));
+    const vtGzip = median(mine('vtracer-native').map((r) => r.gzip_bytes));
+    const perImage = on.map((r) => {
+      const vt = okRow(byKey, 'vtracer-native', r.file);
+      const peerDe = PEERS.map((p) => okRow(byKey, p, r.file)?.de2000).filter(Number.isFinite);
+      return { id: r.id, gzipRatio: vt ? r.gzip_bytes / vt.gzip_bytes : NaN, deRatio: peerDe.length ? r.de2000 / Math.min(...peerDe) : NaN };
+    });
+    out.push({
+      label, n: on.length, de, bestPeer: best?.[0], bestDe: best?.[1] ?? NaN, gzip, vtGzip,
+      medianRatio: median(perImage.map((x) => x.gzipRatio)),
+      deOk: best ? de <= 0.8 * best[1] : null,
+      gzipOk: Number.isFinite(vtGzip) ? gzip <= 0.6 * vtGzip : null,
+      worstGzip: largest(perImage, (x) => x.gzipRatio),
+      worstDe: largest(perImage, (x) => x.deRatio),
+    });
+  }
+  return out;
+}
+
+/**
+ * Flat kinds with the extension on against off, per kind: the images compared (both rows ok, and
+ * the artist's SVG, where there is one, without gradients: Tango icons in `icon` are shaded and
+ * left out, counted in `skipped`), those where the extension wrote a gradient, and the largest
+ * |bytes(on) / bytes(off) − 1|. ok: no gradient and that deviation ≤ 1 %.
+ */
+export function flatTargets(rows, refGradients) {
+  const byKey = rowIndex(rows);
+  const out = [];
+  for (const kind of FLAT_KINDS) {
+    const offs = rows.filter((r) => r.tracer === 'tracelab' && r.category === kind && r.status === 'ok');
+    const pairs = [];
+    let skipped = 0;
+    for (const off of offs) {
+      if ((refGradients.get(off.file) ?? 0) > 0) {
+        skipped++;
+        continue;
+      }
+      const on = okRow(byKey, ON, off.file);
+      if (on) pairs.push({ id: off.id, on, off, deviation: Math.abs(on.bytes / off.bytes - 1) });
+    }
+    if (pairs.length === 0) continue;
+    const withGradient = pairs.filter((x) => x.on.gradients > 0);
+    const worst = largest(pairs, (x) => x.deviation);
+    out.push({ kind, n: pairs.length, skipped, withGradient, worst, ok: withGradient.length === 0 && worst.deviation <= 0.01 });
+  }
+  return out;
+}
+
+/**
+ * "Gradients extension" section: gradient art per image (gzip and SSIM of the extension off and
+ * on, VTracer and the artist's SVG; the ratios; ✓/✗ per target; how many images meet each; the
+ * worst image per target), photos with the extension on (medians), flat kinds (gradients written
+ * and byte changes). Empty when the run has no `tracelab-gradients` rows.
+ */
+export function gradientSection(rows, images, refGzip, refGradients) {
+  if (!rows.some((r) => r.tracer === ON)) return [];
+  const md = ['### Gradients extension (tracelab.gradients): targets', '',
+    'on = `tracelab-gradients` (Tracelab with `--param tracelab.gradients=true`), off = `tracelab` (the default); '
+    + 'VTracer = vtracer-native; artist = the original SVG. gzip = gzip -9 size in kB.', ''];
+  const art = gradientArtRecords(rows, refGzip);
+  if (art.length) {
+    md.push('#### Gradient art, every image', '');
+    md.push(`| image | gzip off | gzip on | gzip VTracer | gzip artist | on / artist | off / VTracer | SSIM off | SSIM on | SSIM VTracer | SSIM artist | ${ART_TARGETS.map((t) => t[1]).join(' | ')} |`);
+    md.push(`| --- | ${Array(10).fill('---:').join(' | ')} | ${ART_TARGETS.map(() => ':---:').join(' | ')} |`);
+    const ssim = (r) => (r ? fmt(r.ssim, 4) : 'n/a');
+    const gz = (r) => (r ? kb(r.gzip_bytes) : 'n/a');
+    for (const x of art) {
+      md.push(`| ${x.id} | ${gz(x.off)} | ${gz(x.on)} | ${gz(x.vt)} | ${kb(x.artistGzip)} | ${times(x.onVsArtist)} | ${times(x.offVsVt)} | ${ssim(x.off)} | ${ssim(x.on)} | ${ssim(x.vt)} | ${ssim(x.artist)} | ${ART_TARGETS.map(([k]) => mark(x.targets[k])).join(' | ')} |`);
+    }
+    const met = ART_TARGETS.map(([k]) => {
+      const known = art.filter((x) => x.targets[k] !== null);
+      return known.length ? `${known.filter((x) => x.targets[k]).length}/${known.length}` : 'n/a';
+    });
+    md.push(`| **images meeting the target** | | | | | | | | | | | ${met.join(' | ')} |`, '');
+    const worst = ART_TARGETS.map(([, label, key, show]) => {
+      const w = largest(art, key);
+      return `${label}: ${w ? `${w.id} (${show(key(w))})` : 'n/a'}`;
+    });
+    md.push(`Worst gradient-art image per target — ${worst.join('; ')}.`, '');
+  }
+  const photos = photoTargets(rows, images);
+  if (photos.length) {
+    md.push('#### Photos, extension on (medians)', '');
+    md.push('| images | n | ΔE00 on | best peer ΔE00 | ΔE00 ≤ 0.8× best peer | gzip on | gzip VTracer | gzip ≤ 0.6× VTracer | per-image gzip on / VTracer (median) | worst gzip on / VTracer | worst ΔE00 on / image\'s best peer |');
+    md.push('| --- | ---: | ---: | ---: | :---: | ---: | ---: | :---: | ---: | --- | --- |');
+    for (const p of photos) {
+      md.push(`| ${p.label} | ${p.n} | ${fmt(p.de)} | ${p.bestPeer ? `${fmt(p.bestDe)} (${p.bestPeer})` : 'n/a'} | ${mark(p.deOk)} (≤ ${fmt(0.8 * p.bestDe)}) | ${kb(p.gzip)} | ${kb(p.vtGzip)} | ${mark(p.gzipOk)} (≤ ${kb(0.6 * p.vtGzip)}) | ${times(p.medianRatio)} | ${p.worstGzip ? `${p.worstGzip.id} ${times(p.worstGzip.gzipRatio)}` : 'n/a'} | ${p.worstDe ? `${p.worstDe.id} ${times(p.worstDe.deRatio)}` : 'n/a'} |`);
+    }
+    md.push('');
+  }
+  const flat = flatTargets(rows, refGradients);
+  if (flat.length) {
+    md.push('#### Flat kinds, extension on against off', '');
+    md.push('| kind | images | with a gradient (on) | largest bytes change on / off (≤ 1 %) | target | left out (artist\'s SVG has gradients) |');
+    md.push('| --- | ---: | --- | --- | :---: | ---: |');
+    for (const f of flat) {
+      const ids = f.withGradient.map((x) => x.id);
+      const listed = ids.length ? ` (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})` : '';
+      md.push(`| ${f.kind} | ${f.n} | ${ids.length}${listed} | ${f.worst.id} ${fmt(100 * f.worst.deviation, 2)} % | ${mark(f.ok)} | ${f.skipped} |`);
+    }
+    md.push('');
+  }
+  return md;
+}
+
 /** Minimal CSV reader for the bench's own CSV (quoted cells may hold commas). */
 export function readCsv(text) {
   const lines = text.split('\n').filter(Boolean);
@@ -153,7 +357,7 @@ export function readCsv(text) {
     return cells;
   };
   const head = split(lines[0]);
-  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'time_ms', 'rss_mb', 'width', 'height']);
+  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height']);
   return lines.slice(1).map((line) => {
     const cells = split(line);
     const row = {};

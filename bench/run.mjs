@@ -10,6 +10,7 @@ import { dirname, join, resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
+import { CATEGORIES } from './corpus.mjs';
 import { compareImages } from './metrics.mjs';
 import { svgStats } from './svgstats.mjs';
 import { imageReport } from './report.mjs';
@@ -26,7 +27,6 @@ const TIMEOUT_MS = Math.max(1000, parseInt(process.env.BENCH_TIMEOUT_MS ?? '1200
 const ONLY = listEnv('BENCH_ONLY');
 const ONLY_TRACERS = listEnv('BENCH_TRACERS');
 const TRACELAB_PARAMS = (process.env.TRACELAB_PARAMS ?? '').split(/\s+/).filter(Boolean);
-const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg'];
 const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function listEnv(name) {
@@ -103,17 +103,33 @@ function ensureTool(check, pkg) {
 const nodeBin = process.execPath;
 const peer = (name) => join(BENCH, 'peers', `${name}.mjs`);
 
-function makeTracers() {
+/** Tracelab's CLI with `extra` params, then TRACELAB_PARAMS (so TRACELAB_PARAMS can override them). */
+const tracelabCmd = (extra) => (inp, out) => [nodeBin, [join(ROOT, 'bin/tracelab.js'), 'vectorize', inp, '-o', out,
+  ...[...extra, ...TRACELAB_PARAMS].flatMap((p) => ['--param', p])]];
+
+/** The params of the `tracelab-gradients` row: the gradients extension on. */
+export const GRADIENT_PARAMS = ['tracelab.gradients=true'];
+
+export function makeTracers() {
   return [
     {
       name: 'tracelab',
-      cmd: (inp, out) => [nodeBin, [join(ROOT, 'bin/tracelab.js'), 'vectorize', inp, '-o', out,
-        ...TRACELAB_PARAMS.flatMap((p) => ['--param', p])]],
+      cmd: tracelabCmd([]),
       cwd: ROOT,
       // the CLI then prints one `tracelab-timings {...}` JSON line (ms per stage) on stderr
       env: { TRACELAB_TIMINGS: '1' },
       timings: true,
     },
+    {
+      name: 'tracelab-gradients',
+      cmd: tracelabCmd(GRADIENT_PARAMS),
+      cwd: ROOT,
+      env: { TRACELAB_TIMINGS: '1' },
+      timings: true,
+    },
+    // Not a tracer: the artist's own SVG (the manifest's reference_svg), measured and scored like
+    // a traced one, for the images that have one; nothing is run or timed.
+    { name: 'artist', artist: true },
     { name: 'vtracer-native', cmd: (inp, out) => [nodeBin, [peer('vtracer-native'), inp, out]], cwd: BENCH },
     { name: 'vtracer-wasm', cmd: (inp, out) => [nodeBin, [peer('vtracer-wasm'), inp, out]], cwd: BENCH },
     { name: 'imagetracerjs', cmd: (inp, out) => [nodeBin, [peer('imagetracerjs'), inp, out]], cwd: BENCH },
@@ -237,12 +253,15 @@ export function median(values) {
   return (v[m - 1] + v[m]) / 2;
 }
 
-/** Render an SVG string at exactly width×height over white (pads/crops if the aspect differs). */
-function renderSvg(Resvg, svg, width, height) {
+/**
+ * Render an SVG string at exactly width×height over white (pads/crops if the aspect differs).
+ * Without system fonts unless `systemFonts` (traced SVGs hold no text).
+ */
+function renderSvg(Resvg, svg, width, height, systemFonts = false) {
   const r = new Resvg(svg, {
     fitTo: { mode: 'width', value: width },
     background: 'white',
-    font: { loadSystemFonts: false },
+    font: { loadSystemFonts: systemFonts },
   }).render();
   const note = r.width !== width || r.height !== height ? `rendered ${r.width}x${r.height}, padded/cropped` : '';
   let data = r.pixels;
@@ -268,6 +287,7 @@ const COLS = [
   ['gzip', 'gzip_bytes', (v) => String(Math.round(v))],
   ['paths', 'paths', (v) => String(Math.round(v))],
   ['nodes', 'nodes', (v) => String(Math.round(v))],
+  ['gradients', 'gradients', (v) => String(Math.round(v))],
   ['time ms', 'time_ms', (v) => String(Math.round(v))],
   ['RSS MB', 'rss_mb', (v) => v.toFixed(1)],
 ];
@@ -277,6 +297,8 @@ function tableFor(title, rows, tracers, category, footnotes) {
     `| --- | --- | ${COLS.map(() => '---:').join(' | ')} |`];
   for (const t of tracers) {
     const mine = rows.filter((r) => r.tracer === t.name);
+    // the artist's row: only in a kind's table, and only where some image has the artist's SVG
+    if (t.artist && (mine.length === 0 || !category)) continue;
     const note = (text) => {
       let i = footnotes.indexOf(text);
       if (i < 0) { footnotes.push(text); i = footnotes.length - 1; }
@@ -411,7 +433,7 @@ async function main() {
     if (note) potrace.skipNote = `potrace skipped: ${note}`;
   }
 
-  for (const t of tracers) mkdirSync(join(OUT, t.name), { recursive: true });
+  for (const t of tracers) if (!t.artist) mkdirSync(join(OUT, t.name), { recursive: true });
   mkdirSync(RESULTS, { recursive: true });
   const rssFile = join(OUT, '.rss.tmp');
 
@@ -420,6 +442,7 @@ async function main() {
     for (const t of tracers) {
       if (t.categories && !t.categories.includes(im.category)) continue;
       if (t.skipNote) continue;
+      if (t.artist && !im.reference_svg) continue;
       jobs.push([im, t]);
     }
   }
@@ -433,7 +456,7 @@ async function main() {
     const row = {
       category: im.category, id: im.id, file: im.file, width: im.width, height: im.height, tracer: t.name,
       status: 'error', error: '', ssim: null, psnr: null, de2000: null, gap_pct: null, bytes: null,
-      gzip_bytes: null, paths: null, nodes: null, time_ms: null, rss_mb: null, runs: 0, note: '',
+      gzip_bytes: null, paths: null, nodes: null, gradients: null, time_ms: null, rss_mb: null, runs: 0, note: '',
     };
     rows.push(row);
     try {
@@ -446,13 +469,13 @@ async function main() {
         decoded.set(im.file, { width: png.width, height: png.height, data: png.data });
       }
       const img = decoded.get(im.file);
-      const outSvg = join(OUT, t.name, `${basename(im.file, '.png')}.svg`);
+      const outSvg = t.artist ? join(CORPUS, im.reference_svg) : join(OUT, t.name, `${basename(im.file, '.png')}.svg`);
       const input = t.prepare ? t.prepare(img, file) : file;
       const times = [];
       const rss = [];
       const stageRuns = [];
       let failure = null;
-      for (let r = 0; r < REPEAT; r++) {
+      for (let r = 0; r < (t.artist ? 0 : REPEAT); r++) {
         rmSync(outSvg, { force: true });
         const [cmd, args] = t.cmd(input, outSvg);
         const res = await runOnce(cmd, args, { cwd: t.cwd, useTime, rssFile, env: t.env, timings: t.timings });
@@ -477,11 +500,12 @@ async function main() {
       Object.assign(row, svgStats(svg));
       let rendered;
       try {
-        rendered = renderSvg(Resvg, svg, img.width, img.height);
+        // The artist's SVG may hold <text> (the corpus's text images): drawn with the system's fonts.
+        rendered = renderSvg(Resvg, svg, img.width, img.height, Boolean(t.artist));
       } catch (e) {
         throw new Error(`render failed: ${e.message ?? e}`);
       }
-      row.note = rendered.note;
+      row.note = [rendered.note, t.artist && /<text\b/.test(svg) ? 'text drawn with the system fonts' : ''].filter(Boolean).join('; ');
       const m = compareImages(img, rendered.image);
       row.ssim = m.ssim;
       row.psnr = m.psnr;
@@ -492,7 +516,7 @@ async function main() {
       row.error = String(e.message ?? e).replace(/\s+/g, ' ').trim();
     }
     const tail = row.status === 'ok'
-      ? `${Math.round(row.time_ms)} ms  ${row.rss_mb?.toFixed(1) ?? '?'} MB  ssim ${row.ssim.toFixed(4)}  ΔE ${row.de2000.toFixed(2)}  gap ${row.gap_pct.toFixed(3)}%`
+      ? `${row.time_ms === null ? 'not run' : `${Math.round(row.time_ms)} ms  ${row.rss_mb?.toFixed(1) ?? '?'} MB`}  ssim ${row.ssim.toFixed(4)}  ΔE ${row.de2000.toFixed(2)}  gap ${row.gap_pct.toFixed(3)}%`
       : `FAILED: ${row.error.slice(0, 160)}`;
     log(`[${k}/${jobs.length}] ${t.name.padEnd(14)} ${im.file.padEnd(34)} ${tail}`);
   }
@@ -508,7 +532,7 @@ async function main() {
   const extraStages = [...new Set(rows.flatMap((r) => Object.keys(r)).filter((k) => /^stage_.+_ms$/.test(k)))]
     .filter((k) => !STAGES.map(stageColumn).includes(k));
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
-    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'time_ms', 'rss_mb', 'runs', 'note',
+    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'runs', 'note',
     ...STAGES.map(stageColumn), ...extraStages];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
 
@@ -527,6 +551,8 @@ async function main() {
   md.push('- tracers:');
   const ver = {
     tracelab: `Tracelab ${tracelabVersion()}: \`node bin/tracelab.js vectorize IN -o OUT.svg\`${TRACELAB_PARAMS.length ? ` with ${TRACELAB_PARAMS.map((p) => `\`--param ${p}\``).join(' ')}` : ', default params'}`,
+    'tracelab-gradients': `the same CLI with the gradients extension on: ${[...GRADIENT_PARAMS, ...TRACELAB_PARAMS].map((p) => `\`--param ${p}\``).join(' ')}`,
+    artist: 'not a tracer: the artist\'s original SVG (the manifest\'s reference_svg), for the images that have one, rendered and scored like the traced SVGs (its <text>, if any, with the system fonts); nothing is run, so no time or RSS',
     'vtracer-native': `@neplex/vectorizer ${pkgVersion('@neplex/vectorizer')} (VTracer, native napi addon), vtracer CLI defaults: colour, stacked, spline, filter_speckle 4, color_precision 6, layer_difference 16, corner 60, length 4, splice 45, max_iterations 10, path_precision 2`,
     'vtracer-wasm': `vtracer-wasm ${pkgVersion('vtracer-wasm')} (VTracer compiled to WebAssembly, what a browser runs), same settings as vtracer-native (its raw config wants colorPrecision 2 = bits dropped, filterSpeckle 16 = area, corner/splice thresholds in radians)`,
     imagetracerjs: `imagetracerjs ${pkgVersion('imagetracerjs')} (pure JS), 'default' options`,

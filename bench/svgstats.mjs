@@ -84,11 +84,22 @@ function countPoints(points) {
 }
 
 /**
- * { paths, nodes } of an SVG document.
+ * Gradient elements of an SVG text: `<linearGradient` and `<radialGradient` start tags (a namespace
+ * prefix such as `svg:` allowed) outside comments, wherever they are (in or out of `<defs>`;
+ * a gradient that only references another one's stops counts too).
+ */
+export function countGradients(svg) {
+  const body = String(svg).replace(/<!--[\s\S]*?-->/g, '');
+  return (body.match(/<(?:[\w-]+:)?(?:linear|radial)Gradient\b/g) ?? []).length;
+}
+
+/**
+ * { paths, nodes, gradients } of an SVG document.
  * paths: drawn elements (<path>, <circle>, <ellipse>, <rect>, <polygon>, <polyline>)
  *        outside <defs>.
  * nodes: path segments (see countPathNodes); polygon/polyline points; 1 per
  *        circle, ellipse or rect.
+ * gradients: see countGradients.
  */
 export function svgStats(svg) {
   const body = svg.replace(/<!--[\s\S]*?-->/g, '').replace(/<defs\b[\s\S]*?<\/defs>/gi, '');
@@ -102,5 +113,5 @@ export function svgStats(svg) {
     else if (tag === 'polygon' || tag === 'polyline') nodes += countPoints(attr(attrs, 'points') ?? '');
     else nodes += 1;
   }
-  return { paths, nodes };
+  return { paths, nodes, gradients: countGradients(svg) };
 }

@@ -18,13 +18,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadTs } from '../scripts/ts-module.mjs';
-import { selectedCorpus } from './corpus.mjs';
+import { CATEGORIES, selectedCorpus } from './corpus.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const require = createRequire(join(BENCH, 'package.json'));
 const RUNS = Math.max(1, parseInt(process.env.BENCH_WARM_RUNS ?? '5', 10) || 5);
-const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg'];
 
 function median(values) {
   const v = [...values].sort((a, b) => a - b);

@@ -1,26 +1,34 @@
 /**
- * Builds the validation set: images of the corpus's six kinds from public sources the corpus
- * does not use (or other files of the same packages), so the engine can be tuned on the corpus
- * and reported on images it was never tuned on.
+ * Builds the validation set: images of the corpus's six kinds, and of a seventh, `gradient` (icons
+ * and clip art shaded with SVG gradients), from public sources the corpus does not use (or other
+ * files of the same packages), so the engine can be tuned on the corpus and reported on images it
+ * was never tuned on. With `--tune` it builds the tuning set instead: gradient art and smooth
+ * photos from other packages and files than the validation set's, for tuning the gradients
+ * extension without looking at the images it is reported on.
  *
  * In: Debian packages, fetched with `apt-get download` (not installed) into
  * node_modules/.cache/tracelab-validation and unpacked there with `dpkg-deb -x`.
  * Out: bench/validation/out/*.png (opaque RGB over white, like the corpus), *.ref.svg where the
  * source is an SVG, and manifest.json in the corpus's format, so `TRACELAB_CORPUS=bench/validation/out npm run bench` runs on it unchanged.
+ * With --tune: the same format in bench/validation/tune/ (the validation set is picked too, in
+ * memory only, so that no tuning image is one of its files).
  *
  * Every choice is deterministic: files are picked by fixed rules from sorted lists of one
  * package version, and the synthetic variants (scans, dithering, upscales, JPEG) use fixed
  * parameters and a seeded generator. Not part of CI (it downloads ~110 MB).
  *
- * Usage: node bench/validation/build.mjs   (or npm run bench:validation)
+ * Usage: node bench/validation/build.mjs           (or npm run bench:validation)
+ *        node bench/validation/build.mjs --tune    (or npm run bench:tune)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import { decode as decodePng, encode as encodePng } from 'fast-png';
 import jpeg from 'jpeg-js';
+import { countGradients } from '../svgstats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Package downloads live with the other tool caches (not under bench/, where `node --test bench/`
@@ -28,6 +36,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cache = join(here, '..', '..', 'node_modules', '.cache', 'tracelab-validation');
 const root = join(cache, 'x');
 const out = join(here, 'out');
+const tuneOut = join(here, 'tune');
 
 const PACKAGES = {
   'openclipart-svg': 'Openclipart: public domain (Creative Commons PD dedication), see openclipart-svg copyright',
@@ -37,7 +46,19 @@ const PACKAGES = {
   'crawl-tiles-data': 'Dungeon Crawl Stone Soup tiles: CC0 (tiles) / GPL-2+, see crawl-tiles-data copyright',
   'pingus-data': 'Pingus: GPL-3+, see pingus-data copyright',
   'fonts-dejavu-core': 'DejaVu fonts: Bitstream Vera licence (free), see fonts-dejavu-core copyright',
+  'elementary-icon-theme': 'elementary icons: GPL-3.0-or-later (the 128 px folders used here), see elementary-icon-theme copyright',
+  'mate-backgrounds': 'MATE backgrounds, nature photos: GPL-2+ (per-photo authors in AUTHORS), see mate-backgrounds copyright',
+  'breeze-icon-theme': 'Breeze icons: LGPL-3+, see breeze-icon-theme copyright',
+  'desktop-base': 'Debian desktop themes (emerald, lines, moonlight, softwaves by Juliette Taka): GPL-2+, see desktop-base copyright',
 };
+/** Packages of the validation set, and those the tuning set adds (it picks the validation set too, to avoid its files). */
+const REPORT_PACKAGES = [
+  'openclipart-svg', 'tango-icon-theme', 'papirus-icon-theme', 'python3-skimage', 'crawl-tiles-data', 'pingus-data',
+  'fonts-dejavu-core', 'elementary-icon-theme', 'mate-backgrounds',
+];
+const TUNE_PACKAGES = [...REPORT_PACKAGES, 'breeze-icon-theme', 'desktop-base'];
+/** The corpus's Breeze icons (its icon kind): never picked for the tuning set. */
+const CORPUS_BREEZE = new Set(['akregator.svg', 'application-x-clementine.svg', 'kajongg.svg', 'pythonbackend.svg']);
 
 /** The corpus's own source files: never picked again. */
 const CORPUS_FILES = new Set([
@@ -47,10 +68,10 @@ const CORPUS_FILES = new Set([
   'main.png', 'floor.png', 'title_peileppe_bloax_eye.png', 'title_froggy_jiyva_felid.png', 'bridger_walk.png',
 ]);
 
-function fetchPackages() {
+function fetchPackages(names) {
   mkdirSync(root, { recursive: true });
   mkdirSync(cache, { recursive: true });
-  for (const name of Object.keys(PACKAGES)) {
+  for (const name of names) {
     let deb = readdirSync(cache).find((f) => f.startsWith(`${name}_`) && f.endsWith('.deb'));
     if (!deb) {
       console.log(`validation: apt-get download ${name}`);
@@ -80,6 +101,14 @@ function walk(dir) {
   return files;
 }
 
+/** The SVG files of one folder that are files, not symbolic links (icon themes alias many names), sorted. */
+function realSvgs(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort().map((f) => join(dir, f)).filter((p) => p.endsWith('.svg') && lstatSync(p).isFile());
+}
+
+const sha1 = (buf) => createHash('sha1').update(buf).digest('hex');
+
 // ----------------------------------------------------------------------------------------------
 // Pixels
 
@@ -104,7 +133,7 @@ function readPng(path) {
 }
 
 function readJpeg(path) {
-  const j = jpeg.decode(readFileSync(path), { useTArray: true, formatAsRGBA: true });
+  const j = jpeg.decode(readFileSync(path), { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 2048 });
   return { width: j.width, height: j.height, data: new Uint8Array(j.data) };
 }
 
@@ -317,60 +346,206 @@ function everyRendered(list, count, offset, longSide) {
   return out;
 }
 
+/**
+ * Like `everyRendered`, but a file with the same bytes as the source of an image of one of `sets`
+ * (or as an earlier pick of this call) is passed over too (collections hold copies of one file
+ * under several names), and so is one whose render is not visibly shaded (see `shaded`).
+ */
+function everyNew(list, count, offset, longSide, sets) {
+  const out = [];
+  const picked = new Set();
+  const step = list.length / count;
+  for (let i = 0; i < count && i < list.length; i++) {
+    for (let j = Math.floor(offset + i * step); j < list.length; j++) {
+      const bytes = readFileSync(list[j]);
+      const key = sha1(bytes);
+      if (picked.has(key) || sets.some((set) => set.used.has(key))) continue;
+      const text = bytes.toString('utf8');
+      try {
+        const img = renderSvg(text, longSide);
+        if (!shaded(img)) continue;
+        picked.add(key);
+        out.push([list[j], text, img]);
+        break;
+      } catch {
+        // unreadable: take the next file
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Gradient elements of an SVG fit for the gradient kind, 0 when it is not: at least two shapes
+ * painted with `url(...)`, and no raster image, text, filter, pattern or mask (effects that are
+ * not gradient shading).
+ */
+function gradientArt(text) {
+  const body = text.replace(/<!--[\s\S]*?-->/g, '');
+  if (/<image|<text|filter|<pattern|<mask/i.test(body)) return 0;
+  const painted = (body.match(/(?:fill|stroke)\s*[:=]\s*["']?\s*url\(/g) ?? []).length;
+  return painted >= 2 ? countGradients(body) : 0;
+}
+
+/**
+ * Whether a render shows smooth shading: of its ink pixels (not near-white), at least a quarter
+ * step to their right and lower neighbours by a little but not nothing (BT.601 luma steps adding
+ * up to more than 0 and less than 3 levels). Flat art scores ≤ 0.03 and shaded icons 0.3–0.7;
+ * gradients that are drawn but hardly seen (a page's faint sheen) score 0.1–0.16.
+ */
+function shaded(img) {
+  const { width: w, height: h, data } = img;
+  const luma = (i) => 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2];
+  let ink = 0;
+  let soft = 0;
+  for (let y = 0; y < h - 1; y++) {
+    for (let x = 0; x < w - 1; x++) {
+      const i = y * w + x;
+      if (data[i * 4] > 250 && data[i * 4 + 1] > 250 && data[i * 4 + 2] > 250) continue;
+      ink++;
+      const step = Math.abs(luma(i + 1) - luma(i)) + Math.abs(luma(i + w) - luma(i));
+      if (step > 0 && step < 3) soft++;
+    }
+  }
+  return soft >= 0.25 * ink && ink > 0;
+}
+
+/** Distinct `stop-color` values of an SVG (attributes and styles), lower-cased. */
+function stopColors(text) {
+  return new Set([...text.matchAll(/stop-color\s*[:=]\s*["']?\s*(#[0-9a-fA-F]{3,6}\b|[a-zA-Z]+)/g)].map((m) => m[1].toLowerCase()));
+}
+
+/**
+ * Openclipart lists. Flat art (bw, flat, twoColour): 4–120 kB, no gradients, text, raster images
+ * or filters. Gradient art (see gradientArt): `gradient` 3–39 gradients in 4–150 kB (not from
+ * computer/icons/, icon themes the gradient kind has from their own packages), `busy` 40 or
+ * more in 4–400 kB, largest file first (scenes). (No lettering logo qualifies: the logos/
+ * folder's one piece with gradients, velocette, defines them but paints flat yellow.)
+ */
 function openclipartLists() {
   const base = join(root, 'usr/share/openclipart/svg');
   const bw = [];
   const flat = [];
   const twoColour = [];
+  const gradient = [];
+  const busy = [];
   for (const p of walk(base)) {
     if (!p.endsWith('.svg') || CORPUS_FILES.has(basename(p))) continue;
     const size = statSync(p).size;
-    if (size < 4000 || size > 120000) continue;
+    if (size < 4000 || size > 400000) continue;
     const text = readFileSync(p, 'latin1');
-    if (/Gradient|<image|<text|filter/i.test(text)) continue;
+    if (/Gradient|<image|<text|filter/i.test(text)) {
+      const n = gradientArt(text);
+      if (n >= 40) busy.push([p, size]);
+      else if (n >= 3 && size <= 150000 && !p.startsWith(join(base, 'computer/icons/'))) gradient.push(p);
+      continue;
+    }
+    if (size > 120000) continue;
     const colors = svgColors(text);
     const isBw = colors.has('#000000') && [...colors].every((c) => c === '#000000' || c === '#ffffff');
     if (isBw) bw.push(p);
     else if (colors.size >= 3 && colors.size <= 10) flat.push(p);
     if (!isBw && colors.size === 3 && colors.has('#000000') && colors.has('#ffffff')) twoColour.push(p);
   }
-  return { base, bw, flat, twoColour };
+  busy.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return { base, bw, flat, twoColour, gradient, busy: busy.map(([p]) => p) };
+}
+
+/**
+ * Share of neighbouring pixel pairs (right and below) whose BT.601 luma steps add up to < 2
+ * levels: how much of a picture is smooth shading.
+ */
+function smoothShare(img) {
+  const { width: w, height: h, data } = img;
+  const luma = new Float64Array(w * h);
+  for (let i = 0; i < w * h; i++) luma[i] = 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2];
+  let smooth = 0;
+  for (let y = 0; y < h - 1; y++) {
+    for (let x = 0; x < w - 1; x++) {
+      const i = y * w + x;
+      if (Math.abs(luma[i + 1] - luma[i]) + Math.abs(luma[i + w] - luma[i]) < 2) smooth++;
+    }
+  }
+  return smooth / ((w - 1) * (h - 1));
+}
+
+/**
+ * Smooth photos: mate-backgrounds' nature photos (JPEG), area-averaged to long side 600 and
+ * ranked by smoothShare, smoothest first (ties by file name). The five smoothest; the validation
+ * set takes the 1st, 3rd and 5th, the tuning set the 2nd and 4th. (gnome-backgrounds, the first
+ * choice, ships no photos in Debian 12: only rendered patterns, as WebP and SVG.)
+ */
+function smoothPhotos() {
+  const dir = join(root, 'usr/share/backgrounds/mate/nature');
+  return readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort()
+    .map((f) => {
+      const img = shrink(readJpeg(join(dir, f)), 600);
+      return { path: join(dir, f), img, smooth: smoothShare(img) };
+    })
+    .sort((a, b) => b.smooth - a.smooth)
+    .slice(0, 5);
 }
 
 // ----------------------------------------------------------------------------------------------
 
-function main() {
-  fetchPackages();
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  const images = [];
-  const add = (category, id, img, source_package, source_path, processing, note, refSvgText) => {
+/** Path of an unpacked file as installed (/usr/...). */
+const sysPath = (p) => `/${relative(root, p)}`;
+const idOf = (p) => basename(p).replace(/\.(svg|png|jpg)$/, '').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 40);
+
+/**
+ * One image set being built: its manifest entries and the source files they were made from (by
+ * content, so that other picks can avoid them). With `write` false nothing is written: the
+ * tuning build picks the validation set in memory only.
+ */
+class ImageSet {
+  constructor(dir, write) {
+    this.dir = dir;
+    this.write = write;
+    this.images = [];
+    this.used = new Set();
+    if (write) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+    }
+  }
+
+  add(category, id, img, source_package, source_path, processing, note, refSvgText) {
     const file = `${category}-${id}.png`;
+    if (this.images.some((im) => im.file === file)) throw new Error(`validation: two images named ${file}`);
+    const source = join(root, source_path);
+    if (existsSync(source)) this.used.add(sha1(readFileSync(source)));
     const rgb = overWhite(img);
-    writeFileSync(join(out, file), encodePng({ width: rgb.width, height: rgb.height, data: rgb.data, channels: 4 }));
+    if (this.write) writeFileSync(join(this.dir, file), encodePng({ width: rgb.width, height: rgb.height, data: rgb.data, channels: 4 }));
     const entry = { file, category, id, width: rgb.width, height: rgb.height, source_package, source_path, processing, license: PACKAGES[source_package], note };
     if (refSvgText) {
       const ref = `${category}-${id}.ref.svg`;
-      writeFileSync(join(out, ref), refSvgText);
+      if (this.write) writeFileSync(join(this.dir, ref), refSvgText);
       entry.reference_svg = ref;
     }
-    images.push(entry);
-  };
-  const sysPath = (p) => `/${relative(root, p)}`;
-  const idOf = (p) => basename(p).replace(/\.(svg|png|jpg)$/, '').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 40);
+    this.images.push(entry);
+  }
 
-  const oc = openclipartLists();
+  writeManifest(description) {
+    writeFileSync(join(this.dir, 'manifest.json'), JSON.stringify({ description, images: this.images }, null, 1));
+    const counts = {};
+    for (const im of this.images) counts[im.category] = (counts[im.category] ?? 0) + 1;
+    console.log(`validation: ${this.images.length} images in ${relative(process.cwd(), this.dir)}`, counts);
+  }
+}
+
+/** The validation set (report on it): the corpus's six kinds, smooth photos and the gradient kind. */
+function buildValidation(set, oc, photos) {
   // Clip art: 10 flat-colour pieces across the collection, plus two-colour logos with outlines.
   for (const [p, text, img] of everyRendered(oc.flat, 10, 3, 600)) {
-    add('clipart', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'flat clip art', text);
+    set.add('clipart', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'flat clip art', text);
   }
   for (const [p, text, img] of everyRendered(oc.twoColour, 2, 1, 500)) {
-    add('clipart', `2c-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 500px, over white', 'one colour plus black outline on white', text);
+    set.add('clipart', `2c-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 500px, over white', 'one colour plus black outline on white', text);
   }
   // Line art: 8 black-and-white drawings, 2 of them also "scanned"; text in two DejaVu faces.
   everyRendered(oc.bw, 8, 5, 600).forEach(([p, text, img], i) => {
-    add('lineart_bw', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'black and white drawing', text);
-    if (i < 2) add('lineart_bw', `scan-${idOf(p)}`, scan(img, 11 + i), 'openclipart-svg', sysPath(p), 'resvg 600px, then turned 0.8°, blurred, paper tint, noise, JPEG q85', 'scanned-looking line art');
+    set.add('lineart_bw', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'black and white drawing', text);
+    if (i < 2) set.add('lineart_bw', `scan-${idOf(p)}`, scan(img, 11 + i), 'openclipart-svg', sysPath(p), 'resvg 600px, then turned 0.8°, blurred, paper tint, noise, JPEG q85', 'scanned-looking line art');
   });
   const fonts = join(root, 'usr/share/fonts/truetype/dejavu');
   const paragraph = [
@@ -383,46 +558,50 @@ function main() {
     const lines = paragraph.map((t, i) => `<text x="10" y="${30 + i * size * 1.5}" font-family="DejaVu ${face === 'sans' ? 'Sans' : 'Serif'}" font-size="${size}">${t}</text>`).join('');
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size * 30}" height="${20 + paragraph.length * size * 1.5}">${lines}</svg>`;
     const img = renderSvg(svg, size * 30, [join(fonts, file)]);
-    add('lineart_bw', `text-${face}-${size}`, img, 'fonts-dejavu-core', `/usr/share/fonts/truetype/dejavu/${file}`, 'SVG <text> rendered with resvg, over white', `paragraph text, ${size}px`);
-    if (face === 'serif') add('lineart_bw', `scan-text-${face}`, scan(img, 21), 'fonts-dejavu-core', `/usr/share/fonts/truetype/dejavu/${file}`, 'text rendered, then turned 0.8°, blurred, paper tint, noise, JPEG q85', 'scanned paragraph text');
+    set.add('lineart_bw', `text-${face}-${size}`, img, 'fonts-dejavu-core', `/usr/share/fonts/truetype/dejavu/${file}`, 'SVG <text> rendered with resvg, over white', `paragraph text, ${size}px`);
+    if (face === 'serif') set.add('lineart_bw', `scan-text-${face}`, scan(img, 21), 'fonts-dejavu-core', `/usr/share/fonts/truetype/dejavu/${file}`, 'text rendered, then turned 0.8°, blurred, paper tint, noise, JPEG q85', 'scanned paragraph text');
   }
   // Icons: Tango and Papirus application icons at 256 px.
   const tango = walk(join(root, 'usr/share/icons/Tango/scalable/apps')).filter((p) => p.endsWith('.svg'));
   for (const [p, text, img] of everyRendered(tango, 5, 2, 256)) {
-    add('icon', `tango-${idOf(p)}`, img, 'tango-icon-theme', sysPath(p), 'resvg, 256px, over white', 'Tango application icon', text);
+    set.add('icon', `tango-${idOf(p)}`, img, 'tango-icon-theme', sysPath(p), 'resvg, 256px, over white', 'Tango application icon', text);
   }
   const papirus = walk(join(root, 'usr/share/icons/Papirus/64x64/apps')).filter((p) => p.endsWith('.svg') && statSync(p).size > 1500);
   for (const [p, text, img] of everyRendered(papirus, 5, 7, 256)) {
-    add('icon', `papirus-${idOf(p)}`, img, 'papirus-icon-theme', sysPath(p), 'resvg, 256px, over white', 'Papirus application icon (flat style)', text);
+    set.add('icon', `papirus-${idOf(p)}`, img, 'papirus-icon-theme', sysPath(p), 'resvg, 256px, over white', 'Papirus application icon (flat style)', text);
   }
   // Pixel art: other crawl sheets and title art, pingus sprites, and the real-world variants.
   const tiles = join(root, 'usr/share/crawl/dat/tiles');
   const player = readPng(join(tiles, 'player.png'));
-  add('pixel', 'crawl-player', crop(player, 0, 0, Math.min(256, player.width), Math.min(128, player.height)), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/player.png', 'crop 256×128 of the sheet, over white', 'sprite sheet with transparent margins');
+  set.add('pixel', 'crawl-player', crop(player, 0, 0, Math.min(256, player.width), Math.min(128, player.height)), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/player.png', 'crop 256×128 of the sheet, over white', 'sprite sheet with transparent margins');
   const feat = readPng(join(tiles, 'feat.png'));
-  add('pixel', 'crawl-feat', crop(feat, 0, 0, Math.min(192, feat.width), Math.min(96, feat.height)), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/feat.png', 'crop 192×96 of the sheet, over white', 'dungeon features');
+  set.add('pixel', 'crawl-feat', crop(feat, 0, 0, Math.min(192, feat.width), Math.min(96, feat.height)), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/feat.png', 'crop 192×96 of the sheet, over white', 'dungeon features');
   const wall = readPng(join(tiles, 'wall.png'));
-  add('pixel', 'crawl-wall', crop(wall, 0, 0, Math.min(128, wall.width), Math.min(64, wall.height)), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/wall.png', 'crop 128×64, over white', 'noise-textured wall tiles');
+  set.add('pixel', 'crawl-wall', crop(wall, 0, 0, Math.min(128, wall.width), Math.min(64, wall.height)), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/wall.png', 'crop 128×64, over white', 'noise-textured wall tiles');
   const titles = readdirSync(tiles).filter((f) => f.startsWith('title_') && !CORPUS_FILES.has(f)).sort();
   for (const f of every(titles, 2, 4)) {
     const t = readPng(join(tiles, f));
-    add('pixel', `crawl-${idOf(f).replace(/^title-/, 'title-')}`, shrink(t, 600) === t ? t : crop(t, 0, 0, Math.min(600, t.width), Math.min(600, t.height)), 'crawl-tiles-data', `/usr/share/crawl/dat/tiles/${f}`, 'as is (cropped to 600 px if larger), over white', 'title screen art');
+    set.add('pixel', `crawl-${idOf(f).replace(/^title-/, 'title-')}`, shrink(t, 600) === t ? t : crop(t, 0, 0, Math.min(600, t.width), Math.min(600, t.height)), 'crawl-tiles-data', `/usr/share/crawl/dat/tiles/${f}`, 'as is (cropped to 600 px if larger), over white', 'title screen art');
   }
   const pingusDir = join(root, 'usr/share/games/pingus/data/images/pingus/player0');
   const sprites = readdirSync(pingusDir).filter((f) => f.endsWith('.png') && !CORPUS_FILES.has(f)).sort();
   const walker = readPng(join(pingusDir, every(sprites, 1, 3)[0]));
-  add('pixel', 'pingus-sprite', walker, 'pingus-data', `/usr/share/games/pingus/data/images/pingus/player0/${every(sprites, 1, 3)[0]}`, 'as is, over white', 'sprite sheet');
+  set.add('pixel', 'pingus-sprite', walker, 'pingus-data', `/usr/share/games/pingus/data/images/pingus/player0/${every(sprites, 1, 3)[0]}`, 'as is, over white', 'sprite sheet');
   const sprite = overWhite(crop(player, 0, 0, 32, 32));
-  add('pixel', 'upscale-x4', upscale(sprite, 4), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/player.png', 'first 32×32 tile, nearest-neighbour ×4', 'integer upscale');
-  add('pixel', 'upscale-x2_5', upscale(overWhite(crop(feat, 32, 0, 32, 32)), 2.5), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/feat.png', '32×32 tile, nearest-neighbour ×2.5', 'non-integer upscale');
-  add('pixel', 'upscale-x4-q75', jpegRoundTrip(upscale(overWhite(crop(wall, 32, 0, 32, 32)), 4), 75), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/wall.png', '32×32 tile, ×4, JPEG q75', "JPEG'd sprite");
+  set.add('pixel', 'upscale-x4', upscale(sprite, 4), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/player.png', 'first 32×32 tile, nearest-neighbour ×4', 'integer upscale');
+  set.add('pixel', 'upscale-x2_5', upscale(overWhite(crop(feat, 32, 0, 32, 32)), 2.5), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/feat.png', '32×32 tile, nearest-neighbour ×2.5', 'non-integer upscale');
+  set.add('pixel', 'upscale-x4-q75', jpegRoundTrip(upscale(overWhite(crop(wall, 32, 0, 32, 32)), 4), 75), 'crawl-tiles-data', '/usr/share/crawl/dat/tiles/wall.png', '32×32 tile, ×4, JPEG q75', "JPEG'd sprite");
   const skimage = join(root, 'usr/lib/python3/dist-packages/skimage/data');
-  add('pixel', 'dither-chelsea', dither(shrink(readPng(join(skimage, 'chelsea.png')), 160), 8), 'python3-skimage', '/usr/lib/python3/dist-packages/skimage/data/chelsea.png', 'shrunk to 160 px, Floyd–Steinberg to 8 median-cut colours', 'dithered picture');
+  set.add('pixel', 'dither-chelsea', dither(shrink(readPng(join(skimage, 'chelsea.png')), 160), 8), 'python3-skimage', '/usr/lib/python3/dist-packages/skimage/data/chelsea.png', 'shrunk to 160 px, Floyd–Steinberg to 8 median-cut colours', 'dithered picture');
   // Photos: other scikit-image sample photos, long side 600.
   for (const f of ['chelsea.png', 'motorcycle_left.png', 'hubble_deep_field.jpg', 'ihc.png', 'camera.png', 'coins.png', 'brick.png', 'gravel.png']) {
     const p = join(skimage, f);
     const img = f.endsWith('.jpg') ? readJpeg(p) : readPng(p);
-    add('photo', idOf(f), shrink(img, 600), 'python3-skimage', `/usr/lib/python3/dist-packages/skimage/data/${f}`, 'area-averaged to long side 600 px, over white', 'photograph');
+    set.add('photo', idOf(f), shrink(img, 600), 'python3-skimage', `/usr/lib/python3/dist-packages/skimage/data/${f}`, 'area-averaged to long side 600 px, over white', 'photograph');
+  }
+  // Smooth photos (sky, water, out-of-focus backgrounds): the 1st, 3rd and 5th of smoothPhotos.
+  for (const { path, img } of [photos[0], photos[2], photos[4]]) {
+    set.add('photo', `smooth-${idOf(path)}`, img, 'mate-backgrounds', sysPath(path), 'area-averaged to long side 600 px, over white', 'smooth photo');
   }
   // JPEG-damaged art: other clip art and icons at q50–q90.
   const jpegSources = [...everyRendered(oc.flat, 5, 11, 480), ...everyRendered(tango, 3, 5, 256)];
@@ -430,18 +609,90 @@ function main() {
   jpegSources.forEach(([p, , img], i) => {
     const q = qualities[i % qualities.length];
     const isIcon = p.includes('/icons/');
-    add('jpeg', `${idOf(p)}-q${q}`, jpegRoundTrip(img, q), isIcon ? 'tango-icon-theme' : 'openclipart-svg', sysPath(p), `resvg, long side ${isIcon ? 256 : 480}px, JPEG q${q}, back to PNG`, 'JPEG-damaged art');
+    set.add('jpeg', `${idOf(p)}-q${q}`, jpegRoundTrip(img, q), isIcon ? 'tango-icon-theme' : 'openclipart-svg', sysPath(p), `resvg, long side ${isIcon ? 256 : 480}px, JPEG q${q}, back to PNG`, 'JPEG-damaged art');
   });
 
-  const manifest = {
-    description:
-      'Validation set for Tracelab (bench/validation/build.mjs): the corpus kinds from other files and packages than ../shared/corpus. Tune on the corpus, report on this set. Opaque 8-bit PNG over white; *.ref.svg is the source where it was an SVG.',
-    images,
-  };
-  writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 1));
-  const counts = {};
-  for (const im of images) counts[im.category] = (counts[im.category] ?? 0) + 1;
-  console.log(`validation: ${images.length} images in ${relative(process.cwd(), out)}`, counts);
+  // Gradient art: icons and clip art whose shading is drawn with linear and radial gradients.
+  // Tango icons from the other folders than scalable/apps (the icon and jpeg kinds' folder).
+  const tangoBase = join(root, 'usr/share/icons/Tango/scalable');
+  const tangoGradient = readdirSync(tangoBase).sort().filter((d) => d !== 'apps')
+    .flatMap((d) => realSvgs(join(tangoBase, d)))
+    .filter((p) => gradientArt(readFileSync(p, 'utf8')) >= 3);
+  for (const [p, text, img] of everyNew(tangoGradient, 5, 4, 256, [set])) {
+    set.add('gradient', `tango-${idOf(p)}`, img, 'tango-icon-theme', sysPath(p), 'resvg, 256px, over white', 'Tango icon shaded with gradients', text);
+  }
+  // elementary icons (128 px designs; elementary-xfce-icon-theme ships its colour icons as PNG only).
+  const elementaryBase = join(root, 'usr/share/icons/elementary');
+  const elementary = ['apps', 'categories', 'devices', 'mimes', 'places']
+    .flatMap((d) => realSvgs(join(elementaryBase, d, '128')))
+    .filter((p) => gradientArt(readFileSync(p, 'utf8')) >= 3);
+  for (const [p, text, img] of everyNew(elementary, 5, 2, 256, [set])) {
+    set.add('gradient', `elementary-${idOf(p)}`, img, 'elementary-icon-theme', sysPath(p), 'resvg, 256px, over white', 'elementary icon shaded with gradients', text);
+  }
+  // Openclipart: five pieces across the collection and the largest busy scene.
+  for (const [p, text, img] of everyNew(oc.gradient, 5, 7, 600, [set])) {
+    set.add('gradient', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'clip art drawn with gradients', text);
+  }
+  for (const [p, text, img] of everyNew(oc.busy, 1, 0, 600, [set])) {
+    set.add('gradient', `scene-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'busy scene, dozens of gradients (the largest such file)', text);
+  }
+}
+
+/**
+ * The tuning set (tune the gradients extension on it): gradient art and smooth photos from other
+ * packages, or other files, than the validation set's.
+ */
+function buildTuning(set, report, oc, photos) {
+  const avoid = [report, set];
+  // Breeze application icons with gradients and at least 5 stop colours, not the corpus's four.
+  const breeze = realSvgs(join(root, 'usr/share/icons/breeze/apps/48'))
+    .filter((p) => !CORPUS_BREEZE.has(basename(p)))
+    .filter((p) => {
+      const text = readFileSync(p, 'utf8');
+      return gradientArt(text) >= 3 && stopColors(text).size >= 5;
+    });
+  for (const [p, text, img] of everyNew(breeze, 6, 3, 256, avoid)) {
+    set.add('gradient', `breeze-${idOf(p)}`, img, 'breeze-icon-theme', sysPath(p), 'resvg, 256px, over white', 'Breeze application icon shaded with gradients', text);
+  }
+  // Debian wallpapers: each desktop-base theme's 1920×1080 SVG that is gradient art.
+  const themes = join(root, 'usr/share/desktop-base');
+  const walls = readdirSync(themes).sort()
+    .map((t) => join(themes, t, 'wallpaper/contents/images/1920x1080.svg'))
+    .filter((p) => existsSync(p) && gradientArt(readFileSync(p, 'utf8')) >= 3);
+  for (const [p, text, img] of everyNew(walls, 3, 0, 600, avoid)) {
+    const theme = relative(themes, p).split('/')[0].replace(/-theme$/, '');
+    set.add('gradient', `debian-${theme}`, img, 'desktop-base', sysPath(p), 'resvg, long side 600px, over white', 'Debian wallpaper drawn with gradients', text);
+  }
+  // Openclipart: four other pieces, and the largest busy scene the validation set does not use.
+  for (const [p, text, img] of everyNew(oc.gradient, 4, 19, 600, avoid)) {
+    set.add('gradient', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'clip art drawn with gradients', text);
+  }
+  for (const [p, text, img] of everyNew(oc.busy, 1, 0, 600, avoid)) {
+    set.add('gradient', `busy-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'busy piece, dozens of gradients (the largest such file left)', text);
+  }
+  for (const { path, img } of [photos[1], photos[3]]) {
+    set.add('photo', `smooth-${idOf(path)}`, img, 'mate-backgrounds', sysPath(path), 'area-averaged to long side 600 px, over white', 'smooth photo');
+  }
+}
+
+function main() {
+  const tune = process.argv.includes('--tune');
+  fetchPackages(tune ? TUNE_PACKAGES : REPORT_PACKAGES);
+  const oc = openclipartLists();
+  const photos = smoothPhotos();
+  const report = new ImageSet(out, !tune);
+  buildValidation(report, oc, photos);
+  if (!tune) {
+    report.writeManifest(
+      'Validation set for Tracelab (bench/validation/build.mjs): the corpus kinds from other files and packages than ../shared/corpus, and gradient art. Tune on the corpus (and bench/validation/tune), report on this set. Opaque 8-bit PNG over white; *.ref.svg is the source where it was an SVG.',
+    );
+    return;
+  }
+  const set = new ImageSet(tuneOut, true);
+  buildTuning(set, report, oc, photos);
+  set.writeManifest(
+    'Tuning set for Tracelab (bench/validation/build.mjs --tune): gradient art and smooth photos from other packages or files than the validation set (bench/validation/out). Tune the gradients extension on this set, report on the validation set. Opaque 8-bit PNG over white; *.ref.svg is the source where it was an SVG.',
+  );
 }
 
 main();
