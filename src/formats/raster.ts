@@ -5,7 +5,9 @@
  * a background is given), rows top to bottom.
  *
  * Each shape (outer loop + holes, nonzero winding) is filled in paint order, bottom first, and
- * composited "source over". Every chain is flattened once (in output pixels, within
+ * composited "source over". A shape with a gradient (tracelab.gradients) is painted, per pixel,
+ * with the gradient's colour at the pixel's centre (src/formats/gradient.ts: DeviceGradient) times
+ * its coverage, at the shape colour's alpha. Every chain is flattened once (in output pixels, within
  * `tolerancePx`) and walked backwards for reversed uses, so neighbouring shapes share exactly the
  * same polyline points.
  *
@@ -29,6 +31,7 @@
  */
 import type { Chain, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { flattenSegments, polylineBounds } from './flatten.js';
+import { DeviceGradient, isDrawableGradient } from './gradient.js';
 
 export interface RasterOptions {
   /** Output size in pixels. */
@@ -67,7 +70,8 @@ export function rasterizeShapes(result: TraceResult, options: RasterOptions): Ui
     }
     if (!cells.begin(minX, minY, maxX, maxY)) continue;
     for (const loop of loops) addLoop(cells, chains, loop);
-    cells.composite(out, shape.color);
+    if (shape.gradient && isDrawableGradient(shape.gradient)) cells.compositeGradient(out, new DeviceGradient(shape.gradient, options.scaleX, options.scaleY, 0, 0), shape.color.a);
+    else cells.composite(out, shape.color);
   }
   return out;
 }
@@ -387,6 +391,45 @@ export class CellBuffer {
           else for (let k = i; k < end; k++) blendPixel(out, (pixel0 + k) * 4, sr, sg, sb, alpha * c);
         }
         i = end;
+      }
+    }
+  }
+
+  /**
+   * composite() painting each pixel with the gradient's colour there, at `alpha` (0–255), the
+   * coverage multiplied by `mask`'s when one is given (a buffer begun over the same box).
+   */
+  compositeGradient(out: Uint8Array, gradient: DeviceGradient, alpha: number, mask?: CellBuffer): void {
+    if (mask && (mask.x0 !== this.x0 || mask.y0 !== this.y0 || mask.x1 !== this.x1 || mask.y1 !== this.y1)) {
+      throw new Error('compositeGradient: the mask must cover the same box');
+    }
+    const a = clampByte(alpha) / 255;
+    const rgb = new Uint8Array(3);
+    const buf = this.buf;
+    const mbuf = mask?.buf;
+    const w = this.x1 - this.x0;
+    const aa = this.antiAliased;
+    const maa = mask?.antiAliased ?? true;
+    for (let r = this.y0; r < this.y1; r++) {
+      const base = (r - this.y0) * this.stride;
+      let o = (r * this.width + this.x0) * 4;
+      let acc = 0;
+      let macc = 0;
+      for (let i = 0; i < w; i++, o += 4) {
+        acc += buf[base + i]!;
+        let c = acc < 0 ? -acc : acc;
+        if (!aa) c = c > 0.5 ? 1 : 0;
+        else if (c > 1) c = 1;
+        if (mbuf) {
+          macc += mbuf[base + i]!;
+          let m = macc < 0 ? -macc : macc;
+          if (!maa) m = m > 0.5 ? 1 : 0;
+          else if (m > 1) m = 1;
+          c *= m;
+        }
+        if (c <= 1e-9) continue;
+        gradient.color(this.x0 + i, r, rgb);
+        blendPixel(out, o, rgb[0]!, rgb[1]!, rgb[2]!, a * c);
       }
     }
   }
