@@ -76,25 +76,30 @@ export function gradientT(g: Gradient, x: number, y: number): number {
  * stops at one offset) t itself takes the later stop's colour, as SVG and PDF do.
  */
 export function rampColor(stops: readonly GradientStop[], t: number): Rgba {
-  const first = stops[0]!;
-  const last = stops[stops.length - 1]!;
-  if (!(t > first.offset)) return opaque(first.color);
-  if (t >= last.offset) return opaque(last.color);
-  let i = 1;
-  while (stops[i]!.offset <= t) i++;
-  const a = stops[i - 1]!;
-  const b = stops[i]!;
-  const u = (t - a.offset) / (b.offset - a.offset);
-  return {
-    r: a.color.r + (b.color.r - a.color.r) * u,
-    g: a.color.g + (b.color.g - a.color.g) * u,
-    b: a.color.b + (b.color.b - a.color.b) * u,
-    a: 255,
-  };
+  const rgb = new Float64Array(3);
+  rampInto(stops, t, rgb);
+  return { r: rgb[0]!, g: rgb[1]!, b: rgb[2]!, a: 255 };
 }
 
-function opaque(c: Rgba): Rgba {
-  return { r: c.r, g: c.g, b: c.b, a: 255 };
+/** rampColor's channels written into rgb[0..2], allocating nothing (rasterisers call it per pixel). */
+export function rampInto(stops: readonly GradientStop[], t: number, rgb: Float64Array): void {
+  const first = stops[0]!;
+  const last = stops[stops.length - 1]!;
+  if (!(t > first.offset) || t >= last.offset) {
+    const c = t >= last.offset ? last.color : first.color;
+    rgb[0] = c.r;
+    rgb[1] = c.g;
+    rgb[2] = c.b;
+    return;
+  }
+  let i = 1;
+  while (stops[i]!.offset <= t) i++;
+  const a = stops[i - 1]!.color;
+  const b = stops[i]!.color;
+  const u = (t - stops[i - 1]!.offset) / (stops[i]!.offset - stops[i - 1]!.offset);
+  rgb[0] = a.r + (b.r - a.r) * u;
+  rgb[1] = a.g + (b.g - a.g) * u;
+  rgb[2] = a.b + (b.b - a.b) * u;
 }
 
 /** One piece of the ramp: from colour c0 at t0 to c1 at t1 (t0 < t1). */
@@ -159,6 +164,7 @@ export class DeviceGradient {
   private readonly a: number;
   private readonly b: number;
   private readonly c: number;
+  private readonly scratch = new Float64Array(3);
 
   constructor(
     private readonly gradient: Gradient,
@@ -191,10 +197,11 @@ export class DeviceGradient {
 
   /** Writes the colour of device pixel (px, py), channels rounded to bytes, into rgb[0..2]. */
   color(px: number, py: number, rgb: Uint8Array): void {
-    const c = rampColor(this.stops, this.t(px, py));
-    rgb[0] = byte(c.r);
-    rgb[1] = byte(c.g);
-    rgb[2] = byte(c.b);
+    const c = this.scratch;
+    rampInto(this.stops, this.t(px, py), c);
+    rgb[0] = byte(c[0]!);
+    rgb[1] = byte(c[1]!);
+    rgb[2] = byte(c[2]!);
   }
 }
 

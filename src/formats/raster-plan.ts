@@ -232,7 +232,7 @@ function drawFill(ctx: DrawContext, item: FillItem): void {
   if (!ctx.cells.begin(box[0]!, box[1]!, box[2]!, box[3]!)) return;
   for (const loop of item.loops) addLoop(ctx.cells, ctx.chains, loop);
   const gradient = deviceGradient(ctx, item);
-  if (gradient) ctx.cells.compositeGradient(ctx.out, gradient, item.color.a);
+  if (gradient) ctx.cells.compositeEach(ctx.out, item.color, undefined, gradient);
   else ctx.cells.composite(ctx.out, item.color);
 }
 
@@ -271,7 +271,7 @@ function drawStroke(ctx: DrawContext, item: StrokeItem): void {
   for (const path of item.paths) strokePath(stroker, ctx.chains, path);
   const gradient = deviceGradient(ctx, item);
   if (!clip) {
-    if (gradient) cells.compositeGradient(ctx.out, gradient, item.color.a);
+    if (gradient) cells.compositeEach(ctx.out, item.color, undefined, gradient);
     else cells.composite(ctx.out, item.color);
     return;
   }
@@ -284,8 +284,7 @@ function drawStroke(ctx: DrawContext, item: StrokeItem): void {
     const flip = loopArea2(ctx.chains, loops[0]!) < 0;
     for (const loop of loops) addLoop(mask, ctx.chains, loop, flip);
   }
-  if (gradient) cells.compositeGradient(ctx.out, gradient, item.color.a, mask);
-  else cells.compositeMasked(ctx.out, item.color, mask);
+  cells.compositeEach(ctx.out, item.color, mask, gradient);
 }
 
 /** Feeds one plan path's flattened polyline (chain uses joined, reversed ones walked back). */

@@ -281,6 +281,7 @@ describe('EPS: LanguageLevel 3 shading patterns', () => {
 describe('DXF: gradient HATCH', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tracelab-gradient-dxf-'));
   const SCRIPT = join(import.meta.dirname, '..', 'helpers', 'read-dxf.py');
+  let files = 0;
   interface Hatch {
     dxftype: string;
     layer: string;
@@ -290,7 +291,7 @@ describe('DXF: gradient HATCH', () => {
     gradient?: { name: string; rotation: number; centered: number; number_of_colors: number; one_color: number; color1: number[]; color2: number[] } | null;
   }
   function read(text: string): { audit: { errors: number; fixes: number }; structure: string[]; entities: Hatch[] } {
-    const file = join(dir, `g${Math.random().toString(36).slice(2)}.dxf`);
+    const file = join(dir, `g${files++}.dxf`);
     writeFileSync(file, text);
     return JSON.parse(execFileSync('/usr/bin/python3', [SCRIPT, file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
   }
