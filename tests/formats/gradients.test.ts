@@ -15,6 +15,8 @@ import { writeDxf } from '../../src/formats/dxf.js';
 import { writeEps } from '../../src/formats/eps.js';
 import { writePdf } from '../../src/formats/pdf.js';
 import { rasterizeShapes } from '../../src/formats/raster.js';
+import { psLiteral, shadingLiteral } from '../../src/formats/shading.js';
+import { rampColor } from '../../src/formats/gradient.js';
 import { buildPlan, forEachDrawable, type FillItem, type GroupItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { outputOptions, type OutputOptions } from '../../src/formats/types.js';
@@ -355,5 +357,29 @@ describe('rasterizeShapes: gradient shapes', () => {
       for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(data[(py * width + px) * 4 + k]! - want[k]!));
     }
     expect(worst).toBeLessThanOrEqual(0.5);
+  });
+});
+
+describe('hard stops (two stops at one offset)', () => {
+  const hard: Gradient = {
+    kind: 'linear',
+    x1: 0,
+    y1: 0,
+    x2: 10,
+    y2: 0,
+    stops: [{ offset: 0, color: RED }, { offset: 0.5, color: RED }, { offset: 0.5, color: BLUE }, { offset: 1, color: BLUE }],
+  };
+
+  it('the ramp jumps at the offset, which takes the later stop', () => {
+    expect(rampColor(hard.stops, 0.4999)).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    expect(rampColor(hard.stops, 0.5)).toMatchObject({ r: BLUE.r, g: BLUE.g, b: BLUE.b });
+  });
+
+  it('the stitching function skips the zero-length piece: Bounds stay increasing', () => {
+    expect(psLiteral(shadingLiteral(hard))).toBe(
+      '<< /ShadingType 2 /ColorSpace /DeviceRGB /Coords [0 0 10 0] /Function << /FunctionType 3 /Domain [0 1] /Functions [' +
+        '<< /FunctionType 2 /Domain [0 1] /C0 [0.8627 0.1176 0.1176] /C1 [0.8627 0.1176 0.1176] /N 1 >> ' +
+        '<< /FunctionType 2 /Domain [0 1] /C0 [0.1176 0.1176 0.8627] /C1 [0.1176 0.1176 0.8627] /N 1 >>] /Bounds [0.5] /Encode [0 1 0 1] >> /Extend [true true] >>',
+    );
   });
 });

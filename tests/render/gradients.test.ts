@@ -23,7 +23,7 @@ import { writeSvg } from '../../src/formats/svg.js';
 import { outputOptions, type OutputOptions, type SizeOptions } from '../../src/formats/types.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { BLUE, LINEAR_X, LINEAR_Y, RADIAL, expectedColor, gradientTrace } from '../helpers/gradients.js';
-import { ChromiumSvgRenderer, onDeviceGrid, renderEpsWithGhostscript, renderPdfWithPoppler, WorkDir } from '../helpers/readers.js';
+import { ChromiumSvgRenderer, onDeviceGrid, parseXmlFiles, renderEpsWithGhostscript, renderPdfWithPoppler, WorkDir } from '../helpers/readers.js';
 
 /**
  * Largest |Δ| per channel (0–255) between a reader's pixel and the formula, about 2–3× the worst
@@ -164,6 +164,22 @@ describe.each(CASES)('gradient $name, read back', ({ more, scale, probes }) => {
     const { diff, at } = worst(image, scale, probes);
     expect(diff, at).toBeLessThanOrEqual(TOLERANCE);
   });
+});
+
+it('every SVG version, with and without Adobe mode, is well-formed XML that resvg draws with the gradients', () => {
+  const files: string[] = [];
+  for (const version of ['svg_1_0', 'svg_1_1', 'svg_tiny_1_2'] as const) {
+    for (const adobe of [false, true]) {
+      const svg = writeSvg(fixture, options({ svg: { version, fixedSize: false, adobeCompatibilityMode: adobe } }));
+      files.push(dir.file('svg', svg));
+      const rendered = new Resvg(onDeviceGrid(svg, 640, 320), { background: 'white' }).render();
+      const { diff, at } = worst({ width: rendered.width, height: rendered.height, data: new Uint8Array(rendered.pixels) }, NATURAL, FILL_PROBES);
+      expect(diff, `${version} adobe=${adobe}: ${at}`).toBeLessThanOrEqual(TOLERANCE);
+    }
+  }
+  const { run, reads } = parseXmlFiles(files);
+  expect(run.status, run.stderr).toBe(0);
+  expect(reads.map((r) => r.error)).toEqual(files.map(() => ''));
 });
 
 it('the padded probe really is past the axis end (the last stop)', () => {
