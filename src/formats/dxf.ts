@@ -28,7 +28,9 @@
  *                          Bézier: knots of multiplicity 3 at the joints, clamped ends; a closed
  *                          loop ends on its first control point).
  * Fills are written as their outline loops (no HATCH: CAD and cutter users want the contours);
- * strokes as their paths. Gap-filler strokes are not written: they hide seams between filled
+ * strokes as their paths. A gradient fill (tracelab.gradients) adds, before its outline, a HATCH
+ * with DXF gradient data (see gradientHatch for what DXF can and cannot say); strokes stay flat
+ * in their colour (a gradient stroke in its fallback colour). Gap-filler strokes are not written: they hide seams between filled
  * areas in renderers, and DXF outlines have no fill, so they would only duplicate every shared
  * boundary (a double cut on a laser).
  *
@@ -41,6 +43,7 @@
 import type { Rgba, Segment } from '../engine/types.js';
 import { arcToCubics, elevateQuad } from './curves.js';
 import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
+import { gradientT, rampColor } from './gradient.js';
 import { isUniform } from './page.js';
 import {
   fillOnPage,
@@ -86,7 +89,18 @@ type Geometry =
   /** Major axis (mx, my) relative to the centre; ratio = minor/major ≤ 1. */
   | { readonly kind: 'ellipse'; readonly cx: number; readonly cy: number; readonly mx: number; readonly my: number; readonly ratio: number }
   /** Cubic, clamped; a closed loop ends on its first control point. */
-  | { readonly kind: 'spline'; readonly points: readonly (readonly [number, number])[]; readonly knots: readonly number[] };
+  | { readonly kind: 'spline'; readonly points: readonly (readonly [number, number])[]; readonly knots: readonly number[] }
+  /** A gradient-filled HATCH: closed polyline boundaries (outer first), odd-parity fill. */
+  | { readonly kind: 'hatch'; readonly loops: readonly (readonly Vertex[])[]; readonly gradient: DxfGradient };
+
+/** DXF's gradient: a named pattern, a rotation and two colours, laid over the boundary's extents. */
+interface DxfGradient {
+  readonly name: 'LINEAR' | 'SPHERICAL';
+  /** Counter-clockwise from +x, radians (group 460). */
+  readonly angle: number;
+  readonly color1: Rgba;
+  readonly color2: Rgba;
+}
 
 interface Entity {
   readonly geometry: Geometry;
@@ -115,6 +129,8 @@ function collectEntities(plan: OutputPlan): Entity[] {
   forEachDrawable(plan.items, (item, groups) => {
     const layer = groups.length > 0 ? layerName(groups[0]!) : '0';
     if (item.kind === 'fill') {
+      const hatch = item.gradient ? gradientHatch(plan, item, frame) : undefined;
+      if (hatch) entities.push({ geometry: hatch, layer, color: item.color });
       for (const geometry of fillGeometry(plan, item, frame)) entities.push({ geometry, layer, color: item.color });
     } else {
       if (item.role === 'gap_filler') return;
@@ -141,6 +157,58 @@ function fillGeometry(plan: OutputPlan, item: FillItem, frame: Frame): Geometry[
     if (g) out.push(g);
   }
   return out;
+}
+
+/**
+ * The HATCH of a gradient fill: its loops as closed polylines (bulges for circular arcs unless
+ * lines_only; everything else flattened within the tolerance) and the closest DXF gradient.
+ * DXF gradients have two colours and lay them over the boundary's extents, so:
+ * - linear → LINEAR at the angle in which our ramp grows on the page (exact under a stretched
+ *   page, whose map turns the axis); its colours are our colours at the boundary's two extreme
+ *   points along that direction (the first stop and the last when the axis spans the shape).
+ *   Stops in between are lost: DXF blends straight from one colour to the other.
+ * - radial → SPHERICAL, centred (461 = 0) on the boundary's extents, the only centre DXF can
+ *   name (its "shifted" variant moves it up-left by an amount of its own). Its second colour, the
+ *   highlight at that centre, is our colour there, its first our colour at the boundary point
+ *   farthest from our centre.
+ */
+function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry | undefined {
+  const g = item.gradient!;
+  const boundaryFrame: Frame = { ...frame, mode: frame.mode === 'lines_only' ? 'lines_only' : 'lines_and_arcs' };
+  const loops: Vertex[][] = [];
+  for (const loop of fillOnPage(plan, item)) {
+    const p = polylineGeometry(loop, boundaryFrame);
+    // Two vertices still enclose an area when bulges join them (a circle is two half-circles).
+    if (p?.kind === 'lwpolyline' && (p.vertices.length >= 3 || p.vertices.some((v) => v.bulge !== 0))) loops.push([...p.vertices]);
+  }
+  if (loops.length === 0) return undefined;
+  // Boundary vertices back in traced coordinates, where the gradient is defined.
+  const { scaleX, scaleY, offsetX, offsetY } = plan.page;
+  const traced = (x: number, y: number): [number, number] => [(x - offsetX) / scaleX, (frame.height - y - offsetY) / scaleY];
+  let tMin = Infinity;
+  let tMax = -Infinity;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const loop of loops) {
+    for (const v of loop) {
+      const t = gradientT(g, ...traced(v.x, v.y));
+      tMin = Math.min(tMin, t);
+      tMax = Math.max(tMax, t);
+      minX = Math.min(minX, v.x);
+      minY = Math.min(minY, v.y);
+      maxX = Math.max(maxX, v.x);
+      maxY = Math.max(maxY, v.y);
+    }
+  }
+  if (g.kind === 'linear') {
+    // The direction of steepest growth of t on the page (y down), then flipped to y up.
+    const dx = (g.x2 - g.x1) / scaleX;
+    const dy = (g.y2 - g.y1) / scaleY;
+    const angle = Math.atan2(-dy, dx);
+    const gradient: DxfGradient = { name: 'LINEAR', angle: angle < 0 ? angle + 2 * Math.PI : angle, color1: rampColor(g.stops, tMin), color2: rampColor(g.stops, tMax) };
+    return { kind: 'hatch', loops, gradient };
+  }
+  const centre = rampColor(g.stops, gradientT(g, ...traced((minX + maxX) / 2, (minY + maxY) / 2)));
+  return { kind: 'hatch', loops, gradient: { name: 'SPHERICAL', angle: 0, color1: rampColor(g.stops, tMax), color2: centre } };
 }
 
 /**
@@ -738,7 +806,7 @@ function writeEntities(out: TagWriter, entities: readonly Entity[], h: Handles):
   out.add(0, 'ENDSEC');
 }
 
-const DXF_TYPE: Record<Geometry['kind'], string> = { lwpolyline: 'LWPOLYLINE', circle: 'CIRCLE', ellipse: 'ELLIPSE', spline: 'SPLINE' };
+const DXF_TYPE: Record<Geometry['kind'], string> = { lwpolyline: 'LWPOLYLINE', circle: 'CIRCLE', ellipse: 'ELLIPSE', spline: 'SPLINE', hatch: 'HATCH' };
 
 function writeEntity(out: TagWriter, e: Entity, handle: string, owner: string): void {
   const g = e.geometry;
@@ -793,7 +861,58 @@ function writeEntity(out: TagWriter, e: Entity, handle: string, owner: string): 
       for (const k of g.knots) out.add(40, k);
       for (const [x, y] of g.points) out.point(10, x, y, 0);
       return;
+    case 'hatch':
+      writeHatch(out, g.loops, g.gradient);
+      return;
   }
+}
+
+/**
+ * The AcDbHatch part of a gradient HATCH, in the DXF reference's order: elevation and normal,
+ * "SOLID" (gradients are solid fills), not associative, the boundary paths (polyline paths: 72
+ * has-bulge, 73 closed, 93 count, vertices with a 42 bulge each when any has one, 97 no source
+ * objects; the outer loop flagged external), odd-parity style, predefined type, no seed points,
+ * then the gradient: 450 gradient, 451 reserved, 460 angle, 461 shift (0 = centred), 452 two
+ * colours, 462 tint, 453 colour count, per colour 463 its index, 63 nearest ACI and 421 true
+ * colour, and 470 the pattern name.
+ */
+function writeHatch(out: TagWriter, loops: readonly (readonly Vertex[])[], gradient: DxfGradient): void {
+  out.add(100, 'AcDbHatch');
+  out.point(10, 0, 0, 0);
+  out.point(210, 0, 0, 1);
+  out.add(2, 'SOLID');
+  out.add(70, 1);
+  out.add(71, 0);
+  out.add(91, loops.length);
+  loops.forEach((loop, i) => {
+    const bulged = loop.some((v) => num(v.bulge, 9) !== '0.0');
+    // 2 = polyline path; 1 = external (the outer loop).
+    out.add(92, i === 0 ? 3 : 2);
+    out.add(72, bulged ? 1 : 0);
+    out.add(73, 1);
+    out.add(93, loop.length);
+    for (const v of loop) {
+      out.point(10, v.x, v.y);
+      if (bulged) out.add(42, num(v.bulge, 9));
+    }
+    out.add(97, 0);
+  });
+  out.add(75, 0);
+  out.add(76, 1);
+  out.add(98, 0);
+  out.add(450, 1);
+  out.add(451, 0);
+  out.add(460, gradient.angle);
+  out.add(461, 0);
+  out.add(452, 0);
+  out.add(462, 1);
+  out.add(453, 2);
+  [gradient.color1, gradient.color2].forEach((c, i) => {
+    out.add(463, i);
+    out.add(63, nearestAci(c));
+    out.add(421, trueColor(c));
+  });
+  out.add(470, gradient.name);
 }
 
 /** Start of an object owned by a dictionary: AutoCAD lists the owner as a reactor too. */

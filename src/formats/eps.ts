@@ -16,12 +16,20 @@
  * - PostScript has no transparency: a colour with alpha < 255 is written as that colour
  *   composited over white (what it would look like on a blank page, not over the shapes below
  *   it), and a colour with alpha 0 is not drawn at all.
+ * - A gradient paint (tracelab.gradients, the reason for LanguageLevel 3) is a shading pattern:
+ *   after the page `concat`, `/Pn << /PatternType 2 /Shading … >> [page map] makepattern def`
+ *   once per distinct gradient (and alpha: translucent stops are composited over white like flat
+ *   colours), with the shading of src/formats/shading.ts in traced coordinates and the page map
+ *   (traced → page units) as its matrix, so it sits exactly under the paths; fills and strokes
+ *   select it with `Pn setpattern`.
  * Numbers are fixed-point with trailing zeros trimmed, so the same plan gives the same bytes, and
  * both shapes along a shared boundary, which walk the same chain points, write the same digits.
  */
-import type { Rgba } from '../engine/types.js';
+import type { Gradient, Rgba } from '../engine/types.js';
+import { gradientKey } from './gradient.js';
 import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
-import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints } from './ps-path.js';
+import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, MATRIX_DECIMALS, pageMatrix, pageSizePoints } from './ps-path.js';
+import { psLiteral, shadingLiteral } from './shading.js';
 
 /** Short names for the operators every path repeats, kept in a private dictionary. */
 const PROLOG = [
@@ -57,10 +65,13 @@ export function writeEps(plan: OutputPlan): string {
     `[${pageMatrix(plan).map((v) => formatNumber(v)).join(' ')}] concat`,
     '1 setlinecap 1 setlinejoin',
   ];
+  const patternsAt = out.length;
+  const patterns = new Patterns();
   forEachDrawable(plan.items, (item) => {
     if (item.color.a <= 0) return;
+    const paint = item.gradient ? `${patterns.name(item.gradient, item.color.a)} setpattern` : `${epsColor(item.color)} setrgbcolor`;
     if (item.kind === 'fill') {
-      out.push(`${epsColor(item.color)} setrgbcolor`);
+      out.push(paint);
       for (const loop of fillOnPage(plan, item)) appendPath(out, loop, decimals);
       out.push('f');
       return;
@@ -72,14 +83,44 @@ export function writeEps(plan: OutputPlan): string {
       for (const loop of clip) appendPath(out, loop, decimals);
       out.push('clip newpath');
     }
-    out.push(`${epsColor(item.color)} setrgbcolor`);
+    out.push(paint);
     out.push(`${item.nonScaling ? '0' : formatNumber(strokeWidthOnPage(plan, item))} setlinewidth`);
     for (const p of item.paths) appendPath(out, pathOnPage(plan, p), decimals);
     out.push('s');
     if (clip) out.push('grestore');
   });
+  out.splice(patternsAt, 0, ...patterns.definitions(plan));
   out.push('grestore', 'end', 'showpage', '%%Trailer', '%%EOF');
   return out.join('\n') + '\n';
+}
+
+/** The shading patterns a page uses: one per distinct gradient and alpha, P0, P1… in first-use order. */
+class Patterns {
+  private readonly names = new Map<string, string>();
+  private readonly used: { gradient: Gradient; alpha: number }[] = [];
+
+  name(gradient: Gradient, alpha: number): string {
+    const key = `${gradientKey(gradient)}|${alpha}`;
+    let name = this.names.get(key);
+    if (name === undefined) {
+      name = `P${this.used.push({ gradient, alpha }) - 1}`;
+      this.names.set(key, name);
+    }
+    return name;
+  }
+
+  /**
+   * One `makepattern def` line per pattern, made after the page concat: the pattern matrix is
+   * then the page map from traced coordinates to page units, the same map the paths go through.
+   */
+  definitions(plan: OutputPlan): string[] {
+    const { scaleX, scaleY, offsetX, offsetY } = plan.page;
+    const matrix = `[${[scaleX, 0, 0, scaleY, offsetX, offsetY].map((v) => formatNumber(v, MATRIX_DECIMALS)).join(' ')}]`;
+    return this.used.map(({ gradient, alpha }, i) => {
+      const shading = psLiteral(shadingLiteral(gradient, (c) => overWhite(c, alpha)));
+      return `/P${i} << /PatternType 2 /Shading ${shading} >> ${matrix} makepattern def`;
+    });
+  }
 }
 
 /**
@@ -92,7 +133,13 @@ function roundPoints(v: number): number {
 
 /** The colour over white when it is translucent (PostScript has no alpha), as `r g b`. */
 function epsColor(c: Rgba): string {
-  const a = Math.max(0, Math.min(255, c.a)) / 255;
+  const o = overWhite(c, c.a);
+  return `${formatChannel(o.r)} ${formatChannel(o.g)} ${formatChannel(o.b)}`;
+}
+
+/** An RGB colour drawn with `alpha` (0–255) over white, as an opaque colour. */
+function overWhite(c: Rgba, alpha: number): Rgba {
+  const a = Math.max(0, Math.min(255, alpha)) / 255;
   const over = (v: number): number => v * a + 255 * (1 - a);
-  return `${formatChannel(over(c.r))} ${formatChannel(over(c.g))} ${formatChannel(over(c.b))}`;
+  return { r: over(c.r), g: over(c.g), b: over(c.b), a: 255 };
 }

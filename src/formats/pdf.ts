@@ -13,17 +13,27 @@
  * clipping to the union of its shapes (nonzero W). Detected primitives are not used: PDF has
  * none, and the fill's loops are the same shape.
  *
+ * A gradient paint (tracelab.gradients) is a shading pattern (PatternType 2) per distinct
+ * gradient, /P0, /P1… in first-use order in the page's /Pattern resources: the shading of
+ * src/formats/shading.ts in traced coordinates, with a /Matrix that maps traced coordinates to
+ * the page's default space exactly as `cm` and the page map place the paths (so a stretched page
+ * stretches a radial gradient into an ellipse, with its shape). Fills select it with
+ * `/Pattern cs /Pn scn`, strokes with `/Pattern CS /Pn SCN`; the item's alpha applies as for flat
+ * colours (ExtGState).
+ *
  * pdf-lib assembles the file (objects, xref, trailer). Byte-identical for the same plan: no
  * dates, no document ID, Producer and Creator fixed to "Tracelab", deflate (pako) at its fixed
  * default level.
  */
-import { PDFDocument, PDFHeader, PDFName, type PDFDict } from 'pdf-lib';
-import type { Rgba } from '../engine/types.js';
-import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints } from './ps-path.js';
+import { PDFDocument, PDFHeader, PDFName, type PDFDict, type PDFRef } from 'pdf-lib';
+import type { Gradient, Rgba } from '../engine/types.js';
+import { GradientIds } from './gradient.js';
+import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints, tracedToPointsMatrix } from './ps-path.js';
 import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
+import { shadingLiteral } from './shading.js';
 
 export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
-  const { content, alphas } = contentStream(plan);
+  const { content, alphas, gradients } = contentStream(plan);
   const doc = await PDFDocument.create({ updateMetadata: false });
   const context = doc.context;
   // Kept for pdf-lib versions that honour it; withHeaderVersion below makes sure either way.
@@ -35,13 +45,25 @@ export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
   const page = doc.addPage([Number(formatNumber(size.width)), Number(formatNumber(size.height))]);
   const stream = plan.options.pdf.compress ? context.flateStream(content) : context.stream(content);
   page.node.set(PDFName.of('Contents'), context.register(stream));
-  if (alphas.length > 0) {
-    const states: Record<string, PDFDict> = {};
-    alphas.forEach((a, i) => {
-      const value = Number(formatNumber(a / 255));
-      states[stateName(i)] = context.obj({ Type: 'ExtGState', ca: value, CA: value });
-    });
-    page.node.set(PDFName.of('Resources'), context.obj({ ExtGState: context.obj(states) }));
+  if (alphas.length > 0 || gradients.length > 0) {
+    const resources: Record<string, PDFDict> = {};
+    if (alphas.length > 0) {
+      const states: Record<string, PDFDict> = {};
+      alphas.forEach((a, i) => {
+        const value = Number(formatNumber(a / 255));
+        states[stateName(i)] = context.obj({ Type: 'ExtGState', ca: value, CA: value });
+      });
+      resources['ExtGState'] = context.obj(states);
+    }
+    if (gradients.length > 0) {
+      const matrix = [...tracedToPointsMatrix(plan)];
+      const patterns: Record<string, PDFRef> = {};
+      gradients.forEach((g, i) => {
+        patterns[patternName(i)] = context.register(context.obj({ PatternType: 2, Shading: shadingLiteral(g), Matrix: matrix }));
+      });
+      resources['Pattern'] = context.obj(patterns);
+    }
+    page.node.set(PDFName.of('Resources'), context.obj(resources));
   }
   const bytes = await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
   return withHeaderVersion(bytes, '1.4');
@@ -63,18 +85,25 @@ function withHeaderVersion(bytes: Uint8Array, version: string): Uint8Array {
   return bytes;
 }
 
+/** Pattern resource name of the i-th distinct gradient. */
+function patternName(i: number): string {
+  return `P${i}`;
+}
+
 /** ExtGState resource name of the i-th distinct alpha. */
 function stateName(i: number): string {
   return `GS${i}`;
 }
 
 /**
- * The page's content stream (ASCII) and the distinct alphas (< 255) its ExtGStates must carry,
- * in first-use order (their index is the resource name's number).
+ * The page's content stream (ASCII), the distinct alphas (< 255) its ExtGStates must carry and
+ * the distinct gradients its patterns must carry, each in first-use order (their index is the
+ * resource name's number).
  */
-export function contentStream(plan: OutputPlan): { content: string; alphas: number[] } {
+export function contentStream(plan: OutputPlan): { content: string; alphas: number[]; gradients: Gradient[] } {
   const decimals = coordinateDecimals(plan);
   const alphas: number[] = [];
+  const gradientIds = new GradientIds();
   // Translucent items get their own q … Q so the ExtGState does not leak into later items.
   const alphaState = (c: Rgba): string | undefined => {
     const a = Math.max(0, Math.min(255, Math.round(c.a)));
@@ -89,7 +118,7 @@ export function contentStream(plan: OutputPlan): { content: string; alphas: numb
     if (item.kind === 'fill') {
       const gs = alphaState(item.color);
       if (gs) out.push('q', gs);
-      out.push(`${pdfColor(item.color)} rg`);
+      out.push(item.gradient ? `/Pattern cs /${patternName(gradientIds.id(item.gradient))} scn` : `${pdfColor(item.color)} rg`);
       for (const loop of fillOnPage(plan, item)) appendPath(out, loop, decimals);
       out.push('f');
       if (gs) out.push('Q');
@@ -105,14 +134,14 @@ export function contentStream(plan: OutputPlan): { content: string; alphas: numb
       out.push('W n');
     }
     if (gs) out.push(gs);
-    out.push(`${pdfColor(item.color)} RG`);
+    out.push(item.gradient ? `/Pattern CS /${patternName(gradientIds.id(item.gradient))} SCN` : `${pdfColor(item.color)} RG`);
     out.push(`${item.nonScaling ? '0' : formatNumber(strokeWidthOnPage(plan, item))} w`);
     for (const p of item.paths) appendPath(out, pathOnPage(plan, p), decimals);
     out.push('S');
     if (isolated) out.push('Q');
   });
   out.push('Q');
-  return { content: out.join('\n') + '\n', alphas };
+  return { content: out.join('\n') + '\n', alphas, gradients: gradientIds.list };
 }
 
 function pdfColor(c: Rgba): string {

@@ -16,10 +16,31 @@
  * - stroke_edges strokes each chain exactly once; stroke_shapes strokes every loop of every shape.
  * All geometry stays in traced coordinates; `pathOnPage` maps it onto the page for the writers
  * that need absolute page coordinates.
+ *
+ * Gradients (Tracelab extension `tracelab.gradients`, src/formats/gradient.ts): an item's paint is
+ * its `gradient` when it has one, else its flat `color`; `color` is always set (the shape's mean
+ * colour, or the average / override colour below) for writers and readers that only know flat
+ * colours. Equal gradients are one object in the plan (their identity; writers key their shared
+ * definitions by gradientKey). A gradient that cannot be drawn (zero axis or radius) is dropped:
+ * the shape is flat. The rules:
+ * - fill_shapes: a gradient shape's fill carries its gradient; primitives are detected as for any
+ *   shape (a <circle> or <rect> painted with the gradient).
+ * - stroke_shapes: the outline of a gradient shape is painted with its gradient, unless
+ *   output.strokes.use_override_color asks for the flat override colour.
+ * - stroke_edges: a chain is painted with the gradient of its owner (the later-painted side), else
+ *   with the other side's, else flat in the average colour as before; the override colour wins.
+ * - gap filler: a boundary where one side has a gradient is filled with that gradient (both
+ *   sides: the side painted first, the one the filler shows through); fillers are merged by paint
+ *   (flat colour or gradient identity).
+ * - group_by=color: gradient shapes are grouped by gradient identity, `gradient-<n>` with n
+ *   counted in paint order over the shapes (`layer-<d>-gradient-<n>` when stacked); flat shapes
+ *   as before.
+ * - Consecutive outlines are merged only when colour and gradient are both the same.
  */
-import type { Chain, ChainUse, Loop, Rgba, Segment, Shape, ShapePrimitive, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Gradient, Loop, Rgba, Segment, Shape, ShapePrimitive, TraceResult } from '../engine/types.js';
 import { ALL_CURVES, LINES_AND_CUBICS, intersectCurves, isCircularArc, restrictChains, reverseSegments, transformSegment, type AllowedCurves } from './curves.js';
 import { arcCenter } from './flatten.js';
+import { gradientKey, isDrawableGradient } from './gradient.js';
 import { computePage, isUniform, type Page } from './page.js';
 import type { OutputOptions } from './types.js';
 import { hypot2 } from '../engine/length.js';
@@ -49,7 +70,10 @@ export interface FillItem {
   readonly kind: 'fill';
   /** Index into result.shapes. */
   readonly shape: number;
+  /** The flat colour: the paint when there is no gradient, else the shape's mean colour. */
   readonly color: Rgba;
+  /** Painted with this gradient (shared by every item with an equal one) instead of `color`. */
+  readonly gradient?: Gradient;
   /** Outer loop first, then holes (nonzero: holes run the other way). */
   readonly loops: readonly Loop[];
   readonly primitive?: Primitive;
@@ -58,7 +82,10 @@ export interface FillItem {
 export interface StrokeItem {
   readonly kind: 'stroke';
   readonly role: 'gap_filler' | 'outline';
+  /** The flat colour: the paint when there is no gradient, else the fallback (see the header). */
   readonly color: Rgba;
+  /** Painted with this gradient (shared by every item with an equal one) instead of `color`. */
+  readonly gradient?: Gradient;
   /** Stroke width in input pixels. */
   readonly widthPx: number;
   readonly nonScaling: boolean;
@@ -154,6 +181,16 @@ interface ShapeTable {
   readonly order: Int32Array;
   /** Position of each shape in `order`. */
   readonly paintIndex: Int32Array;
+  /** Per drawn shape, its drawable gradient (one object per distinct gradient); absent when none has one. */
+  readonly gradients: ShapeGradients | undefined;
+}
+
+/** The gradients of the shapes (see shapeGradients). */
+interface ShapeGradients {
+  /** Per shape: its gradient, shared by every shape with an equal one, or undefined. */
+  readonly of: readonly (Gradient | undefined)[];
+  /** Per shape: its gradient's number (distinct gradients counted in paint order), or −1. */
+  readonly number: Int32Array;
 }
 
 function shapeTable(result: TraceResult): ShapeTable {
@@ -185,7 +222,37 @@ function shapeTable(result: TraceResult): ShapeTable {
   }
   const paintIndex = new Int32Array(n);
   for (let k = 0; k < n; k++) paintIndex[order[k]!] = k;
-  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex };
+  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex, gradients: shapeGradients(shapes, order) };
+}
+
+/**
+ * The drawn shapes' drawable gradients, equal ones as one object, numbered in paint order; undefined
+ * when no drawn shape has one (so pictures without gradients allocate nothing).
+ */
+function shapeGradients(shapes: readonly Shape[], order: Int32Array): ShapeGradients | undefined {
+  let of: (Gradient | undefined)[] | undefined;
+  let number: Int32Array | undefined;
+  const byKey = new Map<string, { gradient: Gradient; number: number }>();
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const s = shapes[i]!;
+    if (!s.gradient || s.color.a <= 0 || !isDrawableGradient(s.gradient)) continue;
+    if (!of || !number) {
+      of = new Array<Gradient | undefined>(shapes.length).fill(undefined);
+      number = new Int32Array(shapes.length).fill(-1);
+    }
+    const key = gradientKey(s.gradient);
+    let entry = byKey.get(key);
+    if (!entry) byKey.set(key, (entry = { gradient: s.gradient, number: byKey.size }));
+    of[i] = entry.gradient;
+    number[i] = entry.number;
+  }
+  return of && number ? { of, number } : undefined;
+}
+
+/** A shape's gradient, or undefined (also for −1). */
+function gradientOf(table: ShapeTable, shape: number): Gradient | undefined {
+  return shape >= 0 && table.gradients ? table.gradients.of[shape] : undefined;
 }
 
 /** The shape of a region, or −1. */
@@ -271,17 +338,20 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       // Two literals rather than a spread of a temporary object (one fill per shape).
-      units[i]!.push(primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops });
+      const gradient = gradientOf(table, i);
+      if (gradient) units[i]!.push({ kind: 'fill', shape: i, color: s.color, gradient, loops, ...(primitive ? { primitive } : {}) });
+      else units[i]!.push(primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops });
     } else if (options.drawStyle === 'stroke_shapes') {
       const paths: PlanPath[] = [];
       for (const l of loops) paths.push({ uses: l, closed: true });
-      units[i]!.push(outline(options.strokes.overrideColor ?? s.color, options, paths));
+      const override = options.strokes.overrideColor;
+      units[i]!.push(outline(override ?? s.color, options, paths, override ? undefined : gradientOf(table, i)));
     }
   }
   return units;
 }
 
-/** stroke_edges: every chain once, owned by the later-painted of its two shapes. */
+/** stroke_edges: every chain once, owned by the later-painted of its two shapes (paint: see the header). */
 function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: ChainVisits, units: (FillItem | StrokeItem)[][]): void {
   const { shapes, paintIndex } = table;
   for (let v = 0; v < visits.count; v++) {
@@ -292,16 +362,19 @@ function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: Chain
     const both = a >= 0 && b >= 0;
     const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : user;
     const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
-    units[owner]!.push(outline(options.strokes.overrideColor ?? color, options, [{ uses: [use], closed: visits.closed[v] === 1 }]));
+    const override = options.strokes.overrideColor;
+    const gradient = override ? undefined : (gradientOf(table, owner) ?? (both ? gradientOf(table, owner === a ? b : a) : undefined));
+    units[owner]!.push(outline(override ?? color, options, [{ uses: [use], closed: visits.closed[v] === 1 }], gradient));
   }
 }
 
 /** Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. */
 function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits): Map<string, StrokeItem[]> {
-  const { shapes, stacked, parentShape, depth } = table;
-  // Keyed by the filler colour as one number (0xRRGGBB; the filler is opaque) rather than a hex
-  // string per chain; a Map keeps first-seen order either way, so the output is the same.
-  const byAnchor = new Map<string, Map<number, { color: Rgba; paths: PlanPath[]; clip: Set<number> }>>();
+  const { shapes, stacked, parentShape, depth, paintIndex } = table;
+  // Keyed by the filler's paint: a flat colour as one number (0xRRGGBB; the filler is opaque)
+  // rather than a hex string per chain, a gradient by its number as a string (never equal to a
+  // number key); a Map keeps first-seen order either way.
+  const byAnchor = new Map<string, Map<number | string, { color: Rgba; gradient: Gradient | undefined; paths: PlanPath[]; clip: Set<number> }>>();
   const anchorNames = new Map<number, string>();
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
@@ -324,9 +397,14 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     if (!colors) byAnchor.set(anchor, (colors = new Map()));
     const ca = shapes[a]!.color;
     const cb = shapes[b]!.color;
-    const key = (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
+    // A gradient side paints the filler; with two, the side painted first (the filler shows through it).
+    const first = paintIndex[a]! <= paintIndex[b]! ? a : b;
+    const second = first === a ? b : a;
+    const painter = gradientOf(table, first) ? first : gradientOf(table, second) ? second : -1;
+    const gradient = gradientOf(table, painter);
+    const key = gradient ? `g${table.gradients!.number[painter]!}` : (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
     let entry = colors.get(key);
-    if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), paths: [], clip: new Set() }));
+    if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), gradient, paths: [], clip: new Set() }));
     const use = visits.uses[v]!;
     entry.paths.push({ uses: [use], closed: visits.closed[v] === 1 });
     // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
@@ -343,6 +421,7 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
         kind: 'stroke',
         role: 'gap_filler',
         color: e.color,
+        ...(e.gradient ? { gradient: e.gradient } : {}),
         widthPx: options.gapFiller.strokeWidthPx,
         nonScaling: options.gapFiller.nonScalingStroke,
         paths: e.paths,
@@ -395,16 +474,17 @@ function groupItems(table: ShapeTable, options: OutputOptions, units: (FillItem 
       for (let d = 0; d < layers.length; d++) {
         if (!layers[d]) continue;
         if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
-        const byColor = new Map<string, PlanItem[]>();
+        // Keyed by the group name: `color-<rrggbb>` for flat shapes, `gradient-<n>` for gradient ones.
+        const byPaint = new Map<string, PlanItem[]>();
         for (const i of layers[d]!) {
-          const key = colorKey(shapes[i]!.color);
-          let list = byColor.get(key);
-          if (!list) byColor.set(key, (list = []));
+          const key = gradientOf(table, i) ? `gradient-${table.gradients!.number[i]!}` : `color-${colorKey(shapes[i]!.color)}`;
+          let list = byPaint.get(key);
+          if (!list) byPaint.set(key, (list = []));
           list.push(...units[i]!);
         }
-        for (const [key, list] of byColor) {
+        for (const [key, list] of byPaint) {
           if (list.length === 0) continue;
-          items.push({ kind: 'group', id: stacked ? `layer-${d}-color-${key}` : `color-${key}`, items: mergeStrokes(list) });
+          items.push({ kind: 'group', id: stacked ? `layer-${d}-${key}` : key, items: mergeStrokes(list) });
         }
       }
       break;
@@ -433,11 +513,15 @@ function parentGroup(i: number, children: readonly number[][], units: (FillItem 
   return [{ kind: 'group', id: `shape-${i}`, items: mergeStrokes(inner) }];
 }
 
-function outline(color: Rgba, options: OutputOptions, paths: PlanPath[]): StrokeItem {
-  return { kind: 'stroke', role: 'outline', color, widthPx: options.strokes.strokeWidthPx, nonScaling: options.strokes.nonScalingStroke, paths };
+function outline(color: Rgba, options: OutputOptions, paths: PlanPath[], gradient?: Gradient): StrokeItem {
+  const item: StrokeItem = { kind: 'stroke', role: 'outline', color, widthPx: options.strokes.strokeWidthPx, nonScaling: options.strokes.nonScalingStroke, paths };
+  return gradient ? { ...item, gradient } : item;
 }
 
-/** Consecutive outline strokes of one colour become one item (one path element). */
+/**
+ * Consecutive outline strokes of one paint become one item (one path element): the same colour
+ * and the same gradient (or none; the plan shares one object per distinct gradient).
+ */
 function mergeStrokes(items: PlanItem[]): PlanItem[] {
   const out: PlanItem[] = [];
   for (const item of items) {
@@ -447,7 +531,8 @@ function mergeStrokes(items: PlanItem[]): PlanItem[] {
       item.role === 'outline' &&
       prev?.kind === 'stroke' &&
       prev.role === 'outline' &&
-      colorKey(prev.color) === colorKey(item.color)
+      colorKey(prev.color) === colorKey(item.color) &&
+      prev.gradient === item.gradient
     ) {
       out[out.length - 1] = { ...prev, paths: [...prev.paths, ...item.paths] };
     } else {

@@ -55,6 +55,21 @@ export function pageMatrix(plan: OutputPlan): readonly number[] {
   return [k, 0, 0, -k, 0, plan.page.height * k];
 }
 
+/**
+ * The matrix from traced coordinates to points (y up): the plan's page map, then pageMatrix as
+ * written (its numbers rounded like every other), so a gradient pattern lands exactly where the
+ * paths drawn through the page map and the written `cm` / `concat` do. Rounded to
+ * MATRIX_DECIMALS: its scales can be small (a large trace on a small page).
+ */
+export function tracedToPointsMatrix(plan: OutputPlan): readonly number[] {
+  const [k, , , negK, , top] = pageMatrix(plan).map((v) => Number(formatNumber(v))) as [number, number, number, number, number, number];
+  const { scaleX, scaleY, offsetX, offsetY } = plan.page;
+  return [k * scaleX, 0, 0, negK * scaleY, k * offsetX, top + negK * offsetY].map((v) => Number(formatNumber(v, MATRIX_DECIMALS)));
+}
+
+/** Decimals of a gradient pattern's matrix. */
+export const MATRIX_DECIMALS = 9;
+
 /** The page size in points. */
 export function pageSizePoints(plan: OutputPlan): { width: number; height: number } {
   const k = pointsPerUnit(plan.page);

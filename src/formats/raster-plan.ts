@@ -13,7 +13,9 @@
  * flattened once in device pixels (neighbours share points), each item accumulates its edges in
  * one cell buffer over its bounding box (nonzero winding), and is composited source-over in
  * paint order. Groups are containers only. Fill items draw their loops (a detected primitive is
- * the same outline, so it is ignored).
+ * the same outline, so it is ignored). A gradient paint colours each pixel with the gradient at
+ * the pixel's centre, mapped back through the device map (exact under any stretch of the page),
+ * times the pixel's coverage, at the item colour's alpha.
  *
  * Strokes (round joins, round caps) are filled as a set of polygons that tile the stroke, all
  * with positive orientation, so nonzero gives the union and, where pieces only touch, exact-area
@@ -42,6 +44,7 @@
 import { MAX_RESULT_PIXELS, outputTooLargeError } from '../engine/errors.js';
 import type { ChainUse, Rgba } from '../engine/types.js';
 import { pixelsPerUnit } from './page.js';
+import { DeviceGradient } from './gradient.js';
 import type { FillItem, OutputPlan, PlanItem, PlanPath, StrokeItem } from './plan.js';
 import { addLoop, CellBuffer, ChainCache, loopArea2, paintBackground } from './raster.js';
 import { hypot2 } from '../engine/length.js';
@@ -157,6 +160,7 @@ export function renderPlan(plan: OutputPlan, opts: RenderPlanOptions = {}): { rg
     strokeScale: plan.page.unitsPerInputPx * size.pixelsPerUnit,
     fills: fillsByShape(plan.items),
     stroker: new Stroker(),
+    size,
   };
   drawItems(ctx, plan.items);
   return { rgba, width, height };
@@ -180,6 +184,14 @@ interface DrawContext {
   /** Shape index → its fill item (the clip of a gap filler is the union of these). */
   readonly fills: ReadonlyMap<number, FillItem>;
   readonly stroker: Stroker;
+  /** The traced → device map (for gradients). */
+  readonly size: PngSize;
+}
+
+/** A gradient item's paint on this device. */
+function deviceGradient(ctx: DrawContext, item: FillItem | StrokeItem): DeviceGradient | undefined {
+  const { scaleX, scaleY, offsetX, offsetY } = ctx.size;
+  return item.gradient ? new DeviceGradient(item.gradient, scaleX, scaleY, offsetX, offsetY) : undefined;
 }
 
 function drawItems(ctx: DrawContext, items: readonly PlanItem[]): void {
@@ -219,7 +231,9 @@ function drawFill(ctx: DrawContext, item: FillItem): void {
   for (const loop of item.loops) extendBox(box, ctx.chains, loop);
   if (!ctx.cells.begin(box[0]!, box[1]!, box[2]!, box[3]!)) return;
   for (const loop of item.loops) addLoop(ctx.cells, ctx.chains, loop);
-  ctx.cells.composite(ctx.out, item.color);
+  const gradient = deviceGradient(ctx, item);
+  if (gradient) ctx.cells.compositeEach(ctx.out, item.color, undefined, gradient);
+  else ctx.cells.composite(ctx.out, item.color);
 }
 
 /** The loops of a clip shape: its fill item's, else the shape's own (same outline). */
@@ -255,8 +269,10 @@ function drawStroke(ctx: DrawContext, item: StrokeItem): void {
   const stroker = ctx.stroker;
   stroker.reset(cells, r);
   for (const path of item.paths) strokePath(stroker, ctx.chains, path);
+  const gradient = deviceGradient(ctx, item);
   if (!clip) {
-    cells.composite(ctx.out, item.color);
+    if (gradient) cells.compositeEach(ctx.out, item.color, undefined, gradient);
+    else cells.composite(ctx.out, item.color);
     return;
   }
   const mask = (ctx.mask ??= new CellBuffer(ctx.width, ctx.height, ctx.antiAliased));
@@ -268,7 +284,7 @@ function drawStroke(ctx: DrawContext, item: StrokeItem): void {
     const flip = loopArea2(ctx.chains, loops[0]!) < 0;
     for (const loop of loops) addLoop(mask, ctx.chains, loop, flip);
   }
-  cells.compositeMasked(ctx.out, item.color, mask);
+  cells.compositeEach(ctx.out, item.color, mask, gradient);
 }
 
 /** Feeds one plan path's flattened polyline (chain uses joined, reversed ones walked back). */

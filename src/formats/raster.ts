@@ -5,7 +5,9 @@
  * a background is given), rows top to bottom.
  *
  * Each shape (outer loop + holes, nonzero winding) is filled in paint order, bottom first, and
- * composited "source over". Every chain is flattened once (in output pixels, within
+ * composited "source over". A shape with a gradient (tracelab.gradients) is painted, per pixel,
+ * with the gradient's colour at the pixel's centre (src/formats/gradient.ts: DeviceGradient) times
+ * its coverage, at the shape colour's alpha. Every chain is flattened once (in output pixels, within
  * `tolerancePx`) and walked backwards for reversed uses, so neighbouring shapes share exactly the
  * same polyline points.
  *
@@ -24,11 +26,12 @@
  * and in every conforming JavaScript engine.
  *
  * The output-plan renderer (src/formats/raster-plan.ts) reuses the building blocks exported
- * below: ChainCache (with a traced → device offset), CellBuffer (with a masked composite for
- * clipped strokes) and addLoop.
+ * below: ChainCache (with a traced → device offset), CellBuffer (with a per-pixel composite for
+ * clipped strokes and gradient paints) and addLoop.
  */
 import type { Chain, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { flattenSegments, polylineBounds } from './flatten.js';
+import { DeviceGradient, isDrawableGradient } from './gradient.js';
 
 export interface RasterOptions {
   /** Output size in pixels. */
@@ -67,7 +70,8 @@ export function rasterizeShapes(result: TraceResult, options: RasterOptions): Ui
     }
     if (!cells.begin(minX, minY, maxX, maxY)) continue;
     for (const loop of loops) addLoop(cells, chains, loop);
-    cells.composite(out, shape.color);
+    if (shape.gradient && isDrawableGradient(shape.gradient)) cells.compositeEach(out, shape.color, undefined, new DeviceGradient(shape.gradient, options.scaleX, options.scaleY, 0, 0));
+    else cells.composite(out, shape.color);
   }
   return out;
 }
@@ -392,20 +396,22 @@ export class CellBuffer {
   }
 
   /**
-   * composite() with the coverage multiplied by `mask`'s (a buffer begun over the same box):
-   * a clipped stroke is painted only inside the mask's shapes.
+   * composite() pixel by pixel, for what its run-skipping fast path does not cover: the paint is
+   * `color`, or `gradient`'s colour at each pixel (at `color`'s alpha); the coverage is
+   * multiplied by `mask`'s when one is given (a buffer begun over the same box: a clipped stroke
+   * is painted only inside the mask's shapes).
    */
-  compositeMasked(out: Uint8Array, color: Rgba, mask: CellBuffer): void {
-    if (mask.x0 !== this.x0 || mask.y0 !== this.y0 || mask.x1 !== this.x1 || mask.y1 !== this.y1) {
-      throw new Error('compositeMasked: the mask must cover the same box');
+  compositeEach(out: Uint8Array, color: Rgba, mask?: CellBuffer, gradient?: DeviceGradient): void {
+    if (mask && (mask.x0 !== this.x0 || mask.y0 !== this.y0 || mask.x1 !== this.x1 || mask.y1 !== this.y1)) {
+      throw new Error('compositeEach: the mask must cover the same box');
     }
-    const sr = clampByte(color.r), sg = clampByte(color.g), sb = clampByte(color.b);
+    const rgb = new Uint8Array([clampByte(color.r), clampByte(color.g), clampByte(color.b)]);
     const alpha = clampByte(color.a) / 255;
     const buf = this.buf;
-    const mbuf = mask.buf;
+    const mbuf = mask?.buf;
     const w = this.x1 - this.x0;
     const aa = this.antiAliased;
-    const maa = mask.antiAliased;
+    const maa = mask?.antiAliased ?? true;
     for (let r = this.y0; r < this.y1; r++) {
       const base = (r - this.y0) * this.stride;
       let o = (r * this.width + this.x0) * 4;
@@ -413,19 +419,24 @@ export class CellBuffer {
       let macc = 0;
       for (let i = 0; i < w; i++, o += 4) {
         acc += buf[base + i]!;
-        macc += mbuf[base + i]!;
-        let c = acc < 0 ? -acc : acc;
-        if (!aa) c = c > 0.5 ? 1 : 0;
-        else if (c > 1) c = 1;
-        let m = macc < 0 ? -macc : macc;
-        if (!maa) m = m > 0.5 ? 1 : 0;
-        else if (m > 1) m = 1;
-        c *= m;
+        let c = coverage(acc, aa);
+        if (mbuf) {
+          macc += mbuf[base + i]!;
+          c *= coverage(macc, maa);
+        }
         if (c <= 1e-9) continue;
-        blendPixel(out, o, sr, sg, sb, alpha * c);
+        if (gradient) gradient.color(this.x0 + i, r, rgb);
+        blendPixel(out, o, rgb[0]!, rgb[1]!, rgb[2]!, alpha * c);
       }
     }
   }
+}
+
+/** A pixel's coverage from its accumulated winding-weighted area (nonzero; aliased: centre in or out). */
+function coverage(acc: number, antiAliased: boolean): number {
+  const c = acc < 0 ? -acc : acc;
+  if (!antiAliased) return c > 0.5 ? 1 : 0;
+  return c > 1 ? 1 : c;
 }
 
 /** The platform's byte order (little-endian on every current JavaScript host), checked once. */

@@ -8,12 +8,17 @@
  * all fills of one colour as one <path> (writeMergedFills). Strokes (outlines, edges and the gap filler —
  * reference §3.3, §3.6) are unfilled paths; consecutive gap-filler strokes share one <g> that
  * carries their common attributes; a clipped filler references the shapes it serves via <use>.
- * Groups become <g id>. Path data comes from src/formats/path-data.ts: every chain is quantised
+ * Groups become <g id>. A gradient paint (tracelab.gradients) is `fill="url(#gN)"` or
+ * `stroke="url(#gN)"`: one <defs> right after <svg> holds one <linearGradient> or <radialGradient>
+ * per distinct gradient (ids g0, g1… in the order the file first uses them), with
+ * gradientUnits="userSpaceOnUse" and coordinates in input pixels rounded like path coordinates;
+ * every version (Tiny 1.2 included) and Adobe mode have these. Path data comes from src/formats/path-data.ts: every chain is quantised
  * once, so a border written forwards in one shape and backwards in the next lands on the same
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Rgba, TraceResult } from '../engine/types.js';
+import type { Gradient, Rgba, TraceResult } from '../engine/types.js';
+import { GradientIds, mapGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
 import { buildPlan, channelByte, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
@@ -34,6 +39,8 @@ interface SvgContext {
   clipCount: number;
   /** One path writer for the whole file, emptied per <path> (thousands of paths: no buffer each). */
   readonly pathWriter: PathWriter;
+  /** Gradient ids in the order the file first uses them (their <defs> go in front at the end). */
+  readonly gradientIds: GradientIds;
 }
 
 export function writeSvgPlan(plan: OutputPlan): string {
@@ -47,12 +54,15 @@ export function writeSvgPlan(plan: OutputPlan): string {
     mergeFills: mergesFills(result, quantizer),
     clipCount: 0,
     pathWriter: new PathWriter(quantizer.decimals),
+    gradientIds: new GradientIds(),
   };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg"`);
   if (ctx.referenced.size > 0) out.push(' xmlns:xlink="http://www.w3.org/1999/xlink"');
   out.push(` ${versionAttributes(plan.options)}${sizeAttributes(plan)}>\n`);
+  const defsAt = out.length;
   writeItems(out, plan.items, ctx);
+  if (ctx.gradientIds.list.length > 0) out.splice(defsAt, 0, gradientDefs(ctx.gradientIds.list, quantizer));
   out.push('</svg>\n');
   return out.join('');
 }
@@ -89,7 +99,7 @@ function writeItems(out: string[], items: readonly PlanItem[], ctx: SvgContext):
 
 function fillElement(item: FillItem, ctx: SvgContext): string {
   const id = ctx.referenced.has(item.shape) ? ` id="s${item.shape}"` : '';
-  const paint = `${id} ${fillPaint(item.color)}`;
+  const paint = `${id} ${item.gradient ? gradientPaint(item.gradient, item.color, 'fill', ctx) : fillPaint(item.color)}`;
   if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
   const pw = ctx.pathWriter.reset();
   const cursor = { x: 0, y: 0 };
@@ -119,7 +129,7 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
   const byColor = new Map<number, FillItem[]>();
   const alone: FillItem[] = [];
   for (const item of fills) {
-    if (ctx.referenced.has(item.shape) || (item.primitive && !isLatticeRect(item.primitive))) {
+    if (ctx.referenced.has(item.shape) || item.gradient || (item.primitive && !isLatticeRect(item.primitive))) {
       alone.push(item);
       continue;
     }
@@ -189,7 +199,8 @@ function strokeElement(item: StrokeItem, ctx: SvgContext, withStyle: boolean): s
     if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
     else writeLoop(pw, path.uses, ctx.chains, cursor);
   }
-  let attrs = `${withStyle ? ' fill="none"' : ''} stroke="${hexColor(item.color)}"${opacityAttribute(item.color, 'stroke')}`;
+  const paint = item.gradient ? gradientPaint(item.gradient, item.color, 'stroke', ctx) : `stroke="${hexColor(item.color)}"${opacityAttribute(item.color, 'stroke')}`;
+  let attrs = `${withStyle ? ' fill="none"' : ''} ${paint}`;
   if (withStyle) attrs += ` stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round"`;
   if (item.nonScaling) attrs += ' vector-effect="non-scaling-stroke"';
   let clip = '';
@@ -223,6 +234,36 @@ function primitiveElement(p: Primitive, paint: string, q: Quantizer): string {
       return `<rect${paint} x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rx}${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
     }
   }
+}
+
+/**
+ * A gradient paint attribute, `fill="url(#gN)"` or `stroke="url(#gN)"`, with the item's opacity
+ * (its colour's alpha: the stops are opaque) when it is not opaque.
+ */
+function gradientPaint(gradient: Gradient, color: Rgba, kind: 'fill' | 'stroke', ctx: SvgContext): string {
+  return `${kind}="url(#g${ctx.gradientIds.id(gradient)})"${opacityAttribute(color, kind)}`;
+}
+
+/**
+ * <defs> with one element per gradient, id = its index. Geometry goes from traced coordinates to
+ * input pixels (the user units) by the quantizer's scales (mapGradient: exact for linear axes),
+ * rounded to its decimals like path coordinates; stop offsets to six decimals.
+ */
+function gradientDefs(gradients: readonly Gradient[], q: Quantizer): string {
+  const f = 10 ** q.decimals;
+  const num = (v: number): string => formatDecimal(Math.round(v * f) / f);
+  const out: string[] = ['<defs>\n'];
+  gradients.forEach((traced, i) => {
+    const g = mapGradient(traced, q.scaleX, q.scaleY, 0, 0);
+    const stops = g.stops.map((s) => `<stop offset="${formatDecimal(s.offset)}" stop-color="${hexColor(s.color)}"/>`).join('');
+    if (g.kind === 'linear') {
+      out.push(`<linearGradient id="g${i}" gradientUnits="userSpaceOnUse" x1="${num(g.x1)}" y1="${num(g.y1)}" x2="${num(g.x2)}" y2="${num(g.y2)}">${stops}</linearGradient>\n`);
+    } else {
+      out.push(`<radialGradient id="g${i}" gradientUnits="userSpaceOnUse" cx="${num(g.cx)}" cy="${num(g.cy)}" r="${num(g.r)}">${stops}</radialGradient>\n`);
+    }
+  });
+  out.push('</defs>\n');
+  return out.join('');
 }
 
 function referencedShapes(items: readonly PlanItem[], into = new Set<number>()): Set<number> {

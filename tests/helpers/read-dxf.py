@@ -22,7 +22,10 @@ Output (one JSON object on stdout):
                                            null), has_bulges, repeats_first (LWPOLYLINE: last
                                            vertex equals the first), ends_meet (SPLINE: last
                                            control point on the first), sweep (ELLIPSE, radians),
-                                           points (ezdxf.path flattening
+                                           solid_fill, boundary_paths and gradient
+                                           (HATCH: name, rotation in degrees, centered,
+                                           number_of_colors, one_color, color1, color2 as
+                                           [r, g, b], or null), points (ezdxf.path flattening
                                            within FLATTEN_DISTANCE, default 0.01, as [x, y])
 ezdxf.readfile reads strictly (decoding errors raise); a file it cannot read exits non-zero.
 """
@@ -127,6 +130,19 @@ def entity_info(e, distance):
         info["knots"] = len(e.knots)
         cps = e.control_points
         info["ends_meet"] = len(cps) > 1 and tuple(cps[0]) == tuple(cps[-1])
+    elif e.dxftype() == "HATCH":
+        info["solid_fill"] = dxf.solid_fill
+        info["boundary_paths"] = len(e.paths)
+        g = e.gradient
+        info["gradient"] = None if g is None else {
+            "name": g.name,
+            "rotation": g.rotation,
+            "centered": g.centered,
+            "number_of_colors": g.number_of_colors,
+            "one_color": g.one_color,
+            "color1": list(g.color1),
+            "color2": list(g.color2),
+        }
     elif e.dxftype() == "ELLIPSE":
         sweep = dxf.end_param - dxf.start_param
         info["sweep"] = sweep if sweep > 0 else sweep + 2 * math.pi

@@ -1,0 +1,385 @@
+/**
+ * Gradient paints (tracelab.gradients) in the output plan and the writers, on the hand-built
+ * trace of tests/helpers/gradients.ts: the plan's rules per draw style, gap filler, group_by and
+ * stacking; the SVG's shared <defs>, the PDF's shading patterns, the EPS's LanguageLevel 3
+ * patterns and the DXF's gradient HATCH (read back with ezdxf). What readers draw from these
+ * files is checked in tests/render/gradients.test.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Gradient, TraceResult } from '../../src/engine/types.js';
+import { writeDxf } from '../../src/formats/dxf.js';
+import { writeEps } from '../../src/formats/eps.js';
+import { writePdf } from '../../src/formats/pdf.js';
+import { rasterizeShapes } from '../../src/formats/raster.js';
+import { psLiteral, shadingLiteral } from '../../src/formats/shading.js';
+import { rampColor } from '../../src/formats/gradient.js';
+import { buildPlan, forEachDrawable, type FillItem, type GroupItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
+import { writeSvg } from '../../src/formats/svg.js';
+import { outputOptions, type OutputOptions } from '../../src/formats/types.js';
+import { BLUE, GREEN, LINEAR_X, LINEAR_Y, ORANGE, PURPLE, RADIAL, RED, SHAPE, WHITE, expectedColor, gradientTrace, withoutGradients } from '../helpers/gradients.js';
+
+const cutouts = gradientTrace();
+const stacked = gradientTrace('stacked');
+
+function drawables(items: readonly PlanItem[]): (FillItem | StrokeItem)[] {
+  const out: (FillItem | StrokeItem)[] = [];
+  forEachDrawable(items, (item) => out.push(item));
+  return out;
+}
+
+function plan(result: TraceResult, more: Partial<OutputOptions> = {}) {
+  return buildPlan(result, outputOptions(more));
+}
+
+/** The chain a single-chain stroke path walks. */
+function chainsOf(item: StrokeItem): number[] {
+  return item.paths.flatMap((p) => p.uses.map((u) => u.chain));
+}
+
+const fills = (items: readonly PlanItem[]): FillItem[] => drawables(items).filter((d): d is FillItem => d.kind === 'fill');
+const strokes = (items: readonly PlanItem[]): StrokeItem[] => drawables(items).filter((d): d is StrokeItem => d.kind === 'stroke');
+const fillOf = (items: readonly PlanItem[], shape: number): FillItem => fills(items).find((f) => f.shape === shape)!;
+/** Chain indices of the fixture (tests/helpers/gradients.ts). */
+const CHAIN = { aWithoutShared: 1, aB: 2, bWithoutShared: 3, c: 4, e: 5, d: 6 } as const;
+
+describe('plan: gradient paints', () => {
+  it('fill_shapes: gradient shapes carry their gradient, equal gradients are one object, flat shapes none', () => {
+    const items = plan(cutouts, { gapFiller: { enabled: false, nonScalingStroke: true, clip: false, strokeWidthPx: 2 } }).items;
+    expect(fillOf(items, SHAPE.A).gradient).toEqual(LINEAR_X);
+    expect(fillOf(items, SHAPE.B).gradient).toBe(LINEAR_Y);
+    expect(fillOf(items, SHAPE.C).gradient).toBe(RADIAL);
+    // E's gradient is a separate object with the same value: the plan shares A's.
+    expect(cutouts.shapes[SHAPE.E]!.gradient).not.toBe(cutouts.shapes[SHAPE.A]!.gradient);
+    expect(fillOf(items, SHAPE.E).gradient).toBe(fillOf(items, SHAPE.A).gradient);
+    expect(fillOf(items, SHAPE.D).gradient).toBeUndefined();
+    expect(fillOf(items, SHAPE.background).gradient).toBeUndefined();
+    // Colour stays the mean colour.
+    expect(fillOf(items, SHAPE.A).color).toEqual(cutouts.shapes[SHAPE.A]!.color);
+  });
+
+  it('fill_shapes: primitives are still detected on gradient shapes (SVG)', () => {
+    const items = plan(cutouts).items;
+    expect(fillOf(items, SHAPE.A).primitive?.kind).toBe('rect');
+    expect(fillOf(items, SHAPE.C).primitive?.kind).toBe('circle');
+  });
+
+  it('a gradient that cannot be drawn (zero-length axis) leaves the shape flat', () => {
+    const degenerate: Gradient = { ...LINEAR_X, x2: LINEAR_X.x1, y2: LINEAR_X.y1 };
+    const result = { ...cutouts, shapes: cutouts.shapes.map((s, i) => (i === SHAPE.A ? { ...s, gradient: degenerate } : s)) };
+    expect(fillOf(plan(result).items, SHAPE.A).gradient).toBeUndefined();
+  });
+
+  it('stroke_shapes: outlines take their shape gradient; the override colour wins', () => {
+    const outlines = strokes(plan(cutouts, { drawStyle: 'stroke_shapes' }).items);
+    const of = (chain: number) => outlines.find((s) => chainsOf(s).includes(chain) && s.gradient !== undefined);
+    expect(of(CHAIN.aWithoutShared)?.gradient).toEqual(LINEAR_X);
+    expect(of(CHAIN.c)?.gradient).toBe(RADIAL);
+    // A and B have the same mean colour but different gradients: their outlines are not merged.
+    const a = outlines.find((s) => s.gradient && s.gradient.kind === 'linear' && s.gradient.x2 === 60)!;
+    const b = outlines.find((s) => s.gradient === LINEAR_Y)!;
+    expect(a).not.toBe(b);
+    expect(a.color).toEqual(b.color);
+    const red = { r: 255, g: 0, b: 0, a: 255 };
+    const overridden = strokes(plan(cutouts, { drawStyle: 'stroke_shapes', strokes: { strokeWidthPx: 1, nonScalingStroke: true, overrideColor: red } }).items);
+    expect(overridden.every((s) => s.gradient === undefined && s.color === red)).toBe(true);
+    // One colour, no gradients: consecutive outlines merge as before.
+    expect(overridden).toHaveLength(1);
+  });
+
+  it('stroke_edges: the owner’s gradient, else the other side’s, else flat; the override colour wins', () => {
+    const edges = strokes(plan(cutouts, { drawStyle: 'stroke_edges' }).items);
+    const edge = (chain: number) => edges.find((s) => chainsOf(s).includes(chain))!;
+    // A | B: B is painted later and owns the edge.
+    expect(edge(CHAIN.aB).gradient).toBe(LINEAR_Y);
+    expect(edge(CHAIN.aWithoutShared).gradient).toEqual(LINEAR_X);
+    // E | D: D (flat) owns it; E's gradient paints it.
+    expect(edge(CHAIN.d).gradient).toEqual(LINEAR_X);
+    // The outer border has only the background (flat): the average rule, no gradient.
+    expect(edge(0).gradient).toBeUndefined();
+    const red = { r: 255, g: 0, b: 0, a: 255 };
+    const overridden = strokes(plan(cutouts, { drawStyle: 'stroke_edges', strokes: { strokeWidthPx: 1, nonScalingStroke: true, overrideColor: red } }).items);
+    expect(overridden.every((s) => s.gradient === undefined)).toBe(true);
+  });
+
+  it('gap filler: painted with the gradient side (both: the one painted first), grouped by paint', () => {
+    for (const clip of [false, true]) {
+      const fillers = strokes(plan(cutouts, { gapFiller: { enabled: true, nonScalingStroke: true, clip, strokeWidthPx: 2 } }).items).filter((s) => s.role === 'gap_filler');
+      const filler = (chain: number) => fillers.find((s) => chainsOf(s).includes(chain))!;
+      // A | B: both gradients, A is painted first.
+      expect(filler(CHAIN.aB).gradient).toEqual(LINEAR_X);
+      expect(filler(CHAIN.bWithoutShared).gradient).toBe(LINEAR_Y);
+      expect(filler(CHAIN.c).gradient).toBe(RADIAL);
+      expect(filler(CHAIN.d).gradient).toEqual(LINEAR_X);
+      // One filler per paint: LINEAR_X (A's border, A | B, E's border, E | D), LINEAR_Y, RADIAL.
+      expect(fillers).toHaveLength(3);
+      expect(filler(CHAIN.aB)).toBe(filler(CHAIN.e));
+      expect(new Set(fillers.map((f) => f.gradient)).size).toBe(3);
+      if (clip) expect(filler(CHAIN.aB).clipShapes).toEqual([0, 1, 2, 4, 5]);
+    }
+    // Without gradients the same boundaries group by colour as before (A and B have one colour).
+    const flat = strokes(plan(withoutGradients(cutouts)).items).filter((s) => s.role === 'gap_filler');
+    expect(flat.every((s) => s.gradient === undefined)).toBe(true);
+  });
+
+  it('gap filler, stacked: only borders between shapes that do not lie on each other, in the gradient', () => {
+    const fillers = strokes(plan(stacked).items).filter((s) => s.role === 'gap_filler');
+    expect(fillers).toHaveLength(1);
+    expect(chainsOf(fillers[0]!)).toEqual([CHAIN.aB]);
+    expect(fillers[0]!.gradient).toEqual(LINEAR_X);
+  });
+
+  it('group_by=color: gradient shapes grouped by gradient identity, numbered in paint order', () => {
+    const groups = plan(cutouts, { groupBy: 'color' }).items.filter((i): i is GroupItem => i.kind === 'group');
+    expect(groups.map((g) => g.id)).toEqual(['color-f0f0f0', 'gradient-0', 'gradient-1', 'gradient-2', 'color-282828']);
+    expect(fills(groups.find((g) => g.id === 'gradient-0')!.items).map((f) => f.shape)).toEqual([SHAPE.A, SHAPE.E]);
+    const layered = plan(stacked, { groupBy: 'color' }).items.filter((i): i is GroupItem => i.kind === 'group');
+    expect(layered.map((g) => g.id)).toEqual(['layer-0-color-f0f0f0', 'layer-1-gradient-0', 'layer-1-gradient-1', 'layer-1-gradient-2', 'layer-2-color-282828']);
+    // Flat pictures keep their colour groups.
+    expect(plan(withoutGradients(cutouts), { groupBy: 'color' }).items.filter((i) => i.kind === 'group').map((g) => g.id)).toEqual(['color-f0f0f0', 'color-7d1e7d', 'color-f0c828', 'color-1e1edc', 'color-282828']);
+  });
+});
+
+describe('SVG: gradient definitions', () => {
+  const svg = writeSvg(cutouts);
+  const defs = /<defs>\n([\s\S]*?)<\/defs>\n/.exec(svg);
+
+  it('one <defs> right after <svg>, before the first use, one element per distinct gradient', () => {
+    expect(defs).not.toBeNull();
+    expect(svg.split('<defs>').length - 1).toBe(1);
+    expect(svg.indexOf('<defs>')).toBe(svg.indexOf('>', svg.indexOf('<svg')) + 2);
+    expect(svg.indexOf('<defs>')).toBeLessThan(svg.indexOf('url(#'));
+    expect(defs![1]!.match(/<linearGradient /g)).toHaveLength(2);
+    expect(defs![1]!.match(/<radialGradient /g)).toHaveLength(1);
+    expect(defs![1]).toMatch(/gradientUnits="userSpaceOnUse"/);
+  });
+
+  it('ids g0, g1, g2 in first-use order; every url() points at a definition of the right geometry', () => {
+    const ids = [...defs![1]!.matchAll(/ id="(g\d+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['g0', 'g1', 'g2']);
+    const uses = [...svg.matchAll(/url\(#(g\d+)\)/g)].map((m) => m[1]!);
+    expect([...new Set(uses)]).toEqual(['g0', 'g1', 'g2']);
+    const def = (id: string) => new RegExp(`<(linear|radial)Gradient id="${id}"[^>]*>`).exec(defs![1]!)![0];
+    const paintOf = (element: RegExp) => /(?:fill|stroke)="url\(#(g\d+)\)"/.exec(element.exec(svg)![0])![1]!;
+    expect(def(paintOf(/<rect fill="url\(#g\d+\)" x="10" y="10"[^>]*>/))).toContain('x1="10" y1="25" x2="60" y2="25"');
+    expect(def(paintOf(/<rect fill="url\(#g\d+\)" x="10" y="40"[^>]*>/))).toContain('x1="35" y1="40" x2="35" y2="70"');
+    expect(def(paintOf(/<circle fill="url\(#g\d+\)"[^>]*>/))).toContain('<radialGradient id="g2" gradientUnits="userSpaceOnUse" cx="100" cy="40" r="25"');
+    // A and E share one definition.
+    const e = /<path fill="url\(#(g\d+)\)" d="m125 50[^"]*"\/>/.exec(svg);
+    expect(e?.[1]).toBe(paintOf(/<rect fill="url\(#g\d+\)" x="10" y="10"[^>]*>/));
+  });
+
+  it('stops: offsets and hex colours', () => {
+    expect(defs![1]).toContain('<stop offset="0" stop-color="#fff"/><stop offset="0.5" stop-color="#f0c828"/><stop offset="1" stop-color="#1e8c3c"/>');
+  });
+
+  it('strokes reference the gradient with stroke="url(…)"; a translucent shape keeps its opacity', () => {
+    const outlines = writeSvg(cutouts, outputOptions({ drawStyle: 'stroke_shapes' }));
+    expect(outlines).toMatch(/<path fill="none" stroke="url\(#g\d\)"/);
+    const translucent = { ...cutouts, shapes: cutouts.shapes.map((s, i) => (i === SHAPE.C ? { ...s, color: { ...s.color, a: 128 } } : s)) };
+    expect(writeSvg(translucent)).toMatch(/<circle fill="url\(#g2\)" fill-opacity="0.502"/);
+  });
+
+  it('every SVG version and Adobe mode carry the definitions; Adobe mode paints paths', () => {
+    for (const version of ['svg_1_0', 'svg_1_1', 'svg_tiny_1_2'] as const) {
+      for (const adobe of [false, true]) {
+        const text = writeSvg(cutouts, outputOptions({ svg: { version, fixedSize: false, adobeCompatibilityMode: adobe } }));
+        expect(text).toContain('<radialGradient id="g2"');
+        if (adobe) expect(text).not.toMatch(/<(circle|rect) /);
+      }
+    }
+  });
+
+  it('coordinates are input pixels rounded like the paths (a trace at half the input size)', () => {
+    const half = { ...cutouts, inputWidth: 320, inputHeight: 160 };
+    const text = writeSvg(half);
+    expect(text).toContain('x1="20" y1="50" x2="120" y2="50"');
+    expect(text).toContain('cx="200" cy="80" r="50"');
+  });
+
+  it('no gradients: no <defs>, no url()', () => {
+    const text = writeSvg(withoutGradients(cutouts));
+    expect(text).not.toContain('<defs>');
+    expect(text).not.toContain('url(');
+  });
+});
+
+describe('PDF: shading patterns', () => {
+  async function pdfText(result: TraceResult, more: Partial<OutputOptions> = {}): Promise<string> {
+    const bytes = await writePdf(buildPlan(result, outputOptions({ fileFormat: 'pdf', pdf: { compress: false }, ...more })));
+    return Buffer.from(bytes).toString('latin1');
+  }
+
+  it('one axial (ShadingType 2) or radial (ShadingType 3) pattern per distinct gradient, in the page resources', async () => {
+    const text = await pdfText(cutouts);
+    expect(text.match(/\/PatternType 2/g)).toHaveLength(3);
+    expect(text.match(/\/ShadingType 2/g)).toHaveLength(2);
+    expect(text.match(/\/ShadingType 3/g)).toHaveLength(1);
+    expect(text).toMatch(/\/Pattern <<\n\/P0 \d+ 0 R\n\/P1 \d+ 0 R\n\/P2 \d+ 0 R\n>>/);
+    expect(text).toContain('/Coords [ 100 40 0 100 40 25 ]');
+    expect(text).toContain('/Extend [ true true ]');
+    expect(text).toContain('/ColorSpace /DeviceRGB');
+  });
+
+  it('two stops: one type 2 function; three: a type 3 stitching function with Bounds and Encode', async () => {
+    const text = await pdfText(cutouts);
+    expect(text).toMatch(/\/Coords \[ 10 25 60 25 \]\n\/Function <<\n\/FunctionType 2\n\/Domain \[ 0 1 \]\n\/C0 \[ 0\.8627 0\.1176 0\.1176 \]\n\/C1 \[ 0\.1176 0\.1176 0\.8627 \]\n\/N 1/);
+    expect(text).toMatch(/\/FunctionType 3\n\/Domain \[ 0 1 \]\n\/Functions \[ <</);
+    expect(text).toContain('/Bounds [ 0.5 ]');
+    expect(text).toContain('/Encode [ 0 1 0 1 ]');
+  });
+
+  it('fills use /Pattern cs … scn, strokes /Pattern CS … SCN; the matrix maps traced coordinates like the paths', async () => {
+    const text = await pdfText(cutouts);
+    expect(text).toMatch(/\/Pattern cs \/P\d scn/);
+    expect(text).toMatch(/\/Pattern CS \/P\d SCN/);
+    expect(text).toContain('/Matrix [ 1 0 0 -1 0 80 ]');
+    // A stretched page (2 × wide): the same stretch in the pattern matrix.
+    const stretched = await pdfText(cutouts, { size: { unit: 'pt', width: 320, height: 80, aspectRatio: 'stretch', alignX: 0.5, alignY: 0.5 } });
+    expect(stretched).toContain('/Matrix [ 2 0 0 -1 0 80 ]');
+  });
+
+  it('no gradients: no patterns', async () => {
+    const text = await pdfText(withoutGradients(cutouts));
+    expect(text).not.toContain('/Pattern');
+  });
+});
+
+describe('EPS: LanguageLevel 3 shading patterns', () => {
+  const eps = writeEps(buildPlan(cutouts, outputOptions({ fileFormat: 'eps' })));
+
+  it('declares LanguageLevel 3 and EPSF-3.0; one makepattern per distinct gradient, after the page concat', () => {
+    expect(eps.startsWith('%!PS-Adobe-3.0 EPSF-3.0\n')).toBe(true);
+    expect(eps).toContain('\n%%LanguageLevel: 3\n');
+    expect(eps.match(/makepattern def/g)).toHaveLength(3);
+    expect(eps.indexOf('makepattern')).toBeGreaterThan(eps.indexOf('] concat'));
+    expect(eps).toContain('/P2 << /PatternType 2 /Shading << /ShadingType 3 /ColorSpace /DeviceRGB /Coords [100 40 0 100 40 25] /Function << /FunctionType 3');
+    expect(eps.match(/\/ShadingType 2/g)).toHaveLength(2);
+    expect(eps).toContain('/Extend [true true]');
+    expect(eps).toMatch(/>> \[1 0 0 1 0 0\] makepattern def\n/);
+  });
+
+  it('fills and strokes select the pattern; translucent stops are composited over white', () => {
+    expect(eps).toMatch(/\nP\d setpattern\n[^\n]* m\n/);
+    const outlines = writeEps(buildPlan(cutouts, outputOptions({ fileFormat: 'eps', drawStyle: 'stroke_shapes' })));
+    expect(outlines).toMatch(/\nP\d setpattern\n0 setlinewidth\n/);
+    const translucent = { ...cutouts, shapes: cutouts.shapes.map((s, i) => (i === SHAPE.C ? { ...s, color: { ...s.color, a: 0 } } : s)) };
+    expect(writeEps(buildPlan(translucent, outputOptions({ fileFormat: 'eps' })))).not.toContain('/ShadingType 3');
+    const half = { ...cutouts, shapes: cutouts.shapes.map((s, i) => (i === SHAPE.C ? { ...s, color: { ...s.color, a: 51 } } : s)) };
+    // Green (30, 140, 60) at alpha 0.2 over white: (210, 232, 216).
+    expect(writeEps(buildPlan(half, outputOptions({ fileFormat: 'eps' })))).toContain('/C1 [0.8235 0.9098 0.8471]');
+  });
+
+  it('no gradients: no patterns', () => {
+    const flat = writeEps(buildPlan(withoutGradients(cutouts), outputOptions({ fileFormat: 'eps' })));
+    expect(flat).not.toContain('makepattern');
+    expect(flat).not.toContain('setpattern');
+  });
+});
+
+describe('DXF: gradient HATCH', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tracelab-gradient-dxf-'));
+  const SCRIPT = join(import.meta.dirname, '..', 'helpers', 'read-dxf.py');
+  let files = 0;
+  interface Hatch {
+    dxftype: string;
+    layer: string;
+    true_color: number | null;
+    boundary_paths?: number;
+    solid_fill?: number;
+    gradient?: { name: string; rotation: number; centered: number; number_of_colors: number; one_color: number; color1: number[]; color2: number[] } | null;
+  }
+  function read(text: string): { audit: { errors: number; fixes: number }; structure: string[]; entities: Hatch[] } {
+    const file = join(dir, `g${files++}.dxf`);
+    writeFileSync(file, text);
+    return JSON.parse(execFileSync('/usr/bin/python3', [SCRIPT, file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  }
+  const rgb = (c: { r: number; g: number; b: number }) => [c.r, c.g, c.b];
+
+  it('raw tags: HATCH, solid, with gradient group codes 450 … 470', () => {
+    const text = writeDxf(buildPlan(cutouts, outputOptions({ fileFormat: 'dxf' })));
+    expect(text.match(/\r\n {2}0\r\nHATCH\r\n/g)).toHaveLength(4);
+    expect(text).toContain('\r\n  2\r\nSOLID\r\n 70\r\n1\r\n');
+    expect(text).toMatch(/\r\n450\r\n1\r\n451\r\n0\r\n460\r\n[\d.]+\r\n461\r\n0\.0\r\n452\r\n0\r\n462\r\n1\.0\r\n453\r\n2\r\n463\r\n0\.0\r\n 63\r\n\d+\r\n421\r\n\d+\r\n463\r\n1\.0\r\n 63\r\n\d+\r\n421\r\n\d+\r\n470\r\nLINEAR\r\n/);
+    expect(text).toContain('\r\n470\r\nSPHERICAL\r\n');
+    expect(writeDxf(buildPlan(withoutGradients(cutouts), outputOptions({ fileFormat: 'dxf' })))).not.toContain('HATCH');
+  });
+
+  for (const compatibility of ['lines_only', 'lines_and_arcs', 'lines_arcs_and_splines'] as const) {
+    it(`ezdxf reads the gradients (${compatibility}): type, angle, the colours where DXF puts them; outlines kept`, () => {
+      const report = read(writeDxf(buildPlan(cutouts, outputOptions({ fileFormat: 'dxf', dxf: { compatibility } }))));
+      expect(report.audit).toMatchObject({ errors: 0, fixes: 0 });
+      expect(report.structure).toEqual([]);
+      const hatches = report.entities.filter((e) => e.dxftype === 'HATCH');
+      expect(hatches.map((h) => h.gradient?.name)).toEqual(['LINEAR', 'LINEAR', 'SPHERICAL', 'LINEAR']);
+      const [a, b, c, e] = hatches.map((h) => h.gradient!);
+      // A: left to right, red at its left side, blue at its right.
+      expect(a!.rotation).toBeCloseTo(0, 4);
+      expect([a!.color1, a!.color2]).toEqual([rgb(RED), rgb(BLUE)]);
+      // B: its ramp grows down the page, which is 270° with y up.
+      expect(b!.rotation).toBeCloseTo(270, 4);
+      expect([b!.color1, b!.color2]).toEqual([rgb(ORANGE), rgb(PURPLE)]);
+      // C: centred sphere; the highlight (second colour) is the colour at the centre, the first at the rim.
+      expect(c!.centered).toBe(0);
+      expect([c!.color1, c!.color2]).toEqual([rgb(GREEN), rgb(WHITE)]);
+      // E: beyond the axis end, padded blue both ways; its hole (D) is a second boundary path.
+      expect([e!.color1, e!.color2]).toEqual([rgb(BLUE), rgb(BLUE)]);
+      expect(hatches.map((h) => h.boundary_paths)).toEqual([1, 1, 1, 2]);
+      expect(hatches.every((h) => h.solid_fill === 1 && h.gradient!.number_of_colors === 2 && h.gradient!.one_color === 0)).toBe(true);
+      // Every fill still has its outline entities (contours): background 4 loops, A, B, C, E 2, D.
+      expect(report.entities.filter((x) => x.dxftype !== 'HATCH')).toHaveLength(10);
+    });
+  }
+
+  it('a stretched page turns the linear angle with the page (its isolines stay put)', () => {
+    const diagonal: Gradient = { ...LINEAR_X, x1: 10, y1: 10, x2: 60, y2: 40 };
+    const result = { ...cutouts, shapes: cutouts.shapes.map((s, i) => (i === SHAPE.A ? { ...s, gradient: diagonal } : s)) };
+    const report = read(writeDxf(buildPlan(result, outputOptions({ fileFormat: 'dxf', size: { unit: 'none', width: 320, height: 80, aspectRatio: 'stretch', alignX: 0.5, alignY: 0.5 } }))));
+    const a = report.entities.find((h) => h.dxftype === 'HATCH')!.gradient!;
+    // t grows along (dx/sx, dy/sy) = (50/2, 30): on the y-up page atan2(−30, 25).
+    expect(a.rotation).toBeCloseTo(((Math.atan2(-30, 25) * 180) / Math.PI + 360) % 360, 4);
+  });
+});
+
+describe('rasterizeShapes: gradient shapes', () => {
+  it('paints each pixel with the gradient at its centre (2 px per traced px, stretched 3:2 on the other axis)', () => {
+    const [sx, sy] = [2, 3];
+    const width = 160 * sx;
+    const data = rasterizeShapes(cutouts, { width, height: 80 * sy, scaleX: sx, scaleY: sy, antiAliased: true });
+    let worst = 0;
+    for (const [g, x, y] of [[LINEAR_X, 20, 20], [LINEAR_X, 50, 30], [LINEAR_Y, 30, 45], [LINEAR_Y, 30, 65], [RADIAL, 110, 40], [RADIAL, 100, 20], [LINEAR_X, 130, 70]] as const) {
+      const px = Math.floor(x * sx);
+      const py = Math.floor(y * sy);
+      const want = expectedColor(g, (px + 0.5) / sx, (py + 0.5) / sy);
+      for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(data[(py * width + px) * 4 + k]! - want[k]!));
+    }
+    expect(worst).toBeLessThanOrEqual(0.5);
+  });
+});
+
+describe('hard stops (two stops at one offset)', () => {
+  const hard: Gradient = {
+    kind: 'linear',
+    x1: 0,
+    y1: 0,
+    x2: 10,
+    y2: 0,
+    stops: [{ offset: 0, color: RED }, { offset: 0.5, color: RED }, { offset: 0.5, color: BLUE }, { offset: 1, color: BLUE }],
+  };
+
+  it('the ramp jumps at the offset, which takes the later stop', () => {
+    expect(rampColor(hard.stops, 0.4999)).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    expect(rampColor(hard.stops, 0.5)).toMatchObject({ r: BLUE.r, g: BLUE.g, b: BLUE.b });
+  });
+
+  it('the stitching function skips the zero-length piece: Bounds stay increasing', () => {
+    expect(psLiteral(shadingLiteral(hard))).toBe(
+      '<< /ShadingType 2 /ColorSpace /DeviceRGB /Coords [0 0 10 0] /Function << /FunctionType 3 /Domain [0 1] /Functions [' +
+        '<< /FunctionType 2 /Domain [0 1] /C0 [0.8627 0.1176 0.1176] /C1 [0.8627 0.1176 0.1176] /N 1 >> ' +
+        '<< /FunctionType 2 /Domain [0 1] /C0 [0.1176 0.1176 0.8627] /C1 [0.1176 0.1176 0.8627] /N 1 >>] /Bounds [0.5] /Encode [0 1 0 1] >> /Extend [true true] >>',
+    );
+  });
+});
