@@ -358,7 +358,7 @@ function* traceBitmap(
     regions = despeckle(found, width, height, minArea, labelLab, links);
     // Smooth shading: pixel art keeps its exact lattice colours.
     if (facts.profile !== 'pixel') {
-      const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor) };
+      const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
       const areas = findSmoothAreas(input);
       if (areas.length > 0) {
         shaded = applyShading(input, areas, gradients, fills.length);

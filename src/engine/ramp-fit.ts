@@ -28,7 +28,8 @@ export interface RampSamples {
   readonly rgb: Float64Array;
   /**
    * Colour slope per sample along x and y of the area's main colour axis (sRGB units per px), NaN
-   * where the neighbours needed are outside the area.
+   * where the neighbours needed are outside the area; empty arrays for samples without slopes
+   * (only the geometry search needs them).
    */
   readonly slopeX: Float64Array;
   readonly slopeY: Float64Array;
@@ -57,9 +58,9 @@ const MAX_BINS = 1024;
 /** A radial fit must leave at most this share of the linear fit's in-bin variance to be chosen. */
 const RADIAL_ADVANTAGE = 0.8;
 /** How far (rad) the angle search looks either side of the structure tensor's direction. */
-const ANGLE_SEARCH_RAD = 0.35;
-/** Nelder–Mead steps for the radial centre. */
-const CENTRE_STEPS = 36;
+const ANGLE_SEARCH_RAD = 0.12;
+/** In-bin evaluations the centre search may spend. */
+const CENTRE_STEPS = 40;
 /** A radial ramp whose first stop lies within this share of its radius starts at the centre. */
 const RADIAL_CENTRE_SHARE = 0.04;
 /** A centre further than this many area extents away is a linear ramp in disguise. */
@@ -70,18 +71,24 @@ const MAX_CENTRE_DISTANCE = 6;
  * or no direction to speak of.
  */
 /**
+ * The best linear or radial ramp for the samples, or undefined when there are too few samples
+ * or no direction to speak of: the geometry is searched on `search` (a regular subset with
+ * slopes: a thousand pixels or two pin an axis or a centre well), the ramp fitted to `samples`.
  * @param gate when given, an RMS error (sRGB units) that the first guesses must already reach
  * (within the searches' reach), else the samples are not a ramp and no search is made.
  */
-export function fitRamp(samples: RampSamples, gate?: number): FittedRamp | undefined {
-  if (samples.count < 8) return undefined;
-  const bounds = sampleBounds(samples);
+export function fitRamp(samples: RampSamples, search: RampSamples = thinned(samples, SEARCH_SAMPLES), gate?: number): FittedRamp | undefined {
+  const geometry = findGeometry(search, gate);
+  return geometry && rampFor(samples, geometry);
+}
+
+/** The linear or radial geometry that leaves the least colour variance along its t (see fitRamp). */
+export function findGeometry(search: RampSamples, gate?: number): RampGeometry | undefined {
+  if (search.count < 8) return undefined;
+  const bounds = boundsOf(search);
   const extent = Math.max(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1);
-  const tensor = slopeTensor(samples);
+  const tensor = slopeTensor(search);
   if (!tensor) return undefined;
-  // The geometry is found on a regular subset (a few thousand pixels pin an axis or a centre
-  // well); the ramp is then fitted to all samples.
-  const search = thinned(samples, SEARCH_SAMPLES);
   // A field no geometry near the first guesses comes close to explaining is texture: the
   // searches would not rescue it.
   if (gate !== undefined) {
@@ -91,20 +98,26 @@ export function fitRamp(samples: RampSamples, gate?: number): FittedRamp | undef
   const linear = bestLinear(search, tensor.angle);
   let best: { geometry: RampGeometry; sse: number } = linear;
   const centre = tensor.centre && Math.hypot(tensor.centre[0] - (bounds.minX + bounds.maxX) / 2, tensor.centre[1] - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent ? tensor.centre : undefined;
-  // A linear fit within the 8-bit steps of a render leaves nothing for a centre to explain.
-  if (centre && Math.sqrt(linear.sse / search.count) > LINEAR_IS_EXACT) {
+  // A linear fit within the 8-bit steps of a render leaves nothing for a centre to explain; a
+  // centre whose first guess is far behind the linear fit is not searched either.
+  const promising = centre !== undefined && Math.sqrt(linear.sse / search.count) > LINEAR_IS_EXACT && inBinError(search, { kind: 'radial', cx: centre[0], cy: centre[1] }) < RADIAL_PROMISE * linear.sse;
+  if (centre && promising) {
     const radial = bestRadial(search, centre, extent);
     const g = radial.geometry as Extract<RampGeometry, { kind: 'radial' }>;
     const near = Math.hypot(g.cx - (bounds.minX + bounds.maxX) / 2, g.cy - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent;
     if (near && radial.sse < RADIAL_ADVANTAGE * linear.sse) best = radial;
   }
-  return rampFor(samples, best.geometry);
+  return best.geometry;
 }
 
+/** A centre is searched only when its first guess leaves less than this many times the linear fit's variance. */
+const RADIAL_PROMISE = 1.5;
 /** In-bin RMS (sRGB units) under which a linear fit is not worth trying a centre against. */
 const LINEAR_IS_EXACT = 0.8;
+/** Samples a ramp's mean error is measured on, at most. */
+const ERROR_SAMPLES = 4000;
 /** Samples the geometry search looks at, at most. */
-const SEARCH_SAMPLES = 1500;
+export const SEARCH_SAMPLES = 1500;
 
 /** Every k-th sample, so that at most `limit` remain (the samples themselves when fewer). */
 function thinned(s: RampSamples, limit: number): RampSamples {
@@ -116,11 +129,15 @@ function thinned(s: RampSamples, limit: number): RampSamples {
     x: new Float64Array(count),
     y: new Float64Array(count),
     rgb: new Float64Array(count * 3),
-    slopeX: new Float64Array(0),
-    slopeY: new Float64Array(0),
+    slopeX: new Float64Array(s.slopeX.length > 0 ? count : 0),
+    slopeY: new Float64Array(s.slopeY.length > 0 ? count : 0),
   };
   for (let k = 0; k < count; k++) {
     const i = k * stride;
+    if (s.slopeX.length > 0) {
+      out.slopeX[k] = s.slopeX[i]!;
+      out.slopeY[k] = s.slopeY[i]!;
+    }
     out.x[k] = s.x[i]!;
     out.y[k] = s.y[i]!;
     out.rgb[k * 3] = s.rgb[i * 3]!;
@@ -159,45 +176,72 @@ function sampleBounds(s: RampSamples): Bounds {
  * are parallel: a linear ramp).
  */
 function slopeTensor(s: RampSamples): { angle: number; centre: readonly [number, number] | undefined } | undefined {
+  if (s.slopeX.length < s.count) return undefined;
   let jxx = 0;
   let jxy = 0;
   let jyy = 0;
-  // Normal equations of the meeting point: Σ w n nᵀ c = Σ w n (n · p), n ⟂ slope.
-  let axx = 0;
-  let axy = 0;
-  let ayy = 0;
-  let bx = 0;
-  let by = 0;
   let used = 0;
+  let minX = Infinity;
+  let maxX = -Infinity;
   for (let i = 0; i < s.count; i++) {
     const gx = s.slopeX[i]!;
     const gy = s.slopeY[i]!;
-    if (Number.isNaN(gx) || Number.isNaN(gy)) continue;
-    const w = gx * gx + gy * gy;
-    if (w === 0) continue;
+    if (Number.isNaN(gx) || Number.isNaN(gy) || (gx === 0 && gy === 0)) continue;
     used++;
     jxx += gx * gx;
     jxy += gx * gy;
     jyy += gy * gy;
-    // Unit normal to the slope, weighted by the slope's strength (w · n nᵀ with |n| = 1).
-    const nx = -gy;
-    const ny = gx;
-    axx += nx * nx;
-    axy += nx * ny;
-    ayy += ny * ny;
-    const np = nx * s.x[i]! + ny * s.y[i]!;
-    bx += nx * np;
-    by += ny * np;
+    minX = Math.min(minX, s.x[i]!);
+    maxX = Math.max(maxX, s.x[i]!);
   }
   if (used < 4 || jxx + jyy === 0) return undefined;
-  // First eigenvector of [[jxx, jxy], [jxy, jyy]]: angle ½·atan2(2jxy, jxx − jyy).
+  // First eigenvector of [[jxx, jxy], [jxy, jyy]]: angle ½·atan2(2jxy, jxx - jyy).
   const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
-  const det = axx * ayy - axy * axy;
-  const trace = axx + ayy;
-  // Parallel slope lines make the system singular: its smaller eigenvalue vanishes.
-  const smaller = trace / 2 - Math.sqrt(Math.max(0, (trace * trace) / 4 - det));
-  const centre: [number, number] | undefined = smaller > 0.02 * trace ? [(ayy * bx - axy * by) / det, (axx * by - axy * bx) / det] : undefined;
-  return { angle, centre };
+  return { angle, centre: meetingPoint(s, Math.max(1, maxX - minX)) };
+}
+
+/**
+ * The point where the slope lines meet (each sample's line through it along its slope), in
+ * weighted least squares — Σ w n nᵀ c = Σ w n (n · p) with n ⟂ slope, w the slope's strength —
+ * refined twice with weights that fade for lines passing far from the last estimate (slopes near
+ * a radial ramp's centre and noisy ones point anywhere). Undefined when the lines are parallel.
+ */
+function meetingPoint(s: RampSamples, extent: number): [number, number] | undefined {
+  let centre: [number, number] | undefined;
+  const scale = extent / 20;
+  for (let pass = 0; pass < 3; pass++) {
+    let axx = 0;
+    let axy = 0;
+    let ayy = 0;
+    let bx = 0;
+    let by = 0;
+    for (let i = 0; i < s.count; i++) {
+      const gx = s.slopeX[i]!;
+      const gy = s.slopeY[i]!;
+      if (Number.isNaN(gx) || Number.isNaN(gy) || (gx === 0 && gy === 0)) continue;
+      // Normal to the slope, |n|² = the slope's strength.
+      const nx = -gy;
+      const ny = gx;
+      const np = nx * s.x[i]! + ny * s.y[i]!;
+      let w = 1;
+      if (centre) {
+        const d = (nx * centre[0] + ny * centre[1] - np) / Math.sqrt(nx * nx + ny * ny) / scale;
+        w = 1 / (1 + d * d);
+      }
+      axx += w * nx * nx;
+      axy += w * nx * ny;
+      ayy += w * ny * ny;
+      bx += w * nx * np;
+      by += w * ny * np;
+    }
+    const det = axx * ayy - axy * axy;
+    const trace = axx + ayy;
+    // Parallel slope lines make the system singular: its smaller eigenvalue vanishes.
+    const smaller = trace / 2 - Math.sqrt(Math.max(0, (trace * trace) / 4 - det));
+    if (!(smaller > 0.02 * trace)) return pass === 0 ? undefined : centre;
+    centre = [(ayy * bx - axy * by) / det, (axx * by - axy * bx) / det];
+  }
+  return centre;
 }
 
 /** t of sample i for a geometry. */
@@ -282,104 +326,164 @@ function binSamples(s: RampSamples, g: RampGeometry, scratch = false): Bins {
   return { tMin, width, count, n, sum, sumSq };
 }
 
-/** Colour variance left inside the bins (sum of squares, sRGB units²). */
-function inBinError(s: RampSamples, g: RampGeometry): number {
-  const bins = binSamples(s, g, true);
-  let sse = 0;
-  for (let b = 0; b < bins.count; b++) {
-    const n = bins.n[b]!;
-    if (n === 0) continue;
-    const r = bins.sum[b * 3]!;
-    const gg = bins.sum[b * 3 + 1]!;
-    const bb = bins.sum[b * 3 + 2]!;
-    sse += bins.sumSq[b]! - (r * r + gg * gg + bb * bb) / n;
+/** Σ|c|² of a sample set (the part of the in-bin variance no geometry changes), computed once. */
+const SUM_SQUARES = new WeakMap<RampSamples, number>();
+
+function sumOfSquares(s: RampSamples): number {
+  let v = SUM_SQUARES.get(s);
+  if (v === undefined) {
+    v = 0;
+    for (let i = 0; i < s.count * 3; i++) v += s.rgb[i]! * s.rgb[i]!;
+    SUM_SQUARES.set(s, v);
   }
-  return sse;
+  return v;
+}
+
+/**
+ * Colour variance left inside 1-px bins of t (sum of squares, sRGB units²): Σ|c|² − Σ over bins
+ * of |Σc|²/n. The t range comes from the samples' bounding box (no first pass to find it); this
+ * is the search's inner loop, a few hundred times per picture.
+ */
+function inBinError(s: RampSamples, g: RampGeometry): number {
+  const b = boundsOf(s);
+  let tMin: number;
+  let tMax: number;
+  if (g.kind === 'linear') {
+    const tx0 = g.ux * b.minX;
+    const tx1 = g.ux * b.maxX;
+    const ty0 = g.uy * b.minY;
+    const ty1 = g.uy * b.maxY;
+    tMin = Math.min(tx0, tx1) + Math.min(ty0, ty1);
+    tMax = Math.max(tx0, tx1) + Math.max(ty0, ty1);
+  } else {
+    const dx = Math.max(Math.abs(b.minX - g.cx), Math.abs(b.maxX - g.cx));
+    const dy = Math.max(Math.abs(b.minY - g.cy), Math.abs(b.maxY - g.cy));
+    const nx = g.cx < b.minX ? b.minX - g.cx : g.cx > b.maxX ? g.cx - b.maxX : 0;
+    const ny = g.cy < b.minY ? b.minY - g.cy : g.cy > b.maxY ? g.cy - b.maxY : 0;
+    tMin = Math.sqrt(nx * nx + ny * ny);
+    tMax = Math.sqrt(dx * dx + dy * dy);
+  }
+  const width = Math.max(1, (tMax - tMin) / MAX_BINS);
+  const perWidth = 1 / width;
+  const count = Math.floor((tMax - tMin) * perWidth) + 1;
+  const n = SCRATCH_BINS.n.fill(0, 0, count);
+  const sum = SCRATCH_BINS.sum.fill(0, 0, count * 3);
+  const { x, y, rgb } = s;
+  if (g.kind === 'linear') {
+    const { ux, uy } = g;
+    for (let i = 0; i < s.count; i++) {
+      const k = Math.min(count - 1, Math.floor((ux * x[i]! + uy * y[i]! - tMin) * perWidth));
+      n[k]!++;
+      sum[k * 3]! += rgb[i * 3]!;
+      sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
+      sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
+    }
+  } else {
+    const { cx, cy } = g;
+    for (let i = 0; i < s.count; i++) {
+      const dx = x[i]! - cx;
+      const dy = y[i]! - cy;
+      const k = Math.min(count - 1, Math.floor((Math.sqrt(dx * dx + dy * dy) - tMin) * perWidth));
+      n[k]!++;
+      sum[k * 3]! += rgb[i * 3]!;
+      sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
+      sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
+    }
+  }
+  let explained = 0;
+  for (let k = 0; k < count; k++) {
+    const nk = n[k]!;
+    if (nk === 0) continue;
+    const r = sum[k * 3]!;
+    const gg = sum[k * 3 + 1]!;
+    const bb = sum[k * 3 + 2]!;
+    explained += (r * r + gg * gg + bb * bb) / nk;
+  }
+  return sumOfSquares(s) - explained;
+}
+
+/** The samples' bounding box, computed once per sample set. */
+const BOUNDS = new WeakMap<RampSamples, Bounds>();
+
+function boundsOf(s: RampSamples): Bounds {
+  let b = BOUNDS.get(s);
+  if (!b) BOUNDS.set(s, (b = sampleBounds(s)));
+  return b;
 }
 
 function linearAt(angle: number): RampGeometry {
   return { kind: 'linear', ux: Math.cos(angle), uy: Math.sin(angle) };
 }
 
-/** Golden-section search of the axis angle around `start`. */
+/**
+ * The axis angle near `start` (the structure tensor's, already close): successive parabolas
+ * through three angles, the bracket narrowing around the best, from ANGLE_SEARCH_RAD down to
+ * ~0.001 rad (0.06°).
+ */
 function bestLinear(s: RampSamples, start: number): { geometry: RampGeometry; sse: number } {
-  const ratio = (Math.sqrt(5) - 1) / 2;
-  let lo = start - ANGLE_SEARCH_RAD;
-  let hi = start + ANGLE_SEARCH_RAD;
-  let a = hi - ratio * (hi - lo);
-  let b = lo + ratio * (hi - lo);
-  let fa = inBinError(s, linearAt(a));
-  let fb = inBinError(s, linearAt(b));
-  // 0.7 rad down to ~0.002 rad (0.1°).
-  for (let k = 0; k < 13; k++) {
-    if (fa <= fb) {
-      hi = b;
-      b = a;
-      fb = fa;
-      a = hi - ratio * (hi - lo);
-      fa = inBinError(s, linearAt(a));
-    } else {
-      lo = a;
-      a = b;
-      fa = fb;
-      b = lo + ratio * (hi - lo);
-      fb = inBinError(s, linearAt(b));
-    }
-  }
-  const angle = fa <= fb ? a : b;
-  return { geometry: linearAt(angle), sse: Math.min(fa, fb) };
-}
-
-/** Nelder–Mead over the centre, from `start`, with a first step of a tenth of the extent. */
-function bestRadial(s: RampSamples, start: readonly [number, number], extent: number): { geometry: RampGeometry; sse: number } {
-  const step = extent / 10;
-  const px = [start[0], start[0] + step, start[0]];
-  const py = [start[1], start[1], start[1] + step];
-  const f = px.map((x, i) => inBinError(s, { kind: 'radial', cx: x, cy: py[i]! }));
-  const at = (x: number, y: number): number => inBinError(s, { kind: 'radial', cx: x, cy: y });
-  for (let k = 0; k < CENTRE_STEPS; k++) {
-    // Order: best, middle, worst.
-    const order = [0, 1, 2].sort((i, j) => f[i]! - f[j]! || i - j);
-    const [bi, mi, wi] = order as [number, number, number];
-    const cx = (px[bi]! + px[mi]!) / 2;
-    const cy = (py[bi]! + py[mi]!) / 2;
-    const rx = cx + (cx - px[wi]!);
-    const ry = cy + (cy - py[wi]!);
-    const fr = at(rx, ry);
-    if (fr < f[bi]!) {
-      const ex = cx + 2 * (cx - px[wi]!);
-      const ey = cy + 2 * (cy - py[wi]!);
-      const fe = at(ex, ey);
-      if (fe < fr) [px[wi], py[wi], f[wi]] = [ex, ey, fe];
-      else [px[wi], py[wi], f[wi]] = [rx, ry, fr];
-    } else if (fr < f[mi]!) {
-      [px[wi], py[wi], f[wi]] = [rx, ry, fr];
-    } else {
-      const kx = cx + 0.5 * (px[wi]! - cx);
-      const ky = cy + 0.5 * (py[wi]! - cy);
-      const fk = at(kx, ky);
-      if (fk < f[wi]!) [px[wi], py[wi], f[wi]] = [kx, ky, fk];
-      else {
-        // Shrink towards the best point.
-        for (const i of [mi, wi]) {
-          px[i] = px[bi]! + 0.5 * (px[i]! - px[bi]!);
-          py[i] = py[bi]! + 0.5 * (py[i]! - py[bi]!);
-          f[i] = at(px[i]!, py[i]!);
-        }
+  let centre = start;
+  let fc = inBinError(s, linearAt(centre));
+  let step = ANGLE_SEARCH_RAD;
+  for (let round = 0; step > 0.001 && round < 24; round++) {
+    const fl = inBinError(s, linearAt(centre - step));
+    const fr = inBinError(s, linearAt(centre + step));
+    // Vertex of the parabola through the three; kept within the bracket.
+    const curvature = fl + fr - 2 * fc;
+    let next = centre;
+    let fn = fc;
+    if (fl < fc || fr < fc) [next, fn] = fl < fr ? [centre - step, fl] : [centre + step, fr];
+    if (curvature > 0) {
+      const vertex = centre + (step * (fl - fr)) / (2 * curvature);
+      if (Math.abs(vertex - centre) < step) {
+        const fv = inBinError(s, linearAt(vertex));
+        if (fv < fn) [next, fn] = [vertex, fv];
       }
     }
-    if (Math.abs(px[bi]! - px[wi]!) + Math.abs(py[bi]! - py[wi]!) < 0.05) break;
+    // Moved to an end: keep the step (the minimum may lie beyond); else narrow around the best.
+    const atEnd = next === centre - step || next === centre + step;
+    centre = next;
+    fc = fn;
+    step = atEnd ? step : step / 4;
   }
-  let best = 0;
-  for (let i = 1; i < 3; i++) if (f[i]! < f[best]!) best = i;
-  return { geometry: { kind: 'radial', cx: px[best]!, cy: py[best]! }, sse: f[best]! };
+  return { geometry: linearAt(centre), sse: fc };
+}
+
+/**
+ * Compass (pattern) search of the centre from `start`, the slope lines' meeting point: try a step
+ * each way along x and y, move to the best, halve the step when none is better; from a fiftieth of
+ * the extent down to 0.1 px.
+ */
+function bestRadial(s: RampSamples, start: readonly [number, number], extent: number): { geometry: RampGeometry; sse: number } {
+  let cx = start[0];
+  let cy = start[1];
+  let best = inBinError(s, { kind: 'radial', cx, cy });
+  let step = Math.max(0.4, extent / 50);
+  let evaluations = 0;
+  while (step >= 0.1 && evaluations < CENTRE_STEPS) {
+    let moved = false;
+    for (let d = 0; d < 4; d++) {
+      const x = cx + (d === 0 ? step : d === 1 ? -step : 0);
+      const y = cy + (d === 2 ? step : d === 3 ? -step : 0);
+      const f = inBinError(s, { kind: 'radial', cx: x, cy: y });
+      evaluations++;
+      if (f < best) {
+        best = f;
+        cx = x;
+        cy = y;
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) step /= 2;
+  }
+  return { geometry: { kind: 'radial', cx, cy }, sse: best };
 }
 
 /** The ramp (stops) of a geometry and its error over the samples. */
 export function rampFor(s: RampSamples, g: RampGeometry): FittedRamp {
   const bins = binSamples(s, g);
   const stops = fitStops(bins);
-  return { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(s, g, stops) };
+  return { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(thinned(s, ERROR_SAMPLES), g, stops) };
 }
 
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
@@ -397,7 +501,7 @@ export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array):
 export function joinSamples(parts: readonly RampSamples[]): RampSamples {
   let count = 0;
   for (const p of parts) count += p.count;
-  const out: RampSamples = {
+  const out: { -readonly [K in keyof RampSamples]: RampSamples[K] } = {
     count,
     x: new Float64Array(count),
     y: new Float64Array(count),
@@ -406,12 +510,19 @@ export function joinSamples(parts: readonly RampSamples[]): RampSamples {
     slopeY: new Float64Array(count),
   };
   let at = 0;
+  const withSlopes = parts.every((p) => p.slopeX.length >= p.count);
+  if (!withSlopes) {
+    out.slopeX = new Float64Array(0);
+    out.slopeY = new Float64Array(0);
+  }
   for (const p of parts) {
     out.x.set(p.x.subarray(0, p.count), at);
     out.y.set(p.y.subarray(0, p.count), at);
     out.rgb.set(p.rgb.subarray(0, p.count * 3), at * 3);
-    out.slopeX.set(p.slopeX.subarray(0, p.count), at);
-    out.slopeY.set(p.slopeY.subarray(0, p.count), at);
+    if (withSlopes) {
+      out.slopeX.set(p.slopeX.subarray(0, p.count), at);
+      out.slopeY.set(p.slopeY.subarray(0, p.count), at);
+    }
     at += p.count;
   }
   return out;

@@ -14,7 +14,7 @@
  */
 import { rgbToLab } from './color.js';
 import { hypot3 } from './length.js';
-import { fitRamp, joinSamples, rampColorAt, rampError, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
+import { findGeometry, joinSamples, rampColorAt, rampError, rampFor, SEARCH_SAMPLES, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
 import type { Regions } from './regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
@@ -37,8 +37,10 @@ const FLAT_FLOOR = 1;
  */
 const MAX_RAMP_SLOPE = 12;
 const STEP_JUMP = 6;
-/** Interior pixels an area needs to be fitted at all. */
+/** Interior pixels an area needs to be fitted at all … */
 const MIN_AREA_SAMPLES = 40;
+/** … and in a photo, this share of the picture's pixels. */
+const PHOTO_MIN_SHARE = 0.002;
 /**
  * A group is searched for a gradient only when its first guesses already come within this many
  * times its shades' error (RMS against mean, plus GATE_FLOOR sRGB units): a textured group is
@@ -46,6 +48,8 @@ const MIN_AREA_SAMPLES = 40;
  */
 const GATE_RATIO = 2;
 const GATE_FLOOR = 2;
+/** … and never more than this (sRGB units): a field that noisy is not one smooth shading. */
+const GATE_MAX = 10;
 /** Samples one fit looks at, at most (larger areas are sampled on a regular stride). */
 const MAX_SAMPLES = 12_000;
 /** Gradients off: about one band per this much colour (ΔE76 along the ramp) … */
@@ -72,6 +76,11 @@ export interface ShadingInput {
   readonly regions: Regions;
   /** Observed colour per region: r, g, b. */
   readonly regionColor: Float64Array;
+  /**
+   * A photo: its smooth areas that matter are skies, walls, skin — large; the many small shaded
+   * blobs of its texture are left to the shades (PHOTO_MIN_SHARE).
+   */
+  readonly photo: boolean;
 }
 
 /**
@@ -104,6 +113,7 @@ export function findSmoothAreas(input: ShadingInput): SmoothArea[] {
   const areas: Candidate[] = [];
   let nextId = members.length;
   const partOf = new Int32Array(regions.count).fill(-1);
+  const localIndex = new Int32Array(regions.count).fill(-1);
   for (let g = 0; g < members.length; g++) {
     const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
     const whole = fitGroup(input, owner, g, groupPx, members[g]!);
@@ -112,27 +122,20 @@ export function findSmoothAreas(input: ShadingInput): SmoothArea[] {
       continue;
     }
     if (members[g]!.length < 3) continue;
-    const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, softOf[g]!);
-    const parts: number[][] = [];
+    const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, softOf[g]!, localIndex);
+    let partCount = 0;
     for (let i = 0; i < members[g]!.length; i++) {
-      const r = members[g]![i]!;
-      (parts[cluster[i]!] ??= []).push(r);
-      partOf[r] = nextId + cluster[i]!;
+      partOf[members[g]![i]!] = nextId + cluster[i]!;
+      partCount = Math.max(partCount, cluster[i]! + 1);
     }
-    // Each part's pixels, and their owner renamed to the part.
-    const partPixels: number[][] = parts.map(() => []);
-    for (let i = 0; i < groupPx.length; i++) {
-      const p = groupPx[i]!;
-      const part = partOf[regions.regionOf[p]!]!;
-      partPixels[part - nextId]!.push(p);
-      if (owner[p] === g) owner[p] = part;
-    }
-    for (let c = 0; c < parts.length; c++) {
-      if (parts[c]!.length < 2) continue;
-      const area = fitGroup(input, owner, nextId + c, Int32Array.from(partPixels[c]!), parts[c]!);
+    const parts = splitParts(groupPx, regions.regionOf, partOf, nextId, partCount, owner, g);
+    for (let c = 0; c < partCount; c++) {
+      const partMembers = members[g]!.filter((_, i) => cluster[i] === c);
+      if (partMembers.length < 2) continue;
+      const area = fitGroup(input, owner, nextId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
       if (area) areas.push(area);
     }
-    nextId += parts.length;
+    nextId += partCount;
   }
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
@@ -208,6 +211,25 @@ function tOfGeometry(g: FittedRamp['geometry'], x: number, y: number): number {
   return g.kind === 'linear' ? g.ux * x + g.uy * y : Math.hypot(x - g.cx, y - g.cy);
 }
 
+/**
+ * The pixels of each part of a split group (counting sort, raster order kept), and the owner of
+ * the group's opaque pixels renamed from the group to its part.
+ */
+function splitParts(groupPx: Int32Array, regionOf: Int32Array, partOf: Int32Array, firstId: number, partCount: number, owner: Int32Array, g: number): { start: Int32Array; pixels: Int32Array } {
+  const start = new Int32Array(partCount + 1);
+  for (let i = 0; i < groupPx.length; i++) start[partOf[regionOf[groupPx[i]!]!]! - firstId + 1]!++;
+  for (let c = 0; c < partCount; c++) start[c + 1]! += start[c]!;
+  const next = start.slice(0, partCount);
+  const pixels = new Int32Array(groupPx.length);
+  for (let i = 0; i < groupPx.length; i++) {
+    const p = groupPx[i]!;
+    const part = partOf[regionOf[p]!]!;
+    pixels[next[part - firstId]!++] = p;
+    if (owner[p] === g) owner[p] = part;
+  }
+  return { start, pixels };
+}
+
 /** Areas with the same ramp get the same Gradient object (writers define it once). */
 function shareDefinitions(areas: SmoothArea[]): SmoothArea[] {
   const byRamp = new Map<FittedRamp, Gradient>();
@@ -224,6 +246,8 @@ interface Candidate {
   readonly members: readonly number[];
   ramp: FittedRamp;
   readonly samples: RampSamples;
+  /** The regular subset with colour slopes the geometry was searched on. */
+  readonly search: RampSamples;
   /** Mean distance of the samples from their shade's colour (what flat fills give). */
   readonly flatError: number;
   /** Mean colour of all its pixels, and the samples' centroid (a point on a linear axis). */
@@ -247,8 +271,7 @@ function owned(owner: Int32Array, q: number, g: number): boolean {
  * @param pixels the group's pixels (any order; all of them, opaque or not, for the mean colour).
  */
 function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
-  const { data, width, height, regions, regionColor } = input;
-  const { regionOf } = regions;
+  const { data, width, height } = input;
   // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
   let sumR = 0;
   let sumG = 0;
@@ -265,17 +288,65 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
     if (x === 0 || x === width - 1 || p < width || p >= (height - 1) * width) continue;
     if (owned(owner, p, g) && owned(owner, p - 1, g) && owned(owner, p + 1, g) && owned(owner, p - width, g) && owned(owner, p + width, g)) interior[interiorCount++] = p;
   }
-  if (interiorCount < MIN_AREA_SAMPLES) return undefined;
-  const axis = mainColorAxis(data, interior, interiorCount);
-  const stride = Math.ceil(interiorCount / MAX_SAMPLES);
+  if (interiorCount < (input.photo ? Math.max(MIN_AREA_SAMPLES, PHOTO_MIN_SHARE * width * height) : MIN_AREA_SAMPLES)) return undefined;
+  // The geometry is searched on a regular subset (with colour slopes); only a promising one is
+  // fitted on the full sample set.
+  const searchStride = Math.ceil(interiorCount / SEARCH_SAMPLES);
+  const axis = mainColorAxis(data, interior, interiorCount, searchStride);
+  const search = gatherSamples(input, owner, g, interior, interiorCount, searchStride, axis);
+  // Shades that match their pixels already are flat colours (checked again on all samples below).
+  if (search.flatError < FLAT_FLOOR) return undefined;
+  const geometry = findGeometry(search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR));
+  if (!geometry) return undefined;
+  const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
+  const ramp = rampFor(full.samples, geometry);
+  const flatError = full.flatError;
+  (globalThis as { __shadingDebug?: (info: unknown) => void }).__shadingDebug?.({ g, regions: members.length, pixels: pixels.length, interior: interiorCount, flatError, ramp });
+  if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp)) return undefined;
+  let cx = 0;
+  let cy = 0;
+  const samples = full.samples;
+  for (let k = 0; k < samples.count; k++) {
+    cx += samples.x[k]!;
+    cy += samples.y[k]!;
+  }
+  const n = pixels.length;
+  return {
+    members,
+    ramp,
+    samples,
+    search: search.samples,
+    flatError,
+    mean: { r: sumR / n, g: sumG / n, b: sumB / n, a: 255 },
+    centreX: cx / samples.count,
+    centreY: cy / samples.count,
+  };
+}
+
+/**
+ * Every `stride`-th interior pixel as samples, with their mean distance from their shade's colour;
+ * with `axis`, also their colour slopes along it (for the geometry search).
+ */
+function gatherSamples(
+  input: ShadingInput,
+  owner: Int32Array,
+  g: number,
+  interior: Int32Array,
+  interiorCount: number,
+  stride: number,
+  axis: Float64Array | undefined,
+): { samples: RampSamples; flatError: number } {
+  const { data, width, height, regions, regionColor } = input;
+  const { regionOf } = regions;
   const count = Math.ceil(interiorCount / stride);
+  const slopes = axis ? count : 0;
   const samples: RampSamples = {
     count,
     x: new Float64Array(count),
     y: new Float64Array(count),
     rgb: new Float64Array(count * 3),
-    slopeX: new Float64Array(count),
-    slopeY: new Float64Array(count),
+    slopeX: new Float64Array(slopes),
+    slopeY: new Float64Array(slopes),
   };
   let flatError = 0;
   const d = SLOPE_REACH;
@@ -289,23 +360,14 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
     samples.rgb[k * 3] = data[o]!;
     samples.rgb[k * 3 + 1] = data[o + 1]!;
     samples.rgb[k * 3 + 2] = data[o + 2]!;
-    samples.slopeX[k] = x >= d && x + d < width && owned(owner, p - d, g) && owned(owner, p + d, g) ? (along(data, axis, p + d) - along(data, axis, p - d)) / (2 * d) : NaN;
-    samples.slopeY[k] = y >= d && y + d < height && owned(owner, p - d * width, g) && owned(owner, p + d * width, g) ? (along(data, axis, p + d * width) - along(data, axis, p - d * width)) / (2 * d) : NaN;
+    if (axis) {
+      samples.slopeX[k] = x >= d && x + d < width && owned(owner, p - d, g) && owned(owner, p + d, g) ? (along(data, axis, p + d) - along(data, axis, p - d)) / (2 * d) : NaN;
+      samples.slopeY[k] = y >= d && y + d < height && owned(owner, p - d * width, g) && owned(owner, p + d * width, g) ? (along(data, axis, p + d * width) - along(data, axis, p - d * width)) / (2 * d) : NaN;
+    }
     const r = regionOf[p]!;
     flatError += hypot3(data[o]! - regionColor[r * 3]!, data[o + 1]! - regionColor[r * 3 + 1]!, data[o + 2]! - regionColor[r * 3 + 2]!);
   }
-  flatError /= count;
-  const ramp = fitRamp(samples, GATE_RATIO * flatError + GATE_FLOOR);
-  (globalThis as { __shadingDebug?: (info: unknown) => void }).__shadingDebug?.({ g, regions: members.length, pixels: pixels.length, interior: interiorCount, flatError, ramp });
-  if (!ramp || flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp)) return undefined;
-  let cx = 0;
-  let cy = 0;
-  for (let k = 0; k < count; k++) {
-    cx += samples.x[k]!;
-    cy += samples.y[k]!;
-  }
-  const n = pixels.length;
-  return { members, ramp, samples, flatError, mean: { r: sumR / n, g: sumG / n, b: sumB / n, a: 255 }, centreX: cx / count, centreY: cy / count };
+  return { samples, flatError: flatError / count };
 }
 
 /** The colour of pixel p projected on a colour axis. */
@@ -349,8 +411,9 @@ function shareGradients(candidates: Candidate[]): void {
   }
   for (const set of sets.values()) {
     if (set.length < 2) continue;
-    const joint = fitRamp(joinSamples(set.map((i) => candidates[i]!.samples)));
-    if (!joint) continue;
+    const geometry = findGeometry(joinSamples(set.map((i) => candidates[i]!.search)));
+    if (!geometry) continue;
+    const joint = rampFor(joinSamples(set.map((i) => candidates[i]!.samples)), geometry);
     const fitsAll = set.every((i) => {
       const c = candidates[i]!;
       const e = rampError(c.samples, joint.geometry, joint.stops);
@@ -397,19 +460,21 @@ function toArea(c: Candidate): SmoothArea {
  * Unit vector of the main axis of the pixels' colours (power iteration on their covariance, from
  * the grey axis): the colour slope along it is what the direction estimate follows.
  */
-function mainColorAxis(data: Uint8Array | Uint8ClampedArray, pixels: Int32Array, count: number): Float64Array {
+function mainColorAxis(data: Uint8Array | Uint8ClampedArray, pixels: Int32Array, count: number, stride: number): Float64Array {
   let m0 = 0;
   let m1 = 0;
   let m2 = 0;
-  for (let i = 0; i < count; i++) {
+  let used = 0;
+  for (let i = 0; i < count; i += stride) {
+    used++;
     const o = pixels[i]! * 4;
     m0 += data[o]!;
     m1 += data[o + 1]!;
     m2 += data[o + 2]!;
   }
-  const mean = [m0 / count, m1 / count, m2 / count];
+  const mean = [m0 / used, m1 / used, m2 / used];
   const cov = new Float64Array(9);
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count; i += stride) {
     const p = pixels[i]!;
     const d0 = data[p * 4]! - mean[0]!;
     const d1 = data[p * 4 + 1]! - mean[1]!;
@@ -702,23 +767,22 @@ function cutBands(
     if (x > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - 1)) union(parent, p, p - 1);
     if (y > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - width)) union(parent, p, p - width);
   }
-  // Pieces: one per union-find root, in raster order of their first pixel.
+  // Pieces: one per union-find root, in raster order of their first pixel (a root is its piece's
+  // first pixel: unions keep the smaller index).
   const pieceOf = new Int32Array(regionOf.length).fill(-1);
-  const rootPiece = new Map<number, number>();
   const size: number[] = [];
   const area: number[] = [];
   const bandOfPiece: number[] = [];
   for (let p = 0; p < regionOf.length; p++) {
     if (band[p]! < 0) continue;
     const root = findPixelRoot(parent, p);
-    let k = rootPiece.get(root);
-    if (k === undefined) {
+    let k: number;
+    if (root === p) {
       k = size.length;
-      rootPiece.set(root, k);
       size.push(0);
       area.push(areaOfOld[regionOf[p]!]!);
       bandOfPiece.push(band[p]!);
-    }
+    } else k = pieceOf[root]!;
     pieceOf[p] = k;
     size[k]!++;
   }
@@ -749,21 +813,13 @@ function mergeSmallPieces(pieceOf: Int32Array, size: number[], area: number[], w
   if (small.size === 0) return target;
   // Cracks between each small piece and its neighbours of the same area.
   const shared = new Map<number, Map<number, number>>();
+  const isSmall = new Uint8Array(size.length);
+  for (const k of small) isSmall[k] = 1;
   for (let p = 0; p < pieceOf.length; p++) {
     const a = pieceOf[p]!;
     if (a < 0) continue;
-    const x = p % width;
-    for (const q of [x + 1 < width ? p + 1 : -1, p + width < pieceOf.length ? p + width : -1]) {
-      if (q < 0) continue;
-      const b = pieceOf[q]!;
-      if (b < 0 || b === a || area[b] !== area[a]) continue;
-      for (const [from, to] of [[a, b], [b, a]] as const) {
-        if (!small.has(from)) continue;
-        let m = shared.get(from);
-        if (!m) shared.set(from, (m = new Map()));
-        m.set(to, (m.get(to) ?? 0) + 1);
-      }
-    }
+    if ((p + 1) % width !== 0) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
+    if (p + width < pieceOf.length) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
   }
   // Smallest pieces first (ties by index); a piece joins the final piece of its best neighbour.
   const order = [...small].sort((p, q) => size[p]! - size[q]! || p - q);
@@ -790,6 +846,19 @@ function mergeSmallPieces(pieceOf: Int32Array, size: number[], area: number[], w
   }
   for (let k = 0; k < target.length; k++) target[k] = resolve(k);
   return target;
+}
+
+/** One crack between pieces a and b, counted for whichever of them is small (same area only). */
+function countPieceCrack(shared: Map<number, Map<number, number>>, isSmall: Uint8Array, area: readonly number[], a: number, b: number): void {
+  if (b < 0 || b === a || area[b] !== area[a]) return;
+  if (isSmall[a]) addCrack(shared, a, b);
+  if (isSmall[b]) addCrack(shared, b, a);
+}
+
+function addCrack(shared: Map<number, Map<number, number>>, from: number, to: number): void {
+  let m = shared.get(from);
+  if (!m) shared.set(from, (m = new Map()));
+  m.set(to, (m.get(to) ?? 0) + 1);
 }
 
 function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int32Array, p: number, q: number): boolean {

@@ -53,6 +53,7 @@ interface Cluster {
 /**
  * Clusters of `members` (region ids) joined across `pairs` (index pairs into members) by cheapest
  * quadratic-model merges. Returns a cluster id per member, clusters numbered by their first member.
+ * @param localIndex scratch, one entry per region, all −1 (left so).
  */
 export function splitSmooth(
   data: Uint8Array | Uint8ClampedArray,
@@ -61,11 +62,13 @@ export function splitSmooth(
   pixels: Int32Array,
   members: readonly number[],
   pairs: readonly (readonly [number, number])[],
+  localIndex: Int32Array,
 ): Int32Array {
   const k = members.length;
-  const local = new Map<number, number>();
-  for (let i = 0; i < k; i++) local.set(members[i]!, i);
-  const clusters = accumulate(data, width, regionOf, pixels, local, k);
+  // Member index per region (−1 elsewhere), set for this call and cleared after.
+  for (let i = 0; i < k; i++) localIndex[members[i]!] = i;
+  const clusters = accumulate(data, width, regionOf, pixels, localIndex, k);
+  for (let i = 0; i < k; i++) localIndex[members[i]!] = -1;
   const rss = new Float64Array(k);
   for (let i = 0; i < k; i++) rss[i] = clusterRss(clusters[i]!);
   // Adjacency between clusters; union-find maps a member to its cluster.
@@ -120,17 +123,19 @@ export function splitSmooth(
   return out;
 }
 
-/** Moments per member region, about each region's first pixel. */
-function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionOf: Int32Array, pixels: Int32Array, local: ReadonlyMap<number, number>, k: number): Cluster[] {
+/**
+ * Moments per member region, about each region's first pixel (the pixels come in raster order).
+ * Written out monomial by monomial: this loop sees every pixel of a split group.
+ */
+function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionOf: Int32Array, pixels: Int32Array, local: Int32Array, k: number): Cluster[] {
   const clusters: Cluster[] = [];
   for (let i = 0; i < k; i++) clusters.push({ ox: NaN, oy: 0, m: new Float64Array(STRIDE) });
-  const xp = new Float64Array(5);
-  const yp = new Float64Array(5);
   for (let n = 0; n < pixels.length; n++) {
     const p = pixels[n]!;
-    if (data[p * 4 + 3] !== 255) continue;
-    const i = local.get(regionOf[p]!);
-    if (i === undefined) continue;
+    const o = p * 4;
+    if (data[o + 3] !== 255) continue;
+    const i = local[regionOf[p]!]!;
+    if (i < 0) continue;
     const c = clusters[i]!;
     const x = p % width;
     const y = (p - x) / width;
@@ -140,21 +145,48 @@ function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionO
     }
     const dx = x - c.ox;
     const dy = y - c.oy;
-    xp[0] = 1;
-    yp[0] = 1;
-    for (let d = 1; d <= 4; d++) {
-      xp[d] = xp[d - 1]! * dx;
-      yp[d] = yp[d - 1]! * dy;
-    }
+    const x2 = dx * dx;
+    const xy = dx * dy;
+    const y2 = dy * dy;
     const m = c.m;
-    for (let t = 0; t < MONOS; t++) m[t]! += xp[MONO_I[t]!]! * yp[MONO_J[t]!]!;
-    let sq = 0;
-    for (let ch = 0; ch < 3; ch++) {
-      const v = data[p * 4 + ch]!;
-      sq += v * v;
-      for (let t = 0; t < BASIS; t++) m[MONOS + ch * BASIS + t]! += v * xp[MONO_I[t]!]! * yp[MONO_J[t]!]!;
-    }
-    m[STRIDE - 1]! += sq;
+    // Geometric moments in MONO order: 1; x, y; x², xy, y²; x³, x²y, xy², y³; x⁴, x³y, x²y², xy³, y⁴.
+    m[0]! += 1;
+    m[1]! += dx;
+    m[2]! += dy;
+    m[3]! += x2;
+    m[4]! += xy;
+    m[5]! += y2;
+    m[6]! += x2 * dx;
+    m[7]! += x2 * dy;
+    m[8]! += xy * dy;
+    m[9]! += y2 * dy;
+    m[10]! += x2 * x2;
+    m[11]! += x2 * xy;
+    m[12]! += x2 * y2;
+    m[13]! += xy * y2;
+    m[14]! += y2 * y2;
+    const r = data[o]!;
+    const g = data[o + 1]!;
+    const b = data[o + 2]!;
+    m[15]! += r;
+    m[16]! += r * dx;
+    m[17]! += r * dy;
+    m[18]! += r * x2;
+    m[19]! += r * xy;
+    m[20]! += r * y2;
+    m[21]! += g;
+    m[22]! += g * dx;
+    m[23]! += g * dy;
+    m[24]! += g * x2;
+    m[25]! += g * xy;
+    m[26]! += g * y2;
+    m[27]! += b;
+    m[28]! += b * dx;
+    m[29]! += b * dy;
+    m[30]! += b * x2;
+    m[31]! += b * xy;
+    m[32]! += b * y2;
+    m[33]! += r * r + g * g + b * b;
   }
   for (const c of clusters) if (Number.isNaN(c.ox)) c.ox = 0;
   return clusters;
