@@ -356,8 +356,10 @@ function* traceBitmap(
       return yield* asPhoto();
     }
     regions = despeckle(found, width, height, minArea, labelLab, links);
-    // Smooth shading: pixel art keeps its exact lattice colours.
-    if (facts.profile !== 'pixel') {
+    // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
+    // output colours exactly, and a processing.max_colors budget is for flat colours (bands
+    // would add colours beyond it; gradient fills are not counted in it).
+    if (facts.profile !== 'pixel' && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
       const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
       const areas = findSmoothAreas(input);
       if (areas.length > 0) {

@@ -41,6 +41,8 @@ const STEP_JUMP = 6;
 const MIN_AREA_SAMPLES = 40;
 /** … and in a photo, this share of the picture's pixels. */
 const PHOTO_MIN_SHARE = 0.002;
+/** A failed group is split only when it has this many times an area's minimum of pixels. */
+const SPLIT_MIN_SHARE_OF_AREA = 2;
 /**
  * A group is searched for a gradient only when its first guesses already come within this many
  * times its shades' error (RMS against mean, plus GATE_FLOOR sRGB units): a textured group is
@@ -121,7 +123,8 @@ export function findSmoothAreas(input: ShadingInput): SmoothArea[] {
       areas.push(whole);
       continue;
     }
-    if (members[g]!.length < 3) continue;
+    // A split needs three regions or more, and room for a part of an area's size.
+    if (members[g]!.length < 3 || groupPx.length < SPLIT_MIN_SHARE_OF_AREA * minAreaSamples(input)) continue;
     const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, softOf[g]!, localIndex);
     let partCount = 0;
     for (let i = 0; i < members[g]!.length; i++) {
@@ -161,6 +164,7 @@ const SPECK_COLOR_GAP = 24;
  * only a stray shade. A speck of another colour (a real detail) stays, unless it is tiny.
  */
 function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInput): SmoothArea[] {
+  if (areas.length === 0) return areas;
   const { regions, regionColor, width } = input;
   const areaOf = new Int32Array(regions.count).fill(-1);
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOf[r] = a;
@@ -256,6 +260,11 @@ interface Candidate {
   readonly centreY: number;
 }
 
+/** Interior pixels an area needs (more in a photo, see PHOTO_MIN_SHARE). */
+function minAreaSamples(input: ShadingInput): number {
+  return input.photo ? Math.max(MIN_AREA_SAMPLES, PHOTO_MIN_SHARE * input.width * input.height) : MIN_AREA_SAMPLES;
+}
+
 /** True when a ramp with this error is good enough for an area whose shades were this far off. */
 function explains(rampError: number, flatError: number): boolean {
   return rampError <= Math.max(flatError * ACCEPT_RATIO, flatError + ACCEPT_SLACK);
@@ -288,7 +297,7 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
     if (x === 0 || x === width - 1 || p < width || p >= (height - 1) * width) continue;
     if (owned(owner, p, g) && owned(owner, p - 1, g) && owned(owner, p + 1, g) && owned(owner, p - width, g) && owned(owner, p + width, g)) interior[interiorCount++] = p;
   }
-  if (interiorCount < (input.photo ? Math.max(MIN_AREA_SAMPLES, PHOTO_MIN_SHARE * width * height) : MIN_AREA_SAMPLES)) return undefined;
+  if (interiorCount < minAreaSamples(input)) return undefined;
   // The geometry is searched on a regular subset (with colour slopes); only a promising one is
   // fitted on the full sample set.
   const searchStride = Math.ceil(interiorCount / SEARCH_SAMPLES);
