@@ -361,11 +361,11 @@ function* traceBitmap(
     // would add colours beyond it; gradient fills are not counted in it).
     if (facts.profile !== 'pixel' && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
       const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
-      const areas = findSmoothAreas(input);
-      if (areas.length > 0) {
-        shaded = applyShading(input, areas, gradients, fills.length);
+      const shading = findSmoothAreas(input);
+      if (shading.areas.length > 0) {
+        shaded = applyShading(input, shading, gradients, fills.length);
         regions = shaded.regions;
-        smoothAreas = areas.length;
+        smoothAreas = shading.areas.length;
       }
     }
     lap('regions');

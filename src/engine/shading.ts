@@ -90,11 +90,11 @@ export interface ShadingInput {
  * joined regions that one gradient explains; a group that is not one gradient is split into
  * smooth parts (smooth-split.ts) and each part with two regions or more is tried in turn.
  */
-export function findSmoothAreas(input: ShadingInput): SmoothArea[] {
+export function findSmoothAreas(input: ShadingInput): Shading {
   const { data, width, height, regions } = input;
   const pairs = regionPairs(data, width, height, regions.regionOf, regions.count);
   const { groupOf, members } = softGroups(pairs, regions.count);
-  if (members.length === 0) return [];
+  if (members.length === 0) return { areas: [], joinInto: new Int32Array(regions.count).fill(-1) };
   const pixels = groupPixels(regions, groupOf, members.length);
   // Soft pairs of each group, as member indices (for the split).
   const memberIndex = new Int32Array(regions.count).fill(-1);
@@ -143,7 +143,15 @@ export function findSmoothAreas(input: ShadingInput): SmoothArea[] {
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
   shareGradients(areas);
-  return shareDefinitions(absorbSpecks(areas.map(toArea), pairs, input));
+  const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
+  return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
+}
+
+/** The smooth areas of a picture and the edge specks beside them that join another region. */
+export interface Shading {
+  readonly areas: readonly SmoothArea[];
+  /** Per region: the region it joins (an edge blend beside an area that belongs to its other side), or −1. */
+  readonly joinInto: Int32Array;
 }
 
 /** Regions of at most this many pixels that touch an area join it (see absorbSpecks) … */
@@ -163,51 +171,103 @@ const SPECK_COLOR_GAP = 24;
  * inside an area every pixel takes its colour from the ramp (or its band), so such a speck is
  * only a stray shade. A speck of another colour (a real detail) stays, unless it is tiny.
  */
-function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInput): SmoothArea[] {
-  if (areas.length === 0) return areas;
-  const { regions, regionColor, width } = input;
+function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInput): Shading {
+  const { regions, regionColor, width, data } = input;
+  const joinInto = new Int32Array(regions.count).fill(-1);
+  if (areas.length === 0) return { areas, joinInto };
   const areaOf = new Int32Array(regions.count).fill(-1);
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOf[r] = a;
+  // Per speck: the area it shares most cracks with, and its other neighbour with most cracks.
   const bestArea = new Int32Array(regions.count).fill(-1);
   const bestCracks = new Float64Array(regions.count);
+  const other = new Int32Array(regions.count).fill(-1);
+  const otherCracks = new Float64Array(regions.count);
   const areaPx = areas.map((a) => a.members.reduce((sum, r) => sum + regions.area[r]!, 0));
   for (let e = 0; e < pairs.count; e++) {
-    for (const [speck, other] of [[pairs.a[e]!, pairs.b[e]!], [pairs.b[e]!, pairs.a[e]!]] as const) {
-      if (areaOf[speck]! >= 0 || areaOf[other]! < 0) continue;
-      const px = regions.area[speck]!;
-      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[other]!]!))) continue;
+    for (let side = 0; side < 2; side++) {
+      const speck = side === 0 ? pairs.a[e]! : pairs.b[e]!;
+      const next = side === 0 ? pairs.b[e]! : pairs.a[e]!;
+      if (areaOf[speck]! >= 0) continue;
       const cracks = pairs.cracks[e]!;
-      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[other]! < bestArea[speck]!)) {
+      if (areaOf[next]! < 0) {
+        if (cracks > otherCracks[speck]!) {
+          otherCracks[speck] = cracks;
+          other[speck] = next;
+        }
+        continue;
+      }
+      const px = regions.area[speck]!;
+      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[next]!]!))) continue;
+      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[next]! < bestArea[speck]!)) {
         bestCracks[speck] = cracks;
-        bestArea[speck] = areaOf[other]!;
+        bestArea[speck] = areaOf[next]!;
       }
     }
   }
-  // Centroids of the larger candidates, for their colour test.
-  const sumX = new Float64Array(regions.count);
-  const sumY = new Float64Array(regions.count);
+  // Centroids and mean colours of the larger candidates, for their colour tests.
+  const sum = new Float64Array(regions.count * 5);
   for (let p = 0; p < regions.regionOf.length; p++) {
     const r = regions.regionOf[p]!;
     if (r < 0 || bestArea[r]! < 0 || regions.area[r]! <= SPECK_PX) continue;
     const x = p % width;
-    sumX[r]! += x + 0.5;
-    sumY[r]! += (p - x) / width + 0.5;
+    sum[r * 5]! += x + 0.5;
+    sum[r * 5 + 1]! += (p - x) / width + 0.5;
+    sum[r * 5 + 2]! += data[p * 4]!;
+    sum[r * 5 + 3]! += data[p * 4 + 1]!;
+    sum[r * 5 + 4]! += data[p * 4 + 2]!;
   }
   const joined: number[][] = areas.map(() => []);
-  const rgb = new Float64Array(3);
+  const ramp = new Float64Array(3);
   for (let r = 0; r < regions.count; r++) {
     const a = bestArea[r]!;
     if (a < 0) continue;
     const n = regions.area[r]!;
     if (n > SPECK_PX) {
-      const ramp = areas[a]!.ramp;
-      rampColorAt(ramp.stops, tOfGeometry(ramp.geometry, sumX[r]! / n, sumY[r]! / n), rgb);
-      const gap = hypot3(rgb[0]! - regionColor[r * 3]!, rgb[1]! - regionColor[r * 3 + 1]!, rgb[2]! - regionColor[r * 3 + 2]!);
-      if (gap > SPECK_COLOR_GAP) continue;
+      const fit = areas[a]!.ramp;
+      rampColorAt(fit.stops, tOfGeometry(fit.geometry, sum[r * 5]! / n, sum[r * 5 + 1]! / n), ramp);
+      const mr = sum[r * 5 + 2]! / n;
+      const mg = sum[r * 5 + 3]! / n;
+      const mb = sum[r * 5 + 4]! / n;
+      if (hypot3(ramp[0]! - mr, ramp[1]! - mg, ramp[2]! - mb) > SPECK_COLOR_GAP) {
+        // An edge blend between the area and its other neighbour: it goes to the side that
+        // covers most of it (the sub-pixel edge then places the border inside it).
+        const o = other[r]!;
+        const share = o >= 0 ? blendShare(mr, mg, mb, ramp, regionColor, o) : NaN;
+        if (Number.isNaN(share)) continue;
+        if (share < 0.5) {
+          joinInto[r] = o;
+          continue;
+        }
+      }
     }
     joined[a]!.push(r);
   }
-  return areas.map((a, i) => (joined[i]!.length === 0 ? a : { ...a, members: [...a.members, ...joined[i]!].sort((p, q) => p - q) }));
+  const grown = areas.map((a, i) => (joined[i]!.length === 0 ? a : { ...a, members: [...a.members, ...joined[i]!].sort((p, q) => p - q) }));
+  return { areas: grown, joinInto };
+}
+
+/** Blends further than this (sRGB units) from the line between two colours are not their blend. */
+const BLEND_MISS = 14;
+/** Colours closer than this have no blend to speak of. */
+const BLEND_MIN_CONTRAST = 24;
+
+/**
+ * The share of colour A (r, g, b of `a`) in a colour m taken as the blend t·A + (1 − t)·B with
+ * region `b`'s colour, or NaN when m is not such a blend.
+ */
+function blendShare(mr: number, mg: number, mb: number, a: Float64Array, regionColor: Float64Array, b: number): number {
+  const br = regionColor[b * 3]!;
+  const bg = regionColor[b * 3 + 1]!;
+  const bb = regionColor[b * 3 + 2]!;
+  const dr = a[0]! - br;
+  const dg = a[1]! - bg;
+  const db = a[2]! - bb;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < BLEND_MIN_CONTRAST * BLEND_MIN_CONTRAST) return NaN;
+  const t = ((mr - br) * dr + (mg - bg) * dg + (mb - bb) * db) / len2;
+  if (t < -0.1 || t > 1.1) return NaN;
+  const miss = hypot3(mr - (br + t * dr), mg - (bg + t * dg), mb - (bb + t * db));
+  return miss <= BLEND_MISS ? t : NaN;
 }
 
 /** t of (x, y) for a ramp geometry. */
@@ -235,7 +295,7 @@ function splitParts(groupPx: Int32Array, regionOf: Int32Array, partOf: Int32Arra
 }
 
 /** Areas with the same ramp get the same Gradient object (writers define it once). */
-function shareDefinitions(areas: SmoothArea[]): SmoothArea[] {
+function shareDefinitions(areas: readonly SmoothArea[]): SmoothArea[] {
   const byRamp = new Map<FittedRamp, Gradient>();
   return areas.map((a) => {
     const shared = byRamp.get(a.ramp);
@@ -585,9 +645,11 @@ export function rampColorOfArea(ramps: AreaRamps, a: number, x: number, y: numbe
  * follow raster order of each region's first pixel, as findRegions numbers them.
  * @param labelCount labels in use so far: the new regions' labels come after them.
  */
-export function applyShading(input: ShadingInput, areas: readonly SmoothArea[], gradients: boolean, labelCount: number): Shaded {
+export function applyShading(input: ShadingInput, shading: Shading, gradients: boolean, labelCount: number): Shaded {
   const { regions } = input;
-  const { regionOf } = regions;
+  const { areas, joinInto } = shading;
+  // Edge specks that join another region are that region from here on.
+  const regionOf = joinedRegions(regions.regionOf, joinInto);
   const areaOfOld = new Int32Array(regions.count).fill(-1);
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOfOld[r] = a;
   const packed = packRamps(areas, gradients);
@@ -605,7 +667,7 @@ export function applyShading(input: ShadingInput, areas: readonly SmoothArea[], 
       keyOf[p] = r >= 0 && areaOfOld[r]! >= 0 ? regions.count + areaOfOld[r]! : r;
     }
   } else {
-    cutBands(input, areaOfOld, packed, keyOf, pieceArea, pieceBand);
+    cutBands(input, regionOf, areaOfOld, packed, keyOf, pieceArea, pieceBand);
   }
   // Renumber keys in raster order of first pixel.
   const idOfKey = new Int32Array(regions.count + pieceArea.length).fill(-1);
@@ -668,6 +730,17 @@ export function applyShading(input: ShadingInput, areas: readonly SmoothArea[], 
     gradientOf,
     ramps: { ...packed, areaOfRegion, bandOfRegion },
   };
+}
+
+/** regionOf with every region that joins another replaced by it (the same array when none does). */
+function joinedRegions(regionOf: Int32Array, joinInto: Int32Array): Int32Array {
+  if (!joinInto.some((t) => t >= 0)) return regionOf;
+  const out = new Int32Array(regionOf.length);
+  for (let p = 0; p < regionOf.length; p++) {
+    const r = regionOf[p]!;
+    out[p] = r >= 0 && joinInto[r]! >= 0 ? joinInto[r]! : r;
+  }
+  return out;
 }
 
 /** The areas' ramps and (gradients off) band thresholds, packed. */
@@ -750,6 +823,7 @@ function bandOf(thresholds: Float64Array, from: number, to: number, t: number): 
  */
 function cutBands(
   input: ShadingInput,
+  regionOf: Int32Array,
   areaOfOld: Int32Array,
   packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>,
   keyOf: Int32Array,
@@ -757,7 +831,6 @@ function cutBands(
   pieceBand: number[],
 ): void {
   const { width, regions } = input;
-  const { regionOf } = regions;
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
   // Band per pixel (−1 outside areas), then union-find over left/up neighbours of one area band.
   const band = new Int32Array(regionOf.length).fill(-1);
