@@ -55,9 +55,9 @@ const GATE_MAX = 10;
 /** Samples one fit looks at, at most (larger areas are sampled on a regular stride). */
 const MAX_SAMPLES = 12_000;
 /** Gradients off: about one band per this much colour (ΔE76 along the ramp) … */
-const BAND_STEP_DE = 9;
+const BAND_STEP_DE = 14;
 /** … and at most this many bands per area. */
-const MAX_BANDS = 8;
+const MAX_BANDS = 6;
 /** Distance (px) between the pixels of a colour slope (a central difference over 2 × this). */
 const SLOPE_REACH = 2;
 
