@@ -199,7 +199,9 @@ export interface GradientStop {
  * first stop and after the last the end colours continue (SVG spreadMethod="pad", PDF Extend).
  * Stops are sorted by offset, at least two, the first at 0 and the last at 1; every stop is opaque.
  * - linear: the colour at point p is the ramp at t = ((p − p1) · (p2 − p1)) / |p2 − p1|²;
- * - radial: circles around (cx, cy); the colour at p is the ramp at t = |p − c| / r.
+ * - radial: circles around (cx, cy); the colour at p is the ramp at t = |p − c| / r; an elliptical
+ *   one (ry, rotationDeg) has ellipses: with u, v the coordinates of p − c along the first axis
+ *   (cos θ, sin θ) and the second (−sin θ, cos θ), t = √((u / r)² + (v / ry)²).
  */
 export type Gradient =
   | {
@@ -214,7 +216,15 @@ export type Gradient =
       readonly kind: 'radial';
       readonly cx: number;
       readonly cy: number;
+      /** Radius along the first axis (offset 1 there). */
       readonly r: number;
+      /**
+       * An elliptical ramp (SVG: a radialGradient with a gradientTransform): the radius along the
+       * second axis; absent = r (circles).
+       */
+      readonly ry?: number;
+      /** Direction of the first axis, degrees clockwise on screen from +x; absent = 0. */
+      readonly rotationDeg?: number;
       readonly stops: readonly GradientStop[];
     };
 
