@@ -17,6 +17,7 @@
  * and Photo2ClipArt (Favreau et al. 2017), done here in closed form and 1-D searches.
  */
 import { rgbToLab } from './color.js';
+import { hypot2, hypot3 } from './length.js';
 import type { Gradient, GradientStop } from './types.js';
 
 /** Pixels of one area: centres (traced px) and colours (sRGB 0–255), with local slopes. */
@@ -36,7 +37,14 @@ export interface RampSamples {
 }
 
 /** Where t comes from: position along a unit axis, or distance from a centre (traced px). */
-export type RampGeometry = { readonly kind: 'linear'; readonly ux: number; readonly uy: number } | { readonly kind: 'radial'; readonly cx: number; readonly cy: number };
+export type RampGeometry =
+  | { readonly kind: 'linear'; readonly ux: number; readonly uy: number }
+  | { readonly kind: 'radial'; readonly cx: number; readonly cy: number }
+  /**
+   * Ellipses around (cx, cy): t = √(u² + (v / ratio)²) with u, v the coordinates of p − c along
+   * the first axis (ux, uy) and the second (−uy, ux): t is px along the first axis.
+   */
+  | { readonly kind: 'ellipse'; readonly cx: number; readonly cy: number; readonly ux: number; readonly uy: number; readonly ratio: number };
 
 export interface FittedRamp {
   readonly geometry: RampGeometry;
@@ -89,27 +97,53 @@ export function findGeometry(search: RampSamples, gate?: number): RampGeometry |
   const extent = Math.max(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1);
   const tensor = slopeTensor(search);
   if (!tensor) return undefined;
+  const centre = tensor.centre && hypot2(tensor.centre[0] - (bounds.minX + bounds.maxX) / 2, tensor.centre[1] - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent ? tensor.centre : undefined;
+  // First guesses: the tensor's axis, the slope lines' meeting point and (when those two are
+  // near misses, or a centre is worth searching) the slopes' ellipse.
+  const linearFirst = inBinError(search, linearAt(tensor.angle));
+  const roundFirst = centre ? inBinError(search, { kind: 'radial', cx: centre[0], cy: centre[1] }) : Infinity;
+  let oval: Oval | null | undefined;
+  let ovalFirst = Infinity;
+  const guessOval = (): void => {
+    if (oval !== undefined || !centre) return;
+    oval = initialEllipse(search, centre[0], centre[1]) ?? null;
+    if (oval) ovalFirst = inBinError(search, ellipseAt(oval.cx, oval.cy, oval.angle, oval.ratio));
+  };
   // A field no geometry near the first guesses comes close to explaining is texture: the
   // searches would not rescue it.
   if (gate !== undefined) {
-    const first = Math.min(inBinError(search, linearAt(tensor.angle)), tensor.centre ? inBinError(search, { kind: 'radial', cx: tensor.centre[0], cy: tensor.centre[1] }) : Infinity);
-    if (Math.sqrt(first / search.count) > gate) return undefined;
+    const rms = (sse: number): number => Math.sqrt(sse / search.count);
+    if (rms(Math.min(linearFirst, roundFirst)) > gate) {
+      if (rms(Math.min(linearFirst, roundFirst)) > NEAR_MISS * gate) return undefined;
+      guessOval();
+      if (rms(ovalFirst) > gate) return undefined;
+    }
   }
   const linear = bestLinear(search, tensor.angle);
   let best: { geometry: RampGeometry; sse: number } = linear;
-  const centre = tensor.centre && Math.hypot(tensor.centre[0] - (bounds.minX + bounds.maxX) / 2, tensor.centre[1] - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent ? tensor.centre : undefined;
   // A linear fit within the 8-bit steps of a render leaves nothing for a centre to explain; a
   // centre whose first guess is far behind the linear fit is not searched either.
-  const promising = centre !== undefined && Math.sqrt(linear.sse / search.count) > LINEAR_IS_EXACT && inBinError(search, { kind: 'radial', cx: centre[0], cy: centre[1] }) < RADIAL_PROMISE * linear.sse;
+  const curved = centre !== undefined && Math.sqrt(linear.sse / search.count) > LINEAR_IS_EXACT;
+  if (curved) guessOval();
+  const promising = curved && Math.min(roundFirst, ovalFirst) < RADIAL_PROMISE * linear.sse;
   if (centre && promising) {
     const radial = bestRadial(search, centre, extent);
     const g = radial.geometry as Extract<RampGeometry, { kind: 'radial' }>;
-    const near = Math.hypot(g.cx - (bounds.minX + bounds.maxX) / 2, g.cy - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent;
+    const near = hypot2(g.cx - (bounds.minX + bounds.maxX) / 2, g.cy - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent;
     if (near && radial.sse < RADIAL_ADVANTAGE * linear.sse) best = radial;
+    // Ellipses (a radial gradient squeezed or stretched, as drawing programs make them with a
+    // gradient transform): from the slopes' quadratic form, refined when its first guess already
+    // beats the circle's.
+    if (near && oval && ovalFirst < RADIAL_ADVANTAGE * roundFirst) {
+      const ellipse = bestEllipse(search, oval, extent);
+      if (ellipse && ellipse.sse < RADIAL_ADVANTAGE * best.sse) best = ellipse;
+    }
   }
   return best.geometry;
 }
 
+/** First guesses within this many times the gate may still be an ellipse the other two miss. */
+const NEAR_MISS = 4;
 /** A centre is searched only when its first guess leaves less than this many times the linear fit's variance. */
 const RADIAL_PROMISE = 1.5;
 /** In-bin RMS (sRGB units) under which a linear fit is not worth trying a centre against. */
@@ -244,9 +278,15 @@ function meetingPoint(s: RampSamples, extent: number): [number, number] | undefi
   return centre;
 }
 
-/** t of sample i for a geometry. */
-function tOf(g: RampGeometry, x: number, y: number): number {
-  return g.kind === 'linear' ? g.ux * x + g.uy * y : Math.hypot(x - g.cx, y - g.cy);
+/** t of the point (x, y) for a geometry (px along the axis, or from the centre along the first axis). */
+export function geometryT(g: RampGeometry, x: number, y: number): number {
+  if (g.kind === 'linear') return g.ux * x + g.uy * y;
+  if (g.kind === 'radial') return hypot2(x - g.cx, y - g.cy);
+  const dx = x - g.cx;
+  const dy = y - g.cy;
+  const u = g.ux * dx + g.uy * dy;
+  const v = (g.ux * dy - g.uy * dx) / g.ratio;
+  return Math.sqrt(u * u + v * v);
 }
 
 /** Per-bin sums of one binning of the samples by t. */
@@ -280,11 +320,8 @@ function computeT(s: RampSamples, g: RampGeometry): [number, number] {
       if (v > tMax) tMax = v;
     }
   } else {
-    const { cx, cy } = g;
     for (let i = 0; i < s.count; i++) {
-      const dx = s.x[i]! - cx;
-      const dy = s.y[i]! - cy;
-      const v = Math.sqrt(dx * dx + dy * dy);
+      const v = geometryT(g, s.x[i]!, s.y[i]!);
       t[i] = v;
       if (v < tMin) tMin = v;
       if (v > tMax) tMax = v;
@@ -355,13 +392,17 @@ function inBinError(s: RampSamples, g: RampGeometry): number {
     const ty1 = g.uy * b.maxY;
     tMin = Math.min(tx0, tx1) + Math.min(ty0, ty1);
     tMax = Math.max(tx0, tx1) + Math.max(ty0, ty1);
-  } else {
+  } else if (g.kind === 'radial') {
     const dx = Math.max(Math.abs(b.minX - g.cx), Math.abs(b.maxX - g.cx));
     const dy = Math.max(Math.abs(b.minY - g.cy), Math.abs(b.maxY - g.cy));
     const nx = g.cx < b.minX ? b.minX - g.cx : g.cx > b.maxX ? g.cx - b.maxX : 0;
     const ny = g.cy < b.minY ? b.minY - g.cy : g.cy > b.maxY ? g.cy - b.maxY : 0;
     tMin = Math.sqrt(nx * nx + ny * ny);
     tMax = Math.sqrt(dx * dx + dy * dy);
+  } else {
+    // t is convex: its largest value over the box is at a corner; 0 bounds it below.
+    tMin = 0;
+    tMax = Math.max(geometryT(g, b.minX, b.minY), geometryT(g, b.maxX, b.minY), geometryT(g, b.minX, b.maxY), geometryT(g, b.maxX, b.maxY));
   }
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const perWidth = 1 / width;
@@ -378,12 +419,26 @@ function inBinError(s: RampSamples, g: RampGeometry): number {
       sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
       sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
     }
-  } else {
+  } else if (g.kind === 'radial') {
     const { cx, cy } = g;
     for (let i = 0; i < s.count; i++) {
       const dx = x[i]! - cx;
       const dy = y[i]! - cy;
       const k = Math.min(count - 1, Math.floor((Math.sqrt(dx * dx + dy * dy) - tMin) * perWidth));
+      n[k]!++;
+      sum[k * 3]! += rgb[i * 3]!;
+      sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
+      sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
+    }
+  } else {
+    const { cx, cy, ux, uy } = g;
+    const perRatio = 1 / g.ratio;
+    for (let i = 0; i < s.count; i++) {
+      const dx = x[i]! - cx;
+      const dy = y[i]! - cy;
+      const u = ux * dx + uy * dy;
+      const v = (ux * dy - uy * dx) * perRatio;
+      const k = Math.min(count - 1, Math.floor((Math.sqrt(u * u + v * v) - tMin) * perWidth));
       n[k]!++;
       sum[k * 3]! += rgb[i * 3]!;
       sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
@@ -479,6 +534,204 @@ function bestRadial(s: RampSamples, start: readonly [number, number], extent: nu
   return { geometry: { kind: 'radial', cx, cy }, sse: best };
 }
 
+/** Ratios of the two axes closer to 1 than this are circles. */
+const MIN_ELLIPSE_RATIO = 1.08;
+
+/**
+ * An elliptical geometry around (cx, cy), or undefined when the field is round (or not
+ * elliptical at all). For t² = dᵀ A d (d = p − c) the colour slope at p is parallel to A d, so
+ * slope × (A d) = 0 is linear in A's three entries: A is the least-squares null vector of those
+ * equations (smallest eigenvector of their 3 × 3 scatter), which must be positive definite. Its
+ * eigenvectors give the axes; a compass search then refines centre, axis angle and ratio.
+ */
+/** An ellipse's centre, first-axis angle (rad) and ratio of its axes (≤ 1). */
+interface Oval {
+  readonly cx: number;
+  readonly cy: number;
+  readonly angle: number;
+  readonly ratio: number;
+}
+
+function bestEllipse(s: RampSamples, first: Oval, extent: number): { geometry: RampGeometry; sse: number } | undefined {
+  const refined = refineEllipse(s, first.cx, first.cy, first.angle, first.ratio, extent);
+  return 1 / refined.ratio < MIN_ELLIPSE_RATIO ? undefined : { geometry: ellipseAt(refined.cx, refined.cy, refined.angle, refined.ratio), sse: refined.sse };
+}
+
+/**
+ * The ellipse's centre, axis angle and ratio from the slopes (see bestEllipse), or undefined:
+ * A for the given centre, then the centre for that A (slope × A (p − c) = 0 is linear in c too),
+ * three times — the slope lines of an ellipse do not meet at its centre, so the first guess of
+ * the centre is off.
+ */
+function initialEllipse(s: RampSamples, cx0: number, cy0: number): Oval | undefined {
+  let cx = cx0;
+  let cy = cy0;
+  let form: Float64Array | undefined;
+  for (let round = 0; round < 3; round++) {
+    form = quadraticForm(s, cx, cy);
+    if (!form) return undefined;
+    const centre = formCentre(s, form);
+    if (!centre) break;
+    [cx, cy] = centre;
+  }
+  form = quadraticForm(s, cx, cy);
+  if (!form) return undefined;
+  const [a11, a12, a22] = form as unknown as [number, number, number];
+  // Eigenvalues of [[a11, a12], [a12, a22]]; both must be positive.
+  const mean = (a11 + a22) / 2;
+  const spread = hypot2((a11 - a22) / 2, a12);
+  const small = mean - spread;
+  const large = mean + spread;
+  if (!(small > 0)) return undefined;
+  // First axis: the eigenvector of the smaller eigenvalue (t grows slowest along it: the long axis).
+  const angle = 0.5 * Math.atan2(2 * a12, a11 - a22) + Math.PI / 2;
+  const ratio = Math.sqrt(small / large);
+  return { cx, cy, angle, ratio: 1 / ratio < MIN_ELLIPSE_RATIO ? 1 / MIN_ELLIPSE_RATIO : ratio };
+}
+
+/** A (a11, a12, a22, trace-positive) of t² = dᵀ A d for centre (cx, cy): see bestEllipse. */
+function quadraticForm(s: RampSamples, cx: number, cy: number): Float64Array | undefined {
+  const m = new Float64Array(9);
+  let used = 0;
+  for (let i = 0; i < s.count; i++) {
+    const gx = s.slopeX[i]!;
+    const gy = s.slopeY[i]!;
+    if (Number.isNaN(gx) || Number.isNaN(gy)) continue;
+    const dx = s.x[i]! - cx;
+    const dy = s.y[i]! - cy;
+    const len = hypot2(gx, gy) * hypot2(dx, dy);
+    if (len === 0) continue;
+    used++;
+    // Coefficients of a11, a12, a22 in gx·(A d)y − gy·(A d)x = 0, normalised per sample.
+    const v0 = (-gy * dx) / len;
+    const v1 = (gx * dx - gy * dy) / len;
+    const v2 = (gx * dy) / len;
+    m[0]! += v0 * v0;
+    m[1]! += v0 * v1;
+    m[2]! += v0 * v2;
+    m[4]! += v1 * v1;
+    m[5]! += v1 * v2;
+    m[8]! += v2 * v2;
+  }
+  if (used < 6) return undefined;
+  m[3] = m[1]!;
+  m[6] = m[2]!;
+  m[7] = m[5]!;
+  const a = smallestEigenvector3(m);
+  if (a[0]! + a[2]! < 0) for (let k = 0; k < 3; k++) a[k] = -a[k]!;
+  return a;
+}
+
+/** The centre c that makes every slope parallel to A (p − c), in least squares, or undefined. */
+function formCentre(s: RampSamples, a: Float64Array): [number, number] | undefined {
+  const a11 = a[0]!;
+  const a12 = a[1]!;
+  const a22 = a[2]!;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  let bx = 0;
+  let by = 0;
+  for (let i = 0; i < s.count; i++) {
+    const gx = s.slopeX[i]!;
+    const gy = s.slopeY[i]!;
+    if (Number.isNaN(gx) || Number.isNaN(gy)) continue;
+    const g = hypot2(gx, gy);
+    if (g === 0) continue;
+    // gx·(A c)y − gy·(A c)x = gx·(A p)y − gy·(A p)x, each equation scaled to a unit slope.
+    const ex = (gx * a12 - gy * a11) / g;
+    const ey = (gx * a22 - gy * a12) / g;
+    const px = s.x[i]!;
+    const py = s.y[i]!;
+    const rhs = (gx * (a12 * px + a22 * py) - gy * (a11 * px + a12 * py)) / g;
+    sxx += ex * ex;
+    sxy += ex * ey;
+    syy += ey * ey;
+    bx += ex * rhs;
+    by += ey * rhs;
+  }
+  const det = sxx * syy - sxy * sxy;
+  if (!(Math.abs(det) > 1e-12 * (sxx + syy) * (sxx + syy))) return undefined;
+  return [(syy * bx - sxy * by) / det, (sxx * by - sxy * bx) / det];
+}
+
+function ellipseAt(cx: number, cy: number, angle: number, ratio: number): RampGeometry {
+  return { kind: 'ellipse', cx, cy, ux: Math.cos(angle), uy: Math.sin(angle), ratio };
+}
+
+/** Compass search over centre, angle and log ratio (steps halved until fine), ratio kept ≤ 1. */
+function refineEllipse(s: RampSamples, cx0: number, cy0: number, angle0: number, ratio0: number, extent: number): { cx: number; cy: number; angle: number; ratio: number; sse: number } {
+  const p = [cx0, cy0, angle0, Math.log(ratio0)];
+  const steps = [Math.max(0.4, extent / 50), Math.max(0.4, extent / 50), 0.05, 0.05];
+  const floor = [0.1, 0.1, 0.004, 0.004];
+  const at = (q: readonly number[]): number => inBinError(s, ellipseAt(q[0]!, q[1]!, q[2]!, Math.min(1, Math.exp(q[3]!))));
+  let best = at(p);
+  for (let evaluations = 0; evaluations < ELLIPSE_STEPS && steps.some((st, i) => st >= floor[i]!); ) {
+    let moved = false;
+    for (let d = 0; d < 8 && !moved; d++) {
+      const i = d >> 1;
+      if (steps[i]! < floor[i]!) continue;
+      const q = p.slice();
+      q[i]! += d & 1 ? -steps[i]! : steps[i]!;
+      const f = at(q);
+      evaluations++;
+      if (f < best) {
+        best = f;
+        for (let k = 0; k < 4; k++) p[k] = q[k]!;
+        moved = true;
+      }
+    }
+    if (!moved) for (let i = 0; i < 4; i++) steps[i]! /= 2;
+  }
+  return { cx: p[0]!, cy: p[1]!, angle: p[2]!, ratio: Math.min(1, Math.exp(p[3]!)), sse: best };
+}
+
+/** In-bin evaluations the ellipse refinement may spend. */
+const ELLIPSE_STEPS = 40;
+
+/** Unit eigenvector of the smallest eigenvalue of a symmetric 3 × 3 matrix (Jacobi rotations). */
+function smallestEigenvector3(m: Float64Array): Float64Array {
+  const a = Float64Array.from(m);
+  const v = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  for (let sweep = 0; sweep < 12; sweep++) {
+    for (const [p, q] of JACOBI_PAIRS) {
+      const apq = a[p * 3 + q]!;
+      if (Math.abs(apq) < 1e-15) continue;
+      const theta = (a[q * 3 + q]! - a[p * 3 + p]!) / (2 * apq);
+      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+      const c = 1 / Math.sqrt(t * t + 1);
+      const sn = t * c;
+      for (let k = 0; k < 3; k++) {
+        const akp = a[k * 3 + p]!;
+        const akq = a[k * 3 + q]!;
+        a[k * 3 + p] = c * akp - sn * akq;
+        a[k * 3 + q] = sn * akp + c * akq;
+      }
+      for (let k = 0; k < 3; k++) {
+        const apk = a[p * 3 + k]!;
+        const aqk = a[q * 3 + k]!;
+        a[p * 3 + k] = c * apk - sn * aqk;
+        a[q * 3 + k] = sn * apk + c * aqk;
+      }
+      for (let k = 0; k < 3; k++) {
+        const vkp = v[k * 3 + p]!;
+        const vkq = v[k * 3 + q]!;
+        v[k * 3 + p] = c * vkp - sn * vkq;
+        v[k * 3 + q] = sn * vkp + c * vkq;
+      }
+    }
+  }
+  let min = 0;
+  for (let i = 1; i < 3; i++) if (a[i * 3 + i]! < a[min * 3 + min]!) min = i;
+  return new Float64Array([v[min]!, v[3 + min]!, v[6 + min]!]);
+}
+
+const JACOBI_PAIRS: readonly (readonly [number, number])[] = [
+  [0, 1],
+  [0, 2],
+  [1, 2],
+];
+
 /** The ramp (stops) of a geometry and its error over the samples. */
 export function rampFor(s: RampSamples, g: RampGeometry): FittedRamp {
   const bins = binSamples(s, g);
@@ -491,8 +744,8 @@ export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array):
   let error = 0;
   const out = new Float64Array(3);
   for (let i = 0; i < s.count; i++) {
-    rampColorAt(stops, tOf(g, s.x[i]!, s.y[i]!), out);
-    error += Math.hypot(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
+    rampColorAt(stops, geometryT(g, s.x[i]!, s.y[i]!), out);
+    error += hypot3(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
   }
   return error / Math.max(1, s.count);
 }
@@ -634,7 +887,7 @@ function splitCurve(curve: Curve): number[] {
         lab,
         0,
       );
-      const d = Math.hypot(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
+      const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
       if (d > de) {
         de = d;
         at = k;
@@ -746,7 +999,11 @@ export function toGradient(ramp: FittedRamp, originX: number, originY: number): 
   const startsAtCentre = ramp.stops[0]! / radius < RADIAL_CENTRE_SHARE;
   if (!startsAtCentre) stops.push(stopAt(0, 0));
   for (let k = 0; k < count; k++) stops.push(stopAt(k, k === 0 && startsAtCentre ? 0 : round4(Math.max(0, ramp.stops[k * 4]!) / radius)));
-  return { kind: 'radial', cx: g.cx, cy: g.cy, r: radius, stops };
+  if (g.kind === 'radial') return { kind: 'radial', cx: g.cx, cy: g.cy, r: radius, stops };
+  // The first axis's direction in [0°, 180°) (either way along it is the same ellipse).
+  let rotationDeg = (Math.atan2(g.uy, g.ux) * 180) / Math.PI;
+  rotationDeg = ((rotationDeg % 180) + 180) % 180;
+  return { kind: 'radial', cx: g.cx, cy: g.cy, r: radius, ry: radius * g.ratio, rotationDeg: Math.round(rotationDeg * 100) / 100, stops };
 }
 
 function byte(v: number): number {

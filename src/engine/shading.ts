@@ -13,8 +13,8 @@
  * and comes out exactly as without this stage.
  */
 import { rgbToLab } from './color.js';
-import { hypot3 } from './length.js';
-import { findGeometry, joinSamples, rampColorAt, rampError, rampFor, SEARCH_SAMPLES, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
+import { hypot2, hypot3 } from './length.js';
+import { findGeometry, geometryT, joinSamples, rampColorAt, rampError, rampFor, SEARCH_SAMPLES, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
 import type { Regions } from './regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
@@ -40,7 +40,7 @@ const STEP_JUMP = 6;
 /** Interior pixels an area needs to be fitted at all … */
 const MIN_AREA_SAMPLES = 40;
 /** … and in a photo, this share of the picture's pixels. */
-const PHOTO_MIN_SHARE = 0.002;
+const PHOTO_MIN_SHARE = 0.01;
 /** A failed group is split only when it has this many times an area's minimum of pixels. */
 const SPLIT_MIN_SHARE_OF_AREA = 2;
 /**
@@ -224,7 +224,7 @@ function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInp
     const n = regions.area[r]!;
     if (n > SPECK_PX) {
       const fit = areas[a]!.ramp;
-      rampColorAt(fit.stops, tOfGeometry(fit.geometry, sum[r * 5]! / n, sum[r * 5 + 1]! / n), ramp);
+      rampColorAt(fit.stops, geometryT(fit.geometry, sum[r * 5]! / n, sum[r * 5 + 1]! / n), ramp);
       const mr = sum[r * 5 + 2]! / n;
       const mg = sum[r * 5 + 3]! / n;
       const mb = sum[r * 5 + 4]! / n;
@@ -270,10 +270,6 @@ function blendShare(mr: number, mg: number, mb: number, a: Float64Array, regionC
   return miss <= BLEND_MISS ? t : NaN;
 }
 
-/** t of (x, y) for a ramp geometry. */
-function tOfGeometry(g: FittedRamp['geometry'], x: number, y: number): number {
-  return g.kind === 'linear' ? g.ux * x + g.uy * y : Math.hypot(x - g.cx, y - g.cy);
-}
 
 /**
  * The pixels of each part of a split group (counting sort, raster order kept), and the owner of
@@ -448,6 +444,8 @@ function along(data: Uint8Array | Uint8ClampedArray, axis: Float64Array, p: numb
 const SHARED_ANGLE_RAD = (3 * Math.PI) / 180;
 /** … or centres within this share of the larger ramp's reach (px from the centre) … */
 const SHARED_CENTRE_SHARE = 0.06;
+/** … (ellipses: axes within SHARED_ANGLE_RAD and ratios within this, as a log) … */
+const SHARED_RATIO_LOG = 0.05;
 /** … and ramps within this (sRGB units) where both have pixels. */
 const SHARED_RAMP_GAP = 14;
 
@@ -502,9 +500,12 @@ function alike(a: FittedRamp, b: FittedRamp): boolean {
     const dot = ga.ux * gb.ux + ga.uy * gb.uy;
     if (Math.abs(dot) < Math.cos(SHARED_ANGLE_RAD)) return false;
     sign = dot < 0 ? -1 : 1;
-  } else if (ga.kind === 'radial' && gb.kind === 'radial') {
+  } else if (ga.kind !== 'linear' && gb.kind !== 'linear') {
     const reach = Math.max(a.tMax, b.tMax);
-    if (Math.hypot(ga.cx - gb.cx, ga.cy - gb.cy) > SHARED_CENTRE_SHARE * reach) return false;
+    if (hypot2(ga.cx - gb.cx, ga.cy - gb.cy) > SHARED_CENTRE_SHARE * reach) return false;
+    if (ga.kind === 'ellipse' && gb.kind === 'ellipse') {
+      if (Math.abs(ga.ux * gb.ux + ga.uy * gb.uy) < Math.cos(SHARED_ANGLE_RAD) || Math.abs(Math.log(ga.ratio / gb.ratio)) > SHARED_RATIO_LOG) return false;
+    }
   }
   // Compare the ramps at a few t where both have stops' range (b's t flips with a reversed axis).
   const from = Math.max(a.stops[0]!, sign > 0 ? b.stops[0]! : -b.stops[b.stops.length - 4]!);
@@ -605,7 +606,10 @@ export interface AreaRamps {
   readonly areaOfRegion: Int32Array;
   /** Per region: its band within the area (gradients off), or −1. */
   readonly bandOfRegion: Int32Array;
-  /** Per area: 0 = linear (ux, uy), 1 = radial (cx, cy). */
+  /**
+   * Per area, GEOMETRY_STRIDE numbers: 0 = linear (ux, uy), 1 = radial (cx, cy), 2 = ellipse (cx,
+   * cy, ux, uy, ratio).
+   */
   readonly geometry: Float64Array;
   /** Per area: its stops at stops[stopStart[a] … stopStart[a + 1]) (4 numbers each: t, r, g, b). */
   readonly stopStart: Int32Array;
@@ -628,11 +632,22 @@ export interface Shaded {
 
 /** t of point (x, y) for area a of the packed ramps. */
 export function rampT(ramps: AreaRamps, a: number, x: number, y: number): number {
-  const kind = ramps.geometry[a * 3]!;
-  const u = ramps.geometry[a * 3 + 1]!;
-  const v = ramps.geometry[a * 3 + 2]!;
-  return kind === 0 ? u * x + v * y : Math.hypot(x - u, y - v);
+  const g = ramps.geometry;
+  const o = a * GEOMETRY_STRIDE;
+  const kind = g[o]!;
+  if (kind === 0) return g[o + 1]! * x + g[o + 2]! * y;
+  const dx = x - g[o + 1]!;
+  const dy = y - g[o + 2]!;
+  if (kind === 1) return hypot2(dx, dy);
+  const ux = g[o + 3]!;
+  const uy = g[o + 4]!;
+  const u = ux * dx + uy * dy;
+  const v = (ux * dy - uy * dx) / g[o + 5]!;
+  return Math.sqrt(u * u + v * v);
 }
+
+/** Numbers per area in AreaRamps.geometry. */
+const GEOMETRY_STRIDE = 6;
 
 /** The colour of area a's ramp at point (x, y) into out[0..2]. */
 export function rampColorOfArea(ramps: AreaRamps, a: number, x: number, y: number, out: Float64Array): void {
@@ -745,7 +760,7 @@ function joinedRegions(regionOf: Int32Array, joinInto: Int32Array): Int32Array {
 
 /** The areas' ramps and (gradients off) band thresholds, packed. */
 function packRamps(areas: readonly SmoothArea[], gradients: boolean): Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'> {
-  const geometry = new Float64Array(areas.length * 3);
+  const geometry = new Float64Array(areas.length * GEOMETRY_STRIDE);
   const stopStart = new Int32Array(areas.length + 1);
   const thresholdStart = new Int32Array(areas.length + 1);
   const stops: number[] = [];
@@ -753,9 +768,10 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean): Omit<AreaR
   for (let a = 0; a < areas.length; a++) {
     const ramp = areas[a]!.ramp;
     const g = ramp.geometry;
-    geometry[a * 3] = g.kind === 'linear' ? 0 : 1;
-    geometry[a * 3 + 1] = g.kind === 'linear' ? g.ux : g.cx;
-    geometry[a * 3 + 2] = g.kind === 'linear' ? g.uy : g.cy;
+    const o = a * GEOMETRY_STRIDE;
+    if (g.kind === 'linear') geometry.set([0, g.ux, g.uy], o);
+    else if (g.kind === 'radial') geometry.set([1, g.cx, g.cy], o);
+    else geometry.set([2, g.cx, g.cy, g.ux, g.uy, g.ratio], o);
     for (const v of ramp.stops) stops.push(v);
     stopStart[a + 1] = stops.length / 4;
     if (!gradients) for (const t of bandThresholds(ramp)) thresholds.push(t);
@@ -835,19 +851,20 @@ function cutBands(
   // Band per pixel (−1 outside areas), then union-find over left/up neighbours of one area band.
   const band = new Int32Array(regionOf.length).fill(-1);
   const parent = new Int32Array(regionOf.length);
-  for (let p = 0; p < regionOf.length; p++) {
-    const r = regionOf[p]!;
-    const a = r >= 0 ? areaOfOld[r]! : -1;
-    parent[p] = p;
-    if (a < 0) {
-      keyOf[p] = r;
-      continue;
+  const height = regionOf.length / width;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, p = y * width; x < width; x++, p++) {
+      const r = regionOf[p]!;
+      const a = r >= 0 ? areaOfOld[r]! : -1;
+      parent[p] = p;
+      if (a < 0) {
+        keyOf[p] = r;
+        continue;
+      }
+      band[p] = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
+      if (x > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - 1)) union(parent, p, p - 1);
+      if (y > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - width)) union(parent, p, p - width);
     }
-    const x = p % width;
-    const y = (p - x) / width;
-    band[p] = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
-    if (x > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - 1)) union(parent, p, p - 1);
-    if (y > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - width)) union(parent, p, p - width);
   }
   // Pieces: one per union-find root, in raster order of their first pixel (a root is its piece's
   // first pixel: unions keep the smaller index).

@@ -16,7 +16,7 @@ import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { deltaE2000, type Rgb3 } from '../helpers/delta-e.js';
 import { encodeJpeg } from '../helpers/encode.js';
-import { disc, drawPainted, linearScene, radialScene, rampColor, rampOffset, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
+import { disc, drawPainted, ellipse, ellipseScene, linearScene, radialScene, rampColor, rampOffset, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
 
 const ON = { ...DEFAULT_ENGINE_PARAMS, gradients: true };
 const OFF = DEFAULT_ENGINE_PARAMS;
@@ -33,7 +33,12 @@ function gradientColor(g: Gradient, x: number, y: number): Rgb3 {
     const dx = g.x2 - g.x1;
     const dy = g.y2 - g.y1;
     t = ((x - g.x1) * dx + (y - g.y1) * dy) / (dx * dx + dy * dy);
-  } else t = Math.hypot(x - g.cx, y - g.cy) / g.r;
+  } else {
+    const a = ((g.rotationDeg ?? 0) * Math.PI) / 180;
+    const u = (x - g.cx) * Math.cos(a) + (y - g.cy) * Math.sin(a);
+    const v = -(x - g.cx) * Math.sin(a) + (y - g.cy) * Math.cos(a);
+    t = Math.hypot(u / g.r, v / (g.ry ?? g.r));
+  }
   const stops = g.stops.map((s) => ({ offset: s.offset, color: [s.color.r, s.color.g, s.color.b] as const }));
   return rampColor(stops, t);
 }
@@ -55,8 +60,9 @@ function flatShapesWithin(r: TraceResult, cx: number, cy: number, radius: number
 function expectStopsOnRamp(g: Gradient, truth: Ramp): void {
   for (const stop of g.stops) {
     // Where this stop sits: along the axis (linear) or at its radius along +x (radial).
+    const a = g.kind === 'radial' ? ((g.rotationDeg ?? 0) * Math.PI) / 180 : 0;
     const [x, y] =
-      g.kind === 'linear' ? [g.x1 + (g.x2 - g.x1) * stop.offset, g.y1 + (g.y2 - g.y1) * stop.offset] : [g.cx + g.r * stop.offset, g.cy];
+      g.kind === 'linear' ? [g.x1 + (g.x2 - g.x1) * stop.offset, g.y1 + (g.y2 - g.y1) * stop.offset] : [g.cx + g.r * stop.offset * Math.cos(a), g.cy + g.r * stop.offset * Math.sin(a)];
     const expected = rampColor(truth.stops, Math.max(0, Math.min(1, rampOffset(truth, x, y))));
     expect(deltaE2000([stop.color.r, stop.color.g, stop.color.b], expected), `stop at ${stop.offset}`).toBeLessThanOrEqual(2);
   }
@@ -145,6 +151,27 @@ function renderedAlong(result: TraceResult, from: [number, number], to: [number,
   }
   return out;
 }
+
+describe('tracelab.gradients on: an elliptical ramp is one elliptical radial gradient', () => {
+  for (const quality of [0, 75]) {
+    it(`turned ellipse (${quality ? `JPEG q${quality}` : '8-bit render'}): centre within 2 px, axis within 3°, axes' ratio within 5 %, colours within ΔE00 2`, () => {
+      const { image, ramp } = ellipseScene();
+      const result = traceImage(quality ? jpegCopy(image, quality) : image, ON);
+      const shaded = gradientShapes(result);
+      expect(shaded).toHaveLength(1);
+      const g = shaded[0]!.gradient!;
+      expect(g.kind).toBe('radial');
+      if (g.kind !== 'radial') return;
+      expect(Math.hypot(g.cx - ramp.cx, g.cy - ramp.cy)).toBeLessThanOrEqual(2);
+      expect(g.ry).toBeDefined();
+      expect(Math.abs(g.ry! / g.r - 0.5)).toBeLessThanOrEqual(0.025);
+      const off = Math.abs(((g.rotationDeg! - 30 + 90) % 180 + 180) % 180 - 90);
+      expect(off).toBeLessThanOrEqual(3);
+      expectStopsOnRamp(g, ramp);
+      expectColoursOnRamp(g, ramp, ellipse(100, 80, 80, 40, 30), ellipse(100, 80, 75, 36, 30));
+    });
+  }
+});
 
 describe('tracelab.gradients off: a smooth ramp is a few monotone bands, one shape per band', () => {
   for (const quality of [0, 75]) {

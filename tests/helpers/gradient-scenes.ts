@@ -23,12 +23,17 @@ export interface LinearRamp {
   readonly stops: readonly RampStop[];
 }
 
-/** Radial ramp: offset = distance from (cx, cy) / r. */
+/**
+ * Radial ramp: offset = distance from (cx, cy) / r; elliptical with ry and rotationDeg (the first
+ * axis's direction, clockwise on screen): offset = √((u / r)² + (v / ry)²).
+ */
 export interface RadialRamp {
   readonly kind: 'radial';
   readonly cx: number;
   readonly cy: number;
   readonly r: number;
+  readonly ry?: number;
+  readonly rotationDeg?: number;
   readonly stops: readonly RampStop[];
 }
 
@@ -48,7 +53,12 @@ export function rampOffset(ramp: Ramp, x: number, y: number): number {
     const dy = ramp.y2 - ramp.y1;
     return ((x - ramp.x1) * dx + (y - ramp.y1) * dy) / (dx * dx + dy * dy);
   }
-  return Math.hypot(x - ramp.cx, y - ramp.cy) / ramp.r;
+  const a = ((ramp.rotationDeg ?? 0) * Math.PI) / 180;
+  const dx = x - ramp.cx;
+  const dy = y - ramp.cy;
+  const u = dx * Math.cos(a) + dy * Math.sin(a);
+  const v = -dx * Math.sin(a) + dy * Math.cos(a);
+  return Math.hypot(u / ramp.r, v / (ramp.ry ?? ramp.r));
 }
 
 /** The ramp's colour at offset t (stops interpolated in sRGB, padded). */
@@ -155,5 +165,37 @@ export function radialScene(): { image: RgbaImage; ramp: RadialRamp } {
     ],
   };
   const image = drawPainted(180, 180, [255, 255, 255], [{ paint: ramp, inside: disc(84, 92, 70) }]);
+  return { image, ramp };
+}
+
+/** An ellipse (semi-axes a along `deg`, b across it) about (cx, cy). */
+export function ellipse(cx: number, cy: number, a: number, b: number, deg: number): (x: number, y: number) => boolean {
+  const c = Math.cos((deg * Math.PI) / 180);
+  const s = Math.sin((deg * Math.PI) / 180);
+  return (x, y) => {
+    const u = (x - cx) * c + (y - cy) * s;
+    const v = -(x - cx) * s + (y - cy) * c;
+    return (u / a) ** 2 + (v / b) ** 2 <= 1;
+  };
+}
+
+/**
+ * A 30°-turned ellipse (semi-axes 80 × 40) shaded with an elliptical radial ramp of the same axes
+ * (a glossy oval button: light centre to deep blue), on white: 200 × 160.
+ */
+export function ellipseScene(): { image: RgbaImage; ramp: RadialRamp } {
+  const ramp: RadialRamp = {
+    kind: 'radial',
+    cx: 100,
+    cy: 80,
+    r: 80,
+    ry: 40,
+    rotationDeg: 30,
+    stops: [
+      { offset: 0, color: [210, 230, 255] },
+      { offset: 1, color: [20, 60, 170] },
+    ],
+  };
+  const image = drawPainted(200, 160, [255, 255, 255], [{ paint: ramp, inside: ellipse(100, 80, 80, 40, 30) }]);
   return { image, ramp };
 }
