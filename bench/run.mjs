@@ -224,7 +224,7 @@ function runOnce(cmd, args, { cwd, useTime, rssFile, env: extraEnv, timings: wan
 }
 
 /** Stage names of `tracelab-timings`, in pipeline order (`trace` = the whole engine call, resize … shapes). */
-export const STAGES = ['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes', 'trace', 'write'];
+export const STAGES = ['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes', 'trace', 'write'];
 
 /** The last `tracelab-timings {...}` line of a stderr text → { stage: ms }, or null when there is none. */
 export function parseTimings(stderr) {
@@ -335,7 +335,7 @@ function tableFor(title, rows, tracers, category, footnotes) {
 
 /** Columns of the per-stage table: [header, value of a row]. `trace` is shown as "engine total". */
 const STAGE_COLS = [
-  ...['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes', 'write']
+  ...['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes', 'write']
     .map((s) => [s, (r) => r[stageColumn(s)]]),
   ['engine total', (r) => r[stageColumn('trace')]],
   ['process total', (r) => r.time_ms],

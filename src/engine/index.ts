@@ -6,6 +6,8 @@
  *   2 palette   flat-pixel histogram → Lab leader clustering → k-means → max_colors → palette rules
  *   3 label     nearest colour; edge pixels as two-colour blends
  *   4 regions   4-connected components; despeckle by min_area_px
+ *   4b shading  smoothly shaded areas: one region with a gradient (tracelab.gradients) or a few
+ *               clean bands (shading.ts)
  *   5 boundary  shared chain graph and per-region loops
  *   6 subpixel  chain samples on the lattice (pixel art) or moved by edge coverage
  *   7 fit       corners, lines / quadratics / cubics / arcs within a pixel tolerance; isolated
@@ -53,7 +55,7 @@ function isNoisy(facts: ProfileFacts): boolean {
 const NOISY_SHARE = 0.04;
 
 /** The engine's stages in order (progress reports name the stage just finished). */
-export const ENGINE_STAGES = ['resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes'] as const;
+export const ENGINE_STAGES = ['resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes'] as const;
 export type EngineStage = (typeof ENGINE_STAGES)[number];
 
 /** Optional observer of a trace; it never changes the result. */
@@ -349,6 +351,7 @@ function* traceBitmap(
     shaded = outlined.shaded;
     smoothAreas = outlined.smoothAreas;
     lap('regions', true);
+    lap('shading', true);
   } else {
     const found = findRegions(labels, width, height, links);
     if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') {
@@ -356,6 +359,7 @@ function* traceBitmap(
       return yield* asPhoto();
     }
     regions = despeckle(found, width, height, minArea, labelLab, links);
+    lap('regions');
     // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
     // output colours exactly, and a processing.max_colors budget is for flat colours (bands
     // would add colours beyond it; gradient fills are not counted in it).
@@ -368,7 +372,7 @@ function* traceBitmap(
         smoothAreas = shading.areas.length;
       }
     }
-    lap('regions');
+    lap('shading');
   }
   const allFills = shaded ? [...fills, ...shaded.extraFill] : fills;
   const allColors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;

@@ -35,7 +35,7 @@ describe('vectorizeInWorker', () => {
   it('decodes, traces and writes an SVG with stats, reporting progress per step', async () => {
     const steps: { step: string; fraction: number }[] = [];
     const result = await vectorizeInWorker(twoColourPng(), [], (p) => steps.push(p));
-    expect(steps.map((p) => p.step)).toEqual(['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes']);
+    expect(steps.map((p) => p.step)).toEqual(['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes']);
     expect(steps.every((p, i) => i === 0 || p.fraction > steps[i - 1]!.fraction)).toBe(true);
     expect(result.svg.startsWith('<?xml')).toBe(true);
     expect(result.width).toBe(24);
@@ -131,7 +131,7 @@ describe('vectorizeInWorker across calls: reuse, drafts and supersession', () =>
     expect(b.stats.rerunFrom).toBe('palette');
     expect(a.stats.rerunFrom).toBeUndefined();
     const c = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1'], ['output.shape_stacking', 'stacked']]);
-    expect(c.reusedStages).toEqual(['resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit']);
+    expect(c.reusedStages).toEqual(['resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit']);
     expect(c.stats.rerunFrom).toBe('shapes');
     // Back to the first options from the same pixels: the engine left them as they were.
     const again = await vectorizeInWorker(png.slice(), []);

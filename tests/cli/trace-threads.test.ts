@@ -296,7 +296,7 @@ describe('trace pool for the library (holdProcess busy, progress, stats, pixels)
       const stages: string[] = [];
       const job = { source: { kind: 'image', bytes: SHAPES, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false, summary: true } as const;
       const fromFile = await pool.run(job, undefined, (p) => stages.push(p.stage));
-      expect(stages).toEqual(['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'boundary', 'fit', 'shapes', 'write']);
+      expect(stages).toEqual(['decode', 'resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes', 'write']);
       const cli = await runVectorize(planVectorize(fields), SHAPES);
       expect(Buffer.from(fromFile.body).equals(Buffer.from(cli.body))).toBe(true);
       expect(fromFile.summary).toMatchObject({ profile: cli.result.stats.profile, colors: cli.result.stats.colors, width: 128, height: 128 });

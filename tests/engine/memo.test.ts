@@ -64,7 +64,7 @@ function comparable(result: TraceResult): string {
 
 const PREPARE = ['resize', 'profile'];
 const LABEL = [...PREPARE, 'palette', 'label'];
-const OUTLINE = [...LABEL, 'regions', 'boundary'];
+const OUTLINE = [...LABEL, 'regions', 'shading', 'boundary'];
 const FIT = [...OUTLINE, 'fit'];
 
 /** Each step changes one more parameter and names the stages it may reuse from the step before. */
