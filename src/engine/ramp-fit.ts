@@ -158,14 +158,7 @@ function thinned(s: RampSamples, limit: number): RampSamples {
   if (s.count <= limit) return s;
   const stride = Math.ceil(s.count / limit);
   const count = Math.ceil(s.count / stride);
-  const out: RampSamples = {
-    count,
-    x: new Float64Array(count),
-    y: new Float64Array(count),
-    rgb: new Float64Array(count * 3),
-    slopeX: new Float64Array(s.slopeX.length > 0 ? count : 0),
-    slopeY: new Float64Array(s.slopeY.length > 0 ? count : 0),
-  };
+  const out = emptySamples(count, s.slopeX.length > 0);
   for (let k = 0; k < count; k++) {
     const i = k * stride;
     if (s.slopeX.length > 0) {
@@ -750,24 +743,26 @@ export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array):
   return error / Math.max(1, s.count);
 }
 
-/** Samples of several areas as one set (for a shared gradient). */
-export function joinSamples(parts: readonly RampSamples[]): RampSamples {
-  let count = 0;
-  for (const p of parts) count += p.count;
-  const out: { -readonly [K in keyof RampSamples]: RampSamples[K] } = {
+/** Zeroed samples for `count` pixels, with slope arrays or empty ones. */
+export function emptySamples(count: number, withSlopes: boolean): RampSamples {
+  const slopes = withSlopes ? count : 0;
+  return {
     count,
     x: new Float64Array(count),
     y: new Float64Array(count),
     rgb: new Float64Array(count * 3),
-    slopeX: new Float64Array(count),
-    slopeY: new Float64Array(count),
+    slopeX: new Float64Array(slopes),
+    slopeY: new Float64Array(slopes),
   };
-  let at = 0;
+}
+
+/** Samples of several areas as one set (for a shared gradient). */
+export function joinSamples(parts: readonly RampSamples[]): RampSamples {
+  let count = 0;
+  for (const p of parts) count += p.count;
   const withSlopes = parts.every((p) => p.slopeX.length >= p.count);
-  if (!withSlopes) {
-    out.slopeX = new Float64Array(0);
-    out.slopeY = new Float64Array(0);
-  }
+  const out = emptySamples(count, withSlopes);
+  let at = 0;
   for (const p of parts) {
     out.x.set(p.x.subarray(0, p.count), at);
     out.y.set(p.y.subarray(0, p.count), at);

@@ -14,9 +14,9 @@
  */
 import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
-import { findGeometry, geometryT, joinSamples, rampColorAt, rampError, rampFor, SEARCH_SAMPLES, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
+import { emptySamples, findGeometry, geometryT, joinSamples, rampColorAt, rampError, rampFor, SEARCH_SAMPLES, toGradient, type FittedRamp, type RampSamples } from './ramp-fit.js';
 import type { Regions } from './regions.js';
-import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
+import { findRoot, groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
 import type { Gradient, Rgba } from './types.js';
 
@@ -405,14 +405,7 @@ function gatherSamples(
   const { regionOf } = regions;
   const count = Math.ceil(interiorCount / stride);
   const slopes = axis ? count : 0;
-  const samples: RampSamples = {
-    count,
-    x: new Float64Array(count),
-    y: new Float64Array(count),
-    rgb: new Float64Array(count * 3),
-    slopeX: new Float64Array(slopes),
-    slopeY: new Float64Array(slopes),
-  };
+  const samples = emptySamples(count, slopes > 0);
   let flatError = 0;
   const d = SLOPE_REACH;
   for (let k = 0; k < count; k++) {
@@ -874,7 +867,7 @@ function cutBands(
   const bandOfPiece: number[] = [];
   for (let p = 0; p < regionOf.length; p++) {
     if (band[p]! < 0) continue;
-    const root = findPixelRoot(parent, p);
+    const root = findRoot(parent, p);
     let k: number;
     if (root === p) {
       k = size.length;
@@ -966,19 +959,9 @@ function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int32Ar
 }
 
 function union(parent: Int32Array, p: number, q: number): void {
-  const a = findPixelRoot(parent, p);
-  const b = findPixelRoot(parent, q);
+  const a = findRoot(parent, p);
+  const b = findRoot(parent, q);
   if (a < b) parent[b] = a;
   else if (b < a) parent[a] = b;
 }
 
-function findPixelRoot(parent: Int32Array, p: number): number {
-  let root = p;
-  while (parent[root] !== root) root = parent[root]!;
-  while (parent[p] !== root) {
-    const next = parent[p]!;
-    parent[p] = root;
-    p = next;
-  }
-  return root;
-}

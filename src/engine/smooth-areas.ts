@@ -45,59 +45,23 @@ export interface RegionPairs {
 
 /** Open-addressing table of region pairs (a < b) with their crack sums. */
 class PairTable {
-  private mask: number;
-  private slot: Int32Array;
+  private mask = 0;
+  private slot = new Int32Array(0);
   count = 0;
-  a: Int32Array;
-  b: Int32Array;
-  cracks: Float64Array;
-  excess: Float64Array;
-  step: Float64Array;
+  a = new Int32Array(0);
+  b = new Int32Array(0);
+  cracks = new Float64Array(0);
+  excess = new Float64Array(0);
+  step = new Float64Array(0);
 
   constructor(expected: number) {
     let capacity = 64;
     while (capacity < expected * 2) capacity *= 2;
-    this.mask = capacity - 1;
-    this.slot = new Int32Array(capacity).fill(-1);
-    this.a = new Int32Array(capacity >> 1);
-    this.b = new Int32Array(capacity >> 1);
-    this.cracks = new Float64Array(capacity >> 1);
-    this.excess = new Float64Array(capacity >> 1);
-    this.step = new Float64Array(capacity >> 1);
+    this.allocate(capacity);
   }
 
-  add(r1: number, r2: number, excess: number, step: number): void {
-    const a = r1 < r2 ? r1 : r2;
-    const b = r1 < r2 ? r2 : r1;
-    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
-    for (;;) {
-      const e = this.slot[h]!;
-      if (e < 0) break;
-      if (this.a[e] === a && this.b[e] === b) {
-        this.cracks[e]!++;
-        this.excess[e]! += excess;
-        this.step[e]! += step;
-        return;
-      }
-      h = (h + 1) & this.mask;
-    }
-    if (this.count === this.a.length) {
-      this.grow();
-      this.add(a, b, excess, step);
-      return;
-    }
-    const e = this.count++;
-    this.slot[h] = e;
-    this.a[e] = a;
-    this.b[e] = b;
-    this.cracks[e] = 1;
-    this.excess[e] = excess;
-    this.step[e] = step;
-  }
-
-  private grow(): void {
-    const old = { a: this.a, b: this.b, cracks: this.cracks, excess: this.excess, step: this.step, count: this.count };
-    const capacity = (this.mask + 1) * 2;
+  /** Empty arrays for `capacity` slots (half of them usable: the table stays at most half full). */
+  private allocate(capacity: number): void {
     this.mask = capacity - 1;
     this.slot = new Int32Array(capacity).fill(-1);
     this.a = new Int32Array(capacity >> 1);
@@ -106,17 +70,51 @@ class PairTable {
     this.excess = new Float64Array(capacity >> 1);
     this.step = new Float64Array(capacity >> 1);
     this.count = 0;
-    for (let e = 0; e < old.count; e++) {
-      const i = this.count++;
-      this.a[i] = old.a[e]!;
-      this.b[i] = old.b[e]!;
-      this.cracks[i] = old.cracks[e]!;
-      this.excess[i] = old.excess[e]!;
-      this.step[i] = old.step[e]!;
-      let h = (Math.imul(this.a[i]!, 0x9e3779b1) ^ Math.imul(this.b[i]!, 0x85ebca77)) & this.mask;
-      while (this.slot[h]! >= 0) h = (h + 1) & this.mask;
-      this.slot[h] = i;
+  }
+
+  /** The slot of pair (a, b): its entry's, or the empty one where it would go. */
+  private slotOf(a: number, b: number): number {
+    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & this.mask;
+    for (;;) {
+      const e = this.slot[h]!;
+      if (e < 0 || (this.a[e] === a && this.b[e] === b)) return h;
+      h = (h + 1) & this.mask;
     }
+  }
+
+  add(r1: number, r2: number, excess: number, step: number): void {
+    const a = r1 < r2 ? r1 : r2;
+    const b = r1 < r2 ? r2 : r1;
+    const h = this.slotOf(a, b);
+    const found = this.slot[h]!;
+    if (found >= 0) {
+      this.cracks[found]!++;
+      this.excess[found]! += excess;
+      this.step[found]! += step;
+      return;
+    }
+    if (this.count === this.a.length) {
+      this.grow();
+      this.add(a, b, excess, step);
+      return;
+    }
+    this.put(h, a, b, 1, excess, step);
+  }
+
+  private put(h: number, a: number, b: number, cracks: number, excess: number, step: number): void {
+    const e = this.count++;
+    this.slot[h] = e;
+    this.a[e] = a;
+    this.b[e] = b;
+    this.cracks[e] = cracks;
+    this.excess[e] = excess;
+    this.step[e] = step;
+  }
+
+  private grow(): void {
+    const old = { a: this.a, b: this.b, cracks: this.cracks, excess: this.excess, step: this.step, count: this.count };
+    this.allocate((this.mask + 1) * 2);
+    for (let e = 0; e < old.count; e++) this.put(this.slotOf(old.a[e]!, old.b[e]!), old.a[e]!, old.b[e]!, old.cracks[e]!, old.excess[e]!, old.step[e]!);
   }
 }
 
@@ -210,7 +208,8 @@ export function softGroups(pairs: RegionPairs, regionCount: number): { groupOf: 
   return { groupOf, members };
 }
 
-function findRoot(parent: Int32Array, r: number): number {
+/** Root of r in a union-find forest (path compression on the way). */
+export function findRoot(parent: Int32Array, r: number): number {
   let root = r;
   while (parent[root] !== root) root = parent[root]!;
   while (parent[r] !== root) {

@@ -3,35 +3,13 @@
  * pixels carry true coverage), and hard-edged pixel grids.
  */
 import type { RgbaImage } from '../../src/engine/types.js';
+import { drawPainted } from './gradient-scenes.js';
 
 export type Rgb = readonly [number, number, number];
 
 /** Paints `inside(x, y)` (continuous coordinates) in `fg` over `bg`, 8×8 supersampled. */
 export function drawShape(width: number, height: number, bg: Rgb, layers: readonly { color: Rgb; inside: (x: number, y: number) => boolean }[]): RgbaImage {
-  const data = new Uint8Array(width * height * 4);
-  const ss = 8;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let r = 0, g = 0, b = 0;
-      for (let sy = 0; sy < ss; sy++) {
-        for (let sx = 0; sx < ss; sx++) {
-          const px = x + (sx + 0.5) / ss;
-          const py = y + (sy + 0.5) / ss;
-          let c: Rgb = bg;
-          for (const layer of layers) if (layer.inside(px, py)) c = layer.color;
-          r += c[0];
-          g += c[1];
-          b += c[2];
-        }
-      }
-      const o = (y * width + x) * 4;
-      data[o] = Math.round(r / (ss * ss));
-      data[o + 1] = Math.round(g / (ss * ss));
-      data[o + 2] = Math.round(b / (ss * ss));
-      data[o + 3] = 255;
-    }
-  }
-  return { width, height, data };
+  return drawPainted(width, height, bg, layers.map((layer) => ({ paint: layer.color, inside: layer.inside })));
 }
 
 /** A hard-edged image from a grid of colour indices, each cell `cell` pixels square. */
