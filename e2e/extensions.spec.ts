@@ -5,10 +5,11 @@
  *     part of the Vectorizer.AI API, at 1280 × 800 (open) and 390 × 844 (folded, opens on tap);
  *   - turning tracelab.gradients on traces again with it: a new trace, the share link and the
  *     address bar carry it (a reload keeps it), the CLI snippet keeps it and the curl snippet for
- *     Vectorizer.AI leaves it out with a comment; the result is consistent with the stats line
- *     and the palette panel (gradient elements in the SVG ⇔ "Gradients: N" ⇔ the Gradients row),
- *     whether or not the engine makes gradients of this picture yet; turning it off gives the
- *     first result back byte for byte (the defaults are the API's).
+ *     Vectorizer.AI leaves it out with a comment; the picture's ramp and disc come back as one
+ *     gradient shape each, consistent with the stats line and the palette panel (gradient
+ *     elements in the SVG ⇔ "Gradients: N" ⇔ the Gradients row), byte-identical to the shared
+ *     pipeline run in Node (CLI, server, library); turning it off gives the first result back
+ *     byte for byte (the defaults are the API's), also the same as Node's.
  * The remote panel's "Not sent to Vectorizer.AI" note is checked in remote.spec.ts, next to its
  * fake service.
  */
@@ -18,22 +19,37 @@ import assert from 'node:assert/strict';
 import { encode } from 'fast-png';
 import type { Page } from 'playwright-core';
 
+import { planVectorize, runVectorize } from '../src/api/pipeline.js';
 import { fetchText, noProblemsCheck, openPage, runCheckList, stats, upload, waitForTrace } from './harness.js';
 import type { Check, CheckResult, E2eContext, Report } from './harness.js';
 
-/** A smoothly shaded picture (a horizontal ramp and a radial glow): what tracelab.gradients is for. */
+/**
+ * A smoothly shaded picture: a rectangle with a horizontal blue-to-orange ramp and a disc with a
+ * radial light-to-dark-red ramp on white, anti-aliased (4 × 4 samples) — what tracelab.gradients
+ * is for: the engine finds a gradient in each.
+ */
 function shadedPng(): Buffer {
-  const width = 120;
-  const height = 90;
+  const width = 160;
+  const height = 100;
   const data = new Uint8Array(width * height * 4);
+  const paint = (x: number, y: number): [number, number, number] => {
+    if (x >= 10 && x <= 80 && y >= 15 && y <= 85) {
+      const t = (x - 10) / 70;
+      return [40 + 210 * t, 90 + 80 * t, 200 - 140 * t];
+    }
+    const d = Math.hypot(x - 120, y - 50);
+    if (d <= 32) {
+      const t = d / 32;
+      return [255 - 100 * t, 235 - 195 * t, 190 - 160 * t];
+    }
+    return [255, 255, 255];
+  };
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const t = x / (width - 1);
-      const glow = Math.max(0, 1 - Math.hypot(x - 84, y - 45) / 30);
+      const sum = [0, 0, 0];
+      for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) paint(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4).forEach((v, c) => (sum[c]! += v));
       const i = (y * width + x) * 4;
-      data[i] = Math.round(30 + 200 * t + (255 - 30 - 200 * t) * glow);
-      data[i + 1] = Math.round(60 + 120 * t + (240 - 60 - 120 * t) * glow);
-      data[i + 2] = Math.round(200 - 150 * t + (120 - 200 + 150 * t) * glow);
+      for (let c = 0; c < 3; c++) data[i + c] = Math.round(sum[c]! / 16);
       data[i + 3] = 255;
     }
   }
@@ -111,6 +127,8 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           lastId = first.id;
           firstSvg = await fetchText(page, first.src);
           assert.equal(await assertGradientsConsistent(page, firstSvg), 0, 'extension off: no gradient fills (the API has none)');
+          const nodeOff = await runVectorize(planVectorize([]), new Uint8Array(shadedPng()));
+          assert.equal(firstSvg, new TextDecoder().decode(nodeOff.body), 'the page and Node write the same SVG (bands)');
 
           await gradientsBox(page).check();
           const on = await waitForTrace(page, lastId, { rendered: true });
@@ -118,7 +136,10 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           lastId = on.id;
           const svg = await fetchText(page, on.src);
           const fills = await assertGradientsConsistent(page, svg);
-          if (fills === 0) assert.equal(svg, firstSvg, 'no gradients made: the same result');
+          assert.equal(fills, 2, 'the ramp and the disc are one gradient shape each');
+          // The same bytes as the shared pipeline in Node (the CLI's, the server's, the library's).
+          const node = await runVectorize(planVectorize([['tracelab.gradients', 'true']]), new Uint8Array(shadedPng()));
+          assert.equal(svg, new TextDecoder().decode(node.body), 'the page and Node write the same SVG');
 
           // The request carries it: the address bar and the share link hold it, and the snippets.
           const hash = decodeURIComponent(decodeURIComponent(new URL(page.url()).hash));
