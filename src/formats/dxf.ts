@@ -184,13 +184,13 @@ function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry
     if (p?.kind === 'lwpolyline' && (p.vertices.length >= 3 || p.vertices.some((v) => v.bulge !== 0))) loops.push([...p.vertices]);
   }
   if (loops.length === 0) return undefined;
-  // Boundary vertices back in traced coordinates, where the gradient is defined.
+  // Boundary points back in traced coordinates, where the gradient is defined.
   const { scaleX, scaleY, offsetX, offsetY } = plan.page;
   const traced = (x: number, y: number): [number, number] => [(x - offsetX) / scaleX, (frame.height - y - offsetY) / scaleY];
   let tMin = Infinity;
   let tMax = -Infinity;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const loop of loops) {
+  for (const loop of isElliptical(g) ? flattenedOutline(plan, item, frame) : loops) {
     for (const v of loop) {
       const t = gradientT(g, ...traced(v.x, v.y));
       tMin = Math.min(tMin, t);
@@ -211,6 +211,21 @@ function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry
   }
   const centre = rampColor(g.stops, gradientT(g, ...traced((minX + maxX) / 2, (minY + maxY) / 2)));
   return { kind: 'hatch', loops, gradient: { name: 'SPHERICAL', angle: longAxisAngle(plan, g), color1: rampColor(g.stops, tMax), color2: centre } };
+}
+
+/**
+ * A fill's outline flattened within the tolerance, in the DXF frame (y up). An elliptical ramp
+ * peaks inside arcs (a circle's two half-arcs give the hatch only two vertices), so its colours
+ * and extents are taken along the whole outline; linear and circular ramps keep the hatch's
+ * vertices, as before ellipses existed.
+ */
+function flattenedOutline(plan: OutputPlan, item: FillItem, frame: Frame): { x: number; y: number }[][] {
+  return fillOnPage(plan, item).map((loop) => {
+    const p = flattenSegments(loop.startX, loop.startY, loop.segments, frame.tolerance);
+    const points: { x: number; y: number }[] = [];
+    for (let i = 0; i < p.length; i += 2) points.push({ x: p[i]!, y: frame.height - p[i + 1]! });
+    return points;
+  });
 }
 
 /**
