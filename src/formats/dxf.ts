@@ -40,10 +40,10 @@
  * length. Numbers are plain decimals (never exponent notation), so the same plan gives the same
  * bytes everywhere.
  */
-import type { Rgba, Segment } from '../engine/types.js';
+import type { Gradient, Rgba, Segment } from '../engine/types.js';
 import { arcToCubics, elevateQuad } from './curves.js';
 import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
-import { gradientT, rampColor } from './gradient.js';
+import { gradientT, isElliptical, mapGradient, rampColor } from './gradient.js';
 import { isUniform } from './page.js';
 import {
   fillOnPage,
@@ -170,7 +170,9 @@ function fillGeometry(plan: OutputPlan, item: FillItem, frame: Frame): Geometry[
  * - radial → SPHERICAL, centred (461 = 0) on the boundary's extents, the only centre DXF can
  *   name (its "shifted" variant moves it up-left by an amount of its own). Its second colour, the
  *   highlight at that centre, is our colour there, its first our colour at the boundary point
- *   farthest from our centre.
+ *   farthest from our centre (in t: for an ellipse, the point with the largest elliptical t).
+ *   DXF's sphere has no axis ratio: an elliptical gradient keeps only its long axis's direction
+ *   on the page as the angle (460, in [0, π)); a circle's angle stays 0.
  */
 function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry | undefined {
   const g = item.gradient!;
@@ -182,13 +184,13 @@ function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry
     if (p?.kind === 'lwpolyline' && (p.vertices.length >= 3 || p.vertices.some((v) => v.bulge !== 0))) loops.push([...p.vertices]);
   }
   if (loops.length === 0) return undefined;
-  // Boundary vertices back in traced coordinates, where the gradient is defined.
+  // Boundary points back in traced coordinates, where the gradient is defined.
   const { scaleX, scaleY, offsetX, offsetY } = plan.page;
   const traced = (x: number, y: number): [number, number] => [(x - offsetX) / scaleX, (frame.height - y - offsetY) / scaleY];
   let tMin = Infinity;
   let tMax = -Infinity;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const loop of loops) {
+  for (const loop of isElliptical(g) ? flattenedOutline(plan, item, frame) : loops) {
     for (const v of loop) {
       const t = gradientT(g, ...traced(v.x, v.y));
       tMin = Math.min(tMin, t);
@@ -208,7 +210,38 @@ function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry
     return { kind: 'hatch', loops, gradient };
   }
   const centre = rampColor(g.stops, gradientT(g, ...traced((minX + maxX) / 2, (minY + maxY) / 2)));
-  return { kind: 'hatch', loops, gradient: { name: 'SPHERICAL', angle: 0, color1: rampColor(g.stops, tMax), color2: centre } };
+  return { kind: 'hatch', loops, gradient: { name: 'SPHERICAL', angle: longAxisAngle(plan, g), color1: rampColor(g.stops, tMax), color2: centre } };
+}
+
+/**
+ * A fill's outline flattened within the tolerance, in the DXF frame (y up). An elliptical ramp
+ * peaks inside arcs (a circle's two half-arcs give the hatch only two vertices), so its colours
+ * and extents are taken along the whole outline; linear and circular ramps keep the hatch's
+ * vertices, as before ellipses existed.
+ */
+function flattenedOutline(plan: OutputPlan, item: FillItem, frame: Frame): { x: number; y: number }[][] {
+  return fillOnPage(plan, item).map((loop) => {
+    const p = flattenSegments(loop.startX, loop.startY, loop.segments, frame.tolerance);
+    const points: { x: number; y: number }[] = [];
+    for (let i = 0; i < p.length; i += 2) points.push({ x: p[i]!, y: frame.height - p[i + 1]! });
+    return points;
+  });
+}
+
+/**
+ * The direction of an elliptical gradient's long axis on the page, counter-clockwise from +x
+ * with y up, in [0, π) (an axis has no sign); 0 for a circle. The page map may stretch the
+ * ellipse, so the axes are taken after it (mapGradient: exact for ellipses).
+ */
+function longAxisAngle(plan: OutputPlan, g: Gradient): number {
+  if (!isElliptical(g)) return 0;
+  const { scaleX, scaleY, offsetX, offsetY } = plan.page;
+  const onPage = mapGradient(g, scaleX, scaleY, offsetX, offsetY);
+  if (!isElliptical(onPage)) return 0;
+  // rotationDeg turns clockwise on the y-down page: counter-clockwise with y up is its negative.
+  const longDeg = (onPage.rotationDeg ?? 0) + (onPage.ry > onPage.r ? 90 : 0);
+  const angle = (-longDeg * Math.PI) / 180;
+  return angle - Math.PI * Math.floor(angle / Math.PI);
 }
 
 /**

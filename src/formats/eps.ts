@@ -20,13 +20,15 @@
  *   after the page `concat`, `/Pn << /PatternType 2 /Shading … >> [page map] makepattern def`
  *   once per distinct gradient (and alpha: translucent stops are composited over white like flat
  *   colours), with the shading of src/formats/shading.ts in traced coordinates and the page map
- *   (traced → page units) as its matrix, so it sits exactly under the paths; fills and strokes
- *   select it with `Pn setpattern`.
+ *   (traced → page units) as its matrix, so it sits exactly under the paths (an elliptical
+ *   gradient's shading is its circle, and the matrix first maps that circle onto the ellipse);
+ *   fills and strokes select it with `Pn setpattern`.
  * Numbers are fixed-point with trailing zeros trimmed, so the same plan gives the same bytes, and
  * both shapes along a shared boundary, which walk the same chain points, write the same digits.
  */
 import type { Gradient, Rgba } from '../engine/types.js';
-import { gradientKey } from './gradient.js';
+import { composeAffine, type Affine } from './affine.js';
+import { ellipseMap, gradientKey } from './gradient.js';
 import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
 import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, MATRIX_DECIMALS, pageMatrix, pageSizePoints } from './ps-path.js';
 import { psLiteral, shadingLiteral } from './shading.js';
@@ -111,13 +113,18 @@ class Patterns {
 
   /**
    * One `makepattern def` line per pattern, made after the page concat: the pattern matrix is
-   * then the page map from traced coordinates to page units, the same map the paths go through.
+   * then the page map from traced coordinates to page units, the same map the paths go through
+   * (after the circle → ellipse map of an elliptical gradient).
    */
   definitions(plan: OutputPlan): string[] {
     const { scaleX, scaleY, offsetX, offsetY } = plan.page;
-    const matrix = `[${[scaleX, 0, 0, scaleY, offsetX, offsetY].map((v) => formatNumber(v, MATRIX_DECIMALS)).join(' ')}]`;
+    const pageMap: Affine = [scaleX, 0, 0, scaleY, offsetX, offsetY];
+    const written = (m: Affine): string => `[${m.map((v) => formatNumber(v, MATRIX_DECIMALS)).join(' ')}]`;
+    const pageMatrix = written(pageMap);
     return this.used.map(({ gradient, alpha }, i) => {
       const shading = psLiteral(shadingLiteral(gradient, (c) => overWhite(c, alpha)));
+      const ellipse = ellipseMap(gradient);
+      const matrix = ellipse ? written(composeAffine(pageMap, ellipse)) : pageMatrix;
       return `/P${i} << /PatternType 2 /Shading ${shading} >> ${matrix} makepattern def`;
     });
   }

@@ -17,7 +17,9 @@
  * gradient, /P0, /P1… in first-use order in the page's /Pattern resources: the shading of
  * src/formats/shading.ts in traced coordinates, with a /Matrix that maps traced coordinates to
  * the page's default space exactly as `cm` and the page map place the paths (so a stretched page
- * stretches a radial gradient into an ellipse, with its shape). Fills select it with
+ * stretches a radial gradient into an ellipse, with its shape). An elliptical gradient's shading
+ * is its circle (Coords [cx cy 0 cx cy r]) and its /Matrix first maps that circle onto the
+ * ellipse (src/formats/gradient.ts: ellipseMap), then on through the page map. Fills select it with
  * `/Pattern cs /Pn scn`, strokes with `/Pattern CS /Pn SCN`; the item's alpha applies as for flat
  * colours (ExtGState).
  *
@@ -27,7 +29,7 @@
  */
 import { PDFDocument, PDFHeader, PDFName, type PDFDict, type PDFRef } from 'pdf-lib';
 import type { Gradient, Rgba } from '../engine/types.js';
-import { GradientIds } from './gradient.js';
+import { ellipseMap, GradientIds } from './gradient.js';
 import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints, tracedToPointsMatrix } from './ps-path.js';
 import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
 import { shadingLiteral } from './shading.js';
@@ -56,9 +58,11 @@ export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
       resources['ExtGState'] = context.obj(states);
     }
     if (gradients.length > 0) {
-      const matrix = [...tracedToPointsMatrix(plan)];
+      const pageMatrix = [...tracedToPointsMatrix(plan)];
       const patterns: Record<string, PDFRef> = {};
       gradients.forEach((g, i) => {
+        const ellipse = ellipseMap(g);
+        const matrix = ellipse ? [...tracedToPointsMatrix(plan, ellipse)] : pageMatrix;
         patterns[patternName(i)] = context.register(context.obj({ PatternType: 2, Shading: shadingLiteral(g), Matrix: matrix }));
       });
       resources['Pattern'] = context.obj(patterns);

@@ -7,6 +7,7 @@
  * walk the same chain points, write the same digits.
  */
 import type { Segment } from '../engine/types.js';
+import { composeAffine, type Affine } from './affine.js';
 import { arcToCubics, elevateQuad } from './curves.js';
 import { pointsPerUnit } from './page.js';
 import { pathOnPage, type OutputPlan, type PagePath, type StrokeItem } from './plan.js';
@@ -59,12 +60,14 @@ export function pageMatrix(plan: OutputPlan): readonly number[] {
  * The matrix from traced coordinates to points (y up): the plan's page map, then pageMatrix as
  * written (its numbers rounded like every other), so a gradient pattern lands exactly where the
  * paths drawn through the page map and the written `cm` / `concat` do. Rounded to
- * MATRIX_DECIMALS: its scales can be small (a large trace on a small page).
+ * MATRIX_DECIMALS: its scales can be small (a large trace on a small page). `inner`, when given,
+ * is applied first (an elliptical gradient's circle → ellipse map), before the rounding.
  */
-export function tracedToPointsMatrix(plan: OutputPlan): readonly number[] {
+export function tracedToPointsMatrix(plan: OutputPlan, inner?: Affine): readonly number[] {
   const [k, , , negK, , top] = pageMatrix(plan).map((v) => Number(formatNumber(v))) as [number, number, number, number, number, number];
   const { scaleX, scaleY, offsetX, offsetY } = plan.page;
-  return [k * scaleX, 0, 0, negK * scaleY, k * offsetX, top + negK * offsetY].map((v) => Number(formatNumber(v, MATRIX_DECIMALS)));
+  const outer: Affine = [k * scaleX, 0, 0, negK * scaleY, k * offsetX, top + negK * offsetY];
+  return (inner ? composeAffine(outer, inner) : outer).map((v) => Number(formatNumber(v, MATRIX_DECIMALS)));
 }
 
 /** Decimals of a gradient pattern's matrix. */

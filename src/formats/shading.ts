@@ -9,7 +9,9 @@
  *   ColorSpace DeviceRGB, Extend [true true] (the end colours pad, as in SVG), and Function: one
  *   exponential interpolation (type 2, N 1) per ramp piece, joined by a stitching function
  *   (type 3, Bounds between pieces, each piece's Encode [0 1]) when there are several.
- * The coordinates stay traced: the caller's pattern matrix maps them exactly as it maps paths.
+ * The coordinates stay traced: the caller's pattern matrix maps them exactly as it maps paths. An
+ * elliptical radial gradient is written as its circle (centre, r); the caller's matrix composes
+ * the circle → ellipse map (src/formats/gradient.ts: ellipseMap).
  */
 import type { Gradient, Rgba } from '../engine/types.js';
 import { rampPieces } from './gradient.js';

@@ -11,14 +11,16 @@
  * Groups become <g id>. A gradient paint (tracelab.gradients) is `fill="url(#gN)"` or
  * `stroke="url(#gN)"`: one <defs> right after <svg> holds one <linearGradient> or <radialGradient>
  * per distinct gradient (ids g0, g1… in the order the file first uses them), with
- * gradientUnits="userSpaceOnUse" and coordinates in input pixels rounded like path coordinates;
+ * gradientUnits="userSpaceOnUse" and coordinates in input pixels rounded like path coordinates (an
+ * elliptical radial gradient is the unit circle at the origin placed by a gradientTransform
+ * `translate(cx cy) rotate(θ) scale(r ry)`);
  * every version (Tiny 1.2 included) and Adobe mode have these. Path data comes from src/formats/path-data.ts: every chain is quantised
  * once, so a border written forwards in one shape and backwards in the next lands on the same
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
 import type { Gradient, Rgba, TraceResult } from '../engine/types.js';
-import { GradientIds, mapGradient } from './gradient.js';
+import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
 import { buildPlan, channelByte, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
@@ -246,8 +248,8 @@ function gradientPaint(gradient: Gradient, color: Rgba, kind: 'fill' | 'stroke',
 
 /**
  * <defs> with one element per gradient, id = its index. Geometry goes from traced coordinates to
- * input pixels (the user units) by the quantizer's scales (mapGradient: exact for linear axes),
- * rounded to its decimals like path coordinates; stop offsets to six decimals.
+ * input pixels (the user units) by the quantizer's scales (mapGradient: exact for linear axes and
+ * ellipses), rounded to its decimals like path coordinates; stop offsets to six decimals.
  */
 function gradientDefs(gradients: readonly Gradient[], q: Quantizer): string {
   const f = 10 ** q.decimals;
@@ -256,14 +258,35 @@ function gradientDefs(gradients: readonly Gradient[], q: Quantizer): string {
   gradients.forEach((traced, i) => {
     const g = mapGradient(traced, q.scaleX, q.scaleY, 0, 0);
     const stops = g.stops.map((s) => `<stop offset="${formatDecimal(s.offset)}" stop-color="${hexColor(s.color)}"/>`).join('');
+    const open = `id="g${i}" gradientUnits="userSpaceOnUse"`;
     if (g.kind === 'linear') {
-      out.push(`<linearGradient id="g${i}" gradientUnits="userSpaceOnUse" x1="${num(g.x1)}" y1="${num(g.y1)}" x2="${num(g.x2)}" y2="${num(g.y2)}">${stops}</linearGradient>\n`);
+      out.push(`<linearGradient ${open} x1="${num(g.x1)}" y1="${num(g.y1)}" x2="${num(g.x2)}" y2="${num(g.y2)}">${stops}</linearGradient>\n`);
+    } else if (isElliptical(g) && num(g.r) !== num(g.ry)) {
+      out.push(`<radialGradient ${open} cx="0" cy="0" r="1" gradientTransform="${ellipseTransform(g, num)}">${stops}</radialGradient>\n`);
     } else {
-      out.push(`<radialGradient id="g${i}" gradientUnits="userSpaceOnUse" cx="${num(g.cx)}" cy="${num(g.cy)}" r="${num(g.r)}">${stops}</radialGradient>\n`);
+      // A circle, or an ellipse whose radii round to one number: the circle as written before ellipses.
+      out.push(`<radialGradient ${open} cx="${num(g.cx)}" cy="${num(g.cy)}" r="${num(g.r)}">${stops}</radialGradient>\n`);
     }
   });
   out.push('</defs>\n');
   return out.join('');
+}
+
+/** Decimals of an elliptical gradient's rotation: a 5000-px radius then moves ≤ 0.05 px at its rim. */
+const ROTATION_DECIMALS = 3;
+
+/**
+ * The gradientTransform placing the unit circle at the origin onto the ellipse (user units):
+ * `translate(cx cy) rotate(θ) scale(r ry)` — centre and radii rounded like coordinates, θ to
+ * ROTATION_DECIMALS; no rotate() at 0°, and a quarter turn written as swapped radii instead.
+ */
+function ellipseTransform(g: EllipticalGradient, num: (v: number) => string): string {
+  const f = 10 ** ROTATION_DECIMALS;
+  const deg = Math.round(halfTurnDeg(g.rotationDeg ?? 0) * f) / f;
+  const quarter = Math.abs(deg) === 90;
+  const rotate = deg === 0 || quarter ? '' : ` rotate(${formatDecimal(deg)})`;
+  const [rx, ry] = quarter ? [g.ry, g.r] : [g.r, g.ry];
+  return `translate(${num(g.cx)} ${num(g.cy)})${rotate} scale(${num(rx)} ${num(ry)})`;
 }
 
 function referencedShapes(items: readonly PlanItem[], into = new Set<number>()): Set<number> {

@@ -3,7 +3,10 @@
  * shrinks a large input for the draft (createImageBitmap, drawn smaller on an OffscreenCanvas),
  * its 2D canvas paints a plan — the draft's, or a large result's 1× preview
  * (Path2D fills and strokes in paint order, clipped gap fillers clipped, gradient paints as canvas
- * gradients: linear ones exact, radial ones circles at the mean scale, which previews keep uniform)
+ * gradients: linear ones exact, circular ones circles at the mean scale, which previews keep
+ * uniform, elliptical ones exact — a unit-disc gradient drawn through the ellipse's frame: the
+ * transform set around a fill, a pattern of the gradient under a stroke, whose pen the transform
+ * would distort)
  * and its own PNG encoder
  * writes it (OffscreenCanvas.convertToBlob). All of it runs as native code, so a draft costs its
  * small trace and not a JS decode of every input pixel (≈ 0.6 s for a 2-MP PNG in a fresh
@@ -16,8 +19,9 @@
  * Undefined where the browser lacks createImageBitmap or OffscreenCanvas (then there is no draft).
  */
 
-import type { ChainUse, Gradient, Rgba } from '../engine/types.js';
-import { mapGradient } from '../formats/gradient.js';
+import type { ChainUse, Gradient, GradientStop, Rgba } from '../engine/types.js';
+import { axisAffine, composeAffine, type Affine } from '../formats/affine.js';
+import { isElliptical, mapGradient, radialFrame } from '../formats/gradient.js';
 import type { FillItem, OutputPlan, PlanItem, StrokeItem } from '../formats/plan.js';
 import { ChainCache } from '../formats/raster.js';
 import { pngSize, type PngSize } from '../formats/raster-plan.js';
@@ -77,6 +81,7 @@ function cssColor(c: Rgba): string {
 /**
  * An item's paint: its flat colour, or its gradient in device pixels (mapGradient: exact for
  * linear axes) with the item's alpha as globalAlpha, which the caller's save/restore resets.
+ * Elliptical gradients are painted by fillThroughFrame and strokePattern instead.
  */
 function itemPaint(ctx: OffscreenCanvasRenderingContext2D, item: FillItem | StrokeItem, size: PngSize): string | CanvasGradient {
   if (!item.gradient) return cssColor(item.color);
@@ -86,12 +91,78 @@ function itemPaint(ctx: OffscreenCanvasRenderingContext2D, item: FillItem | Stro
 
 function canvasGradient(ctx: OffscreenCanvasRenderingContext2D, g: Gradient): CanvasGradient {
   const gradient = g.kind === 'linear' ? ctx.createLinearGradient(g.x1, g.y1, g.x2, g.y2) : ctx.createRadialGradient(g.cx, g.cy, 0, g.cx, g.cy, g.r);
-  for (const stop of g.stops) gradient.addColorStop(Math.max(0, Math.min(1, stop.offset)), cssColor({ ...stop.color, a: 255 }));
+  return withStops(gradient, g.stops);
+}
+
+function withStops(gradient: CanvasGradient, stops: readonly GradientStop[]): CanvasGradient {
+  for (const stop of stops) gradient.addColorStop(Math.max(0, Math.min(1, stop.offset)), cssColor({ ...stop.color, a: 255 }));
   return gradient;
 }
 
-/** Adds one loop or open path (chain uses in order, reversed ones backwards) to `path`. */
-function addUses(path: Path2D, chains: ChainCache, uses: readonly ChainUse[], closed: boolean): void {
+/** An elliptical gradient's frame in device pixels: unit-disc coordinates → device (t = 1 on the unit circle). */
+function deviceFrame(item: FillItem | StrokeItem, size: PngSize): Affine | undefined {
+  const g = item.gradient;
+  return g && isElliptical(g) ? composeAffine(axisAffine(size.scaleX, size.scaleY, size.offsetX, size.offsetY), radialFrame(g)) : undefined;
+}
+
+/**
+ * Fills the context's current path (built in device pixels) with the unit-disc gradient seen
+ * through `frame`: the canvas transforms a path when its points are added, but a gradient when it
+ * paints, so setting the transform just before the fill moves the gradient and not the path.
+ */
+function fillThroughFrame(ctx: OffscreenCanvasRenderingContext2D, item: FillItem, frame: Affine): void {
+  ctx.globalAlpha = item.color.a / 255;
+  ctx.setTransform(...frame);
+  ctx.fillStyle = withStops(ctx.createRadialGradient(0, 0, 0, 0, 0, 1), item.gradient!.stops);
+  ctx.fill('nonzero');
+}
+
+/**
+ * A stroke's elliptical gradient as a pattern in device pixels over the stroke's box (`box`:
+ * left, top, right, bottom, whole pixels): a stroke drawn under the frame's transform would have
+ * its pen stretched too, so the gradient is painted once into a scratch canvas of that box
+ * (each pixel the gradient at its centre, as the canvas paints gradients) and the stroke samples
+ * it one to one.
+ */
+function strokePattern(ctx: OffscreenCanvasRenderingContext2D, item: StrokeItem, frame: Affine, box: readonly number[]): CanvasPattern | undefined {
+  const [left, top, right, bottom] = box as [number, number, number, number];
+  if (!(right > left && bottom > top)) return undefined;
+  const scratch = new OffscreenCanvas(right - left, bottom - top);
+  const sctx = scratch.getContext('2d');
+  if (!sctx) return undefined;
+  sctx.rect(0, 0, right - left, bottom - top);
+  sctx.setTransform(...composeAffine([1, 0, 0, 1, -left, -top], frame));
+  sctx.fillStyle = withStops(sctx.createRadialGradient(0, 0, 0, 0, 0, 1), item.gradient!.stops);
+  sctx.fill();
+  const pattern = ctx.createPattern(scratch, 'no-repeat');
+  pattern?.setTransform(new DOMMatrix([1, 0, 0, 1, left, top]));
+  ctx.globalAlpha = item.color.a / 255;
+  return pattern ?? undefined;
+}
+
+/** A stroke's box in whole device pixels (its chains' bounds, widened by half the width), clipped to the canvas. */
+function strokeBox(chains: ChainCache, item: StrokeItem, width: number, size: PngSize): number[] {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of item.paths) {
+    for (const use of p.uses) {
+      const b = chains.bounds(use.chain);
+      minX = Math.min(minX, b[0]);
+      minY = Math.min(minY, b[1]);
+      maxX = Math.max(maxX, b[2]);
+      maxY = Math.max(maxY, b[3]);
+    }
+  }
+  const pad = width / 2 + 1;
+  return [
+    Math.max(0, Math.floor(minX - pad)),
+    Math.max(0, Math.floor(minY - pad)),
+    Math.min(size.width, Math.ceil(maxX + pad)),
+    Math.min(size.height, Math.ceil(maxY + pad)),
+  ];
+}
+
+/** Adds one loop or open path (chain uses in order, reversed ones backwards) to `path` (a Path2D or the context's current path). */
+function addUses(path: CanvasPath, chains: ChainCache, uses: readonly ChainUse[], closed: boolean): void {
   let first = true;
   for (const use of uses) {
     const p = chains.points(use.chain);
@@ -113,11 +184,18 @@ function paintItems(ctx: OffscreenCanvasRenderingContext2D, plan: OutputPlan, ch
       paintItems(ctx, plan, chains, size, item.items);
     } else if (item.kind === 'fill') {
       if (item.color.a <= 0) continue;
-      const path = new Path2D();
-      for (const loop of item.loops) addUses(path, chains, loop, true);
+      const frame = deviceFrame(item, size);
       ctx.save();
-      ctx.fillStyle = itemPaint(ctx, item, size);
-      ctx.fill(path, 'nonzero');
+      if (frame) {
+        ctx.beginPath();
+        for (const loop of item.loops) addUses(ctx, chains, loop, true);
+        fillThroughFrame(ctx, item, frame);
+      } else {
+        const path = new Path2D();
+        for (const loop of item.loops) addUses(path, chains, loop, true);
+        ctx.fillStyle = itemPaint(ctx, item, size);
+        ctx.fill(path, 'nonzero');
+      }
       ctx.restore();
     } else {
       const width = item.nonScaling ? item.widthPx : item.widthPx * strokeScale;
@@ -134,7 +212,13 @@ function paintItems(ctx: OffscreenCanvasRenderingContext2D, plan: OutputPlan, ch
         }
         ctx.clip(clip, 'nonzero');
       }
-      ctx.strokeStyle = itemPaint(ctx, item, size);
+      const frame = deviceFrame(item, size);
+      const pattern = frame ? strokePattern(ctx, item, frame, strokeBox(chains, item, width, size)) : undefined;
+      if (frame && !pattern) {
+        ctx.restore();
+        continue; // nothing to paint: the stroke lies outside the canvas
+      }
+      ctx.strokeStyle = pattern ?? itemPaint(ctx, item, size);
       ctx.lineWidth = width;
       ctx.lineJoin = 'round';
       ctx.lineCap = 'round';

@@ -13,6 +13,9 @@
  *   5 D  rect (135,57)–(145,67) flat #282828, inside E
  * A and B have the same mean colour, so only their gradients tell their paints apart. Every loop
  * runs clockwise on the y-down page (interior on the right of its chains), holes the other way.
+ * ELLIPTICAL is C's gradient made elliptical (withGradient puts it on C): centre (100,40), r 40
+ * along 30° clockwise from +x, ry 20 across it, C's stops — so the disc of radius 25 reaches
+ * t = 0.625 along the first axis and t = 1.25 (padded green) along the second.
  */
 import type { Chain, ChainUse, Gradient, Rgba, Segment, Shape, TraceResult } from '../../src/engine/types.js';
 
@@ -42,14 +45,33 @@ export const RADIAL: Gradient = {
   stops: [{ offset: 0, color: WHITE }, { offset: 0.5, color: YELLOW }, { offset: 1, color: GREEN }],
 };
 
+export const ELLIPTICAL: Gradient = { ...RADIAL, r: 40, ry: 20, rotationDeg: 30 };
+
 export const SHAPE = { background: 0, A: 1, B: 2, C: 3, E: 4, D: 5 } as const;
+
+/**
+ * t of `g` at traced point (x, y). Radial: u, v are the coordinates of p − c along the first axis
+ * (cos θ, sin θ) and the second (−sin θ, cos θ), θ clockwise on the y-down page; t = √((u/r)² + (v/ry)²).
+ */
+export function expectedT(g: Gradient, x: number, y: number): number {
+  if (g.kind === 'linear') return ((x - g.x1) * (g.x2 - g.x1) + (y - g.y1) * (g.y2 - g.y1)) / ((g.x2 - g.x1) ** 2 + (g.y2 - g.y1) ** 2);
+  const theta = ((g.rotationDeg ?? 0) * Math.PI) / 180;
+  const u = (x - g.cx) * Math.cos(theta) + (y - g.cy) * Math.sin(theta);
+  const v = -(x - g.cx) * Math.sin(theta) + (y - g.cy) * Math.cos(theta);
+  return Math.sqrt((u / g.r) ** 2 + (v / (g.ry ?? g.r)) ** 2);
+}
+
+/** The point of a radial gradient at `s` times its first-axis radius along that axis and `w` times ry along the second. */
+export function onAxes(g: Gradient, s: number, w: number): [number, number] {
+  if (g.kind !== 'radial') throw new Error('onAxes: radial gradients only');
+  const theta = ((g.rotationDeg ?? 0) * Math.PI) / 180;
+  const ry = g.ry ?? g.r;
+  return [g.cx + s * g.r * Math.cos(theta) - w * ry * Math.sin(theta), g.cy + s * g.r * Math.sin(theta) + w * ry * Math.cos(theta)];
+}
 
 /** The colour of `g` at traced point (x, y): the stops' ramp at t, padded (sRGB, unrounded). */
 export function expectedColor(g: Gradient, x: number, y: number): [number, number, number] {
-  const t =
-    g.kind === 'linear'
-      ? ((x - g.x1) * (g.x2 - g.x1) + (y - g.y1) * (g.y2 - g.y1)) / ((g.x2 - g.x1) ** 2 + (g.y2 - g.y1) ** 2)
-      : Math.sqrt((x - g.cx) ** 2 + (y - g.cy) ** 2) / g.r;
+  const t = expectedT(g, x, y);
   const s = g.stops;
   if (t <= s[0]!.offset) return channels(s[0]!.color);
   if (t >= s[s.length - 1]!.offset) return channels(s[s.length - 1]!.color);
@@ -123,6 +145,11 @@ export function gradientTrace(stacking: 'cutouts' | 'stacked' = 'cutouts'): Trac
 
 function arc(x: number, y: number): Segment {
   return { kind: 'arc', rx: 25, ry: 25, rotationDeg: 0, largeArc: false, sweep: true, x, y };
+}
+
+/** The same trace with `gradient` on shape `shape` (e.g. ELLIPTICAL on C). */
+export function withGradient(result: TraceResult, shape: number, gradient: Gradient): TraceResult {
+  return { ...result, shapes: result.shapes.map((s, i) => (i === shape ? { ...s, gradient } : s)) };
 }
 
 /** The same trace with every gradient removed (flat shapes in their mean colours). */
