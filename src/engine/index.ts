@@ -28,7 +28,8 @@ import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
 import { despeckle, findRegions, type Regions } from './regions.js';
-import { applyShading, findSmoothAreas, type Shaded } from './shading.js';
+import { applyShading, type Shaded } from './shaded-regions.js';
+import { findSmoothAreas } from './shading.js';
 import { shrunkSize } from './resize.js';
 import type { Chain, ChainUse, EngineParams, Gradient, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 

@@ -10,7 +10,7 @@
 import { DX, DY, type ChainGraph } from './boundary.js';
 import type { HardTiles } from './profile.js';
 import { hypot3 } from './length.js';
-import { rampColorOfArea, rampT, type AreaRamps } from './shading.js';
+import { rampColorOfArea, rampT, type AreaRamps } from './shaded-regions.js';
 
 export interface SampleContext {
   readonly data: Uint8Array | Uint8ClampedArray;

@@ -1,0 +1,134 @@
+/**
+ * Pixel samples of one smoothly shaded area and the geometries a gradient's t can have.
+ * In: sample pixels (centre x, y in traced pixels; r, g, b; colour slopes for the geometry
+ * search). Out: sample sets (empty, thinned, joined), their bounding box, and t(x, y) of a
+ * geometry: the position along a linear axis, the distance from a radial centre, or the elliptical
+ * distance from an ellipse's centre measured along its first axis.
+ */
+import { hypot2 } from './length.js';
+
+/** Bins of t per fit, at most (a ramp longer than this many px gets wider bins). */
+export const MAX_BINS = 1024;
+
+/** Pixels of one area: centres (traced px) and colours (sRGB 0–255), with local slopes. */
+export interface RampSamples {
+  readonly count: number;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  /** r, g, b per sample. */
+  readonly rgb: Float64Array;
+  /**
+   * Colour slope per sample along x and y of the area's main colour axis (sRGB units per px), NaN
+   * where the neighbours needed are outside the area; empty arrays for samples without slopes
+   * (only the geometry search needs them).
+   */
+  readonly slopeX: Float64Array;
+  readonly slopeY: Float64Array;
+}
+
+/** Where t comes from: position along a unit axis, or distance from a centre (traced px). */
+export type RampGeometry =
+  | { readonly kind: 'linear'; readonly ux: number; readonly uy: number }
+  | { readonly kind: 'radial'; readonly cx: number; readonly cy: number }
+  /**
+   * Ellipses around (cx, cy): t = √(u² + (v / ratio)²) with u, v the coordinates of p − c along
+   * the first axis (ux, uy) and the second (−uy, ux): t is px along the first axis.
+   */
+  | { readonly kind: 'ellipse'; readonly cx: number; readonly cy: number; readonly ux: number; readonly uy: number; readonly ratio: number };
+
+/** Zeroed samples for `count` pixels, with slope arrays or empty ones. */
+export function emptySamples(count: number, withSlopes: boolean): RampSamples {
+  const slopes = withSlopes ? count : 0;
+  return {
+    count,
+    x: new Float64Array(count),
+    y: new Float64Array(count),
+    rgb: new Float64Array(count * 3),
+    slopeX: new Float64Array(slopes),
+    slopeY: new Float64Array(slopes),
+  };
+}
+
+/** Samples of several areas as one set (for a shared gradient). */
+export function joinSamples(parts: readonly RampSamples[]): RampSamples {
+  let count = 0;
+  for (const p of parts) count += p.count;
+  const withSlopes = parts.every((p) => p.slopeX.length >= p.count);
+  const out = emptySamples(count, withSlopes);
+  let at = 0;
+  for (const p of parts) {
+    out.x.set(p.x.subarray(0, p.count), at);
+    out.y.set(p.y.subarray(0, p.count), at);
+    out.rgb.set(p.rgb.subarray(0, p.count * 3), at * 3);
+    if (withSlopes) {
+      out.slopeX.set(p.slopeX.subarray(0, p.count), at);
+      out.slopeY.set(p.slopeY.subarray(0, p.count), at);
+    }
+    at += p.count;
+  }
+  return out;
+}
+
+/** Every k-th sample, so that at most `limit` remain (the samples themselves when fewer). */
+export function thinned(s: RampSamples, limit: number): RampSamples {
+  if (s.count <= limit) return s;
+  const stride = Math.ceil(s.count / limit);
+  const count = Math.ceil(s.count / stride);
+  const out = emptySamples(count, s.slopeX.length > 0);
+  for (let k = 0; k < count; k++) {
+    const i = k * stride;
+    if (s.slopeX.length > 0) {
+      out.slopeX[k] = s.slopeX[i]!;
+      out.slopeY[k] = s.slopeY[i]!;
+    }
+    out.x[k] = s.x[i]!;
+    out.y[k] = s.y[i]!;
+    out.rgb[k * 3] = s.rgb[i * 3]!;
+    out.rgb[k * 3 + 1] = s.rgb[i * 3 + 1]!;
+    out.rgb[k * 3 + 2] = s.rgb[i * 3 + 2]!;
+  }
+  return out;
+}
+
+export interface Bounds {
+  readonly minX: number;
+  readonly maxX: number;
+  readonly minY: number;
+  readonly maxY: number;
+}
+
+export function sampleBounds(s: RampSamples): Bounds {
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < s.count; i++) {
+    const x = s.x[i]!;
+    const y = s.y[i]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { minX, maxX, minY, maxY };
+}
+
+/** The samples' bounding box, computed once per sample set. */
+const BOUNDS = new WeakMap<RampSamples, Bounds>();
+
+export function boundsOf(s: RampSamples): Bounds {
+  let b = BOUNDS.get(s);
+  if (!b) BOUNDS.set(s, (b = sampleBounds(s)));
+  return b;
+}
+
+/** t of the point (x, y) for a geometry (px along the axis, or from the centre along the first axis). */
+export function geometryT(g: RampGeometry, x: number, y: number): number {
+  if (g.kind === 'linear') return g.ux * x + g.uy * y;
+  if (g.kind === 'radial') return hypot2(x - g.cx, y - g.cy);
+  const dx = x - g.cx;
+  const dy = y - g.cy;
+  const u = g.ux * dx + g.uy * dy;
+  const v = (g.ux * dy - g.uy * dx) / g.ratio;
+  return Math.sqrt(u * u + v * v);
+}
