@@ -30,7 +30,7 @@ export interface FittedRamp {
 export const STOP_TOLERANCE_DE = 1.6;
 
 /** Stops of one ramp at most. */
-const MAX_STOPS = 12;
+export const MAX_STOPS = 12;
 
 /** A radial ramp whose first stop lies within this share of its radius starts at the centre. */
 const RADIAL_CENTRE_SHARE = 0.04;

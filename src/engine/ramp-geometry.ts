@@ -53,8 +53,9 @@ export const SEARCH_SAMPLES = 1500;
  * centre well), or undefined when there are too few samples or no direction to speak of.
  * @param gate when given, an RMS error (sRGB units) that the first guesses must already reach
  * (within the searches' reach), else the samples are not a ramp and no search is made.
+ * @param accept when given, asked about the best first guess: false ends the search (undefined).
  */
-export function findGeometry(search: RampSamples, gate?: number): RampGeometry | undefined {
+export function findGeometry(search: RampSamples, gate?: number, accept?: (first: RampGeometry) => boolean): RampGeometry | undefined {
   if (search.count < 8) return undefined;
   const bounds = boundsOf(search);
   const extent = Math.max(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1);
@@ -81,6 +82,16 @@ export function findGeometry(search: RampSamples, gate?: number): RampGeometry |
       guessOval();
       if (rms(ovalFirst) > gate) return undefined;
     }
+  }
+  // The caller may turn down the best first guess before any search (a ramp with an edge in it).
+  if (accept) {
+    const firstGeometry =
+      ovalFirst < Math.min(linearFirst, roundFirst) && oval
+        ? ellipseAt(oval.cx, oval.cy, oval.angle, oval.ratio)
+        : roundFirst < linearFirst && centre
+          ? ({ kind: 'radial', cx: centre[0], cy: centre[1] } as const)
+          : linearAt(tensor.angle);
+    if (!accept(firstGeometry)) return undefined;
   }
   const linear = bestLinear(search, tensor.angle);
   let best: { geometry: RampGeometry; sse: number } = linear;

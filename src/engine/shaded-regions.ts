@@ -8,8 +8,9 @@
  *  - gradients off (the API's flat fills): each area is recut into a few flat bands along its
  *    ramp — band edges are iso-lines of the ramp (straight lines, circles, ellipses), so they come
  *    out as clean curves instead of the palette's ragged shade borders — at most MAX_BANDS, about
- *    one per BAND_STEP_DE of colour, cut at equal colour length; a band piece of at most
- *    PIECE_MIN_PX cut off where a threshold grazes a ragged rim joins its neighbouring band.
+ *    one per BAND_STEP_DE of colour (photos: PHOTO_MAX_BANDS, PHOTO_BAND_STEP_DE), cut at equal
+ *    colour length; a band piece of at most PIECE_MIN_PX cut off where a threshold grazes a ragged
+ *    rim joins its neighbouring band.
  */
 import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
@@ -21,9 +22,13 @@ import type { Gradient, Rgba } from './types.js';
 
 /** Gradients off: about one band per this much colour (ΔE76 along the ramp) … */
 const BAND_STEP_DE = 14;
+/** … and in a photo (whose skies and skin show bands more than drawn art does) about one per this … */
+const PHOTO_BAND_STEP_DE = 4;
 
 /** … and at most this many bands per area. */
 const MAX_BANDS = 6;
+/** … at most this many in a photo. */
+const PHOTO_MAX_BANDS = 16;
 
 /**
  * The ramps of the areas, packed in typed arrays (so they cross to other threads as they are),
@@ -97,7 +102,7 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   const regionOf = joinedRegions(regions.regionOf, joinInto);
   const areaOfOld = new Int32Array(regions.count).fill(-1);
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOfOld[r] = a;
-  const packed = packRamps(areas, gradients);
+  const packed = packRamps(areas, gradients, input.photo);
   // Per pixel, a key: its old region, or (count + k) for the k-th new piece of an area.
   const keyOf = new Int32Array(regionOf.length);
   const pieceArea: number[] = [];
@@ -145,7 +150,7 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   const bandLabel = new Map<number, number>();
   for (let k = 0; k < pieceArea.length; k++) {
     const a = pieceArea[k]!;
-    const bandKey = gradients ? a : a * (MAX_BANDS + 1) + pieceBand[k]!;
+    const bandKey = gradients ? a : a * (PHOTO_MAX_BANDS + 1) + pieceBand[k]!;
     let label = bandLabel.get(bandKey);
     if (label === undefined) {
       label = labelCount + extraFill.length;
@@ -189,7 +194,7 @@ function joinedRegions(regionOf: Int32Array, joinInto: Int32Array): Int32Array {
 }
 
 /** The areas' ramps and (gradients off) band thresholds, packed. */
-function packRamps(areas: readonly SmoothArea[], gradients: boolean): Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'> {
+function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: boolean): Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'> {
   const geometry = new Float64Array(areas.length * GEOMETRY_STRIDE);
   const stopStart = new Int32Array(areas.length + 1);
   const thresholdStart = new Int32Array(areas.length + 1);
@@ -204,7 +209,7 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean): Omit<AreaR
     else geometry.set([2, g.cx, g.cy, g.ux, g.uy, g.ratio], o);
     for (const v of ramp.stops) stops.push(v);
     stopStart[a + 1] = stops.length / 4;
-    if (!gradients) for (const t of bandThresholds(ramp)) thresholds.push(t);
+    if (!gradients) for (const t of bandThresholds(ramp, photo)) thresholds.push(t);
     thresholdStart[a + 1] = thresholds.length;
   }
   return { geometry, stopStart, stops: Float64Array.from(stops), thresholdStart, thresholds: Float64Array.from(thresholds) };
@@ -214,7 +219,7 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean): Omit<AreaR
  * Band thresholds (t) of a ramp: cuts at equal colour distance (ΔE76 along the ramp, sampled
  * per px of t), about one band per BAND_STEP_DE, 2 to MAX_BANDS bands.
  */
-function bandThresholds(ramp: FittedRamp): number[] {
+function bandThresholds(ramp: FittedRamp, photo: boolean): number[] {
   const t0 = ramp.stops[0]!;
   const t1 = ramp.stops[ramp.stops.length - 4]!;
   const steps = Math.max(2, Math.min(2048, Math.ceil(t1 - t0)));
@@ -232,7 +237,7 @@ function bandThresholds(ramp: FittedRamp): number[] {
     lab[2] = lab[5]!;
   }
   const total = lengths[steps]!;
-  const bands = Math.max(2, Math.min(MAX_BANDS, Math.round(total / BAND_STEP_DE)));
+  const bands = Math.max(2, Math.min(photo ? PHOTO_MAX_BANDS : MAX_BANDS, Math.round(total / (photo ? PHOTO_BAND_STEP_DE : BAND_STEP_DE))));
   const out: number[] = [];
   let i = 0;
   for (let k = 1; k < bands; k++) {

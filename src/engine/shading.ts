@@ -16,7 +16,7 @@
  */
 import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
-import { rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
+import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
 import { emptySamples, geometryT, joinSamples, type RampSamples } from './ramp-samples.js';
 import type { Regions } from './regions.js';
@@ -24,11 +24,12 @@ import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } fr
 import { splitSmooth } from './smooth-split.js';
 import type { Gradient, Rgba } from './types.js';
 
-/** A gradient must leave at most this share of the flat shades' mean error … */
-const ACCEPT_RATIO = 1.1;
-
-/** … or at most this much more (sRGB units) when the shades were already close. */
-const ACCEPT_SLACK = 0.4;
+/**
+ * A gradient must leave at most this share of the flat shades' mean error: a smooth ramp cut into
+ * shades loses most of its error to a gradient (an 8-bit render: 6 → 0.5 units; JPEG'd: 7 → 2),
+ * noise on a flat colour (paper grain, a scan) none — there the two are alike.
+ */
+const ACCEPT_RATIO = 0.85;
 
 /** Colours of an area must span at least this (ΔE76, first stop to the furthest): less is flat. */
 const MIN_SPAN_DE = 5;
@@ -339,7 +340,7 @@ function minAreaSamples(input: ShadingInput): number {
 
 /** True when a ramp with this error is good enough for an area whose shades were this far off. */
 function explains(rampError: number, flatError: number): boolean {
-  return rampError <= Math.max(flatError * ACCEPT_RATIO, flatError + ACCEPT_SLACK);
+  return rampError <= flatError * ACCEPT_RATIO;
 }
 
 /** True when pixel q (which must exist) is an opaque pixel of group g. */
@@ -377,13 +378,14 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
   const search = gatherSamples(input, owner, g, interior, interiorCount, searchStride, axis);
   // Shades that match their pixels already are flat colours (checked again on all samples below).
   if (search.flatError < FLAT_FLOOR) return undefined;
-  const geometry = findGeometry(search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR));
+  // A first guess whose ramp already jumps (an edge joined in through a soft seam) is not searched.
+  const geometry = findGeometry(search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(search.samples, first)));
   if (!geometry) return undefined;
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
   const ramp = rampFor(full.samples, geometry);
   const flatError = full.flatError;
   (globalThis as { __shadingDebug?: (info: unknown) => void }).__shadingDebug?.({ g, regions: members.length, pixels: pixels.length, interior: interiorCount, flatError, ramp });
-  if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp)) return undefined;
+  if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp) || !designed(ramp)) return undefined;
   let cx = 0;
   let cy = 0;
   const samples = full.samples;
@@ -583,6 +585,14 @@ function mainColorAxis(data: Uint8Array | Uint8ClampedArray, pixels: Int32Array,
     v[2] = c / len;
   }
   return v;
+}
+
+/**
+ * False when the ramp took every stop it may have (MAX_STOPS) and still strays: the colour along
+ * t is texture or noise that a few designed stops do not describe.
+ */
+function designed(ramp: FittedRamp): boolean {
+  return ramp.stops.length / 4 < MAX_STOPS;
 }
 
 /** True when some stretch of the ramp is a jump (steep and visible) rather than shading. */
