@@ -24,6 +24,8 @@ const RADIAL_ADVANTAGE = 0.8;
 /** How far (rad) the angle search looks either side of the structure tensor's direction. */
 const ANGLE_SEARCH_RAD = 0.12;
 
+/** Searches stop once a step moves the gradient by less than this (px) over the area. */
+const PRECISION_PX = 0.1;
 /** In-bin evaluations the centre search may spend. */
 const CENTRE_STEPS = 40;
 
@@ -93,7 +95,7 @@ export function findGeometry(search: RampSamples, gate?: number, accept?: (first
           : linearAt(tensor.angle);
     if (!accept(firstGeometry)) return undefined;
   }
-  const linear = bestLinear(search, tensor.angle);
+  const linear = bestLinear(search, tensor.angle, extent);
   let best: { geometry: RampGeometry; sse: number } = linear;
   // A linear fit within the 8-bit steps of a render leaves nothing for a centre to explain; a
   // centre whose first guess is far behind the linear fit is not searched either.
@@ -293,11 +295,13 @@ function linearAt(angle: number): RampGeometry {
  * through three angles, the bracket narrowing around the best, from ANGLE_SEARCH_RAD down to
  * ~0.001 rad (0.06°).
  */
-function bestLinear(s: RampSamples, start: number): { geometry: RampGeometry; sse: number } {
+function bestLinear(s: RampSamples, start: number, extent: number): { geometry: RampGeometry; sse: number } {
   let centre = start;
   let fc = inBinError(s, linearAt(centre));
   let step = ANGLE_SEARCH_RAD;
-  for (let round = 0; step > 0.001 && round < 24; round++) {
+  // Fine enough when the axis's ends move by a tenth of a pixel at most.
+  const finest = Math.max(0.001, PRECISION_PX / extent);
+  for (let round = 0; step > finest && round < 24; round++) {
     const fl = inBinError(s, linearAt(centre - step));
     const fr = inBinError(s, linearAt(centre + step));
     // Vertex of the parabola through the three; kept within the bracket.
@@ -332,7 +336,7 @@ function bestRadial(s: RampSamples, start: readonly [number, number], extent: nu
   let best = inBinError(s, { kind: 'radial', cx, cy });
   let step = Math.max(0.4, extent / 50);
   let evaluations = 0;
-  while (step >= 0.1 && evaluations < CENTRE_STEPS) {
+  while (step >= Math.max(PRECISION_PX, extent / 1000) && evaluations < CENTRE_STEPS) {
     let moved = false;
     for (let d = 0; d < 4; d++) {
       const x = cx + (d === 0 ? step : d === 1 ? -step : 0);
@@ -482,7 +486,7 @@ function ellipseAt(cx: number, cy: number, angle: number, ratio: number): RampGe
 function refineEllipse(s: RampSamples, cx0: number, cy0: number, angle0: number, ratio0: number, extent: number): { cx: number; cy: number; angle: number; ratio: number; sse: number } {
   const p = [cx0, cy0, angle0, Math.log(ratio0)];
   const steps = [Math.max(0.4, extent / 50), Math.max(0.4, extent / 50), 0.05, 0.05];
-  const floor = [0.1, 0.1, 0.004, 0.004];
+  const floor = [Math.max(PRECISION_PX, extent / 1000), Math.max(PRECISION_PX, extent / 1000), Math.max(0.004, PRECISION_PX / extent), 0.004];
   const at = (q: readonly number[]): number => inBinError(s, ellipseAt(q[0]!, q[1]!, q[2]!, Math.min(1, Math.exp(q[3]!))));
   let best = at(p);
   for (let evaluations = 0; evaluations < ELLIPSE_STEPS && steps.some((st, i) => st >= floor[i]!); ) {

@@ -384,7 +384,6 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
   const ramp = rampFor(full.samples, geometry);
   const flatError = full.flatError;
-  (globalThis as { __shadingDebug?: (info: unknown) => void }).__shadingDebug?.({ g, regions: members.length, pixels: pixels.length, interior: interiorCount, flatError, ramp });
   if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp) || !designed(ramp)) return undefined;
   let cx = 0;
   let cy = 0;

@@ -217,6 +217,29 @@ describe('tracelab.gradients off: a smooth ramp is a few monotone bands, one sha
   }
 });
 
+describe('processing.max_colors and processing.palette keep their meaning', () => {
+  it('max_colors = N: without the extension no bands are cut (they would add colours), at most N flat colours; with it, the ramp is a gradient fill not counted in N', () => {
+    const { image } = linearScene();
+    const off = traceImage(image, { ...OFF, maxColors: 4 });
+    expect(off.stats.smoothAreas).toBeUndefined();
+    expect(new Set(off.shapes.map((s) => `${s.color.r},${s.color.g},${s.color.b}`)).size).toBeLessThanOrEqual(4);
+    const on = traceImage(image, { ...ON, maxColors: 4 });
+    expect(gradientShapes(on)).toHaveLength(1);
+    expect(new Set(on.shapes.filter((s) => !s.gradient).map((s) => `${s.color.r},${s.color.g},${s.color.b}`)).size).toBeLessThanOrEqual(4);
+    expect(on.stats.colors).toBeLessThanOrEqual(4);
+  });
+
+  it('processing.palette: no shading either way (the output colours are exactly the palette\'s)', () => {
+    const { image } = radialScene();
+    const palette = [{ color: { r: 255, g: 255, b: 255, a: 255 }, tolerance: 0.1 }];
+    for (const params of [OFF, ON]) {
+      const r = traceImage(image, { ...params, palette });
+      expect(r.stats.smoothAreas).toBeUndefined();
+      expect(gradientShapes(r)).toHaveLength(0);
+    }
+  });
+});
+
 describe('flat art has no smooth areas', () => {
   it('anti-aliased flat shapes: no area found, the same trace with the extension on and off', () => {
     const image = drawPainted(160, 120, [250, 250, 245], [
