@@ -24,6 +24,8 @@ const RADIAL_ADVANTAGE = 0.8;
 /** How far (rad) the angle search looks either side of the structure tensor's direction. */
 const ANGLE_SEARCH_RAD = 0.12;
 
+/** A search step that gains less than this share of the in-bin variance is no progress. */
+const FLAT_GAIN = 0.002;
 /** Searches stop once a step moves the gradient by less than this (px) over the area. */
 const PRECISION_PX = 0.1;
 /** In-bin evaluations the centre search may spend. */
@@ -316,8 +318,9 @@ function bestLinear(s: RampSamples, start: number, extent: number): { geometry: 
         if (fv < fn) [next, fn] = [vertex, fv];
       }
     }
-    // Moved to an end: keep the step (the minimum may lie beyond); else narrow around the best.
-    const atEnd = next === centre - step || next === centre + step;
+    // Moved to an end by a real gain: keep the step (the minimum may lie beyond); else narrow
+    // around the best (a nearly flat field — a faint ramp — would walk on for nothing).
+    const atEnd = (next === centre - step || next === centre + step) && fn < fc * (1 - FLAT_GAIN);
     centre = next;
     fc = fn;
     step = atEnd ? step : step / 4;

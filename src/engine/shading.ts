@@ -70,7 +70,7 @@ const GATE_FLOOR = 2;
 const GATE_MAX = 10;
 
 /** Samples one fit looks at, at most (larger areas are sampled on a regular stride). */
-const MAX_SAMPLES = 12_000;
+const MAX_SAMPLES = 5000;
 
 /** Distance (px) between the pixels of a colour slope (a central difference over 2 × this). */
 const SLOPE_REACH = 2;
