@@ -48,6 +48,8 @@ const MAX_RAMP_SLOPE = 12;
 
 const STEP_JUMP = 6;
 
+/** Groups whose shades span less than this share of MIN_SPAN_DE are not fitted at all. */
+const SHADE_SPAN_SHARE = 0.8;
 /** Interior pixels an area needs to be fitted at all … */
 const MIN_AREA_SAMPLES = 40;
 
@@ -131,6 +133,9 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   const partOf = new Int32Array(regions.count).fill(-1);
   const localIndex = new Int32Array(regions.count).fill(-1);
   for (let g = 0; g < members.length; g++) {
+    // Shades too close to span a ramp (JPEG noise splitting one flat colour) make no area, whole
+    // or split: nothing to fit.
+    if (shadeSpanDe(input.regionColor, members[g]!) < SHADE_SPAN_SHARE * MIN_SPAN_DE) continue;
     const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
     const whole = fitGroup(input, owner, g, groupPx, members[g]!);
     if (whole) {
@@ -602,6 +607,27 @@ function hasStep(ramp: FittedRamp): boolean {
     if (jump > STEP_JUMP && jump > MAX_RAMP_SLOPE * (s[k]! - s[k - 4]!)) return true;
   }
   return false;
+}
+
+/** Largest ΔE76 between two of the regions' colours (their shades). */
+function shadeSpanDe(regionColor: Float64Array, members: readonly number[]): number {
+  const lab = new Float64Array(members.length * 3);
+  for (let i = 0; i < members.length; i++) {
+    const r = members[i]!;
+    rgbToLab(regionColor[r * 3]!, regionColor[r * 3 + 1]!, regionColor[r * 3 + 2]!, lab, i * 3);
+  }
+  let span = 0;
+  // Against the lightest and the darkest shade: the span of a ramp runs between its ends.
+  let light = 0;
+  let dark = 0;
+  for (let i = 1; i < members.length; i++) {
+    if (lab[i * 3]! > lab[light * 3]!) light = i;
+    if (lab[i * 3]! < lab[dark * 3]!) dark = i;
+  }
+  for (const e of [light, dark]) {
+    for (let i = 0; i < members.length; i++) span = Math.max(span, hypot3(lab[i * 3]! - lab[e * 3]!, lab[i * 3 + 1]! - lab[e * 3 + 1]!, lab[i * 3 + 2]! - lab[e * 3 + 2]!));
+  }
+  return span;
 }
 
 /** Largest ΔE76 between the first stop and any other. */
