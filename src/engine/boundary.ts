@@ -10,7 +10,7 @@
  * (y down). Walking a chain, `left`/`right` are the regions on each side.
  */
 
-import { isLinkedFor } from './diagonals.js';
+import { isLinkedFor, LINK_TL_BR, LINK_TR_BL } from './diagonals.js';
 
 export const DX = [1, 0, -1, 0] as const;
 export const DY = [0, 1, 0, -1] as const;
@@ -36,11 +36,18 @@ export interface RegionLoops {
   readonly loopArea: number[][];
 }
 
-export function buildChainGraph(regionOf: Int32Array, width: number, height: number): ChainGraph {
+/**
+ * `pinchLinks` (line art): a vertex where one region touches itself diagonally through a linked
+ * pair (diagonals.ts) is no junction; each of its two boundaries turns round the corner of the
+ * unlinked pixel and goes on, as potrace's path decomposition does. A one-pixel diagonal stroke is
+ * then one outline on each side instead of stubs that all end at the same lattice points.
+ */
+export function buildChainGraph(regionOf: Int32Array, width: number, height: number, pinchLinks?: Uint8Array): ChainGraph {
   // One loop per helper: V8 compiles a long function again for each hot loop it reaches, and
   // deoptimises on code after the loop that had not run yet; small functions compile once.
   const isBoundaryCrack = boundaryCracks(regionOf, width, height);
   const degree = vertexDegrees(isBoundaryCrack, width, height);
+  if (pinchLinks) markPinches(degree, pinchLinks, regionOf, width, height);
   const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree);
   walkFromJunctions(walker, isBoundaryCrack, degree, width, height);
   walkClosedBorders(walker, isBoundaryCrack, width, height);
@@ -73,7 +80,7 @@ function boundaryCracks(regionOf: Int32Array, width: number, height: number): Ui
   return isBoundaryCrack;
 }
 
-/** Boundary cracks meeting at each vertex: 2 = the chain goes on, 3–4 = junction. */
+/** Boundary cracks meeting at each vertex: 2 = the chain goes on, 3–4 = junction (5–6: pinches, markPinches). */
 function vertexDegrees(isBoundaryCrack: Uint8Array, width: number, height: number): Uint8Array {
   const hCount = width * (height + 1);
   const degree = new Uint8Array((width + 1) * (height + 1));
@@ -96,13 +103,39 @@ function vertexDegrees(isBoundaryCrack: Uint8Array, width: number, height: numbe
   return degree;
 }
 
+/** Degree code of a pinch vertex whose TL–BR pixels are linked (the boundaries turn round TR and BL). */
+const PINCH_MAIN = 5;
+/** Degree code of a pinch vertex whose TR–BL pixels are linked (the boundaries turn round TL and BR). */
+const PINCH_ANTI = 6;
+
+function markPinches(degree: Uint8Array, links: Uint8Array, regionOf: Int32Array, width: number, height: number): void {
+  for (let y = 1; y < height; y++) {
+    for (let x = 1; x < width; x++) {
+      const v = y * (width + 1) + x;
+      if (degree[v] !== 4) continue;
+      const link = links[v]!;
+      if (link === LINK_TL_BR && regionOf[(y - 1) * width + x - 1] === regionOf[y * width + x]) degree[v] = PINCH_MAIN;
+      else if (link === LINK_TR_BL && regionOf[(y - 1) * width + x] === regionOf[y * width + x - 1]) degree[v] = PINCH_ANTI;
+    }
+  }
+}
+
+/** The direction out of a pinch vertex for a walk arriving in direction d (0=E 1=S 2=W 3=N). */
+function pinchTurn(code: number, d: number): number {
+  // TL–BR linked: N crack ↔ E crack (round TR), S crack ↔ W crack (round BL): moving S or N
+  // turns left (E / W), moving E or W turns right (S / N). TR–BL linked: the mirror image.
+  const turnLeft = code === PINCH_MAIN ? (d & 1) === 1 : (d & 1) === 0;
+  return turnLeft ? (d + 3) & 3 : (d + 1) & 3;
+}
+
 /** Walks every chain leaving a junction vertex, in raster order of the vertices, E S W N. */
 function walkFromJunctions(walker: ChainWalker, isBoundaryCrack: Uint8Array, degree: Uint8Array, width: number, height: number): void {
   const hCount = width * (height + 1);
   const crackChain = walker.crackChain;
   for (let y = 0; y <= height; y++) {
     for (let x = 0; x <= width; x++) {
-      if (degree[y * (width + 1) + x]! < 3) continue;
+      const deg = degree[y * (width + 1) + x]!;
+      if (deg < 3 || deg > 4) continue;
       for (let d = 0; d < 4; d++) {
         // A step off the lattice is no boundary step.
         if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) continue;
@@ -171,7 +204,17 @@ class ChainWalker {
       x += DX[d]!;
       y += DY[d]!;
       const deg = degree[y * stride + x]!;
-      if (deg !== 2) break;
+      if (deg === 3 || deg === 4) break;
+      if (deg > 4) {
+        d = pinchTurn(deg, d);
+        // Back at the start, leaving by the first crack: the outline closed (it may pass its
+        // start vertex once before, on the pinch's other boundary).
+        if (x === x0 && y === y0 && d === d0) {
+          isClosed = 1;
+          break;
+        }
+        continue;
+      }
       if (x === x0 && y === y0) {
         isClosed = 1;
         break;

@@ -47,6 +47,8 @@ function automaticSpeckleArea(facts: ProfileFacts, pixelCount: number): number {
   // Photos: specks below ~1/25,000 of the picture (10 px at 0.25 MP, 80 px at 2 MP) are grain.
   if (facts.profile === 'photo') return Math.max(3, pixelCount * 5.6e-5);
   if (isNoisy(facts)) return 6;
+  // Line art: specks of a pixel or two are scanning dust (potrace's turdsize 2).
+  if (facts.profile === 'lineart') return 2;
   return 0;
 }
 
@@ -364,7 +366,7 @@ function* traceBitmap(
     // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
     // output colours exactly, and a processing.max_colors budget is for flat colours (bands
     // would add colours beyond it; gradient fills are not counted in it).
-    if (facts.profile !== 'pixel' && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
+    if ((facts.profile === 'flat' || facts.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
       const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
       const shading = findSmoothAreas(input);
       if (shading.areas.length > 0) {
@@ -377,7 +379,7 @@ function* traceBitmap(
   }
   const allFills = shaded ? [...fills, ...shaded.extraFill] : fills;
   const allColors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
-  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height);
+  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, facts.profile === 'lineart' ? links : undefined);
 
   const fitKey = `${outlineKey}|${JSON.stringify(params.parameterizedShapes)}`;
   const fitSlot = `fit:${facts.profile}`;
@@ -396,7 +398,7 @@ function* traceBitmap(
       regionColor,
       regionOf: regions.regionOf,
       ...(links ? { links } : {}),
-      ...(facts.profile !== 'pixel' && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+      ...((facts.profile === 'flat' || facts.profile === 'photo') && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
       ...(shaded ? { ramps: shaded.ramps } : {}),
     };

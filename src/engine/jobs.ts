@@ -15,6 +15,8 @@ import { fitChain, fitPolyline, type FittedChain } from './fit.js';
 import { labelRows } from './label.js';
 import type { Palette } from './palette.js';
 import { fitPrimitive } from './primitives.js';
+import { polygonCurves } from './outline-curves.js';
+import { outlinePolygon } from './outline-polygon.js';
 import { neighbourSpread } from './profile.js';
 import { shrinkRows } from './resize.js';
 import { coveragePoints, latticePoints, type SampleContext } from './subpixel.js';
@@ -108,7 +110,7 @@ function fitPart(job: Extract<EngineJob, { kind: 'fit' }>, part: JobPart): Fitte
 }
 
 /** Fit tolerance (px) and corner angle per profile. */
-const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerAngleDeg: number }> = {
+const FIT: Record<Exclude<ImageProfile, 'pixel' | 'lineart'>, { tolerancePx: number; cornerAngleDeg: number }> = {
   flat: { tolerancePx: 0.3, cornerAngleDeg: 45 },
   photo: { tolerancePx: 0.7, cornerAngleDeg: 60 },
 };
@@ -122,12 +124,21 @@ const FIT: Record<Exclude<ImageProfile, 'pixel'>, { tolerancePx: number; cornerA
 function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
   const closed = graph.closed[c] === 1;
   if (profile === 'pixel' || onHardTiles(graph, c, context)) return fitPolyline(latticePoints(graph, c), closed);
+  if (profile === 'lineart') return fitOutline(latticePoints(graph, c), closed);
   const points = coveragePoints(graph, c, context);
   const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
   const fitted = fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
   if (isolated && !fitted.primitive) return fitPrimitive(points, shapes) ?? fitted;
   return fitted;
 }
+
+/** Line art as potrace traces it: the fewest-sided polygon, then corners and merged curves. */
+function fitOutline(lattice: Float64Array, closed: boolean): FittedChain {
+  return polygonCurves(outlinePolygon(lattice, closed), closed, OUTLINE_CURVES);
+}
+
+/** potrace's defaults: alphamax 1, opttolerance 0.2. */
+const OUTLINE_CURVES = { alphaMax: 1, mergeTolerancePx: 0.2 };
 
 /**
  * Whether most of a chain's cracks lie in tiles of pixel art (profile.ts hardTiles): a sprite

@@ -49,7 +49,7 @@ export interface PaletteOptions {
 }
 
 /** ΔE76 radius under which two colours count as one, per profile. */
-const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 6, photo: 8 };
+const MERGE_RADIUS: Record<ImageProfile, number> = { pixel: 0, flat: 6, photo: 8, lineart: 6 };
 const NOISY_MERGE_RADIUS = 6;
 /** ΔE76 radius that folds the JPEG-shifted colours of pixel-art cells back into one. */
 const NOISY_PIXEL_RADIUS = 4;
@@ -61,7 +61,7 @@ const RARE_CELL_SHARE = 0.004;
 /** After k-means, noisy images merge clusters closer than this (JPEG tints flat areas). */
 const NOISY_FINAL_RADIUS = 8;
 /** Upper bound on the automatic colour count, per profile. */
-const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 96 };
+const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 96, lineart: 96 };
 
 export function buildPalette(
   data: Uint8Array | Uint8ClampedArray,

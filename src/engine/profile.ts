@@ -76,7 +76,10 @@ export function classifyImage(
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   let profile: ImageProfile;
-  if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
+  // Two colours and no blends, not sprite-sized: a drawing or a scan thresholded to black and
+  // white (an exact upscale of pixel art never gets here: its lattice was found first).
+  if (colors.distinct <= 2 && blendRatio < MAX_PIXEL_ART_BLEND_RATIO && opaque > MAX_SPRITE_PIXELS) profile = 'lineart';
+  else if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
   else if (flatShare >= FLAT_SHARE_MIN) profile = 'flat';
   // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
   // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.

@@ -266,8 +266,12 @@ export interface TraceStats {
   readonly reusedStages?: readonly string[];
 }
 
-/** What kind of picture the engine decided it is looking at. */
-export type ImageProfile = 'pixel' | 'flat' | 'photo';
+/**
+ * What kind of picture the engine decided it is looking at: pixel art (traced on its lattice),
+ * flat art, a photo, or line art — two colours without anti-aliasing, a drawing or a scan
+ * thresholded to black and white, whose staircases are the sampling of smooth outlines.
+ */
+export type ImageProfile = 'pixel' | 'flat' | 'photo' | 'lineart';
 
 export interface TraceResult {
   /** Size of the traced bitmap (after shrinking to maxPixels). */

@@ -3,11 +3,15 @@
  * In: an output plan (src/formats/plan.ts). Out: an SVG document (string). Coordinates are in
  * input pixels: the viewBox is the input's size, or — when output.size sets a page — the page box
  * mapped back into input pixels, with width/height carrying the page size and unit.
- * Fills are one <path> each (outer loop + holes, nonzero: holes run the other way) or a native
+ * Fills are one <path> each (outer loop + holes) or a native
  * <circle>/<ellipse>/<rect> for detected primitives; pixel art on the lattice under cutouts writes
  * all fills of one colour as one <path> (writeMergedFills). Strokes (outlines, edges and the gap filler —
  * reference §3.3, §3.6) are unfilled paths; consecutive gap-filler strokes share one <g> that
  * carries their common attributes; a clipped filler references the shapes it serves via <use>.
+ * A hole that is one closed chain is written the way the chain runs, like the outline of the shape
+ * inside it, so the two subpaths are the same text and gzip stores the second as a back
+ * reference (a traced drawing's background is the page minus every figure on it: half the file);
+ * the document then says fill-rule="evenodd", where a hole's direction does not matter.
  * Groups become <g id>. A gradient paint (tracelab.gradients) is `fill="url(#gN)"` or
  * `stroke="url(#gN)"`: one <defs> right after <svg> holds one <linearGradient> or <radialGradient>
  * per distinct gradient (ids g0, g1… in the order the file first uses them), with
@@ -19,7 +23,7 @@
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Gradient, Rgba, TraceResult } from '../engine/types.js';
+import type { Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
@@ -43,6 +47,21 @@ interface SvgContext {
   readonly pathWriter: PathWriter;
   /** Gradient ids in the order the file first uses them (their <defs> go in front at the end). */
   readonly gradientIds: GradientIds;
+  /** Holes that are one closed chain run forwards (fill-rule="evenodd"; see the header). */
+  readonly forwardHoles: boolean;
+}
+
+/** Whether any drawn fill has a hole that is one closed chain walked backwards. */
+function hasForwardHoles(items: readonly PlanItem[]): boolean {
+  for (const item of items) {
+    if (item.kind === 'group' && hasForwardHoles(item.items)) return true;
+    if (item.kind === 'fill' && !item.primitive && item.loops.some(isBackwardClosedChain)) return true;
+  }
+  return false;
+}
+
+function isBackwardClosedChain(loop: Loop): boolean {
+  return loop.length === 1 && loop[0]!.reversed;
 }
 
 export function writeSvgPlan(plan: OutputPlan): string {
@@ -57,11 +76,12 @@ export function writeSvgPlan(plan: OutputPlan): string {
     clipCount: 0,
     pathWriter: new PathWriter(quantizer.decimals),
     gradientIds: new GradientIds(),
+    forwardHoles: hasForwardHoles(plan.items),
   };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg"`);
   if (ctx.referenced.size > 0) out.push(' xmlns:xlink="http://www.w3.org/1999/xlink"');
-  out.push(` ${versionAttributes(plan.options)}${sizeAttributes(plan)}>\n`);
+  out.push(` ${versionAttributes(plan.options)}${sizeAttributes(plan)}${ctx.forwardHoles ? ' fill-rule="evenodd"' : ''}>\n`);
   const defsAt = out.length;
   writeItems(out, plan.items, ctx);
   if (ctx.gradientIds.list.length > 0) out.splice(defsAt, 0, gradientDefs(ctx.gradientIds.list, quantizer));
@@ -105,7 +125,7 @@ function fillElement(item: FillItem, ctx: SvgContext): string {
   if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
   const pw = ctx.pathWriter.reset();
   const cursor = { x: 0, y: 0 };
-  for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
+  for (const loop of item.loops) writeLoop(pw, ctx.forwardHoles && isBackwardClosedChain(loop) ? [{ chain: loop[0]!.chain, reversed: false }] : loop, ctx.chains, cursor);
   return `<path${paint} d="${pw.toString()}"/>\n`;
 }
 

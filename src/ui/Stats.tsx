@@ -8,7 +8,7 @@
 import type { VectorizeStats } from '../worker/protocol.js';
 import { formatNumber } from './format.js';
 
-const PROFILE_NAMES: Record<VectorizeStats['profile'], string> = { pixel: 'pixel art', flat: 'flat art', photo: 'photo' };
+const PROFILE_NAMES: Record<VectorizeStats['profile'], string> = { pixel: 'pixel art', flat: 'flat art', photo: 'photo', lineart: 'line art' };
 
 export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: number | null }) {
   if (!stats) return <p className="stats" />;

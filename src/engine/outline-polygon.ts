@@ -1,0 +1,397 @@
+/**
+ * Line art, step 1 of 2: the polygon with the fewest sides that an aliased outline samples.
+ * In: the pixel-corner vertices of one boundary (integer x, y pairs, unit steps), open (its ends
+ * are junctions and stay put) or closed. Out: polygon vertices (x, y pairs) placed off the lattice.
+ *
+ * After Selinger, "Potrace: a polygon-based tracing algorithm" (2003), §2.2–2.3:
+ * - a run of the outline is *straight* when its steps do not go all four ways and some line
+ *   passes within half a pixel (max norm) of every vertex on it — here, a line through the run's
+ *   first vertex, kept as the cone of directions that still pass every vertex's unit square;
+ * - the polygon joins outline vertices by straight runs only, with the fewest sides; among
+ *   polygons with as many sides, the one whose sides stray least from the vertices they skip
+ *   (length × RMS distance);
+ * - each polygon vertex then moves, within the unit square about its outline vertex, to where the
+ *   least-squares lines of its two sides meet most nearly.
+ */
+
+/**
+ * The sides a polygon may use, per outline vertex i: the steps (j − i, ascending; j unwrapped,
+ * so it may pass n on a closed outline) to every vertex j such that the run i … j is straight
+ * and the chord from i to j itself passes within half a pixel of every vertex between. The chord
+ * test is what keeps a one-pixel spike (a serif, the stem of a small "d"): some line passes near
+ * all its vertices, but not the chord that would cut it off.
+ */
+export interface PolygonSides {
+  /** Steps of vertex i: steps[first[i] … first[i + 1]). */
+  readonly first: Int32Array;
+  readonly steps: Int32Array;
+}
+
+export function possibleSides(points: Float64Array, closed: boolean): PolygonSides {
+  const n = points.length / 2;
+  const first = new Int32Array(n + 1);
+  let steps = new Int32Array(Math.max(16, n * 4));
+  let count = 0;
+  // A closed outline's side may not come back round to where it started.
+  const longest = closed ? n - 2 : n - 1;
+  for (let i = 0; i < n; i++) {
+    first[i] = count;
+    const x0 = points[i * 2]!;
+    const y0 = points[i * 2 + 1]!;
+    let directions = 0;
+    // The cone of directions (from vertex i) that pass every square so far: lo … hi counter-clockwise.
+    let loX = 0;
+    let loY = 0;
+    let hiX = 0;
+    let hiY = 0;
+    let px = x0;
+    let py = y0;
+    for (let step = 1; step <= longest; step++) {
+      const k = i + step;
+      if (!closed && k >= n) break;
+      const w = k % n;
+      const x = points[w * 2]!;
+      const y = points[w * 2 + 1]!;
+      directions |= directionBit(x - px, y - py);
+      if (directions === 15) break;
+      px = x;
+      py = y;
+      const cx = x - x0;
+      const cy = y - y0;
+      // The chord to this vertex is a side if it passes the squares of the vertices between.
+      if (step === 1 || (cross(loX, loY, cx, cy) >= 0 && cross(cx, cy, hiX, hiY) >= 0)) {
+        if (count === steps.length) {
+          const grown = new Int32Array(steps.length * 2);
+          grown.set(steps);
+          steps = grown;
+        }
+        steps[count++] = step;
+      }
+      // The square of half-side 1/2 about the vertex, seen from vertex i: its extreme corners.
+      let aX = cx - 0.5;
+      let aY = cy - 0.5;
+      let bX = aX;
+      let bY = aY;
+      for (let corner = 1; corner < 4; corner++) {
+        const qx = cx + (corner & 1 ? 0.5 : -0.5);
+        const qy = cy + (corner & 2 ? 0.5 : -0.5);
+        if (cross(qx, qy, aX, aY) > 0) {
+          aX = qx;
+          aY = qy;
+        }
+        if (cross(bX, bY, qx, qy) > 0) {
+          bX = qx;
+          bY = qy;
+        }
+      }
+      if (step === 1) {
+        loX = aX;
+        loY = aY;
+        hiX = bX;
+        hiY = bY;
+      } else {
+        if (cross(loX, loY, aX, aY) > 0) {
+          loX = aX;
+          loY = aY;
+        }
+        if (cross(bX, bY, hiX, hiY) > 0) {
+          hiX = bX;
+          hiY = bY;
+        }
+        if (cross(loX, loY, hiX, hiY) < 0) break;
+      }
+    }
+  }
+  first[n] = count;
+  return { first, steps: steps.subarray(0, count) };
+}
+
+/** The longest side from vertex i (in steps). */
+function longestSide(sides: PolygonSides, i: number): number {
+  return sides.first[i + 1]! > sides.first[i]! ? sides.steps[sides.first[i + 1]! - 1]! : 0;
+}
+
+function cross(ax: number, ay: number, bx: number, by: number): number {
+  return ax * by - ay * bx;
+}
+
+function directionBit(dx: number, dy: number): number {
+  if (dx > 0) return 1;
+  if (dx < 0) return 2;
+  return dy > 0 ? 4 : 8;
+}
+
+/**
+ * Prefix sums of x, y, x², xy, y² over the outline, run twice round a closed one, so that any
+ * unwrapped run [i, j] has its sums as a difference. Coordinates are taken relative to the first
+ * vertex (integers: the sums are exact).
+ */
+interface Moments {
+  readonly sx: Float64Array;
+  readonly sy: Float64Array;
+  readonly sxx: Float64Array;
+  readonly sxy: Float64Array;
+  readonly syy: Float64Array;
+  readonly originX: number;
+  readonly originY: number;
+}
+
+function outlineMoments(points: Float64Array, closed: boolean): Moments {
+  const n = points.length / 2;
+  const length = closed ? 2 * n + 1 : n + 1;
+  const sx = new Float64Array(length);
+  const sy = new Float64Array(length);
+  const sxx = new Float64Array(length);
+  const sxy = new Float64Array(length);
+  const syy = new Float64Array(length);
+  const originX = points[0]!;
+  const originY = points[1]!;
+  for (let k = 0; k + 1 < length; k++) {
+    const w = k % n;
+    const x = points[w * 2]! - originX;
+    const y = points[w * 2 + 1]! - originY;
+    sx[k + 1] = sx[k]! + x;
+    sy[k + 1] = sy[k]! + y;
+    sxx[k + 1] = sxx[k]! + x * x;
+    sxy[k + 1] = sxy[k]! + x * y;
+    syy[k + 1] = syy[k]! + y * y;
+  }
+  return { sx, sy, sxx, sxy, syy, originX, originY };
+}
+
+/** Length × RMS distance of the vertices i … j (unwrapped) from the chord between i and j. */
+function sidePenalty(points: Float64Array, m: Moments, i: number, j: number): number {
+  const n = points.length / 2;
+  const ax = points[(i % n) * 2]! - m.originX;
+  const ay = points[(i % n) * 2 + 1]! - m.originY;
+  const dx = points[(j % n) * 2]! - m.originX - ax;
+  const dy = points[(j % n) * 2 + 1]! - m.originY - ay;
+  const length = Math.sqrt(dx * dx + dy * dy);
+  if (length === 0) return 0;
+  const count = j - i + 1;
+  // Σ ((p − a) · normal)² from the second moments about a.
+  const sxx = m.sxx[j + 1]! - m.sxx[i]! - 2 * ax * (m.sx[j + 1]! - m.sx[i]!) + count * ax * ax;
+  const syy = m.syy[j + 1]! - m.syy[i]! - 2 * ay * (m.sy[j + 1]! - m.sy[i]!) + count * ay * ay;
+  const sxy = m.sxy[j + 1]! - m.sxy[i]! - ax * (m.sy[j + 1]! - m.sy[i]!) - ay * (m.sx[j + 1]! - m.sx[i]!) + count * ax * ay;
+  const nx = -dy / length;
+  const ny = dx / length;
+  const squares = nx * nx * sxx + 2 * nx * ny * sxy + ny * ny * syy;
+  return length * Math.sqrt(Math.max(0, squares) / count);
+}
+
+/**
+ * Indices (unwrapped, ascending) of the outline vertices the polygon keeps, from `start` to
+ * `start + n` (closed: the same vertex again) or from 0 to n − 1 (open). Fewest sides first,
+ * then the smallest total side penalty. `maxSide` caps a side's run (closed outlines need three
+ * sides at least).
+ */
+function shortestPolygon(points: Float64Array, sides: PolygonSides, moments: Moments, closed: boolean, start: number, maxSide: number): number[] {
+  const n = points.length / 2;
+  const end = closed ? start + n : n - 1;
+  const span = end - start;
+  const sideCount = new Int32Array(span + 1).fill(0x7fffffff);
+  const penalty = new Float64Array(span + 1).fill(Infinity);
+  const previous = new Int32Array(span + 1).fill(-1);
+  sideCount[0] = 0;
+  penalty[0] = 0;
+  for (let a = 0; a < span; a++) {
+    if (sideCount[a] === 0x7fffffff) continue;
+    const i = start + a;
+    const base = i % n;
+    for (let k = sides.first[base]!; k < sides.first[base + 1]!; k++) {
+      const j = i + sides.steps[k]!;
+      if (j > end || j > i + maxSide) break;
+      const b = j - start;
+      const count = sideCount[a]! + 1;
+      if (count > sideCount[b]!) continue;
+      const p = penalty[a]! + sidePenalty(points, moments, i, j);
+      if (count < sideCount[b]! || p < penalty[b]!) {
+        sideCount[b] = count;
+        penalty[b] = p;
+        previous[b] = a;
+      }
+    }
+  }
+  const kept: number[] = [];
+  for (let b = span; b > 0; b = previous[b]!) {
+    if (previous[b]! < 0) return [];
+    kept.push(start + b);
+  }
+  kept.push(start);
+  return kept.reverse();
+}
+
+/**
+ * The optimal polygon of an outline, its vertices adjusted off the lattice. A closed outline has
+ * no first vertex, so its polygon is searched twice: from the most constrained vertex (the
+ * shortest longest side), then from the sharpest turn of that first polygon (a vertex every
+ * good polygon keeps); the one with fewer sides, then the smaller penalty, wins.
+ */
+export function outlinePolygon(points: Float64Array, closed: boolean): Float64Array {
+  const n = points.length / 2;
+  if (n < 2) return Float64Array.from(points);
+  const sides = possibleSides(points, closed);
+  const moments = outlineMoments(points, closed);
+  let kept: number[];
+  if (closed) {
+    let start = 0;
+    for (let i = 1; i < n; i++) if (longestSide(sides, i) < longestSide(sides, start)) start = i;
+    kept = closedPolygon(points, sides, moments, start);
+    const again = closedPolygon(points, sides, moments, sharpestTurn(points, kept) % n);
+    if (again.length > 0 && (kept.length === 0 || again.length < kept.length || (again.length === kept.length && polygonPenalty(points, moments, again) < polygonPenalty(points, moments, kept)))) kept = again;
+  } else {
+    kept = shortestPolygon(points, sides, moments, false, 0, n);
+  }
+  if (kept.length === 0) return Float64Array.from(points);
+  return adjustVertices(points, moments, kept, closed);
+}
+
+function closedPolygon(points: Float64Array, sides: PolygonSides, moments: Moments, start: number): number[] {
+  const n = points.length / 2;
+  const kept = shortestPolygon(points, sides, moments, true, start, n);
+  // A closed polygon has three sides at least (a two-sided one is a sliver).
+  if (kept.length >= 4) return kept;
+  return shortestPolygon(points, sides, moments, true, start, Math.max(1, Math.floor(n / 3)));
+}
+
+function polygonPenalty(points: Float64Array, moments: Moments, kept: readonly number[]): number {
+  let sum = 0;
+  for (let k = 0; k + 1 < kept.length; k++) sum += sidePenalty(points, moments, kept[k]!, kept[k + 1]!);
+  return sum;
+}
+
+/** The kept vertex (unwrapped index) where the polygon turns most sharply. */
+function sharpestTurn(points: Float64Array, kept: readonly number[]): number {
+  const n = points.length / 2;
+  const count = kept.length - 1;
+  let best = kept[0] ?? 0;
+  let bestCos = Infinity;
+  for (let k = 0; k < count; k++) {
+    const a = kept[(k - 1 + count) % count]! % n;
+    const b = kept[k]! % n;
+    const c = kept[k + 1]! % n;
+    const ux = points[b * 2]! - points[a * 2]!;
+    const uy = points[b * 2 + 1]! - points[a * 2 + 1]!;
+    const wx = points[c * 2]! - points[b * 2]!;
+    const wy = points[c * 2 + 1]! - points[b * 2 + 1]!;
+    const cos = (ux * wx + uy * wy) / (Math.sqrt((ux * ux + uy * uy) * (wx * wx + wy * wy)) || 1);
+    if (cos < bestCos) {
+      bestCos = cos;
+      best = kept[k]!;
+    }
+  }
+  return best;
+}
+
+/**
+ * Moves each kept vertex within its unit square to the point nearest (least squares) to the
+ * lines fitted to the outline runs on either side. The ends of an open outline stay.
+ */
+function adjustVertices(points: Float64Array, moments: Moments, kept: readonly number[], closed: boolean): Float64Array {
+  const n = points.length / 2;
+  const count = closed ? kept.length - 1 : kept.length;
+  // Each side's fitted line: unit normal (nx, ny) and offset d (n · p = d).
+  const sideCount = kept.length - 1;
+  const normalX = new Float64Array(sideCount);
+  const normalY = new Float64Array(sideCount);
+  const offset = new Float64Array(sideCount);
+  for (let s = 0; s < sideCount; s++) fitSideLine(points, moments, kept[s]!, kept[s + 1]!, s, normalX, normalY, offset);
+  const out = new Float64Array(count * 2);
+  for (let v = 0; v < count; v++) {
+    const w = kept[v]! % n;
+    const x0 = points[w * 2]!;
+    const y0 = points[w * 2 + 1]!;
+    const before = v > 0 ? v - 1 : closed ? sideCount - 1 : -1;
+    const after = v < sideCount ? v : -1;
+    if (before < 0 || after < 0) {
+      out[v * 2] = x0;
+      out[v * 2 + 1] = y0;
+      continue;
+    }
+    const [x, y] = nearestToLines(x0, y0, normalX, normalY, offset, before, after);
+    out[v * 2] = x;
+    out[v * 2 + 1] = y;
+  }
+  return out;
+}
+
+/** Least-squares line through the outline vertices i … j (unwrapped), as a unit normal and offset. */
+function fitSideLine(points: Float64Array, m: Moments, i: number, j: number, s: number, normalX: Float64Array, normalY: Float64Array, offset: Float64Array): void {
+  const count = j - i + 1;
+  const mx = (m.sx[j + 1]! - m.sx[i]!) / count;
+  const my = (m.sy[j + 1]! - m.sy[i]!) / count;
+  const a = (m.sxx[j + 1]! - m.sxx[i]!) / count - mx * mx;
+  const b = (m.sxy[j + 1]! - m.sxy[i]!) / count - mx * my;
+  const c = (m.syy[j + 1]! - m.syy[i]!) / count - my * my;
+  // Direction of largest spread: the eigenvector of [[a, b], [b, c]] for the larger eigenvalue.
+  const lambda = (a + c) / 2 + Math.sqrt(((a - c) / 2) ** 2 + b * b);
+  let dx = b;
+  let dy = lambda - a;
+  if (Math.abs(lambda - c) > Math.abs(dy)) {
+    dx = lambda - c;
+    dy = b;
+  }
+  let length = Math.sqrt(dx * dx + dy * dy);
+  if (length < 1e-12) {
+    // No spread (a run of one point): the chord's direction.
+    const n = points.length / 2;
+    dx = points[(j % n) * 2]! - points[(i % n) * 2]!;
+    dy = points[(j % n) * 2 + 1]! - points[(i % n) * 2 + 1]!;
+    length = Math.sqrt(dx * dx + dy * dy) || 1;
+  }
+  normalX[s] = -dy / length;
+  normalY[s] = dx / length;
+  offset[s] = normalX[s]! * (mx + m.originX) + normalY[s]! * (my + m.originY);
+}
+
+/** The point of the square |p − (x0, y0)|∞ ≤ 1/2 with the least summed squared distance to two lines. */
+function nearestToLines(
+  x0: number,
+  y0: number,
+  normalX: Float64Array,
+  normalY: Float64Array,
+  offset: Float64Array,
+  s: number,
+  t: number,
+): [number, number] {
+  // Q(p) = Σ (n · p − d)² = pᵀ A p − 2 bᵀ p + const.
+  const a11 = normalX[s]! ** 2 + normalX[t]! ** 2;
+  const a12 = normalX[s]! * normalY[s]! + normalX[t]! * normalY[t]!;
+  const a22 = normalY[s]! ** 2 + normalY[t]! ** 2;
+  const b1 = offset[s]! * normalX[s]! + offset[t]! * normalX[t]!;
+  const b2 = offset[s]! * normalY[s]! + offset[t]! * normalY[t]!;
+  const q = (x: number, y: number): number => a11 * x * x + 2 * a12 * x * y + a22 * y * y - 2 * b1 * x - 2 * b2 * y;
+  const det = a11 * a22 - a12 * a12;
+  if (det > 1e-6) {
+    const x = (b1 * a22 - b2 * a12) / det;
+    const y = (a11 * b2 - a12 * b1) / det;
+    if (Math.abs(x - x0) <= 0.5 && Math.abs(y - y0) <= 0.5) return [x, y];
+  }
+  // The minimum lies on the square's boundary: the best point of each edge.
+  let bestX = x0;
+  let bestY = y0;
+  let best = q(x0, y0);
+  for (const side of [-0.5, 0.5]) {
+    const x = x0 + side;
+    const y = a22 > 1e-12 ? clamp((b2 - a12 * x) / a22, y0 - 0.5, y0 + 0.5) : y0;
+    const qx = q(x, y);
+    if (qx < best) {
+      best = qx;
+      bestX = x;
+      bestY = y;
+    }
+    const y2 = y0 + side;
+    const x2 = a11 > 1e-12 ? clamp((b1 - a12 * y2) / a11, x0 - 0.5, x0 + 0.5) : x0;
+    const qy = q(x2, y2);
+    if (qy < best) {
+      best = qy;
+      bestX = x2;
+      bestY = y2;
+    }
+  }
+  return [bestX, bestY];
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
