@@ -615,7 +615,7 @@ function pushCubic(out: Segment[], b: Cubic, tolerance: number): void {
  * A closed loop that lies within tolerance of an ellipse (or circle) becomes two half-ellipse
  * arcs. Near-circular fits (axes within 2 %) count as circles and obey the circle switch.
  */
-function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undefined {
+export function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undefined {
   if (options.detectCircles) {
     const circle = fitCircleLoop(p, options.tolerancePx);
     if (circle) return circle;

@@ -361,3 +361,28 @@ function isOnTheWay(ax: number, ay: number, bx: number, by: number, cx: number, 
   if (lu === 0 || lw === 0) return true;
   return Math.abs(ux * wy - uy * wx) < 1e-9 * lu * lw && ux * wx + uy * wy > 0;
 }
+
+/**
+ * Points along a closed fitted outline about a pixel apart (lines and cubics only), for the
+ * parameterized-shape tests that flat art runs on its edge samples.
+ */
+export function sampleOutline(chain: FittedChain): Float64Array {
+  const out: number[] = [];
+  let x = chain.startX;
+  let y = chain.startY;
+  for (const g of chain.segments) {
+    const c: Cubic = g.kind === 'cubic' ? [x, y, g.c1x, g.c1y, g.c2x, g.c2y, g.x, g.y] : [x, y, x, y, g.x, g.y, g.x, g.y];
+    // The control polygon is at least as long as the curve.
+    const span = Math.hypot(c[2] - c[0], c[3] - c[1]) + Math.hypot(c[4] - c[2], c[5] - c[3]) + Math.hypot(c[6] - c[4], c[7] - c[5]);
+    const count = Math.max(1, Math.ceil(span));
+    for (let k = 1; k <= count; k++) {
+      const [px, py] = g.kind === 'line' ? [x + ((g.x - x) * k) / count, y + ((g.y - y) * k) / count] : cubicPoint(c, k / count);
+      out.push(px, py);
+    }
+    x = g.x;
+    y = g.y;
+  }
+  // The last point is the start again.
+  out.length -= 2;
+  return Float64Array.from(out);
+}

@@ -223,9 +223,10 @@ function shortestPolygon(points: Float64Array, sides: PolygonSides, moments: Mom
 
 /**
  * The optimal polygon of an outline, its vertices adjusted off the lattice. A closed outline has
- * no first vertex, so its polygon is searched twice: from the most constrained vertex (the
- * shortest longest side), then from the sharpest turn of that first polygon (a vertex every
- * good polygon keeps); the one with fewer sides, then the smaller penalty, wins.
+ * no first vertex: a first search starts at the most constrained vertex (the shortest longest
+ * side); a polygon with fewest sides has a vertex somewhere on each of that polygon's sides, so
+ * the search is run again from every vertex of its shortest side, and the polygon with fewest
+ * sides, then the smallest penalty, wins.
  */
 export function outlinePolygon(points: Float64Array, closed: boolean): Float64Array {
   const n = points.length / 2;
@@ -237,8 +238,25 @@ export function outlinePolygon(points: Float64Array, closed: boolean): Float64Ar
     let start = 0;
     for (let i = 1; i < n; i++) if (longestSide(sides, i) < longestSide(sides, start)) start = i;
     kept = closedPolygon(points, sides, moments, start);
-    const again = closedPolygon(points, sides, moments, sharpestTurn(points, kept) % n);
-    if (again.length > 0 && (kept.length === 0 || again.length < kept.length || (again.length === kept.length && polygonPenalty(points, moments, again) < polygonPenalty(points, moments, kept)))) kept = again;
+    let from = kept[0] ?? 0;
+    let to = kept[1] ?? 0;
+    for (let k = 1; k + 1 < kept.length; k++) {
+      if (kept[k + 1]! - kept[k]! < to - from) {
+        from = kept[k]!;
+        to = kept[k + 1]!;
+      }
+    }
+    let best = kept.length > 0 ? polygonPenalty(points, moments, kept) : Infinity;
+    for (let s = from; s <= to && kept.length > 0; s++) {
+      if (s % n === start) continue;
+      const again = closedPolygon(points, sides, moments, s % n);
+      if (again.length === 0 || again.length > kept.length) continue;
+      const penalty = polygonPenalty(points, moments, again);
+      if (again.length < kept.length || penalty < best) {
+        kept = again;
+        best = penalty;
+      }
+    }
   } else {
     kept = shortestPolygon(points, sides, moments, false, 0, n);
   }
@@ -258,29 +276,6 @@ function polygonPenalty(points: Float64Array, moments: Moments, kept: readonly n
   let sum = 0;
   for (let k = 0; k + 1 < kept.length; k++) sum += sidePenalty(points, moments, kept[k]!, kept[k + 1]!);
   return sum;
-}
-
-/** The kept vertex (unwrapped index) where the polygon turns most sharply. */
-function sharpestTurn(points: Float64Array, kept: readonly number[]): number {
-  const n = points.length / 2;
-  const count = kept.length - 1;
-  let best = kept[0] ?? 0;
-  let bestCos = Infinity;
-  for (let k = 0; k < count; k++) {
-    const a = kept[(k - 1 + count) % count]! % n;
-    const b = kept[k]! % n;
-    const c = kept[k + 1]! % n;
-    const ux = points[b * 2]! - points[a * 2]!;
-    const uy = points[b * 2 + 1]! - points[a * 2 + 1]!;
-    const wx = points[c * 2]! - points[b * 2]!;
-    const wy = points[c * 2 + 1]! - points[b * 2 + 1]!;
-    const cos = (ux * wx + uy * wy) / (Math.sqrt((ux * ux + uy * uy) * (wx * wx + wy * wy)) || 1);
-    if (cos < bestCos) {
-      bestCos = cos;
-      best = kept[k]!;
-    }
-  }
-  return best;
 }
 
 /**

@@ -8,10 +8,12 @@
  * all fills of one colour as one <path> (writeMergedFills). Strokes (outlines, edges and the gap filler —
  * reference §3.3, §3.6) are unfilled paths; consecutive gap-filler strokes share one <g> that
  * carries their common attributes; a clipped filler references the shapes it serves via <use>.
- * A hole that is one closed chain is written the way the chain runs, like the outline of the shape
- * inside it, so the two subpaths are the same text and gzip stores the second as a back
- * reference (a traced drawing's background is the page minus every figure on it: half the file);
- * the document then says fill-rule="evenodd", where a hole's direction does not matter.
+ * A loop whose chains mostly run backwards (the hole a figure leaves in its background, the side
+ * of a border it shares with its neighbour) is written the other way round, so that each shared
+ * border is the same text in both shapes (and in the gap filler) and gzip stores it once more as
+ * a back reference (a traced drawing's background is the page minus every figure on it: half the
+ * file). The document then says fill-rule="evenodd", under which a loop's direction does not
+ * matter (no two loops of one shape cross).
  * Groups become <g id>. A gradient paint (tracelab.gradients) is `fill="url(#gN)"` or
  * `stroke="url(#gN)"`: one <defs> right after <svg> holds one <linearGradient> or <radialGradient>
  * per distinct gradient (ids g0, g1… in the order the file first uses them), with
@@ -23,7 +25,7 @@
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
@@ -47,21 +49,31 @@ interface SvgContext {
   readonly pathWriter: PathWriter;
   /** Gradient ids in the order the file first uses them (their <defs> go in front at the end). */
   readonly gradientIds: GradientIds;
-  /** Holes that are one closed chain run forwards (fill-rule="evenodd"; see the header). */
+  /** Loops that mostly run backwards are written the other way (fill-rule="evenodd"; see the header). */
   readonly forwardHoles: boolean;
 }
 
-/** Whether any drawn fill has a hole that is one closed chain walked backwards. */
-function hasForwardHoles(items: readonly PlanItem[]): boolean {
+/** Whether any drawn fill has a loop whose chains mostly run backwards. */
+function hasForwardHoles(items: readonly PlanItem[], chains: readonly Chain[]): boolean {
   for (const item of items) {
-    if (item.kind === 'group' && hasForwardHoles(item.items)) return true;
-    if (item.kind === 'fill' && !item.primitive && item.loops.some(isBackwardClosedChain)) return true;
+    if (item.kind === 'group' && hasForwardHoles(item.items, chains)) return true;
+    if (item.kind === 'fill' && !item.primitive && item.loops.some((loop) => mostlyBackwards(loop, chains))) return true;
   }
   return false;
 }
 
-function isBackwardClosedChain(loop: Loop): boolean {
-  return loop.length === 1 && loop[0]!.reversed;
+/** More of the loop's segments lie in chains it walks backwards than forwards. */
+function mostlyBackwards(loop: Loop, chains: readonly Chain[]): boolean {
+  let balance = 0;
+  for (const use of loop) balance += (use.reversed ? 1 : -1) * chains[use.chain]!.segments.length;
+  return balance > 0;
+}
+
+/** The same loop walked the other way round. */
+function reverseLoop(loop: Loop): Loop {
+  const out: ChainUse[] = [];
+  for (let k = loop.length - 1; k >= 0; k--) out.push({ chain: loop[k]!.chain, reversed: !loop[k]!.reversed });
+  return out;
 }
 
 export function writeSvgPlan(plan: OutputPlan): string {
@@ -76,7 +88,7 @@ export function writeSvgPlan(plan: OutputPlan): string {
     clipCount: 0,
     pathWriter: new PathWriter(quantizer.decimals),
     gradientIds: new GradientIds(),
-    forwardHoles: hasForwardHoles(plan.items),
+    forwardHoles: hasForwardHoles(plan.items, plan.chains),
   };
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg"`);
@@ -125,7 +137,7 @@ function fillElement(item: FillItem, ctx: SvgContext): string {
   if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
   const pw = ctx.pathWriter.reset();
   const cursor = { x: 0, y: 0 };
-  for (const loop of item.loops) writeLoop(pw, ctx.forwardHoles && isBackwardClosedChain(loop) ? [{ chain: loop[0]!.chain, reversed: false }] : loop, ctx.chains, cursor);
+  for (const loop of item.loops) writeLoop(pw, ctx.forwardHoles && mostlyBackwards(loop, ctx.plan.chains) ? reverseLoop(loop) : loop, ctx.chains, cursor);
   return `<path${paint} d="${pw.toString()}"/>\n`;
 }
 

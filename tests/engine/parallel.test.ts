@@ -1,7 +1,8 @@
 /**
  * The data-parallel stages (jobs.ts) split into any number of parts give the same trace as the
  * in-line pipeline: results compared as JSON and as SVG bytes, over flat art, anti-aliased art,
- * pixel art, a noisy photo-like picture, transparency and a shrink to input.max_pixels.
+ * pixel art, a noisy photo-like picture, 1-bit line art, transparency and a shrink to
+ * input.max_pixels.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, runJob, traceImage, traceImageWith, type EngineJob, type JobPart, type JobRunner } from '../../src/engine/index.js';
@@ -57,6 +58,21 @@ function picture(width: number, height: number, opts: { noise?: number; aliased?
   return { width, height, data };
 }
 
+/** Black discs and a one-pixel diagonal on white, one sample per pixel (a 1-bit drawing). */
+function bilevel(width: number, height: number): RgbaImage {
+  const rnd = seeded(11);
+  const discs = Array.from({ length: 5 }, () => ({ x: rnd() * width, y: rnd() * height, r: 6 + rnd() * width * 0.15 }));
+  const data = new Uint8Array(width * height * 4).fill(255);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let ink = x === y + 7;
+      for (const d of discs) if (Math.hypot(x + 0.5 - d.x, y + 0.5 - d.y) < d.r) ink = !ink;
+      if (ink) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    }
+  }
+  return { width, height, data };
+}
+
 function comparable(result: TraceResult): string {
   return JSON.stringify({ ...result, stats: { ...result.stats, stageMs: {} } });
 }
@@ -67,6 +83,7 @@ const CASES: [string, RgbaImage, Partial<EngineParams>][] = [
   ['noisy photo-like picture', picture(150, 110, { noise: 60, seed: 7 }), {}],
   ['transparency, stacked', picture(130, 100, { transparent: true, seed: 3 }), { shapeStacking: 'stacked' }],
   ['shrunk to input.max_pixels', picture(211, 157, { seed: 5 }), { maxPixels: 12_000 }],
+  ['1-bit line art', bilevel(180, 140), {}],
 ];
 
 describe('traces split across threads', () => {
@@ -123,8 +140,8 @@ describe('splitRange', () => {
 });
 
 describe('test pictures cover every profile', () => {
-  it('flat, pixel and photo', () => {
+  it('flat, pixel, photo and line art', () => {
     const profiles = CASES.map(([, image, overrides]) => traceImage(image, { ...DEFAULT_ENGINE_PARAMS, ...overrides }).stats.profile);
-    expect(new Set(profiles)).toEqual(new Set(['flat', 'pixel', 'photo']));
+    expect(new Set(profiles)).toEqual(new Set(['flat', 'pixel', 'photo', 'lineart']));
   });
 });

@@ -1,0 +1,151 @@
+/**
+ * Line art (two colours, no anti-aliasing: a 1-bit drawing, a thresholded scan) is traced the way
+ * potrace traces it — the staircase is the sampling of a smooth outline — while pixel art keeps
+ * its lattice. Fixtures are drawn here at one sample per pixel (the pixel centre), as a 1-bit
+ * scanner or a threshold would.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import type { Chain, RgbaImage, Segment, TraceResult } from '../../src/engine/types.js';
+import { writeSvg } from '../../src/formats/svg.js';
+import { renderSvgWithResvg } from '../helpers/compare.js';
+import { sampleChain } from '../helpers/geometry.js';
+import { drawCells } from '../helpers/raster.js';
+
+type Inside = (x: number, y: number) => boolean;
+
+/** Black where `inside` holds at the pixel centre, white elsewhere. */
+function drawBilevel(width: number, height: number, inside: Inside): RgbaImage {
+  const data = new Uint8Array(width * height * 4).fill(255);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!inside(x + 0.5, y + 0.5)) continue;
+      const o = (y * width + x) * 4;
+      data[o] = data[o + 1] = data[o + 2] = 0;
+    }
+  }
+  return { width, height, data };
+}
+
+const disc = (cx: number, cy: number, r: number): Inside => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+
+/** Chains that bound the black shapes (black on one side). */
+function blackChains(result: TraceResult): Chain[] {
+  const black = new Set(result.shapes.filter((shape) => shape.color.r < 128).map((shape) => shape.region));
+  return result.chains.filter((chain) => black.has(chain.leftRegion) || black.has(chain.rightRegion));
+}
+
+function countKinds(segments: readonly Segment[]): Record<Segment['kind'], number> {
+  const counts = { line: 0, quad: 0, cubic: 0, arc: 0 };
+  for (const s of segments) counts[s.kind]++;
+  return counts;
+}
+
+/** Share of pixels whose rendered ink differs from the drawing's by more than half. */
+function wrongPixels(image: RgbaImage, result: TraceResult): number {
+  const rendered = renderSvgWithResvg(writeSvg(result), image.width);
+  let wrong = 0;
+  for (let i = 0; i < image.width * image.height; i++) {
+    if (Math.abs(rendered.data[i * 4]! - image.data[i * 4]!) > 127) wrong++;
+  }
+  return wrong / (image.width * image.height);
+}
+
+describe('line art: bilevel pictures traced like potrace', () => {
+  it('a 200 × 200 two-colour drawing is line art; a 64 × 64 two-colour sprite and an exact ×4 upscale stay pixel art', () => {
+    const drawing = drawBilevel(200, 200, disc(100, 100, 60));
+    expect(traceImage(drawing, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('lineart');
+    const grid = Array.from({ length: 16 }, (_, y) => Array.from({ length: 16 }, (_, x) => ((x * 7 + y * 3) % 5 === 0 || x === y ? 1 : 0)));
+    const sprite = drawCells(grid, [[255, 255, 255], [20, 20, 20]], 4);
+    const spriteResult = traceImage(sprite, DEFAULT_ENGINE_PARAMS);
+    expect(spriteResult.stats.profile).toBe('pixel');
+    // Lattice-exact: every corner of every chain is a whole pixel.
+    for (const chain of spriteResult.chains) for (const s of chain.segments) expect([s.kind, s.x % 1, s.y % 1]).toEqual(['line', 0, 0]);
+    const bigGrid = Array.from({ length: 48 }, (_, y) => Array.from({ length: 48 }, (_, x) => ((x * 5 + y * 11) % 7 < 2 ? 1 : 0)));
+    const upscaled = traceImage(drawCells(bigGrid, [[255, 255, 255], [0, 0, 0]], 4), DEFAULT_ENGINE_PARAMS);
+    expect(upscaled.stats.profile).toBe('pixel');
+  });
+
+  it('a 1-bit circle comes back round: a circle, or at most 8 curves, within half a pixel of the true circle', () => {
+    const image = drawBilevel(140, 140, disc(70.3, 69.6, 47.2));
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    const [outline] = blackChains(result);
+    expect(outline).toBeDefined();
+    const kinds = countKinds(outline!.segments);
+    expect(kinds.line).toBe(0);
+    expect(kinds.arc > 0 || kinds.cubic + kinds.quad <= 8).toBe(true);
+    for (const [x, y] of sampleChain(outline!)) expect(Math.abs(Math.hypot(x - 70.3, y - 69.6) - 47.2)).toBeLessThan(0.5);
+  });
+
+  it('with circle and ellipse detection off, the 1-bit circle is still at most 8 curves and no staircase', () => {
+    const image = drawBilevel(140, 140, disc(70.3, 69.6, 47.2));
+    const shapes = { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseCircle: false, ellipseGeneral: false };
+    const result = traceImage(image, { ...DEFAULT_ENGINE_PARAMS, parameterizedShapes: shapes });
+    const [outline] = blackChains(result);
+    const kinds = countKinds(outline!.segments);
+    expect(kinds.arc).toBe(0);
+    expect(kinds.line).toBe(0);
+    expect(kinds.cubic + kinds.quad).toBeGreaterThanOrEqual(3);
+    expect(kinds.cubic + kinds.quad).toBeLessThanOrEqual(8);
+    for (const [x, y] of sampleChain(outline!)) expect(Math.abs(Math.hypot(x - 70.3, y - 69.6) - 47.2)).toBeLessThan(0.6);
+  });
+
+  it('a 1-bit 45° band: each long side is one straight segment', () => {
+    // A band 8 px wide from the top-left to the bottom-right, cut square at both ends.
+    const band: Inside = (x, y) => Math.abs(x - y) <= 4 * Math.SQRT2 && x + y >= 40 && x + y <= 360;
+    const result = traceImage(drawBilevel(200, 200, band), DEFAULT_ENGINE_PARAMS);
+    const [outline] = blackChains(result);
+    const segments = outline!.segments;
+    const longLines: number[] = [];
+    let x = outline!.startX;
+    let y = outline!.startY;
+    for (const s of segments) {
+      const length = Math.hypot(s.x - x, s.y - y);
+      if (s.kind === 'line' && length > 100) longLines.push(length);
+      x = s.x;
+      y = s.y;
+    }
+    // Two sides of ~226 px, one line each; the whole band is a quadrilateral (or close to it).
+    expect(longLines).toHaveLength(2);
+    for (const length of longLines) expect(length).toBeGreaterThan(200);
+    expect(segments.length).toBeLessThanOrEqual(8);
+  });
+
+  it('a 1-bit letter keeps its corners and curves its bowl with few segments', () => {
+    // A "D": stem 20 px wide, a bowl of outer radius 60 and inner radius 40 to its right.
+    const letterD: Inside = (x, y) => {
+      const stem = x >= 40 && x < 60 && y >= 30 && y < 150;
+      const r = Math.hypot(x - 60, y - 90);
+      const bowl = x >= 60 && r <= 60 && (r >= 40 || x < 60);
+      const barTop = x >= 40 && x < 60 + 1 && y >= 30 && y < 50;
+      return stem || bowl || barTop;
+    };
+    const image = drawBilevel(160, 180, letterD);
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
+    const chains = blackChains(result);
+    const total = chains.reduce((sum, chain) => sum + chain.segments.length, 0);
+    // Outer outline: 3 straight sides + the bowl; counter: 1 straight side + the bowl.
+    expect(total).toBeLessThanOrEqual(24);
+    const corners = chains.flatMap((chain) => chain.segments.filter((s) => s.kind === 'line').map((s) => [s.x, s.y] as const));
+    // The stem's outer corners are kept sharp, within half a pixel of the drawing's.
+    for (const [cx, cy] of [[40, 30], [40, 150]] as const) expect(corners.some(([x, y]) => Math.hypot(x - cx, y - cy) < 0.75)).toBe(true);
+    expect(wrongPixels(image, result)).toBeLessThan(0.004);
+  });
+
+  it('a one-pixel diagonal stroke and a one-pixel spike keep their ink (no outline collapses onto the other side)', () => {
+    const stroke: Inside = (x, y) => Math.floor(x) === Math.floor(y) + 10 && y > 5 && y < 90;
+    // A 6 × 6 block with a one-pixel spike 3 px tall on its top (a small "d" stem).
+    const spike: Inside = (x, y) => (x >= 120 && x < 126 && y >= 50 && y < 56) || (Math.floor(x) === 125 && y >= 47 && y < 50);
+    const image = drawBilevel(180, 100, (x, y) => stroke(x, y) || spike(x, y));
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
+    const rendered = renderSvgWithResvg(writeSvg(result), image.width);
+    const inkAt = (x: number, y: number): number => 1 - rendered.data[(y * image.width + x) * 4]! / 255;
+    let strokeInk = 0;
+    for (let y = 6; y < 90; y++) strokeInk += inkAt(y + 10, y);
+    // Every stroke pixel's centre is at least half covered on average, and so is the spike's middle.
+    expect(strokeInk / 84).toBeGreaterThan(0.5);
+    expect(inkAt(125, 48)).toBeGreaterThan(0.4);
+  });
+});
