@@ -623,19 +623,19 @@ describe('circles (no ry, no rotationDeg) are unchanged byte for byte', () => {
   }
   /**
    * SHA-256 of the fixture's files as written before elliptical gradients existed (commit 504e6fe;
-   * the SVGs since holes that are one closed chain run forwards under fill-rule="evenodd").
+   * the SVGs since loops that mostly run backwards are written forwards under fill-rule="evenodd").
    * A deliberate change to a writer updates these; an ellipse feature never should.
    */
   const BEFORE_ELLIPSES: Record<string, Record<string, string>> = {
     natural: {
-      svg: '64b281b6363fc11c499e3fa8b1409c3fc187dc2e63dc3b37a872cc1b3beca638',
+      svg: 'aa2b4f7384237d75fbb39420c5a7fa8f39d617fc09e73d88d7ba5b73d54ab5f7',
       pdf: '7bb412a72b0bbe52326c1ed656972b25b44ec06c62496a8225cf21c4df33c431',
       eps: 'a00ad2f16e78d551e2302af870bde75ab2cf6add7888d58682c2d9fbd208208b',
       dxf: '52e89407b0ba233ed6008a855fcdce5d66efff31fcbc895659100b110570dea0',
       png: 'e7e69d8636ecd0f17b2395c3961c1e6c1122a063c1a6e8df75568d13854ace9b',
     },
     stretched: {
-      svg: 'dbc867463eee2603546b7cacb1d70d73132e4d54b856e2c92ee101bf87e0b4f2',
+      svg: 'cda945f149e67f9625ded488e0d397a2bd3bfb7ce7b0682747f008d1ed8d4aa6',
       pdf: '7a04f2f7eef86aacca50432c882b33b3613359718431293c80ba3080aad4d1b1',
       eps: '4489e692606d66536f32e254010e9fb427e4970ecb6524ca32ad919815fd76ee',
       dxf: '1b299a36d76f5da8f97c88b287bf9e1fbbf18c43126fa2770848a764c2b6db07',
