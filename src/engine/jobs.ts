@@ -15,7 +15,7 @@ import { fitChain, fitPolyline, fitRoundLoop, type FittedChain } from './fit.js'
 import { labelRows } from './label.js';
 import type { Palette } from './palette.js';
 import { fitPrimitive } from './primitives.js';
-import { polygonCurves, sampleOutline } from './outline-curves.js';
+import { polygonCurves, polygonTurns, sampleOutline } from './outline-curves.js';
 import { outlinePolygon } from './outline-polygon.js';
 import { neighbourSpread } from './profile.js';
 import { shrinkRows } from './resize.js';
@@ -138,11 +138,16 @@ function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes
  * star, tested on points along that outline as flat art's are on its edge samples.
  */
 function fitLineArt(graph: ChainGraph, c: number, closed: boolean, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
-  const fitted = polygonCurves(outlinePolygon(latticePoints(graph, c), closed), closed, OUTLINE_CURVES);
+  const polygon = outlinePolygon(latticePoints(graph, c), closed);
+  const fitted = polygonCurves(polygon, closed, OUTLINE_CURVES);
   if (!closed || touchesBorder(graph, c, context.width, context.height) || fitted.segments.length < 2) return fitted;
+  // Every parameterized shape's polygon is convex or, for a star, turns in and out by turns; a
+  // glyph or a blob is neither, and is spared the costly fits (a page of text has thousands).
+  const turns = polygonTurns(polygon);
+  if (turns === 'other') return fitted;
   const samples = sampleOutline(fitted);
   const corners = fitted.segments.some((s) => s.kind === 'line');
-  const round = corners ? undefined : fitRoundLoop(samples, { ...LINE_ART_ROUND, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
+  const round = corners || turns !== 'convex' ? undefined : fitRoundLoop(samples, { ...LINE_ART_ROUND, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
   return round ?? fitPrimitive(samples, shapes) ?? fitted;
 }
 

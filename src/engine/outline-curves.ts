@@ -386,3 +386,35 @@ export function sampleOutline(chain: FittedChain): Float64Array {
   out.length -= 2;
   return Float64Array.from(out);
 }
+
+/**
+ * How a closed polygon turns: 'convex' (it turns back by less than NEARLY_CONVEX_RAD in all:
+ * digitising a convex outline leaves a few small wrong-way turns), 'alternating' (its sharp turns
+ * go in and out by turns, as a star's tips and notches do) or 'other'.
+ */
+export function polygonTurns(polygon: Float64Array): 'convex' | 'alternating' | 'other' {
+  const m = polygon.length / 2;
+  let total = 0;
+  let sum = 0;
+  let alternating = true;
+  let sharp = 0;
+  let previous = 0;
+  let first = 0;
+  for (let v = 0; v < m; v++) {
+    const t = vertexTurn(polygon, v);
+    total += Math.abs(t);
+    sum += t;
+    if (Math.abs(t) < SHARP_TURN_RAD) continue;
+    const sign = t > 0 ? 1 : -1;
+    sharp++;
+    if (previous === sign) alternating = false;
+    if (previous === 0) first = sign;
+    previous = sign;
+  }
+  // A simple loop turns by ±2π in all; what it turns beyond that, it turned back and forth.
+  if (total - Math.abs(sum) < 2 * NEARLY_CONVEX_RAD) return 'convex';
+  return alternating && sharp >= 6 && sharp % 2 === 0 && previous !== first ? 'alternating' : 'other';
+}
+
+const NEARLY_CONVEX_RAD = (25 * Math.PI) / 180;
+const SHARP_TURN_RAD = (20 * Math.PI) / 180;

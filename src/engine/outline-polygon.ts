@@ -223,37 +223,37 @@ function shortestPolygon(points: Float64Array, sides: PolygonSides, moments: Mom
 
 /**
  * The optimal polygon of an outline, its vertices adjusted off the lattice. A closed outline has
- * no first vertex: a first search starts at the most constrained vertex (the shortest longest
- * side); a polygon with fewest sides has a vertex somewhere on each of that polygon's sides, so
- * the search is run again from every vertex of its shortest side, and the polygon with fewest
- * sides, then the smallest penalty, wins.
+ * no first vertex. Take its most constrained vertex s (the shortest longest side: a corner): the
+ * best polygon either has a vertex at s or a side that passes over s, and that side starts at a
+ * vertex a little before s whose sides reach past s. The search runs from s and from each such
+ * vertex (at most MAX_STARTS, nearest first); fewest sides, then the smallest penalty, wins.
  */
 export function outlinePolygon(points: Float64Array, closed: boolean): Float64Array {
   const n = points.length / 2;
   if (n < 2) return Float64Array.from(points);
   const sides = possibleSides(points, closed);
   const moments = outlineMoments(points, closed);
-  let kept: number[];
+  let kept: number[] = [];
   if (closed) {
     let start = 0;
-    for (let i = 1; i < n; i++) if (longestSide(sides, i) < longestSide(sides, start)) start = i;
-    kept = closedPolygon(points, sides, moments, start);
-    let from = kept[0] ?? 0;
-    let to = kept[1] ?? 0;
-    for (let k = 1; k + 1 < kept.length; k++) {
-      if (kept[k + 1]! - kept[k]! < to - from) {
-        from = kept[k]!;
-        to = kept[k + 1]!;
-      }
+    let farthest = 0;
+    for (let i = 0; i < n; i++) {
+      const longest = longestSide(sides, i);
+      if (longest < longestSide(sides, start)) start = i;
+      if (longest > farthest) farthest = longest;
     }
-    let best = kept.length > 0 ? polygonPenalty(points, moments, kept) : Infinity;
-    for (let s = from; s <= to && kept.length > 0; s++) {
-      if (s % n === start) continue;
-      const again = closedPolygon(points, sides, moments, s % n);
-      if (again.length === 0 || again.length > kept.length) continue;
-      const penalty = polygonPenalty(points, moments, again);
-      if (again.length < kept.length || penalty < best) {
-        kept = again;
+    const starts = [start];
+    for (let back = 1; back <= farthest && back < n && starts.length <= MAX_STARTS; back++) {
+      const a = (start - back + n) % n;
+      if (longestSide(sides, a) > back) starts.push(a);
+    }
+    let best = Infinity;
+    for (const s of starts) {
+      const candidate = closedPolygon(points, sides, moments, s);
+      if (candidate.length === 0 || (kept.length > 0 && candidate.length > kept.length)) continue;
+      const penalty = polygonPenalty(points, moments, candidate);
+      if (kept.length === 0 || candidate.length < kept.length || penalty < best) {
+        kept = candidate;
         best = penalty;
       }
     }
@@ -263,6 +263,9 @@ export function outlinePolygon(points: Float64Array, closed: boolean): Float64Ar
   if (kept.length === 0) return Float64Array.from(points);
   return adjustVertices(points, moments, kept, closed);
 }
+
+/** Searches per closed outline beyond the first (a bound on the work; corners have few). */
+const MAX_STARTS = 24;
 
 function closedPolygon(points: Float64Array, sides: PolygonSides, moments: Moments, start: number): number[] {
   const n = points.length / 2;
@@ -291,7 +294,7 @@ function adjustVertices(points: Float64Array, moments: Moments, kept: readonly n
   const normalY = new Float64Array(sideCount);
   const offset = new Float64Array(sideCount);
   for (let s = 0; s < sideCount; s++) fitSideLine(points, moments, kept[s]!, kept[s + 1]!, s, normalX, normalY, offset);
-  const out = new Float64Array(count * 2);
+  const out: number[] = [];
   for (let v = 0; v < count; v++) {
     const w = kept[v]! % n;
     const x0 = points[w * 2]!;
@@ -299,15 +302,49 @@ function adjustVertices(points: Float64Array, moments: Moments, kept: readonly n
     const before = v > 0 ? v - 1 : closed ? sideCount - 1 : -1;
     const after = v < sideCount ? v : -1;
     if (before < 0 || after < 0) {
-      out[v * 2] = x0;
-      out[v * 2 + 1] = y0;
+      out.push(x0, y0);
       continue;
     }
     const [x, y] = nearestToLines(x0, y0, normalX, normalY, offset, before, after);
-    out[v * 2] = x;
-    out[v * 2 + 1] = y;
+    if (isStrokeEnd(points, kept, v, before, after, normalX, normalY)) {
+      // Two nearly parallel sides that come back on themselves: the end of a stroke (a one-pixel
+      // diagonal line), not a point. One vertex there would pinch the stroke to nothing and taper
+      // it along its whole length; the end is the short side between the two lines instead.
+      out.push(x - normalX[before]! * (normalX[before]! * x + normalY[before]! * y - offset[before]!));
+      out.push(y - normalY[before]! * (normalX[before]! * x + normalY[before]! * y - offset[before]!));
+      out.push(x - normalX[after]! * (normalX[after]! * x + normalY[after]! * y - offset[after]!));
+      out.push(y - normalY[after]! * (normalX[after]! * x + normalY[after]! * y - offset[after]!));
+      continue;
+    }
+    out.push(x, y);
   }
-  return out;
+  return Float64Array.from(out);
+}
+
+/** Sides within this angle of antiparallel meet at a stroke end (isStrokeEnd). */
+const STROKE_END_MAX_DEG = 12;
+const STROKE_END_MIN_COS = Math.cos((STROKE_END_MAX_DEG * Math.PI) / 180);
+
+/**
+ * Whether kept vertex v joins two sides whose fitted lines are nearly parallel while the outline
+ * reverses there (the sides run in opposite directions): a thin stroke's end.
+ */
+function isStrokeEnd(points: Float64Array, kept: readonly number[], v: number, before: number, after: number, normalX: Float64Array, normalY: Float64Array): boolean {
+  const n = points.length / 2;
+  const at = kept[v]! % n;
+  const from = kept[before]! % n;
+  const to = kept[after + 1]! % n;
+  const inX = points[at * 2]! - points[from * 2]!;
+  const inY = points[at * 2 + 1]! - points[from * 2 + 1]!;
+  const outX = points[to * 2]! - points[at * 2]!;
+  const outY = points[to * 2 + 1]! - points[at * 2 + 1]!;
+  const inLength = Math.hypot(inX, inY);
+  const outLength = Math.hypot(outX, outY);
+  if (inLength === 0 || outLength === 0) return false;
+  // Reversal: the chords point more against than along each other.
+  if (inX * outX + inY * outY >= 0) return false;
+  // Lines nearly parallel: their unit normals are (anti)parallel.
+  return Math.abs(normalX[before]! * normalX[after]! + normalY[before]! * normalY[after]!) >= STROKE_END_MIN_COS;
 }
 
 /** Least-squares line through the outline vertices i … j (unwrapped), as a unit normal and offset. */
