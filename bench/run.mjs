@@ -256,12 +256,14 @@ function renderSvg(Resvg, svg, width, height, systemFonts = false) {
     font: { loadSystemFonts: systemFonts },
   }).render();
   const note = r.width !== width || r.height !== height ? `rendered ${r.width}x${r.height}, padded/cropped` : '';
+  // resvg-js's `pixels` getter copies the whole buffer on every read: read it once
   let data = r.pixels;
   if (note) {
+    const pixels = data;
     const out = new Uint8ClampedArray(width * height * 4).fill(255);
     for (let y = 0; y < Math.min(height, r.height); y++) {
       const w = Math.min(width, r.width);
-      out.set(r.pixels.subarray(y * r.width * 4, (y * r.width + w) * 4), y * width * 4);
+      out.set(pixels.subarray(y * r.width * 4, (y * r.width + w) * 4), y * width * 4);
     }
     data = out;
   }
