@@ -525,7 +525,8 @@ export function issue27Section(rows) {
     for (const x of photos) {
       md.push(`| ${x.id} | ${x.kind} | ${x.long} | ${x.profile || 'n/a'} | ${mark(x.targets.profile)} | ${n(x.round)} | ${PHOTO_FORBIDDEN.map((f) => n(x.forbidden[f])).join(' / ')} | ${n(num(x.tl?.svg_rect))} / ${n(num(x.tl?.svg_polygon))} | ${mark(x.targets.shapes)} | ${gz(x.tl)} | ${gz(x.vt)} | ${times(x.gzipVt)} | ${mark(x.targets.gzipVt)} |`);
     }
-    md.push('', 'Profile and primitives from a second, in-process trace through the CLI\'s pipeline with the same params (bench/tracelab-facts.mjs; the CSV note says so if its SVG differed from the CLI\'s). Triangles, quadrilaterals, bullets and stars are written as <path>s, so they are counted from the trace, not the SVG.', '');
+    md.push('', 'Profile and primitives from a second, in-process trace through the CLI\'s pipeline with the same params (bench/tracelab-facts.mjs; the CSV note says so if its SVG differed from the CLI\'s). Triangles, quadrilaterals, bullets and stars are written as <path>s, so they are counted from the trace, not the SVG. '
+      + 'An SVG <rect> is any loop the SVG writer finds to be four straight sides at right angles (detectPrimitive in src/formats/plan.ts), whether or not the engine fitted a rectangle.', '');
   }
   return md;
 }
