@@ -12,7 +12,8 @@
  * The pixel functions are pure (images are { width, height, data } with RGBA bytes); deriveImages
  * writes the files. In: the corpus folder and its manifest entries. Out: manifest-like entries with an
  * absolute `path` (the file to trace), `derived_from` (the original's file) and, for line art,
- * `compare_to`, `ref4x` and `subkind` (drawing, text or scan).
+ * `compare_to`, `ref4x`, `subkind` (drawing, text or scan) and `black_pct` (black pixels of the
+ * copy, % of all: thin or light lines can vanish at the threshold).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -157,10 +158,11 @@ export function deriveImages(corpusDir, images, outDir, readPng, kinds = Object.
       const img = readPng(original);
       const file = `lineart_bilevel-${im.id}.png`;
       writeFileSync(join(outDir, file), bilevelPng(img));
+      const black = bilevelMask(img).reduce((n, v) => n + v, 0);
       out.push({
         ...base, file, path: join(outDir, file), category: 'lineart_bilevel', id: im.id, width: img.width, height: img.height,
         compare_to: original, ...(im.reference_svg ? { ref4x: join(corpusDir, im.reference_svg) } : {}),
-        subkind: lineArtSubkind(im), note: `1-bit copy (luma < 128) of ${im.file}`,
+        subkind: lineArtSubkind(im), black_pct: (100 * black) / (img.width * img.height), note: `1-bit copy (luma < 128) of ${im.file}`,
       });
     }
     if (im.category === 'photo' && kinds.includes('photo_small')) {

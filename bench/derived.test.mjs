@@ -2,9 +2,12 @@
 // counter and the primitive-family counter they are reported with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decode as decodePng } from 'fast-png';
 import {
-  areaDownscale, bilevelMask, bilevelPbm, bilevelPng, lineArtSubkind, sizeWithLongSide,
+  areaDownscale, bilevelMask, bilevelPbm, bilevelPng, deriveImages, lineArtSubkind, sizeWithLongSide,
 } from './derived.mjs';
 import { drawnElements } from './svgstats.mjs';
 import { familyCounts } from './tracelab-facts.mjs';
@@ -85,4 +88,39 @@ test('drawnElements counts drawn elements by name, outside comments and <defs>',
 test('familyCounts counts shapes by primitive family, every family present', () => {
   const shapes = [{ primitive: { family: 'star' } }, {}, { primitive: { family: 'circle' } }, { primitive: { family: 'star' } }];
   assert.deepEqual(familyCounts(shapes), { circle: 1, ellipse: 0, rectangle: 0, quadrilateral: 0, bullet: 0, triangle: 0, star: 2 });
+});
+
+test('deriveImages: a 1-bit copy per line-art image, small photos only below the original size', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-derived-'));
+  const readOut = (name) => readFileSync(join(dir, name));
+  try {
+    const grey = (w, h, v) => image(w, h, Array.from({ length: w * h }, () => [v, v, v, 255]));
+    const pictures = {
+      '/c/lineart_bw-a.png': image(2, 2, [[0, 0, 0, 255], [255, 255, 255, 255], [255, 255, 255, 255], [200, 200, 200, 255]]),
+      '/c/photo-big.png': grey(300, 200, 90),
+      '/c/photo-small.png': grey(100, 128, 90),
+    };
+    const images = [
+      { file: 'lineart_bw-a.png', category: 'lineart_bw', id: 'a', reference_svg: 'lineart_bw-a.ref.svg', note: 'drawing' },
+      { file: 'photo-big.png', category: 'photo', id: 'big' },
+      { file: 'photo-small.png', category: 'photo', id: 'small' },
+      { file: 'clipart-x.png', category: 'clipart', id: 'x' },
+    ];
+    const out = deriveImages('/c', images, dir, (f) => pictures[f]);
+    assert.deepEqual(out.map((x) => [x.category, x.id, x.width, x.height]), [
+      ['lineart_bilevel', 'a', 2, 2],
+      ['photo_small', 'big-96', 96, 64], ['photo_small', 'big-128', 128, 85], ['photo_small', 'big-192', 192, 128], ['photo_small', 'big-256', 256, 171],
+      ['photo_small', 'small-96', 75, 96], // long side 128: only 96 is smaller
+    ]);
+    const [line] = out;
+    assert.equal(line.black_pct, 25);
+    assert.equal(line.compare_to, '/c/lineart_bw-a.png');
+    assert.equal(line.ref4x, '/c/lineart_bw-a.ref.svg');
+    assert.equal(line.subkind, 'drawing');
+    assert.ok(out.every((x) => existsSync(x.path)));
+    // a grey of 90 stays 90 when area-averaged
+    assert.deepEqual([...decodePng(readOut('photo_small-big-96.png')).data.slice(0, 4)], [90, 90, 90, 255]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -367,7 +367,7 @@ export function bilevelRecords(rows) {
     const ok = (d) => d >= -BILEVEL_SSIM_SLACK - 1e-12;
     const has4x = Number.isFinite(num(po?.ssim_4x));
     return {
-      id: any.id, file, subkind: any.subkind || 'drawing', tl, po, ssim1, ssim4, gzip,
+      id: any.id, file, subkind: any.subkind || 'drawing', blackPct: num(any.black_pct), tl, po, ssim1, ssim4, gzip,
       targets: {
         ssim1: against(tl, po, ssim1, ok),
         ssim4: has4x ? against(tl, po, ssim4, ok) : null,
@@ -501,12 +501,13 @@ export function issue27Section(rows) {
   const gz = (r) => (r ? kb(r.gzip_bytes) : 'n/a');
   if (bilevel.length) {
     md.push('#### 1-bit line art (lineart_bilevel), every image', '',
-      `| image | subkind | SSIM 1× Tracelab | SSIM 1× potrace | 1× ≥ potrace − ${BILEVEL_SSIM_SLACK} | SSIM 4× Tracelab | SSIM 4× potrace | 4× ≥ potrace − ${BILEVEL_SSIM_SLACK} | gzip Tracelab | gzip potrace | Tracelab / potrace | ≤ 1.2× |`,
-      '| --- | --- | ---: | ---: | :---: | ---: | ---: | :---: | ---: | ---: | ---: | :---: |');
+      `| image | subkind | black % | SSIM 1× Tracelab | SSIM 1× potrace | 1× ≥ potrace − ${BILEVEL_SSIM_SLACK} | SSIM 4× Tracelab | SSIM 4× potrace | 4× ≥ potrace − ${BILEVEL_SSIM_SLACK} | gzip Tracelab | gzip potrace | Tracelab / potrace | ≤ 1.2× |`,
+      '| --- | --- | ---: | ---: | ---: | :---: | ---: | ---: | :---: | ---: | ---: | ---: | :---: |');
     for (const x of bilevel) {
-      md.push(`| ${x.id} | ${x.subkind} | ${ssim(x.tl)} | ${ssim(x.po)} | ${mark(x.targets.ssim1)} | ${ssim(x.tl, 'ssim_4x')} | ${ssim(x.po, 'ssim_4x')} | ${mark(x.targets.ssim4)} | ${gz(x.tl)} | ${gz(x.po)} | ${times(x.gzip)} | ${mark(x.targets.gzip)} |`);
+      md.push(`| ${x.id} | ${x.subkind} | ${fmt(x.blackPct, 2)} | ${ssim(x.tl)} | ${ssim(x.po)} | ${mark(x.targets.ssim1)} | ${ssim(x.tl, 'ssim_4x')} | ${ssim(x.po, 'ssim_4x')} | ${mark(x.targets.ssim4)} | ${gz(x.tl)} | ${gz(x.po)} | ${times(x.gzip)} | ${mark(x.targets.gzip)} |`);
     }
-    md.push('', 'SSIM 1×: the render of the traced 1-bit copy against the anti-aliased original at its size; 4×: both the traced SVG and the artist\'s SVG rendered at 4× the width (– without an artist\'s SVG).', '');
+    md.push('', 'black %: the 1-bit copy\'s black pixels, % of all (near 0: the lines are lighter than the threshold and mostly vanished, so both tracers traced an almost blank picture). '
+      + 'SSIM 1×: the render of the traced 1-bit copy against the anti-aliased original at its size; 4×: both the traced SVG and the artist\'s SVG rendered at 4× the width (– without an artist\'s SVG).', '');
   }
   if (lineArt.images.length) {
     md.push('#### Anti-aliased line art (lineart_bw), every image', '',
@@ -556,7 +557,7 @@ export function readCsv(text) {
     return cells;
   };
   const head = split(lines[0]);
-  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x']);
+  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x', 'black_pct']);
   return lines.slice(1).map((line) => {
     const cells = split(line);
     const row = {};

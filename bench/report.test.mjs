@@ -140,7 +140,7 @@ test('flat kinds: gradients written and the largest byte change, shaded icons le
 // ---- issue 27: line art and photos
 
 const bl = (tracer, id, { ssim, ssim4 = '', gzip, subkind = 'drawing' }) => ({
-  ...row(tracer, `lineart_bilevel-${id}.png`, 'lineart_bilevel', gzip, ssim), id, subkind, ssim_4x: ssim4,
+  ...row(tracer, `lineart_bilevel-${id}.png`, 'lineart_bilevel', gzip, ssim), id, subkind, ssim_4x: ssim4, black_pct: 12.5,
 });
 
 test('1-bit line art: SSIM within 0.005 of potrace at 1× and 4×, gzip ≤ 1.2× potrace, – without a side', () => {
@@ -163,7 +163,7 @@ test('1-bit line art: SSIM within 0.005 of potrace at 1× and 4×, gzip ≤ 1.2�
   assert.match(text, /\| lineart_bilevel: drawings \| SSIM 1× .* \| 1\/1 ✓ \| a \(0\.9510 vs potrace 0\.9550\) \|/);
   assert.match(text, /\| lineart_bilevel: texts \| gzip ≤ 1\.2× potrace .* \| 0\/1 ✗ \| b \(1\.3 k vs potrace 1\.0 k, 1\.30×\) \|/);
   assert.match(text, /\| lineart_bilevel: all \| SSIM 4× .* \| 0\/1 ✗ \| a \(0\.9700 vs potrace 0\.9800\) \|/);
-  assert.match(text, /\| b \| text \| 0\.9400 \| 0\.9500 \| ✗ \| n\/a \| n\/a \| – \| 1\.3 k \| 1\.0 k \| 1\.30× \| ✗ \|/);
+  assert.match(text, /\| b \| text \| 12\.50 \| 0\.9400 \| 0\.9500 \| ✗ \| n\/a \| n\/a \| – \| 1\.3 k \| 1\.0 k \| 1\.30× \| ✗ \|/);
 });
 
 test('anti-aliased line art: gzip ≤ 1.5× VTracer per image, gap 0.000, median gzip against potrace', () => {

@@ -462,7 +462,7 @@ async function main() {
       category: im.category, id: im.id, file: im.file, width: im.width, height: im.height, tracer: t.name,
       status: 'error', error: '', ssim: null, psnr: null, de2000: null, gap_pct: null, bytes: null,
       gzip_bytes: null, paths: null, nodes: null, gradients: null, time_ms: null, rss_mb: null, runs: 0, note: '',
-      derived_from: im.derived_from ?? '', subkind: im.subkind ?? '', ssim_4x: null,
+      derived_from: im.derived_from ?? '', subkind: im.subkind ?? '', black_pct: im.black_pct ?? null, ssim_4x: null,
     };
     rows.push(row);
     // not CSV columns: where the input and the output are (for the in-process facts below)
@@ -572,7 +572,7 @@ async function main() {
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
     'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'runs', 'note',
     ...STAGES.map(stageColumn), ...extraStages,
-    'derived_from', 'subkind', 'ssim_4x', 'profile', ...FAMILIES.map((f) => `shapes_${f}`), ...SVG_ELEMENT_COLUMNS.map((t) => `svg_${t}`)];
+    'derived_from', 'subkind', 'black_pct', 'ssim_4x', 'profile', ...FAMILIES.map((f) => `shapes_${f}`), ...SVG_ELEMENT_COLUMNS.map((t) => `svg_${t}`)];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
 
   // ---- Markdown
