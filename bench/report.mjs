@@ -5,7 +5,8 @@
  * peer's, gzip ≤ VTracer's, gap 0.000 %; every image gzip ≤ 2× VTracer's and ≤ 2× the original
  * SVG's; every pixel-art SSIM ≥ 0.95). Then the targets of the gradients extension
  * (`tracelab-gradients` = Tracelab with tracelab.gradients=true, `tracelab` = with it off), see
- * gradientSection.
+ * gradientSection. Then the targets of issue 27 (1-bit and anti-aliased line art against potrace and
+ * VTracer, photos of every size: profile, primitives, gzip), see issue27Section.
  *
  * In: the bench's rows (objects with the CSV's columns) and the corpus folder (for *.ref.svg).
  * Out: Markdown lines. `node bench/report.mjs [latest.csv] [corpus]` prints it for a finished run.
@@ -92,7 +93,7 @@ function kindMedians(rows, tracer, category) {
  */
 export function imageReport(rows, images, corpusDir) {
   const refSizes = referenceSizes(images, corpusDir);
-  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir))];
+  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir)), ...issue27Section(rows)];
 }
 
 function tracelabReport(rows, refSizes) {
@@ -332,6 +333,205 @@ export function gradientSection(rows, images, refGzip, refGradients) {
   return md;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Issue 27: line art (1-bit and anti-aliased) and photos of every size
+
+/** SSIM slack of the 1-bit line art against potrace: Tracelab ≥ potrace − this. */
+export const BILEVEL_SSIM_SLACK = 0.005;
+/** The primitive families issue 27 wants none of on photos (circles and ellipses may stay). */
+export const PHOTO_FORBIDDEN = ['rectangle', 'quadrilateral', 'bullet', 'triangle', 'star'];
+const FAMILY_SHORT = { rectangle: 'rect', quadrilateral: 'quad', bullet: 'bullet', triangle: 'tri', star: 'star' };
+
+const num = (v) => (v === '' || v === null || v === undefined ? NaN : Number(v));
+/** ok when the value is known (a finite number) and passes; null when unknown. */
+const check = (v, pass) => (Number.isFinite(v) ? pass(v) : null);
+/** A target of Tracelab against a peer: false when Tracelab failed, null when the peer's side is missing. */
+const against = (ours, theirs, value, pass) => (!theirs ? null : !ours ? false : check(value, pass));
+
+/**
+ * The 1-bit line art (kind lineart_bilevel), per image: Tracelab's and potrace's SSIM at 1× (against
+ * the anti-aliased original) and at 4× (against the artist's SVG; absent without one), gzip, and
+ * three targets, each true, false or null (a side is missing): ssim1 / ssim4 Tracelab ≥ potrace −
+ * 0.005; gzip Tracelab ≤ 1.2 × potrace.
+ */
+export function bilevelRecords(rows) {
+  const byKey = rowIndex(rows);
+  const files = [...new Set(rows.filter((r) => r.category === 'lineart_bilevel').map((r) => r.file))];
+  return files.map((file) => {
+    const any = rows.find((r) => r.file === file);
+    const tl = okRow(byKey, 'tracelab', file);
+    const po = okRow(byKey, 'potrace', file);
+    const ssim1 = tl && po ? tl.ssim - po.ssim : NaN;
+    const ssim4 = tl && po ? num(tl.ssim_4x) - num(po.ssim_4x) : NaN;
+    const gzip = tl && po ? tl.gzip_bytes / po.gzip_bytes : NaN;
+    const ok = (d) => d >= -BILEVEL_SSIM_SLACK - 1e-12;
+    const has4x = Number.isFinite(num(po?.ssim_4x));
+    return {
+      id: any.id, file, subkind: any.subkind || 'drawing', blackPct: num(any.black_pct), tl, po, ssim1, ssim4, gzip,
+      targets: {
+        ssim1: against(tl, po, ssim1, ok),
+        ssim4: has4x ? against(tl, po, ssim4, ok) : null,
+        gzip: against(tl, po, gzip, (v) => v <= 1.2),
+      },
+    };
+  });
+}
+
+/**
+ * The anti-aliased line art (kind lineart_bw), per image: gzip of Tracelab, VTracer and potrace,
+ * Tracelab / VTracer, gap %, and the targets gzipVt (≤ 1.5 × VTracer) and gap (0.000 % as the
+ * bench prints it); and for the kind, medians over the images both traced: Tracelab's gzip ≤
+ * potrace's.
+ */
+export function lineArtRecords(rows) {
+  const byKey = rowIndex(rows);
+  const files = [...new Set(rows.filter((r) => r.category === 'lineart_bw' && r.tracer !== 'artist').map((r) => r.file))];
+  const images = files.map((file) => {
+    const tl = okRow(byKey, 'tracelab', file);
+    const vt = okRow(byKey, 'vtracer-native', file);
+    const po = okRow(byKey, 'potrace', file);
+    const gzipVt = tl && vt ? tl.gzip_bytes / vt.gzip_bytes : NaN;
+    return {
+      id: rows.find((r) => r.file === file).id, file, tl, vt, po, gzipVt,
+      targets: { gzipVt: against(tl, vt, gzipVt, (v) => v <= 1.5), gap: tl ? tl.gap_pct < 0.0005 : false },
+    };
+  });
+  const both = images.filter((x) => x.tl && x.po);
+  const tlMedian = median(both.map((x) => x.tl.gzip_bytes));
+  const poMedian = median(both.map((x) => x.po.gzip_bytes));
+  return { images, medians: { n: both.length, tracelab: tlMedian, potrace: poMedian, ok: both.length ? tlMedian <= poMedian : null } };
+}
+
+/**
+ * Photos of every size (kinds photo and photo_small), per image: long side, Tracelab's profile, its
+ * primitives by family (CSV shapes_*) and the SVG's <rect>/<polygon> elements, gzip against VTracer;
+ * targets profile (not "pixel"), shapes (no rectangle, quadrilateral, bullet, triangle or star, and
+ * no <rect> or <polygon>) and gzipVt (≤ 1.5 × VTracer). profile and shapes are null when the
+ * in-process trace gave nothing.
+ */
+export function photoRecords(rows) {
+  const byKey = rowIndex(rows);
+  const files = [...new Set(rows.filter((r) => r.category === 'photo' || r.category === 'photo_small').map((r) => r.file))];
+  return files.map((file) => {
+    const any = rows.find((r) => r.file === file);
+    const tl = okRow(byKey, 'tracelab', file);
+    const vt = okRow(byKey, 'vtracer-native', file);
+    const profile = tl?.profile || '';
+    const forbidden = Object.fromEntries(PHOTO_FORBIDDEN.map((f) => [f, num(tl?.[`shapes_${f}`])]));
+    const known = profile !== '' && PHOTO_FORBIDDEN.every((f) => Number.isFinite(forbidden[f]));
+    const shapes = known ? PHOTO_FORBIDDEN.reduce((n, f) => n + forbidden[f], 0) + num(tl.svg_rect || 0) + num(tl.svg_polygon || 0) : NaN;
+    const gzipVt = tl && vt ? tl.gzip_bytes / vt.gzip_bytes : NaN;
+    return {
+      id: any.id, file, kind: any.category, long: Math.max(num(any.width), num(any.height)), tl, vt, profile, forbidden,
+      round: tl ? num(tl.shapes_circle) + num(tl.shapes_ellipse) : NaN, shapes, gzipVt,
+      targets: {
+        profile: !tl ? false : profile ? profile !== 'pixel' : null,
+        shapes: !tl ? false : check(shapes, (v) => v === 0),
+        gzipVt: against(tl, vt, gzipVt, (v) => v <= 1.5),
+      },
+    };
+  });
+}
+
+/**
+ * One summary line per group and target: how many images hold (of those with a known result) and
+ * the worst image by `badness` (largest first; finite values only), shown with `show`.
+ */
+export function targetSummary(records, key, badness, show) {
+  const known = records.filter((x) => x.targets[key] !== null);
+  const worst = largest(records, badness);
+  return { holds: known.filter((x) => x.targets[key]).length, n: known.length, worst: worst ? `${worst.id} (${show(worst)})` : 'n/a' };
+}
+
+const BILEVEL_TARGETS = [
+  ['ssim1', `SSIM 1× vs anti-aliased original ≥ potrace − ${BILEVEL_SSIM_SLACK}`, (x) => -x.ssim1,
+    (x) => `${fmt(x.tl?.ssim, 4)} vs potrace ${fmt(x.po?.ssim, 4)}`],
+  ['ssim4', `SSIM 4× vs artist's SVG ≥ potrace − ${BILEVEL_SSIM_SLACK}`, (x) => (x.targets.ssim4 === null ? NaN : -x.ssim4),
+    (x) => `${fmt(num(x.tl?.ssim_4x), 4)} vs potrace ${fmt(num(x.po?.ssim_4x), 4)}`],
+  ['gzip', 'gzip ≤ 1.2× potrace (same 1-bit picture)', (x) => x.gzip, (x) => `${kb(x.tl?.gzip_bytes)} vs potrace ${kb(x.po?.gzip_bytes)}, ${times(x.gzip)}`],
+];
+const LINEART_TARGETS = [
+  ['gzipVt', 'every image gzip ≤ 1.5× VTracer', (x) => x.gzipVt, (x) => `${kb(x.tl?.gzip_bytes)} vs VTracer ${kb(x.vt?.gzip_bytes)}, ${times(x.gzipVt)}`],
+  ['gap', 'gap 0.000 %', (x) => (x.tl ? x.tl.gap_pct : NaN), (x) => `gap ${fmt(x.tl?.gap_pct, 3)} %`],
+];
+const forbiddenText = (x) => PHOTO_FORBIDDEN.filter((f) => x.forbidden[f] > 0).map((f) => `${x.forbidden[f]} ${FAMILY_SHORT[f]}`)
+  .concat(num(x.tl?.svg_rect) > 0 ? [`${x.tl.svg_rect} <rect>`] : [], num(x.tl?.svg_polygon) > 0 ? [`${x.tl.svg_polygon} <polygon>`] : []).join(', ') || 'none';
+const PHOTO_TARGETS = [
+  ['profile', 'profile not "pixel"', (x) => (x.targets.profile === false ? 1 : x.targets.profile ? 0 : NaN), (x) => `profile ${x.profile || 'n/a'}`],
+  ['shapes', 'no star, triangle, quadrilateral, bullet or rectangle', (x) => x.shapes, (x) => forbiddenText(x)],
+  ['gzipVt', 'gzip ≤ 1.5× VTracer', (x) => x.gzipVt, (x) => `${kb(x.tl?.gzip_bytes)} vs VTracer ${kb(x.vt?.gzip_bytes)}, ${times(x.gzipVt)}`],
+];
+
+/**
+ * "Issue 27 targets": a summary (per kind and group, per target: holds n/N and the worst image with
+ * its figures), then one row per image with a ✓/✗ per target (– when a side is missing) for the
+ * 1-bit line art, the anti-aliased line art and the photos of every size. Empty without such rows.
+ */
+export function issue27Section(rows) {
+  const bilevel = bilevelRecords(rows);
+  const lineArt = lineArtRecords(rows);
+  const photos = photoRecords(rows);
+  if (!bilevel.length && !lineArt.images.length && !photos.length) return [];
+  const md = ['### Issue 27 targets', '',
+    'Tracelab = `tracelab` (default output); potrace on the PBM of the same picture; VTracer = vtracer-native. '
+    + 'gzip = gzip -9 size in kB. Each target is checked per image unless it says medians; holds = images meeting it / images where it could be checked.', '',
+    '| kind | target | holds | worst image |', '| --- | --- | ---: | --- |'];
+  const summary = (label, records, targets) => {
+    for (const [key, text, badness, show] of targets) {
+      if (!records.length) continue;
+      const s = targetSummary(records, key, badness, show);
+      md.push(`| ${label} | ${text} | ${s.n ? `${s.holds}/${s.n} ${mark(s.holds === s.n)}` : 'n/a'} | ${s.worst} |`);
+    }
+  };
+  for (const sub of ['drawing', 'text', 'scan']) summary(`lineart_bilevel: ${sub}s`, bilevel.filter((x) => x.subkind === sub), BILEVEL_TARGETS);
+  if (new Set(bilevel.map((x) => x.subkind)).size > 1) summary('lineart_bilevel: all', bilevel, BILEVEL_TARGETS);
+  summary('lineart_bw', lineArt.images, LINEART_TARGETS);
+  if (lineArt.medians.n) {
+    const m = lineArt.medians;
+    md.push(`| lineart_bw | median gzip ≤ potrace's (medians over ${m.n} images) | ${m.ok ? '1/1' : '0/1'} ${mark(m.ok)} | Tracelab ${kb(m.tracelab)} vs potrace ${kb(m.potrace)} |`);
+  }
+  summary('photo', photos.filter((x) => x.kind === 'photo'), PHOTO_TARGETS);
+  for (const long of [...new Set(photos.filter((x) => x.kind === 'photo_small').map((x) => x.long))].sort((a, b) => a - b)) {
+    summary(`photo_small, ${long} px`, photos.filter((x) => x.kind === 'photo_small' && x.long === long), PHOTO_TARGETS);
+  }
+  if (new Set(photos.map((x) => x.kind)).size > 1) summary('all photos', photos, PHOTO_TARGETS);
+  md.push('');
+
+  const ssim = (r, col = 'ssim') => (r && Number.isFinite(num(r[col])) ? fmt(num(r[col]), 4) : 'n/a');
+  const gz = (r) => (r ? kb(r.gzip_bytes) : 'n/a');
+  if (bilevel.length) {
+    md.push('#### 1-bit line art (lineart_bilevel), every image', '',
+      `| image | subkind | black % | SSIM 1× Tracelab | SSIM 1× potrace | 1× ≥ potrace − ${BILEVEL_SSIM_SLACK} | SSIM 4× Tracelab | SSIM 4× potrace | 4× ≥ potrace − ${BILEVEL_SSIM_SLACK} | gzip Tracelab | gzip potrace | Tracelab / potrace | ≤ 1.2× |`,
+      '| --- | --- | ---: | ---: | ---: | :---: | ---: | ---: | :---: | ---: | ---: | ---: | :---: |');
+    for (const x of bilevel) {
+      md.push(`| ${x.id} | ${x.subkind} | ${fmt(x.blackPct, 2)} | ${ssim(x.tl)} | ${ssim(x.po)} | ${mark(x.targets.ssim1)} | ${ssim(x.tl, 'ssim_4x')} | ${ssim(x.po, 'ssim_4x')} | ${mark(x.targets.ssim4)} | ${gz(x.tl)} | ${gz(x.po)} | ${times(x.gzip)} | ${mark(x.targets.gzip)} |`);
+    }
+    md.push('', 'black %: the 1-bit copy\'s black pixels, % of all (near 0: the lines are lighter than the threshold and mostly vanished, so both tracers traced an almost blank picture). '
+      + 'SSIM 1×: the render of the traced 1-bit copy against the anti-aliased original at its size; 4×: both the traced SVG and the artist\'s SVG rendered at 4× the width (– without an artist\'s SVG).', '');
+  }
+  if (lineArt.images.length) {
+    md.push('#### Anti-aliased line art (lineart_bw), every image', '',
+      '| image | gzip Tracelab | gzip VTracer | gzip potrace | Tracelab / VTracer | ≤ 1.5× VTracer | gap % | gap 0.000 |',
+      '| --- | ---: | ---: | ---: | ---: | :---: | ---: | :---: |');
+    for (const x of lineArt.images) {
+      md.push(`| ${x.id} | ${gz(x.tl)} | ${gz(x.vt)} | ${gz(x.po)} | ${times(x.gzipVt)} | ${mark(x.targets.gzipVt)} | ${x.tl ? fmt(x.tl.gap_pct, 3) : 'n/a'} | ${mark(x.targets.gap)} |`);
+    }
+    md.push('');
+  }
+  if (photos.length) {
+    md.push('#### Photos of every size (photo, photo_small), every image', '',
+      '| image | kind | long side | profile | not pixel | circles + ellipses | rect / quad / bullet / tri / star | SVG rect / polygon | none of those | gzip Tracelab | gzip VTracer | Tracelab / VTracer | ≤ 1.5× |',
+      '| --- | --- | ---: | --- | :---: | ---: | ---: | ---: | :---: | ---: | ---: | ---: | :---: |');
+    const n = (v) => (Number.isFinite(v) ? String(v) : 'n/a');
+    for (const x of photos) {
+      md.push(`| ${x.id} | ${x.kind} | ${x.long} | ${x.profile || 'n/a'} | ${mark(x.targets.profile)} | ${n(x.round)} | ${PHOTO_FORBIDDEN.map((f) => n(x.forbidden[f])).join(' / ')} | ${n(num(x.tl?.svg_rect))} / ${n(num(x.tl?.svg_polygon))} | ${mark(x.targets.shapes)} | ${gz(x.tl)} | ${gz(x.vt)} | ${times(x.gzipVt)} | ${mark(x.targets.gzipVt)} |`);
+    }
+    md.push('', 'Profile and primitives from a second, in-process trace through the CLI\'s pipeline with the same params (bench/tracelab-facts.mjs; the CSV note says so if its SVG differed from the CLI\'s). Triangles, quadrilaterals, bullets and stars are written as <path>s, so they are counted from the trace, not the SVG. '
+      + 'An SVG <rect> is any loop the SVG writer finds to be four straight sides at right angles (detectPrimitive in src/formats/plan.ts), whether or not the engine fitted a rectangle.', '');
+  }
+  return md;
+}
+
 /** Minimal CSV reader for the bench's own CSV (quoted cells may hold commas). */
 export function readCsv(text) {
   const lines = text.split('\n').filter(Boolean);
@@ -357,7 +557,7 @@ export function readCsv(text) {
     return cells;
   };
   const head = split(lines[0]);
-  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height']);
+  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x', 'black_pct']);
   return lines.slice(1).map((line) => {
     const cells = split(line);
     const row = {};

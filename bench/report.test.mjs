@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  annotateRows, flatTargets, gradientArtRecords, gradientSection, imageReport, photoTargets, readCsv,
+  annotateRows, bilevelRecords, flatTargets, gradientArtRecords, gradientSection, imageReport, issue27Section, lineArtRecords,
+  photoRecords, photoTargets, readCsv, targetSummary,
 } from './report.mjs';
 
 const row = (tracer, file, category, gzip, ssim, de = 1, gap = 0) => ({
@@ -134,4 +135,75 @@ test('flat kinds: gradients written and the largest byte change, shaded icons le
   assert.match(text, /\| icon \| 1 \| 0 \| i2 1\.25 % \| ✗ \| 1 \|/);
   // without the artist's counts i1 is compared too, and its gradient shows
   assert.match(gradientSection(rows, [], new Map(), new Map()).join('\n'), /\| icon \| 2 \| 1 \(i1\) \| i1 12\.50 % \| ✗ \| 0 \|/);
+});
+
+// ---- issue 27: line art and photos
+
+const bl = (tracer, id, { ssim, ssim4 = '', gzip, subkind = 'drawing' }) => ({
+  ...row(tracer, `lineart_bilevel-${id}.png`, 'lineart_bilevel', gzip, ssim), id, subkind, ssim_4x: ssim4, black_pct: 12.5,
+});
+
+test('1-bit line art: SSIM within 0.005 of potrace at 1× and 4×, gzip ≤ 1.2× potrace, – without a side', () => {
+  const rows = [
+    bl('tracelab', 'a', { ssim: 0.951, ssim4: 0.97, gzip: 1200 }), bl('potrace', 'a', { ssim: 0.955, ssim4: 0.98, gzip: 1000 }),
+    bl('tracelab', 'b', { ssim: 0.94, gzip: 1300, subkind: 'text' }), bl('potrace', 'b', { ssim: 0.95, gzip: 1000, subkind: 'text' }),
+    bl('tracelab', 'c', { ssim: 0.9, gzip: 100, subkind: 'scan' }),
+  ];
+  const [a, b, c] = bilevelRecords(rows);
+  assert.deepEqual(a.targets, { ssim1: true, ssim4: false, gzip: true }); // −0.004 ok; −0.01 at 4×; exactly 1.2×
+  assert.deepEqual(b.targets, { ssim1: false, ssim4: null, gzip: false }); // no 4× figures: unknown
+  assert.equal(b.subkind, 'text');
+  assert.deepEqual(c.targets, { ssim1: null, ssim4: null, gzip: null }); // potrace missing
+  // Tracelab failed where potrace worked: the targets fail
+  const failed = bilevelRecords([{ ...rows[0], status: 'error' }, rows[1]])[0];
+  assert.deepEqual(failed.targets, { ssim1: false, ssim4: false, gzip: false });
+  const s = targetSummary([a, b, c], 'ssim1', (x) => -x.ssim1, (x) => x.tl.ssim.toFixed(3));
+  assert.deepEqual(s, { holds: 1, n: 2, worst: 'b (0.940)' });
+  const text = issue27Section(rows).join('\n');
+  assert.match(text, /\| lineart_bilevel: drawings \| SSIM 1× .* \| 1\/1 ✓ \| a \(0\.9510 vs potrace 0\.9550\) \|/);
+  assert.match(text, /\| lineart_bilevel: texts \| gzip ≤ 1\.2× potrace .* \| 0\/1 ✗ \| b \(1\.3 k vs potrace 1\.0 k, 1\.30×\) \|/);
+  assert.match(text, /\| lineart_bilevel: all \| SSIM 4× .* \| 0\/1 ✗ \| a \(0\.9700 vs potrace 0\.9800\) \|/);
+  assert.match(text, /\| b \| text \| 12\.50 \| 0\.9400 \| 0\.9500 \| ✗ \| n\/a \| n\/a \| – \| 1\.3 k \| 1\.0 k \| 1\.30× \| ✗ \|/);
+});
+
+test('anti-aliased line art: gzip ≤ 1.5× VTracer per image, gap 0.000, median gzip against potrace', () => {
+  const la = (tracer, id, gzip, gap = 0) => ({ ...row(tracer, `lineart_bw-${id}.png`, 'lineart_bw', gzip, 0.9, 1, gap), id });
+  const rows = [
+    la('tracelab', 'a', 1500), la('vtracer-native', 'a', 1000), la('potrace', 'a', 1400),
+    la('tracelab', 'b', 3100, 0.0004), la('vtracer-native', 'b', 2000), la('potrace', 'b', 3000),
+    la('tracelab', 'c', 900, 0.012), la('vtracer-native', 'c', 1000), la('artist', 'c', 100),
+  ];
+  const { images, medians } = lineArtRecords(rows);
+  assert.deepEqual(images.map((x) => x.targets), [{ gzipVt: true, gap: true }, { gzipVt: false, gap: true }, { gzipVt: true, gap: false }]);
+  // medians over the images potrace traced too (a, b): 2300 vs 2200
+  assert.deepEqual(medians, { n: 2, tracelab: 2300, potrace: 2200, ok: false });
+  const text = issue27Section(rows).join('\n');
+  assert.match(text, /\| lineart_bw \| every image gzip ≤ 1\.5× VTracer \| 2\/3 ✗ \| b \(3\.1 k vs VTracer 2\.0 k, 1\.55×\) \|/);
+  assert.match(text, /\| lineart_bw \| gap 0\.000 % \| 2\/3 ✗ \| c \(gap 0\.012 %\) \|/);
+  assert.match(text, /\| lineart_bw \| median gzip ≤ potrace's \(medians over 2 images\) \| 0\/1 ✗ \| Tracelab 2\.3 k vs potrace 2\.2 k \|/);
+});
+
+test('photos of every size: profile, forbidden primitives, gzip against VTracer', () => {
+  const fam = (counts = {}) => Object.fromEntries(['circle', 'ellipse', 'rectangle', 'quadrilateral', 'bullet', 'triangle', 'star']
+    .map((f) => [`shapes_${f}`, counts[f] ?? 0]));
+  const ph = (tracer, id, category, long, gzip, extra = {}) => ({ ...row(tracer, `${category}-${id}.png`, category, gzip, 0.8), id, width: long, height: long - 10, ...extra });
+  const rows = [
+    ph('tracelab', 'p', 'photo', 600, 10000, { profile: 'photo', ...fam({ circle: 2 }), svg_rect: 0, svg_polygon: 0 }), ph('vtracer-native', 'p', 'photo', 600, 9000),
+    ph('tracelab', 'p-96', 'photo_small', 96, 2000, { profile: 'pixel', ...fam({ star: 1, rectangle: 2 }), svg_rect: 2, svg_polygon: 0 }), ph('vtracer-native', 'p-96', 'photo_small', 96, 1000),
+    ph('tracelab', 'p-128', 'photo_small', 128, 1400, { profile: '', ...fam() }), ph('vtracer-native', 'p-128', 'photo_small', 128, 1000),
+  ];
+  const [p, p96, p128] = photoRecords(rows);
+  assert.deepEqual(p.targets, { profile: true, shapes: true, gzipVt: true });
+  assert.equal(p.round, 2);
+  assert.equal(p96.long, 96);
+  assert.equal(p96.shapes, 5); // 1 star + 2 rectangles + their 2 <rect>s
+  assert.deepEqual(p96.targets, { profile: false, shapes: false, gzipVt: false });
+  assert.deepEqual(p128.targets, { profile: null, shapes: null, gzipVt: true }); // no in-process facts
+  const text = issue27Section(rows).join('\n');
+  assert.match(text, /\| photo_small, 96 px \| profile not "pixel" \| 0\/1 ✗ \| p-96 \(profile pixel\) \|/);
+  assert.match(text, /\| photo_small, 96 px \| no star, .* \| 0\/1 ✗ \| p-96 \(2 rect, 1 star, 2 <rect>\) \|/);
+  assert.match(text, /\| all photos \| gzip ≤ 1\.5× VTracer \| 2\/3 ✗ \| p-96 \(2\.0 k vs VTracer 1\.0 k, 2\.00×\) \|/);
+  assert.match(text, /\| p-96 \| photo_small \| 96 \| pixel \| ✗ \| 0 \| 2 \/ 0 \/ 0 \/ 0 \/ 1 \| 2 \/ 0 \| ✗ \|/);
+  // no line-art or photo rows: no section
+  assert.deepEqual(issue27Section([row('tracelab', 'x.png', 'clipart', 1, 1)]), []);
 });

@@ -11,9 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { CATEGORIES } from './corpus.mjs';
-import { compareImages } from './metrics.mjs';
-import { svgStats } from './svgstats.mjs';
+import { compareImages, flattenOver, ssim } from './metrics.mjs';
+import { drawnElements, svgStats } from './svgstats.mjs';
 import { imageReport } from './report.mjs';
+import { DERIVED_KINDS, PHOTO_SIZES, bilevelPbm, deriveImages, pngReader } from './derived.mjs';
+import { FAMILIES, tracelabFacts } from './tracelab-facts.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -135,34 +137,19 @@ export function makeTracers() {
     { name: 'imagetracerjs', cmd: (inp, out) => [nodeBin, [peer('imagetracerjs'), inp, out]], cwd: BENCH },
     {
       name: 'potrace',
-      categories: ['lineart_bw'],
-      naNote: 'potrace is a bi-level tracer: run on lineart_bw only (input thresholded to a PBM at luma < 128).',
-      // input is thresholded to a PBM before the timed run; potrace itself is timed
+      categories: ['lineart_bw', 'lineart_bilevel'],
+      naNote: 'potrace is a bi-level tracer: run on lineart_bw and its 1-bit copies (lineart_bilevel) only (input thresholded to a PBM at luma < 128).',
+      // input is thresholded to a PBM before the timed run (a no-op on the 1-bit copies: the same
+      // black pixels); potrace itself is timed
       prepare: (img, file) => {
         const pbm = join(OUT, 'potrace', `${basename(file, '.png')}.pbm`);
-        writeFileSync(pbm, toPbm(img));
+        writeFileSync(pbm, bilevelPbm(img));
         return pbm;
       },
       cmd: (inp, out) => ['potrace', ['-s', inp, '-o', out]],
       cwd: BENCH,
     },
   ];
-}
-
-/** Binary PBM (P4): composite over white, luma < 128 = black. */
-function toPbm({ width, height, data }) {
-  const rowBytes = Math.ceil(width / 8);
-  const header = Buffer.from(`P4\n${width} ${height}\n`, 'ascii');
-  const bits = Buffer.alloc(rowBytes * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * 4;
-      const a = data[o + 3] / 255;
-      const lum = (0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2]) * a + 255 * (1 - a);
-      if (lum < 128) bits[y * rowBytes + (x >> 3)] |= 0x80 >> (x & 7);
-    }
-  }
-  return Buffer.concat([header, bits]);
 }
 
 // ------------------------------------------------------------ running
@@ -241,6 +228,11 @@ export function parseTimings(stderr) {
   }
 }
 
+/** Kinds whose Tracelab rows get the in-process profile and primitive counts (tracelab-facts.mjs). */
+const FACT_KINDS = ['photo', 'photo_small'];
+/** Drawn elements counted per SVG into the CSV's svg_<tag> columns (Tracelab's parameterized shapes, and polygons). */
+const SVG_ELEMENT_COLUMNS = ['circle', 'ellipse', 'rect', 'polygon'];
+
 /** CSV column of a stage. */
 export const stageColumn = (stage) => `stage_${stage}_ms`;
 
@@ -264,12 +256,14 @@ function renderSvg(Resvg, svg, width, height, systemFonts = false) {
     font: { loadSystemFonts: systemFonts },
   }).render();
   const note = r.width !== width || r.height !== height ? `rendered ${r.width}x${r.height}, padded/cropped` : '';
+  // resvg-js's `pixels` getter copies the whole buffer on every read: read it once
   let data = r.pixels;
   if (note) {
+    const pixels = data;
     const out = new Uint8ClampedArray(width * height * 4).fill(255);
     for (let y = 0; y < Math.min(height, r.height); y++) {
       const w = Math.min(width, r.width);
-      out.set(r.pixels.subarray(y * r.width * 4, (y * r.width + w) * 4), y * width * 4);
+      out.set(pixels.subarray(y * r.width * 4, (y * r.width + w) * 4), y * width * 4);
     }
     data = out;
   }
@@ -353,7 +347,8 @@ export function stageTable(rows, categories) {
     `| category | ${STAGE_COLS.map((c) => c[0]).join(' | ')} |`,
     `| --- | ${STAGE_COLS.map(() => '---:').join(' | ')} |`];
   const groups = categories.map((c) => [c, withTimings.filter((r) => r.category === c)]);
-  if (categories.length > 1) groups.push(['all categories', withTimings]);
+  // all categories: the corpus's own (the derived kinds are copies of its images)
+  if (categories.filter((c) => !DERIVED_KINDS[c]).length > 1) groups.push(['all categories', withTimings.filter((r) => !DERIVED_KINDS[r.category])]);
   for (const [label, mine] of groups) {
     if (mine.length === 0) continue;
     lines.push(`| ${label} (${mine.length}) | ${STAGE_COLS.map(([, get]) => fmt(median(mine.map(get)))).join(' | ')} |`);
@@ -416,7 +411,16 @@ async function main() {
   // BENCH_ONLY entries: a category, an image id or an image file name (with or without .png)
   const images = manifest.images.filter((im) => !ONLY
     || [im.category, im.id, im.file, basename(im.file, '.png')].some((key) => ONLY.includes(key)));
-  if (images.length === 0) {
+  // Derived kinds (bench/derived.mjs: 1-bit copies of the line art, small copies of the photos), made
+  // from the whole manifest and picked by BENCH_ONLY as a kind, their own id or file name, or their
+  // original's id or file name (not the original's kind: BENCH_ONLY=photo stays the photos alone).
+  const readPng = pngReader(PNG);
+  // BENCH_DERIVED=0 leaves them out.
+  const derived = (process.env.BENCH_DERIVED === '0' ? [] : deriveImages(CORPUS, manifest.images, join(OUT, 'derived'), readPng)).filter((im) => !ONLY
+    || [im.category, im.id, im.file, basename(im.file, '.png'), im.derived_from, basename(im.derived_from, '.png')].some((key) => ONLY.includes(key))
+    || manifest.images.some((o) => o.file === im.derived_from && ONLY.includes(o.id)));
+  const allImages = [...images, ...derived];
+  if (allImages.length === 0) {
     log(`bench: no images match BENCH_ONLY=${process.env.BENCH_ONLY}`);
     process.exit(1);
   }
@@ -428,7 +432,7 @@ async function main() {
     tracers = tracers.filter((t) => ONLY_TRACERS.includes(t.name));
   }
   const potrace = tracers.find((t) => t.name === 'potrace');
-  if (potrace && images.some((im) => im.category === 'lineart_bw')) {
+  if (potrace && allImages.some((im) => potrace.categories.includes(im.category))) {
     const note = ensureTool(() => commandWorks('potrace', ['--version']), 'potrace');
     if (note) potrace.skipNote = `potrace skipped: ${note}`;
   }
@@ -438,9 +442,10 @@ async function main() {
   const rssFile = join(OUT, '.rss.tmp');
 
   const jobs = [];
-  for (const im of images) {
+  for (const im of allImages) {
     for (const t of tracers) {
       if (t.categories && !t.categories.includes(im.category)) continue;
+      if (DERIVED_KINDS[im.category] && !DERIVED_KINDS[im.category].tracers.includes(t.name)) continue;
       if (t.skipNote) continue;
       if (t.artist && !im.reference_svg) continue;
       jobs.push([im, t]);
@@ -452,23 +457,28 @@ async function main() {
   let k = 0;
   for (const [im, t] of jobs) {
     k++;
-    const file = join(CORPUS, im.file);
+    const file = im.path ?? join(CORPUS, im.file);
     const row = {
       category: im.category, id: im.id, file: im.file, width: im.width, height: im.height, tracer: t.name,
       status: 'error', error: '', ssim: null, psnr: null, de2000: null, gap_pct: null, bytes: null,
       gzip_bytes: null, paths: null, nodes: null, gradients: null, time_ms: null, rss_mb: null, runs: 0, note: '',
+      derived_from: im.derived_from ?? '', subkind: im.subkind ?? '', black_pct: im.black_pct ?? null, ssim_4x: null,
     };
     rows.push(row);
+    // not CSV columns: where the input and the output are (for the in-process facts below)
+    Object.defineProperty(row, 'paths_', { value: { input: file, svg: join(OUT, t.name, `${basename(im.file, '.png')}.svg`) } });
     try {
       if (!decoded.has(im.file)) {
-        const png = PNG.sync.read(readFileSync(file));
+        const png = readPng(file);
         if (png.width !== im.width || png.height !== im.height) {
           log(`bench: ${im.file} is ${png.width}x${png.height}, manifest says ${im.width}x${im.height}`);
         }
         decoded.clear(); // images are processed one at a time; keep memory flat
-        decoded.set(im.file, { width: png.width, height: png.height, data: png.data });
+        // what the render is scored against: the input itself, or (1-bit copies) the anti-aliased original
+        decoded.set(im.file, { img: png, target: im.compare_to ? readPng(im.compare_to) : png, ref4x: null });
       }
-      const img = decoded.get(im.file);
+      const entry = decoded.get(im.file);
+      const img = entry.img;
       const outSvg = t.artist ? join(CORPUS, im.reference_svg) : join(OUT, t.name, `${basename(im.file, '.png')}.svg`);
       const input = t.prepare ? t.prepare(img, file) : file;
       const times = [];
@@ -498,6 +508,8 @@ async function main() {
       row.gzip_bytes = gzipSync(svgBuf, { level: 9 }).length;
       const svg = svgBuf.toString('utf8');
       Object.assign(row, svgStats(svg));
+      const elements = drawnElements(svg);
+      for (const tag of SVG_ELEMENT_COLUMNS) row[`svg_${tag}`] = elements[tag];
       let rendered;
       try {
         // The artist's SVG may hold <text> (the corpus's text images): drawn with the system's fonts.
@@ -506,11 +518,17 @@ async function main() {
         throw new Error(`render failed: ${e.message ?? e}`);
       }
       row.note = [rendered.note, t.artist && /<text\b/.test(svg) ? 'text drawn with the system fonts' : ''].filter(Boolean).join('; ');
-      const m = compareImages(img, rendered.image);
+      const m = compareImages(entry.target, rendered.image);
       row.ssim = m.ssim;
       row.psnr = m.psnr;
       row.de2000 = m.deltaE2000;
       row.gap_pct = m.gapPct;
+      if (im.ref4x) {
+        // at 4× against the artist's SVG, where a staircase of the traced outline shows
+        const [w4, h4] = [4 * img.width, 4 * img.height];
+        entry.ref4x ??= flattenOver(renderSvg(Resvg, readFileSync(im.ref4x, 'utf8'), w4, h4, true).image);
+        row.ssim_4x = ssim(entry.ref4x, flattenOver(renderSvg(Resvg, svg, w4, h4).image));
+      }
       row.status = 'ok';
     } catch (e) {
       row.error = String(e.message ?? e).replace(/\s+/g, ' ').trim();
@@ -522,9 +540,29 @@ async function main() {
   }
   rmSync(rssFile, { force: true });
 
+  // Tracelab's profile and fitted primitives on the photos (bench/tracelab-facts.mjs: the CLI does
+  // not print them), from a second, in-process trace with the same params.
+  const factRows = rows.filter((r) => r.tracer === 'tracelab' && r.status === 'ok' && FACT_KINDS.includes(r.category));
+  if (factRows.length) {
+    log(`bench: Tracelab's profile and primitives of ${factRows.length} photos (in process) ...`);
+    const facts = await tracelabFacts(TRACELAB_PARAMS);
+    for (const r of factRows) {
+      try {
+        const f = await facts(r.paths_.input);
+        r.profile = f.profile;
+        for (const fam of FAMILIES) r[`shapes_${fam}`] = f.shapes[fam];
+        if (!f.svg.equals(readFileSync(r.paths_.svg))) {
+          r.note = [r.note, 'the in-process trace (profile, shapes_*) wrote other bytes than the CLI'].filter(Boolean).join('; ');
+        }
+      } catch (e) {
+        r.note = [r.note, `profile/shapes: ${String(e.message ?? e)}`].filter(Boolean).join('; ');
+      }
+    }
+  }
+
   // Per-image ratios (vs VTracer, vs the original SVG), worst images and targets; this also adds
   // the gzip_vs_vtracer / gzip_vs_ref columns to Tracelab's rows.
-  const report = imageReport(rows, images, CORPUS);
+  const report = imageReport(rows, allImages, CORPUS);
 
   // ---- CSV
   // Tracelab's stage columns (stage_<name>_ms, empty for the other tracers): the known stages, then any other the
@@ -533,7 +571,8 @@ async function main() {
     .filter((k) => !STAGES.map(stageColumn).includes(k));
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
     'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'runs', 'note',
-    ...STAGES.map(stageColumn), ...extraStages];
+    ...STAGES.map(stageColumn), ...extraStages,
+    'derived_from', 'subkind', 'black_pct', 'ssim_4x', 'profile', ...FAMILIES.map((f) => `shapes_${f}`), ...SVG_ELEMENT_COLUMNS.map((t) => `svg_${t}`)];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
 
   // ---- Markdown
@@ -545,6 +584,11 @@ async function main() {
   md.push(`- machine: ${os.availableParallelism?.() ?? cpus.length} CPUs (nproc; ${cpus[0]?.model?.trim() ?? '?'}), `
     + `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, node ${process.version}`);
   md.push(`- corpus: ${manifest.images.length} images in \`${CORPUS}\`${ONLY ? ` (BENCH_ONLY=${ONLY.join(',')}: ${images.length} images)` : ''}`);
+  if (derived.length) {
+    md.push(`- derived kinds (bench/derived.mjs, ${derived.length} images): `
+      + `lineart_bilevel = a 1-bit copy (luma < 128 over white) of each lineart_bw image, traced by ${DERIVED_KINDS.lineart_bilevel.tracers.join(', ')} and scored against the anti-aliased original (and, in the issue-27 section, at 4× against the artist's SVG); `
+      + `photo_small = each photo area-averaged to long side ${PHOTO_SIZES.join(', ')} px (sizes below the original's). Not in the all-categories table.`);
+  }
   md.push(`- runs: ${REPEAT} per tracer and image (median time/RSS), each in a fresh process, timeout ${TIMEOUT_MS / 1000} s; `
     + `peak RSS ${useTime ? 'from GNU time %M' : 'reported by the child (process.resourceUsage().maxRSS; n/a for non-JS tracers)'}; `
     + `full run took ${totalS.toFixed(0)} s`);
@@ -556,40 +600,48 @@ async function main() {
     'vtracer-native': `@neplex/vectorizer ${pkgVersion('@neplex/vectorizer')} (VTracer, native napi addon), vtracer CLI defaults: colour, stacked, spline, filter_speckle 4, color_precision 6, layer_difference 16, corner 60, length 4, splice 45, max_iterations 10, path_precision 2`,
     'vtracer-wasm': `vtracer-wasm ${pkgVersion('vtracer-wasm')} (VTracer compiled to WebAssembly, what a browser runs), same settings as vtracer-native (its raw config wants colorPrecision 2 = bits dropped, filterSpeckle 16 = area, corner/splice thresholds in radians)`,
     imagetracerjs: `imagetracerjs ${pkgVersion('imagetracerjs')} (pure JS), 'default' options`,
-    potrace: `${potraceVersion()} (Debian), \`potrace -s\` defaults on a PBM thresholded at luma < 128; lineart_bw only`,
+    potrace: `${potraceVersion()} (Debian), \`potrace -s\` defaults on a PBM thresholded at luma < 128; lineart_bw and lineart_bilevel only`,
   };
   for (const t of tracers) md.push(`  - **${t.name}**: ${ver[t.name]}`);
   md.push(`- rendering: @resvg/resvg-js ${pkgVersion('@resvg/resvg-js')} at the input's width×height over white; values are medians over the category's successfully traced images ("ok" = traced/attempted).`);
   md.push('');
   const footnotes = [];
   const cats = CATEGORIES.filter((c) => images.some((im) => im.category === c));
-  for (const c of [...new Set([...cats, ...images.map((im) => im.category)])]) {
+  const kinds = [...new Set([...cats, ...images.map((im) => im.category)])];
+  for (const c of kinds) {
     const n = images.filter((im) => im.category === c).length;
     md.push(...tableFor(`${c} (${n} images)`, rows.filter((r) => r.category === c), tracers, c, footnotes));
   }
-  if (cats.length > 1) {
-    md.push(...tableFor(`all categories (${images.length} images; potrace: lineart_bw only)`, rows, tracers, null, footnotes));
+  const derivedKinds = Object.keys(DERIVED_KINDS).filter((c) => derived.some((im) => im.category === c));
+  for (const c of derivedKinds) {
+    const n = derived.filter((im) => im.category === c).length;
+    const what = c === 'lineart_bilevel' ? '1-bit copies of lineart_bw, scored against the anti-aliased originals' : 'photos area-averaged to long side 96–256 px';
+    md.push(...tableFor(`${c} (${n} images; ${what})`, rows.filter((r) => r.category === c),
+      tracers.filter((t) => DERIVED_KINDS[c].tracers.includes(t.name)), c, footnotes));
   }
-  md.push(...stageTable(rows, [...new Set([...cats, ...images.map((im) => im.category)])]));
+  if (cats.length > 1) {
+    md.push(...tableFor(`all categories (${images.length} images; potrace: lineart_bw only)`, rows.filter((r) => !DERIVED_KINDS[r.category]), tracers, null, footnotes));
+  }
+  md.push(...stageTable(rows, [...kinds, ...derivedKinds]));
   md.push(...report);
   // Thread scaling on 4-megapixel inputs (bench/threads.mjs); BENCH_THREADS=0 skips it.
-  if (process.env.BENCH_THREADS !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+  if (images.length && process.env.BENCH_THREADS !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runThreadBench, threadTable } = await import('./threads.mjs');
     md.push(threadTable(runThreadBench()), '');
   }
   // Warm timings (engine called repeatedly in one process) and the batch figure (bench/warm.mjs);
   // BENCH_WARM=0 skips them.
-  if (process.env.BENCH_WARM !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+  if (images.length && process.env.BENCH_WARM !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runWarmBench, runBatchBench, warmTable } = await import('./warm.mjs');
     md.push(warmTable(await runWarmBench(CORPUS, images), await runBatchBench(CORPUS, images)), '');
   }
   // Browser timings in Chromium against vtracer-wasm (bench/browser.mjs); BENCH_BROWSER=0 skips them.
-  if (process.env.BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+  if (images.length && process.env.BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runBrowserBench, browserTable } = await import('./browser.mjs');
     md.push(browserTable(await runBrowserBench(CORPUS, images)), '');
   }
   // Playground timings in the built app (bench/playground.mjs); BENCH_PLAYGROUND=0 skips them.
-  if (process.env.BENCH_PLAYGROUND !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+  if (images.length && process.env.BENCH_PLAYGROUND !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runPlaygroundBench, playgroundTable } = await import('./playground.mjs');
     md.push(playgroundTable(await runPlaygroundBench()), '');
   }

@@ -115,3 +115,19 @@ export function svgStats(svg) {
   }
   return { paths, nodes, gradients: countGradients(svg) };
 }
+
+/** Drawn element names counted by drawnElements, in that order. */
+export const DRAWN_TAGS = ['path', 'circle', 'ellipse', 'rect', 'polygon', 'polyline'];
+
+/**
+ * Drawn elements of an SVG document by name, outside comments and <defs>:
+ * { path, circle, ellipse, rect, polygon, polyline }. Tracelab writes its parameterized circles,
+ * ellipses and rectangles as <circle>/<ellipse>/<rect> and every other primitive (triangle,
+ * quadrilateral, bullet, star) as a <path>, so only the first three can be told from the text.
+ */
+export function drawnElements(svg) {
+  const body = String(svg).replace(/<!--[\s\S]*?-->/g, '').replace(/<defs\b[\s\S]*?<\/defs>/gi, '');
+  const counts = Object.fromEntries(DRAWN_TAGS.map((t) => [t, 0]));
+  for (const m of body.matchAll(DRAWN)) counts[m[1].toLowerCase()]++;
+  return counts;
+}
