@@ -102,7 +102,7 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
     let firstSvg = '';
     const checks: Check[] = [
       {
-        name: '1280 px: the extension group is its own, open, titled and noted as not part of the API; tracelab.gradients is off',
+        name: '1280 px: the extension group is its own, open, titled and noted as not part of the API; tracelab.gradients is off, tracelab.profile on auto',
         async run() {
           await group(page).waitFor();
           assert.equal(await group(page).getAttribute('open'), '');
@@ -117,6 +117,10 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           assert.equal(groups.at(-1), 'tracelab');
           const names = await group(page).locator('[data-option]').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.option));
           assert.ok(names.length > 0 && names.every((n) => n!.startsWith('tracelab.')), names.join(', '));
+          // tracelab.profile: a list of auto and the four profiles, on auto.
+          const profile = page.getByLabel('tracelab.profile', { exact: true });
+          assert.equal(await profile.inputValue(), 'auto');
+          assert.deepEqual(await profile.locator('option').evaluateAll((els) => els.map((el) => (el as HTMLOptionElement).value)), ['auto', 'pixel', 'flat', 'photo', 'lineart']);
         },
       },
       {

@@ -244,8 +244,11 @@ export async function fetchBytes(page: Page, url: string): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
-/** The keys of the stats line (src/ui/Stats.tsx); Gradients only when the result has gradient fills. */
-const STATS_KEYS = ['Profile', 'Colours', 'Shapes', 'Gradients', 'Nodes', 'Size', 'Time', 'Re-ran'];
+/**
+ * The keys of the stats line (src/ui/Stats.tsx); Why (the engine's reason for the profile) when
+ * the worker gave one, Gradients only when the result has gradient fills.
+ */
+const STATS_KEYS = ['Profile', 'Why', 'Colours', 'Shapes', 'Gradients', 'Nodes', 'Size', 'Time', 'Re-ran'];
 const STATS_ITEM = new RegExp(`(${STATS_KEYS.join('|')}): ((?:(?!${STATS_KEYS.map((k) => `${k}:`).join('|')}).)*)`, 'g');
 
 /** The stats line as a record: { Profile: 'flat art', Colours: '4', … }. */

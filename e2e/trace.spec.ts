@@ -66,7 +66,9 @@ async function checkResult(page: Page, src: string): Promise<string> {
   if (s.Profile === 'pixel art') assert.ok(Number(s.Shapes) >= countFilledPaths(svg), `stats Shapes ${s.Shapes}`);
   else assert.equal(Number(s.Shapes), countFilledPaths(svg), `stats Shapes ${s.Shapes}`);
   assert.equal(s.Size, `${new TextEncoder().encode(svg).length.toLocaleString('en-US')} bytes`);
-  assert.match(s.Profile ?? '', /^(pixel art|flat art|photo)$/);
+  assert.match(s.Profile ?? '', /^(pixel art|flat art|photo|line art)$/);
+  // Why the engine chose it: a sentence that ends with the profile it explains (or names the override).
+  assert.match(s.Why ?? '', /(pixel art|flat art|photo|line art)$|^chosen by tracelab\.profile$/, `stats Why ${s.Why}`);
   assert.match(s.Time ?? '', /^[\d,]+ ms$/);
   assert.match(s.Nodes ?? '', /^\d+$/, `stats Nodes ${s.Nodes}`);
   return svg;

@@ -267,6 +267,8 @@ export const OPTION_SCHEMA = [
   // ---- Tracelab extensions (vectorize only; never sent to the real service) ----
   boolOpt('tracelab.gradients', 'tracelab', false,
     'Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.', VECTORIZE),
+  enumOpt('tracelab.profile', 'tracelab', ['auto', 'pixel', 'flat', 'photo', 'lineart'], 'auto',
+    'Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.', VECTORIZE),
 
   // ---- download only ----
   stringOpt('receipt', 'download', undefined,
@@ -503,6 +505,7 @@ export function toEngineParams(opts: VectorizeOptions): EngineParams {
     maxPixels: opts['input.max_pixels'],
     shapeStacking: opts['output.shape_stacking'],
     gradients: opts['tracelab.gradients'],
+    profile: opts['tracelab.profile'],
     parameterizedShapes: {
       ellipseGeneral: opts['processing.parameterizedShapes.ellipse.general.enabled'],
       ellipseCircle: opts['processing.parameterizedShapes.ellipse.circle.enabled'],

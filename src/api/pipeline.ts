@@ -156,8 +156,10 @@ export function gradientCounts({ gradients, smoothAreas }: GradientCounts): Grad
  * when the engine found any.
  */
 export interface TraceSummary extends GradientCounts {
-  /** pixel art, flat art or photo. */
+  /** pixel art, flat art, photo or line art. */
   readonly profile: ImageProfile;
+  /** Why the engine chose that profile, for people (TraceStats.profileReason; '' for a stored trace of an older version). */
+  readonly profileReason: string;
   /** Colours in the final palette. */
   readonly colors: number;
   /** Connected regions the engine traced. */
@@ -184,6 +186,7 @@ export function summarize(result: TraceResult, plan: OutputPlan): TraceSummary {
   } else shapes = result.shapes.length;
   return {
     profile: result.stats.profile,
+    profileReason: result.stats.profileReason ?? '',
     colors: result.stats.colors,
     regions: result.stats.regions,
     shapes,

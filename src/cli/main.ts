@@ -76,6 +76,12 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
           const rounded = Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v * 10) / 10]));
           io.writeStderr(`tracelab-timings ${JSON.stringify(rounded)}\n`);
         }
+        // TRACELAB_STATS=1: what the engine decided — the profile and why, colours, regions — on
+        // stderr as one JSON line (the playground shows the same in its stats line).
+        if (process.env.TRACELAB_STATS === '1') {
+          const { profile, profileReason, colors, regions } = result.result.stats;
+          io.writeStderr(`tracelab-stats ${JSON.stringify({ profile, profileReason, colors, regions })}\n`);
+        }
         return EXIT_OK;
       }
       case 'batch': {

@@ -2,7 +2,8 @@
  * Tracelab engine: bitmap in, shapes out. Pure and deterministic (no DOM, no I/O, no clocks in
  * the result). Pipeline, one module per stage:
  *   0 resize    shrink to input.max_pixels (area average)
- *   1 profile   pixel art / flat art / photo
+ *   1 profile   pixel art / flat art / photo / line art, from evidence (profile.ts), or as
+ *               tracelab.profile forces it (EngineParams.profile)
  *   2 palette   flat-pixel histogram → Lab leader clustering → k-means → max_colors → palette rules
  *   3 label     nearest colour; edge pixels as two-colour blends
  *   4 regions   4-connected components; despeckle by min_area_px
@@ -196,7 +197,12 @@ function* tracePipeline(
   const memo = (hooks.memo ?? new TraceMemo()).begin(image);
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   // (Stored in a box: "no lattice" is a result too.)
-  const { lattice } = memo.get<{ lattice: Lattice | null }>('lattice', '') ?? memo.set('lattice', '', { lattice: detectLattice(image) });
+  // A profile forced by tracelab.profile other than 'pixel' overrides this decision too.
+  const forced = forcedProfile(params);
+  const { lattice } =
+    forced !== undefined && forced !== 'pixel'
+      ? { lattice: null }
+      : (memo.get<{ lattice: Lattice | null }>('lattice', '') ?? memo.set('lattice', '', { lattice: detectLattice(image) }));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
   const latticeMs = now() - t0;
   if (lattice) {
@@ -204,6 +210,10 @@ function* tracePipeline(
     const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, memo, {
       profile: 'pixel',
       noisy: lattice.noisy,
+      reason:
+        forced === 'pixel'
+          ? 'chosen by tracelab.profile'
+          : `exact upscale: ${image.width} × ${image.height} px is a lattice of ${cells.width} × ${cells.height} cells: pixel art`,
     });
     const t1 = now();
     const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
@@ -228,6 +238,38 @@ interface KnownKind {
   readonly profile: ImageProfile;
   /** Colours are JPEG-damaged (lattice cell means): near-equal colours are one. */
   readonly noisy: boolean;
+  /** Why (TraceStats.profileReason). */
+  readonly reason: string;
+}
+
+/** The profile tracelab.profile forces, or undefined for 'auto' (classifyImage decides). */
+function forcedProfile(params: EngineParams): ImageProfile | undefined {
+  return params.profile === undefined || params.profile === 'auto' ? undefined : params.profile;
+}
+
+/** Why a forced profile was used (TraceStats.profileReason). */
+const FORCED_REASON = 'chosen by tracelab.profile';
+
+/**
+ * Parameterized shapes a profile may fit. A photo's regions are blurry blobs whose outlines are
+ * noise: a triangle, quadrilateral (rectangle, bullet) or star fitted to one is a guess that
+ * puts crisp corners where the picture has none. Ellipses and circles stay (a blurred round blob
+ * is still round, and they have no corners to invent).
+ */
+function shapesFor(profile: ImageProfile, shapes: EngineParams['parameterizedShapes']): EngineParams['parameterizedShapes'] {
+  if (profile !== 'photo') return shapes;
+  return {
+    ...shapes,
+    triangleGeneral: false,
+    triangleIsosceles: false,
+    quadrilateralGeneral: false,
+    quadrilateralRectangle: false,
+    quadrilateralBullet: false,
+    starN3: false,
+    starN4: false,
+    starN5: false,
+    starN6: false,
+  };
 }
 
 /** Resize and profile: depend on the picture and its traced size only. */
@@ -308,7 +350,14 @@ function* traceBitmap(
   }
   const { traced, spread } = prepared;
   const data = traced.data;
-  const facts: ProfileFacts = known ? { ...prepared.facts, profile: known.profile } : prepared.facts;
+  // What decided the profile: an earlier look (lattice, region count), tracelab.profile, or the
+  // evidence classifyImage measured.
+  const forced = forcedProfile(params);
+  const facts: ProfileFacts = known
+    ? { ...prepared.facts, profile: known.profile, reason: known.reason }
+    : forced !== undefined
+      ? { ...prepared.facts, profile: forced, reason: FORCED_REASON }
+      : prepared.facts;
   const noisy = known ? known.noisy : isNoisy(facts);
 
   const labelKey = `${preparedKey}|${facts.profile}|${noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
@@ -337,7 +386,12 @@ function* traceBitmap(
   const { fills, labelLab, labelColor } = labelled.merged;
   // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
   // and give a file no one wants: above this many regions the picture is traced as photo texture.
-  const asPhoto = (): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> => traceBitmap(image, params, hooks, threads, minPixels, memo, { profile: 'photo', noisy: false });
+  const asPhoto = (): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> =>
+    traceBitmap(image, params, hooks, threads, minPixels, memo, {
+      profile: 'photo',
+      noisy: false,
+      reason: `${facts.profile === 'pixel' && forced === 'pixel' ? 'tracelab.profile chose pixel art, but its' : 'its'} colours make over ${MAX_TRACED_REGIONS.toLocaleString('en-US')} regions: traced as a photo`,
+    });
   if (labelled.tooMany) return yield* asPhoto();
 
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
@@ -381,7 +435,8 @@ function* traceBitmap(
   const allColors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
   const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, facts.profile === 'lineart' ? links : undefined);
 
-  const fitKey = `${outlineKey}|${JSON.stringify(params.parameterizedShapes)}`;
+  const shapeSwitches = shapesFor(facts.profile, params.parameterizedShapes);
+  const fitKey = `${outlineKey}|${JSON.stringify(shapeSwitches)}`;
   const fitSlot = `fit:${facts.profile}`;
   let fitted = memo.get<ReturnType<typeof toChains>>(fitSlot, fitKey);
   if (!fitted) {
@@ -402,7 +457,7 @@ function* traceBitmap(
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
       ...(shaded ? { ramps: shaded.ramps } : {}),
     };
-    yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: params.parameterizedShapes, context }, parts: chainParts };
+    yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: shapeSwitches, context }, parts: chainParts };
   }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   if (!outlined) {
@@ -436,6 +491,7 @@ function* traceBitmap(
       regions: regions.count,
       chains: chains.length,
       profile: facts.profile,
+      profileReason: facts.reason,
       stageMs,
       ...(reusedStages.length > 0 ? { reusedStages } : {}),
     },
@@ -741,6 +797,7 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   maxPixels: 2_097_252,
   shapeStacking: 'cutouts',
   gradients: false,
+  profile: 'auto',
   parameterizedShapes: {
     ellipseGeneral: true,
     ellipseCircle: true,

@@ -1,8 +1,14 @@
 /**
- * Stage 1: look at the bitmap and decide what kind of picture it is.
- * In: RGBA pixels. Out: 'pixel' (few exact colours, hard steps, no anti-aliasing: traced on the
- * pixel lattice), 'flat' (flat or anti-aliased art: palette + sub-pixel edges) or 'photo'
- * (continuous tone: coarser palette and automatic speckle removal).
+ * Stage 1: look at the bitmap and decide what kind of picture it is, from evidence in its pixels,
+ * never from its size alone.
+ * In: RGBA pixels (and their neighbour spread, see neighbourSpread). Out: ProfileFacts — the profile,
+ * a short human reason for it, and the measurements it was decided on:
+ * - 'pixel': an intended lattice — hard steps without anti-aliasing, runs of exactly one colour,
+ *   colours that repeat (traced on the pixel lattice);
+ * - 'flat': flat or anti-aliased art (palette + sub-pixel edges);
+ * - 'photo': continuous tone — grain (no exact runs) or smooth ramps with noise (coarser palette,
+ *   automatic speckle removal, no polygonal primitives);
+ * - 'lineart': exactly two colours without blends (potrace-style outlines).
  * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides.
  */
 import type { ImageProfile } from './types.js';
@@ -16,11 +22,65 @@ const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
 const FLAT_SHARE_MIN = 0.45;
 /** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
 const MAX_TEXTURE_COLORS = 64;
-/** Opaque pixels up to which a non-flat picture is a sprite or tile (128 × 128), not a photo. */
+/**
+ * Opaque pixels up to which a two-colour picture is a sprite or an icon (pixel art), not a
+ * drawing: at 128 × 128 and below, two colours are too few pixels to hold smooth outlines.
+ */
 const MAX_SPRITE_PIXELS = 16_384;
+/**
+ * Share of pixels with an exactly equal 4-neighbour ("runs") from which hard-edged art is pixel
+ * art: every clean pixel-art image of the corpus and validation set has 0.67 or more; a photo's
+ * grain leaves 0.02–0.20 (clipped skies and JPEG-smoothed areas up to 0.61).
+ */
+const PIXEL_RUNS_MIN = 0.5;
+/**
+ * A sprite whose shading ramps are drawn per pixel (pre-rendered sprites: every ramp step is a
+ * blend of its neighbours, so the blend ratio reaches 0.2–0.3): pixel art when its runs and
+ * repeated colours say the lattice is intended.
+ */
+const SPRITE_BLEND_RATIO_MAX = 0.3;
+const SPRITE_RUNS_MIN = 0.7;
+const SPRITE_NOISE_MAX = 0.05;
+/**
+ * ... and when its blends are spread over the picture, not gathered in anti-aliased tiles (a blend
+ * ratio of 0.35 or more in a tile): flat art with a sprite beside it averages to the same blend
+ * ratio, but its flat-art tiles are plainly anti-aliased (that picture is flat art whose sprite
+ * tiles stay on the lattice: hardTiles).
+ */
+const SPRITE_AA_TILES_MAX = 0.15;
+const AA_TILE_BLEND_RATIO = 0.35;
+/**
+ * A colour picture with fewer runs than this and more than GREY_LEVELS colours is grain: a photo.
+ * Flat and gradient art keep 0.73 or more (JPEG'd art 0.59 or more), scans of line art have few
+ * colours.
+ */
+const PHOTO_RUNS_MAX = 0.5;
+const GREY_LEVELS = 256;
+/**
+ * Pixel-scale texture (a painted wall tile): some runs, colours that mostly repeat, hard edges
+ * more often than not, no flat areas. A grainy photo never has both the runs and the repeats;
+ * a grey photo's values repeat by chance (256 levels), so grey pictures never qualify.
+ */
+const TEXTURE_RUNS_MIN = 0.25;
+const TEXTURE_NOISE_MAX = 0.5;
+const TEXTURE_BLEND_MAX = 0.5;
+/**
+ * Smooth photos (fog, skies, a moon): share of RAMP_TILE_PX tiles without an edge whose colour
+ * still drifts by RAMP_MIN_RANGE or more, together with rare colours (grain, JPEG noise on a
+ * ramp). Gradient art reaches 0.20 of ramp tiles but keeps its colours (noise ≤ 0.09); JPEG'd
+ * flat art has noise but few ramp tiles (≤ 0.09); the corpus's night sky (photo-rocket) has 0.15
+ * and 0.18, the validation set's smooth photos 0.21–0.66 and 0.15–0.56.
+ */
+const SMOOTH_RAMP_TILES_MIN = 0.12;
+const SMOOTH_NOISE_MIN = 0.12;
+const RAMP_TILE_PX = 16;
+const RAMP_MAX_SPREAD = 8;
+const RAMP_MIN_RANGE = 10;
 
 export interface ProfileFacts {
   readonly profile: ImageProfile;
+  /** Why: a short human sentence for the stats (e.g. "two colours, no anti-aliasing: line art"). */
+  readonly reason: string;
   /** Distinct opaque colours, counted up to MAX_PIXEL_ART_COLORS + 1. */
   readonly distinctColors: number;
   /** Share of contrasty pixel pairs whose middle pixel is an in-between blend. */
@@ -33,6 +93,14 @@ export interface ProfileFacts {
    * noise and scans make most edge colours unique: 5 % and more.
    */
   readonly noiseShare: number;
+  /** Share of opaque pixels with an exactly equal opaque 4-neighbour: runs of one colour. */
+  readonly runShare: number;
+  /** Every opaque pixel is grey (R = G = B): colours repeat by chance, runs say less. */
+  readonly grey: boolean;
+  /** Share of RAMP_TILE_PX tiles with no edge whose colour drifts: smooth ramps. */
+  readonly rampTiles: number;
+  /** Share of judged tiles (HARD_TILE_MIN_EDGES edges or more) that are plainly anti-aliased. */
+  readonly antiAliasedTiles: number;
   /**
    * Tiles of pixel art inside the picture (a sprite on a page, pixel art beside a photo): per
    * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
@@ -75,27 +143,147 @@ export function classifyImage(
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
-  let profile: ImageProfile;
-  // Two colours and no blends, not sprite-sized: a drawing or a scan thresholded to black and
-  // white (an exact upscale of pixel art never gets here: its lattice was found first).
-  if (colors.distinct <= 2 && blendRatio < MAX_PIXEL_ART_BLEND_RATIO && opaque > MAX_SPRITE_PIXELS) profile = 'lineart';
-  else if (colors.distinct <= MAX_PIXEL_ART_COLORS && blendRatio < MAX_PIXEL_ART_BLEND_RATIO) profile = 'pixel';
-  else if (flatShare >= FLAT_SHARE_MIN) profile = 'flat';
-  // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
-  // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
-  else if (colors.distinct <= MAX_TEXTURE_COLORS) profile = 'pixel';
-  // A picture the size of a sprite or a tile that is neither flat art nor clean pixel art (a
-  // noise-textured wall tile, a pre-rendered sprite): every pixel counts, and there are few.
-  else if (opaque <= MAX_SPRITE_PIXELS && colors.distinct <= MAX_PIXEL_ART_COLORS) profile = 'pixel';
-  else profile = 'photo';
+  const { runShare, grey } = countRuns(data, width, height);
+  const rampTiles = rampTileShare(data, width, height, spread);
+  let judged = 0;
+  let antiAliased = 0;
+  for (let t = 0; t < tileContrast.length; t++) {
+    if (tileContrast[t]! < HARD_TILE_MIN_EDGES) continue;
+    judged++;
+    if (tileBlends[t]! >= tileContrast[t]! * AA_TILE_BLEND_RATIO) antiAliased++;
+  }
+  const antiAliasedTiles = judged === 0 ? 0 : antiAliased / judged;
+  const measured = { distinct: colors.distinct, opaque, blendRatio, flatShare, noiseShare, runShare, grey, rampTiles, antiAliasedTiles };
+  const { profile, reason } = decideProfile(measured);
   return {
     profile,
+    reason,
     distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1),
     blendRatio,
     flatShare,
     noiseShare,
+    runShare,
+    grey,
+    rampTiles,
+    antiAliasedTiles,
     hardTiles: { tilePx: TILE_PX, columns: tilesX, hard: hardTiles },
   };
+}
+
+/** The measurements decideProfile reads (see ProfileFacts for each). */
+export interface ProfileEvidence {
+  readonly distinct: number;
+  readonly opaque: number;
+  readonly blendRatio: number;
+  readonly flatShare: number;
+  readonly noiseShare: number;
+  readonly runShare: number;
+  readonly grey: boolean;
+  readonly rampTiles: number;
+  readonly antiAliasedTiles: number;
+}
+
+/**
+ * The profile and its reason from the evidence, first rule that holds. Pixel art needs positive
+ * evidence of an intended lattice (hard steps, runs, repeated colours); a photo is recognised by
+ * grain (no runs among thousands of colours) or by smooth ramps with noise; size alone decides
+ * nothing (a 96-px photo is a photo; a 30 × 60 sprite is pixel art for its runs, not its size).
+ */
+export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reason: string } {
+  const colours = e.distinct > MAX_PIXEL_ART_COLORS ? `over ${MAX_PIXEL_ART_COLORS}` : String(e.distinct);
+  const pct = (v: number): string => `${Math.round(v * 100)} %`;
+  // Two colours and no blends, not sprite-sized: a drawing or a scan thresholded to black and
+  // white (an exact upscale of pixel art never gets here: its lattice was found first).
+  if (e.distinct <= 2 && e.blendRatio < MAX_PIXEL_ART_BLEND_RATIO && e.opaque > MAX_SPRITE_PIXELS) {
+    return { profile: 'lineart', reason: 'two colours, no anti-aliasing: line art' };
+  }
+  const fewColours = e.distinct <= MAX_PIXEL_ART_COLORS;
+  if (fewColours && e.blendRatio < MAX_PIXEL_ART_BLEND_RATIO && e.runShare >= PIXEL_RUNS_MIN) {
+    return { profile: 'pixel', reason: `hard edges without anti-aliasing, ${pct(e.runShare)} of pixels in runs, ${colours} colours: pixel art` };
+  }
+  if (fewColours && e.blendRatio < SPRITE_BLEND_RATIO_MAX && e.runShare >= SPRITE_RUNS_MIN && e.noiseShare < SPRITE_NOISE_MAX && e.antiAliasedTiles <= SPRITE_AA_TILES_MAX) {
+    return { profile: 'pixel', reason: `hard edges, ${pct(e.runShare)} of pixels in runs, colours repeat (shading drawn per pixel): pixel art` };
+  }
+  if (e.rampTiles >= SMOOTH_RAMP_TILES_MIN && e.noiseShare >= SMOOTH_NOISE_MIN) {
+    return { profile: 'photo', reason: `smooth ramps over ${pct(e.rampTiles)} of the picture, ${pct(e.noiseShare)} of pixels in rare colours (grain): photo` };
+  }
+  if (fewColours && !e.grey && e.flatShare < FLAT_SHARE_MIN && e.runShare >= TEXTURE_RUNS_MIN && e.noiseShare <= TEXTURE_NOISE_MAX && e.blendRatio < TEXTURE_BLEND_MAX) {
+    return { profile: 'pixel', reason: `pixel-scale texture: ${pct(e.runShare)} of pixels in runs, most colours repeat, mostly hard edges: pixel art` };
+  }
+  if (!e.grey && e.distinct > GREY_LEVELS && e.runShare < PHOTO_RUNS_MAX) {
+    return { profile: 'photo', reason: `${colours} colours and grain (only ${pct(e.runShare)} of pixels in runs): photo` };
+  }
+  if (e.flatShare >= FLAT_SHARE_MIN) {
+    return { profile: 'flat', reason: `${pct(e.flatShare)} of pixels in flat areas${e.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO ? ', anti-aliased edges' : ''}: flat art` };
+  }
+  // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
+  // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
+  if (e.distinct <= MAX_TEXTURE_COLORS) return { profile: 'pixel', reason: `${colours} colours without flat areas (dithering or a drawn texture): pixel art` };
+  return { profile: 'photo', reason: `continuous tone: ${colours} colours, ${pct(e.flatShare)} of pixels in flat areas: photo` };
+}
+
+/**
+ * Runs: the share of opaque pixels with an exactly equal opaque right or lower neighbour, counted
+ * for both pixels of the pair; and whether every opaque pixel is grey.
+ */
+function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: number): { runShare: number; grey: boolean } {
+  const inRun = new Uint8Array(width * height);
+  let opaque = 0;
+  let grey = true;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const o = i * 4;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      opaque++;
+      if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
+      if (x + 1 < width && sameOpaque(data, o, o + 4)) inRun[i] = inRun[i + 1] = 1;
+      if (y + 1 < height && sameOpaque(data, o, o + width * 4)) inRun[i] = inRun[i + width] = 1;
+    }
+  }
+  let runs = 0;
+  for (let i = 0; i < inRun.length; i++) runs += inRun[i]!;
+  return { runShare: opaque === 0 ? 1 : runs / opaque, grey };
+}
+
+function sameOpaque(data: Uint8Array | Uint8ClampedArray, o: number, q: number): boolean {
+  return data[q + 3]! >= OPAQUE_ALPHA_MIN && data[o] === data[q] && data[o + 1] === data[q + 1] && data[o + 2] === data[q + 2];
+}
+
+/**
+ * Share of whole RAMP_TILE_PX tiles that hold no edge (every pixel's spread ≤ RAMP_MAX_SPREAD,
+ * all opaque) and whose colour still spans RAMP_MIN_RANGE or more in some channel: a smooth ramp
+ * (a sky, fog, a gradient). 0 for pictures smaller than one tile.
+ */
+function rampTileShare(data: Uint8Array | Uint8ClampedArray, width: number, height: number, spread: Uint8Array): number {
+  let tiles = 0;
+  let ramps = 0;
+  for (let ty = 0; ty + RAMP_TILE_PX <= height; ty += RAMP_TILE_PX) {
+    for (let tx = 0; tx + RAMP_TILE_PX <= width; tx += RAMP_TILE_PX) {
+      tiles++;
+      let smooth = true;
+      let lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
+      for (let y = ty; y < ty + RAMP_TILE_PX && smooth; y++) {
+        for (let x = tx; x < tx + RAMP_TILE_PX; x++) {
+          const i = y * width + x;
+          const o = i * 4;
+          if (spread[i]! > RAMP_MAX_SPREAD || data[o + 3]! < OPAQUE_ALPHA_MIN) {
+            smooth = false;
+            break;
+          }
+          const r = data[o]!, g = data[o + 1]!, b = data[o + 2]!;
+          if (r < lo0) lo0 = r;
+          if (r > hi0) hi0 = r;
+          if (g < lo1) lo1 = g;
+          if (g > hi1) hi1 = g;
+          if (b < lo2) lo2 = b;
+          if (b > hi2) hi2 = b;
+        }
+      }
+      if (smooth && Math.max(hi0 - lo0, hi1 - lo1, hi2 - lo2) >= RAMP_MIN_RANGE) ramps++;
+    }
+  }
+  return tiles === 0 ? 0 : ramps / tiles;
 }
 
 /**

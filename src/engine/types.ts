@@ -63,6 +63,13 @@ export interface EngineParams {
    * gradient fill (Shape.gradient) instead of a few flat bands. Absent = false.
    */
   readonly gradients?: boolean;
+  /**
+   * Tracelab extension `tracelab.profile`: 'auto' (absent) lets the engine decide what kind of
+   * picture it is (classifyImage); any other value overrides that decision (and the lattice
+   * detection, unless it is 'pixel'). A forced 'pixel' still falls back to photo above
+   * MAX_TRACED_REGIONS regions.
+   */
+  readonly profile?: ImageProfile | 'auto';
 }
 
 /** One piece of a fitted boundary, starting where the previous piece ended. */
@@ -260,6 +267,13 @@ export interface TraceStats {
   readonly regions: number;
   readonly chains: number;
   readonly profile: ImageProfile;
+  /**
+   * Why the picture got its profile, in a few words for people (the playground's stats, the
+   * library's summary), e.g. "two colours, no anti-aliasing: line art" or "chosen by
+   * tracelab.profile". Not a stable format: do not parse it. The engine always sets it; absent in
+   * traces stored by older versions.
+   */
+  readonly profileReason?: string;
   /** Milliseconds per pipeline stage, for the benchmark; not part of the deterministic output. */
   readonly stageMs: Readonly<Record<string, number>>;
   /** Stages taken from the memo of an earlier trace of the same picture (fast retrace). */

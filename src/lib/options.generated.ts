@@ -388,6 +388,13 @@ export interface DottedOptions {
    * @defaultValue `false`
    */
   readonly 'tracelab.gradients'?: boolean;
+  /**
+   * Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
+   *
+   * Allowed: auto | pixel | flat | photo | lineart.
+   * @defaultValue `auto`
+   */
+  readonly 'tracelab.profile'?: 'auto' | 'pixel' | 'flat' | 'photo' | 'lineart';
 }
 
 /** The same parameters as nested objects, e.g. `{ output: { file_format: 'pdf' } }`. */
@@ -844,6 +851,13 @@ export interface NestedOptions {
      * @defaultValue `false`
      */
     readonly gradients?: boolean;
+    /**
+     * Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
+     *
+     * Allowed: auto | pixel | flat | photo | lineart.
+     * @defaultValue `auto`
+     */
+    readonly profile?: 'auto' | 'pixel' | 'flat' | 'photo' | 'lineart';
   };
 }
 

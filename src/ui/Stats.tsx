@@ -1,6 +1,7 @@
 /**
  * The stats line of the preview result. In: the trace's stats and wall time. Out: one
- * "Key: value" item per figure (the e2e checks read them back in that form); "Gradients: N" when
+ * "Key: value" item per figure (the e2e checks read them back in that form), the profile with why
+ * the engine chose it in brackets after it; "Gradients: N" when
  * shapes were filled with a gradient (tracelab.gradients); after a fast retrace, which step it
  * re-ran from.
  */
@@ -14,6 +15,8 @@ export function StatsLine({ stats, ms }: { stats: VectorizeStats | null; ms: num
   if (!stats) return <p className="stats" />;
   const items: [string, string][] = [
     ['Profile', PROFILE_NAMES[stats.profile]],
+    // Why: "Profile: photo (… grain: photo)" — the reason sits next to the profile it explains.
+    ...(stats.profileReason ? [['Why', stats.profileReason] as [string, string]] : []),
     // Counts stay plain digits: the e2e checks read them back with Number().
     ['Colours', String(stats.colors)],
     ['Shapes', String(stats.shapes)],

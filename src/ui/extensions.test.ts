@@ -46,6 +46,8 @@ describe('options panel: the extension group', () => {
     expect(group).toContain(EXTENSION_GROUP_NOTE);
     expect(EXTENSION_GROUP_NOTE).toMatch(/real service does not have these; remote calls and code snippets/);
     expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.gradients"><label for="[^"]+">tracelab\.gradients<\/label><input id="[^"]+" type="checkbox"(?! checked)/);
+    // tracelab.profile: a list of its five values, on auto.
+    expect(group).toMatch(/data-option="tracelab\.profile"><label for="[^"]+">tracelab\.profile<\/label><select[^>]*>(<option value="(auto|pixel|flat|photo|lineart)"[^>]*>[^<]+<\/option>){5}<\/select>/);
     // No API group is marked as an extension, and the API's options are not in this one.
     expect(html.match(/extension-group/g)).toHaveLength(1);
     expect(group).not.toContain('data-option="processing.');
@@ -113,6 +115,12 @@ describe('stats line', () => {
     expect(text(stats({ gradients: 3, smoothAreas: 3 }))).toContain('Shapes: |5|||Gradients: |3|||Nodes: ');
     expect(text(stats())).not.toContain('Gradients');
     expect(text(stats({ gradients: 0, smoothAreas: 4 }))).not.toContain('Gradients');
+  });
+
+  it('says why the engine chose the profile right after "Profile:", and nothing when the worker did not say', () => {
+    const text = (s: VectorizeStats) => renderToStaticMarkup(createElement(StatsLine, { stats: s, ms: 12 })).replace(/<[^>]+>/g, '|');
+    expect(text(stats({ profileReason: 'chosen by tracelab.profile' }))).toContain('Profile: |photo|||Why: |chosen by tracelab.profile|||Colours: ');
+    expect(text(stats())).toContain('Profile: |photo|||Colours: ');
   });
 });
 

@@ -195,6 +195,11 @@ describe('callRemote: the request', () => {
     expect(store.getState().remote.last).toMatchObject({ status: 200, error: null });
     store.getState().setOption('tracelab.gradients', false);
     expect(remoteNotSentNote(store.getState().options)).toBe('');
+    // tracelab.profile is dropped the same way (the rule is the prefix, not a list).
+    store.getState().setOption('tracelab.profile', 'photo');
+    expect(remoteNotSentNote(store.getState().options)).toBe('Not sent to Vectorizer.AI: tracelab.profile (a Tracelab extension)');
+    await callRemote(store, { fetch });
+    expect([...sent[2]!.form.keys()]).toEqual(['image', 'processing.max_colors', 'mode']);
   });
 
   it('refuses proxy URLs that would leak the credentials, without a request', async () => {

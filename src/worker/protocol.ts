@@ -71,6 +71,8 @@ export interface GradientEntry {
  */
 export interface VectorizeStats extends GradientCounts {
   readonly profile: ImageProfile;
+  /** Why the engine chose it (TraceStats.profileReason); absent in stats of older workers. */
+  readonly profileReason?: string;
   /** Colours in the final palette (engine stats). */
   readonly colors: number;
   /** Connected regions the engine traced. */

@@ -232,6 +232,7 @@ async function vectorizeOnce(
     previewPng,
     stats: {
       profile: summary.profile,
+      profileReason: summary.profileReason,
       colors: summary.colors,
       regions: summary.regions,
       shapes: summary.shapes,

@@ -12,6 +12,7 @@ import {
 } from '../../src/api/index.js';
 import { TracelabError } from '../../src/engine/errors.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
+import { forRealService, notSentNote } from '../../src/api/extensions.js';
 
 function errorOf(fields: [string, string][], endpoint: Endpoint = 'vectorize'): string {
   try {
@@ -36,7 +37,7 @@ describe('OPTION_SCHEMA', () => {
     // 3 mode/input/policy + 5 processing + 11 parameterized shapes + 35 output.* + receipt, and
     // the Tracelab extensions (tracelab.*), which the reference does not have
     expect(names.filter((n) => !n.startsWith('tracelab.'))).toHaveLength(55);
-    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients']);
+    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients', 'tracelab.profile']);
     expect(names.filter((n) => n.startsWith('output.'))).toHaveLength(35);
     for (const n of [
       'processing.parameterizedShapes.ellipse.general.enabled',
@@ -320,6 +321,7 @@ describe('toEngineParams / toOutputOptions', () => {
       maxPixels: 2_097_252,
       shapeStacking: 'cutouts',
       gradients: false,
+      profile: 'auto',
       parameterizedShapes: {
         ellipseGeneral: true,
         ellipseCircle: true,
@@ -365,5 +367,32 @@ describe('toEngineParams / toOutputOptions', () => {
     expect(o.groupBy).toBe('color');
     expect(o.gapFiller).toEqual({ enabled: true, nonScalingStroke: true, clip: true, strokeWidthPx: 1.5 });
     expect(o.svg).toEqual({ version: 'svg_tiny_1_2', fixedSize: false, adobeCompatibilityMode: true });
+  });
+});
+
+describe('tracelab.profile (Tracelab extension)', () => {
+  it('is an enum of the group tracelab, vectorize only, default auto', () => {
+    const spec = OPTION_SCHEMA.find((o) => o.name === 'tracelab.profile')!;
+    expect(spec).toMatchObject({ kind: 'enum', group: 'tracelab', default: 'auto', endpoints: ['vectorize'], values: ['auto', 'pixel', 'flat', 'photo', 'lineart'] });
+  });
+
+  it('is validated like any API enum, and reaches the engine as EngineParams.profile', () => {
+    expect(toEngineParams(parseOptions([], 'vectorize')).profile).toBe('auto');
+    for (const v of ['pixel', 'flat', 'photo', 'lineart'] as const) {
+      expect(toEngineParams(parseOptions([['tracelab.profile', v]], 'vectorize')).profile).toBe(v);
+    }
+    expect(() => parseOptions([['tracelab.profile', 'Photo']], 'vectorize')).toThrow(/tracelab\.profile must be one of auto, pixel, flat, photo, lineart; received 'Photo'/);
+    expect(() => parseOptions([['tracelab.profile', 'photo']], 'download')).toThrow(/tracelab\.profile/);
+  });
+
+  it('is dropped, with the note, on the way to the real service', () => {
+    const { fields, dropped } = forRealService([
+      ['processing.max_colors', '4'],
+      ['tracelab.profile', 'photo'],
+      ['tracelab.gradients', 'true'],
+    ] as const);
+    expect(fields).toEqual([['processing.max_colors', '4']]);
+    expect(dropped).toEqual(['tracelab.profile', 'tracelab.gradients']);
+    expect(notSentNote(dropped)).toBe('Not sent to Vectorizer.AI: tracelab.profile, tracelab.gradients (Tracelab extensions)');
   });
 });

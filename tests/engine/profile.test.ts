@@ -1,0 +1,300 @@
+/**
+ * The picture profile from evidence (src/engine/profile.ts) and its override (tracelab.profile,
+ * EngineParams.profile). Every fixture is drawn here, deterministically: a 96-px sunset with
+ * seeded grain (photo), a 64 × 64 sprite (pixel), its exact ×4 upscale (pixel, on its lattice),
+ * a two-colour 200 × 200 drawing (line art).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_PARAMS, traceImage, TraceMemo } from '../../src/engine/index.js';
+import { classifyImage, decideProfile, neighbourSpread, type ProfileEvidence } from '../../src/engine/profile.js';
+import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
+import { drawShape, type Rgb } from '../helpers/raster.js';
+
+const params = (over: Partial<EngineParams> = {}): EngineParams => ({ ...DEFAULT_ENGINE_PARAMS, ...over });
+
+/** Mulberry32: a small seeded generator, so the grain is the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A 96 × 72 dusk: a sky ramp, a soft sun, a dark hill with a blurred edge, grain of ±6. */
+function grainyDusk(width = 96, height = 72, seed = 27): RgbaImage {
+  const rand = seeded(seed);
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const t = y / height;
+      let r = 40 + 170 * t;
+      let g = 50 + 90 * t;
+      let b = 150 - 40 * t;
+      const sun = Math.max(0, 1 - Math.hypot(x - 66, y - 24) / 14);
+      r += 60 * sun;
+      g += 80 * sun;
+      b += 40 * sun;
+      // The hill's edge spreads over ~3 px, as a lens draws it.
+      const hill = 1 / (1 + Math.exp(-(y - (50 + 8 * Math.sin(x / 11))) / 1.2));
+      r = r * (1 - hill) + 30 * hill;
+      g = g * (1 - hill) + 70 * hill;
+      b = b * (1 - hill) + 40 * hill;
+      const o = (y * width + x) * 4;
+      data[o] = r + (rand() - 0.5) * 12;
+      data[o + 1] = g + (rand() - 0.5) * 12;
+      data[o + 2] = b + (rand() - 0.5) * 12;
+      data[o + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+const SPRITE_COLORS: readonly Rgb[] = [
+  [255, 255, 255],
+  [20, 20, 30],
+  [200, 40, 50],
+  [250, 150, 160],
+  [60, 140, 60],
+  [240, 200, 40],
+];
+
+/** A 64 × 64 sprite sheet: four 16-px creatures in six colours, hard pixel edges, a dotted eye. */
+function sprite(): RgbaImage {
+  const size = 64;
+  const data = new Uint8ClampedArray(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const cx = (x % 32) - 16;
+      const cy = (y % 32) - 16;
+      const frame = (x >> 5) + 2 * (y >> 5);
+      let c = 0;
+      if (cx * cx + cy * cy * 1.3 < 150) c = 1; // outline
+      if (cx * cx + cy * cy * 1.3 < 110) c = 2 + (frame & 1); // body
+      if (cy > 4 && Math.abs(cx) < 8 + frame) c = 4; // feet
+      if ((cx === -4 || cx === 3) && cy === -4) c = 1; // eyes
+      if (cy === -7 && Math.abs(cx) < 3) c = 5; // a highlight
+      const [r, g, b] = SPRITE_COLORS[c]!;
+      const o = (y * size + x) * 4;
+      data[o] = r;
+      data[o + 1] = g;
+      data[o + 2] = b;
+      data[o + 3] = 255;
+    }
+  }
+  return { width: size, height: size, data };
+}
+
+/** `image` scaled up by an integer factor, nearest neighbour (an exact upscale). */
+function upscale(image: RgbaImage, k: number): RgbaImage {
+  const width = image.width * k;
+  const height = image.height * k;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const s = (Math.floor(y / k) * image.width + Math.floor(x / k)) * 4;
+      data.set(image.data.subarray(s, s + 4), (y * width + x) * 4);
+    }
+  }
+  return { width, height, data };
+}
+
+/** Black ink on white, no anti-aliasing (each pixel by its centre): a ring, a bar and a dot (200 × 200). */
+function drawing(): RgbaImage {
+  const size = 200;
+  const data = new Uint8ClampedArray(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const d = Math.hypot(x + 0.5 - 100, y + 0.5 - 90);
+      const ink = (d <= 60 && d > 48) || d <= 9 || (y >= 165 && y < 175 && x >= 30 && x < 170);
+      data.fill(ink ? 0 : 255, (y * size + x) * 4, (y * size + x) * 4 + 3);
+      data[(y * size + x) * 4 + 3] = 255;
+    }
+  }
+  return { width: size, height: size, data };
+}
+
+/** Every vertex of every chain, in traced pixels, with the kind of segment that ends there. */
+function vertices(result: TraceResult): [number, number, string][] {
+  const out: [number, number, string][] = [];
+  for (const chain of result.chains) {
+    out.push([chain.startX, chain.startY, 'line']);
+    for (const s of chain.segments) out.push([s.x, s.y, s.kind]);
+  }
+  return out;
+}
+
+function classify(image: RgbaImage) {
+  return classifyImage(image.data, image.width, image.height, neighbourSpread(image.data, image.width, image.height));
+}
+
+describe('classifyImage: the profile from evidence, not from size', () => {
+  it('reads a 96-px gradient with seeded grain as a photo (it is small, but it has no runs)', () => {
+    const facts = classify(grainyDusk());
+    expect(facts.profile).toBe('photo');
+    expect(facts.runShare).toBeLessThan(0.2);
+    expect(facts.reason).toMatch(/grain.*photo$/);
+    const result = traceImage(grainyDusk(), params());
+    expect(result.stats.profile).toBe('photo');
+    expect(result.stats.profileReason).toBe(facts.reason);
+    // Not a mosaic of pixel regions: a few blobs for sky bands, sun and hill.
+    expect(result.stats.regions).toBeLessThan(400);
+  });
+
+  it('reads a 64 × 64 sprite as pixel art, for its hard edges and runs', () => {
+    const facts = classify(sprite());
+    expect(facts.profile).toBe('pixel');
+    expect(facts.runShare).toBeGreaterThan(0.9);
+    expect(facts.reason).toMatch(/^hard edges without anti-aliasing, \d+ % of pixels in runs, 6 colours: pixel art$/);
+    // Traced lattice-exact: straight lines between whole-pixel corners only, its six colours.
+    const result = traceImage(sprite(), params());
+    expect(result.stats.profile).toBe('pixel');
+    expect(result.stats.profileReason).toBe(facts.reason);
+    for (const [x, y, kind] of vertices(result)) {
+      expect(kind).toBe('line');
+      expect(Number.isInteger(x) && Number.isInteger(y)).toBe(true);
+    }
+    expect(new Set(result.shapes.map((s) => `${s.color.r},${s.color.g},${s.color.b}`))).toEqual(new Set(SPRITE_COLORS.map((c) => c.join(','))));
+  });
+
+  it('traces an exact ×4 upscale of the sprite on its lattice as pixel art, and says so', () => {
+    const result = traceImage(upscale(sprite(), 4), params());
+    expect(result.stats.profile).toBe('pixel');
+    // (The lattice detector counts the cells of the drawn part.)
+    expect(result.stats.profileReason).toMatch(/^exact upscale: 256 × 256 px is a lattice of \d+ × \d+ cells: pixel art$/);
+    for (const [x, y, kind] of vertices(result)) {
+      expect(kind).toBe('line');
+      expect([x % 4, y % 4]).toEqual([0, 0]);
+    }
+  });
+
+  it('reads a two-colour 200 × 200 drawing as line art', () => {
+    const result = traceImage(drawing(), params());
+    expect(result.stats.profile).toBe('lineart');
+    expect(result.stats.profileReason).toBe('two colours, no anti-aliasing: line art');
+  });
+
+  it('decides from the measurements in a fixed order (each rule can be reached and missed)', () => {
+    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, rampTiles: 0, antiAliasedTiles: 0 };
+    expect(decideProfile(base).profile).toBe('flat');
+    // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
+    expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
+    expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78, noiseShare: 0.1 }).profile).toBe('flat');
+    // The same average over flat art's anti-aliased tiles and a hard sprite's: flat art (mixed).
+    expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78, antiAliasedTiles: 0.5 }).profile).toBe('flat');
+    // A smooth photo: ramps without edges and rare colours, though most pixels are "flat".
+    expect(decideProfile({ ...base, distinct: 5000, noiseShare: 0.15, rampTiles: 0.3, runShare: 0.6 }).profile).toBe('photo');
+    // Gradient art: the same ramps, colours that repeat.
+    expect(decideProfile({ ...base, distinct: 3000, noiseShare: 0.03, rampTiles: 0.2 }).profile).toBe('flat');
+    // A painted texture tile: some runs, repeated colours; the same numbers in grey are a photo.
+    const tile: ProfileEvidence = { ...base, distinct: 2400, blendRatio: 0.4, flatShare: 0.08, noiseShare: 0.32, runShare: 0.28 };
+    expect(decideProfile(tile).profile).toBe('pixel');
+    expect(decideProfile({ ...tile, grey: true, distinct: 200 }).profile).toBe('photo');
+    // Grain: thousands of colours, hardly a run — a photo at any size.
+    expect(decideProfile({ ...base, distinct: 4000, opaque: 9000, runShare: 0.1, flatShare: 0.5 }).profile).toBe('photo');
+  });
+});
+
+describe('EngineParams.profile (tracelab.profile) overrides the decision', () => {
+  it("'auto' and absent are the engine's own decision, byte for byte", () => {
+    const image = grainyDusk();
+    const auto = traceImage(image, params({ profile: 'auto' }));
+    const { profile: _omitted, ...withoutProfile } = DEFAULT_ENGINE_PARAMS;
+    const absent = traceImage(image, withoutProfile);
+    expect(JSON.stringify(absent.shapes)).toBe(JSON.stringify(auto.shapes));
+    expect(absent.stats.profile).toBe('photo');
+  });
+
+  it('forces each profile, with the reason "chosen by tracelab.profile"', () => {
+    for (const profile of ['flat', 'photo', 'pixel', 'lineart'] as const) {
+      const result = traceImage(sprite(), params({ profile }));
+      expect(result.stats.profile).toBe(profile);
+      expect(result.stats.profileReason).toBe('chosen by tracelab.profile');
+    }
+  });
+
+  it("forcing 'flat' on an exact upscale skips the lattice: it is traced at full size", () => {
+    const result = traceImage(upscale(sprite(), 4), params({ profile: 'flat' }));
+    expect(result.stats.profile).toBe('flat');
+    expect(result.width).toBe(256);
+    // On the lattice every cell edge lies on a multiple of 4; traced as flat art, edges move by coverage.
+    expect(result.stats.profileReason).toBe('chosen by tracelab.profile');
+  });
+
+  it("forcing 'lineart' on a picture of more than two colours traces each colour's regions with the line-art fitter", () => {
+    const image = sprite();
+    const lineart = traceImage(image, params({ profile: 'lineart' }));
+    const flat = traceImage(image, params({ profile: 'flat' }));
+    // Same palette as flat art (no colour is lost), but other outlines: the potrace-style fitter.
+    expect(lineart.stats.colors).toBe(flat.stats.colors);
+    expect(new Set(lineart.shapes.map((s) => `${s.color.r},${s.color.g},${s.color.b}`)).size).toBe(6);
+    expect(JSON.stringify(lineart.chains)).not.toBe(JSON.stringify(flat.chains));
+    for (const chain of lineart.chains) for (const seg of chain.segments) expect(Number.isFinite(seg.x) && Number.isFinite(seg.y)).toBe(true);
+  });
+
+  it("forcing 'pixel' on a photo does not hang: above the region cap it is traced as a photo, and says why", () => {
+    // 400 × 320 of grain: every pixel its own colour, far more regions than MAX_TRACED_REGIONS.
+    const rand = seeded(5);
+    const width = 400;
+    const height = 320;
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      data[i * 4] = rand() * 256;
+      data[i * 4 + 1] = rand() * 256;
+      data[i * 4 + 2] = rand() * 256;
+      data[i * 4 + 3] = 255;
+    }
+    const result = traceImage({ width, height, data }, params({ profile: 'pixel' }));
+    expect(result.stats.profile).toBe('photo');
+    expect(result.stats.profileReason).toBe('tracelab.profile chose pixel art, but its colours make over 120,000 regions: traced as a photo');
+  });
+
+  it('the memo never serves one profile for another (fast retrace keys include the profile)', () => {
+    const image = sprite();
+    const memo = new TraceMemo();
+    const pixel = traceImage(image, params(), { memo });
+    const photo = traceImage(image, params({ profile: 'photo' }), { memo });
+    const again = traceImage(image, params(), { memo });
+    expect(pixel.stats.profile).toBe('pixel');
+    expect(photo.stats.profile).toBe('photo');
+    expect(JSON.stringify(again.shapes)).toBe(JSON.stringify(pixel.shapes));
+    expect(JSON.stringify(photo.shapes)).not.toBe(JSON.stringify(pixel.shapes));
+  });
+});
+
+describe('photos get no polygonal primitives', () => {
+  it('a blurry triangle and square in a photo come back as curves, not as triangle or quadrilateral shapes', () => {
+    // The same picture as flat art fits the primitives; profiled as a photo it must not.
+    const width = 160;
+    const height = 120;
+    const rand = seeded(9);
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const inTri = y > 20 && y < 90 && Math.abs(x - 45) < (y - 20) * 0.5;
+        const inSquare = x > 95 && x < 145 && y > 35 && y < 85;
+        const v = inTri || inSquare ? 40 : 200 - y * 0.5;
+        const o = (y * width + x) * 4;
+        data[o] = v + (rand() - 0.5) * 10;
+        data[o + 1] = v * 0.9 + (rand() - 0.5) * 10;
+        data[o + 2] = v * 0.7 + (rand() - 0.5) * 10;
+        data[o + 3] = 255;
+      }
+    }
+    const families = (image: RgbaImage, profile: 'flat' | 'photo') => traceImage(image, params({ profile })).shapes.flatMap((s) => (s.primitive ? [s.primitive.family] : []));
+    expect(families({ width, height, data }, 'photo').filter((f) => f !== 'circle' && f !== 'ellipse')).toEqual([]);
+    // The control: the same triangle and square drawn crisp as flat art are fitted as primitives.
+    const crisp = drawShape(width, height, [200, 180, 140], [
+      { color: [40, 36, 28], inside: (x, y) => y > 20 && y < 90 && Math.abs(x - 45) < (y - 20) * 0.5 },
+      { color: [40, 36, 28], inside: (x, y) => x > 95 && x < 145 && y > 35 && y < 85 },
+    ]);
+    const flat = families(crisp, 'flat');
+    expect(flat.some((f) => f === 'triangle')).toBe(true);
+    expect(flat.some((f) => f === 'rectangle' || f === 'quadrilateral')).toBe(true);
+    // And forced to be a photo, the crisp drawing loses them too: the rule is the profile's.
+    expect(families(crisp, 'photo').filter((f) => f !== 'circle' && f !== 'ellipse')).toEqual([]);
+  });
+});
