@@ -24,7 +24,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
 import { runJob, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, countColors, type ProfileFacts } from './profile.js';
+import { classifyImage, countColors, isAntiAliased, type ProfileFacts } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
@@ -358,7 +358,12 @@ function* traceBitmap(
     : forced !== undefined
       ? { ...prepared.facts, profile: forced, reason: FORCED_REASON }
       : prepared.facts;
-  const noisy = known ? known.noisy : isNoisy(facts);
+  // How the picture is traced: anti-aliased line art (ink and paper with blended edges) is traced
+  // as flat art is, with sub-pixel edges; only hard-edged line art (two colours, or more when
+  // tracelab.profile forces it) takes the potrace-style route: outline polygons read the
+  // staircase of hard edges; on blended edges they fit worse than the coverage does.
+  const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
+  const noisy = known ? known.noisy : isNoisy(tracing);
 
   const labelKey = `${preparedKey}|${facts.profile}|${noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
   // One slot per profile: noise first labelled as flat art keeps both labellings.
@@ -368,7 +373,7 @@ function* traceBitmap(
     lap('palette', true);
     lap('label', true);
   } else {
-    const palette = buildPalette(data, width, height, { profile: facts.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
+    const palette = buildPalette(data, width, height, { profile: tracing.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
     const merged = mergeEqualFills(palette);
     lap('palette');
     yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf }, parts: rowParts(height) };
@@ -394,7 +399,7 @@ function* traceBitmap(
     });
   if (labelled.tooMany) return yield* asPhoto();
 
-  const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(facts, width * height));
+  const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(tracing, width * height));
   const gradients = params.gradients === true;
   const outlineKey = `${labelKey}|${minArea}|${gradients}`;
   const outlineSlot = `outline:${facts.profile}`;
@@ -420,7 +425,7 @@ function* traceBitmap(
     // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
     // output colours exactly, and a processing.max_colors budget is for flat colours (bands
     // would add colours beyond it; gradient fills are not counted in it).
-    if ((facts.profile === 'flat' || facts.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
+    if ((tracing.profile === 'flat' || tracing.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
       const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
       const shading = findSmoothAreas(input);
       if (shading.areas.length > 0) {
@@ -433,9 +438,9 @@ function* traceBitmap(
   }
   const allFills = shaded ? [...fills, ...shaded.extraFill] : fills;
   const allColors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
-  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, facts.profile === 'lineart' ? links : undefined);
+  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
 
-  const shapeSwitches = shapesFor(facts.profile, params.parameterizedShapes);
+  const shapeSwitches = shapesFor(tracing.profile, params.parameterizedShapes);
   const fitKey = `${outlineKey}|${JSON.stringify(shapeSwitches)}`;
   const fitSlot = `fit:${facts.profile}`;
   let fitted = memo.get<ReturnType<typeof toChains>>(fitSlot, fitKey);
@@ -453,11 +458,11 @@ function* traceBitmap(
       regionColor,
       regionOf: regions.regionOf,
       ...(links ? { links } : {}),
-      ...((facts.profile === 'flat' || facts.profile === 'photo') && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+      ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
       ...(shaded ? { ramps: shaded.ramps } : {}),
     };
-    yield { type: 'start', job: { kind: 'fit', graph, profile: facts.profile, shapes: shapeSwitches, context }, parts: chainParts };
+    yield { type: 'start', job: { kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context }, parts: chainParts };
   }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   if (!outlined) {

@@ -8,7 +8,8 @@
  * - 'flat': flat or anti-aliased art (palette + sub-pixel edges);
  * - 'photo': continuous tone — grain (no exact runs) or smooth ramps with noise (coarser palette,
  *   automatic speckle removal, no polygonal primitives);
- * - 'lineart': exactly two colours without blends (potrace-style outlines).
+ * - 'lineart': ink on paper — exactly two colours without blends (potrace-style outlines), or two
+ *   contrasting tones with anti-aliased blends between them (twoTones; traced as flat art).
  * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides.
  */
 import type { ImageProfile } from './types.js';
@@ -72,6 +73,13 @@ const TEXTURE_BLEND_MAX = 0.5;
  * and 0.18, the validation set's smooth photos 0.21–0.66 and 0.15–0.56.
  */
 const SMOOTH_RAMP_TILES_MIN = 0.12;
+/**
+ * Anti-aliased line art (twoTones): on the corpus's anti-aliased drawings and text 100 % of pixels
+ * are ink, paper or a blend of them and 88–99 % ink or paper; gradient art, photos and pixel-art
+ * floors that have two main colours keep 58 % or less on the tones themselves.
+ */
+const TWO_TONE_BLEND_SHARE_MIN = 0.98;
+const TWO_TONE_SHARE_MIN = 0.85;
 const SMOOTH_NOISE_MIN = 0.12;
 const RAMP_TILE_PX = 16;
 const RAMP_MAX_SPREAD = 8;
@@ -101,6 +109,8 @@ export interface ProfileFacts {
   readonly rampTiles: number;
   /** Share of judged tiles (HARD_TILE_MIN_EDGES edges or more) that are plainly anti-aliased. */
   readonly antiAliasedTiles: number;
+  /** Ink and paper: how much of the picture is two contrasting tones and blends between them. */
+  readonly tones: TwoTones;
   /**
    * Tiles of pixel art inside the picture (a sprite on a page, pixel art beside a photo): per
    * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
@@ -153,7 +163,8 @@ export function classifyImage(
     if (tileBlends[t]! >= tileContrast[t]! * AA_TILE_BLEND_RATIO) antiAliased++;
   }
   const antiAliasedTiles = judged === 0 ? 0 : antiAliased / judged;
-  const measured = { distinct: colors.distinct, opaque, blendRatio, flatShare, noiseShare, runShare, grey, rampTiles, antiAliasedTiles };
+  const tones = twoTones(data, width * height);
+  const measured = { distinct: colors.distinct, opaque, blendRatio, flatShare, noiseShare, runShare, grey, rampTiles, antiAliasedTiles, tones };
   const { profile, reason } = decideProfile(measured);
   return {
     profile,
@@ -166,8 +177,14 @@ export function classifyImage(
     grey,
     rampTiles,
     antiAliasedTiles,
+    tones,
     hardTiles: { tilePx: TILE_PX, columns: tilesX, hard: hardTiles },
   };
+}
+
+/** Whether the picture's contrasting edges are mostly blends (anti-aliased), not hard steps. */
+export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean {
+  return facts.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO;
 }
 
 /** The measurements decideProfile reads (see ProfileFacts for each). */
@@ -181,6 +198,7 @@ export interface ProfileEvidence {
   readonly grey: boolean;
   readonly rampTiles: number;
   readonly antiAliasedTiles: number;
+  readonly tones: TwoTones;
 }
 
 /**
@@ -203,6 +221,12 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   }
   if (fewColours && e.blendRatio < SPRITE_BLEND_RATIO_MAX && e.runShare >= SPRITE_RUNS_MIN && e.noiseShare < SPRITE_NOISE_MAX && e.antiAliasedTiles <= SPRITE_AA_TILES_MAX) {
     return { profile: 'pixel', reason: `hard edges, ${pct(e.runShare)} of pixels in runs, colours repeat (shading drawn per pixel): pixel art` };
+  }
+  // Ink on paper: two contrasting tones, nearly every pixel one of them or a blend between them
+  // (anti-aliased edges), and most pixels the tones themselves (a ramp between two colours is
+  // all blends). Traced as flat art is; the profile says what the picture is.
+  if (e.tones.blendShare >= TWO_TONE_BLEND_SHARE_MIN && e.tones.toneShare >= TWO_TONE_SHARE_MIN && e.opaque > MAX_SPRITE_PIXELS) {
+    return { profile: 'lineart', reason: `two tones (${pct(e.tones.toneShare)} of pixels) and anti-aliased blends between them: line art` };
   }
   if (e.rampTiles >= SMOOTH_RAMP_TILES_MIN && e.noiseShare >= SMOOTH_NOISE_MIN) {
     return { profile: 'photo', reason: `smooth ramps over ${pct(e.rampTiles)} of the picture, ${pct(e.noiseShare)} of pixels in rare colours (grain): photo` };
@@ -567,4 +591,88 @@ export function neighbourSpread(
     }
   }
   return spread;
+}
+
+/** Two contrasting tones (ink and paper) and how much of the picture they and their blends cover. */
+export interface TwoTones {
+  /** Share of opaque pixels within TONE_NEAR of the segment between the two tones (tones and their blends). */
+  readonly blendShare: number;
+  /** Share of opaque pixels within TONE_NEAR of either tone itself. */
+  readonly toneShare: number;
+  /** Share of opaque pixels in the rarer of the two tones. */
+  readonly minorShare: number;
+  /** Largest channel difference between the two tones (0 when the picture has one tone). */
+  readonly contrast: number;
+}
+
+/** Bits per channel of the tone histogram. */
+const TONE_BITS = 4;
+/** Smallest channel difference (0–255) between ink and paper. */
+const TONE_MIN_CONTRAST = 96;
+/** RGB distance within which a pixel is on a tone or on the blend between the tones. */
+const TONE_NEAR = 24;
+
+/**
+ * The two tones of an ink-on-paper picture: the most common colour (a 16-level-per-channel
+ * histogram bin, its mean) and the most common one at least TONE_MIN_CONTRAST away in some
+ * channel; then how many pixels are those tones or blends of them (anti-aliased edges).
+ */
+export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: number): TwoTones {
+  const bins = 1 << (3 * TONE_BITS);
+  const shift = 8 - TONE_BITS;
+  const count = new Int32Array(bins);
+  const sum = new Float64Array(bins * 3);
+  let opaque = 0;
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    opaque++;
+    const bin = ((data[o]! >> shift) << (2 * TONE_BITS)) | ((data[o + 1]! >> shift) << TONE_BITS) | (data[o + 2]! >> shift);
+    count[bin]!++;
+    sum[bin * 3] += data[o]!;
+    sum[bin * 3 + 1] += data[o + 1]!;
+    sum[bin * 3 + 2] += data[o + 2]!;
+  }
+  const none: TwoTones = { blendShare: 0, toneShare: 0, minorShare: 0, contrast: 0 };
+  if (opaque === 0) return none;
+  let first = 0;
+  for (let b = 1; b < bins; b++) if (count[b]! > count[first]!) first = b;
+  const a = [sum[first * 3]! / count[first]!, sum[first * 3 + 1]! / count[first]!, sum[first * 3 + 2]! / count[first]!] as const;
+  let second = -1;
+  for (let b = 0; b < bins; b++) {
+    if (count[b] === 0 || (second >= 0 && count[b]! <= count[second]!)) continue;
+    const n = count[b]!;
+    const far = Math.max(Math.abs(sum[b * 3]! / n - a[0]), Math.abs(sum[b * 3 + 1]! / n - a[1]), Math.abs(sum[b * 3 + 2]! / n - a[2]));
+    if (far >= TONE_MIN_CONTRAST) second = b;
+  }
+  if (second < 0) return none;
+  const c = [sum[second * 3]! / count[second]!, sum[second * 3 + 1]! / count[second]!, sum[second * 3 + 2]! / count[second]!] as const;
+  const dx = c[0] - a[0];
+  const dy = c[1] - a[1];
+  const dz = c[2] - a[2];
+  const length2 = dx * dx + dy * dy + dz * dz;
+  const near2 = TONE_NEAR * TONE_NEAR;
+  let onBlend = 0;
+  let onTone = 0;
+  let onA = 0;
+  let onC = 0;
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const px = data[o]! - a[0];
+    const py = data[o + 1]! - a[1];
+    const pz = data[o + 2]! - a[2];
+    const t = Math.min(1, Math.max(0, (px * dx + py * dy + pz * dz) / length2));
+    const ex = px - t * dx;
+    const ey = py - t * dy;
+    const ez = pz - t * dz;
+    if (ex * ex + ey * ey + ez * ez > near2) continue;
+    onBlend++;
+    const toA = px * px + py * py + pz * pz;
+    const toC = (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2;
+    if (toA <= near2) onA++;
+    else if (toC <= near2) onC++;
+  }
+  onTone = onA + onC;
+  return { blendShare: onBlend / opaque, toneShare: onTone / opaque, minorShare: Math.min(onA, onC) / opaque, contrast: Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz)) };
 }

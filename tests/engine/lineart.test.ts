@@ -149,3 +149,37 @@ describe('line art: bilevel pictures traced like potrace', () => {
     expect(inkAt(125, 48)).toBeGreaterThan(0.4);
   });
 });
+
+/** Dark ink on off-white paper where `inside` holds, anti-aliased: 4 × 4 samples per pixel. */
+function drawInk(width: number, height: number, inside: Inside): RgbaImage {
+  const paper = [246, 242, 232];
+  const ink = [30, 28, 40];
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let covered = 0;
+      for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) covered++;
+      const o = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) data[o + c] = Math.round(paper[c]! + ((ink[c]! - paper[c]!) * covered) / 16);
+      data[o + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+describe('line art: anti-aliased ink on paper', () => {
+  it('is profiled as line art and traced exactly as flat art is (sub-pixel edges, no polygon route)', () => {
+    // A ring and a diagonal stroke, 3 px wide.
+    const ring: Inside = (x, y) => Math.abs(Math.hypot(x - 90, y - 90) - 50) < 1.5;
+    const stroke: Inside = (x, y) => Math.abs(x - y - 20) < 2.1 && x > 40 && x < 170;
+    const image = drawInk(180, 180, (x, y) => ring(x, y) || stroke(x, y));
+    const auto = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(auto.stats.profile).toBe('lineart');
+    expect(auto.stats.profileReason).toMatch(/two tones .* anti-aliased blends .*: line art/);
+    const flat = traceImage(image, { ...DEFAULT_ENGINE_PARAMS, profile: 'flat' });
+    expect(flat.stats.profile).toBe('flat');
+    expect(writeSvg(auto)).toBe(writeSvg(flat));
+    // Two colours: ink and paper.
+    expect(auto.stats.colors).toBe(2);
+  });
+});
