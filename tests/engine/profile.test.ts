@@ -4,6 +4,7 @@
  * seeded grain (photo), a 64 × 64 sprite (pixel), its exact ×4 upscale (pixel, on its lattice),
  * a two-colour 200 × 200 drawing (line art).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage, TraceMemo } from '../../src/engine/index.js';
 import { classifyImage, decideProfile, neighbourSpread, type ProfileEvidence } from '../../src/engine/profile.js';
@@ -302,5 +303,17 @@ describe('photos get no polygonal primitives', () => {
     expect(flat.some((f) => f === 'rectangle' || f === 'quadrilateral')).toBe(true);
     // And forced to be a photo, the crisp drawing loses them too: the rule is the profile's.
     expect(families(crisp, 'photo').filter((f) => f !== 'circle' && f !== 'ellipse')).toEqual([]);
+  });
+});
+
+describe("the playground's samples", () => {
+  it('each get the profile their name says, from the evidence alone', async () => {
+    const { decodeImage } = await import('../../src/decode/index.js');
+    const samples = new URL('../../public/samples/', import.meta.url);
+    const expected: Record<string, string> = { 'photo.png': 'photo', 'pixel.png': 'pixel', 'lineart.png': 'lineart', 'logo.png': 'flat', 'shapes.png': 'flat' };
+    for (const [file, profile] of Object.entries(expected)) {
+      const image = await decodeImage(new Uint8Array(readFileSync(new URL(file, samples))));
+      expect([file, traceImage(image, DEFAULT_ENGINE_PARAMS).stats.profile]).toEqual([file, profile]);
+    }
   });
 });
