@@ -218,7 +218,68 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
   const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
-  return profile === 'photo' ? withThin : mergeShades(withThin, data, width, height);
+  return profile === 'photo' ? addUnexplainedColors(data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height);
+}
+
+/** ΔE76 from every palette colour beyond which a photo's pixel is not explained by the palette. */
+const UNEXPLAINED_RADIUS = 16;
+
+/**
+ * A photo's palette comes from its flat pixels, and a small photo has few: a white rocket 5 px
+ * wide or a street light is all edge, so its colour never reaches the histogram and its pixels
+ * take the nearest colour left (an orange flare for the rocket). Every pixel counts here: colours
+ * farther than UNEXPLAINED_RADIUS from the whole palette are clustered (leader clustering, most
+ * populous first) and a cluster with minPopulation pixels or more joins the palette.
+ */
+function addUnexplainedColors(data: Uint8Array | Uint8ClampedArray, width: number, height: number, clusters: Clusters, minPopulation: number): Clusters {
+  const hist = buildHistogram(data, width, height, undefined, 0);
+  const known: number[] = [];
+  const lab = new Float64Array(3);
+  for (let c = 0; c < clusters.count.length; c++) {
+    rgbToLab(clusters.r[c]!, clusters.g[c]!, clusters.b[c]!, lab, 0);
+    known.push(lab[0]!, lab[1]!, lab[2]!);
+  }
+  const farSq = UNEXPLAINED_RADIUS ** 2;
+  const leaderLab: number[] = [];
+  const added: Clusters = { count: [], r: [], g: [], b: [] };
+  for (const bin of hist.bins) {
+    const n = hist.count[bin]!;
+    rgbToLab(hist.sumR[bin]! / n, hist.sumG[bin]! / n, hist.sumB[bin]! / n, lab, 0);
+    let explained = false;
+    for (let c = 0; c < known.length / 3 && !explained; c++) explained = sq(lab[0]! - known[c * 3]!) + sq(lab[1]! - known[c * 3 + 1]!) + sq(lab[2]! - known[c * 3 + 2]!) < farSq;
+    if (explained) continue;
+    let leader = -1;
+    let bestSq = farSq;
+    for (let k = 0; k < leaderLab.length / 3; k++) {
+      const d = sq(lab[0]! - leaderLab[k * 3]!) + sq(lab[1]! - leaderLab[k * 3 + 1]!) + sq(lab[2]! - leaderLab[k * 3 + 2]!);
+      if (d < bestSq) {
+        bestSq = d;
+        leader = k;
+      }
+    }
+    if (leader < 0) {
+      leader = leaderLab.length / 3;
+      leaderLab.push(lab[0]!, lab[1]!, lab[2]!);
+      added.count.push(0);
+      added.r.push(0);
+      added.g.push(0);
+      added.b.push(0);
+    }
+    added.count[leader]! += n;
+    added.r[leader]! += hist.sumR[bin]!;
+    added.g[leader]! += hist.sumG[bin]!;
+    added.b[leader]! += hist.sumB[bin]!;
+  }
+  const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
+  for (let k = 0; k < added.count.length; k++) {
+    const n = added.count[k]!;
+    if (n < minPopulation) continue;
+    out.count.push(n);
+    out.r.push(added.r[k]! / n);
+    out.g.push(added.g[k]! / n);
+    out.b.push(added.b[k]! / n);
+  }
+  return out;
 }
 
 /**
