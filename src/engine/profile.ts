@@ -58,6 +58,15 @@ const AA_TILE_BLEND_RATIO = 0.35;
 const PHOTO_RUNS_MAX = 0.5;
 const GREY_LEVELS = 256;
 /**
+ * A grey picture's runs say little (levels repeat by chance), its level histogram more: grey art
+ * keeps most pixels on a few levels (its flat tones; anti-aliasing adds thin tails), a photo
+ * spreads them. The 8 most common levels hold 93–99 % of the corpus's grey drawings and text and
+ * 8–23 % of grey copies of the corpus's and tuning set's photos; the threshold is the middle of
+ * that gap.
+ */
+const TOP_GREY_LEVELS = 8;
+const GREY_PHOTO_TOP_LEVELS_MAX = 0.58;
+/**
  * Pixel-scale texture (a painted wall tile): some runs, colours that mostly repeat, hard edges
  * more often than not, no flat areas. A grainy photo never has both the runs and the repeats;
  * a grey photo's values repeat by chance (256 levels), so grey pictures never qualify.
@@ -107,6 +116,8 @@ export interface ProfileFacts {
   readonly runShare: number;
   /** Every opaque pixel is grey (R = G = B): colours repeat by chance, runs say less. */
   readonly grey: boolean;
+  /** Grey pictures: share of pixels in the TOP_GREY_LEVELS most common levels (1 for colour pictures). */
+  readonly topLevelsShare: number;
   /** Share of RAMP_TILE_PX tiles with no edge whose colour drifts: smooth ramps. */
   readonly rampTiles: number;
   /** Share of judged tiles (HARD_TILE_MIN_EDGES edges or more) that are plainly anti-aliased. */
@@ -155,7 +166,7 @@ export function classifyImage(
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
-  const { runShare, grey } = countRuns(data, width, height);
+  const { runShare, grey, topLevelsShare } = countRuns(data, width, height);
   const rampTiles = rampTileShare(data, width, height, spread);
   let judged = 0;
   let antiAliased = 0;
@@ -166,7 +177,7 @@ export function classifyImage(
   }
   const antiAliasedTiles = judged === 0 ? 0 : antiAliased / judged;
   const tones = twoTones(data, width * height);
-  const measured = { distinct: colors.distinct, opaque, blendRatio, flatShare, noiseShare, runShare, grey, rampTiles, antiAliasedTiles, tones };
+  const measured = { distinct: colors.distinct, opaque, blendRatio, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones };
   const { profile, reason } = decideProfile(measured);
   return {
     profile,
@@ -177,6 +188,7 @@ export function classifyImage(
     noiseShare,
     runShare,
     grey,
+    topLevelsShare,
     rampTiles,
     antiAliasedTiles,
     tones,
@@ -198,6 +210,7 @@ export interface ProfileEvidence {
   readonly noiseShare: number;
   readonly runShare: number;
   readonly grey: boolean;
+  readonly topLevelsShare: number;
   readonly rampTiles: number;
   readonly antiAliasedTiles: number;
   readonly tones: TwoTones;
@@ -236,6 +249,9 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   if (fewColours && !e.grey && e.flatShare < FLAT_SHARE_MIN && e.runShare >= TEXTURE_RUNS_MIN && e.noiseShare <= TEXTURE_NOISE_MAX && e.blendRatio < TEXTURE_BLEND_MAX) {
     return { profile: 'pixel', reason: `pixel-scale texture: ${pct(e.runShare)} of pixels in runs, most colours repeat, mostly hard edges: pixel art` };
   }
+  if (e.grey && e.topLevelsShare < GREY_PHOTO_TOP_LEVELS_MAX) {
+    return { profile: 'photo', reason: `grey tones spread over many levels (the ${TOP_GREY_LEVELS} most common hold ${pct(e.topLevelsShare)} of pixels): photo` };
+  }
   if (!e.grey && e.distinct > GREY_LEVELS && e.runShare < PHOTO_RUNS_MAX) {
     return { profile: 'photo', reason: `${colours} colours and grain (only ${pct(e.runShare)} of pixels in runs): photo` };
   }
@@ -252,8 +268,10 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
  * Runs: the share of opaque pixels with an exactly equal opaque right or lower neighbour, counted
  * for both pixels of the pair; and whether every opaque pixel is grey.
  */
-function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: number): { runShare: number; grey: boolean } {
+function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: number): { runShare: number; grey: boolean; topLevelsShare: number } {
   const inRun = new Uint8Array(width * height);
+  // Per grey level (the red channel: only read when every pixel is grey).
+  const levels = new Float64Array(256);
   let opaque = 0;
   let grey = true;
   for (let y = 0; y < height; y++) {
@@ -262,6 +280,7 @@ function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: 
       const o = i * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
       opaque++;
+      levels[data[o]!]!++;
       if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
       if (x + 1 < width && sameOpaque(data, o, o + 4)) inRun[i] = inRun[i + 1] = 1;
       if (y + 1 < height && sameOpaque(data, o, o + width * 4)) inRun[i] = inRun[i + width] = 1;
@@ -269,7 +288,12 @@ function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: 
   }
   let runs = 0;
   for (let i = 0; i < inRun.length; i++) runs += inRun[i]!;
-  return { runShare: opaque === 0 ? 1 : runs / opaque, grey };
+  let topLevels = 0;
+  if (grey) {
+    levels.sort();
+    for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
+  }
+  return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevels / opaque : 1 };
 }
 
 function sameOpaque(data: Uint8Array | Uint8ClampedArray, o: number, q: number): boolean {

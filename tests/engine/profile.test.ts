@@ -145,6 +145,30 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     expect(result.stats.regions).toBeLessThan(400);
   });
 
+  it('reads a grey photo as a photo (grey levels repeat by chance, but a photo spreads them over many)', () => {
+    // Grey sky ramp, a textured field (grass: fine stripes and grain), as a lens and sensor draw it.
+    const width = 200;
+    const height = 150;
+    const rand = seeded(11);
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const field = 1 / (1 + Math.exp(-(y - (90 + 10 * Math.sin(x / 17))) / 1.5));
+        const sky = 200 - 90 * (y / height);
+        const grass = 70 + 25 * Math.sin(x * 0.9 + y * 0.3) * Math.sin(y * 0.7) + 20 * (y / height);
+        const o = (y * width + x) * 4;
+        data[o] = data[o + 1] = data[o + 2] = sky * (1 - field) + grass * field + (rand() - 0.5) * 10;
+        data[o + 3] = 255;
+      }
+    }
+    const facts = classify({ width, height, data });
+    expect(facts.grey).toBe(true);
+    expect(facts.profile).toBe('photo');
+    expect(facts.reason).toMatch(/^grey tones spread over many levels/);
+    // The same measurements with most pixels on a few levels (grey art's flat tones) do not reach this rule.
+    expect(decideProfile({ ...facts, distinct: facts.distinctColors, opaque: width * height, topLevelsShare: 0.95 }).reason).not.toMatch(/^grey tones/);
+  });
+
   it('reads a 64 × 64 sprite as pixel art, for its hard edges and runs', () => {
     const facts = classify(sprite());
     expect(facts.profile).toBe('pixel');
@@ -179,7 +203,7 @@ describe('classifyImage: the profile from evidence, not from size', () => {
   });
 
   it('decides from the measurements in a fixed order (each rule can be reached and missed)', () => {
-    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6, minorShare: 0.1, contrast: 200 } };
+    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6, minorShare: 0.1, contrast: 200 } };
     expect(decideProfile(base).profile).toBe('flat');
     // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
