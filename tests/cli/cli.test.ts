@@ -118,6 +118,29 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     expect(bad.stderr).toBe("tracelab: error 1019: tracelab.gradients must be true or false; received 'yes'\n");
   });
 
+  it("docs/lineart.md's example runs as written: tracelab.profile overrides the engine's decision and the stats say so", () => {
+    const doc = readFileSync(join(root, 'docs', 'lineart.md'), 'utf8');
+    const command = /```sh\n(tracelab vectorize [^\n]+)\n```/.exec(doc)![1]!;
+    expect(command).toBe('tracelab vectorize scan.png -o scan.svg --param tracelab.profile=lineart');
+    // The playground's Line art sample as the scan; and the same picture forced to be a photo.
+    writeFileSync(join(dir, 'scan.png'), readFileSync(join(root, 'public', 'samples', 'lineart.png')));
+    const args = command.split(' ').slice(1);
+    const run = (extra: string[]) => spawnSync(process.execPath, [bin, ...extra], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, TRACELAB_STATS: '1' } });
+    const stats = (stderr: string) => JSON.parse(/tracelab-stats (\{.*\})/.exec(stderr)![1]!) as { profile: string; profileReason: string };
+    const forced = run(args);
+    expect(forced.status).toBe(0);
+    expect(stats(forced.stderr)).toMatchObject({ profile: 'lineart', profileReason: 'chosen by tracelab.profile' });
+    expect(readFileSync(join(dir, 'scan.svg'), 'utf8')).toContain('<path');
+    const auto = run(['vectorize', 'scan.png', '-o', 'auto.svg']);
+    expect(stats(auto.stderr).profile).toBe('lineart');
+    expect(stats(auto.stderr).profileReason).toMatch(/line art$/);
+    const photo = run(['vectorize', 'scan.png', '-o', 'photo.svg', '--param', 'tracelab.profile=photo']);
+    expect(stats(photo.stderr)).toMatchObject({ profile: 'photo', profileReason: 'chosen by tracelab.profile' });
+    const bad = run(['vectorize', 'scan.png', '-o', 'bad.svg', '--param', 'tracelab.profile=sketch']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^tracelab: error 1019: tracelab\.profile /);
+  });
+
   it('reads stdin and writes stdout with -', () => {
     const r = tracelab(['vectorize', '-', '-o', '-', '--format', 'svg', '--param', 'processing.max_colors=2'], redSquarePng());
     expect(r.stderr).toBe('');
