@@ -53,6 +53,17 @@ describe('library: tracelab.* options', () => {
     expect(seen.at(-1)?.gradients).toBe(true);
   });
 
+  it("tracelab.profile (docs/lineart.md's example): nested and dotted reach the engine, 'auto' by default, and the result says which profile traced it", async () => {
+    const forced = await vectorizeHere(png, { tracelab: { profile: 'photo' } });
+    await vectorizeHere(png, { 'tracelab.profile': 'photo' });
+    const auto = await vectorizeHere(png, {});
+    expect(seen.map((p) => p.profile)).toEqual(['photo', 'photo', 'auto']);
+    expect(forced.stats.profile).toBe('photo');
+    expect(auto.stats.profile).toBe('flat');
+    // @ts-expect-error — not a profile name
+    await expect(vectorizeHere(png, { tracelab: { profile: 'sketch' } })).rejects.toMatchObject({ code: 1019 });
+  });
+
   it('a bad value is the schema’s 1019, before any trace', async () => {
     // @ts-expect-error — a string is not a boolean option's type
     await expect(vectorizeHere(png, { tracelab: { gradients: 'yes' } })).rejects.toMatchObject({
