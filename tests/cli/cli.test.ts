@@ -141,6 +141,18 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     expect(bad.stderr).toMatch(/^tracelab: error 1019: tracelab\.profile /);
   });
 
+  it("README's quick-start command runs as written, on a file that ships with the project", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    const [, input, output] = /`npx tracelab vectorize (\S+) -o (\S+)`/.exec(quickStart)!;
+    expect(input!.startsWith('..')).toBe(false);
+    expect(existsSync(join(root, input!))).toBe(true);
+    const r = spawnSync(process.execPath, [bin, 'vectorize', input!, '-o', join(dir, output!)], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, output!), 'utf8')).toContain('<path');
+  });
+
   it('reads stdin and writes stdout with -', () => {
     const r = tracelab(['vectorize', '-', '-o', '-', '--format', 'svg', '--param', 'processing.max_colors=2'], redSquarePng());
     expect(r.stderr).toBe('');
