@@ -10,7 +10,9 @@
  * parameters, least-squares cubic with fixed end tangents, Newton reparameterisation, split at
  * the worst point with a shared tangent. A span that fits a line within tolerance is a line; a
  * cubic that is a degree-elevated quadratic is written as a quadratic; a closed corner-free loop
- * that fits a circle (Kåsa fit) becomes two arcs.
+ * that fits a circle (Kåsa fit) becomes two arcs. A closed loop that is neither may be handed to
+ * a caller's shape test (an isolated loop's parameterized shapes, primitives.ts) before any span
+ * is fitted: a shape that fits replaces the whole loop, so its spans are never computed.
  */
 import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
 import type { Segment, ShapePrimitive } from './types.js';
@@ -56,7 +58,11 @@ function collinear(p: Float64Array, a: number, b: number, c: number): boolean {
   return Math.abs(cross) < 1e-9;
 }
 
-export function fitChain(input: Float64Array, closed: boolean, options: FitOptions): FittedChain {
+/**
+ * `shape`, when given, is tried on a closed loop that is not round, before any span is fitted: a
+ * shape it returns replaces the whole loop, so the spans it would have replaced are never fitted.
+ */
+export function fitChain(input: Float64Array, closed: boolean, options: FitOptions, shape?: (loop: Float64Array) => FittedChain | undefined): FittedChain {
   let points = input;
   // `points` is replaced (not mutated) when corners are sharpened.
   const n = points.length / 2;
@@ -66,6 +72,10 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   if (closed && corners.length === 0) {
     const round = fitRoundLoop(points, options);
     if (round) return round;
+  }
+  if (closed && shape) {
+    const found = shape(points);
+    if (found) return found;
   }
   points = sharpenCorners(points, corners, closed);
   const segments: Segment[] = [];

@@ -127,9 +127,10 @@ function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes
   if (profile === 'lineart') return fitLineArt(graph, c, closed, shapes, context);
   const points = coveragePoints(graph, c, context);
   const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
-  const fitted = fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
-  if (isolated && !fitted.primitive) return fitPrimitive(points, shapes) ?? fitted;
-  return fitted;
+  // An isolated loop that is no circle or ellipse may be a rectangle, triangle, bullet, 4-gon or
+  // star; fitChain tries that before fitting the spans the shape would replace.
+  const shape = isolated ? (loop: Float64Array): FittedChain | undefined => fitPrimitive(loop, shapes) : undefined;
+  return fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
 }
 
 /**

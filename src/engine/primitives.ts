@@ -26,6 +26,14 @@
  * Only closed chains away from the image border reach this (index.ts: an isolated shape's whole
  * outline), so replacing the chain's segments keeps both neighbours on the same boundary.
  *
+ * Exact rejections before the fits: a triangle, a general quadrilateral and a sharp rectangle
+ * are polygons of 3 or 4 sides, and a polygon of k sides cannot pass within the largest-distance
+ * budget of 2k + 1 samples no three of which fit in a strip twice the budget wide (see
+ * beyondPolygons). When such samples are found the family's fit is skipped: whatever its
+ * polish returned, the acceptance test would have rejected it. Nothing is skipped on a guess, so
+ * the result is the one the fits alone give. The minimum-area box is computed once for the
+ * rectangle and the bullet.
+ *
  * Convex loops (solidity > 0.97) try the families simplest first — rectangle, triangle, bullet,
  * quadrilateral — and the first that fits owns the loop. A family's switch only decides whether
  * its own shapes are annotated: a rectangle with `quadrilateral.rectangle` off stays curves
@@ -87,13 +95,21 @@ export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitch
   const clockwise = signed > 0;
   const fits = (c: PrimitiveFit | undefined): c is PrimitiveFit => c !== undefined && c.meanError <= budget.mean && c.maxError <= budget.max;
   if (solidity > 0.97) {
+    const box = minAreaRect(hull);
+    // Certificates that no polygon of 3 (4) sides comes within budget.max of every sample,
+    // computed once, when a family first asks. A 4-gon's needs more samples and is looked for
+    // only where a triangle's was found: elsewhere it would almost never be, and costs time.
+    let noTriangle: boolean | undefined;
+    let noQuad: boolean | undefined;
+    const beyondTriangles = (): boolean => (noTriangle ??= beyondPolygons(p, 3, budget.max));
+    const beyondQuads = (): boolean => (noQuad ??= beyondTriangles() && beyondPolygons(p, 4, budget.max));
     // Simplest family first; the first that fits owns the loop, whether its switch is on or not
     // (a rectangle is tried even with its switch off so that it cannot come back as a 4-gon).
     if (switches.quadrilateralRectangle || switches.quadrilateralGeneral || switches.quadrilateralBullet) {
-      const rect = fitRectangle(p, fitPoints, hull, area, clockwise);
+      const rect = fitRectangle(p, fitPoints, box, area, clockwise, beyondQuads);
       if (fits(rect)) return switches.quadrilateralRectangle ? rect : undefined;
     }
-    if (switches.triangleGeneral || switches.triangleIsosceles || switches.quadrilateralGeneral) {
+    if ((switches.triangleGeneral || switches.triangleIsosceles || switches.quadrilateralGeneral) && !beyondTriangles()) {
       const tri = fitTriangle(p, fitPoints, hull, budget.mean, clockwise);
       if (fits(tri)) {
         const isosceles = tri.primitive.family === 'triangle' && tri.primitive.isosceles;
@@ -101,10 +117,10 @@ export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitch
       }
     }
     if (switches.quadrilateralBullet) {
-      const bullet = fitBullet(p, fitPoints, hull, area, clockwise);
+      const bullet = fitBullet(p, fitPoints, box, area, clockwise);
       if (fits(bullet)) return bullet;
     }
-    if (switches.quadrilateralGeneral) {
+    if (switches.quadrilateralGeneral && !beyondQuads()) {
       const quad = fitQuadrilateral(p, fitPoints, hull, size, budget.mean, clockwise);
       if (fits(quad)) return quad;
     }
@@ -180,10 +196,83 @@ function starTips(p: Float64Array): number {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Exact rejection of polygons
+
+/** Places around the loop the certificate's samples are picked from. */
+const CERTIFICATE_PLACES = 64;
+/** Starting offsets (in places) tried; finding no certificate from any proves nothing. */
+const CERTIFICATE_STARTS = [0, 17, 34, 51];
+
+/**
+ * Whether no closed polygon of `sides` sides passes within `e` of every sample, so that a fit of
+ * one would be rejected for its largest distance whatever the polish found.
+ * Why it holds: a sample within e of a side lies in the strip of width 2e around the side's
+ * line, and three samples lie in one such strip only if their triangle's smallest height is at
+ * most 2e. If 2·sides + 1 samples have every triple wider than that, each strip holds at most two
+ * of them, `sides` strips at most 2·sides, so one of them is farther than e from every side. (A
+ * margin of 1e-9 keeps rounding in the fit's own distances from mattering.)
+ * The samples are picked greedily at CERTIFICATE_PLACES places in bit-reversed order (the first
+ * picks spread around the loop), from a few starting offsets. Not finding them proves nothing:
+ * the fit then runs as before.
+ */
+function beyondPolygons(p: Float64Array, sides: number, e: number): boolean {
+  const n = p.length / 2;
+  const need = 2 * sides + 1;
+  const width = 2 * e * (1 + 1e-9) + 1e-9;
+  const picked = new Int32Array(need);
+  for (const start of CERTIFICATE_STARTS) {
+    let count = 0;
+    // Stops when the places left could not complete the set.
+    for (let t = 0; t < CERTIFICATE_PLACES && count < need && count + CERTIFICATE_PLACES - t >= need; t++) {
+      const place = (reverseBits6(t) + start) % CERTIFICATE_PLACES;
+      const i = Math.floor((place * n) / CERTIFICATE_PLACES);
+      if (fatWithAll(p, picked, count, i, width)) picked[count++] = i;
+    }
+    if (count === need) return true;
+  }
+  return false;
+}
+
+/** Whether sample i, with every pair of the first `count` picked samples, spans more than `width`. */
+function fatWithAll(p: Float64Array, picked: Int32Array, count: number, i: number, width: number): boolean {
+  for (let a = 0; a < count; a++) {
+    if (picked[a] === i) return false;
+    for (let b = a + 1; b < count; b++) if (!(tripleWidth(p, picked[a]!, picked[b]!, i) > width)) return false;
+  }
+  return true;
+}
+
+/**
+ * Width of the narrowest strip holding samples a, b and c: twice their triangle's area over its
+ * longest side (the smallest height).
+ */
+function tripleWidth(p: Float64Array, a: number, b: number, c: number): number {
+  const ax = p[a * 2]!;
+  const ay = p[a * 2 + 1]!;
+  const bx = p[b * 2]!;
+  const by = p[b * 2 + 1]!;
+  const cx = p[c * 2]!;
+  const cy = p[c * 2 + 1]!;
+  const cross = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+  const longest = Math.sqrt(Math.max((bx - ax) ** 2 + (by - ay) ** 2, (cx - bx) ** 2 + (cy - by) ** 2, (ax - cx) ** 2 + (ay - cy) ** 2));
+  return longest > 0 ? cross / longest : 0;
+}
+
+/** The 6-bit number t with its bits in reverse order (0, 32, 16, 48, 8, … for t = 0, 1, 2, …). */
+function reverseBits6(t: number): number {
+  let r = 0;
+  for (let b = 0; b < 6; b++) r = (r << 1) | ((t >> b) & 1);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rectangles
 
-function fitRectangle(p: Float64Array, q: Float64Array, hull: Float64Array, area: number, clockwise: boolean): PrimitiveFit | undefined {
-  const box = minAreaRect(hull);
+/**
+ * `beyondQuads` proves that no 4-gon comes within the budget of every sample: then a sharp
+ * rectangle (a 4-gon) would be rejected, and is not polished.
+ */
+function fitRectangle(p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean, beyondQuads: () => boolean): PrimitiveFit | undefined {
   if (!box) return undefined;
   const [cx, cy, angle, w, h] = box;
   // The area a rounded rectangle misses at its four corners is (4 − π)·r².
@@ -191,6 +280,7 @@ function fitRectangle(p: Float64Array, q: Float64Array, hull: Float64Array, area
   const rounded = (v: Float64Array): Distance => roundedRect(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
   let v = polish(q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), rounded, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
   if (clampRadius(v) < SHARP_RADIUS) {
+    if (beyondQuads()) return undefined;
     const sharp = (s: Float64Array): Distance => roundedRect(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
     const s = polish(q, v.subarray(0, 5).slice(), sharp, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
     v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
@@ -259,10 +349,13 @@ function roundedRectPath(cx: number, cy: number, angle: number, a: number, b: nu
   return local.map(([u, v, arc]) => at(u, v, arc));
 }
 
+/** Centre x, y, rotation (radians), width and height of a rectangle. */
+type Box = [number, number, number, number, number];
+
 /** Minimum-area enclosing rectangle of a convex polygon (rotating calipers over its edges). */
-function minAreaRect(hull: Float64Array): [number, number, number, number, number] | undefined {
+function minAreaRect(hull: Float64Array): Box | undefined {
   const h = hull.length / 2;
-  let best: [number, number, number, number, number] | undefined;
+  let best: Box | undefined;
   let bestArea = Infinity;
   for (let i = 0; i < h; i++) {
     const j = (i + 1) % h;
@@ -418,8 +511,7 @@ const MIN_BULLET_STRAIGHT = 0.5;
 /** Fitted straight bodies shorter than this (px) are a pure "D": refitted without a body. */
 const MIN_BULLET_BODY = 1;
 
-function fitBullet(p: Float64Array, q: Float64Array, hull: Float64Array, area: number, clockwise: boolean): PrimitiveFit | undefined {
-  const box = minAreaRect(hull);
+function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean): PrimitiveFit | undefined {
   if (!box) return undefined;
   const [bx, by, angle, w, h] = box;
   if (!(w > 0 && h > 0)) return undefined;
