@@ -16,6 +16,10 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createGzip } from 'node:zlib';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -238,6 +242,13 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers['set-cookie'] = cookies;
     if (closeAfter || isClosing()) headers['connection'] = 'close';
+    const gzip = response.body !== null && method !== 'HEAD' && acceptsGzip(req.headers['accept-encoding']) && isCompressible(response);
+    if (isCompressible(response)) headers['vary'] = headers['vary'] ? `${String(headers['vary'])}, Accept-Encoding` : 'Accept-Encoding';
+    if (gzip) {
+      // As the real service answers: the same bytes, gzip-encoded for a client that asks for it.
+      delete headers['content-length'];
+      headers['content-encoding'] = 'gzip';
+    }
     if (res.destroyed) {
       await response.body?.cancel().catch(() => undefined);
       return;
@@ -255,6 +266,16 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     if (response.body === null || method === 'HEAD') {
       await response.body?.cancel().catch(() => undefined);
       await new Promise<void>((resolve) => res.end(resolve));
+      return;
+    }
+    if (gzip) {
+      try {
+        await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), createGzip(), res);
+      } catch (e) {
+        // the body failed mid-way (or the client left): the status is already sent, so cut it short
+        if (!res.destroyed) report(e);
+        res.destroy();
+      }
       return;
     }
     const reader = response.body.getReader();
@@ -383,4 +404,26 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       });
     });
   });
+}
+
+/**
+ * Whether an Accept-Encoding header takes gzip: a "gzip", "x-gzip" or "*" coding whose q is not 0
+ * (RFC 9110 §12.5.3).
+ */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of value.split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+
+/** Text-like answers (JSON, SVG, EPS, DXF, PDF) shrink under gzip; PNG is compressed already. */
+function isCompressible(response: Response): boolean {
+  if (response.headers.has('content-encoding') || response.status === 204 || response.status === 304) return false;
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  return /^(application\/(json|pdf|postscript|dxf|xml)|image\/svg\+xml|text\/)/.test(type);
 }

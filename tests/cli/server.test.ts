@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jsonError, startServer, type FetchHandler, type RunningServer } from '../../src/cli/server.js';
 import { openLocalService, readConfig } from '../../src/cli/config.js';
@@ -203,6 +204,48 @@ describe('startServer with the real /api/v1 service', () => {
     expect(res.headers.get('x-credits-charged')).toBe('0.000000');
     expect(res.headers.get('x-credits-calculated')).toBe('1.000000');
     expect(await res.text()).toContain('<svg');
+  });
+
+  it('answers gzip-encoded when the client accepts it (as the real service does), plain otherwise; PNG stays as it is', async () => {
+    const server = await serveService();
+    const body = new Response(form({ mode: 'test' }));
+    const type = body.headers.get('content-type')!;
+    const bytes = new Uint8Array(await body.arrayBuffer());
+    // Raw node:http, which does not decode: what the client gets on the wire.
+    const post = (acceptEncoding: string | undefined, extra: Uint8Array = bytes, contentType = type): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
+      new Promise((resolve, reject) => {
+        const headers: Record<string, string> = { Authorization: auth, 'Content-Type': contentType, 'Content-Length': String(extra.length) };
+        if (acceptEncoding !== undefined) headers['Accept-Encoding'] = acceptEncoding;
+        const req = httpRequest(`${server.url}/api/v1/vectorize`, { method: 'POST', headers }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(extra);
+      });
+    const plain = await post(undefined);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toContain('<svg');
+    const zipped = await post('gzip, deflate, br');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['vary']).toContain('Accept-Encoding');
+    expect(zipped.headers['x-credits-calculated']).toBe('1.000000');
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    expect(zipped.body.length).toBeLessThan(plain.body.length);
+    // q=0 refuses gzip.
+    expect((await post('gzip;q=0, identity')).headers['content-encoding']).toBeUndefined();
+    // Errors are JSON, gzip-encoded too.
+    const bad = await post('gzip', new TextEncoder().encode('not a form'), 'text/plain');
+    expect(bad.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(bad.body).toString('utf8')).error.status).toBeGreaterThanOrEqual(400);
+    // PNG is compressed already: sent as it is.
+    const png = new Response(form({ mode: 'test', 'output.file_format': 'png' }));
+    const pngBytes = new Uint8Array(await png.arrayBuffer());
+    const pngAnswer = await post('gzip', pngBytes, png.headers.get('content-type')!);
+    expect(pngAnswer.headers['content-encoding']).toBeUndefined();
+    expect([...pngAnswer.body.subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
   });
 
   it('wrong credentials → 401 with WWW-Authenticate', async () => {
