@@ -345,6 +345,9 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
 
   afterAll(async () => {
     await server?.close();
+    // The account's balance is written after the answer (queued writes): wait for them before
+    // the data directory goes, or a late write races the removal (ENOTEMPTY).
+    await local?.account.flush();
     if (work) rmSync(work, { recursive: true, force: true });
     if (cliDir) rmSync(cliDir, { recursive: true, force: true });
   });
