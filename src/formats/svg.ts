@@ -7,7 +7,9 @@
  * <circle>/<ellipse>/<rect> for detected primitives; pixel art on the lattice under cutouts writes
  * all fills of one colour as one <path> (writeMergedFills). Strokes (outlines, edges and the gap filler —
  * reference §3.3, §3.6) are unfilled paths; consecutive gap-filler strokes share one <g> that
- * carries their common attributes; a clipped filler references the shapes it serves via <use>.
+ * carries their common attributes; a clipped filler references the shapes it serves via <use>, and
+ * on a large two-colour picture under cutouts the filler is a <use> of each shape of one colour
+ * (fillerReference: their outlines are exactly the shared borders).
  * A loop whose chains mostly run backwards (the hole a figure leaves in its background, the side
  * of a border it shares with its neighbour) is written the other way round, so that each shared
  * border is the same text in both shapes (and in the gap filler) and gzip stores it once more as
