@@ -106,7 +106,10 @@ async function main() {
   // ---- pack and install -------------------------------------------------------------------
   let tarball;
   await check('npm pack builds the CLI and the library and packs them', () => {
+    const manifestBefore = readFileSync(join(root, 'package.json'), 'utf8');
     const out = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', temp], { cwd: root }).replace(/^[^[]*/, ''));
+    // postpack put the development package.json back, byte for byte.
+    assert(readFileSync(join(root, 'package.json'), 'utf8') === manifestBefore, 'package.json differs after npm pack');
     tarball = join(temp, out[0].filename);
     const files = out[0].files.map((f) => f.path);
     for (const need of ['dist-lib/node/index.js', 'dist-lib/node/trace-thread.js', 'dist-lib/browser/worker.js', 'dist-lib/types/lib/node.d.ts', 'dist-cli/tracelab.mjs', 'dist-lib/THIRD-PARTY-LICENSES.txt', 'LICENSE']) {
@@ -126,6 +129,9 @@ async function main() {
     run('npm', ['install', tarball, ...npmFlags], { cwd: app });
     const installed = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.'));
     assert(installed.join() === 'tracelab', `npm installed more than tracelab: ${installed.join(', ')}`);
+    // No development scripts in what a user installs (npm 11 warns about an unapproved `prepare`).
+    const published = JSON.parse(readFileSync(join(app, 'node_modules', 'tracelab', 'package.json'), 'utf8'));
+    assert(published.scripts === undefined, `the installed package.json has scripts: ${Object.keys(published.scripts ?? {}).join(', ')}`);
   });
   const cli = (args) => run(process.execPath, [join(app, 'node_modules', 'tracelab', 'bin', 'tracelab.js'), ...args], { cwd: app });
 
