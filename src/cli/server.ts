@@ -421,9 +421,12 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
   return false;
 }
 
-/** Text-like answers (JSON, SVG, EPS, DXF, PDF) shrink under gzip; PNG is compressed already. */
+/**
+ * The answers the real service may gzip (the reference §1, from its OpenAPI response headers):
+ * SVG, EPS and DXF bodies. PDF and PNG are compressed already; JSON stays plain, as there.
+ */
 function isCompressible(response: Response): boolean {
   if (response.headers.has('content-encoding') || response.status === 204 || response.status === 304) return false;
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
-  return /^(application\/(json|pdf|postscript|dxf|xml)|image\/svg\+xml|text\/)/.test(type);
+  return /^(image\/svg\+xml|application\/postscript|application\/dxf)\b/.test(type);
 }

@@ -206,7 +206,7 @@ describe('startServer with the real /api/v1 service', () => {
     expect(await res.text()).toContain('<svg');
   });
 
-  it('answers gzip-encoded when the client accepts it (as the real service does), plain otherwise; PNG stays as it is', async () => {
+  it('answers SVG, EPS and DXF gzip-encoded when the client accepts it (as the real service does), plain otherwise; PNG and error JSON as they are', async () => {
     const server = await serveService();
     const body = new Response(form({ mode: 'test' }));
     const type = body.headers.get('content-type')!;
@@ -236,10 +236,15 @@ describe('startServer with the real /api/v1 service', () => {
     expect(zipped.body.length).toBeLessThan(plain.body.length);
     // q=0 refuses gzip.
     expect((await post('gzip;q=0, identity')).headers['content-encoding']).toBeUndefined();
-    // Errors are JSON, gzip-encoded too.
+    // Error JSON stays plain (the reference lists SVG, EPS and DXF as the gzipped bodies).
     const bad = await post('gzip', new TextEncoder().encode('not a form'), 'text/plain');
-    expect(bad.headers['content-encoding']).toBe('gzip');
-    expect(JSON.parse(gunzipSync(bad.body).toString('utf8')).error.status).toBeGreaterThanOrEqual(400);
+    expect(bad.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(bad.body.toString('utf8')).error.status).toBeGreaterThanOrEqual(400);
+    // DXF is gzipped too.
+    const dxf = new Response(form({ mode: 'test', 'output.file_format': 'dxf' }));
+    const dxfAnswer = await post('gzip', new Uint8Array(await dxf.arrayBuffer()), dxf.headers.get('content-type')!);
+    expect(dxfAnswer.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(dxfAnswer.body).toString('utf8')).toMatch(/SECTION/);
     // PNG is compressed already: sent as it is.
     const png = new Response(form({ mode: 'test', 'output.file_format': 'png' }));
     const pngBytes = new Uint8Array(await png.arrayBuffer());
