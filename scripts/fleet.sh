@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A fleet on one machine: redis-server (append-only file on), N `tracelab serve --store redis://…`
-# replicas on 127.0.0.1:8801…, and haproxy (deploy/haproxy.cfg) answering on one port. Runs in the
+# replicas on 127.0.0.1:8801… (each started again when it dies), and haproxy (deploy/haproxy.cfg)
+# answering on one port. Runs in the
 # foreground until Ctrl-C / SIGTERM, then stops haproxy, drains the replicas (SIGTERM: running
 # traces finish) and stops Redis (which writes its data to disk). README "Fleet" has the details.
 #
@@ -47,9 +48,26 @@ for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break;
 
 cfg="$dir/haproxy.cfg"
 sed '/^    server r[0-9]/d' deploy/haproxy.cfg > "$cfg"
+# Each replica runs under a supervisor that starts it again when it dies (a crash, the OOM killer,
+# a SIGKILL): haproxy's health checks take it out of the pool meanwhile and back in once it answers.
+# SIGTERM to the supervisor is passed on to its replica, which drains and exits; then so does the
+# supervisor.
+supervise() {
+  local i=$1 p=$2 child code
+  trap 'kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM
+  while :; do
+    TRACELAB_TRUST_REQUEST_ID=1 node "$bin" serve --port "$p" --store "redis://127.0.0.1:$redis_port/0" 2> >(sed -u "s/^/[r$i] /" >&2) &
+    child=$!
+    echo "fleet: replica r$i pid $child on :$p" >&2
+    code=0
+    wait "$child" || code=$?
+    echo "fleet: replica r$i exited with status $code; starting it again in 1 s" >&2
+    sleep 1
+  done
+}
 for i in $(seq "$n"); do
   p=$((base + i))
-  TRACELAB_TRUST_REQUEST_ID=1 node "$bin" serve --port "$p" --store "redis://127.0.0.1:$redis_port/0" 2> >(sed -u "s/^/[r$i] /" >&2) &
+  supervise "$i" "$p" &
   pids+=($!)
   echo "    server r$i 127.0.0.1:$p" >> "$cfg"
 done

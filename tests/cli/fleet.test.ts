@@ -240,6 +240,51 @@ describe('scripts/fleet.sh', () => {
   }, 90_000);
 });
 
+describe('scripts/fleet.sh keeps its replicas up', () => {
+  it('a replica SIGKILLed is started again, serves again, and SIGINT still stops everything', async () => {
+    const dir = newWork();
+    const [port, redisPort] = [await freePort(), await freePort()];
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), '2'], {
+      cwd: root,
+      detached: true,
+      env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const replicaPids = (): number[] => [...out.matchAll(/fleet: replica r1 pid (\d+)/g)].map((m) => Number(m[1]));
+    try {
+      for (let k = 0; k < 600 && !/fleet: 2 replicas/.test(out); k++) await new Promise((r) => setTimeout(r, 50));
+      await until200(`http://127.0.0.1:${base + 1}/readyz`);
+      const [first] = replicaPids();
+      expect(first).toBeGreaterThan(0);
+      process.kill(first!, 'SIGKILL');
+      for (let k = 0; k < 200 && replicaPids().length < 2; k++) await new Promise((r) => setTimeout(r, 50));
+      expect(out).toMatch(/fleet: replica r1 exited with status 137; starting it again/);
+      const [, second] = replicaPids();
+      expect(second).not.toBe(first);
+      // The new replica answers on the same port, and calls through haproxy work.
+      await until200(`http://127.0.0.1:${base + 1}/readyz`);
+      const v = await clientFor(`http://127.0.0.1:${port}/api/v1`).vectorize({ image: redSquarePng() }, { mode: 'test' });
+      expect(v.status).toBe(200);
+      process.kill(child.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      for (const p of [port, base + 1, base + 2, redisPort]) {
+        await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
+      }
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }, 90_000);
+});
+
 const PHOTO = new Uint8Array(readFileSync(join(root, 'public', 'samples', 'photo.png')));
 
 describe('graceful shutdown', () => {
