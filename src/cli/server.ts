@@ -16,10 +16,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createGzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -244,9 +242,20 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     if (closeAfter || isClosing()) headers['connection'] = 'close';
     const gzip = response.body !== null && method !== 'HEAD' && acceptsGzip(req.headers['accept-encoding']) && isCompressible(response);
     if (isCompressible(response)) headers['vary'] = headers['vary'] ? `${String(headers['vary'])}, Accept-Encoding` : 'Accept-Encoding';
+    let zipped: Buffer | undefined;
     if (gzip) {
       // As the real service answers: the same bytes, gzip-encoded for a client that asks for it.
-      delete headers['content-length'];
+      // Compressed whole before the status line goes out (these bodies are in memory already), so
+      // an answer is never cut between its headers and its body by a slow compressor: a replica
+      // that dies mid-answer then dies before the answer, and the call can be retried.
+      try {
+        zipped = await gzipAsync(new Uint8Array(await response.arrayBuffer()));
+      } catch (e) {
+        report(e);
+        if (!res.destroyed) res.destroy();
+        return;
+      }
+      headers['content-length'] = String(zipped.length);
       headers['content-encoding'] = 'gzip';
     }
     if (res.destroyed) {
@@ -268,14 +277,8 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
       await new Promise<void>((resolve) => res.end(resolve));
       return;
     }
-    if (gzip) {
-      try {
-        await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), createGzip(), res);
-      } catch (e) {
-        // the body failed mid-way (or the client left): the status is already sent, so cut it short
-        if (!res.destroyed) report(e);
-        res.destroy();
-      }
+    if (zipped) {
+      await new Promise<void>((resolve) => res.end(zipped, () => resolve()));
       return;
     }
     const reader = response.body.getReader();
@@ -405,6 +408,8 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     });
   });
 }
+
+const gzipAsync = promisify(gzipCallback);
 
 /**
  * Whether an Accept-Encoding header takes gzip: a "gzip", "x-gzip" or "*" coding whose q is not 0
