@@ -59,6 +59,9 @@ function requestWatchers(problems: string[], options: WatchOptions) {
   const expected = options.isExpected ?? (() => false);
   return {
     requestfailed(req: Request): void {
+      // Chromium fetches the favicon on its own and cancels that fetch when the page reloads or
+      // navigates meanwhile: an abort of the browser's, not a request of the app that failed.
+      if (/\/favicon\.[a-z]+$/.test(new URL(req.url()).pathname) && req.failure()?.errorText === 'net::ERR_ABORTED') return;
       if (!req.url().startsWith('blob:') && !expected(req.url())) problems.push(`${prefix}request failed: ${req.url()} (${req.failure()?.errorText})`);
     },
     response(res: Response): void {
