@@ -151,6 +151,13 @@ async function main() {
     return `5 formats identical, ran and exited in ${ms} ms`;
   });
 
+  await check('the packed library in Node: results carry text for SVG, EPS and DXF (none for PDF, PNG)', () => {
+    writeFileSync(join(app, 'extras.mjs'), EXTRAS);
+    const printed = run(process.execPath, ['extras.mjs'], { cwd: app, timeout: 60_000 });
+    assert(/^extras ok/m.test(printed), `unexpected output: ${printed}`);
+    return printed.trim().split('\n').at(-1);
+  });
+
   // ---- 2. types ---------------------------------------------------------------------------------
   await check('tsc --strict compiles examples/node/typed.ts (wrong option name = @ts-expect-error) and it runs', () => {
     run('npm', ['install', '--no-save', `typescript@${devVersion('typescript')}`, `@types/node@${devVersion('@types/node')}`, ...npmFlags], { cwd: app });
@@ -347,6 +354,24 @@ window.__probe = (() => {
     stop() { running = false; return { longestTask: Math.max(0, ...tasks), longestGap: Math.max(0, ...gaps), longestLag: Math.max(0, ...lags), frames, longTasks: tasks.length }; },
   };
 })();
+`;
+
+/** The packed Node library beyond the examples: `text`; prints `extras ok …` or throws. */
+const EXTRAS = `
+import { readFileSync } from 'node:fs';
+import { vectorize, createTracer } from 'tracelab';
+const image = readFileSync('input.png');
+const tracer = createTracer({ threads: 1 });
+const seen = [];
+for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png']) {
+  for (const r of [await vectorize(image, { output: { file_format: format } }), await tracer.vectorize(image, { 'output.file_format': format })]) {
+    const want = format === 'pdf' || format === 'png' ? undefined : new TextDecoder().decode(r.data);
+    if (r.text !== want) throw new Error(format + ': text ' + (r.text === undefined ? 'missing' : 'differs from the bytes'));
+  }
+  seen.push(format);
+}
+await tracer.close();
+console.log('extras ok: text checked for ' + seen.join(', '));
 `;
 
 /** Uses every entry of the package, for the type check. */

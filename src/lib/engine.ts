@@ -17,7 +17,7 @@ import { writeEps } from '../formats/eps.js';
 import { writePlanPng } from '../formats/png.js';
 import { writeSvgPlan } from '../formats/svg.js';
 import { optionFields, type ParameterOptions, type TraceOptions } from './options.js';
-import { vectorizeWith, type ImageInput, type Pixels, type VectorizeResult } from './tracer.js';
+import { toResult, vectorizeWith, type ImageInput, type Pixels, type VectorizeResult } from './tracer.js';
 
 export type { ImageInput, Pixels, TraceStats, VectorizeResult } from './tracer.js';
 export type { CallOptions, DottedOptions, LibraryOptionName, NestedOptions, ParameterOptions, Progress, TraceOptions } from './options.js';
@@ -61,12 +61,10 @@ export function vectorizeSync(pixels: Pixels, options?: ParameterOptions): Vecto
   if (format === 'pdf') throw parameterError('output.file_format=pdf is written asynchronously (pdf-lib); use vectorizeHere or vectorize for PDF');
   const result = tracePixelsSync(plan, pixels);
   const output = buildPlan(result, plan.outputOptions);
-  const data =
-    format === 'png' ? writePlanPng(output) : new TextEncoder().encode(format === 'svg' ? writeSvgPlan(output) : format === 'eps' ? writeEps(output) : writeDxf(output));
-  return { data, ...mediaOf(format), stats: summarize(result, output) };
-}
-
-function mediaOf(format: keyof typeof FILE_FORMAT_MEDIA): { mimeType: string; extension: string } {
-  const m = FILE_FORMAT_MEDIA[format];
-  return { mimeType: m.contentType, extension: m.extension };
+  const { contentType, extension } = FILE_FORMAT_MEDIA[format];
+  const stats = summarize(result, output);
+  if (format === 'png') return toResult(writePlanPng(output), contentType, extension, stats);
+  // The writer's string is the result's text; its UTF-8 bytes are the file.
+  const text = format === 'svg' ? writeSvgPlan(output) : format === 'eps' ? writeEps(output) : writeDxf(output);
+  return toResult(new TextEncoder().encode(text), contentType, extension, stats, text);
 }

@@ -24,9 +24,20 @@ export function toOutputOptions(options?: ParameterOptions): OutputOptions {
   return planVectorize(optionFields(options)).outputOptions;
 }
 
+/** A written file: its bytes, and its text for the text formats (SVG, EPS, DXF; absent for PDF, PNG). */
+export interface WrittenFile {
+  readonly data: Uint8Array;
+  readonly mimeType: string;
+  readonly extension: string;
+  readonly text?: string;
+}
+
 /** Writes `result` in `output.file_format` (default SVG) with the output options given. */
-export async function writeTrace(result: TraceResult, options?: ParameterOptions): Promise<{ data: Uint8Array; mimeType: string; extension: string }> {
+export async function writeTrace(result: TraceResult, options?: ParameterOptions): Promise<WrittenFile> {
   const outputOptions = toOutputOptions(options);
-  const media = FILE_FORMAT_MEDIA[outputOptions.fileFormat];
-  return { data: await writeFile(result, outputOptions), mimeType: media.contentType, extension: media.extension };
+  const format = outputOptions.fileFormat;
+  const media = FILE_FORMAT_MEDIA[format];
+  const data = await writeFile(result, outputOptions);
+  const file = { data, mimeType: media.contentType, extension: media.extension };
+  return format === 'pdf' || format === 'png' ? file : { ...file, text: new TextDecoder().decode(data) };
 }

@@ -3,7 +3,8 @@
  * thread (a bad option fails before any byte is posted), the TraceJob the threads run, and the
  * result. In: an image (bytes, Blob or RGBA pixels) + TraceOptions, and a TraceRunner (Node:
  * worker_threads via src/cli/trace-pool.ts; browser: Web Workers via src/worker/library-pool.ts;
- * tests and `tracelab/engine`: this thread). Out: the file's bytes, its MIME type and the stats.
+ * tests and `tracelab/engine`: this thread). Out: the file's bytes (and text, for SVG/EPS/DXF), its
+ * MIME type and the stats.
  * The job is the service's TraceJob, so the bytes are those of the CLI and `tracelab serve`.
  */
 import { unreadableImageError } from '../engine/errors.js';
@@ -36,7 +37,24 @@ export interface VectorizeResult {
   readonly mimeType: string;
   /** File extension without the dot, e.g. `svg`. */
   readonly extension: string;
+  /**
+   * The file as text, for the text formats (SVG, EPS, DXF): the same characters as `data`
+   * (UTF-8). Absent for PDF and PNG.
+   */
+  readonly text?: string;
   readonly stats: TraceStats;
+}
+
+/** The formats written as text (their extension is the `output.file_format` value). */
+const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['svg', 'eps', 'dxf']);
+
+/**
+ * A VectorizeResult; `text` is the writer's own string when the caller has it, else `data`
+ * decoded once (text formats only).
+ */
+export function toResult(data: Uint8Array, mimeType: string, extension: string, stats: TraceStats, text?: string): VectorizeResult {
+  if (!TEXT_EXTENSIONS.has(extension)) return { data, mimeType, extension, stats };
+  return { data, mimeType, extension, text: text ?? new TextDecoder().decode(data), stats };
 }
 
 /** A pool of trace threads. */
@@ -83,7 +101,7 @@ export async function vectorizeWith(run: TraceRunner, input: ImageInput, options
   const job: TraceJob = { source, outputFields: fields, preview: false, watermark: 'none', keepTrace: false, summary: true };
   const out = await run(job, signal, onProgress);
   if (out.summary === undefined) throw new Error('the trace thread returned no stats');
-  return { data: out.body, mimeType: out.contentType, extension: out.extension, stats: out.summary };
+  return toResult(out.body, out.contentType, out.extension, out.summary);
 }
 
 /**

@@ -10,7 +10,10 @@ import { runVectorize, planVectorize } from '../../src/api/pipeline.js';
 import { decodeImage } from '../../src/decode/index.js';
 import { optionFields } from '../../src/lib/options.js';
 import { libOptionTypesSource } from '../../src/lib/options-source.js';
-import { vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
+import { traceSync, vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
+import { writeTrace } from '../../src/lib/formats.js';
+import { lazyTracer } from '../../src/lib/tracer.js';
+import { runTraceJobHere } from '../../src/api/service-trace.js';
 import { countFilledPaths } from '../helpers/svg-count.js';
 
 const png = new Uint8Array(readFileSync(new URL('../../public/samples/shapes.png', import.meta.url)));
@@ -83,5 +86,32 @@ describe('library engine entry', () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await expect(vectorizeHere(png, { signal: controller.signal })).rejects.toThrow('stop');
+  });
+});
+
+describe('library results: text', () => {
+  // The Node and browser `vectorize` / `createTracer` are this tracer over their thread pools
+  // (the packed builds are run by scripts/test-package.mjs).
+  const tracer = lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }));
+  const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
+
+  it('SVG, EPS and DXF come with their text (the bytes as UTF-8); PDF and PNG without', async () => {
+    const decoded = await decodeImage(png);
+    const pixels = { data: decoded.data, width: decoded.width, height: decoded.height };
+    for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png'] as const) {
+      const options = { output: { file_format: format } };
+      const results = [await tracer.vectorize(png, options), await vectorizeHere(png, options), await writeTrace(traceSync(pixels), options)];
+      if (format !== 'pdf') results.push(vectorizeSync(pixels, options));
+      for (const [i, result] of results.entries()) {
+        if (format === 'pdf' || format === 'png') {
+          expect(result.text, `${format} #${i}`).toBeUndefined();
+          expect('text' in result, `${format} #${i}`).toBe(false);
+        } else {
+          expect(typeof result.text, `${format} #${i}`).toBe('string');
+          expect(result.text, `${format} #${i}`).toBe(decode(result.data));
+        }
+      }
+    }
+    expect((await tracer.vectorize(png)).text).toMatch(/^<\?xml|^<svg/);
   });
 });
