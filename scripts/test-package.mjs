@@ -151,7 +151,7 @@ async function main() {
     return `5 formats identical, ran and exited in ${ms} ms`;
   });
 
-  await check('the packed library in Node: results carry text for SVG, EPS and DXF (none for PDF, PNG)', () => {
+  await check('the packed library in Node: results carry text for SVG, EPS and DXF (none for PDF, PNG); a file path is read', () => {
     writeFileSync(join(app, 'extras.mjs'), EXTRAS);
     const printed = run(process.execPath, ['extras.mjs'], { cwd: app, timeout: 60_000 });
     assert(/^extras ok/m.test(printed), `unexpected output: ${printed}`);
@@ -356,7 +356,7 @@ window.__probe = (() => {
 })();
 `;
 
-/** The packed Node library beyond the examples: `text`; prints `extras ok …` or throws. */
+/** The packed Node library beyond the examples: `text`, path inputs; prints `extras ok …` or throws. */
 const EXTRAS = `
 import { readFileSync } from 'node:fs';
 import { vectorize, createTracer } from 'tracelab';
@@ -370,8 +370,17 @@ for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png']) {
   }
   seen.push(format);
 }
+// A file path or file: URL is read (Node); a missing file is named in the error.
+const bytes = (await vectorize(image)).data;
+for (const input of ['input.png', new URL('./input.png', import.meta.url)]) {
+  for (const r of [await vectorize(input), await tracer.vectorize(input)]) {
+    if (Buffer.compare(Buffer.from(r.data), Buffer.from(bytes)) !== 0) throw new Error('path input ' + input + ': other bytes than the file bytes');
+  }
+}
+const missing = await vectorize('missing.png').then(() => 'resolved', (e) => e.code + ' ' + e.message);
+if (missing !== "ENOENT cannot read image file 'missing.png': no such file") throw new Error('missing file: ' + missing);
 await tracer.close();
-console.log('extras ok: text checked for ' + seen.join(', '));
+console.log('extras ok: text checked for ' + seen.join(', ') + '; path and file: URL inputs; ' + missing);
 `;
 
 /** Uses every entry of the package, for the type check. */

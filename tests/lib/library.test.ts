@@ -5,6 +5,9 @@
  * thread pools and the packed tarball are checked by scripts/test-package.mjs.
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runVectorize, planVectorize } from '../../src/api/pipeline.js';
 import { decodeImage } from '../../src/decode/index.js';
@@ -13,6 +16,9 @@ import { libOptionTypesSource } from '../../src/lib/options-source.js';
 import { traceSync, vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
 import { writeTrace } from '../../src/lib/formats.js';
 import { lazyTracer } from '../../src/lib/tracer.js';
+import type { TraceOptions } from '../../src/lib/options.js';
+import { readImageFile } from '../../src/lib/node.js';
+import { vectorizeHere as vectorizeHereNode } from '../../src/lib/engine-node.js';
 import { runTraceJobHere } from '../../src/api/service-trace.js';
 import { countFilledPaths } from '../helpers/svg-count.js';
 
@@ -115,3 +121,42 @@ describe('library results: text', () => {
     expect((await tracer.vectorize(png)).text).toMatch(/^<\?xml|^<svg/);
   });
 });
+
+describe('library input: a file path (Node only)', () => {
+  const sample = new URL('../../public/samples/shapes.png', import.meta.url);
+  const samplePath = fileURLToPath(sample);
+  // `vectorize` / `createTracer` in Node are this tracer with readImageFile (src/lib/node.ts);
+  // in a browser (src/lib/browser.ts) the tracer has no path reader.
+  const nodeTracer = lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }), readImageFile);
+  const browserTracer = lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }));
+
+  it('Node: a path or a file: URL gives the bytes of the file input', async () => {
+    const fromBytes = await vectorizeHere(png);
+    for (const input of [samplePath, sample, relative(process.cwd(), samplePath)]) {
+      expect(Buffer.from((await nodeTracer.vectorize(input)).data).equals(Buffer.from(fromBytes.data)), String(input)).toBe(true);
+      expect(Buffer.from((await vectorizeHereNode(input)).data).equals(Buffer.from(fromBytes.data)), String(input)).toBe(true);
+    }
+  });
+
+  it('Node: a missing file is an Error naming it (as the CLI says it; code ENOENT); bad options still fail first', async () => {
+    const missing = join(tmpdir(), 'tracelab-no-such-file.png');
+    for (const call of [() => nodeTracer.vectorize(missing), () => nodeTracer.vectorize(pathToFileURL(missing)), () => vectorizeHereNode(missing)]) {
+      await expect(call()).rejects.toMatchObject({ message: `cannot read image file '${missing}': no such file`, code: 'ENOENT', path: missing });
+    }
+    await expect(nodeTracer.vectorize(tmpdir())).rejects.toMatchObject({ message: expect.stringContaining(`cannot read image file '${tmpdir()}'`), code: 'EISDIR' });
+    await expect(nodeTracer.vectorize(new URL('https://example.com/a.png'))).rejects.toThrow("only file: URLs are read");
+    await expect(nodeTracer.vectorize(missing, { 'output.file_format': 'gif' } as unknown as TraceOptions)).rejects.toMatchObject({ code: 1019 });
+    // A file that is not an image: the API's 1006, as for bytes.
+    await expect(nodeTracer.vectorize(fileURLToPath(import.meta.url))).rejects.toMatchObject({ code: 1006 });
+  });
+
+  it('browser: a path or URL is refused with a clear 1006 (pass the bytes)', async () => {
+    for (const input of [samplePath, sample]) {
+      await expect(browserTracer.vectorize(input)).rejects.toMatchObject({
+        code: 1006,
+        message: expect.stringContaining('is read only in Node; in a browser pass the image itself'),
+      });
+    }
+  });
+});
+
