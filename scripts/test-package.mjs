@@ -179,7 +179,10 @@ async function main() {
       failed = String(error.stdout);
     }
     assert(/fil_format/.test(failed), `tsc accepted a misspelt option name: ${failed}`);
-    return 'typed.ts and entries.ts (every entry) clean; bad.ts: ' + failed.trim().split('\n')[0].slice(0, 120);
+    // A result's bytes are a BlobPart under the DOM lib (Uint8Array<ArrayBuffer>, TypeScript ≥ 5.7).
+    writeFileSync(join(app, 'blob.ts'), BLOB);
+    run(process.execPath, [tsc, ...flags, '--lib', 'es2022,dom', '--noEmit', 'blob.ts'], { cwd: app });
+    return 'typed.ts, entries.ts (every entry) and blob.ts (DOM lib) clean; bad.ts: ' + failed.trim().split('\n')[0].slice(0, 120);
   });
 
   // ---- 3. the handler in a server of one's own, against `tracelab serve` -------------------------
@@ -354,6 +357,22 @@ window.__probe = (() => {
     stop() { running = false; return { longestTask: Math.max(0, ...tasks), longestGap: Math.max(0, ...gaps), longestLag: Math.max(0, ...lags), frames, longTasks: tasks.length }; },
   };
 })();
+`;
+
+/** `new Blob([result.data])` under the DOM lib, for every entry that returns file bytes. */
+const BLOB = `
+import { vectorize, type VectorizeResult } from 'tracelab';
+import { vectorizeSync, traceSync } from 'tracelab/engine';
+import { writeTrace } from 'tracelab/formats';
+const pixels = { data: new Uint8Array(16), width: 2, height: 2 };
+const result: VectorizeResult = await vectorize(pixels);
+const blobs: Blob[] = [
+  new Blob([result.data], { type: result.mimeType }),
+  new Blob([vectorizeSync(pixels).data]),
+  new Blob([(await writeTrace(traceSync(pixels))).data]),
+];
+const buffer: ArrayBuffer = result.data.buffer;
+export { blobs, buffer };
 `;
 
 /** The packed Node library beyond the examples: `text`, path inputs; prints `extras ok …` or throws. */

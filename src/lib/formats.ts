@@ -10,6 +10,7 @@ import { planVectorize } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
 import type { OutputOptions } from '../formats/types.js';
 import { optionFields, type ParameterOptions } from './options.js';
+import { arrayBufferBytes } from './tracer.js';
 
 export { buildPlan, type OutputPlan } from '../formats/plan.js';
 export { writeSvg, writeSvgPlan } from '../formats/svg.js';
@@ -26,7 +27,8 @@ export function toOutputOptions(options?: ParameterOptions): OutputOptions {
 
 /** A written file: its bytes, and its text for the text formats (SVG, EPS, DXF; absent for PDF, PNG). */
 export interface WrittenFile {
-  readonly data: Uint8Array;
+  /** Over an ArrayBuffer (a BlobPart under the DOM lib). */
+  readonly data: Uint8Array<ArrayBuffer>;
   readonly mimeType: string;
   readonly extension: string;
   readonly text?: string;
@@ -37,7 +39,7 @@ export async function writeTrace(result: TraceResult, options?: ParameterOptions
   const outputOptions = toOutputOptions(options);
   const format = outputOptions.fileFormat;
   const media = FILE_FORMAT_MEDIA[format];
-  const data = await writeFile(result, outputOptions);
+  const data = arrayBufferBytes(await writeFile(result, outputOptions));
   const file = { data, mimeType: media.contentType, extension: media.extension };
   return format === 'pdf' || format === 'png' ? file : { ...file, text: new TextDecoder().decode(data) };
 }

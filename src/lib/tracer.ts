@@ -40,8 +40,11 @@ export type PathReader = (file: FilePath) => Promise<Uint8Array>;
 export type TraceStats = TraceSummary;
 
 export interface VectorizeResult {
-  /** The file (SVG, PDF, EPS, DXF or PNG). */
-  readonly data: Uint8Array;
+  /**
+   * The file (SVG, PDF, EPS, DXF or PNG), over an ArrayBuffer of its own kind (never a
+   * SharedArrayBuffer), so `new Blob([data])` type-checks under the DOM lib (TypeScript ≥ 5.7).
+   */
+  readonly data: Uint8Array<ArrayBuffer>;
   /** e.g. `image/svg+xml`, `application/pdf`. */
   readonly mimeType: string;
   /** File extension without the dot, e.g. `svg`. */
@@ -61,9 +64,19 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['svg', 'eps', 'dxf']);
  * A VectorizeResult; `text` is the writer's own string when the caller has it, else `data`
  * decoded once (text formats only).
  */
-export function toResult(data: Uint8Array, mimeType: string, extension: string, stats: TraceStats, text?: string): VectorizeResult {
+export function toResult(bytes: Uint8Array, mimeType: string, extension: string, stats: TraceStats, text?: string): VectorizeResult {
+  const data = arrayBufferBytes(bytes);
   if (!TEXT_EXTENSIONS.has(extension)) return { data, mimeType, extension, stats };
   return { data, mimeType, extension, text: text ?? new TextDecoder().decode(data), stats };
+}
+
+/**
+ * `bytes` when they view an ArrayBuffer (the writers' and the threads' results all do), else a
+ * copy that does: a Blob, `Response` or `crypto.subtle` refuse SharedArrayBuffer views.
+ */
+export function arrayBufferBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  // The tag, not instanceof: a buffer from another realm (a worker's) is an ArrayBuffer all the same.
+  return Object.prototype.toString.call(bytes.buffer) === '[object ArrayBuffer]' ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
 
 /** A pool of trace threads. */

@@ -15,7 +15,7 @@ import { optionFields } from '../../src/lib/options.js';
 import { libOptionTypesSource } from '../../src/lib/options-source.js';
 import { traceSync, vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
 import { writeTrace } from '../../src/lib/formats.js';
-import { lazyTracer } from '../../src/lib/tracer.js';
+import { lazyTracer, toResult, type TraceStats } from '../../src/lib/tracer.js';
 import type { TraceOptions } from '../../src/lib/options.js';
 import { readImageFile } from '../../src/lib/node.js';
 import { vectorizeHere as vectorizeHereNode } from '../../src/lib/engine-node.js';
@@ -119,6 +119,37 @@ describe('library results: text', () => {
       }
     }
     expect((await tracer.vectorize(png)).text).toMatch(/^<\?xml|^<svg/);
+  });
+
+  it('data is a Uint8Array over an ArrayBuffer (a BlobPart under the DOM lib, type-checked by npm run typecheck)', async () => {
+    const decoded = await decodeImage(png);
+    const px = { data: decoded.data, width: decoded.width, height: decoded.height };
+    // A caller's SharedArrayBuffer-backed input still gives an ArrayBuffer-backed result.
+    const shared = new Uint8Array(new SharedArrayBuffer(png.length));
+    shared.set(png);
+    for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png'] as const) {
+      const options = { output: { file_format: format } };
+      const files = [await tracer.vectorize(shared, options), await vectorizeHere(png, options), await writeTrace(traceSync(px), options)];
+      if (format !== 'pdf') files.push(vectorizeSync(px, options));
+      for (const file of files) {
+        const buffer: ArrayBuffer = file.data.buffer;
+        expect(Object.prototype.toString.call(buffer), format).toBe('[object ArrayBuffer]');
+        const blob = new Blob([file.data], { type: file.mimeType });
+        expect(blob.size, format).toBe(file.data.byteLength);
+      }
+    }
+  });
+
+  it('a result over a SharedArrayBuffer is copied to an ArrayBuffer (bytes and text unchanged)', () => {
+    const bytes = new Uint8Array(new SharedArrayBuffer(5));
+    bytes.set(new TextEncoder().encode('<svg>'));
+    const stats = { profile: 'flat', colors: 1, shapes: 0, nodes: 0, regions: 0, width: 1, height: 1 } as unknown as TraceStats;
+    const result = toResult(bytes, 'image/svg+xml', 'svg', stats);
+    expect(Object.prototype.toString.call(result.data.buffer)).toBe('[object ArrayBuffer]');
+    expect([...result.data]).toEqual([...bytes]);
+    expect(result.text).toBe('<svg>');
+    const plain = new Uint8Array([1, 2]);
+    expect(toResult(plain, 'image/png', 'png', stats).data).toBe(plain); // no copy when there is no need
   });
 });
 
