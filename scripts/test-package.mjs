@@ -151,7 +151,7 @@ async function main() {
     return `5 formats identical, ran and exited in ${ms} ms`;
   });
 
-  await check('the packed library in Node: results carry text for SVG, EPS and DXF (none for PDF, PNG); a file path is read', () => {
+  await check('the packed library in Node: results carry text for SVG, EPS and DXF (none for PDF, PNG); a file path is read; the client takes nested options', () => {
     writeFileSync(join(app, 'extras.mjs'), EXTRAS);
     const printed = run(process.execPath, ['extras.mjs'], { cwd: app, timeout: 60_000 });
     assert(/^extras ok/m.test(printed), `unexpected output: ${printed}`);
@@ -399,7 +399,19 @@ for (const input of ['input.png', new URL('./input.png', import.meta.url)]) {
 const missing = await vectorize('missing.png').then(() => 'resolved', (e) => e.code + ' ' + e.message);
 if (missing !== "ENOENT cannot read image file 'missing.png': no such file") throw new Error('missing file: ' + missing);
 await tracer.close();
-console.log('extras ok: text checked for ' + seen.join(', ') + '; path and file: URL inputs; ' + missing);
+// tracelab/client: nested options as vectorize(); a bad value is TracelabError 1019 before any request.
+const { createClient } = await import('tracelab/client');
+const { createHandler } = await import('tracelab/handler');
+const handler = createHandler({ credentials: { apiId: 'a', apiSecret: 'b' }, threads: 0 });
+let requests = 0;
+const client = createClient({ baseUrl: 'http://x/api/v1', apiId: 'a', apiSecret: 'b', fetch: (input, init) => (requests++, handler(new Request(input, init))) });
+const pdf = await client.vectorize({ image }, { mode: 'test', output: { file_format: 'pdf' } });
+if (pdf.contentType !== 'application/pdf') throw new Error('client nested options: got ' + pdf.contentType);
+const bad = await client.vectorize({ image }, { output: { file_format: 'gif' } }).then(() => undefined, (e) => e);
+const { TracelabError } = await import('tracelab');
+if (!(bad instanceof TracelabError) || bad.code !== 1019 || requests !== 1) throw new Error('client bad value: ' + bad + ' after ' + requests + ' requests');
+await handler.close();
+console.log('extras ok: text checked for ' + seen.join(', ') + '; path and file: URL inputs; ' + missing + '; client: nested options, ' + bad.code + ' before any request');
 `;
 
 /** Uses every entry of the package, for the type check. */
@@ -418,7 +430,10 @@ const file: Promise<{ data: Uint8Array }> = writeTrace(trace, { output: { file_f
 const results: Promise<VectorizeResult>[] = [vectorize(pixels, options), vectorizeHere(new Blob([]), {}), createTracer({ threads: 1 }).vectorize(new ArrayBuffer(0))];
 const handler = createHandler({ credentials: { apiId: 'a', apiSecret: 'b' }, store: createMemoryStore(), threads: 0 });
 const client = createClient({ baseUrl: 'http://x/api/v1', apiId: 'a', apiSecret: 'b', fetch: (input, init) => handler(new Request(input, init)) });
-export { sync, svg, file, results, client, toNodeListener, decodeImage, buildPlan, TracelabError, ApiClientError };
+const call = client.vectorize({ image: new Uint8Array() }, { output: { file_format: 'pdf' }, 'processing.max_colors': 4 });
+// @ts-expect-error -- the client's options have the per-option value types of vectorize()
+const wrong = client.vectorize({ image: new Uint8Array() }, { processing: { max_colors: '4' } });
+export { sync, svg, file, results, client, call, wrong, toNodeListener, decodeImage, buildPlan, TracelabError, ApiClientError };
 `;
 
 /** The same /api/v1 calls against one server; prints what must be equal between servers. */
