@@ -36,7 +36,7 @@
 
 import { forRealService, isRealServiceUrl } from './extensions.js';
 import { checkCombination, describeAllowed, OPTION_BY_NAME, parseOptions, type Endpoint } from './options.js';
-import { concatBytes } from '../decode/bytes.js';
+import { arrayBufferBytes, concatBytes } from '../decode/bytes.js';
 import { parameterError } from '../engine/errors.js';
 import type { DottedOptions, NestedOptions } from '../lib/options.generated.js';
 
@@ -141,7 +141,8 @@ export type DownloadFields = (DottedOptions & NestedOptions & { readonly receipt
 
 export interface FileResult {
   readonly status: number;
-  readonly body: Uint8Array;
+  /** Over an ArrayBuffer (a BlobPart under the DOM lib: `new Blob([result.body])`). */
+  readonly body: Uint8Array<ArrayBuffer>;
   /** `Content-Type` as sent ('' when absent). */
   readonly contentType: string;
   /** From `Content-Disposition` (`filename*` preferred over `filename`). */
@@ -548,7 +549,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const h = res.headers;
     const result: {
       -readonly [K in keyof FileResult]: FileResult[K];
-    } = { status: res.status, body: bytes, contentType: h.get('Content-Type') ?? '' };
+    } = { status: res.status, body: arrayBufferBytes(bytes), contentType: h.get('Content-Type') ?? '' };
     if (dropped.length > 0) result.droppedOptions = dropped;
     const filename = parseContentDispositionFilename(h.get('Content-Disposition'));
     if (filename !== undefined) result.filename = filename;

@@ -10,7 +10,7 @@ import { planVectorize } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
 import type { OutputOptions } from '../formats/types.js';
 import { optionFields, type ParameterOptions } from './options.js';
-import { arrayBufferBytes } from './tracer.js';
+import { arrayBufferBytes } from '../decode/bytes.js';
 
 export { buildPlan, type OutputPlan } from '../formats/plan.js';
 export { writeSvg, writeSvgPlan } from '../formats/svg.js';

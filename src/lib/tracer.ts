@@ -7,6 +7,7 @@
  * MIME type and the stats.
  * The job is the service's TraceJob, so the bytes are those of the CLI and `tracelab serve`.
  */
+import { arrayBufferBytes } from '../decode/bytes.js';
 import { unreadableImageError } from '../engine/errors.js';
 import { planVectorize, type PixelInput, type TraceSummary } from '../api/pipeline.js';
 import type { TraceJob, TraceRunner, TraceSource } from '../api/service-trace.js';
@@ -68,15 +69,6 @@ export function toResult(bytes: Uint8Array, mimeType: string, extension: string,
   const data = arrayBufferBytes(bytes);
   if (!TEXT_EXTENSIONS.has(extension)) return { data, mimeType, extension, stats };
   return { data, mimeType, extension, text: text ?? new TextDecoder().decode(data), stats };
-}
-
-/**
- * `bytes` when they view an ArrayBuffer (the writers' and the threads' results all do), else a
- * copy that does: a Blob, `Response` or `crypto.subtle` refuse SharedArrayBuffer views.
- */
-export function arrayBufferBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  // The tag, not instanceof: a buffer from another realm (a worker's) is an ArrayBuffer all the same.
-  return Object.prototype.toString.call(bytes.buffer) === '[object ArrayBuffer]' ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
 
 /** A pool of trace threads. */

@@ -42,6 +42,8 @@ describe('tracelab/client options', () => {
     const nested = await client.vectorize({ image: png }, { output: { file_format: 'pdf', size: { scale: 2 } } });
     const dotted = await client.vectorize({ image: png }, { 'output.file_format': 'pdf', 'output.size.scale': 2 });
     expect(nested.contentType).toBe('application/pdf');
+    const blob = new Blob([nested.body], { type: nested.contentType }); // a BlobPart under the DOM lib
+    expect(blob.size).toBe(nested.body.byteLength);
     const library = await vectorizeHere(png, { output: { file_format: 'pdf', size: { scale: 2 } } });
     expect(Buffer.from(nested.body).equals(Buffer.from(dotted.body))).toBe(true);
     expect(Buffer.from(nested.body).equals(Buffer.from(library.data))).toBe(true);
