@@ -151,6 +151,13 @@ async function main() {
     return `5 formats identical, ran and exited in ${ms} ms`;
   });
 
+  await check('the packed library in Node: results carry text for SVG, EPS and DXF (none for PDF, PNG); a file path is read; the client takes nested options', () => {
+    writeFileSync(join(app, 'extras.mjs'), EXTRAS);
+    const printed = run(process.execPath, ['extras.mjs'], { cwd: app, timeout: 60_000 });
+    assert(/^extras ok/m.test(printed), `unexpected output: ${printed}`);
+    return printed.trim().split('\n').at(-1);
+  });
+
   // ---- 2. types ---------------------------------------------------------------------------------
   await check('tsc --strict compiles examples/node/typed.ts (wrong option name = @ts-expect-error) and it runs', () => {
     run('npm', ['install', '--no-save', `typescript@${devVersion('typescript')}`, `@types/node@${devVersion('@types/node')}`, ...npmFlags], { cwd: app });
@@ -172,7 +179,10 @@ async function main() {
       failed = String(error.stdout);
     }
     assert(/fil_format/.test(failed), `tsc accepted a misspelt option name: ${failed}`);
-    return 'typed.ts and entries.ts (every entry) clean; bad.ts: ' + failed.trim().split('\n')[0].slice(0, 120);
+    // A result's bytes are a BlobPart under the DOM lib (Uint8Array<ArrayBuffer>, TypeScript ≥ 5.7).
+    writeFileSync(join(app, 'blob.ts'), BLOB);
+    run(process.execPath, [tsc, ...flags, '--lib', 'es2022,dom', '--noEmit', 'blob.ts'], { cwd: app });
+    return 'typed.ts, entries.ts (every entry) and blob.ts (DOM lib) clean; bad.ts: ' + failed.trim().split('\n')[0].slice(0, 120);
   });
 
   // ---- 3. the handler in a server of one's own, against `tracelab serve` -------------------------
@@ -349,6 +359,61 @@ window.__probe = (() => {
 })();
 `;
 
+/** `new Blob([result.data])` under the DOM lib, for every entry that returns file bytes. */
+const BLOB = `
+import { vectorize, type VectorizeResult } from 'tracelab';
+import { vectorizeSync, traceSync } from 'tracelab/engine';
+import { writeTrace } from 'tracelab/formats';
+const pixels = { data: new Uint8Array(16), width: 2, height: 2 };
+const result: VectorizeResult = await vectorize(pixels);
+const blobs: Blob[] = [
+  new Blob([result.data], { type: result.mimeType }),
+  new Blob([vectorizeSync(pixels).data]),
+  new Blob([(await writeTrace(traceSync(pixels))).data]),
+];
+const buffer: ArrayBuffer = result.data.buffer;
+export { blobs, buffer };
+`;
+
+/** The packed Node library beyond the examples: `text`, path inputs; prints `extras ok …` or throws. */
+const EXTRAS = `
+import { readFileSync } from 'node:fs';
+import { vectorize, createTracer } from 'tracelab';
+const image = readFileSync('input.png');
+const tracer = createTracer({ threads: 1 });
+const seen = [];
+for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png']) {
+  for (const r of [await vectorize(image, { output: { file_format: format } }), await tracer.vectorize(image, { 'output.file_format': format })]) {
+    const want = format === 'pdf' || format === 'png' ? undefined : new TextDecoder().decode(r.data);
+    if (r.text !== want) throw new Error(format + ': text ' + (r.text === undefined ? 'missing' : 'differs from the bytes'));
+  }
+  seen.push(format);
+}
+// A file path or file: URL is read (Node); a missing file is named in the error.
+const bytes = (await vectorize(image)).data;
+for (const input of ['input.png', new URL('./input.png', import.meta.url)]) {
+  for (const r of [await vectorize(input), await tracer.vectorize(input)]) {
+    if (Buffer.compare(Buffer.from(r.data), Buffer.from(bytes)) !== 0) throw new Error('path input ' + input + ': other bytes than the file bytes');
+  }
+}
+const missing = await vectorize('missing.png').then(() => 'resolved', (e) => e.code + ' ' + e.message);
+if (missing !== "ENOENT cannot read image file 'missing.png': no such file") throw new Error('missing file: ' + missing);
+await tracer.close();
+// tracelab/client: nested options as vectorize(); a bad value is TracelabError 1019 before any request.
+const { createClient } = await import('tracelab/client');
+const { createHandler } = await import('tracelab/handler');
+const handler = createHandler({ credentials: { apiId: 'a', apiSecret: 'b' }, threads: 0 });
+let requests = 0;
+const client = createClient({ baseUrl: 'http://x/api/v1', apiId: 'a', apiSecret: 'b', fetch: (input, init) => (requests++, handler(new Request(input, init))) });
+const pdf = await client.vectorize({ image }, { mode: 'test', output: { file_format: 'pdf' } });
+if (pdf.contentType !== 'application/pdf') throw new Error('client nested options: got ' + pdf.contentType);
+const bad = await client.vectorize({ image }, { output: { file_format: 'gif' } }).then(() => undefined, (e) => e);
+const { TracelabError } = await import('tracelab');
+if (!(bad instanceof TracelabError) || bad.code !== 1019 || requests !== 1) throw new Error('client bad value: ' + bad + ' after ' + requests + ' requests');
+await handler.close();
+console.log('extras ok: text checked for ' + seen.join(', ') + '; path and file: URL inputs; ' + missing + '; client: nested options, ' + bad.code + ' before any request');
+`;
+
 /** Uses every entry of the package, for the type check. */
 const ENTRIES = `
 import { vectorize, createTracer, TracelabError, type TraceOptions, type VectorizeResult } from 'tracelab';
@@ -365,7 +430,10 @@ const file: Promise<{ data: Uint8Array }> = writeTrace(trace, { output: { file_f
 const results: Promise<VectorizeResult>[] = [vectorize(pixels, options), vectorizeHere(new Blob([]), {}), createTracer({ threads: 1 }).vectorize(new ArrayBuffer(0))];
 const handler = createHandler({ credentials: { apiId: 'a', apiSecret: 'b' }, store: createMemoryStore(), threads: 0 });
 const client = createClient({ baseUrl: 'http://x/api/v1', apiId: 'a', apiSecret: 'b', fetch: (input, init) => handler(new Request(input, init)) });
-export { sync, svg, file, results, client, toNodeListener, decodeImage, buildPlan, TracelabError, ApiClientError };
+const call = client.vectorize({ image: new Uint8Array() }, { output: { file_format: 'pdf' }, 'processing.max_colors': 4 });
+// @ts-expect-error -- the client's options have the per-option value types of vectorize()
+const wrong = client.vectorize({ image: new Uint8Array() }, { processing: { max_colors: '4' } });
+export { sync, svg, file, results, client, call, wrong, toNodeListener, decodeImage, buildPlan, TracelabError, ApiClientError };
 `;
 
 /** The same /api/v1 calls against one server; prints what must be equal between servers. */

@@ -35,9 +35,10 @@
  */
 
 import { forRealService, isRealServiceUrl } from './extensions.js';
-import { parseOptions, type Endpoint, type OptionName } from './options.js';
-import { concatBytes } from '../decode/bytes.js';
-import { TracelabError } from '../engine/errors.js';
+import { checkCombination, describeAllowed, OPTION_BY_NAME, parseOptions, type Endpoint } from './options.js';
+import { arrayBufferBytes, concatBytes } from '../decode/bytes.js';
+import { parameterError } from '../engine/errors.js';
+import type { DottedOptions, NestedOptions } from '../lib/options.generated.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -100,8 +101,9 @@ export interface ClientOptions {
   readonly backoffStepMs?: number;
   /**
    * Check `fields` against the local option schema before sending (default true): unknown names,
-   * bad values and options not accepted on the endpoint throw `ApiClientError` 400 / 1019 without
-   * making a request. Turn off to send fields this schema does not know.
+   * bad values and options not accepted on the endpoint throw the library's `TracelabError`
+   * 400 / 1019 — the error and message `vectorize()` gives — without making a request. Turn off
+   * to send fields this schema does not know.
    */
   readonly validateFields?: boolean;
   /**
@@ -126,14 +128,21 @@ export type VectorizeInput =
   | { readonly token: string };
 
 export type FieldValue = string | number | boolean;
-/** API option names → values; booleans become `true`/`false`, numbers decimal strings. */
-export type Fields =
-  | { readonly [K in OptionName]?: FieldValue | undefined }
-  | Iterable<readonly [string, FieldValue]>;
+/**
+ * The API parameters of a call, as `vectorize()` of `tracelab` takes them: nested
+ * (`{ output: { file_format: 'pdf' } }`) or dotted (`{ 'output.file_format': 'pdf' }`), each
+ * option with its own value type (a misspelt name or a wrong value type does not compile) — or raw
+ * `[name, value]` pairs, which are checked at run time only. Booleans are sent as `true`/`false`,
+ * numbers as plain decimals.
+ */
+export type Fields = (DottedOptions & NestedOptions) | Iterable<readonly [string, FieldValue]>;
+/** `/download` parameters: the output options of Fields and `receipt` (an upgraded preview's X-Receipt). */
+export type DownloadFields = (DottedOptions & NestedOptions & { readonly receipt?: string }) | Iterable<readonly [string, FieldValue]>;
 
 export interface FileResult {
   readonly status: number;
-  readonly body: Uint8Array;
+  /** Over an ArrayBuffer (a BlobPart under the DOM lib: `new Blob([result.body])`). */
+  readonly body: Uint8Array<ArrayBuffer>;
   /** `Content-Type` as sent ('' when absent). */
   readonly contentType: string;
   /** From `Content-Disposition` (`filename*` preferred over `filename`). */
@@ -160,15 +169,15 @@ export interface ApiClient {
   /** Talks to the real Vectorizer.AI service: `tracelab.*` fields are left out (ClientOptions.realService). */
   readonly realService: boolean;
   vectorize(input: VectorizeInput, fields?: Fields, call?: CallOptions): Promise<FileResult>;
-  download(token: string, fields?: Fields, call?: CallOptions): Promise<FileResult>;
+  download(token: string, fields?: DownloadFields, call?: CallOptions): Promise<FileResult>;
   delete(token: string, call?: CallOptions): Promise<{ success: true }>;
   account(call?: CallOptions): Promise<AccountStatus>;
 }
 
 /**
  * A non-2xx answer (`status`, and `code`/`message` from the JSON error body; code -1 and the body
- * text when it is not the API's JSON error), or a local field-validation failure (400 / 1019, no
- * request made; `cause` is the `TracelabError`).
+ * text when it is not the API's JSON error). A bad field found before sending is not one: that is
+ * the library's `TracelabError` 400 / 1019, and no request is made.
  */
 export class ApiClientError extends Error {
   readonly status: number;
@@ -314,20 +323,41 @@ export function errorFromResponse(status: number, statusText: string, text: stri
 
 const IMAGE_FIELDS = new Set(['image', 'image.url', 'image.base64', 'image.token']);
 
-function fieldEntries(fields: Fields | undefined): [string, string][] {
-  if (fields === undefined) return [];
-  const raw: Iterable<readonly [string, FieldValue | undefined]> =
-    Symbol.iterator in fields
-      ? (fields as Iterable<readonly [string, FieldValue]>)
-      : (Object.entries(fields) as [string, FieldValue | undefined][]);
+/** One value as its form field's text; anything but a string, boolean or finite number is 1019. */
+function fieldText(name: string, value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return formatFieldValue(value);
+  const spec = OPTION_BY_NAME.get(name);
+  const received = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'number' ? String(value) : typeof value;
+  throw parameterError(`${name} must be ${spec ? describeAllowed(spec) : 'a string, number or boolean'}; received ${received}`);
+}
+
+/**
+ * The fields as `[name, text]` in the order given: pairs as they are, an object flattened — a
+ * plain object under a name that is not an option is a group (`output: { … }`), as in the
+ * library's options (src/lib/options.ts).
+ */
+function fieldEntries(fields: Fields | DownloadFields | undefined): [string, string][] {
+  if (fields === undefined || fields === null) return [];
   const out: [string, string][] = [];
-  for (const [name, value] of raw) {
-    if (value === undefined) continue;
+  const add = (name: string, value: unknown): void => {
+    if (value === undefined) return;
     if (IMAGE_FIELDS.has(name)) {
       throw new TypeError(`${name} is an image source; pass it as the input / token argument, not in fields`);
     }
-    out.push([name, formatFieldValue(value)]);
+    out.push([name, fieldText(name, value)]);
+  };
+  if (Symbol.iterator in fields) {
+    for (const [name, value] of fields as Iterable<readonly [string, unknown]>) add(name, value);
+    return out;
   }
+  const walk = (obj: object, prefix: string): void => {
+    for (const [key, value] of Object.entries(obj)) {
+      const name = prefix ? `${prefix}.${key}` : key;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value) && !OPTION_BY_NAME.has(name) && !IMAGE_FIELDS.has(name)) walk(value, name);
+      else add(name, value);
+    }
+  };
+  walk(fields, '');
   return out;
 }
 
@@ -453,15 +483,14 @@ export function createClient(options: ClientOptions): ApiClient {
    * too: a bad value is a mistake wherever it was meant to go), then without the extensions when
    * this is the real service.
    */
-  function fieldsToSend(fields: Fields | undefined, endpoint: Endpoint): { entries: [string, string][]; dropped: string[] } {
+  function fieldsToSend(fields: Fields | DownloadFields | undefined, endpoint: Endpoint): { entries: [string, string][]; dropped: string[] } {
     const entries = fieldEntries(fields);
+    // A bad field is the library's own TracelabError (400 / 1019), as vectorize() reports it; for a
+    // Tracelab server also the combinations it refuses (output.size.scale=0, …), which the real
+    // service's documentation does not list.
     if (validate) {
-      try {
-        parseOptions(entries, endpoint);
-      } catch (e) {
-        if (e instanceof TracelabError) throw new ApiClientError(e.status, e.code, e.message, undefined, { cause: e });
-        throw e;
-      }
+      const parsed = parseOptions(entries, endpoint);
+      if (!realService) checkCombination(parsed);
     }
     if (!realService) return { entries, dropped: [] };
     const { fields: kept, dropped } = forRealService(entries);
@@ -520,7 +549,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const h = res.headers;
     const result: {
       -readonly [K in keyof FileResult]: FileResult[K];
-    } = { status: res.status, body: bytes, contentType: h.get('Content-Type') ?? '' };
+    } = { status: res.status, body: arrayBufferBytes(bytes), contentType: h.get('Content-Type') ?? '' };
     if (dropped.length > 0) result.droppedOptions = dropped;
     const filename = parseContentDispositionFilename(h.get('Content-Disposition'));
     if (filename !== undefined) result.filename = filename;

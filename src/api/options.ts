@@ -572,3 +572,39 @@ export function toOutputOptions(opts: VectorizeOptions): OutputOptions {
     },
   };
 }
+
+/**
+ * Options that are valid API values but that this version does not honour. Asking for one is an
+ * error rather than being silently ignored: a user comparing with the real service must not get
+ * a different file without being told.
+ */
+function unsupportedOption(o: VectorizeOptions): string | undefined {
+  if (o['processing.color_profile.input'] !== 'ignore') return `processing.color_profile.input=${o['processing.color_profile.input']}`;
+  if (o['processing.color_profile.output'] !== 'ignore') return `processing.color_profile.output=${o['processing.color_profile.output']}`;
+  return undefined;
+}
+
+/** Output options that contradict each other or cannot give a file (400 / 1019 naming the field). */
+function contradiction(o: VectorizeOptions): string | undefined {
+  for (const name of ['output.size.scale', 'output.size.width', 'output.size.height'] as const) {
+    const v = o[name];
+    if (v !== undefined && !(v > 0)) return `${name} must be greater than 0 (a page needs a size); received ${v}.`;
+  }
+  if (o['output.gap_filler.clip'] && o['output.gap_filler.enabled'] && o['output.file_format'] === 'svg' && o['output.svg.version'] === 'svg_tiny_1_2') {
+    return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use output.svg.version=svg_1_1, or output.gap_filler.clip=false (unclipped gap-filler strokes).';
+  }
+  return undefined;
+}
+
+/**
+ * The checks of parsed options beyond each field's own (what planVectorize and a Tracelab server
+ * refuse with 400 / 1019 before any work): contradicting output options, values not implemented.
+ */
+export function checkCombination(options: VectorizeOptions): void {
+  const contradicted = contradiction(options);
+  if (contradicted) throw parameterError(contradicted);
+  const unsupported = unsupportedOption(options);
+  if (unsupported) {
+    throw parameterError(`${unsupported} is a valid API value, but this version of tracelab does not implement it yet`);
+  }
+}

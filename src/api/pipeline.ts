@@ -4,14 +4,14 @@
  * No I/O and no platform code: hosts load codec assets themselves (Node: src/cli/node-codecs.ts).
  */
 import { decodeImage } from '../decode/index.js';
-import { MAX_ACCEPTED_PIXELS, parameterError, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
+import { MAX_ACCEPTED_PIXELS, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
 import { inLineRunner, traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
 import type { EngineParams, ImageProfile, TraceResult, TraceStats } from '../engine/types.js';
 import { forEachDrawable, type OutputPlan } from '../formats/plan.js';
 import { writeFile } from './write-file.js';
 import type { OutputOptions } from '../formats/types.js';
 import { FILE_FORMAT_MEDIA } from './media-types.js';
-import { parseOptions, toEngineParams, toOutputOptions, type VectorizeOptions } from './options.js';
+import { checkCombination, parseOptions, toEngineParams, toOutputOptions, type VectorizeOptions } from './options.js';
 
 /** Validated, converted parameters of one trace. */
 export interface VectorizePlan {
@@ -31,41 +31,13 @@ export interface VectorizeOutput {
 }
 
 /**
- * Options that are valid API values but that this version does not honour. Asking for one is an
- * error rather than being silently ignored: a user comparing with the real service must not get
- * a different file without being told.
- */
-function unsupportedOption(o: VectorizeOptions): string | undefined {
-  if (o['processing.color_profile.input'] !== 'ignore') return `processing.color_profile.input=${o['processing.color_profile.input']}`;
-  if (o['processing.color_profile.output'] !== 'ignore') return `processing.color_profile.output=${o['processing.color_profile.output']}`;
-  return undefined;
-}
-
-/** Output options that contradict each other or cannot give a file (400 / 1019 naming the field). */
-function contradiction(o: VectorizeOptions): string | undefined {
-  for (const name of ['output.size.scale', 'output.size.width', 'output.size.height'] as const) {
-    const v = o[name];
-    if (v !== undefined && !(v > 0)) return `${name} must be greater than 0 (a page needs a size); received ${v}.`;
-  }
-  if (o['output.gap_filler.clip'] && o['output.gap_filler.enabled'] && o['output.file_format'] === 'svg' && o['output.svg.version'] === 'svg_tiny_1_2') {
-    return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use output.svg.version=svg_1_1, or output.gap_filler.clip=false (unclipped gap-filler strokes).';
-  }
-  return undefined;
-}
-
-/**
  * Validate the API `fields` without touching any image, so a bad request fails before the input
  * is read. Throws TracelabError 1019.
  */
 export function planVectorize(fields: Iterable<readonly [string, string]>): VectorizePlan {
   const options = parseOptions(fields, 'vectorize');
   const outputOptions = toOutputOptions(options);
-  const contradicted = contradiction(options);
-  if (contradicted) throw parameterError(contradicted);
-  const unsupported = unsupportedOption(options);
-  if (unsupported) {
-    throw parameterError(`${unsupported} is a valid API value, but this version of tracelab does not implement it yet`);
-  }
+  checkCombination(options);
   return { options, engineParams: toEngineParams(options), outputOptions };
 }
 

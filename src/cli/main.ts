@@ -3,7 +3,6 @@
  * bin/tracelab.js). No side effects on import: `main` returns the exit status.
  */
 
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { version } from '../../package.json';
 import { TracelabError } from '../engine/errors.js';
@@ -11,6 +10,7 @@ import type { VectorizeInput } from '../api/client.js';
 import { parseArgs, UsageError, type Command } from './args.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { helpText } from './help.js';
+import { readNamedFile } from './read-input.js';
 
 /**
  * The trace worker bundle, next to the CLI bundle (dist-cli/trace-thread.mjs). This module is the
@@ -211,13 +211,8 @@ async function writeOutput(path: string, body: Uint8Array, io: CliIo): Promise<v
   else await writeAtomically(path, body);
 }
 
-async function readInput(path: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new Error(`cannot read INPUT '${path}': ${reason}`);
-  }
+function readInput(path: string): Promise<Uint8Array> {
+  return readNamedFile(path, 'INPUT');
 }
 
 /**

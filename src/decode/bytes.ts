@@ -13,3 +13,12 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * `bytes` when they view an ArrayBuffer, else a copy that does: a Blob, `Response` or
+ * `crypto.subtle` refuse SharedArrayBuffer views. The tag, not instanceof: a buffer from another
+ * realm (a worker's) is an ArrayBuffer all the same.
+ */
+export function arrayBufferBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return Object.prototype.toString.call(bytes.buffer) === '[object ArrayBuffer]' ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}

@@ -6,10 +6,10 @@
  * see `new Worker(new URL('./worker.js', import.meta.url))` and emit the worker and its chunks.
  */
 import { createWorkerPool } from '../worker/library-pool.js';
-import { lazyTracer, type ImageInput, type Tracer, type VectorizeResult } from './tracer.js';
+import { lazyTracer, type FilePath, type ImageInput, type Tracer, type VectorizeResult } from './tracer.js';
 import type { TraceOptions } from './options.js';
 
-export type { ImageInput, Pixels, Tracer, TraceStats, VectorizeResult } from './tracer.js';
+export type { FilePath, ImageInput, Pixels, Tracer, TraceStats, VectorizeResult } from './tracer.js';
 export type { CallOptions, DottedOptions, LibraryOptionName, NestedOptions, ParameterOptions, Progress, TraceOptions } from './options.js';
 export { TracelabError } from '../engine/errors.js';
 
@@ -39,9 +39,10 @@ let shared: Tracer | undefined;
 
 /**
  * Traces `input` on the shared default tracer (created on first use). Rejects with a
- * TracelabError (`code` 1006 unreadable image, 1013 too many pixels, 1019 bad option, …) or,
- * when `options.signal` aborts, with its reason.
+ * TracelabError (`code` 1006 unreadable image — also for a file path or URL string, which only
+ * Node reads —, 1013 too many pixels, 1019 bad option, …) or, when `options.signal` aborts, with
+ * its reason.
  */
-export function vectorize(input: ImageInput, options?: TraceOptions): Promise<VectorizeResult> {
+export function vectorize(input: ImageInput | FilePath, options?: TraceOptions): Promise<VectorizeResult> {
   return (shared ??= createTracer()).vectorize(input, options);
 }

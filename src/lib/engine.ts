@@ -17,9 +17,9 @@ import { writeEps } from '../formats/eps.js';
 import { writePlanPng } from '../formats/png.js';
 import { writeSvgPlan } from '../formats/svg.js';
 import { optionFields, type ParameterOptions, type TraceOptions } from './options.js';
-import { vectorizeWith, type ImageInput, type Pixels, type VectorizeResult } from './tracer.js';
+import { toResult, vectorizeWith, type FilePath, type ImageInput, type PathReader, type Pixels, type VectorizeResult } from './tracer.js';
 
-export type { ImageInput, Pixels, TraceStats, VectorizeResult } from './tracer.js';
+export type { FilePath, ImageInput, Pixels, TraceStats, VectorizeResult } from './tracer.js';
 export type { CallOptions, DottedOptions, LibraryOptionName, NestedOptions, ParameterOptions, Progress, TraceOptions } from './options.js';
 export type { TraceResult } from '../engine/types.js';
 export { TracelabError } from '../engine/errors.js';
@@ -29,13 +29,24 @@ export { setWebpWasm } from '../decode/webp-wasm.js';
 /** Runs before a file is decoded on this thread (Node: native inflate and the WebP wasm). */
 let prepareDecoders: (bytes: Uint8Array) => void = () => undefined;
 
+/** Reads file path inputs (Node only, engine-node.ts); browsers refuse them. */
+let readPath: PathReader | undefined;
+
 /** Lets the Node build of this entry load the decoders' Node assets (engine-node.ts). */
 export function setDecoderPreparation(prepare: (bytes: Uint8Array) => void): void {
   prepareDecoders = prepare;
 }
 
-/** Decodes and traces `input` on this thread (async only for on-demand decoders and the PDF writer). */
-export function vectorizeHere(input: ImageInput, options?: TraceOptions): Promise<VectorizeResult> {
+/** Lets the Node build of this entry read file path inputs (engine-node.ts). */
+export function setPathReader(read: PathReader): void {
+  readPath = read;
+}
+
+/**
+ * Decodes and traces `input` (in Node also a file path or `file:` URL) on this thread (async only
+ * for reading a file, on-demand decoders and the PDF writer).
+ */
+export function vectorizeHere(input: ImageInput | FilePath, options?: TraceOptions): Promise<VectorizeResult> {
   return vectorizeWith(
     (job, _signal, onProgress) => {
       if (job.source.kind === 'image') prepareDecoders(job.source.bytes);
@@ -43,6 +54,7 @@ export function vectorizeHere(input: ImageInput, options?: TraceOptions): Promis
     },
     input,
     options,
+    readPath,
   );
 }
 
@@ -61,12 +73,10 @@ export function vectorizeSync(pixels: Pixels, options?: ParameterOptions): Vecto
   if (format === 'pdf') throw parameterError('output.file_format=pdf is written asynchronously (pdf-lib); use vectorizeHere or vectorize for PDF');
   const result = tracePixelsSync(plan, pixels);
   const output = buildPlan(result, plan.outputOptions);
-  const data =
-    format === 'png' ? writePlanPng(output) : new TextEncoder().encode(format === 'svg' ? writeSvgPlan(output) : format === 'eps' ? writeEps(output) : writeDxf(output));
-  return { data, ...mediaOf(format), stats: summarize(result, output) };
-}
-
-function mediaOf(format: keyof typeof FILE_FORMAT_MEDIA): { mimeType: string; extension: string } {
-  const m = FILE_FORMAT_MEDIA[format];
-  return { mimeType: m.contentType, extension: m.extension };
+  const { contentType, extension } = FILE_FORMAT_MEDIA[format];
+  const stats = summarize(result, output);
+  if (format === 'png') return toResult(writePlanPng(output), contentType, extension, stats);
+  // The writer's string is the result's text; its UTF-8 bytes are the file.
+  const text = format === 'svg' ? writeSvgPlan(output) : format === 'eps' ? writeEps(output) : writeDxf(output);
+  return toResult(new TextEncoder().encode(text), contentType, extension, stats, text);
 }

@@ -10,6 +10,7 @@ import { planVectorize } from '../api/pipeline.js';
 import { writeFile } from '../api/write-file.js';
 import type { OutputOptions } from '../formats/types.js';
 import { optionFields, type ParameterOptions } from './options.js';
+import { arrayBufferBytes } from '../decode/bytes.js';
 
 export { buildPlan, type OutputPlan } from '../formats/plan.js';
 export { writeSvg, writeSvgPlan } from '../formats/svg.js';
@@ -24,9 +25,21 @@ export function toOutputOptions(options?: ParameterOptions): OutputOptions {
   return planVectorize(optionFields(options)).outputOptions;
 }
 
+/** A written file: its bytes, and its text for the text formats (SVG, EPS, DXF; absent for PDF, PNG). */
+export interface WrittenFile {
+  /** Over an ArrayBuffer (a BlobPart under the DOM lib). */
+  readonly data: Uint8Array<ArrayBuffer>;
+  readonly mimeType: string;
+  readonly extension: string;
+  readonly text?: string;
+}
+
 /** Writes `result` in `output.file_format` (default SVG) with the output options given. */
-export async function writeTrace(result: TraceResult, options?: ParameterOptions): Promise<{ data: Uint8Array; mimeType: string; extension: string }> {
+export async function writeTrace(result: TraceResult, options?: ParameterOptions): Promise<WrittenFile> {
   const outputOptions = toOutputOptions(options);
-  const media = FILE_FORMAT_MEDIA[outputOptions.fileFormat];
-  return { data: await writeFile(result, outputOptions), mimeType: media.contentType, extension: media.extension };
+  const format = outputOptions.fileFormat;
+  const media = FILE_FORMAT_MEDIA[format];
+  const data = arrayBufferBytes(await writeFile(result, outputOptions));
+  const file = { data, mimeType: media.contentType, extension: media.extension };
+  return format === 'pdf' || format === 'png' ? file : { ...file, text: new TextDecoder().decode(data) };
 }

@@ -7,11 +7,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { DEFAULT_THREAD_MEMORY_MB } from '../cli/config.js';
+import { readNamedFile } from '../cli/read-input.js';
 import { createTracePool } from '../cli/trace-pool.js';
-import { lazyTracer, type ImageInput, type Tracer, type VectorizeResult } from './tracer.js';
+import { lazyTracer, type FilePath, type ImageInput, type Tracer, type VectorizeResult } from './tracer.js';
 import type { TraceOptions } from './options.js';
 
-export type { ImageInput, Pixels, Tracer, TraceStats, VectorizeResult } from './tracer.js';
+export type { FilePath, ImageInput, Pixels, Tracer, TraceStats, VectorizeResult } from './tracer.js';
+export type { FileReadError } from '../cli/read-input.js';
 export type { CallOptions, DottedOptions, LibraryOptionName, NestedOptions, ParameterOptions, Progress, TraceOptions } from './options.js';
 export { TracelabError } from '../engine/errors.js';
 
@@ -32,24 +34,34 @@ export function defaultThreads(): number {
 /** A pool of `threads` trace threads, started on its first call. Call `close()` when done with it. */
 export function createTracer(options: TracerOptions = {}): Tracer {
   const entry = new URL('./trace-thread.js', import.meta.url);
-  return lazyTracer(options.threads ?? defaultThreads(), (size) =>
-    createTracePool({
-      entry,
-      size,
-      heapMb: options.heapMb ?? DEFAULT_THREAD_MEMORY_MB,
-      jobTimeoutMs: options.timeoutMs ?? 0,
-      holdProcess: 'busy',
-    }),
+  return lazyTracer(
+    options.threads ?? defaultThreads(),
+    (size) =>
+      createTracePool({
+        entry,
+        size,
+        heapMb: options.heapMb ?? DEFAULT_THREAD_MEMORY_MB,
+        jobTimeoutMs: options.timeoutMs ?? 0,
+        holdProcess: 'busy',
+      }),
+    readImageFile,
   );
+}
+
+/** A path / file: URL input, read on the calling thread; a missing file rejects with `cannot read image file '…': no such file` (code ENOENT). */
+export function readImageFile(file: FilePath): Promise<Uint8Array> {
+  return readNamedFile(file, 'image file');
 }
 
 let shared: Tracer | undefined;
 
 /**
- * Traces `input` on the shared default tracer (created on first use; its idle threads never keep
- * the process alive). Rejects with a TracelabError (`code` 1006 unreadable image, 1013 too many
- * pixels, 1019 bad option, …) or, when `options.signal` aborts, with its reason.
+ * Traces `input` — image bytes, pixels, or a file path / `file:` URL (read asynchronously) — on
+ * the shared default tracer (created on first use; its idle threads never keep the process
+ * alive). Rejects with a TracelabError (`code` 1006 unreadable image, 1013 too many pixels, 1019
+ * bad option, …), an Error naming a file that cannot be read (`code` 'ENOENT', …) or, when
+ * `options.signal` aborts, with its reason.
  */
-export function vectorize(input: ImageInput, options?: TraceOptions): Promise<VectorizeResult> {
+export function vectorize(input: ImageInput | FilePath, options?: TraceOptions): Promise<VectorizeResult> {
   return (shared ??= createTracer()).vectorize(input, options);
 }

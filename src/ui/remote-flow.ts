@@ -31,6 +31,7 @@ import {
 } from '../api/client.js';
 import { forRealService, notSentNote } from '../api/extensions.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
+import { TracelabError } from '../engine/errors.js';
 import { formatCredits, isTestMode, vectorizeCost, type Mode } from '../api/pricing.js';
 import type { VectorizeOptions } from '../api/options.js';
 import { fieldsFor, type JobError, type ServiceCall, type ServiceResultFile, type Source, type TracelabStore } from './store.js';
@@ -148,7 +149,8 @@ function isAbort(err: unknown): boolean {
 
 /** A failure as the API reports it (status, code, message), credentials scrubbed. */
 function callError(err: unknown, baseUrl: string, apiId: string, apiSecret: string): { status: number; error: JobError } {
-  if (err instanceof ApiClientError) {
+  // A server's answer, or a field the client refused before sending (TracelabError 1019).
+  if (err instanceof ApiClientError || err instanceof TracelabError) {
     return { status: err.status, error: { code: err.code, message: redact(err.message, apiId, apiSecret) } };
   }
   if (isAbort(err)) return { status: 0, error: { code: 0, message: 'The call was cancelled.' } };

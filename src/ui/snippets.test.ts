@@ -292,12 +292,15 @@ describe('curl snippet', () => {
 });
 
 describe('JS snippet', () => {
-  it('uses the client API with env placeholders and the fields as string literals', () => {
+  it('uses the client API with env placeholders and the fields as typed literals (numbers, booleans, strings)', () => {
     const text = jsSnippet(PALETTE_FIELDS, { fileName: 'shapes.png' });
     expect(text).toContain('import { createClient } from "./src/api/client.js";');
     expect(text).toContain(`apiId: process.env.${API_ID_VAR} ?? 'YOUR_API_ID'`);
     expect(text).toContain(`apiSecret: process.env.${API_SECRET_VAR} ?? 'YOUR_API_SECRET'`);
-    for (const [name, value] of PALETTE_FIELDS) expect(text).toContain(`${JSON.stringify(name)}: ${JSON.stringify(value)},`);
+    expect(text).toContain('"processing.max_colors": 6,');
+    expect(text).toContain('"output.size.width": 300,');
+    expect(text).toContain('"output.file_format": "pdf",');
+    expect(text).toContain(`"processing.palette": ${JSON.stringify(PALETTE_FIELDS[1]![1])},`);
     expect(text).toContain("await writeFile(\"shapes.pdf\", result.body);");
   });
 
@@ -305,9 +308,9 @@ describe('JS snippet', () => {
     const remote = jsSnippet(EXTENSION_FIELDS, { baseUrl: REMOTE_BASE_URL });
     expect(remote).toContain(`\n// ${NOT_SENT}\n`);
     expect(remote).not.toContain('"tracelab.gradients"');
-    for (const [name, value] of PALETTE_FIELDS) expect(remote).toContain(`${JSON.stringify(name)}: ${JSON.stringify(value)},`);
+    for (const [name] of PALETTE_FIELDS) expect(remote).toContain(`${JSON.stringify(name)}: `);
     const local = jsSnippet(EXTENSION_FIELDS);
-    expect(local).toContain('"tracelab.gradients": "true",');
+    expect(local).toContain('"tracelab.gradients": true,');
     expect(local).not.toContain('Not sent');
   });
 });

@@ -16,6 +16,8 @@
  */
 
 import { forRealService, isRealServiceUrl, notSentNote } from '../api/extensions.js';
+import { formatFieldValue } from '../api/client.js';
+import { OPTION_BY_NAME } from '../api/options.js';
 
 export type Fields = readonly (readonly [string, string])[];
 
@@ -57,6 +59,17 @@ export function shellQuote(text: string): string {
 /** A JS string literal (JSON is valid JS since ES2019, including U+2028/2029). */
 function jsString(text: string): string {
   return JSON.stringify(text);
+}
+
+/**
+ * A field's value as the client's typed options take it (src/api/client.ts Fields): numbers and
+ * booleans as literals, everything else as a string.
+ */
+function jsValue(name: string, text: string): string {
+  const kind = OPTION_BY_NAME.get(name)?.kind;
+  if (kind === 'bool' && (text === 'true' || text === 'false')) return text;
+  if ((kind === 'int' || kind === 'float') && /^-?\d+(?:\.\d+)?$/.test(text)) return formatFieldValue(Number(text));
+  return jsString(text);
 }
 
 /**
@@ -142,7 +155,7 @@ export function jsSnippet(allFields: Fields, options: SnippetOptions & { readonl
   const fileName = options.fileName ?? 'image.png';
   const out = outputName(fileName, formatOf(fields, options.format));
   const importFrom = options.importFrom ?? './src/api/client.js';
-  const fieldLines = fields.map(([name, value]) => `    ${jsString(name)}: ${jsString(value)},`);
+  const fieldLines = fields.map(([name, value]) => `    ${jsString(name)}: ${jsValue(name, value)},`);
   return [
     `// ${credentialHint(baseUrl)}`,
     '// Run from a Tracelab checkout with a TypeScript-aware runner (e.g. `npx tsx snippet.mts`).',

@@ -10,6 +10,7 @@ import {
   type FetchLike,
 } from '../../src/api/client.js';
 import { concurrencyAt, runBatch } from '../../src/api/client-batch.js';
+import { TracelabError } from '../../src/engine/errors.js';
 
 interface Call {
   readonly url: string;
@@ -89,8 +90,8 @@ describe('requests', () => {
     await expect(c.vectorize({} as never)).rejects.toThrow(TypeError);
     await expect(c.vectorize({ url: 'u' }, [['image.token', 't']])).rejects.toThrow(TypeError);
     const bad = await c.vectorize({ url: 'u' }, { 'processing.max_colors': 999 }).catch((e: unknown) => e);
-    expect(bad).toBeInstanceOf(ApiClientError);
-    expect((bad as ApiClientError).code).toBe(1019);
+    expect(bad).toBeInstanceOf(TracelabError); // the library's own error, not a server answer
+    expect((bad as TracelabError).code).toBe(1019);
     await expect(c.download('tok', { mode: 'test' })).rejects.toMatchObject({ status: 400, code: 1019 });
     expect(calls).toHaveLength(0);
   });
@@ -188,7 +189,7 @@ describe('Tracelab extensions (tracelab.*) and the real service', () => {
   it('a bad extension value is still a 1019 before any request, even for the real service; unknown tracelab.* names are dropped unchecked when validation is off', async () => {
     const { fetch, calls } = stubFetch(svg());
     const real = createClient({ apiId: 'a', apiSecret: 'b', fetch });
-    await expect(real.vectorize({ image: new Uint8Array([1]) }, { 'tracelab.gradients': 'yes' })).rejects.toMatchObject({ status: 400, code: 1019 });
+    await expect(real.vectorize({ image: new Uint8Array([1]) }, [['tracelab.gradients', 'yes']])).rejects.toMatchObject({ status: 400, code: 1019 });
     expect(calls).toHaveLength(0);
     const r = await createClient({ apiId: 'a', apiSecret: 'b', fetch, validateFields: false }).download('tok', [['tracelab.future', 'x'], ['output.file_format', 'pdf']]);
     expect([...form(calls[0]!).keys()]).toEqual(['image.token', 'output.file_format']);

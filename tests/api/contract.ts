@@ -159,10 +159,10 @@ export function runContract(makeHarness: MakeHarness, options: ContractOptions =
 
     contractCase('test-mode retention: api-test- token → free download of another option → delete', [], async () => {
       const { api, h } = await setup();
-      const made = await api.vectorize({ image: SMALL_PNG, filename: 'in.png' }, { mode: 'test', 'policy.retention_days': '1' });
+      const made = await api.vectorize({ image: SMALL_PNG, filename: 'in.png' }, { mode: 'test', 'policy.retention_days': 1 });
       expect(made.creditsCharged).toBe(0);
       expect(made.imageToken).toMatch(/^api-test-/);
-      const again = await api.download(made.imageToken!, { 'output.svg.fixed_size': 'true' });
+      const again = await api.download(made.imageToken!, { 'output.svg.fixed_size': true });
       expect(again.contentType).toContain('image/svg+xml');
       expect(again.creditsCharged).toBe(0);
       expect(text(again.body)).toMatch(/<svg[^>]* width="16"/);

@@ -5,12 +5,21 @@
  * thread pools and the packed tarball are checked by scripts/test-package.mjs.
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runVectorize, planVectorize } from '../../src/api/pipeline.js';
 import { decodeImage } from '../../src/decode/index.js';
 import { optionFields } from '../../src/lib/options.js';
 import { libOptionTypesSource } from '../../src/lib/options-source.js';
-import { vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
+import { traceSync, vectorizeHere, vectorizeSync } from '../../src/lib/engine.js';
+import { writeTrace } from '../../src/lib/formats.js';
+import { lazyTracer, toResult, type TraceStats } from '../../src/lib/tracer.js';
+import type { TraceOptions } from '../../src/lib/options.js';
+import { readImageFile } from '../../src/lib/node.js';
+import { vectorizeHere as vectorizeHereNode } from '../../src/lib/engine-node.js';
+import { runTraceJobHere } from '../../src/api/service-trace.js';
 import { countFilledPaths } from '../helpers/svg-count.js';
 
 const png = new Uint8Array(readFileSync(new URL('../../public/samples/shapes.png', import.meta.url)));
@@ -85,3 +94,100 @@ describe('library engine entry', () => {
     await expect(vectorizeHere(png, { signal: controller.signal })).rejects.toThrow('stop');
   });
 });
+
+describe('library results: text', () => {
+  // The Node and browser `vectorize` / `createTracer` are this tracer over their thread pools
+  // (the packed builds are run by scripts/test-package.mjs).
+  const tracer = lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }));
+  const decode = (data: Uint8Array): string => new TextDecoder().decode(data);
+
+  it('SVG, EPS and DXF come with their text (the bytes as UTF-8); PDF and PNG without', async () => {
+    const decoded = await decodeImage(png);
+    const pixels = { data: decoded.data, width: decoded.width, height: decoded.height };
+    for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png'] as const) {
+      const options = { output: { file_format: format } };
+      const results = [await tracer.vectorize(png, options), await vectorizeHere(png, options), await writeTrace(traceSync(pixels), options)];
+      if (format !== 'pdf') results.push(vectorizeSync(pixels, options));
+      for (const [i, result] of results.entries()) {
+        if (format === 'pdf' || format === 'png') {
+          expect(result.text, `${format} #${i}`).toBeUndefined();
+          expect('text' in result, `${format} #${i}`).toBe(false);
+        } else {
+          expect(typeof result.text, `${format} #${i}`).toBe('string');
+          expect(result.text, `${format} #${i}`).toBe(decode(result.data));
+        }
+      }
+    }
+    expect((await tracer.vectorize(png)).text).toMatch(/^<\?xml|^<svg/);
+  });
+
+  it('data is a Uint8Array over an ArrayBuffer (a BlobPart under the DOM lib, type-checked by npm run typecheck)', async () => {
+    const decoded = await decodeImage(png);
+    const px = { data: decoded.data, width: decoded.width, height: decoded.height };
+    // A caller's SharedArrayBuffer-backed input still gives an ArrayBuffer-backed result.
+    const shared = new Uint8Array(new SharedArrayBuffer(png.length));
+    shared.set(png);
+    for (const format of ['svg', 'eps', 'dxf', 'pdf', 'png'] as const) {
+      const options = { output: { file_format: format } };
+      const files = [await tracer.vectorize(shared, options), await vectorizeHere(png, options), await writeTrace(traceSync(px), options)];
+      if (format !== 'pdf') files.push(vectorizeSync(px, options));
+      for (const file of files) {
+        const buffer: ArrayBuffer = file.data.buffer;
+        expect(Object.prototype.toString.call(buffer), format).toBe('[object ArrayBuffer]');
+        const blob = new Blob([file.data], { type: file.mimeType });
+        expect(blob.size, format).toBe(file.data.byteLength);
+      }
+    }
+  });
+
+  it('a result over a SharedArrayBuffer is copied to an ArrayBuffer (bytes and text unchanged)', () => {
+    const bytes = new Uint8Array(new SharedArrayBuffer(5));
+    bytes.set(new TextEncoder().encode('<svg>'));
+    const stats = { profile: 'flat', colors: 1, shapes: 0, nodes: 0, regions: 0, width: 1, height: 1 } as unknown as TraceStats;
+    const result = toResult(bytes, 'image/svg+xml', 'svg', stats);
+    expect(Object.prototype.toString.call(result.data.buffer)).toBe('[object ArrayBuffer]');
+    expect([...result.data]).toEqual([...bytes]);
+    expect(result.text).toBe('<svg>');
+    const plain = new Uint8Array([1, 2]);
+    expect(toResult(plain, 'image/png', 'png', stats).data).toBe(plain); // no copy when there is no need
+  });
+});
+
+describe('library input: a file path (Node only)', () => {
+  const sample = new URL('../../public/samples/shapes.png', import.meta.url);
+  const samplePath = fileURLToPath(sample);
+  // `vectorize` / `createTracer` in Node are this tracer with readImageFile (src/lib/node.ts);
+  // in a browser (src/lib/browser.ts) the tracer has no path reader.
+  const nodeTracer = lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }), readImageFile);
+  const browserTracer = lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }));
+
+  it('Node: a path or a file: URL gives the bytes of the file input', async () => {
+    const fromBytes = await vectorizeHere(png);
+    for (const input of [samplePath, sample, relative(process.cwd(), samplePath)]) {
+      expect(Buffer.from((await nodeTracer.vectorize(input)).data).equals(Buffer.from(fromBytes.data)), String(input)).toBe(true);
+      expect(Buffer.from((await vectorizeHereNode(input)).data).equals(Buffer.from(fromBytes.data)), String(input)).toBe(true);
+    }
+  });
+
+  it('Node: a missing file is an Error naming it (as the CLI says it; code ENOENT); bad options still fail first', async () => {
+    const missing = join(tmpdir(), 'tracelab-no-such-file.png');
+    for (const call of [() => nodeTracer.vectorize(missing), () => nodeTracer.vectorize(pathToFileURL(missing)), () => vectorizeHereNode(missing)]) {
+      await expect(call()).rejects.toMatchObject({ message: `cannot read image file '${missing}': no such file`, code: 'ENOENT', path: missing });
+    }
+    await expect(nodeTracer.vectorize(tmpdir())).rejects.toMatchObject({ message: expect.stringContaining(`cannot read image file '${tmpdir()}'`), code: 'EISDIR' });
+    await expect(nodeTracer.vectorize(new URL('https://example.com/a.png'))).rejects.toThrow("only file: URLs are read");
+    await expect(nodeTracer.vectorize(missing, { 'output.file_format': 'gif' } as unknown as TraceOptions)).rejects.toMatchObject({ code: 1019 });
+    // A file that is not an image: the API's 1006, as for bytes.
+    await expect(nodeTracer.vectorize(fileURLToPath(import.meta.url))).rejects.toMatchObject({ code: 1006 });
+  });
+
+  it('browser: a path or URL is refused with a clear 1006 (pass the bytes)', async () => {
+    for (const input of [samplePath, sample]) {
+      await expect(browserTracer.vectorize(input)).rejects.toMatchObject({
+        code: 1006,
+        message: expect.stringContaining('is read only in Node; in a browser pass the image itself'),
+      });
+    }
+  });
+});
+
