@@ -38,7 +38,7 @@ import { forRealService, isRealServiceUrl } from './extensions.js';
 import { checkCombination, describeAllowed, OPTION_BY_NAME, parseOptions, type Endpoint } from './options.js';
 import { arrayBufferBytes, concatBytes } from '../decode/bytes.js';
 import { parameterError } from '../engine/errors.js';
-import type { DottedOptions, NestedOptions } from '../lib/options.generated.js';
+import type { DottedOptions, NestedOptions } from './options.generated.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types

@@ -1,5 +1,5 @@
 /**
- * Generates src/lib/options.generated.ts — the library's option types — from the one options
+ * Generates src/api/options.generated.ts — the library's option types — from the one options
  * schema (src/api/options.ts), so every option's name, value type, range and default in the
  * editor's tooltips is the schema's and cannot drift from validation.
  * In: OPTION_SCHEMA. Out: TypeScript source text (scripts/lib-options.mjs writes it;

@@ -8,9 +8,9 @@
 import { parameterError } from '../engine/errors.js';
 import { IMAGE_SOURCE_FIELDS, OPTION_BY_NAME, describeAllowed } from '../api/options.js';
 import type { JobProgress } from '../api/service-trace.js';
-import type { DottedOptions, NestedOptions } from './options.generated.js';
+import type { DottedOptions, NestedOptions } from '../api/options.generated.js';
 
-export type { DottedOptions, NestedOptions, LibraryOptionName } from './options.generated.js';
+export type { DottedOptions, NestedOptions, LibraryOptionName } from '../api/options.generated.js';
 
 /** A progress report: the step just finished (decode, an engine stage, write) and the share done (0–1). */
 export type Progress = JobProgress;

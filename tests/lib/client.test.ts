@@ -1,6 +1,6 @@
 /**
  * `tracelab/client` takes the API parameters as `vectorize()` of `tracelab` does — nested or
- * dotted, typed per option from the schema (src/lib/options.generated.ts) — and a bad value is the
+ * dotted, typed per option from the schema (src/api/options.generated.ts) — and a bad value is the
  * library's own TracelabError 400 / 1019, with vectorize()'s message, before any request. Against
  * a local service: the handler of `tracelab/handler` in node:http, which counts the requests.
  */

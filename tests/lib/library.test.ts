@@ -50,8 +50,8 @@ describe('library options', () => {
     check({ 'image.url': 'https://example.com/a.png' }, "pass the image as vectorize's first argument");
   });
 
-  it('src/lib/options.generated.ts is the schema’s (node scripts/lib-options.mjs)', () => {
-    expect(readFileSync(new URL('../../src/lib/options.generated.ts', import.meta.url), 'utf8')).toBe(libOptionTypesSource());
+  it('src/api/options.generated.ts is the schema’s (node scripts/lib-options.mjs)', () => {
+    expect(readFileSync(new URL('../../src/api/options.generated.ts', import.meta.url), 'utf8')).toBe(libOptionTypesSource());
   });
 });
 
