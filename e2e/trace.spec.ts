@@ -174,10 +174,15 @@ const CHECKS: Check[] = [
       const text = await statusText(page);
       assert.match(text, /^Error 1006: Failed to read the supplied image: /);
       assert.equal(await resultImg(page).count(), 0, 'no stale result after an error');
-      assert.equal(await page.getByRole('button', { name: 'Download SVG' }).isDisabled(), true);
+      // One rule for all download buttons: no result, nothing to download (issue 29 item 2).
+      const downloadAs = page.getByRole('group', { name: 'Download as' }).getByRole('button');
+      assert.equal(await downloadAs.count(), 5);
+      const disabled = async (): Promise<boolean[]> => [await page.getByRole('button', { name: 'Download SVG' }).isDisabled(), ...(await Promise.all((await downloadAs.all()).map((b) => b.isDisabled())))];
+      assert.deepEqual(await disabled(), [true, true, true, true, true, true]);
       await upload(page, 'fixture-again.png', fixturePng);
       lastSrc = await waitForNewResult(page);
       assert.equal(await fetchText(page, lastSrc), firstSvg);
+      assert.deepEqual(await disabled(), [false, false, false, false, false, false]);
     },
   },
   {

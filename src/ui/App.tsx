@@ -194,7 +194,7 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
       )}
       <StatsLine stats={job.stats} ms={job.ms} />
       <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
-      <DownloadPanel store={store} exporter={exporter} invalid={invalidOption !== undefined} />
+      <DownloadPanel store={store} exporter={exporter} hasResult={job.svg !== null} invalid={invalidOption !== undefined} />
     </section>
   );
 }

@@ -68,7 +68,7 @@ export function DownloadButton({
   };
   return (
     <>
-      <button type="button" id="primary-download" onClick={() => void download()} disabled={svg === null || invalid || busy}>
+      <button type="button" id="primary-download" onClick={() => void download()} disabled={!canDownload({ hasResult: svg !== null, invalid, busy })}>
         Download {format.toUpperCase()}
       </button>
       {message !== '' && (
@@ -105,8 +105,17 @@ function stateText(state: PanelState): string {
   }
 }
 
-export function DownloadPanel({ store, exporter, invalid = false }: { store: TracelabStore; exporter: ServiceExporter; invalid?: boolean }) {
-  const hasSource = useStore(store, (s) => s.source !== null);
+/**
+ * One rule for every download button (the primary one and the six of "Download as"): there is a
+ * result to download, no option field is invalid, and no export is running. An input that failed
+ * (a text file named .png, an empty or truncated file, a picture over the limits) leaves no
+ * result, so no button offers to download it again only to repeat the error.
+ */
+export function canDownload({ hasResult, invalid, busy }: { hasResult: boolean; invalid: boolean; busy: boolean }): boolean {
+  return hasResult && !invalid && !busy;
+}
+
+export function DownloadPanel({ store, exporter, hasResult, invalid = false }: { store: TracelabStore; exporter: ServiceExporter; hasResult: boolean; invalid?: boolean }) {
   const [state, setState] = useState<PanelState>({ kind: 'idle' });
   // "Saved logo.svg" or an old error belongs to the input and options it was made from: a new
   // image or any option change clears it (issue 17: it stayed beside a new error).
@@ -138,7 +147,7 @@ export function DownloadPanel({ store, exporter, invalid = false }: { store: Tra
           key={format}
           type="button"
           className="secondary"
-          disabled={!hasSource || invalid || state.kind === 'running'}
+          disabled={!canDownload({ hasResult, invalid, busy: state.kind === 'running' })}
           aria-describedby={messageId}
           onClick={() => void download(format)}
         >
