@@ -243,6 +243,22 @@ const CHECKS: Check[] = [
     },
   },
   {
+    name: 'a file dropped anywhere on the page (outside the drop zone) loads it too (issue 29 item 6)',
+    async run(page) {
+      const bytes = [...fixturePng];
+      const dataTransfer = await page.evaluateHandle((b) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(b)], 'dropped-on-page.png', { type: 'image/png' }));
+        return dt;
+      }, bytes);
+      const heading = page.locator('h1').first();
+      await heading.dispatchEvent('dragover', { dataTransfer });
+      await heading.dispatchEvent('drop', { dataTransfer });
+      lastSrc = await waitForNewResult(page);
+      assert.match((await page.locator('figcaption').first().textContent()) ?? '', /dropped-on-page\.png/);
+    },
+  },
+  {
     name: '"Try a sample" loads the bundled sample (relative URL) and traces it; screenshot',
     async run(page) {
       await page.getByRole('button', { name: 'Try a sample' }).click();

@@ -89,16 +89,24 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
       event.preventDefault();
       void loadFile(file);
     };
-    // A file dropped outside the drop zone must not navigate away from the page.
-    const onWindowDrop = (event: globalThis.DragEvent) => {
+    // A file dropped anywhere on the page is the input (not a navigation away from the page),
+    // unless a drop target of its own took it first (the drop zone, the batch panel).
+    const onWindowDragOver = (event: globalThis.DragEvent) => {
       if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
     };
+    const onWindowDrop = (event: globalThis.DragEvent) => {
+      if (!event.dataTransfer?.types.includes('Files')) return;
+      const taken = event.defaultPrevented;
+      event.preventDefault();
+      const file = event.dataTransfer.files[0];
+      if (!taken && file) void loadFile(file);
+    };
     window.addEventListener('paste', onPaste);
-    window.addEventListener('dragover', onWindowDrop);
+    window.addEventListener('dragover', onWindowDragOver);
     window.addEventListener('drop', onWindowDrop);
     return () => {
       window.removeEventListener('paste', onPaste);
-      window.removeEventListener('dragover', onWindowDrop);
+      window.removeEventListener('dragover', onWindowDragOver);
       window.removeEventListener('drop', onWindowDrop);
     };
   }, [loadFile]);
