@@ -80,6 +80,11 @@ describe('fetchImageUrl', () => {
     expect(await failure(fetchImageUrl('', BASE))).toMatchObject({ code: 1024 });
     expect(await failure(fetchImageUrl('ftp://x.test/a.png', BASE))).toMatchObject({ code: 1024 });
     expect(await failure(fetchImageUrl('http://[bad', BASE))).toMatchObject({ code: 1024 });
+    // Words are not an address: no fetch of the page, no "is a web page" (issue 29 item 7).
+    let fetched = 0;
+    const words = await failure(fetchImageUrl('not a url', BASE, { fetch: async () => (fetched++, new Response('<html></html>', { headers: { 'Content-Type': 'text/html' } })) }));
+    expect(words).toMatchObject({ code: 1024, message: '"not a url" is not an image address; enter one such as https://example.com/logo.png.' });
+    expect(fetched).toBe(0);
     // Plain http only to this machine (or the page's own origin): the page's CSP allows no more.
     expect((await failure(fetchImageUrl('http://elsewhere.test/a.png', BASE))).message).toMatch(/https:\/\//);
     const ok = { fetch: async () => new Response(png, { headers: { 'Content-Type': 'image/png' } }) };

@@ -129,6 +129,11 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
   const maxBytes = options.maxBytes ?? MAX_SOURCE_BYTES;
   const doFetch = options.fetch ?? ((u: string, init: RequestInit) => globalThis.fetch(u, init));
   if (raw.trim() === '') throw new TracelabError(1024, 400, 'Enter the address of an image (https://…).');
+  // Words with spaces and neither a slash nor a dot are not an address (they would resolve to a
+  // path on this site, fetch the page and be reported as "a web page"); `my logo.png` still is.
+  if (/\s/.test(raw.trim()) && !/[/.]/.test(raw.trim())) {
+    throw new TracelabError(1024, 400, `${JSON.stringify(raw.trim().slice(0, 200))} is not an image address; enter one such as https://example.com/logo.png.`);
+  }
   let url: URL;
   try {
     url = new URL(withScheme(raw.trim()), base);
