@@ -137,6 +137,17 @@ const CHECKS: Check[] = [
       assert.equal(await page.getByLabel('processing.max_colors', { exact: true }).inputValue(), '3');
       lastSrc = await waitForNewResult(page);
       assert.ok(Number((await stats(page)).Colours) <= 3);
+      // An emptied number field is the default, not an error (issue 29 item 7): no message, the
+      // trace is the default one again, the field stays empty while focused and shows 0 after.
+      const field = page.getByLabel('processing.max_colors', { exact: true });
+      await field.fill('');
+      lastSrc = await waitForNewResult(page);
+      assert.equal(await fetchText(page, lastSrc), firstSvg);
+      assert.equal(await field.getAttribute('aria-invalid'), 'false');
+      assert.equal(await page.locator('[data-option="processing.max_colors"] .field-error').count(), 0);
+      assert.equal(await field.inputValue(), '');
+      await field.blur();
+      assert.equal(await field.inputValue(), '0');
     },
   },
   {

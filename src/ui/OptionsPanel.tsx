@@ -101,6 +101,9 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
   const hintId = useId();
   const errorId = useId();
   const setText = (text: string, edit: OptionsEdit = 'typing') => store.getState().setOptionText(spec.name, text, edit);
+  // What the user is typing, while the field has focus: an emptied field means the default (the
+  // store holds it) but stays empty under the cursor until the user leaves it.
+  const [draft, setDraft] = useState<string | null>(null);
   const described = error ? `${hintId} ${errorId}` : hintId;
 
   let control;
@@ -131,10 +134,14 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
           inputMode={spec.kind === 'int' ? 'numeric' : numeric ? 'decimal' : 'text'}
           spellCheck={false}
           placeholder={spec.kind === 'palette' ? '#FF0000 -> #00FF00 ~ 0.1;' : numeric && value === undefined ? 'not set' : undefined}
-          value={error ? error.text : textOf(value)}
+          value={error ? error.text : draft !== null && draft.trim() === '' ? draft : textOf(value)}
           aria-invalid={error !== undefined}
           aria-describedby={described}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setText(e.target.value);
+          }}
+          onBlur={() => setDraft(null)}
         />
       );
     }

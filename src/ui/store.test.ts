@@ -71,6 +71,13 @@ describe('options from the schema', () => {
     expect(store.getState().setOptionText('output.size.width', '120')).toBe(true);
     expect(store.getState().setOptionText('output.size.width', '')).toBe(true);
     expect(store.getState().options['output.size.width']).toBeUndefined();
+    // An empty number field is the default, not an error (issue 29 item 7).
+    expect(store.getState().setOptionText('processing.max_colors', '8')).toBe(true);
+    expect(store.getState().setOptionText('processing.max_colors', '')).toBe(true);
+    expect(store.getState().options['processing.max_colors']).toBe(0);
+    expect(store.getState().setOptionText('processing.shapes.min_area_px', ' ')).toBe(true);
+    expect(store.getState().options['processing.shapes.min_area_px']).toBe(0.125);
+    expect(store.getState().optionErrors).toEqual({});
   });
 
   it('applies option sets (presets, share links) atomically and sends only non-default fields', () => {

@@ -297,9 +297,10 @@ const optionsSlice =
     optionsEdit: 'settled',
     setOptionText(name, text, edit = 'typing') {
       const { [name]: _dropped, ...otherErrors } = get().optionErrors;
-      // An optional option without a default (output.size.width, …) is unset by an empty text.
-      if (text.trim() === '' && optionSpec(name).default === undefined) {
-        set({ options: { ...(get().options as Record<string, unknown>), [name]: undefined } as VectorizeOptions, optionErrors: otherErrors, optionsEdit: edit });
+      // An empty text is the option's default (as a request without the field is): an optional
+      // option without one (output.size.width, …) is unset, any other takes its default value.
+      if (text.trim() === '') {
+        set({ options: { ...(get().options as Record<string, unknown>), [name]: optionSpec(name).default } as VectorizeOptions, optionErrors: otherErrors, optionsEdit: edit });
         return true;
       }
       const message = validateOption(name, text);
