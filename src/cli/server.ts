@@ -240,8 +240,9 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers['set-cookie'] = cookies;
     if (closeAfter || isClosing()) headers['connection'] = 'close';
-    const gzip = response.body !== null && method !== 'HEAD' && acceptsGzip(req.headers['accept-encoding']) && isCompressible(response);
-    if (isCompressible(response)) headers['vary'] = headers['vary'] ? `${String(headers['vary'])}, Accept-Encoding` : 'Accept-Encoding';
+    const compressible = isCompressible(response);
+    const gzip = compressible && response.body !== null && method !== 'HEAD' && acceptsGzip(req.headers['accept-encoding']);
+    if (compressible) headers['vary'] = headers['vary'] ? `${String(headers['vary'])}, Accept-Encoding` : 'Accept-Encoding';
     let zipped: Buffer | undefined;
     if (gzip) {
       // As the real service answers: the same bytes, gzip-encoded for a client that asks for it.

@@ -201,19 +201,11 @@ export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean 
   return facts.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO;
 }
 
-/** The measurements decideProfile reads (see ProfileFacts for each). */
-export interface ProfileEvidence {
+/** The measurements decideProfile reads (see ProfileFacts for each), with the exact colour and opaque pixel counts. */
+export interface ProfileEvidence
+  extends Pick<ProfileFacts, 'blendRatio' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones'> {
   readonly distinct: number;
   readonly opaque: number;
-  readonly blendRatio: number;
-  readonly flatShare: number;
-  readonly noiseShare: number;
-  readonly runShare: number;
-  readonly grey: boolean;
-  readonly topLevelsShare: number;
-  readonly rampTiles: number;
-  readonly antiAliasedTiles: number;
-  readonly tones: TwoTones;
 }
 
 /**
@@ -625,10 +617,6 @@ export interface TwoTones {
   readonly blendShare: number;
   /** Share of opaque pixels within TONE_NEAR of either tone itself. */
   readonly toneShare: number;
-  /** Share of opaque pixels in the rarer of the two tones. */
-  readonly minorShare: number;
-  /** Largest channel difference between the two tones (0 when the picture has one tone). */
-  readonly contrast: number;
 }
 
 /** Bits per channel of the tone histogram. */
@@ -659,7 +647,7 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
     sum[bin * 3 + 1] += data[o + 1]!;
     sum[bin * 3 + 2] += data[o + 2]!;
   }
-  const none: TwoTones = { blendShare: 0, toneShare: 0, minorShare: 0, contrast: 0 };
+  const none: TwoTones = { blendShare: 0, toneShare: 0 };
   if (opaque === 0) return none;
   let first = 0;
   for (let b = 1; b < bins; b++) if (count[b]! > count[first]!) first = b;
@@ -680,8 +668,6 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
   const near2 = TONE_NEAR * TONE_NEAR;
   let onBlend = 0;
   let onTone = 0;
-  let onA = 0;
-  let onC = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
@@ -694,11 +680,7 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
     const ez = pz - t * dz;
     if (ex * ex + ey * ey + ez * ez > near2) continue;
     onBlend++;
-    const toA = px * px + py * py + pz * pz;
-    const toC = (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2;
-    if (toA <= near2) onA++;
-    else if (toC <= near2) onC++;
+    if (px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2) onTone++;
   }
-  onTone = onA + onC;
-  return { blendShare: onBlend / opaque, toneShare: onTone / opaque, minorShare: Math.min(onA, onC) / opaque, contrast: Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz)) };
+  return { blendShare: onBlend / opaque, toneShare: onTone / opaque };
 }

@@ -200,87 +200,85 @@ describe('the disk store stays the default', () => {
   }, 60_000);
 });
 
-describe('scripts/fleet.sh', () => {
-  it('starts Redis, 2 replicas and haproxy, serves through haproxy, and stops every process on SIGINT', async () => {
-    const dir = newWork();
-    const [port, redisPort] = [await freePort(), await freePort()];
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
-    const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), '2'], {
-      cwd: root,
-      detached: true, // its own process group: the clean-up below reaches every process it started
-      env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      for (let k = 0; k < 600 && !/fleet: 2 replicas/.test(out); k++) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(/fleet: 2 replicas \+ Redis/);
-      await until200(`http://127.0.0.1:${port}/readyz`);
-      const account = await clientFor(`http://127.0.0.1:${port}/api/v1`).account();
-      expect(account.subscriptionPlan).toBe('tracelab_local');
-      const v = await clientFor(`http://127.0.0.1:${port}/api/v1`).vectorize({ image: redSquarePng() }, { mode: 'test' });
-      expect(v.status).toBe(200);
+/** scripts/fleet.sh with N replicas on free ports, in its own process group (so clean-up reaches everything it started). */
+async function startFleetScript(replicas: number) {
+  const dir = newWork();
+  const [port, redisPort] = [await freePort(), await freePort()];
+  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), String(replicas)], {
+    cwd: root,
+    detached: true,
+    env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const output = (): string => out;
+  for (let k = 0; k < 600 && !new RegExp(`fleet: ${replicas} replicas`).test(out); k++) await new Promise((r) => setTimeout(r, 50));
+  return {
+    child,
+    output,
+    exited,
+    port,
+    base,
+    redisPort,
+    /** SIGINT to the script, which must exit 0 and leave nothing listening on any of its ports. */
+    async stopAndCheckGone(): Promise<void> {
       process.kill(child.pid!, 'SIGINT');
       expect(await exited).toBe(0);
-      expect(out).toMatch(/fleet: stopping/);
-      // Nothing listens any more: haproxy, both replicas and Redis are gone.
-      for (const p of [port, base + 1, base + 2, redisPort]) {
+      for (const p of [port, ...Array.from({ length: replicas }, (_, i) => base + i + 1), redisPort]) {
         await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
       }
-    } finally {
+    },
+    killGroup(): void {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         // already gone
       }
+    },
+  };
+}
+
+describe('scripts/fleet.sh', () => {
+  it('starts Redis, 2 replicas and haproxy, serves through haproxy, and stops every process on SIGINT', async () => {
+    const fleet = await startFleetScript(2);
+    try {
+      expect(fleet.output()).toMatch(/fleet: 2 replicas \+ Redis/);
+      await until200(`http://127.0.0.1:${fleet.port}/readyz`);
+      const account = await clientFor(`http://127.0.0.1:${fleet.port}/api/v1`).account();
+      expect(account.subscriptionPlan).toBe('tracelab_local');
+      const v = await clientFor(`http://127.0.0.1:${fleet.port}/api/v1`).vectorize({ image: redSquarePng() }, { mode: 'test' });
+      expect(v.status).toBe(200);
+      // Nothing listens any more: haproxy, both replicas and Redis are gone.
+      await fleet.stopAndCheckGone();
+      expect(fleet.output()).toMatch(/fleet: stopping/);
+    } finally {
+      fleet.killGroup();
     }
   }, 90_000);
-});
 
-describe('scripts/fleet.sh keeps its replicas up', () => {
   it('a replica SIGKILLed is started again, serves again, and SIGINT still stops everything', async () => {
-    const dir = newWork();
-    const [port, redisPort] = [await freePort(), await freePort()];
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
-    const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), '2'], {
-      cwd: root,
-      detached: true,
-      env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const replicaPids = (): number[] => [...out.matchAll(/fleet: replica r1 pid (\d+)/g)].map((m) => Number(m[1]));
+    const fleet = await startFleetScript(2);
+    const replicaPids = (): number[] => [...fleet.output().matchAll(/fleet: replica r1 pid (\d+)/g)].map((m) => Number(m[1]));
     try {
-      for (let k = 0; k < 600 && !/fleet: 2 replicas/.test(out); k++) await new Promise((r) => setTimeout(r, 50));
-      await until200(`http://127.0.0.1:${base + 1}/readyz`);
+      await until200(`http://127.0.0.1:${fleet.base + 1}/readyz`);
       const [first] = replicaPids();
       expect(first).toBeGreaterThan(0);
       process.kill(first!, 'SIGKILL');
       for (let k = 0; k < 200 && replicaPids().length < 2; k++) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(/fleet: replica r1 exited with status 137; starting it again/);
+      expect(fleet.output()).toMatch(/fleet: replica r1 exited with status 137; starting it again/);
       const [, second] = replicaPids();
       expect(second).not.toBe(first);
       // The new replica answers on the same port, and calls through haproxy work.
-      await until200(`http://127.0.0.1:${base + 1}/readyz`);
-      const v = await clientFor(`http://127.0.0.1:${port}/api/v1`).vectorize({ image: redSquarePng() }, { mode: 'test' });
+      await until200(`http://127.0.0.1:${fleet.base + 1}/readyz`);
+      const v = await clientFor(`http://127.0.0.1:${fleet.port}/api/v1`).vectorize({ image: redSquarePng() }, { mode: 'test' });
       expect(v.status).toBe(200);
-      process.kill(child.pid!, 'SIGINT');
-      expect(await exited).toBe(0);
-      for (const p of [port, base + 1, base + 2, redisPort]) {
-        await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
-      }
+      await fleet.stopAndCheckGone();
     } finally {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      fleet.killGroup();
     }
   }, 90_000);
 });

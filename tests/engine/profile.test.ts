@@ -203,7 +203,7 @@ describe('classifyImage: the profile from evidence, not from size', () => {
   });
 
   it('decides from the measurements in a fixed order (each rule can be reached and missed)', () => {
-    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6, minorShare: 0.1, contrast: 200 } };
+    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 } };
     expect(decideProfile(base).profile).toBe('flat');
     // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
@@ -221,7 +221,7 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     // Grain: thousands of colours, hardly a run — a photo at any size.
     expect(decideProfile({ ...base, distinct: 4000, opaque: 9000, runShare: 0.1, flatShare: 0.5 }).profile).toBe('photo');
     // Ink on paper with anti-aliased edges: every pixel a tone or a blend, most pixels a tone.
-    const ink: ProfileEvidence = { ...base, distinct: 180, tones: { blendShare: 1, toneShare: 0.93, minorShare: 0.1, contrast: 255 } };
+    const ink: ProfileEvidence = { ...base, distinct: 180, tones: { blendShare: 1, toneShare: 0.93 } };
     expect(decideProfile(ink).profile).toBe('lineart');
     // ... but not a two-colour ramp (all blends), nor an icon-sized picture.
     expect(decideProfile({ ...ink, tones: { ...ink.tones, toneShare: 0.55 } }).profile).toBe('flat');
