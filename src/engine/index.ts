@@ -22,13 +22,13 @@ import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './bo
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
-import { runJob, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
+import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, isAntiAliased, type ProfileFacts } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
-import { despeckle, findRegions, type Regions } from './regions.js';
+import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
 import { applyShading, type Shaded } from './shaded-regions.js';
 import { findSmoothAreas } from './shading.js';
 import { shrunkSize } from './resize.js';
@@ -49,11 +49,24 @@ function automaticSpeckleArea(facts: ProfileFacts, pixelCount: number): number {
   // and never less than 5 px: in a thumbnail, 3–4-px specks are grain too (with every colour the
   // palette misses added back, 5 px keeps the small photos' median SSIM and cuts their bytes by
   // a seventh: corpus photos at 96–256 px).
-  if (facts.profile === 'photo') return Math.max(5, pixelCount * 5.6e-5);
+  if (facts.profile === 'photo') return photoSpeckleArea(pixelCount);
   if (isNoisy(facts)) return 6;
   // Line art: specks of a pixel or two are scanning dust (potrace's turdsize 2).
   if (facts.profile === 'lineart') return 2;
   return 0;
+}
+
+function photoSpeckleArea(pixelCount: number): number {
+  return Math.max(5, pixelCount * 5.6e-5);
+}
+
+/**
+ * The photo inside a flat picture (profile.ts photoTiles) loses its grain as a whole photo would.
+ * Not in line art traced as flat: a scan's small text has few runs too, and its glyphs' counters
+ * are smaller than a photo's specks.
+ */
+function photoAreaFloor(facts: ProfileFacts, pixelCount: number): AreaFloor | undefined {
+  return facts.profile === 'flat' && facts.photoTiles.set.includes(1) ? { tiles: facts.photoTiles, minAreaPx: photoSpeckleArea(pixelCount) } : undefined;
 }
 
 function isNoisy(facts: ProfileFacts): boolean {
@@ -253,28 +266,6 @@ function forcedProfile(params: EngineParams): ImageProfile | undefined {
 /** Why a forced profile was used (TraceStats.profileReason). */
 const FORCED_REASON = 'chosen by tracelab.profile';
 
-/**
- * Parameterized shapes a profile may fit. A photo's regions are blurry blobs whose outlines are
- * noise: a triangle, quadrilateral (rectangle, bullet) or star fitted to one is a guess that
- * puts crisp corners where the picture has none. Ellipses and circles stay (a blurred round blob
- * is still round, and they have no corners to invent).
- */
-function shapesFor(profile: ImageProfile, shapes: EngineParams['parameterizedShapes']): EngineParams['parameterizedShapes'] {
-  if (profile !== 'photo') return shapes;
-  return {
-    ...shapes,
-    triangleGeneral: false,
-    triangleIsosceles: false,
-    quadrilateralGeneral: false,
-    quadrilateralRectangle: false,
-    quadrilateralBullet: false,
-    starN3: false,
-    starN4: false,
-    starN5: false,
-    starN6: false,
-  };
-}
-
 /** Resize and profile: depend on the picture and its traced size only. */
 interface Prepared {
   readonly traced: RgbaImage;
@@ -423,7 +414,7 @@ function* traceBitmap(
       labelled.tooMany = true;
       return yield* asPhoto();
     }
-    regions = despeckle(found, width, height, minArea, labelLab, links);
+    regions = despeckle(found, width, height, minArea, labelLab, links, photoAreaFloor(facts, width * height));
     lap('regions');
     // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
     // output colours exactly, and a processing.max_colors budget is for flat colours (bands
@@ -461,7 +452,8 @@ function* traceBitmap(
       regionColor,
       regionOf: regions.regionOf,
       ...(links ? { links } : {}),
-      ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.hard.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+      ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+      ...(facts.profile === 'flat' && facts.photoTiles.set.includes(1) ? { photoTiles: facts.photoTiles } : {}),
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
       ...(shaded ? { ramps: shaded.ramps } : {}),
     };

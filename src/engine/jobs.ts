@@ -17,7 +17,7 @@ import type { Palette } from './palette.js';
 import { fitPrimitive } from './primitives.js';
 import { polygonCurves, polygonTurns, sampleOutline } from './outline-curves.js';
 import { outlinePolygon } from './outline-polygon.js';
-import { neighbourSpread } from './profile.js';
+import { neighbourSpread, type TileMask } from './profile.js';
 import { shrinkRows } from './resize.js';
 import { coveragePoints, latticePoints, type SampleContext } from './subpixel.js';
 import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, Segment, ShapePrimitive } from './types.js';
@@ -123,13 +123,15 @@ const FIT: Record<Exclude<ImageProfile, 'pixel' | 'lineart'>, { tolerancePx: num
  */
 function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
   const closed = graph.closed[c] === 1;
-  if (profile === 'pixel' || onHardTiles(graph, c, context)) return fitPolyline(latticePoints(graph, c), closed);
+  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitPolyline(latticePoints(graph, c), closed);
   if (profile === 'lineart') return fitLineArt(graph, c, closed, shapes, context);
   const points = coveragePoints(graph, c, context);
   const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
+  // A blob in the photo part of a flat picture is a photo's blob: no invented corners.
+  const allowed = profile === 'flat' && mostlyOnTiles(graph, c, context.photoTiles) ? shapesFor('photo', shapes) : shapes;
   // An isolated loop that is no circle or ellipse may be a rectangle, triangle, bullet, 4-gon or
   // star; fitChain tries that before fitting the spans the shape would replace.
-  const shape = isolated ? (loop: Float64Array): FittedChain | undefined => fitPrimitive(loop, shapes) : undefined;
+  const shape = isolated ? (loop: Float64Array): FittedChain | undefined => fitPrimitive(loop, allowed) : undefined;
   return fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
 }
 
@@ -162,11 +164,33 @@ const OUTLINE_CURVES = { alphaMax: 1, mergeTolerancePx: 0.3 };
 const LINE_ART_ROUND = { tolerancePx: 0.5, cornerAngleDeg: 55 };
 
 /**
- * Whether most of a chain's cracks lie in tiles of pixel art (profile.ts hardTiles): a sprite
- * inside a flat picture keeps its exact pixel edges instead of being smoothed into curves.
+ * Parameterized shapes a profile may fit. A photo's regions are blurry blobs whose outlines are
+ * noise: a triangle, quadrilateral (rectangle, bullet) or star fitted to one is a guess that
+ * puts crisp corners where the picture has none. Ellipses and circles stay (a blurred round blob
+ * is still round, and they have no corners to invent).
  */
-function onHardTiles(graph: ChainGraph, c: number, context: SampleContext): boolean {
-  const tiles = context.hardTiles;
+export function shapesFor(profile: ImageProfile, shapes: ParameterizedShapeSwitches): ParameterizedShapeSwitches {
+  if (profile !== 'photo') return shapes;
+  return {
+    ...shapes,
+    triangleGeneral: false,
+    triangleIsosceles: false,
+    quadrilateralGeneral: false,
+    quadrilateralRectangle: false,
+    quadrilateralBullet: false,
+    starN3: false,
+    starN4: false,
+    starN5: false,
+    starN6: false,
+  };
+}
+
+/**
+ * Whether most of a chain's cracks lie in flagged tiles: tiles of pixel art (profile.ts
+ * hardTiles: a sprite inside a flat picture keeps its exact pixel edges instead of being smoothed
+ * into curves) or of photo (photoTiles).
+ */
+function mostlyOnTiles(graph: ChainGraph, c: number, tiles: TileMask | undefined): boolean {
   if (!tiles) return false;
   let x = graph.startX[c]!;
   let y = graph.startY[c]!;
@@ -178,7 +202,7 @@ function onHardTiles(graph: ChainGraph, c: number, context: SampleContext): bool
     // The crack's midpoint decides its tile.
     const tx = Math.floor((x + DX[d]! / 2) / tiles.tilePx);
     const ty = Math.floor((y + DY[d]! / 2) / tiles.tilePx);
-    hard += tiles.hard[ty * tiles.columns + tx] ?? 0;
+    hard += tiles.set[ty * tiles.columns + tx] ?? 0;
     x += DX[d]!;
     y += DY[d]!;
   }

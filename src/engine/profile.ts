@@ -129,14 +129,21 @@ export interface ProfileFacts {
    * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
    * Chains of flat or photo pictures that run through such tiles stay on the pixel lattice.
    */
-  readonly hardTiles: HardTiles;
+  readonly hardTiles: TileMask;
+  /**
+   * Tiles of photo inside the picture (a photo pasted into a poster, a screenshot with a
+   * thumbnail): per TILE_PX square, 1 when it is opaque grain — few exact runs among its pixels.
+   * Outlines of a flat picture that run through such tiles get no cornered shapes (shapesFor).
+   */
+  readonly photoTiles: TileMask;
 }
 
-export interface HardTiles {
+/** One flag per TILE_PX square of the picture, row by row. */
+export interface TileMask {
   readonly tilePx: number;
   /** Tiles per row. */
   readonly columns: number;
-  readonly hard: Uint8Array;
+  readonly set: Uint8Array;
 }
 
 /**
@@ -158,15 +165,21 @@ export function classifyImage(
   // The pixel loop is a function of its own: V8 compiles a long function again for each hot loop
   // and deoptimises on code after a loop that had not run yet; a small one compiles once.
   const { contrastPairs, blends, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends);
-  // Per tile: many edges that turn or slant, none of them anti-aliased = a piece of pixel art.
-  const hardTiles = new Uint8Array(tilesX * tilesY);
-  for (let t = 0; t < hardTiles.length; t++) {
-    if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
-  }
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
-  const { runShare, grey, topLevelsShare } = countRuns(data, width, height);
+  const tileRuns = new Int32Array(tilesX * tilesY);
+  const tileOpaque = new Int32Array(tilesX * tilesY);
+  const { runShare, grey, topLevelsShare } = countRuns(data, width, height, tilesX, tileRuns, tileOpaque);
+  // Per tile: grain (few exact runs among mostly opaque pixels) = a piece of photo; otherwise many
+  // edges that turn or slant, none of them anti-aliased = a piece of pixel art. Grain comes first:
+  // a photo's tile along a hard seam (a photo pasted on paper) has hard edges too.
+  const hardTiles = new Uint8Array(tilesX * tilesY);
+  const photoTiles = new Uint8Array(tilesX * tilesY);
+  for (let t = 0; t < hardTiles.length; t++) {
+    if (tileOpaque[t]! * 2 >= tileArea(t, tilesX, width, height) && tileRuns[t]! < tileOpaque[t]! * PHOTO_TILE_RUNS_MAX) photoTiles[t] = 1;
+    else if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
+  }
   const rampTiles = rampTileShare(data, width, height, spread);
   let judged = 0;
   let antiAliased = 0;
@@ -179,9 +192,10 @@ export function classifyImage(
   const tones = twoTones(data, width * height);
   const measured = { distinct: colors.distinct, opaque, blendRatio, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones };
   const { profile, reason } = decideProfile(measured);
+  const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
   return {
     profile,
-    reason,
+    reason: reason + areas,
     distinctColors: Math.min(colors.distinct, MAX_PIXEL_ART_COLORS + 1),
     blendRatio,
     flatShare,
@@ -192,8 +206,26 @@ export function classifyImage(
     rampTiles,
     antiAliasedTiles,
     tones,
-    hardTiles: { tilePx: TILE_PX, columns: tilesX, hard: hardTiles },
+    hardTiles: { tilePx: TILE_PX, columns: tilesX, set: hardTiles },
+    photoTiles: { tilePx: TILE_PX, columns: tilesX, set: photoTiles },
   };
+}
+
+/**
+ * What was decided per area, for the stats' reason: pixel-art tiles inside a picture traced with
+ * sub-pixel edges (flat, photo, anti-aliased line art) stay on the lattice; photo tiles inside
+ * flat art lose their grain as a photo does and get no cornered shapes (index.ts, jobs.ts).
+ */
+function areaNote(profile: ImageProfile, blendRatio: number, hardTiles: Uint8Array, photoTiles: Uint8Array): string {
+  const share = (tiles: Uint8Array): number => tiles.reduce((sum, t) => sum + t, 0) / tiles.length;
+  const pct = (v: number): string => (v < 0.01 ? 'under 1 %' : `${Math.round(v * 100)} %`);
+  const notes: string[] = [];
+  const subpixel = profile === 'flat' || profile === 'photo' || (profile === 'lineart' && isAntiAliased({ blendRatio }));
+  const hard = share(hardTiles);
+  if (subpixel && hard > 0) notes.push(`pixel art in ${pct(hard)} of it (kept on the pixel lattice)`);
+  const photo = share(photoTiles);
+  if (profile === 'flat' && photo > 0) notes.push(`photo in ${pct(photo)} of it (grain removed as in a photo, no cornered shapes)`);
+  return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
 }
 
 /** Whether the picture's contrasting edges are mostly blends (anti-aliased), not hard steps. */
@@ -256,11 +288,26 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   return { profile: 'photo', reason: `continuous tone: ${colours} colours, ${pct(e.flatShare)} of pixels in flat areas: photo` };
 }
 
+/** Pixels of tile t (edge tiles are cut by the picture's border). */
+function tileArea(t: number, tilesX: number, width: number, height: number): number {
+  const x0 = (t % tilesX) * TILE_PX;
+  const y0 = Math.floor(t / tilesX) * TILE_PX;
+  return (Math.min(width, x0 + TILE_PX) - x0) * (Math.min(height, y0 + TILE_PX) - y0);
+}
+
 /**
  * Runs: the share of opaque pixels with an exactly equal opaque right or lower neighbour, counted
- * for both pixels of the pair; and whether every opaque pixel is grey.
+ * for both pixels of the pair (and per TILE_PX tile into tileRuns, with its opaque pixels in
+ * tileOpaque); and whether every opaque pixel is grey.
  */
-function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: number): { runShare: number; grey: boolean; topLevelsShare: number } {
+function countRuns(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  tilesX: number,
+  tileRuns: Int32Array,
+  tileOpaque: Int32Array,
+): { runShare: number; grey: boolean; topLevelsShare: number } {
   const inRun = new Uint8Array(width * height);
   // Per grey level (the red channel: only read when every pixel is grey).
   const levels = new Float64Array(256);
@@ -272,6 +319,7 @@ function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: 
       const o = i * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
       opaque++;
+      tileOpaque[(y >> TILE_SHIFT) * tilesX + (x >> TILE_SHIFT)]!++;
       levels[data[o]!]!++;
       if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
       if (x + 1 < width && sameOpaque(data, o, o + 4)) inRun[i] = inRun[i + 1] = 1;
@@ -279,7 +327,14 @@ function countRuns(data: Uint8Array | Uint8ClampedArray, width: number, height: 
     }
   }
   let runs = 0;
-  for (let i = 0; i < inRun.length; i++) runs += inRun[i]!;
+  for (let y = 0; y < height; y++) {
+    const tileRow = (y >> TILE_SHIFT) * tilesX;
+    for (let x = 0; x < width; x++) {
+      const r = inRun[y * width + x]!;
+      runs += r;
+      tileRuns[tileRow + (x >> TILE_SHIFT)]! += r;
+    }
+  }
   let topLevels = 0;
   if (grey) {
     levels.sort();
@@ -402,6 +457,12 @@ const TILE_PX = 1 << TILE_SHIFT;
 const HARD_TILE_MIN_EDGES = 24;
 /** ... and at most this share of them anti-aliased to count as pixel art. */
 const HARD_TILE_MAX_BLEND_RATIO = 0.04;
+/**
+ * A mostly opaque tile with fewer exact runs than this share of its pixels is grain: a piece of
+ * photo. Flat and anti-aliased art keep long runs even in busy tiles; PHOTO_RUNS_MAX is the
+ * whole-picture rule.
+ */
+const PHOTO_TILE_RUNS_MAX = 0.3;
 
 /** True when the pixels before and after o (at ±stride) match o within 8 per channel. */
 function straightRun(data: Uint8Array | Uint8ClampedArray, o: number, stride: number): boolean {

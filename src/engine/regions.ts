@@ -8,6 +8,7 @@
  */
 
 import { sortIndicesByKey } from './order.js';
+import type { TileMask } from './profile.js';
 
 export interface Regions {
   readonly count: number;
@@ -141,16 +142,29 @@ function unionSets(parent: Int32Array, a: number, b: number): void {
 }
 
 /**
- * Merges regions smaller than `minAreaPx` into their best neighbour. `labelLab` holds the Lab
+ * A larger despeckle area for regions that start in flagged tiles: the photo inside a flat
+ * picture (profile.ts photoTiles) loses its grain as a photo does, the art around it keeps
+ * its small details.
+ */
+export interface AreaFloor {
+  readonly tiles: TileMask;
+  readonly minAreaPx: number;
+}
+
+/**
+ * Merges regions smaller than `minAreaPx` (or, for a region whose first pixel lies in a tile of
+ * `floor`, than floor.minAreaPx if larger) into their best neighbour. `labelLab` holds the Lab
  * colour of each label (3 floats per label) for choosing the nearest-colour neighbour.
  */
-export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array, links?: Uint8Array): Regions {
+export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array, links?: Uint8Array, floor?: AreaFloor): Regions {
   const { count, regionOf, labelOf } = regions;
-  if (minAreaPx <= 1 || count === 0) return regions;
+  const floorArea = floor && floor.minAreaPx > minAreaPx ? floor.minAreaPx : 0;
+  if ((minAreaPx <= 1 && floorArea <= 1) || count === 0) return regions;
   const area = Int32Array.from(regions.area);
   // Each whole-picture loop lives in a helper of its own: V8 compiles a long function again for
   // each hot loop it reaches, and deoptimises on code after a loop that had not run yet.
   const { start, pixels } = pixelsByRegion(regionOf, count);
+  const minAreaOf = floorArea > 0 ? regionFloors(start, pixels, width, minAreaPx, floor!.tiles, floorArea) : undefined;
   const parent = new Int32Array(count);
   for (let r = 0; r < count; r++) parent[r] = r;
   // Members of a merged region form a linked list so its whole pixel set can be scanned.
@@ -160,7 +174,7 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
 
   // Small regions, smallest first (ties by index).
   const small: number[] = [];
-  for (let r = 0; r < count; r++) if (area[r]! < minAreaPx) small.push(r);
+  for (let r = 0; r < count; r++) if (area[r]! < (minAreaOf ? minAreaOf[r]! : minAreaPx)) small.push(r);
   sortIndicesByKey(small, area, false);
   // Border length shared with each neighbouring root, and those roots in first-seen order (a
   // typed-array tally instead of a Map: this loop visits every pixel of every small region).
@@ -168,7 +182,7 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   const neighbours = new Int32Array(count);
   let neighbourCount = 0;
   for (const r of small) {
-    if (findRegionRoot(parent, r) !== r || area[r]! >= minAreaPx) continue;
+    if (findRegionRoot(parent, r) !== r || area[r]! >= (minAreaOf ? minAreaOf[r]! : minAreaPx)) continue;
     for (let k = 0; k < neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
     neighbourCount = 0;
     for (let m = r; m >= 0; m = nextMember[m]!) {
@@ -214,6 +228,20 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
 }
 
 /** Pixels grouped by region (a counting sort): region r's pixels are pixels[start[r] … start[r + 1]). */
+/** Each region's despeckle area: the floor's when its first pixel lies in a flagged tile. */
+function regionFloors(start: Int32Array, pixels: Int32Array, width: number, minAreaPx: number, tiles: TileMask, floorArea: number): Float64Array {
+  const count = start.length - 1;
+  const out = new Float64Array(count).fill(minAreaPx);
+  for (let r = 0; r < count; r++) {
+    if (start[r] === start[r + 1]) continue;
+    const i = pixels[start[r]!]!;
+    const x = i % width;
+    const y = (i - x) / width;
+    if (tiles.set[Math.floor(y / tiles.tilePx) * tiles.columns + Math.floor(x / tiles.tilePx)] === 1) out[r] = floorArea;
+  }
+  return out;
+}
+
 function pixelsByRegion(regionOf: Int32Array, count: number): { start: Int32Array; pixels: Int32Array } {
   const start = new Int32Array(count + 1);
   for (let i = 0; i < regionOf.length; i++) if (regionOf[i]! >= 0) start[regionOf[i]! + 1]!++;

@@ -8,7 +8,7 @@
  * survey §5.7). Transparent sides use alpha as coverage. Junction vertices stay on the lattice.
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
-import type { HardTiles } from './profile.js';
+import type { TileMask } from './profile.js';
 import { hypot3 } from './length.js';
 import { rampColorOfArea, rampT, type AreaRamps } from './shaded-regions.js';
 
@@ -23,7 +23,9 @@ export interface SampleContext {
   /** Diagonal links per vertex (diagonals.ts), or undefined for pure 4-connectivity. */
   readonly links?: Uint8Array;
   /** Tiles of pixel art inside a flat or photo picture (profile.ts). */
-  readonly hardTiles?: HardTiles;
+  readonly hardTiles?: TileMask;
+  /** Tiles of photo inside a flat picture (profile.ts): no cornered shapes there. */
+  readonly photoTiles?: TileMask;
   /**
    * r, g, b of each colour a palette rule deleted: their pixels are region -1 yet opaque, so
    * coverage against them comes from colour, not alpha. Undefined when nothing was deleted.

@@ -330,6 +330,62 @@ describe('photos get no polygonal primitives', () => {
   });
 });
 
+describe('a picture that mixes kinds is decided per area', () => {
+  /**
+   * 512 × 320: flat art on the left 320 px (an anti-aliased triangle and square on paper), a grainy
+   * photo on the right 192 px (a ramp with ±8 grain and a blurred dark triangle and square). The
+   * photo starts on a tile boundary (32 px), so its tiles are all photo.
+   */
+  function posterWithPhoto(): RgbaImage {
+    const width = 512;
+    const height = 320;
+    const rand = seeded(31);
+    const inTriangle = (x: number, y: number, cx: number): boolean => y > 60 && y < 240 && Math.abs(x - cx) < (y - 60) * 0.5;
+    const inSquare = (x: number, y: number, x0: number): boolean => x > x0 && x < x0 + 70 && y > 110 && y < 220;
+    const inBlurredTriangle = (x: number, y: number): boolean => y > 90 && y < 190 && Math.abs(x - 378) < (y - 90) * 0.5;
+    const inBlurredSquare = (x: number, y: number): boolean => x > 440 && x < 500 && y > 200 && y < 280;
+    // The art: anti-aliased, as drawing programs export it.
+    const art = drawShape(width, height, [245, 240, 230], [
+      { color: [30, 40, 120], inside: (x, y) => x < 320 && inTriangle(x, y, 110) },
+      { color: [30, 40, 120], inside: (x, y) => x < 320 && inSquare(x, y, 230) },
+    ]);
+    const data = new Uint8ClampedArray(art.data);
+    for (let y = 0; y < height; y++) {
+      for (let x = 320; x < width; x++) {
+        // A lens's blur: the shapes' edges spread over ~3 px (a 3 × 3 box of the crisp masks).
+        let cover = 0;
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) cover += inBlurredTriangle(x + dx, y + dy) || inBlurredSquare(x + dx, y + dy) ? 1 : 0;
+        const v = (200 - y * 0.3) * (1 - cover / 9) + 50 * (cover / 9);
+        const o = (y * width + x) * 4;
+        data[o] = v + (rand() - 0.5) * 16;
+        data[o + 1] = v * 0.9 + (rand() - 0.5) * 16;
+        data[o + 2] = v * 0.75 + (rand() - 0.5) * 16;
+        data[o + 3] = 255;
+      }
+    }
+    return { width, height, data };
+  }
+
+  it('traces the art half as flat art and the photo half as a photo, and says so', () => {
+    const image = posterWithPhoto();
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('flat');
+    expect(result.stats.profileReason).toMatch(/; photo in \d+ % of it \(grain removed as in a photo, no cornered shapes\)$/);
+    // Crisp corners where the picture has them, none invented on the photo's blurred blobs.
+    const families = (side: (cx: number) => boolean) => result.shapes.flatMap((s) => (s.primitive && side(s.primitive.cx) ? [s.primitive.family] : []));
+    expect(families((cx) => cx < 320)).toEqual(expect.arrayContaining(['triangle']));
+    expect(families((cx) => cx < 320).some((f) => f === 'rectangle' || f === 'quadrilateral')).toBe(true);
+    expect(families((cx) => cx >= 320).filter((f) => f !== 'circle' && f !== 'ellipse')).toEqual([]);
+    // The photo's grain is despeckled as a whole photo's is (~1/18,000 of the picture: 9.2 px
+    // here), above flat art's own floor for noisy pictures (6 px, which the art's anti-aliasing
+    // fragments keep).
+    const photoFloor = image.width * image.height * 5.6e-5;
+    const onPhoto = result.shapes.filter((s) => result.chains[s.outer[0]!.chain]!.startX > 320);
+    expect(onPhoto.length).toBeGreaterThan(3);
+    expect(Math.min(...onPhoto.map((s) => s.areaPx))).toBeGreaterThanOrEqual(Math.floor(photoFloor));
+  });
+});
+
 describe("the playground's samples", () => {
   it('each get the profile their name says, from the evidence alone', async () => {
     const { decodeImage } = await import('../../src/decode/index.js');
