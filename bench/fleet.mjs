@@ -1,7 +1,7 @@
 /**
  * Fleet throughput: the same load against 1 replica and against 3 replicas of
  * `tracelab serve --store redis://…` sharing one redis-server, behind haproxy (deploy/haproxy.cfg),
- * all on this machine. The figure README "Fleet" quotes; a timing, so it lives here, not in vitest.
+ * all on this machine. The figure docs/fleet.md "Throughput" quotes; a timing, so it lives here, not in vitest.
  *
  *   node bench/fleet.mjs [--seconds 20] [--clients 12] [--image public/samples/photo.png] [--no-build]
  *

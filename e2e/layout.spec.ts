@@ -6,7 +6,7 @@
  *   - no card (section, option group, form) is wider inside than its box (scrollWidth ≤ clientWidth);
  *   - every option's checkbox and label lie inside the sidebar's visible box (item 1: the long
  *     parameter names of "Parameterized shape detection" pushed them out);
- *   - the README link of the real-service panel answers 200 (item 7).
+ *   - the docs link of the real-service panel answers 200 (item 7).
  */
 
 import assert from 'node:assert/strict';
@@ -114,9 +114,9 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
         },
       },
       {
-        name: `${width} px: the real-service README link answers 200`,
+        name: `${width} px: the real-service docs link answers 200`,
         async run() {
-          const link = page.getByRole('link', { name: 'README: Remote mode and CORS' });
+          const link = page.getByRole('link', { name: 'Docs: Remote mode and CORS' });
           if ((await link.count()) === 0) return;
           const href = (await link.first().getAttribute('href')) ?? '';
           const res = await page.request.get(new URL(href, page.url()).href);

@@ -181,8 +181,8 @@ function startNoCorsServer(): Promise<Server> {
 }
 
 /**
- * The README recipe for real: the page (in a context without routes, so Chromium does its own
- * preflight and CORS checks) → scripts/cors-proxy.mjs → a fake upstream that checks Basic auth.
+ * The docs/service.md proxy recipe for real: the page (in a context without routes, so Chromium
+ * does its own preflight and CORS checks) → scripts/cors-proxy.mjs → a fake upstream that checks Basic auth.
  */
 async function throughTheRealProxy(ctx: E2eContext): Promise<void> {
   const seen: { method: string; url: string; authorization: string | undefined }[] = [];
@@ -285,7 +285,7 @@ const CHECKS: Check[] = [
       assert.match((await warning.textContent()) ?? '', /sessionStorage is not encrypted.*any script running in this page/);
       assert.ok(await page.getByRole('button', { name: 'Forget credentials' }).isVisible());
       assert.ok(await page.getByLabel('Proxy URL (optional)').isVisible());
-      const link = page.getByRole('link', { name: 'README: Remote mode and CORS' });
+      const link = page.getByRole('link', { name: 'Docs: Remote mode and CORS' });
       // Issue 17 item 7: the link resolves on the built site (it was README.md#…, a 404) to the section.
       const href = (await link.getAttribute('href')) ?? '';
       const docs = await page.request.get(new URL(href, page.url()).href);
@@ -424,7 +424,7 @@ const CHECKS: Check[] = [
     },
   },
   {
-    name: 'the README proxy recipe for real: page → scripts/cors-proxy.mjs → fake upstream, with Chromium\'s own CORS checks',
+    name: 'the docs/service.md proxy recipe for real: page → scripts/cors-proxy.mjs → fake upstream, with Chromium\'s own CORS checks',
     async run() {
       await throughTheRealProxy(e2eContext!);
     },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Minimal CORS proxy for the playground's remote mode (README, "Remote mode and CORS"). No
+ * Minimal CORS proxy for the playground's remote mode (docs/service.md, "Remote mode and CORS"). No
  * dependencies: Node 20's http server and fetch.
  *
  *   node scripts/cors-proxy.mjs --origin http://localhost:5173 [--port 8790] [--host 127.0.0.1]

@@ -3,7 +3,7 @@
 # replicas on 127.0.0.1:8801… (each started again when it dies), and haproxy (deploy/haproxy.cfg)
 # answering on one port. Runs in the
 # foreground until Ctrl-C / SIGTERM, then stops haproxy, drains the replicas (SIGTERM: running
-# traces finish) and stops Redis (which writes its data to disk). README "Fleet" has the details.
+# traces finish) and stops Redis (which writes its data to disk). docs/fleet.md "The load balancer" has the details.
 #
 #   scripts/fleet.sh [N]                      N replicas (default 3)
 #   FLEET_PORT=8787      the API: http://127.0.0.1:$FLEET_PORT/api/v1

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The library as a user gets it: `npm pack`, a fresh project in a temp folder, `npm install` of the
- * tarball (nothing else), then the README's examples (examples/, copied verbatim) against it:
+ * tarball (nothing else), then the examples README.md and docs/library.md quote (examples/,
+ * copied verbatim) against it:
  *   1. node examples/node/vectorize.mjs → SVG, PDF, EPS, DXF, PNG byte-identical to the packed CLI
  *      (`node node_modules/tracelab/bin/tracelab.js vectorize …` with the same options);
  *   2. (typescript + @types/node added) `tsc --strict` compiles examples/node/typed.ts (its

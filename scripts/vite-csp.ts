@@ -9,7 +9,7 @@
  * index.html itself, `npm run dev` shows an unstyled page (checked in Chromium). It also prepends
  * an inline React-refresh script, which only escapes the policy because it comes first.
  *
- * README "Static hosting" documents the same policy as an HTTP header (plus frame-ancestors,
+ * docs/playground.md "Static hosting" documents the same policy as an HTTP header (plus frame-ancestors,
  * which a meta tag cannot set); keep the two in sync.
  */
 

@@ -1,10 +1,11 @@
 /**
- * Vite plugin: the README sections the playground links to, as small static HTML pages.
- * In: README.md (repository root). Out: `<outDir>/docs/<slug>.html` for each section in
- * DOC_SECTIONS (build), and the same pages from the dev server. The page used to link to
- * `README.md#…`, which the built site does not contain (a 404 on every static host).
- * The markdown subset the README uses is rendered here: headings, paragraphs, lists, fenced
- * code, `code` spans and [links](url); everything else is escaped text.
+ * Vite plugin: the documentation sections the playground links to, as small static HTML pages.
+ * In: the markdown pages under docs/ (repository root). Out: `<outDir>/docs/<slug>.html` for each
+ * section in DOC_SECTIONS (build), and the same pages from the dev server. The page used to link
+ * to `README.md#…`, which the built site does not contain (a 404 on every static host).
+ * The markdown subset the docs use is rendered here: headings, paragraphs, lists, fenced code,
+ * `code` spans and [links](https://…) (a relative link becomes its text: the markdown pages are
+ * not part of the site); everything else is escaped text.
  */
 
 import { readFileSync } from 'node:fs';
@@ -12,8 +13,10 @@ import { resolve } from 'node:path';
 
 import type { Plugin } from 'vite';
 
-/** Section heading (as in README.md) → page slug under docs/. */
-export const DOC_SECTIONS: Readonly<Record<string, string>> = { 'Remote mode and CORS': 'remote-mode-and-cors' };
+/** Section heading (`## heading` in `file`, from the repository root) → page slug under docs/ of the site. */
+export const DOC_SECTIONS: Readonly<Record<string, { readonly file: string; readonly slug: string }>> = {
+  'Remote mode and CORS': { file: 'docs/service.md', slug: 'remote-mode-and-cors' },
+};
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -23,10 +26,11 @@ function inline(text: string): string {
   return escapeHtml(text)
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
+    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>')
+    .replace(/\[([^\]]+)\]\([^)\s]+\)/g, '$1');
 }
 
-/** The text of `## heading` up to the next `## ` heading, or undefined. */
+/** The text of `## heading` in a markdown page up to the next `## ` heading, or undefined. */
 export function readmeSection(readme: string, heading: string): string | undefined {
   const lines = readme.split('\n');
   const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
@@ -72,11 +76,10 @@ ${body}
 }
 
 export function docPages(root: string): Map<string, string> {
-  const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
   const pages = new Map<string, string>();
-  for (const [heading, slug] of Object.entries(DOC_SECTIONS)) {
-    const section = readmeSection(readme, heading);
-    if (section === undefined) throw new Error(`README.md has no section "## ${heading}" (scripts/vite-readme-docs.ts)`);
+  for (const [heading, { file, slug }] of Object.entries(DOC_SECTIONS)) {
+    const section = readmeSection(readFileSync(resolve(root, file), 'utf8'), heading);
+    if (section === undefined) throw new Error(`${file} has no section "## ${heading}" (scripts/vite-readme-docs.ts)`);
     pages.set(`docs/${slug}.html`, page(heading, renderMarkdown(section)));
   }
   return pages;

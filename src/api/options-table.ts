@@ -1,8 +1,12 @@
 /**
- * The parameter table of README.md, generated from OPTION_SCHEMA (so the documentation cannot
- * drift from validation; tests/api/readme.test.ts checks README holds exactly this text).
+ * The parameter table of docs/parameters.md, generated from OPTION_SCHEMA (so the documentation
+ * cannot drift from validation; tests/api/readme.test.ts checks the page holds exactly this text,
+ * scripts/readme-options.mjs rewrites it).
  */
 import { OPTION_GROUPS, OPTION_SCHEMA, describeAllowed } from './options.js';
+
+/** The page (from the repository root) that holds the table between the markers below. */
+export const OPTIONS_TABLE_FILE = 'docs/parameters.md';
 
 export const OPTIONS_TABLE_BEGIN = '<!-- options-table:begin (generated from src/api/options.ts) -->';
 export const OPTIONS_TABLE_END = '<!-- options-table:end -->';

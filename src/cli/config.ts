@@ -86,7 +86,7 @@ export interface TraceThreadsConfig {
   readonly jobTimeoutMs: number;
 }
 
-/** Default heap budget of one trace worker, MB (see README "Limits and safety"). */
+/** Default heap budget of one trace worker, MB (see docs/service.md "Limits and safety"). */
 export const DEFAULT_THREAD_MEMORY_MB = 1024;
 export const DEFAULT_TRACE_TIMEOUT_S = 300;
 
@@ -115,7 +115,7 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     dataDir,
     imagesDir: join(dataDir, 'images'),
     accountFile: join(dataDir, 'account.json'),
-    // Inline JSON (as the README shows it) or a file path: a path never starts with `{`.
+    // Inline JSON (as docs/service.md "Configuration" shows it) or a file path: a path never starts with `{`.
     accountSeedFile: seed === undefined || seed.startsWith('{') ? undefined : resolve(seed),
     accountSeedJson: seed !== undefined && seed.startsWith('{') ? seed : undefined,
     remote: {

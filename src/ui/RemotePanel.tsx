@@ -29,8 +29,8 @@ import type { TracelabStore } from './store.js';
 import { formatNumber } from './format.js';
 
 /**
- * The README's "Remote mode and CORS" section, shipped with the site as a page of its own
- * (scripts/vite-readme-docs.ts): README.md itself is not part of the built site.
+ * The "Remote mode and CORS" section of docs/service.md, shipped with the site as a page of its
+ * own (scripts/vite-readme-docs.ts): the markdown files are not part of the built site.
  */
 export const REMOTE_DOCS_HREF = 'docs/remote-mode-and-cors.html';
 
@@ -131,7 +131,7 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
         The real service sends no CORS headers, so browsers block direct calls: run{' '}
         <code>node scripts/cors-proxy.mjs --origin {origin}</code> and enter its URL (
         <a href={REMOTE_DOCS_HREF} target="_blank" rel="noreferrer">
-          README: Remote mode and CORS
+          Docs: Remote mode and CORS
         </a>
         ), or use the CLI.
       </p>

@@ -3,7 +3,7 @@
  * the defaults (`applyOptions(values, 'defaults')`), so it always gives the same options whatever
  * was set before; `matchingPreset` tells which preset (if any) the current options are.
  *
- * Why each value (see the option hints in src/api/options.ts and the engine notes in README.md):
+ * Why each value (see the option hints in src/api/options.ts and the engine notes in docs/engine.md):
  * - logo: few flat colours, small specks removed, circles/ellipses kept exact; the gap filler
  *   (default on) hides seams between neighbouring colours.
  * - illustration: more colours, grouped by colour so each colour is one layer to edit.

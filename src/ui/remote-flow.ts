@@ -163,7 +163,7 @@ function callError(err: unknown, baseUrl: string, apiId: string, apiSecret: stri
   const host = new URL(baseUrl).host;
   const message =
     `The request did not reach ${host} (${detail}). Browsers refuse cross-origin answers without CORS headers, ` +
-    'which the real service does not send: set a proxy URL (README, "Remote mode and CORS") or use the CLI ' +
+    'which the real service does not send: set a proxy URL (docs/service.md, "Remote mode and CORS") or use the CLI ' +
     '(tracelab vectorize --remote).';
   return { status: 0, error: { code: 0, message: redact(message, apiId, apiSecret) } };
 }

@@ -3,7 +3,9 @@
  * three `node bin/tracelab.js serve --store redis://…` replicas (a private CLI build) and, for the
  * load runs, haproxy with deploy/haproxy.cfg — all installed by scripts/test-all.sh, none faked.
  *
- * 1. The README's API flows with every request sent to a different replica.
+ * 1. The API flows of docs/service.md ("Typical flows with curl") with every request sent to a
+ *    different replica (the curl commands themselves run against one server in
+ *    tests/docs/examples.test.ts).
  * 2. The disk store stays the default: `serve` without --store needs no Redis and never loads the
  *    Redis client (checked on the bundle's static import graph too).
  * 3. 20 clients for FLEET_SECONDS (default 20 s in CI; the issue's figure is 60 s) through haproxy,
@@ -70,7 +72,7 @@ async function startFleet(dir: string, count: number, env: Record<string, string
 const clientFor = (baseUrl: string, fetch?: FetchLike): ApiClient =>
   createClient({ baseUrl, apiId: 'tracelab', apiSecret: 'tracelab', backoffStepMs: 500, maxAttempts: 30, ...(fetch ? { fetch } : {}) });
 
-describe('README flows across three replicas', () => {
+describe('docs/service.md flows across three replicas', () => {
   it('vectorize → download formats → receipt → delete and account reads, every request on a different replica', async () => {
     const { replicas } = await startFleet(newWork(), 3, { TRACELAB_CREDITS: '50' });
     let i = 0;

@@ -181,7 +181,14 @@ describe('issue 17: output names, kept receipts, inline TRACELAB_ACCOUNT', () =>
     expect(() => readFileSync(join(data, 'receipts', token))).toThrow();
   });
 
-  it('TRACELAB_ACCOUNT accepts inline JSON as the README shows it', () => {
+  it('TRACELAB_ACCOUNT accepts inline JSON as docs/service.md shows it', () => {
+    // The example of the page's configuration table, as written there.
+    const page = readFileSync(join(root, 'docs', 'service.md'), 'utf8');
+    const shown = /`TRACELAB_ACCOUNT='(\{[^'`]*\})'`/.exec(page)?.[1];
+    expect(shown, 'docs/service.md shows TRACELAB_ACCOUNT=\'{…}\'').toBeDefined();
+    const shownRun = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'inline-shown'), TRACELAB_ACCOUNT: shown! });
+    expect(shownRun.status, shownRun.stderr).toBe(0);
+    expect(JSON.parse(shownRun.stdout)).toMatchObject(JSON.parse(shown!) as object);
     const r = tracelab(['account'], { TRACELAB_DATA_DIR: join(dir, 'inline'), TRACELAB_ACCOUNT: '{"credits": 11}' });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ credits: 11 });

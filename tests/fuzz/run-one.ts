@@ -12,7 +12,7 @@ import { setWebpWasm } from '../../src/decode/index.js';
 import { TracelabError } from '../../src/engine/errors.js';
 
 /**
- * Error codes an input alone may produce (README "Errors"): 1006 unreadable image (corrupt, truncated, unknown
+ * Error codes an input alone may produce (docs/cli.md and docs/service.md "Limits and safety"): 1006 unreadable image (corrupt, truncated, unknown
  * format, 0×0, unsupported variant), 1012 too many bytes (a host-side check; listed for the service), 1013 too
  * many pixels (> 33,554,432 declared or decoded). Any other code, or any other exception, is a crash.
  */

@@ -17,7 +17,7 @@
  * The Redis store (redis.ts) is shared by many `tracelab serve` replicas, so it adds `setReceipt`:
  * two replicas upgrading the same preview token at once must hand out one receipt, not two.
  * Image bytes beyond what Redis should hold can go to a `BlobStore` (an S3-compatible bucket);
- * see `BlobStore` below and README "Fleet".
+ * see `BlobStore` below and docs/fleet.md "Limits".
  */
 
 import type { Mode } from '../pricing.js';
