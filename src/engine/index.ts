@@ -14,11 +14,12 @@
  *   7 fit       corners, lines / quadratics / cubics / arcs within a pixel tolerance; isolated
  *               closed chains as parameterized shapes (circle, ellipse, rectangle, quadrilateral,
  *               bullet, triangle, star: primitives.ts)
+ *   8 shapes    one outer loop + holes per region; cutouts or stacked (shapes.ts)
  * Stages 0, 1, 3, 4 (links) and 7 are data-parallel jobs (jobs.ts) that traceImageWith spreads
- * over threads; traceImage runs them in line. Same bytes either way.
- *   8 shapes    one outer loop + holes per region; cutouts or stacked
+ * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
+ * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
  */
-import { buildChainGraph, buildRegionLoops, DX, DY, type ChainGraph } from './boundary.js';
+import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
@@ -27,17 +28,19 @@ import { buildPalette, type Palette } from './palette.js';
 import { classifyImage, countColors, isAntiAliased, type ProfileFacts } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
-import { indicesByKey, sortIndicesByKey } from './order.js';
 import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
 import { applyShading, type Shaded } from './shaded-regions.js';
 import { findSmoothAreas } from './shading.js';
 import { shrunkSize } from './resize.js';
-import type { Chain, ChainUse, EngineParams, Gradient, ImageProfile, Loop, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
+import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './shapes.js';
+import { bytes, FINISH, inParallel, int32s, joinRows, memoised, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
+import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
 export { TraceMemo } from './memo.js';
 export { runJob, type EngineJob, type EngineJobKind, type JobOutput, type JobPart } from './jobs.js';
+export { ENGINE_STAGES, type EngineStage, type PipelineStep } from './stages.js';
 
 /**
  * Despeckle area (px) the engine applies on its own, whatever min_area_px says: photos and
@@ -74,10 +77,6 @@ function isNoisy(facts: ProfileFacts): boolean {
 }
 const NOISY_SHARE = 0.04;
 
-/** The engine's stages in order (progress reports name the stage just finished). */
-export const ENGINE_STAGES = ['resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes'] as const;
-export type EngineStage = (typeof ENGINE_STAGES)[number];
-
 /** Optional observer of a trace; it never changes the result. */
 export interface TraceHooks {
   /** Called after each stage with its name and its index in ENGINE_STAGES. */
@@ -96,13 +95,6 @@ export interface TraceHooks {
    */
   checkpoint?(): Promise<void>;
 }
-
-/**
- * One step the pipeline asks its driver for. `start` hands `job` on its parts to the threads and
- * resumes at once (the pipeline works on in the meantime); the next `finish` waits for those
- * outputs, in the parts' order.
- */
-export type PipelineStep = { readonly type: 'start'; readonly job: EngineJob; readonly parts: readonly JobPart[] } | { readonly type: 'finish' };
 
 /** Runs engine jobs somewhere (worker threads, web workers). */
 export interface JobRunner {
@@ -284,17 +276,17 @@ interface Labelled {
 }
 
 /** Regions and their boundaries: + the speckle area and tracelab.gradients. */
-interface Outlined {
-  readonly regions: Regions;
-  /** The smoothly shaded areas' new regions (absent when the picture has none). */
-  readonly shaded: Shaded | undefined;
-  /** Smooth areas found. */
-  readonly smoothAreas: number;
+interface Outlined extends Areas {
   readonly graph: ChainGraph;
   readonly loops: ReturnType<typeof buildRegionLoops>;
   readonly parentOf: Int32Array;
 }
 
+/**
+ * One picture (or the cells of a lattice) through the stages, in order. Each stage group is looked
+ * up in the memo under a key naming everything it depends on (the picture itself is the memo's);
+ * the key of a later group extends the earlier one's.
+ */
 function* traceBitmap(
   image: RgbaImage,
   params: EngineParams,
@@ -303,145 +295,220 @@ function* traceBitmap(
   minPixels: number,
   memo: MemoView,
   known?: KnownKind,
-): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
-  const stageMs: Record<string, number> = {};
-  const reusedStages: EngineStage[] = [];
-  let t = now();
-  const lap = (name: EngineStage, reused = false): void => {
-    const t2 = now();
-    stageMs[name] = t2 - t;
-    t = t2;
-    if (reused) reusedStages.push(name);
-    hooks.onStage?.(name, ENGINE_STAGES.indexOf(name));
-  };
+): Pipeline<TraceResult> {
+  const clock = stageClock(hooks.onStage);
+  const size = tracedSize(image, params, threads, minPixels);
+
+  // 0–1 resize and profile: the picture at its traced size, and what kind of picture it is.
+  const preparedKey = `${size.width}x${size.height}`;
+  const prepared = yield* memoised(memo, 'prepared', preparedKey, clock, ['resize', 'profile'], () => prepare(image, size, clock));
+  const decided = decide(prepared.facts, params, known);
+  const { facts } = decided;
+
+  // 2–3 palette and labels.
+  const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
+  // One slot per profile: noise first labelled as flat art keeps both labellings.
+  const labelled = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, ['palette', 'label'], () => paletteAndLabels(prepared, decided, params, size, clock));
+  // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
+  // and give a file no one wants: above this many regions the picture is traced as photo texture.
+  const asPhoto = (): Pipeline<TraceResult> =>
+    traceBitmap(image, params, hooks, threads, minPixels, memo, {
+      profile: 'photo',
+      noisy: false,
+      reason: `${facts.profile === 'pixel' && forcedProfile(params) === 'pixel' ? 'tracelab.profile chose pixel art, but its' : 'its'} colours make over ${MAX_TRACED_REGIONS.toLocaleString('en-US')} regions: traced as a photo`,
+    });
+  if (labelled.tooMany) return yield* asPhoto();
+
+  // 4–4b regions (despeckled) and smooth shading.
+  const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(decided.tracing, size.width * size.height));
+  const gradients = params.gradients === true;
+  const outlineKey = `${labelKey}|${minArea}|${gradients}`;
+  const outlineSlot = `outline:${facts.profile}`;
+  const outlined = memo.get<Outlined>(outlineSlot, outlineKey);
+  let areas: Areas;
+  if (outlined) {
+    areas = outlined;
+    clock.lap('regions', true);
+    clock.lap('shading', true);
+  } else {
+    const found = regionsAndShading(prepared, decided, labelled, params, minArea, clock);
+    if (!found) {
+      labelled.tooMany = true;
+      return yield* asPhoto();
+    }
+    areas = found;
+  }
+
+  // 5 boundary and 7 fit: the chains fit on the threads while the loops are built here.
+  const traced = yield* boundaryAndFit(prepared, decided, labelled, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
+
+  // 8 shapes.
+  const shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
+  clock.lap('shapes');
+  return traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+}
+
+/** The traced size (after input.max_pixels) and how its data-parallel stages are cut. */
+interface TracedSize {
+  readonly width: number;
+  readonly height: number;
+  /** Set when the picture is shrunk to it. */
+  readonly shrunk: boolean;
+  /** Threads the parallel stages are spread over (1: in line). */
+  readonly split: number;
+  /** Row bands for a job over `rows` rows: a few per thread, so a slow band leaves none idle. */
+  rowParts(rows: number): JobPart[];
+}
+
+function tracedSize(image: RgbaImage, params: EngineParams, threads: number, minPixels: number): TracedSize {
   const target = shrunkSize(image.width, image.height, params.maxPixels);
   const width = target ? target.width : image.width;
   const height = target ? target.height : image.height;
   const split = threads > 1 && width * height >= minPixels ? threads : 1;
-  // A few bands per thread, so a slow band does not leave a thread idle.
-  const rowParts = (rows: number): JobPart[] => (split === 1 ? [{ from: 0, to: rows }] : splitRange(rows, split * 4));
+  return { width, height, shrunk: target !== undefined, split, rowParts: (rows) => (split === 1 ? [{ from: 0, to: rows }] : splitRange(rows, split * 4)) };
+}
 
-  // Each stage group is looked up in the memo under a key naming everything it depends on
-  // (the picture itself is the memo's); the key of a later group extends the earlier one's.
-  const preparedKey = `${width}x${height}`;
-  let prepared = memo.get<Prepared>('prepared', preparedKey);
-  if (prepared) {
-    lap('resize', true);
-    lap('profile', true);
-  } else {
-    let data = image.data;
-    if (target) {
-      yield { type: 'start', job: { kind: 'shrink', image, outWidth: width, outHeight: height }, parts: rowParts(height) };
-      data = joinRows((yield { type: 'finish' })!, width * height * 4, bytes);
-    }
-    const traced: RgbaImage = { width, height, data };
-    lap('resize');
-    yield { type: 'start', job: { kind: 'spread', image: traced }, parts: rowParts(height) };
-    const colors = countColors(data, width * height); // needs no spread: runs meanwhile
-    const spread = joinRows((yield { type: 'finish' })!, width * height, bytes);
-    prepared = memo.set('prepared', preparedKey, { traced, spread, facts: classifyImage(data, width, height, spread, colors) });
-    lap('profile');
-  }
-  const { traced, spread } = prepared;
-  const data = traced.data;
-  // What decided the profile: an earlier look (lattice, region count), tracelab.profile, or the
-  // evidence classifyImage measured.
+/** Stages 0–1: shrink to the traced size, each pixel's neighbour spread, the profile's evidence. */
+function* prepare(image: RgbaImage, size: TracedSize, clock: StageClock): Pipeline<Prepared> {
+  const { width, height } = size;
+  const data = size.shrunk ? yield* inParallel({ kind: 'shrink', image, outWidth: width, outHeight: height }, size.rowParts(height), (rows) => joinRows(rows, width * height * 4, bytes)) : image.data;
+  const traced: RgbaImage = { width, height, data };
+  clock.lap('resize');
+  yield startJob({ kind: 'spread', image: traced }, size.rowParts(height));
+  const colors = countColors(data, width * height); // needs no spread: runs meanwhile
+  const spread = joinRows((yield FINISH)!, width * height, bytes);
+  const facts = classifyImage(data, width, height, spread, colors);
+  clock.lap('profile');
+  return { traced, spread, facts };
+}
+
+/** What the picture is (facts, with the profile that was decided) and how it is traced. */
+interface Decided {
+  readonly facts: ProfileFacts;
+  /**
+   * The facts as traced: anti-aliased line art (ink and paper with blended edges) is traced as
+   * flat art is, with sub-pixel edges; only hard-edged line art (two colours, or more when
+   * tracelab.profile forces it) takes the potrace-style route: outline polygons read the
+   * staircase of hard edges; on blended edges they fit worse than the coverage does.
+   */
+  readonly tracing: ProfileFacts;
+  readonly noisy: boolean;
+}
+
+/** The profile from an earlier look (lattice, region count), tracelab.profile, or the evidence. */
+function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind | undefined): Decided {
   const forced = forcedProfile(params);
   const facts: ProfileFacts = known
-    ? { ...prepared.facts, profile: known.profile, reason: known.reason }
+    ? { ...measured, profile: known.profile, reason: known.reason }
     : forced !== undefined
-      ? { ...prepared.facts, profile: forced, reason: FORCED_REASON }
-      : prepared.facts;
-  // How the picture is traced: anti-aliased line art (ink and paper with blended edges) is traced
-  // as flat art is, with sub-pixel edges; only hard-edged line art (two colours, or more when
-  // tracelab.profile forces it) takes the potrace-style route: outline polygons read the
-  // staircase of hard edges; on blended edges they fit worse than the coverage does.
+      ? { ...measured, profile: forced, reason: FORCED_REASON }
+      : measured;
   const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
-  const noisy = known ? known.noisy : isNoisy(tracing);
+  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing) };
+}
 
-  const labelKey = `${preparedKey}|${facts.profile}|${noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
-  // One slot per profile: noise first labelled as flat art keeps both labellings.
-  const labelSlot = `labels:${facts.profile}`;
-  let labelled = memo.get<Labelled>(labelSlot, labelKey);
-  if (labelled) {
-    lap('palette', true);
-    lap('label', true);
-  } else {
-    const palette = buildPalette(data, width, height, { profile: tracing.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
-    const merged = mergeEqualFills(palette);
-    lap('palette');
-    yield { type: 'start', job: { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf }, parts: rowParts(height) };
-    const labels = joinRows((yield { type: 'finish' })!, width * height, (n) => new Int32Array(n));
-    lap('label');
-    // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
-    let links: Uint8Array | undefined;
-    if (facts.profile !== 'pixel') {
-      yield { type: 'start', job: { kind: 'links', labels, width, height }, parts: rowParts(height + 1) };
-      links = joinRows((yield { type: 'finish' })!, (width + 1) * (height + 1), bytes);
-    }
-    labelled = memo.set<Labelled>(labelSlot, labelKey, { palette, merged, labels, links, tooMany: false });
-  }
-  const { palette, labels, links } = labelled;
+/** Stages 2–3: the palette, a label per pixel, and the diagonal links that keep thin strokes whole. */
+function* paletteAndLabels(prepared: Prepared, decided: Decided, params: EngineParams, size: TracedSize, clock: StageClock): Pipeline<Labelled> {
+  const { traced, spread } = prepared;
+  const { facts, tracing, noisy } = decided;
+  const { width, height } = size;
+  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
+  const merged = mergeEqualFills(palette);
+  clock.lap('palette');
+  const labelJob: EngineJob = { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf };
+  const labels = yield* inParallel(labelJob, size.rowParts(height), (rows) => joinRows(rows, width * height, int32s));
+  clock.lap('label');
+  // Pixel art stays 4-connected and lattice-exact; elsewhere thin diagonal strokes stay whole.
+  const links = facts.profile === 'pixel' ? undefined : yield* inParallel({ kind: 'links', labels, width, height }, size.rowParts(height + 1), (rows) => joinRows(rows, (width + 1) * (height + 1), bytes));
+  return { palette, merged, labels, links, tooMany: false };
+}
+
+/** Regions after despeckling and smooth shading, with the fills and colours their labels index. */
+interface Areas {
+  readonly regions: Regions;
+  /** The smoothly shaded areas' new regions (absent when the picture has none). */
+  readonly shaded: Shaded | undefined;
+  /** Smooth areas found. */
+  readonly smoothAreas: number;
+  /** Fill per label: the palette's, then the shaded bands'. */
+  readonly fills: readonly Rgba[];
+  /** Observed r, g, b per label, in the same order. */
+  readonly colors: Float64Array;
+  /** Fills of the palette (before the shaded bands'). */
+  readonly paletteFills: number;
+}
+
+/** Stages 4–4b, or undefined when the labels make more than MAX_TRACED_REGIONS regions. */
+function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Labelled, params: EngineParams, minArea: number, clock: StageClock): Areas | undefined {
+  const { width, height, data } = prepared.traced;
+  const { facts, tracing } = decided;
+  const { labels, links } = labelled;
   const { fills, labelLab, labelColor } = labelled.merged;
-  // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
-  // and give a file no one wants: above this many regions the picture is traced as photo texture.
-  const asPhoto = (): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> =>
-    traceBitmap(image, params, hooks, threads, minPixels, memo, {
-      profile: 'photo',
-      noisy: false,
-      reason: `${facts.profile === 'pixel' && forced === 'pixel' ? 'tracelab.profile chose pixel art, but its' : 'its'} colours make over ${MAX_TRACED_REGIONS.toLocaleString('en-US')} regions: traced as a photo`,
-    });
-  if (labelled.tooMany) return yield* asPhoto();
-
-  const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(tracing, width * height));
-  const gradients = params.gradients === true;
-  const outlineKey = `${labelKey}|${minArea}|${gradients}`;
-  const outlineSlot = `outline:${facts.profile}`;
-  let outlined = memo.get<Outlined>(outlineSlot, outlineKey);
-  const outlineReused = outlined !== undefined;
-  let regions: Regions;
+  const found = findRegions(labels, width, height, links);
+  if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
+  let regions = despeckle(found, width, height, minArea, labelLab, links, photoAreaFloor(facts, width * height));
+  clock.lap('regions');
+  // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
+  // output colours exactly, and a processing.max_colors budget is for flat colours (bands
+  // would add colours beyond it; gradient fills are not counted in it).
   let shaded: Shaded | undefined;
   let smoothAreas = 0;
-  if (outlined) {
-    regions = outlined.regions;
-    shaded = outlined.shaded;
-    smoothAreas = outlined.smoothAreas;
-    lap('regions', true);
-    lap('shading', true);
-  } else {
-    const found = findRegions(labels, width, height, links);
-    if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') {
-      labelled.tooMany = true;
-      return yield* asPhoto();
+  const gradients = params.gradients === true;
+  if ((tracing.profile === 'flat' || tracing.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
+    const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
+    const shading = findSmoothAreas(input);
+    if (shading.areas.length > 0) {
+      shaded = applyShading(input, shading, gradients, fills.length);
+      regions = shaded.regions;
+      smoothAreas = shading.areas.length;
     }
-    regions = despeckle(found, width, height, minArea, labelLab, links, photoAreaFloor(facts, width * height));
-    lap('regions');
-    // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
-    // output colours exactly, and a processing.max_colors budget is for flat colours (bands
-    // would add colours beyond it; gradient fills are not counted in it).
-    if ((tracing.profile === 'flat' || tracing.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
-      const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
-      const shading = findSmoothAreas(input);
-      if (shading.areas.length > 0) {
-        shaded = applyShading(input, shading, gradients, fills.length);
-        regions = shaded.regions;
-        smoothAreas = shading.areas.length;
-      }
-    }
-    lap('shading');
   }
-  const allFills = shaded ? [...fills, ...shaded.extraFill] : fills;
-  const allColors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
-  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
+  clock.lap('shading');
+  return {
+    regions,
+    shaded,
+    smoothAreas,
+    fills: shaded ? [...fills, ...shaded.extraFill] : fills,
+    colors: shaded ? concatColors(labelColor, shaded.extraColor) : labelColor,
+    paletteFills: fills.length,
+  };
+}
 
+/** Where the boundary stage is kept in the memo (with the regions it was built from). */
+interface OutlineSlot {
+  readonly memo: MemoView;
+  readonly outlineSlot: string;
+  readonly outlineKey: string;
+}
+
+/**
+ * Stages 5 and 7: the shared chain graph and each region's loops (boundary.ts), and every chain
+ * fitted (jobs.ts): the fit runs on the threads while the loops and their nesting are built.
+ */
+function* boundaryAndFit(
+  prepared: Prepared,
+  decided: Decided,
+  labelled: Labelled,
+  areas: Areas,
+  outlined: Outlined | undefined,
+  slot: OutlineSlot,
+  params: EngineParams,
+  size: TracedSize,
+  clock: StageClock,
+): Pipeline<{ outline: Outlined; fitted: FittedChains; enclosedVoid: EnclosedVoid }> {
+  const { memo, outlineSlot, outlineKey } = slot;
+  const { width, height, data } = prepared.traced;
+  const { facts, tracing } = decided;
+  const { links, palette } = labelled;
+  const { regions } = areas;
+  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
   const shapeSwitches = shapesFor(tracing.profile, params.parameterizedShapes);
   const fitKey = `${outlineKey}|${JSON.stringify(shapeSwitches)}`;
   const fitSlot = `fit:${facts.profile}`;
-  let fitted = memo.get<ReturnType<typeof toChains>>(fitSlot, fitKey);
+  let fitted = memo.get<FittedChains>(fitSlot, fitKey);
   if (!fitted) {
-    const regionColor = regionColors(regions, allColors);
     // Chains cut by their length in steps, a fair measure of the work of fitting them.
-    const chainParts = split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, split * 8, (c) => graph.dirStart[c]! + c * 8);
+    const chainParts = size.split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, size.split * 8, (c) => graph.dirStart[c]! + c * 8);
     // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
     // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
     const deletedColor = deletedColors(palette);
@@ -449,56 +516,61 @@ function* traceBitmap(
       data,
       width,
       height,
-      regionColor,
+      regionColor: regionColors(regions, areas.colors),
       regionOf: regions.regionOf,
       ...(links ? { links } : {}),
       ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? { hardTiles: facts.hardTiles } : {}),
       ...(facts.profile === 'flat' && facts.photoTiles.set.includes(1) ? { photoTiles: facts.photoTiles } : {}),
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
-      ...(shaded ? { ramps: shaded.ramps } : {}),
+      ...(areas.shaded ? { ramps: areas.shaded.ramps } : {}),
     };
-    yield { type: 'start', job: { kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context }, parts: chainParts };
+    yield startJob({ kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context }, chainParts);
   }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
-  if (!outlined) {
-    const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
-    outlined = memo.set<Outlined>(outlineSlot, outlineKey, { regions, shaded, smoothAreas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) });
-  }
+  const outline =
+    outlined ??
+    memo.set<Outlined>(outlineSlot, outlineKey, (() => {
+      const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
+      return { ...areas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) };
+    })());
   const enclosedVoid = params.shapeStacking === 'stacked' ? (memo.get<EnclosedVoid>('void', outlineKey) ?? memo.set('void', outlineKey, enclosedVoidPoints(regions.regionOf, width, height))) : [];
-  lap('boundary', outlineReused);
-  if (fitted) lap('fit', true);
+  clock.lap('boundary', outlined !== undefined);
+  if (fitted) clock.lap('fit', true);
   else {
-    fitted = memo.set(fitSlot, fitKey, toChains(graph, ((yield { type: 'finish' }) as (PackedChains | FittedChain[])[]).map(unpackChains)));
-    lap('fit');
+    fitted = memo.set(fitSlot, fitKey, toChains(graph, ((yield FINISH) as (PackedChains | FittedChain[])[]).map(unpackChains)));
+    clock.lap('fit');
   }
-  const { chains, primitives } = fitted;
-  const shapes = assembleShapes(regions, outlined.loops, graph, allFills, params, primitives, outlined.parentOf, enclosedVoid, shaded?.gradientOf);
-  lap('shapes');
+  return { outline, fitted, enclosedVoid };
+}
+
+/** The result and its stats. */
+function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, facts: ProfileFacts, areas: Areas, chains: Chain[], shapes: Shape[], clock: StageClock): TraceResult {
   let gradientShapes = 0;
   for (const shape of shapes) if (shape.gradient) gradientShapes++;
   return {
-    width,
-    height,
+    width: size.width,
+    height: size.height,
     inputWidth: image.width,
     inputHeight: image.height,
     shapeStacking: params.shapeStacking,
     chains,
     shapes,
     stats: {
-      colors: countFlatColors(shapes, fills.length, shaded !== undefined),
+      colors: countFlatColors(shapes, areas.paletteFills, areas.shaded !== undefined),
       ...(gradientShapes > 0 ? { gradients: gradientShapes } : {}),
-      ...(smoothAreas > 0 ? { smoothAreas } : {}),
-      regions: regions.count,
+      ...(areas.smoothAreas > 0 ? { smoothAreas: areas.smoothAreas } : {}),
+      regions: areas.regions.count,
       chains: chains.length,
       profile: facts.profile,
       profileReason: facts.reason,
-      stageMs,
-      ...(reusedStages.length > 0 ? { reusedStages } : {}),
+      stageMs: clock.stageMs,
+      ...(clock.reusedStages.length > 0 ? { reusedStages: clock.reusedStages } : {}),
     },
   };
 }
 
-type EnclosedVoid = ReturnType<typeof enclosedVoidPoints>;
+type FittedChains = ReturnType<typeof toChains>;
+
 
 /** Observed colour per region (r, g, b) from its label's. */
 function regionColors(regions: Regions, labelColor: Float64Array): Float64Array {
@@ -530,20 +602,6 @@ function countFlatColors(shapes: readonly Shape[], paletteFills: number, shaded:
   return seen.size;
 }
 
-/** Row bands joined in order into one array of `length` (no copy for a single band). */
-function joinRows<T extends Uint8Array | Int32Array>(parts: readonly JobOutput[], length: number, make: (length: number) => T): T {
-  if (parts.length === 1) return parts[0] as T;
-  const out = make(length);
-  let at = 0;
-  for (const part of parts as T[]) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-const bytes = (length: number): Uint8Array => new Uint8Array(length);
-
 /** Fitted chains (in chain order, over all parts) with each chain's regions from the graph. */
 function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {
   const chains: Chain[] = [];
@@ -563,12 +621,6 @@ function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains:
     }
   }
   return { chains, primitives };
-}
-
-/** Stage timings only feed stats (never the output), so the clock does not break determinism. */
-function now(): number {
-  const clock = (globalThis as { performance?: { now(): number } }).performance;
-  return clock ? clock.now() : 0;
 }
 
 function validateInput(image: RgbaImage, params: EngineParams): void {
@@ -630,164 +682,6 @@ function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]
     rgbToLab(labelColor[l * 3]!, labelColor[l * 3 + 1]!, labelColor[l * 3 + 2]!, labelLab, l * 3);
   }
   return { finalOf, fills, labelLab, labelColor };
-}
-
-function decodeUse(use: number): ChainUse {
-  return { chain: use >> 1, reversed: (use & 1) === 1 };
-}
-
-function assembleShapes(
-  regions: Regions,
-  loops: ReturnType<typeof buildRegionLoops>,
-  graph: ChainGraph,
-  fills: readonly Rgba[],
-  params: EngineParams,
-  primitives: readonly (ShapePrimitive | undefined)[],
-  parentOf: Int32Array,
-  enclosedVoid: readonly (readonly [number, number])[],
-  gradientOf: readonly (Gradient | undefined)[] | undefined,
-): Shape[] {
-  const shapes: Shape[] = [];
-  const outerAreas: number[] = [];
-  for (let r = 0; r < regions.count; r++) {
-    const regionLoops = loops.loops[r]!;
-    const areas = loops.loopArea[r]!;
-    let outerIndex = -1;
-    for (let i = 0; i < regionLoops.length; i++) if (areas[i]! < 0 && (outerIndex < 0 || areas[i]! < areas[outerIndex]!)) outerIndex = i;
-    if (outerIndex < 0) continue;
-    const holes: Loop[] = [];
-    for (let i = 0; i < regionLoops.length; i++) {
-      if (i === outerIndex) continue;
-      const hole = regionLoops[i]!;
-      // Stacked: a hole is drawn only where something transparent shows through it; every other
-      // hole is covered by the shapes stacked above.
-      if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, hole, enclosedVoid)) continue;
-      holes.push(hole.map(decodeUse));
-    }
-    const outer = regionLoops[outerIndex]!.map(decodeUse);
-    const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
-    const gradient = gradientOf?.[r];
-    shapes.push({
-      region: r,
-      color: fills[regions.labelOf[r]!]!,
-      ...(gradient ? { gradient } : {}),
-      outer,
-      holes,
-      areaPx: regions.area[r]!,
-      parent: parentOf[r]!,
-      ...(primitive ? { primitive } : {}),
-    });
-    outerAreas.push(-areas[outerIndex]!);
-  }
-  // Bottom first: a region inside another's hole always has a smaller outer area. Shapes were
-  // listed by region, so ties by index are ties by region.
-  const ordered: Shape[] = [];
-  for (const i of indicesByKey(outerAreas, true)) ordered.push(shapes[i]!);
-  return ordered;
-}
-
-/** True when one of the transparent points (x, y) lies inside the loop. */
-function enclosesVoid(graph: ChainGraph, loop: readonly number[], points: readonly (readonly [number, number])[]): boolean {
-  for (const [x, y] of points) if (loopContains(graph, loop, x, y)) return true;
-  return false;
-}
-
-/**
- * The region whose hole each region lies in (the smallest containing shape), or -1.
- * Containers are taken smallest first; from each of their holes a walk over the region adjacency
- * (shared chains) claims every region inside that no smaller container has claimed yet. A claimed
- * region is not walked through: what lies beyond it is inside one of its own holes.
- */
-function containingRegions(count: number, loops: ReturnType<typeof buildRegionLoops>, graph: ChainGraph): Int32Array {
-  const parent = new Int32Array(count).fill(-1);
-  const adjacency: number[][] = [];
-  for (let r = 0; r < count; r++) adjacency.push([]);
-  for (let c = 0; c < graph.count; c++) {
-    const a = graph.left[c]!;
-    const b = graph.right[c]!;
-    if (a >= 0 && b >= 0 && a !== b) {
-      adjacency[a]!.push(b);
-      adjacency[b]!.push(a);
-    }
-  }
-  const outerArea = new Float64Array(count);
-  const containers: number[] = [];
-  for (let r = 0; r < count; r++) {
-    const areas = loops.loopArea[r]!;
-    let outer = 0;
-    let holes = 0;
-    for (const a of areas) {
-      if (a < outer) outer = a;
-      if (a > 0) holes++;
-    }
-    outerArea[r] = -outer;
-    if (holes > 0) containers.push(r);
-  }
-  sortIndicesByKey(containers, outerArea, false);
-  const stack: number[] = [];
-  for (const t of containers) {
-    const regionLoops = loops.loops[t]!;
-    const areas = loops.loopArea[t]!;
-    for (let i = 0; i < regionLoops.length; i++) {
-      if (!(areas[i]! > 0)) continue;
-      for (const use of regionLoops[i]!) {
-        const c = use >> 1;
-        const inside = graph.left[c] === t ? graph.right[c]! : graph.left[c]!;
-        if (inside >= 0 && inside !== t && parent[inside] === -1) {
-          parent[inside] = t;
-          stack.push(inside);
-        }
-      }
-    }
-    while (stack.length > 0) {
-      const r = stack.pop()!;
-      for (const n of adjacency[r]!) {
-        if (n === t || parent[n] !== -1 || outerArea[n]! >= outerArea[t]!) continue;
-        parent[n] = t;
-        stack.push(n);
-      }
-    }
-  }
-  return parent;
-}
-
-/** One pixel centre per transparent component that does not touch the image border. */
-function enclosedVoidPoints(regionOf: Int32Array, width: number, height: number): [number, number][] {
-  const mask = new Int32Array(regionOf.length);
-  for (let i = 0; i < regionOf.length; i++) mask[i] = regionOf[i]! < 0 ? 0 : -1;
-  const voids = findRegions(mask, width, height);
-  const touchesBorder = new Uint8Array(voids.count);
-  const point: ([number, number] | undefined)[] = new Array(voids.count);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const v = voids.regionOf[y * width + x]!;
-      if (v < 0) continue;
-      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touchesBorder[v] = 1;
-      if (!point[v]) point[v] = [x + 0.5, y + 0.5];
-    }
-  }
-  const out: [number, number][] = [];
-  for (let v = 0; v < voids.count; v++) if (!touchesBorder[v]) out.push(point[v]!);
-  return out;
-}
-
-/** Even-odd point-in-polygon on the loop's lattice polyline. */
-function loopContains(graph: ChainGraph, loop: readonly number[], px: number, py: number): boolean {
-  let inside = false;
-  for (const use of loop) {
-    const c = use >> 1;
-    let x = graph.startX[c]!;
-    let y = graph.startY[c]!;
-    for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
-      const d = graph.dirs[k]!;
-      const nx = x + DX[d]!;
-      const ny = y + DY[d]!;
-      if (ny !== y && (y > py) !== (ny > py) && px < x) inside = !inside;
-      x = nx;
-      y = ny;
-    }
-  }
-  return inside;
 }
 
 export const DEFAULT_ENGINE_PARAMS: EngineParams = {

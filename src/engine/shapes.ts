@@ -1,0 +1,175 @@
+/**
+ * Stage 8: shapes. One outer loop plus its holes per region (the reference's §3.9 model), in
+ * paint order, with each shape's fill, primitive and containing shape.
+ * In: regions, their loops over the shared chain graph (boundary.ts), fills, fitted primitives.
+ * Out: Shape[] for the writers, bottom first (larger outer area first). `cutouts` keeps every hole;
+ * `stacked` keeps only the holes something transparent shows through, since the shapes stacked
+ * above cover the others.
+ */
+import { DX, DY, type buildRegionLoops, type ChainGraph } from './boundary.js';
+import { indicesByKey, sortIndicesByKey } from './order.js';
+import { findRegions, type Regions } from './regions.js';
+import type { ChainUse, EngineParams, Gradient, Loop, Rgba, Shape, ShapePrimitive } from './types.js';
+
+function decodeUse(use: number): ChainUse {
+  return { chain: use >> 1, reversed: (use & 1) === 1 };
+}
+
+/** Transparent points enclosed by the picture (enclosedVoidPoints): where a stacked hole must stay. */
+export type EnclosedVoid = readonly (readonly [number, number])[];
+
+/** The shapes of a trace, bottom first; a shape whose outer loop is one primitive chain carries it. */
+export function assembleShapes(
+  regions: Regions,
+  loops: ReturnType<typeof buildRegionLoops>,
+  graph: ChainGraph,
+  fills: readonly Rgba[],
+  params: EngineParams,
+  primitives: readonly (ShapePrimitive | undefined)[],
+  parentOf: Int32Array,
+  enclosedVoid: EnclosedVoid,
+  gradientOf: readonly (Gradient | undefined)[] | undefined,
+): Shape[] {
+  const shapes: Shape[] = [];
+  const outerAreas: number[] = [];
+  for (let r = 0; r < regions.count; r++) {
+    const regionLoops = loops.loops[r]!;
+    const areas = loops.loopArea[r]!;
+    let outerIndex = -1;
+    for (let i = 0; i < regionLoops.length; i++) if (areas[i]! < 0 && (outerIndex < 0 || areas[i]! < areas[outerIndex]!)) outerIndex = i;
+    if (outerIndex < 0) continue;
+    const holes: Loop[] = [];
+    for (let i = 0; i < regionLoops.length; i++) {
+      if (i === outerIndex) continue;
+      const hole = regionLoops[i]!;
+      // Stacked: a hole is drawn only where something transparent shows through it; every other
+      // hole is covered by the shapes stacked above.
+      if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, hole, enclosedVoid)) continue;
+      holes.push(hole.map(decodeUse));
+    }
+    const outer = regionLoops[outerIndex]!.map(decodeUse);
+    const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
+    const gradient = gradientOf?.[r];
+    shapes.push({
+      region: r,
+      color: fills[regions.labelOf[r]!]!,
+      ...(gradient ? { gradient } : {}),
+      outer,
+      holes,
+      areaPx: regions.area[r]!,
+      parent: parentOf[r]!,
+      ...(primitive ? { primitive } : {}),
+    });
+    outerAreas.push(-areas[outerIndex]!);
+  }
+  // Bottom first: a region inside another's hole always has a smaller outer area. Shapes were
+  // listed by region, so ties by index are ties by region.
+  const ordered: Shape[] = [];
+  for (const i of indicesByKey(outerAreas, true)) ordered.push(shapes[i]!);
+  return ordered;
+}
+
+/** True when one of the transparent points (x, y) lies inside the loop. */
+function enclosesVoid(graph: ChainGraph, loop: readonly number[], points: readonly (readonly [number, number])[]): boolean {
+  for (const [x, y] of points) if (loopContains(graph, loop, x, y)) return true;
+  return false;
+}
+
+/**
+ * The region whose hole each region lies in (the smallest containing shape), or -1.
+ * Containers are taken smallest first; from each of their holes a walk over the region adjacency
+ * (shared chains) claims every region inside that no smaller container has claimed yet. A claimed
+ * region is not walked through: what lies beyond it is inside one of its own holes.
+ */
+export function containingRegions(count: number, loops: ReturnType<typeof buildRegionLoops>, graph: ChainGraph): Int32Array {
+  const parent = new Int32Array(count).fill(-1);
+  const adjacency: number[][] = [];
+  for (let r = 0; r < count; r++) adjacency.push([]);
+  for (let c = 0; c < graph.count; c++) {
+    const a = graph.left[c]!;
+    const b = graph.right[c]!;
+    if (a >= 0 && b >= 0 && a !== b) {
+      adjacency[a]!.push(b);
+      adjacency[b]!.push(a);
+    }
+  }
+  const outerArea = new Float64Array(count);
+  const containers: number[] = [];
+  for (let r = 0; r < count; r++) {
+    const areas = loops.loopArea[r]!;
+    let outer = 0;
+    let holes = 0;
+    for (const a of areas) {
+      if (a < outer) outer = a;
+      if (a > 0) holes++;
+    }
+    outerArea[r] = -outer;
+    if (holes > 0) containers.push(r);
+  }
+  sortIndicesByKey(containers, outerArea, false);
+  const stack: number[] = [];
+  for (const t of containers) {
+    const regionLoops = loops.loops[t]!;
+    const areas = loops.loopArea[t]!;
+    for (let i = 0; i < regionLoops.length; i++) {
+      if (!(areas[i]! > 0)) continue;
+      for (const use of regionLoops[i]!) {
+        const c = use >> 1;
+        const inside = graph.left[c] === t ? graph.right[c]! : graph.left[c]!;
+        if (inside >= 0 && inside !== t && parent[inside] === -1) {
+          parent[inside] = t;
+          stack.push(inside);
+        }
+      }
+    }
+    while (stack.length > 0) {
+      const r = stack.pop()!;
+      for (const n of adjacency[r]!) {
+        if (n === t || parent[n] !== -1 || outerArea[n]! >= outerArea[t]!) continue;
+        parent[n] = t;
+        stack.push(n);
+      }
+    }
+  }
+  return parent;
+}
+
+/** One pixel centre per transparent component that does not touch the image border. */
+export function enclosedVoidPoints(regionOf: Int32Array, width: number, height: number): [number, number][] {
+  const mask = new Int32Array(regionOf.length);
+  for (let i = 0; i < regionOf.length; i++) mask[i] = regionOf[i]! < 0 ? 0 : -1;
+  const voids = findRegions(mask, width, height);
+  const touchesBorder = new Uint8Array(voids.count);
+  const point: ([number, number] | undefined)[] = new Array(voids.count);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = voids.regionOf[y * width + x]!;
+      if (v < 0) continue;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touchesBorder[v] = 1;
+      if (!point[v]) point[v] = [x + 0.5, y + 0.5];
+    }
+  }
+  const out: [number, number][] = [];
+  for (let v = 0; v < voids.count; v++) if (!touchesBorder[v]) out.push(point[v]!);
+  return out;
+}
+
+/** Even-odd point-in-polygon on the loop's lattice polyline. */
+function loopContains(graph: ChainGraph, loop: readonly number[], px: number, py: number): boolean {
+  let inside = false;
+  for (const use of loop) {
+    const c = use >> 1;
+    let x = graph.startX[c]!;
+    let y = graph.startY[c]!;
+    for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
+      const d = graph.dirs[k]!;
+      const nx = x + DX[d]!;
+      const ny = y + DY[d]!;
+      if (ny !== y && (y > py) !== (ny > py) && px < x) inside = !inside;
+      x = nx;
+      y = ny;
+    }
+  }
+  return inside;
+}
+

@@ -1,0 +1,94 @@
+/**
+ * The pipeline driver's plumbing (index.ts reads as its list of stages because this lives here):
+ * - a stage clock: per-stage time (stats.stageMs), stages served from the memo (reusedStages),
+ *   and the progress hook after each stage;
+ * - stage groups looked up in the memo under a key naming everything they depend on;
+ * - hand-offs of data-parallel jobs (jobs.ts) to the threads, and joining their row bands.
+ * Timings only feed stats, never the output: the clock does not break determinism.
+ */
+import type { EngineJob, JobOutput, JobPart } from './jobs.js';
+import type { MemoView } from './memo.js';
+
+/** The engine's stages in order (progress reports name the stage just finished). */
+export const ENGINE_STAGES = ['resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes'] as const;
+export type EngineStage = (typeof ENGINE_STAGES)[number];
+
+/**
+ * One step the pipeline asks its driver for. `start` hands `job` on its parts to the threads and
+ * resumes at once (the pipeline works on in the meantime); the next `finish` waits for those
+ * outputs, in the parts' order.
+ */
+export type PipelineStep = { readonly type: 'start'; readonly job: EngineJob; readonly parts: readonly JobPart[] } | { readonly type: 'finish' };
+
+/** A piece of the pipeline: yields its steps, resumes with each `finish`'s outputs, returns T. */
+export type Pipeline<T> = Generator<PipelineStep, T, JobOutput[] | undefined>;
+
+export function startJob(job: EngineJob, parts: readonly JobPart[]): PipelineStep {
+  return { type: 'start', job, parts };
+}
+
+export const FINISH: PipelineStep = { type: 'finish' };
+
+/** Runs `job` on its parts and joins their outputs (nothing else to do meanwhile). */
+export function* inParallel<T>(job: EngineJob, parts: readonly JobPart[], join: (outputs: readonly JobOutput[]) => T): Pipeline<T> {
+  yield startJob(job, parts);
+  return join((yield FINISH)!);
+}
+
+export interface StageClock {
+  /** Ends stage `name` now (served from the memo when `reused`) and reports it. */
+  lap(name: EngineStage, reused?: boolean): void;
+  readonly stageMs: Record<string, number>;
+  readonly reusedStages: EngineStage[];
+}
+
+export function stageClock(onStage: ((stage: EngineStage, index: number) => void) | undefined): StageClock {
+  const stageMs: Record<string, number> = {};
+  const reusedStages: EngineStage[] = [];
+  let t = now();
+  return {
+    stageMs,
+    reusedStages,
+    lap(name, reused = false) {
+      const t2 = now();
+      stageMs[name] = t2 - t;
+      t = t2;
+      if (reused) reusedStages.push(name);
+      onStage?.(name, ENGINE_STAGES.indexOf(name));
+    },
+  };
+}
+
+/**
+ * A stage group through the memo: the value stored under (slot, key) when there is one — its
+ * stages are then reported as reused — else `compute`'s (which laps its own stages), stored.
+ */
+export function* memoised<T>(memo: MemoView, slot: string, key: string, clock: StageClock, stages: readonly EngineStage[], compute: () => Pipeline<T>): Pipeline<T> {
+  const stored = memo.get<T>(slot, key);
+  if (stored !== undefined) {
+    for (const stage of stages) clock.lap(stage, true);
+    return stored;
+  }
+  return memo.set(slot, key, yield* compute());
+}
+
+/** Row bands joined in order into one array of `length` (no copy for a single band). */
+export function joinRows<T extends Uint8Array | Int32Array>(parts: readonly JobOutput[], length: number, make: (length: number) => T): T {
+  if (parts.length === 1) return parts[0] as T;
+  const out = make(length);
+  let at = 0;
+  for (const part of parts as T[]) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+export const bytes = (length: number): Uint8Array => new Uint8Array(length);
+export const int32s = (length: number): Int32Array => new Int32Array(length);
+
+/** Milliseconds from the host's monotonic clock (0 where there is none). */
+export function now(): number {
+  const clock = (globalThis as { performance?: { now(): number } }).performance;
+  return clock ? clock.now() : 0;
+}
