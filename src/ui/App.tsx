@@ -148,6 +148,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
 
         <div className="workspace">
           <ResultBar store={store} exporter={exporter} />
+          <ResultDetails store={store} exporter={exporter} />
 
           <Viewer store={store} renderer={previewer} />
           {mountStep >= 3 && (
@@ -167,7 +168,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
   );
 }
 
-/** Status, hint, progress, stats and downloads of the current trace. */
+/** Status, hint, progress and the download of the current trace. */
 function ResultBar({ store, exporter }: { store: TracelabStore; exporter: TracerClient }) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
@@ -200,9 +201,23 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
           <span className="hint">{job.progress.step}</span>
         </span>
       )}
-      <StatsLine stats={job.stats} ms={job.ms} />
       <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
-      <DownloadPanel store={store} exporter={exporter} hasResult={job.svg !== null} invalid={invalidOption !== undefined} />
+    </section>
+  );
+}
+
+/**
+ * The stats of the current trace and its downloads in every format. Apart from the result bar so
+ * that on a phone they can follow the viewer (styles.css): above it they pushed the result pane
+ * off the first screen (issue 29).
+ */
+function ResultDetails({ store, exporter }: { store: TracelabStore; exporter: TracerClient }) {
+  const job = useStore(store, (s) => s.job);
+  const invalid = useStore(store, (s) => Object.keys(s.optionErrors).length > 0);
+  return (
+    <section className="result-details" aria-label="Result details">
+      <StatsLine stats={job.stats} ms={job.ms} />
+      <DownloadPanel store={store} exporter={exporter} hasResult={job.svg !== null} invalid={invalid} />
     </section>
   );
 }

@@ -8,6 +8,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 
 import { decodeBase64Image, fetchImageUrl } from './image-sources.js';
+import { isNarrowScreen } from './narrow.js';
 import { SAMPLES, sampleUrl, siteBase, type Sample } from './samples.js';
 import type { Source, TracelabStore } from './store.js';
 import { toJobError } from './tracing.js';
@@ -124,6 +125,7 @@ export function ImageSources({ store }: { store: TracelabStore }) {
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<{ url?: string; base64?: string }>({});
   const loader = useLoader(store);
+  const [openAtFirst] = useState(() => !isNarrowScreen());
 
   const loadUrl = async (event: FormEvent) => {
     event.preventDefault();
@@ -143,7 +145,9 @@ export function ImageSources({ store }: { store: TracelabStore }) {
   };
 
   return (
-    <div className="image-sources">
+    // Folded on a narrow screen, where it stood between the drop zone and the result (issue 29).
+    <details className="image-sources" open={openAtFirst}>
+      <summary>Image URL or base64 text</summary>
       <form className="source-form" onSubmit={(e) => void loadUrl(e)} noValidate>
         <label htmlFor={urlId}>Image URL</label>
         <div className="source-row">
@@ -193,7 +197,7 @@ export function ImageSources({ store }: { store: TracelabStore }) {
           </p>
         )}
       </form>
-    </div>
+    </details>
   );
 }
 
