@@ -90,6 +90,22 @@ describe('options from the schema', () => {
     store.getState().resetOptions();
     expect(fieldsFor(store.getState().options)).toEqual([]);
   });
+
+  it('a page size of 0 (output.size.scale, width, height) is refused beside its field, like a value out of range (issue 29 item 3)', () => {
+    const store = createTracelabStore();
+    expect(store.getState().setOptionText('output.size.scale', '2')).toBe(true);
+    expect(store.getState().setOptionText('output.size.scale', '0')).toBe(false);
+    expect(store.getState().optionErrors['output.size.scale']).toEqual({ text: '0', message: 'output.size.scale must be greater than 0 (a page needs a size); received 0.' });
+    // The options the tracer sees keep the last valid value: nothing is traced with 0.
+    expect(store.getState().options['output.size.scale']).toBe(2);
+    for (const name of ['output.size.width', 'output.size.height']) {
+      expect(validateOption(name, '0')).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')} must be greater than 0`));
+      expect(validateOption(name, '0.5')).toBeUndefined();
+    }
+    // Share links and other option sets are refused the same way (code 1019), nothing changes.
+    expect(() => store.getState().applyOptions({ 'output.size.width': '0' })).toThrow(expect.objectContaining({ code: 1019 }));
+    expect(store.getState().options['output.size.width']).toBeUndefined();
+  });
 });
 
 describe('status text', () => {

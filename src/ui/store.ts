@@ -9,7 +9,7 @@
 
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 
-import { DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
+import { checkFieldValue, DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
 import type { Mode } from '../api/pricing.js';
 import { TracelabError } from '../engine/errors.js';
 import type { AccountInfo, RetainedImage, TraceDraft, TraceProgress, VectorizeStats } from '../worker/protocol.js';
@@ -29,10 +29,21 @@ export function optionSpec(name: string): OptionSpec {
   return spec;
 }
 
+/**
+ * The value of a field's text, as the tracer will take it: the schema's parse (type, range) and
+ * the tracer's own rule of that field (checkFieldValue: output.size.scale=0, …), so every value
+ * the tracer would refuse is refused here, beside its field. Throws TracelabError 1019.
+ */
+function parseField(spec: OptionSpec, text: string): VectorizeOptions[OptionName] {
+  const value = parseOptionValue(spec, text);
+  checkFieldValue(spec.name, value);
+  return value;
+}
+
 /** The API's 1019 message for `text` as a value of `name`, or undefined when it is valid. */
 export function validateOption(name: string, text: string): string | undefined {
   try {
-    parseOptionValue(optionSpec(name), text);
+    parseField(optionSpec(name), text);
     return undefined;
   } catch (err) {
     if (err instanceof TracelabError) return err.message;
@@ -284,7 +295,7 @@ function parseAll(values: Readonly<Record<string, string>>, base: VectorizeOptio
   for (const [name, text] of Object.entries(values)) {
     const spec = OPTION_BY_NAME.get(name);
     if (!spec || SERVICE_FIELDS.has(name)) throw new TracelabError(1019, 400, `Unknown option ${JSON.stringify(name)} for the playground.`);
-    next[name] = parseOptionValue(spec, text);
+    next[name] = parseField(spec, text);
   }
   return next as VectorizeOptions;
 }
@@ -308,7 +319,7 @@ const optionsSlice =
         set({ optionErrors: { ...otherErrors, [name]: { text, message } } });
         return false;
       }
-      const value = parseOptionValue(optionSpec(name), text);
+      const value = parseField(optionSpec(name), text);
       const options = get().options as Record<string, unknown>;
       if (options[name] === value && !(name in get().optionErrors)) return true;
       set({ options: { ...options, [name]: value } as VectorizeOptions, optionErrors: otherErrors, optionsEdit: edit });
