@@ -3,6 +3,9 @@
  * `--spec newcomer`; the phone layout, item 1, is in layout.spec.ts):
  *   - item 3: output.size.scale=0 and output.size.width=0 are marked in their field with the
  *     API's message and a "Go to" link, like any invalid value, and the result on screen stays;
+ *   - item 7: a new input takes the old result and its "Done" off the screen at once, while the
+ *     new picture is still on its way; the image URL and base64 boxes do not keep the text of an
+ *     earlier input once a file, a sample, a paste or the other box is used.
  */
 
 import assert from 'node:assert/strict';
@@ -30,7 +33,8 @@ async function shownTraceId(page: Page): Promise<number> {
 }
 
 export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckResult[]> {
-  const { context, page, problems } = await openPage(ctx, { context: { viewport: { width: 1280, height: 800 } } });
+  // No service worker: it would answer the sample requests itself, out of page.route's reach.
+  const { context, page, problems } = await openPage(ctx, { context: { viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' } });
   const nextResult = resultWaiter();
   const checks: Check[] = [
     {
@@ -60,6 +64,74 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           await input.fill('');
           await nextResult(page);
         }
+      },
+    },
+    {
+      name: 'item 7: a new input says "Loading the image…" and takes the old result off the screen at once, before the new picture has arrived',
+      async run() {
+        assert.ok((await shownTraceId(page)) > 0 && (await statusText(page)) === 'Done', 'a result is on screen');
+        // The sample's download is held until the page has been looked at: nothing else can
+        // have changed the status meanwhile.
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route('**/samples/logo.png', async (route) => {
+          await held;
+          await route.continue();
+        });
+        try {
+          await page.getByRole('button', { name: 'Sample: Logo', exact: true }).click();
+          await page.waitForFunction(
+            () => document.querySelector('[role="status"]')?.textContent?.trim() === 'Loading the image…' && document.querySelector('img[alt="Traced vector result"]') === null,
+            null,
+            { timeout: 5000 },
+          );
+        } finally {
+          release();
+        }
+        await nextResult(page);
+        await page.getByRole('img', { name: 'Input image logo.png' }).waitFor();
+        await page.unroute('**/samples/logo.png');
+      },
+    },
+    {
+      name: 'item 7: the image URL and base64 boxes are emptied when another input (a file, a sample, a paste, the other box) is used',
+      async run() {
+        const urlBox = page.getByLabel('Image URL', { exact: true });
+        const base64Box = page.getByLabel('Base64 text or data: URL', { exact: true });
+        // A URL: its box keeps the address of the picture on screen.
+        await urlBox.fill('samples/logo.png');
+        await page.getByRole('button', { name: 'Load URL', exact: true }).click();
+        await nextResult(page);
+        assert.equal(await urlBox.inputValue(), 'samples/logo.png');
+        // A file: the URL is no longer the input.
+        await upload(page, 'fixture.png', fixturePng);
+        await nextResult(page);
+        assert.equal(await urlBox.inputValue(), '');
+        // Base64 text, then a sample: the text goes, and so does an address typed meanwhile.
+        await base64Box.fill(fixturePng.toString('base64'));
+        await page.getByRole('button', { name: 'Load base64', exact: true }).click();
+        await nextResult(page);
+        assert.equal(await base64Box.inputValue(), fixturePng.toString('base64'));
+        await urlBox.fill('samples/photo.png');
+        await page.getByRole('button', { name: 'Sample: Shapes', exact: true }).click();
+        await nextResult(page);
+        assert.deepEqual([await urlBox.inputValue(), await base64Box.inputValue()], ['', '']);
+        // The other box: a URL empties the base64 box.
+        await base64Box.fill(fixturePng.toString('base64'));
+        await page.getByRole('button', { name: 'Load base64', exact: true }).click();
+        await nextResult(page);
+        await urlBox.fill('samples/logo.png');
+        await page.getByRole('button', { name: 'Load URL', exact: true }).click();
+        await nextResult(page);
+        assert.deepEqual([await urlBox.inputValue(), await base64Box.inputValue()], ['samples/logo.png', '']);
+        // A paste anywhere on the page.
+        await page.evaluate((bytes) => {
+          const data = new DataTransfer();
+          data.items.add(new File([new Uint8Array(bytes)], 'pasted.png', { type: 'image/png' }));
+          window.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+        }, [...fixturePng]);
+        await nextResult(page);
+        assert.equal(await urlBox.inputValue(), '');
       },
     },
     noProblemsCheck(problems),

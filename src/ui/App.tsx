@@ -54,15 +54,18 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
     if (mountStep === MOUNT_STEPS) onMounted?.();
   }, [mountStep, onMounted]);
 
+  // Every input begins with startInput: the old picture and result leave the screen while the new
+  // one is read or fetched, and a later choice wins over a slower earlier one (its ticket).
   const loadFile = useCallback(
     async (file: File) => {
+      const ticket = store.getState().startInput();
       try {
         const bytes = new Uint8Array(await file.arrayBuffer());
-        store.getState().setSource({ name: file.name || 'pasted image', bytes, size: bytes.length, type: file.type, blob: file });
+        store.getState().setSource({ name: file.name || 'pasted image', bytes, size: bytes.length, type: file.type, blob: file }, ticket);
       } catch (err) {
         const detail = err instanceof Error ? err.message : String(err);
         const e = unreadableImageError(`the file could not be read (${detail})`);
-        store.getState().reportError({ code: e.code, message: e.message });
+        store.getState().reportError({ code: e.code, message: e.message }, ticket);
       }
     },
     [store],
@@ -70,14 +73,15 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
 
   const loadSample = useCallback(async () => {
     const url = new URL(SAMPLE_PATH, new URL(import.meta.env.BASE_URL, document.baseURI)).href;
+    const ticket = store.getState().startInput();
     try {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
-      store.getState().setSource({ name: 'shapes.png', bytes, size: bytes.length, type: 'image/png' });
+      store.getState().setSource({ name: 'shapes.png', bytes, size: bytes.length, type: 'image/png' }, ticket);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
-      store.getState().reportError({ code: 0, message: `The sample image could not be loaded (${detail})` });
+      store.getState().reportError({ code: 0, message: `The sample image could not be loaded (${detail})` }, ticket);
     }
   }, [store]);
 

@@ -108,6 +108,38 @@ describe('options from the schema', () => {
   });
 });
 
+describe('a new input', () => {
+  it('takes the old picture and result off the screen at once and says an image is loading (issue 29 item 7)', () => {
+    const store = createTracelabStore();
+    store.getState().setSource(source('old.png'));
+    const oldTrace = store.getState().startJob();
+    store.getState().finishJob(oldTrace, RESULT);
+    expect(statusText(store.getState().job, true)).toBe('Done');
+
+    const ticket = store.getState().startInput();
+    expect(store.getState().source).toBeNull();
+    expect(store.getState().job).toMatchObject({ status: 'loading', svg: null, stats: null });
+    expect(statusText(store.getState().job, false)).toBe('Loading the image…');
+    // The old picture's answer, arriving late, does not come back.
+    store.getState().finishJob(oldTrace, RESULT);
+    expect(store.getState().job.svg).toBeNull();
+
+    store.getState().setSource(source('new.png'), ticket);
+    expect(store.getState().source?.name).toBe('new.png');
+  });
+
+  it('the later choice wins over a slower earlier one, loaded or failed', () => {
+    const store = createTracelabStore();
+    const first = store.getState().startInput();
+    const second = store.getState().startInput();
+    store.getState().setSource(source('second.png'), second);
+    store.getState().setSource(source('first.png'), first);
+    store.getState().reportError({ code: 1022, message: 'the first URL failed late' }, first);
+    expect(store.getState().source?.name).toBe('second.png');
+    expect(store.getState().job.error).toBeNull();
+  });
+});
+
 describe('status text', () => {
   it('announces tracing, done and errors with the API code', () => {
     const store = createTracelabStore();
