@@ -3,6 +3,8 @@
  * `--spec newcomer`; the phone layout, item 1, is in layout.spec.ts):
  *   - item 3: output.size.scale=0 and output.size.width=0 are marked in their field with the
  *     API's message and a "Go to" link, like any invalid value, and the result on screen stays;
+ *   - item 4: an 8000 × 8000 PNG is refused with 1013 from its header — no decode step, no draft —
+ *     with an offer to trace it shrunk to input.max_pixels, which traces it;
  *   - item 7: a new input takes the old result and its "Done" off the screen at once, while the
  *     new picture is still on its way; the image URL and base64 boxes do not keep the text of an
  *     earlier input once a file, a sample, a paste or the other box is used.
@@ -10,6 +12,7 @@
 
 import assert from 'node:assert/strict';
 
+import { encode } from 'fast-png';
 import type { Page } from 'playwright-core';
 
 import { fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, statusText, upload } from './harness.js';
@@ -17,6 +20,15 @@ import type { Check, CheckResult, E2eContext, Report } from './harness.js';
 
 /** How long a typed value takes to reach the tracer and its answer the page, at most, here. */
 const SETTLE_MS = 1500;
+
+/** An 8000 × 8000 PNG (64 MP, twice MAX_ACCEPTED_PIXELS): 1-bit grey, left half black, right half white; about 10 kB. */
+function hugePng(): Buffer {
+  const size = 8000;
+  const row = new Uint8Array(size / 8).fill(0xff, size / 16);
+  const data = new Uint8Array(row.length * size);
+  for (let y = 0; y < size; y++) data.set(row, y * row.length);
+  return Buffer.from(encode({ width: size, height: size, data, channels: 1, depth: 1 }));
+}
 
 const optionField = (page: Page, name: string) => page.locator(`[data-option="${name}"]`);
 
@@ -64,6 +76,35 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           await input.fill('');
           await nextResult(page);
         }
+      },
+    },
+    {
+      name: 'item 4: an 8000 × 8000 PNG is refused with 1013 from its header (no decode step, no draft) and offers to trace it shrunk to input.max_pixels, which traces it',
+      async run() {
+        // Every step the result bar shows, from now on.
+        await page.evaluate(() => {
+          const seen: string[] = [];
+          (window as unknown as { seenSteps: string[] }).seenSteps = seen;
+          const bar = document.querySelector('.result-bar')!;
+          new MutationObserver(() => {
+            const step = bar.querySelector('.trace-progress .hint')?.textContent;
+            if (step && seen.at(-1) !== step) seen.push(step);
+          }).observe(bar, { subtree: true, childList: true, characterData: true });
+        });
+        await upload(page, 'huge.png', hugePng());
+        // Generous: what tells "at once" from "decoded first" is the steps below, not the clock.
+        await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.startsWith('Error'), null, { timeout: 15_000 });
+        assert.match(await statusText(page), /^Error 1013: Image has too many pixels: 8000×8000/);
+        const steps = await page.evaluate(() => (window as unknown as { seenSteps: string[] }).seenSteps);
+        assert.ok(!steps.includes('decode') && !steps.includes('draft'), `steps shown: ${JSON.stringify(steps)}`);
+        const offer = page.getByRole('button', { name: 'Trace it shrunk to 2,097,252 px' });
+        await offer.click();
+        await nextResult(page);
+        // √(2,097,252 / 64,000,000) × 8000 = 1448.2: the largest square within input.max_pixels.
+        const input = page.getByRole('img', { name: 'Input image huge-1448x1448.png' });
+        await input.waitFor();
+        assert.deepEqual(await input.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]), [1448, 1448]);
+        assert.equal(await offer.count(), 0, 'the offer is gone with the error');
       },
     },
     {

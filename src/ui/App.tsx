@@ -16,6 +16,8 @@ import { PalettePanel } from './PalettePanel.js';
 import { StatsLine } from './Stats.js';
 import { useMountSteps } from './hooks.js';
 import type { TracerClient } from '../worker/client.js';
+import { formatNumber } from './format.js';
+import { offersShrink, traceShrunk } from './oversize.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer, type ViewRenderer } from './Viewer.js';
 
@@ -197,6 +199,11 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
       {invalidOption && (
         <button type="button" className="link" onClick={() => focusOption(invalidOption[0])}>
           Go to {invalidOption[0]}
+        </button>
+      )}
+      {!invalidOption && offersShrink(job, source) && (
+        <button type="button" className="secondary" onClick={() => void traceShrunk(store, exporter)}>
+          Trace it shrunk to {formatNumber(options['input.max_pixels'])} px
         </button>
       )}
       {job.status === 'running' && job.progress && (
