@@ -6,7 +6,10 @@
  *   - no card (section, option group, form) is wider inside than its box (scrollWidth ≤ clientWidth);
  *   - every option's checkbox and label lie inside the sidebar's visible box (item 1: the long
  *     parameter names of "Parameterized shape detection" pushed them out);
- *   - the docs link of the real-service panel answers 200 (item 7).
+ *   - the docs link of the real-service panel answers 200 (item 7);
+ *   - after loading a sample the result pane is on the first screen without scrolling, and the
+ *     local service, real service, snippet and batch panels come after it, folded on a phone
+ *     (issue 29 item 1: the result pane was 1.6 screens down at 390 × 844).
  */
 
 import assert from 'node:assert/strict';
@@ -17,10 +20,14 @@ import { fixturePng, noProblemsCheck, openPage, runCheckList, upload, waitForDon
 import type { Check, CheckResult, E2eContext, Report } from './harness.js';
 
 const WIDTHS = [320, 390, 1280] as const;
+/** The panels under the viewer that a visitor who only traces does not need. */
+const PANEL_TITLES = ['Local service', 'Real service (Vectorizer.AI)', 'Reproduce this result', 'Many images'];
 
-/** Open every <details> so every option and card is laid out. */
+/** Open every <details> and every folded panel (FoldingSection) so every option and card is laid out. */
 async function openAll(page: Page): Promise<void> {
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+  const folded = page.locator('.fold-toggle[aria-expanded="false"]');
+  while ((await folded.count()) > 0) await folded.first().click();
 }
 
 interface Overflow {
@@ -90,6 +97,34 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           }
           // The status line is on the first screen (phones: 844 px high, desktop 800 px).
           assert.ok(boxes.status < (width < 800 ? 844 : 800), detail);
+        },
+      },
+      {
+        name: `${width} px: after loading a sample the result pane is on the first screen without scrolling; the local service, real service, snippet and batch panels come after it${width < 900 ? ', folded' : ', open'} (issue 29)`,
+        async run() {
+          await page.waitForSelector('section.batch-panel');
+          await page.getByRole('button', { name: 'Try a sample' }).click();
+          await page.getByRole('img', { name: 'Input image shapes.png' }).waitFor();
+          await waitForDone(page);
+          const height = width < 800 ? 844 : 800;
+          const found = await page.evaluate((titles) => {
+            const pane = document.querySelector('[aria-label="Result view"]')!.closest('figure')!.getBoundingClientRect();
+            const panels = titles.map((title) => {
+              const toggle = [...document.querySelectorAll<HTMLButtonElement>('section button[aria-expanded]')].find((b) => b.textContent?.trim() === title);
+              const section = toggle?.closest('section');
+              const body = toggle ? document.getElementById(toggle.getAttribute('aria-controls') ?? '') : null;
+              return { title, top: section ? section.getBoundingClientRect().top : NaN, expanded: toggle?.getAttribute('aria-expanded') ?? null, bodyHidden: body?.hidden ?? null };
+            });
+            return { scrollY: window.scrollY, paneTop: pane.top, paneBottom: pane.bottom, panels };
+          }, PANEL_TITLES);
+          const detail = JSON.stringify(found);
+          assert.equal(found.scrollY, 0, detail);
+          assert.ok(found.paneTop >= 0 && found.paneTop < height, `the result pane's top is on the first screen: ${detail}`);
+          for (const panel of found.panels) {
+            assert.ok(panel.top > found.paneBottom, `${panel.title} comes after the result pane: ${detail}`);
+            assert.equal(panel.expanded, String(width >= 900), `${panel.title} aria-expanded: ${detail}`);
+            assert.equal(panel.bodyHidden, width < 900, `${panel.title} content hidden: ${detail}`);
+          }
         },
       },
       {

@@ -584,12 +584,25 @@ function unsupportedOption(o: VectorizeOptions): string | undefined {
   return undefined;
 }
 
-/** Output options that contradict each other or cannot give a file (400 / 1019 naming the field). */
-function contradiction(o: VectorizeOptions): string | undefined {
-  for (const name of ['output.size.scale', 'output.size.width', 'output.size.height'] as const) {
-    const v = o[name];
-    if (v !== undefined && !(v > 0)) return `${name} must be greater than 0 (a page needs a size); received ${v}.`;
+/** Fields that set the page's size: their documented ranges start at 0, which gives no page. */
+const PAGE_SIZE_FIELDS = ['output.size.scale', 'output.size.width', 'output.size.height'] as const;
+
+/**
+ * Refuses (400 / 1019, naming the field) a value inside its field's documented range that no file
+ * can be made from here: 0 for output.size.scale, width or height (a page needs a size). It is a
+ * rule of the one field, so it is checked with the field — the playground marks the field with
+ * this message, as it does a value out of range (issue 29: it was found only when the trace
+ * failed, which wiped the result) — and by checkCombination for a whole request. A client of the
+ * real service does not apply it: that service's documentation allows 0.
+ */
+export function checkFieldValue(name: string, value: unknown): void {
+  if ((PAGE_SIZE_FIELDS as readonly string[]).includes(name) && typeof value === 'number' && !(value > 0)) {
+    throw parameterError(`${name} must be greater than 0 (a page needs a size); received ${value}.`);
   }
+}
+
+/** Output options that contradict each other (400 / 1019 naming the fields). */
+function contradiction(o: VectorizeOptions): string | undefined {
   if (o['output.gap_filler.clip'] && o['output.gap_filler.enabled'] && o['output.file_format'] === 'svg' && o['output.svg.version'] === 'svg_tiny_1_2') {
     return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use output.svg.version=svg_1_1, or output.gap_filler.clip=false (unclipped gap-filler strokes).';
   }
@@ -597,10 +610,12 @@ function contradiction(o: VectorizeOptions): string | undefined {
 }
 
 /**
- * The checks of parsed options beyond each field's own (what planVectorize and a Tracelab server
- * refuse with 400 / 1019 before any work): contradicting output options, values not implemented.
+ * The checks of parsed options beyond each field's range (what planVectorize and a Tracelab server
+ * refuse with 400 / 1019 before any work): the page-size rule (checkFieldValue), contradicting
+ * output options, values not implemented.
  */
 export function checkCombination(options: VectorizeOptions): void {
+  for (const name of PAGE_SIZE_FIELDS) checkFieldValue(name, options[name]);
   const contradicted = contradiction(options);
   if (contradicted) throw parameterError(contradicted);
   const unsupported = unsupportedOption(options);

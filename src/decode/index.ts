@@ -66,11 +66,17 @@ function sizeCheck(limits: DecodeLimits | undefined): SizeCheck {
   };
 }
 
-/**
- * Decodes PNG, JPEG, WebP, GIF (first frame), BMP or TIFF (first page) to 8-bit RGBA, rows top to bottom.
- * Rejects with TracelabError 1006 for unknown/corrupt/truncated data or a zero size, 1013 for too many pixels.
- */
-export async function decodeImage(bytes: Uint8Array, limits?: { maxPixels?: number }): Promise<DecodedImage> {
+/** A file whose header has been read and its size checked, ready to decode. */
+interface OpenedImage {
+  readonly format: ImageFormat;
+  readonly codec: Codec;
+  readonly check: SizeCheck;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Sniffs the format, loads its codec, reads the header and checks the size (1006, 1013). */
+async function openImage(bytes: Uint8Array, limits: DecodeLimits | undefined): Promise<OpenedImage> {
   if (!(bytes instanceof Uint8Array)) throw corrupt('input is not a byte array');
   if (bytes.length === 0) throw corrupt('empty input (0 bytes)');
   const format = sniffFormat(bytes);
@@ -78,15 +84,42 @@ export async function decodeImage(bytes: Uint8Array, limits?: { maxPixels?: numb
   if (!format) throw corrupt(`not a PNG, JPEG, GIF, BMP, TIFF or WebP image (unknown format, first bytes ${firstBytesHex(bytes)}${textHint(bytes)})`);
   const codec = await CODECS[format].load();
   const check = sizeCheck(limits);
+  try {
+    const { width, height } = codec.header(bytes);
+    check(width, height);
+    return { format, codec, check, width, height };
+  } catch (err) {
+    throw codecError(codec, err);
+  }
+}
 
+/** A codec's failure as the API reports it: its own TracelabError, or 1006 naming the format. */
+function codecError(codec: Codec, err: unknown): TracelabError {
+  return err instanceof TracelabError ? err : corrupt(`corrupt ${codec.name} data (${describeThrown(err)})`);
+}
+
+/**
+ * The format and size of an image from its header alone, checked as decodeImage checks them
+ * (1006 unknown format, corrupt header or zero size; 1013 too many pixels) without decoding a
+ * pixel: a caller can refuse a huge picture at once, before any slow work on it (issue 29: the
+ * playground's draft decoded all of an 8000 × 8000 PNG before the trace said 1013).
+ */
+export async function readImageHeader(bytes: Uint8Array, limits?: DecodeLimits): Promise<{ format: ImageFormat; width: number; height: number }> {
+  const { format, width, height } = await openImage(bytes, limits);
+  return { format, width, height };
+}
+
+/**
+ * Decodes PNG, JPEG, WebP, GIF (first frame), BMP or TIFF (first page) to 8-bit RGBA, rows top to bottom.
+ * Rejects with TracelabError 1006 for unknown/corrupt/truncated data or a zero size, 1013 for too many pixels.
+ */
+export async function decodeImage(bytes: Uint8Array, limits?: DecodeLimits): Promise<DecodedImage> {
+  const { format, codec, check } = await openImage(bytes, limits);
   let raw: RawImage;
   try {
-    const header = codec.header(bytes);
-    check(header.width, header.height);
     raw = await codec.decode(bytes, check);
   } catch (err) {
-    if (err instanceof TracelabError) throw err;
-    throw corrupt(`corrupt ${codec.name} data (${describeThrown(err)})`);
+    throw codecError(codec, err);
   }
 
   check(raw.width, raw.height);

@@ -16,6 +16,8 @@ import { PalettePanel } from './PalettePanel.js';
 import { StatsLine } from './Stats.js';
 import { useMountSteps } from './hooks.js';
 import type { TracerClient } from '../worker/client.js';
+import { formatNumber } from './format.js';
+import { offersShrink, traceShrunk } from './oversize.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer, type ViewRenderer } from './Viewer.js';
 
@@ -54,15 +56,18 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
     if (mountStep === MOUNT_STEPS) onMounted?.();
   }, [mountStep, onMounted]);
 
+  // Every input begins with startInput: the old picture and result leave the screen while the new
+  // one is read or fetched, and a later choice wins over a slower earlier one (its ticket).
   const loadFile = useCallback(
     async (file: File) => {
+      const ticket = store.getState().startInput();
       try {
         const bytes = new Uint8Array(await file.arrayBuffer());
-        store.getState().setSource({ name: file.name || 'pasted image', bytes, size: bytes.length, type: file.type, blob: file });
+        store.getState().setSource({ name: file.name || 'pasted image', bytes, size: bytes.length, type: file.type, blob: file }, ticket);
       } catch (err) {
         const detail = err instanceof Error ? err.message : String(err);
         const e = unreadableImageError(`the file could not be read (${detail})`);
-        store.getState().reportError({ code: e.code, message: e.message });
+        store.getState().reportError({ code: e.code, message: e.message }, ticket);
       }
     },
     [store],
@@ -70,14 +75,15 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
 
   const loadSample = useCallback(async () => {
     const url = new URL(SAMPLE_PATH, new URL(import.meta.env.BASE_URL, document.baseURI)).href;
+    const ticket = store.getState().startInput();
     try {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
-      store.getState().setSource({ name: 'shapes.png', bytes, size: bytes.length, type: 'image/png' });
+      store.getState().setSource({ name: 'shapes.png', bytes, size: bytes.length, type: 'image/png' }, ticket);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
-      store.getState().reportError({ code: 0, message: `The sample image could not be loaded (${detail})` });
+      store.getState().reportError({ code: 0, message: `The sample image could not be loaded (${detail})` }, ticket);
     }
   }, [store]);
 
@@ -148,6 +154,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
 
         <div className="workspace">
           <ResultBar store={store} exporter={exporter} />
+          <ResultDetails store={store} exporter={exporter} />
 
           <Viewer store={store} renderer={previewer} />
           {mountStep >= 3 && (
@@ -167,7 +174,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
   );
 }
 
-/** Status, hint, progress, stats and downloads of the current trace. */
+/** Status, hint, progress and the download of the current trace. */
 function ResultBar({ store, exporter }: { store: TracelabStore; exporter: TracerClient }) {
   const source = useStore(store, (s) => s.source);
   const job = useStore(store, (s) => s.job);
@@ -194,15 +201,34 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
           Go to {invalidOption[0]}
         </button>
       )}
+      {!invalidOption && offersShrink(job, source) && (
+        <button type="button" className="secondary" onClick={() => void traceShrunk(store, exporter)}>
+          Trace it shrunk to {formatNumber(options['input.max_pixels'])} px
+        </button>
+      )}
       {job.status === 'running' && job.progress && (
         <span className="trace-progress">
           <progress max={1} value={job.progress.fraction} aria-label="Trace progress" />
           <span className="hint">{job.progress.step}</span>
         </span>
       )}
-      <StatsLine stats={job.stats} ms={job.ms} />
       <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
-      <DownloadPanel store={store} exporter={exporter} hasResult={job.svg !== null} invalid={invalidOption !== undefined} />
+    </section>
+  );
+}
+
+/**
+ * The stats of the current trace and its downloads in every format. Apart from the result bar so
+ * that on a phone they can follow the viewer (styles.css): above it they pushed the result pane
+ * off the first screen (issue 29).
+ */
+function ResultDetails({ store, exporter }: { store: TracelabStore; exporter: TracerClient }) {
+  const job = useStore(store, (s) => s.job);
+  const invalid = useStore(store, (s) => Object.keys(s.optionErrors).length > 0);
+  return (
+    <section className="result-details" aria-label="Result details">
+      <StatsLine stats={job.stats} ms={job.ms} />
+      <DownloadPanel store={store} exporter={exporter} hasResult={job.svg !== null} invalid={invalid} />
     </section>
   );
 }

@@ -12,6 +12,7 @@ import { BATCH_IMAGE_NAME, traceBatch, type BatchFailure, type BatchFile } from 
 import { saveBytes } from './DownloadPanel.js';
 import { FILE_FORMATS, type ServiceExporter } from './service-flow.js';
 import { fieldsFor, type TracelabStore } from './store.js';
+import { FoldingSection } from './FoldingSection.js';
 
 type BatchState =
   | { readonly kind: 'idle' }
@@ -70,8 +71,7 @@ export function BatchPanel({ store, exporter }: { store: TracelabStore; exporter
   };
 
   return (
-    <section className="batch-panel" aria-labelledby={`${inputId}-title`} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
-      <h2 id={`${inputId}-title`}>Many images</h2>
+    <FoldingSection className="batch-panel" title="Many images" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       <p className="hint">Trace several files with the current options and save them as one zip. The image above stays as it is.</p>
       <div className="batch-controls">
         <label htmlFor={formatId}>Format</label>
@@ -115,6 +115,6 @@ export function BatchPanel({ store, exporter }: { store: TracelabStore; exporter
       <p className={`batch-message batch-${state.kind}`} aria-live="polite" aria-atomic="true">
         {stateText(state)}
       </p>
-    </section>
+    </FoldingSection>
   );
 }

@@ -6,8 +6,10 @@
  */
 
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { useStore } from 'zustand';
 
 import { decodeBase64Image, fetchImageUrl } from './image-sources.js';
+import { isNarrowScreen } from './narrow.js';
 import { SAMPLES, sampleUrl, siteBase, type Sample } from './samples.js';
 import type { Source, TracelabStore } from './store.js';
 import { toJobError } from './tracing.js';
@@ -78,9 +80,26 @@ function errorText(err: unknown): string {
 }
 
 /**
+ * The inputs a field begins: `begin()` starts a new input (store.startInput) and remembers its
+ * ticket; `onOther` runs whenever the page's newest input is one the field did not begin (a file,
+ * a drop, a paste, a sample, another field), so that the field stops showing text or an error
+ * about a picture that is no longer the input (issue 29: the URL and base64 boxes kept old text).
+ */
+function useOwnInputs(store: TracelabStore, onOther: () => void): () => number {
+  const own = useRef(0);
+  const inputId = useStore(store, (s) => s.inputId);
+  const latestOnOther = useRef(onOther);
+  latestOnOther.current = onOther;
+  useEffect(() => {
+    if (inputId !== own.current) latestOnOther.current();
+  }, [inputId]);
+  return () => (own.current = store.getState().startInput());
+}
+
+/**
  * Runs one asynchronous load at a time: a new load (or unmounting) aborts the previous one, and a
- * result only becomes the source if nothing else was loaded meanwhile (a file dropped while a URL
- * was still downloading wins).
+ * result or error only reaches the page if no newer input began meanwhile (its `ticket`, from
+ * startInput: a file dropped while a URL was still downloading wins).
  */
 function useLoader(store: TracelabStore) {
   const pending = useRef<AbortController | null>(null);
@@ -89,20 +108,18 @@ function useLoader(store: TracelabStore) {
 
   return {
     busy,
-    async run(what: string, load: (signal: AbortSignal) => Promise<Source>): Promise<string | null> {
+    async run(what: string, ticket: number, load: (signal: AbortSignal) => Promise<Source>): Promise<string | null> {
       pending.current?.abort();
       const controller = new AbortController();
       pending.current = controller;
-      const before = store.getState().source;
       setBusy(what);
       try {
         const source = await load(controller.signal);
-        if (controller.signal.aborted || store.getState().source !== before) return null;
-        store.getState().setSource(source);
+        if (!controller.signal.aborted) store.getState().setSource(source, ticket);
         return null;
       } catch (err) {
-        if (controller.signal.aborted) return null;
-        store.getState().reportError(toJobError(err));
+        if (controller.signal.aborted || store.getState().inputId !== ticket) return null;
+        store.getState().reportError(toJobError(err), ticket);
         return errorText(err);
       } finally {
         if (pending.current === controller) {
@@ -124,26 +141,39 @@ export function ImageSources({ store }: { store: TracelabStore }) {
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<{ url?: string; base64?: string }>({});
   const loader = useLoader(store);
+  const [openAtFirst] = useState(() => !isNarrowScreen());
+  // Each box holds the text of the current input or nothing.
+  const beginUrl = useOwnInputs(store, () => {
+    setUrl('');
+    setErrors((e) => ({ ...e, url: undefined }));
+  });
+  const beginBase64 = useOwnInputs(store, () => {
+    setText('');
+    setErrors((e) => ({ ...e, base64: undefined }));
+  });
 
   const loadUrl = async (event: FormEvent) => {
     event.preventDefault();
     setErrors({});
-    const error = await loader.run('url', (signal) => fetchImageUrl(url, document.baseURI, { signal }));
+    const error = await loader.run('url', beginUrl(), (signal) => fetchImageUrl(url, document.baseURI, { signal }));
     if (error !== null) setErrors({ url: error });
   };
   const loadBase64 = (event: FormEvent) => {
     event.preventDefault();
     setErrors({});
+    const ticket = beginBase64();
     try {
-      store.getState().setSource(decodeBase64Image(text));
+      store.getState().setSource(decodeBase64Image(text), ticket);
     } catch (err) {
-      store.getState().reportError(toJobError(err));
+      store.getState().reportError(toJobError(err), ticket);
       setErrors({ base64: errorText(err) });
     }
   };
 
   return (
-    <div className="image-sources">
+    // Folded on a narrow screen, where it stood between the drop zone and the result (issue 29).
+    <details className="image-sources" open={openAtFirst}>
+      <summary>Image URL or base64 text</summary>
       <form className="source-form" onSubmit={(e) => void loadUrl(e)} noValidate>
         <label htmlFor={urlId}>Image URL</label>
         <div className="source-row">
@@ -193,7 +223,7 @@ export function ImageSources({ store }: { store: TracelabStore }) {
           </p>
         )}
       </form>
-    </div>
+    </details>
   );
 }
 
@@ -202,9 +232,10 @@ export function SampleGallery({ store }: { store: TracelabStore }) {
   const headingId = useId();
   const loader = useLoader(store);
   const [error, setError] = useState<string | null>(null);
+  const begin = useOwnInputs(store, () => setError(null));
   const load = async (sample: Sample) => {
     setError(null);
-    const failed = await loader.run(sample.file, (signal) => fetchImageUrl(sampleUrl(sample), siteBase(), { signal }));
+    const failed = await loader.run(sample.file, begin(), (signal) => fetchImageUrl(sampleUrl(sample), siteBase(), { signal }));
     if (failed !== null) setError(failed);
   };
   return (

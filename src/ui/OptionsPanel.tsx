@@ -13,6 +13,7 @@ import { useId, useState } from 'react';
 import { useStore } from 'zustand';
 
 import { isExtensionOption, OPTION_GROUPS, type OptionSpec, type VectorizeOptions } from '../api/index.js';
+import { isNarrowScreen } from './narrow.js';
 import { PANEL_OPTIONS, type OptionsEdit, type TracelabStore } from './store.js';
 
 /** Groups in schema order with the options the panel shows; `extension`: every option is a Tracelab extension. */
@@ -29,8 +30,6 @@ export const EXTENSION_GROUP_NOTE = 'Tracelab only: the real service does not ha
  * too: they are few, off by default, and what Tracelab offers beyond the API.
  */
 const OPEN_GROUPS: ReadonlySet<string> = new Set(['input', 'processing', 'output', 'output.gap_filler', 'tracelab']);
-/** The one-column layout of styles.css: options come after the result there and start folded. */
-const NARROW_QUERY = '(max-width: 900px)';
 
 type PanelGroup = (typeof PANEL_GROUPS)[number];
 
@@ -47,7 +46,8 @@ function startsOpen(group: PanelGroup, narrow: boolean, options: VectorizeOption
 export function OptionsPanel({ store }: { store: TracelabStore }) {
   // Read once: a group the user opened or closed stays so when the window is resized.
   const [open] = useState(() => {
-    const narrow = typeof matchMedia === 'function' && matchMedia(NARROW_QUERY).matches;
+    // The one-column layout: options come after the result there and start folded.
+    const narrow = isNarrowScreen();
     const options = store.getState().options;
     return new Set(PANEL_GROUPS.filter((g) => startsOpen(g, narrow, options)).map((g) => g.id));
   });

@@ -26,6 +26,7 @@ import {
   remoteNotSentNote,
 } from './remote-flow.js';
 import type { TracelabStore } from './store.js';
+import { FoldingSection } from './FoldingSection.js';
 import { formatNumber } from './format.js';
 
 /**
@@ -41,7 +42,7 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
   const mode = useStore(store, (s) => s.service.mode);
   const notSent = useStore(store, (s) => remoteNotSentNote(s.options));
   const storage = useMemo(() => browserSessionStorage(), []);
-  const ids = { title: useId(), id: useId(), secret: useId(), proxy: useId(), proxyNote: useId(), warning: useId(), notSent: useId() };
+  const ids = { id: useId(), secret: useId(), proxy: useId(), proxyNote: useId(), warning: useId(), notSent: useId() };
 
   // Restore what this tab remembered, and keep sessionStorage in step with every later change.
   useEffect(() => connectRemote(store, storage), [store, storage]);
@@ -80,8 +81,7 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
   };
 
   return (
-    <section className="remote" aria-labelledby={ids.title}>
-      <h2 id={ids.title}>Real service (Vectorizer.AI)</h2>
+    <FoldingSection className="remote" title="Real service (Vectorizer.AI)">
       <p className="hint">
         Sends the image and the options above to the real service with your own API credentials, in the mode chosen in
         the Local service panel. The Id and Secret stay in this tab's memory and travel only in the Authorization header.
@@ -217,6 +217,6 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
           </div>
         </figure>
       </div>
-    </section>
+    </FoldingSection>
   );
 }

@@ -44,6 +44,7 @@ import {
   type ServiceExporter,
 } from './service-flow.js';
 import type { ServiceCall, ServiceState, TracelabStore } from './store.js';
+import { FoldingSection } from './FoldingSection.js';
 import { formatNumber, formatDateTime } from './format.js';
 
 /** Modes in the order of the select: the free ones first. */
@@ -118,7 +119,7 @@ export function wouldCostText(mode: Mode, retentionDays: number): string {
 export function ServicePanel({ store, exporter }: { store: TracelabStore; exporter: ServiceExporter }) {
   const service = useStore(store, (s) => s.service);
   const source = useStore(store, (s) => s.source);
-  const ids = { title: useId(), mode: useId(), modeHelp: useId(), days: useId(), daysHelp: useId(), daysError: useId() };
+  const ids = { mode: useId(), modeHelp: useId(), days: useId(), daysHelp: useId(), daysError: useId() };
   const [daysText, setDaysText] = useState(String(service.retentionDays));
   const daysError = retentionError(daysText);
 
@@ -140,8 +141,7 @@ export function ServicePanel({ store, exporter }: { store: TracelabStore; export
 
   const last = service.last;
   return (
-    <section className="service" aria-labelledby={ids.title}>
-      <h2 id={ids.title}>Local service</h2>
+    <FoldingSection className="service" title="Local service">
       <p className="hint">
         The Vectorizer.AI-compatible API running in this browser, with the same modes, prices, tokens and errors as{' '}
         <code>tracelab serve</code>. Credits are local and free to reset; retained images stay in this browser.
@@ -214,7 +214,7 @@ export function ServicePanel({ store, exporter }: { store: TracelabStore; export
       <ResultFile service={service} sourceName={source?.name ?? null} />
       <AccountPanel store={store} exporter={exporter} service={service} />
       <RetainedList store={store} exporter={exporter} service={service} />
-    </section>
+    </FoldingSection>
   );
 }
 

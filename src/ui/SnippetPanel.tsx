@@ -12,6 +12,7 @@ import { copyText } from './clipboard.js';
 import { encodeShareUrl } from './share.js';
 import { cliSnippet, curlSnippet, jsSnippet, LOCAL_BASE_URL, REMOTE_BASE_URL } from './snippets.js';
 import { fieldsFor, type TracelabStore } from './store.js';
+import { FoldingSection } from './FoldingSection.js';
 
 type Kind = 'cli' | 'curl' | 'js';
 const TABS: readonly { readonly kind: Kind; readonly label: string }[] = [
@@ -36,7 +37,6 @@ function useCopied() {
 }
 
 export function SnippetPanel({ store }: { store: TracelabStore }) {
-  const headingId = useId();
   const tabsId = useId();
   const targetId = useId();
   const options = useStore(store, (s) => s.options);
@@ -64,8 +64,7 @@ export function SnippetPanel({ store }: { store: TracelabStore }) {
   };
 
   return (
-    <section className="snippets" aria-labelledby={headingId}>
-      <h2 id={headingId}>Reproduce this result</h2>
+    <FoldingSection className="snippets" title="Reproduce this result">
       <p className="hint">
         The same request outside the page: the CLI traces on your machine; curl and the JS client call an <code>/api/v1</code> server
         (<code>npx tracelab serve</code> or Vectorizer.AI) in production mode. Credentials come from environment variables.
@@ -116,7 +115,7 @@ export function SnippetPanel({ store }: { store: TracelabStore }) {
           {copied.message}
         </span>
       </div>
-    </section>
+    </FoldingSection>
   );
 }
 

@@ -90,6 +90,54 @@ describe('options from the schema', () => {
     store.getState().resetOptions();
     expect(fieldsFor(store.getState().options)).toEqual([]);
   });
+
+  it('a page size of 0 (output.size.scale, width, height) is refused beside its field, like a value out of range (issue 29 item 3)', () => {
+    const store = createTracelabStore();
+    expect(store.getState().setOptionText('output.size.scale', '2')).toBe(true);
+    expect(store.getState().setOptionText('output.size.scale', '0')).toBe(false);
+    expect(store.getState().optionErrors['output.size.scale']).toEqual({ text: '0', message: 'output.size.scale must be greater than 0 (a page needs a size); received 0.' });
+    // The options the tracer sees keep the last valid value: nothing is traced with 0.
+    expect(store.getState().options['output.size.scale']).toBe(2);
+    for (const name of ['output.size.width', 'output.size.height']) {
+      expect(validateOption(name, '0')).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')} must be greater than 0`));
+      expect(validateOption(name, '0.5')).toBeUndefined();
+    }
+    // Share links and other option sets are refused the same way (code 1019), nothing changes.
+    expect(() => store.getState().applyOptions({ 'output.size.width': '0' })).toThrow(expect.objectContaining({ code: 1019 }));
+    expect(store.getState().options['output.size.width']).toBeUndefined();
+  });
+});
+
+describe('a new input', () => {
+  it('takes the old picture and result off the screen at once and says an image is loading (issue 29 item 7)', () => {
+    const store = createTracelabStore();
+    store.getState().setSource(source('old.png'));
+    const oldTrace = store.getState().startJob();
+    store.getState().finishJob(oldTrace, RESULT);
+    expect(statusText(store.getState().job, true)).toBe('Done');
+
+    const ticket = store.getState().startInput();
+    expect(store.getState().source).toBeNull();
+    expect(store.getState().job).toMatchObject({ status: 'loading', svg: null, stats: null });
+    expect(statusText(store.getState().job, false)).toBe('Loading the image…');
+    // The old picture's answer, arriving late, does not come back.
+    store.getState().finishJob(oldTrace, RESULT);
+    expect(store.getState().job.svg).toBeNull();
+
+    store.getState().setSource(source('new.png'), ticket);
+    expect(store.getState().source?.name).toBe('new.png');
+  });
+
+  it('the later choice wins over a slower earlier one, loaded or failed', () => {
+    const store = createTracelabStore();
+    const first = store.getState().startInput();
+    const second = store.getState().startInput();
+    store.getState().setSource(source('second.png'), second);
+    store.getState().setSource(source('first.png'), first);
+    store.getState().reportError({ code: 1022, message: 'the first URL failed late' }, first);
+    expect(store.getState().source?.name).toBe('second.png');
+    expect(store.getState().job.error).toBeNull();
+  });
 });
 
 describe('status text', () => {

@@ -9,7 +9,7 @@
 
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 
-import { DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
+import { checkFieldValue, DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
 import type { Mode } from '../api/pricing.js';
 import { TracelabError } from '../engine/errors.js';
 import type { AccountInfo, RetainedImage, TraceDraft, TraceProgress, VectorizeStats } from '../worker/protocol.js';
@@ -29,10 +29,21 @@ export function optionSpec(name: string): OptionSpec {
   return spec;
 }
 
+/**
+ * The value of a field's text, as the tracer will take it: the schema's parse (type, range) and
+ * the tracer's own rule of that field (checkFieldValue: output.size.scale=0, …), so every value
+ * the tracer would refuse is refused here, beside its field. Throws TracelabError 1019.
+ */
+function parseField(spec: OptionSpec, text: string): VectorizeOptions[OptionName] {
+  const value = parseOptionValue(spec, text);
+  checkFieldValue(spec.name, value);
+  return value;
+}
+
 /** The API's 1019 message for `text` as a value of `name`, or undefined when it is valid. */
 export function validateOption(name: string, text: string): string | undefined {
   try {
-    parseOptionValue(optionSpec(name), text);
+    parseField(optionSpec(name), text);
     return undefined;
   } catch (err) {
     if (err instanceof TracelabError) return err.message;
@@ -65,8 +76,20 @@ export interface Source {
 
 export interface SourceSlice {
   readonly source: Source | null;
-  /** New image: clears the previous result. */
-  setSource(source: Source | null): void;
+  /** Increases with every new input begun (startInput); the ticket of the newest one. */
+  readonly inputId: number;
+  /**
+   * A new input is on its way (a file being read, a sample or URL being fetched, text decoded):
+   * the previous picture and everything made from it leave the screen at once and the status says
+   * an image is loading (issue 29: for 0.2–0.5 s after a new file the old result still said
+   * "Done"). Returns the input's ticket for setSource / reportError.
+   */
+  startInput(): number;
+  /**
+   * New image: clears the previous result. With a `ticket` (from startInput), nothing happens
+   * when a newer input has begun since: the later choice wins, whichever loads first.
+   */
+  setSource(source: Source | null, ticket?: number): void;
 }
 
 export type OptionsEdit = 'typing' | 'settled';
@@ -90,7 +113,8 @@ export interface OptionsSlice {
   resetOptions(): void;
 }
 
-export type JobStatus = 'idle' | 'running' | 'done' | 'error';
+/** 'loading': a new input is being read or fetched (startInput); 'running': it is being traced. */
+export type JobStatus = 'idle' | 'loading' | 'running' | 'done' | 'error';
 
 export interface JobError {
   /** API error code (1006, 1013, 1019, …); 0 when there is none. */
@@ -142,9 +166,10 @@ export interface JobSlice {
   failJob(id: number, error: JobError): void;
   /**
    * A new input could not be loaded (file unreadable, URL or sample not fetched, bad share link):
-   * clears the source and its results, then shows the error.
+   * clears the source and its results, then shows the error. With a `ticket` (from startInput),
+   * nothing happens when a newer input has begun since.
    */
-  reportError(error: JobError): void;
+  reportError(error: JobError, ticket?: number): void;
 }
 
 export type ViewMode = 'side' | 'overlay' | 'outline';
@@ -269,9 +294,24 @@ export const DEFAULT_REMOTE: RemoteState = Object.freeze({
   file: null,
 });
 
+/** Whether `ticket` (from startInput) is no longer the newest input. */
+function superseded(state: TracelabState, ticket: number | undefined): boolean {
+  return ticket !== undefined && ticket !== state.inputId;
+}
+
 const sourceSlice: Slice<SourceSlice> = (set, get) => ({
   source: null,
-  setSource(source) {
+  inputId: 0,
+  startInput() {
+    const inputId = get().inputId + 1;
+    // No source: the tracer stops the old picture's trace (tracing.ts). A new job id: an answer
+    // for the old picture still on its way is dropped (finishJob).
+    get().setSource(null);
+    set({ inputId, job: { ...IDLE_JOB, status: 'loading', id: get().job.id + 1 } });
+    return inputId;
+  },
+  setSource(source, ticket) {
+    if (superseded(get(), ticket)) return;
     // Results of the local service belong to the image they were made from: a new image (or
     // none) drops the last call's file, so nothing on screen is saved for the wrong picture.
     const service = get().service;
@@ -284,7 +324,7 @@ function parseAll(values: Readonly<Record<string, string>>, base: VectorizeOptio
   for (const [name, text] of Object.entries(values)) {
     const spec = OPTION_BY_NAME.get(name);
     if (!spec || SERVICE_FIELDS.has(name)) throw new TracelabError(1019, 400, `Unknown option ${JSON.stringify(name)} for the playground.`);
-    next[name] = parseOptionValue(spec, text);
+    next[name] = parseField(spec, text);
   }
   return next as VectorizeOptions;
 }
@@ -308,7 +348,7 @@ const optionsSlice =
         set({ optionErrors: { ...otherErrors, [name]: { text, message } } });
         return false;
       }
-      const value = parseOptionValue(optionSpec(name), text);
+      const value = parseField(optionSpec(name), text);
       const options = get().options as Record<string, unknown>;
       if (options[name] === value && !(name in get().optionErrors)) return true;
       set({ options: { ...options, [name]: value } as VectorizeOptions, optionErrors: otherErrors, optionsEdit: edit });
@@ -352,7 +392,8 @@ const jobSlice: Slice<JobSlice> = (set, get) => ({
     if (get().job.id !== id) return;
     set({ job: { ...IDLE_JOB, status: 'error', id, error } });
   },
-  reportError(error) {
+  reportError(error, ticket) {
+    if (superseded(get(), ticket)) return;
     // A new input could not be loaded: it is the current input now, so the previous picture and
     // everything made from it leave the screen (issue 17: a failed URL left the old image up while
     // "Download as SVG" still saved its file).
@@ -400,6 +441,8 @@ export function createTracelabStore(initialOptions: Readonly<Record<string, stri
 /** The text of the aria-live status region. */
 export function statusText(job: Job, hasSource: boolean): string {
   switch (job.status) {
+    case 'loading':
+      return 'Loading the image…';
     case 'running':
       return 'Tracing…';
     case 'done':

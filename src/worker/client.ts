@@ -15,7 +15,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import { TracelabError } from '../engine/errors.js';
 import { isWorkerErrorPayload, type TraceProgress, type TracerApi, type VectorizeResult } from './protocol.js';
 
-export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, VectorizeResult, VectorizeStats, ViewRender, ViewWindow } from './protocol.js';
+export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, ShrunkImage, VectorizeResult, VectorizeStats, ViewRender, ViewWindow } from './protocol.js';
 export { TracelabError } from '../engine/errors.js';
 
 /** Rejection of a request that was superseded by a newer one or cancelled with `abort()`. */
@@ -178,6 +178,7 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker, {
     exportFile: (bytes, fields) => request((r) => r.exportFile(transferBytes(bytes), fields)),
     // No abort: a view of the current result runs beside it (a new trace cancels both).
     renderView: (bytes, fields, view) => request((r) => r.renderView(transferBytes(bytes), fields, view)),
+    shrinkImage: (bytes, maxPixels) => request((r) => r.shrinkImage(transferBytes(bytes), maxPixels)),
     callService: (req) => request((r) => r.callService(req)),
     account: () => request((r) => r.account()),
     setAccount: (status) => request((r) => r.setAccount(status)),

@@ -17,6 +17,8 @@
  * with Tracelab's own decoders, so its bytes are the same in the browser, the CLI and the server.
  * In: image bytes, or an output plan. Out: shrunk straight-alpha RGBA, or PNG bytes.
  * Undefined where the browser lacks createImageBitmap or OffscreenCanvas (then there is no draft).
+ * shrinkToPng is the one exception to "only shown": a picture over the pixel limit, shrunk at the
+ * user's request, becomes the input that is traced.
  */
 
 import type { ChainUse, Gradient, GradientStop, Rgba } from '../engine/types.js';
@@ -25,39 +27,75 @@ import { isElliptical, mapGradient, radialFrame } from '../formats/gradient.js';
 import type { FillItem, OutputPlan, PlanItem, StrokeItem } from '../formats/plan.js';
 import { ChainCache } from '../formats/raster.js';
 import { pngSize, type PngSize } from '../formats/raster-plan.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
+import type { ShrunkImage } from './protocol.js';
 import type { PreviewCodec } from './vectorize.js';
 
 /** Flattening tolerance of the painted curves, in device pixels (the canvas anti-aliases). */
 const PAINT_TOLERANCE_PX = 0.25;
 
+/** The browser's decode of `bytes`, or undefined when it cannot read them (TIFF, too large for it…). */
+async function browserBitmap(bytes: Uint8Array): Promise<ImageBitmap | undefined> {
+  try {
+    return await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `full` drawn on a new canvas at about `targetPixels` (never enlarged), or undefined without a
+ * 2D context. Closes `full`.
+ */
+function drawShrunk(full: ImageBitmap, targetPixels: number, quality: ImageSmoothingQuality): OffscreenCanvasRenderingContext2D | undefined {
+  const scale = Math.min(1, Math.sqrt(targetPixels / (full.width * full.height)));
+  const width = Math.max(1, Math.floor(full.width * scale));
+  const height = Math.max(1, Math.floor(full.height * scale));
+  const ctx = new OffscreenCanvas(width, height).getContext('2d');
+  if (ctx) {
+    ctx.imageSmoothingQuality = quality;
+    ctx.drawImage(full, 0, 0, width, height);
+  }
+  full.close();
+  return ctx ?? undefined;
+}
+
+/**
+ * `bytes` shrunk to at most `maxPixels` pixels by the browser's decoder and canvas, as a PNG: the
+ * playground's offer for a picture over the pixel limit, which Tracelab's own decoders refuse
+ * from its header (1013, MAX_ACCEPTED_PIXELS). The PNG is then traced like any input, so it is
+ * drawn at the canvas's best smoothing. Throws 1013 again when the browser cannot read the
+ * picture either.
+ */
+export async function shrinkToPng(bytes: Uint8Array, maxPixels: number): Promise<ShrunkImage> {
+  const cannot = (why: string) =>
+    new TracelabError(ERROR_CODES.tooManyPixels, 413, `The browser could not shrink this picture (${why}); shrink it to at most ${maxPixels} pixels in an image editor first.`);
+  if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') throw cannot('it has no canvas in workers');
+  const full = await browserBitmap(bytes);
+  if (!full) throw cannot('it cannot read it');
+  const [inputWidth, inputHeight] = [full.width, full.height];
+  const ctx = drawShrunk(full, maxPixels, 'high');
+  if (!ctx) throw cannot('no 2D canvas');
+  const png = new Uint8Array(await (await ctx.canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+  return { png, width: ctx.canvas.width, height: ctx.canvas.height, inputWidth, inputHeight };
+}
+
 export function browserPreviewCodec(): PreviewCodec | undefined {
   if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return undefined;
   return {
     async shrink(bytes, targetPixels, minInputPixels) {
-      let full: ImageBitmap;
-      try {
-        full = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>]), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
-      } catch {
-        return undefined; // a format the browser cannot read (TIFF…): no draft, the full trace decides
-      }
+      // A format the browser cannot read (TIFF…): no draft, the full trace decides.
+      const full = await browserBitmap(bytes);
+      if (!full) return undefined;
       const inputWidth = full.width;
       const inputHeight = full.height;
       if (inputWidth * inputHeight <= minInputPixels) {
         full.close();
         return undefined;
       }
-      const scale = Math.sqrt(targetPixels / (inputWidth * inputHeight));
-      const width = Math.max(1, Math.floor(inputWidth * scale));
-      const height = Math.max(1, Math.floor(inputHeight * scale));
-      const canvas = new OffscreenCanvas(width, height);
-      const ctx = canvas.getContext('2d');
-      if (!ctx) {
-        full.close();
-        return undefined;
-      }
-      ctx.imageSmoothingQuality = 'medium';
-      ctx.drawImage(full, 0, 0, width, height);
-      full.close();
+      const ctx = drawShrunk(full, targetPixels, 'medium');
+      if (!ctx) return undefined;
+      const { width, height } = ctx.canvas;
       const data = new Uint8Array(ctx.getImageData(0, 0, width, height).data.buffer);
       return { pixels: { width, height, data }, inputWidth, inputHeight };
     },

@@ -188,6 +188,18 @@ export interface ViewRender {
 }
 
 /**
+ * A picture over the pixel limit, shrunk by the browser's codec at the user's request (the
+ * playground's offer after a 1013): a PNG of at most the requested pixels, and the size it had.
+ */
+export interface ShrunkImage {
+  readonly png: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly inputWidth: number;
+  readonly inputHeight: number;
+}
+
+/**
  * The object the workers expose. `bytes` is transferred (detached on the caller's side). The
  * preview worker only traces (`vectorize`); the export worker writes files and hosts the local
  * service.
@@ -200,6 +212,8 @@ export interface TracerApi {
   exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
   /** Part of the last preview's result at a zoom (the viewer zoomed into a large result). */
   renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
+  /** `bytes` shrunk by the browser's codec to at most `maxPixels` pixels, as a PNG (see ShrunkImage). */
+  shrinkImage(bytes: Uint8Array, maxPixels: number): Promise<ShrunkImage>;
   callService(request: ServiceRequest): Promise<ServiceResponse>;
   account(): Promise<AccountInfo>;
   setAccount(status: AccountInfo): Promise<AccountInfo>;

@@ -14,7 +14,7 @@ import type { JobPool } from '../pool/job-pool.js';
 import { createWebJobPool, defaultWebThreads } from '../pool/web-pool.js';
 import type { TracerApi } from './protocol.js';
 import { createServiceHost, type ServiceHost } from './service-host.js';
-import { browserPreviewCodec } from './preview-codec.js';
+import { browserPreviewCodec, shrinkToPng } from './preview-codec.js';
 import { cancelVectorize, exportInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 let host: ServiceHost | undefined;
@@ -50,6 +50,11 @@ const api: TracerApi = {
     guarded(async () => {
       const out = await renderViewInWorker(bytes, fields, view, engineThreads());
       return transfer(out, [out.rgba.buffer as ArrayBuffer]);
+    }),
+  shrinkImage: (bytes, maxPixels) =>
+    guarded(async () => {
+      const out = await shrinkToPng(bytes, maxPixels);
+      return transfer(out, [out.png.buffer as ArrayBuffer]);
     }),
   callService: (request) =>
     guarded(async () => {

@@ -262,4 +262,20 @@ describe('vectorizeInWorker across calls: reuse, drafts and supersession', () =>
     expect(steps).toContain('fit');
     expect(result.stats.colors).toBe(3);
   });
+
+  it('a picture over the pixel limit is refused from its header: 1013 before any step or draft (issue 29 item 4)', async () => {
+    forgetLastTrace();
+    // 8000 × 8000 = 64 MP, over MAX_ACCEPTED_PIXELS: 1-bit grey, left half black, right half white.
+    const width = 8000;
+    const row = new Uint8Array(width / 8).fill(0xff, width / 16);
+    const data = new Uint8Array(row.length * width);
+    for (let y = 0; y < width; y++) data.set(row, y * row.length);
+    const png = encode({ width, height: width, data, channels: 1, depth: 1 });
+    const steps: string[] = [];
+    const err = toErrorPayload(await rejection(vectorizeInWorker(png, [], (p) => steps.push(p.step), undefined, nodeCodec)));
+    expect(err.code).toBe(1013);
+    expect(err.message).toContain('8000×8000');
+    // Neither the decode step nor the draft (which decodes the whole picture) began.
+    expect(steps).toEqual([]);
+  });
 });

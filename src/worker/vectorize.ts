@@ -7,6 +7,7 @@
 
 import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
+import { readImageHeader } from '../decode/index.js';
 import { decodeBytes, gradientCounts, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile, writePlanFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
@@ -195,6 +196,10 @@ async function vectorizeOnce(
   const start = performance.now();
   // Options first: a bad parameter fails before any pixel is decoded (as the CLI does).
   const plan = planPreview(fields);
+  // Then the header: too many pixels (1013) or an unreadable header (1006) fails before anything
+  // is decoded. The draft below decodes all of a large image with the browser's codec first: an
+  // 8000 × 8000 PNG showed "decode" for 6–34 s before its 1013 (issue 29).
+  await readImageHeader(bytes);
   // Steps: decode, the engine's stages, write. Reported after each engine stage.
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ step: 'decode', fraction: 0 });
