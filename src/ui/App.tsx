@@ -157,7 +157,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
                 <ServicePanel store={store} exporter={exporter} />
                 <RemotePanel store={store} />
                 <SnippetPanel store={store} />
-                <BatchPanel store={store} exporter={exporter} />
+                <BatchPanel store={store} />
               </Suspense>
             </>
           )}
