@@ -8,7 +8,7 @@ import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 
 import { unreadableImageError } from '../engine/errors.js';
-import { DownloadButton, DownloadPanel } from './DownloadPanel.js';
+import { CopySvgButton, DownloadButton, DownloadPanel } from './DownloadPanel.js';
 import { DropZone, ImageSources, SampleGallery } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
 import { PresetPicker } from './PresetPanel.js';
@@ -202,6 +202,7 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
       )}
       <StatsLine stats={job.stats} ms={job.ms} />
       <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
+      <CopySvgButton svg={job.svg} invalid={invalidOption !== undefined} />
       <DownloadPanel store={store} exporter={exporter} hasResult={job.svg !== null} invalid={invalidOption !== undefined} />
     </section>
   );
