@@ -17,13 +17,29 @@ import { shellQuote } from '../src/ui/snippets.js';
 import { fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, statusText, TIMEOUT, watchPage } from './harness.js';
 import type { Check, CheckResult, E2eContext } from './harness.js';
 
-/** Sizes of the gallery pictures (public/samples/, drawn by e2e/samples.ts). */
+/** Sizes of the gallery pictures (public/samples/: real pictures and ones drawn by e2e/samples.ts). */
 const GALLERY: readonly { readonly title: string; readonly file: string; readonly viewBox: string }[] = [
+  { title: 'Debian logo', file: 'logo-debian.png', viewBox: '0 0 620 413' },
   { title: 'Shapes', file: 'shapes.png', viewBox: '0 0 128 128' },
   { title: 'Logo', file: 'logo.png', viewBox: '0 0 160 120' },
+  { title: 'Home folder icon', file: 'icon-home.png', viewBox: '0 0 256 256' },
+  { title: 'Owl engraving', file: 'lineart-owl.png', viewBox: '0 0 336 600' },
   { title: 'Line art', file: 'lineart.png', viewBox: '0 0 160 160' },
+  { title: 'Scanned graph', file: 'scan-graph.png', viewBox: '0 0 441 319' },
+  { title: 'Dungeon items', file: 'pixel-dungeon.png', viewBox: '0 0 576 192' },
   { title: 'Pixel art', file: 'pixel.png', viewBox: '0 0 48 48' },
+  { title: 'Coffee cup', file: 'photo-coffee.jpg', viewBox: '0 0 600 400' },
   { title: 'Photo', file: 'photo.png', viewBox: '0 0 128 96' },
+];
+
+/** The gallery's kinds, in order, with their samples (issue 29 item 9: a real picture of each kind first). */
+const GALLERY_KINDS: readonly (readonly [string, readonly string[]])[] = [
+  ['Logos and flat art', ['Debian logo', 'Shapes', 'Logo']],
+  ['Icons', ['Home folder icon']],
+  ['Line art', ['Owl engraving', 'Line art']],
+  ['Scans', ['Scanned graph']],
+  ['Pixel art', ['Dungeon items', 'Pixel art']],
+  ['Photos', ['Coffee cup', 'Photo']],
 ];
 
 /** A palette with every character the snippets must quote: #, ;, ->, ~ and spaces. */
@@ -109,7 +125,7 @@ const expectedFailures: RegExp[] = [];
 
 const CHECKS: Check[] = [
   {
-    name: 'the gallery thumbnails load (five samples, each with an image)',
+    name: 'the gallery thumbnails load (every sample, each with an image)',
     async run(page) {
       await page.waitForSelector('text=Sample gallery', { timeout: TIMEOUT });
       for (const { title } of GALLERY) assert.equal(await page.getByRole('button', { name: `Sample: ${title}`, exact: true }).count(), 1, title);
@@ -124,6 +140,22 @@ const CHECKS: Check[] = [
       // Labels and the old controls are still there (trace.spec relies on them).
       assert.equal(await page.getByLabel('Choose an image').count(), 1);
       assert.equal(await page.getByRole('button', { name: 'Try a sample' }).count(), 1);
+    },
+  },
+  {
+    name: 'issue 29 item 9: the gallery lists its samples by kind — logos, icons, line art, scans, pixel art, photos — a real picture first in each',
+    async run(page) {
+      const gallery = page.getByRole('region', { name: 'Sample gallery' });
+      const kinds = await gallery.locator('.gallery-kind').evaluateAll((els) =>
+        els.map((el) => {
+          const list = el.querySelector('ul')!;
+          const heading = document.getElementById(list.getAttribute('aria-labelledby') ?? '');
+          return [heading?.textContent ?? '', [...list.querySelectorAll('button')].map((b) => (b.getAttribute('aria-label') ?? '').replace(/^Sample: /, ''))];
+        }),
+      );
+      assert.deepEqual(kinds, GALLERY_KINDS);
+      // Each kind's list is named by its heading.
+      for (const [kind, titles] of GALLERY_KINDS) assert.equal(await gallery.getByRole('list', { name: kind, exact: true }).getByRole('button').count(), titles.length, kind);
     },
   },
   {

@@ -1,7 +1,8 @@
 /**
- * The playground's sample gallery (public/samples/*.png), drawn from code so the project owns
- * every pixel (CC0, see public/samples/SOURCES.md). `node scripts/make-samples.mjs` writes them;
- * the drawing is deterministic, so running it again gives the same bytes.
+ * The pictures of the playground's sample gallery that the project draws itself (public/samples/,
+ * CC0, see public/samples/SOURCES.md; the real pictures beside them come from Debian packages).
+ * `node scripts/make-samples.mjs` writes them; the drawing is deterministic, so running it again
+ * gives the same bytes.
  *
  * One picture per kind the presets aim at: shapes.png (flat art, from draw.ts), logo.png,
  * lineart.png (a scan-like drawing with specks), pixel.png (an aliased sprite) and photo.png

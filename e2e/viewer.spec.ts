@@ -359,6 +359,51 @@ const CHECKS: Check[] = [
       await page.waitForFunction(() => document.querySelector('canvas.sharp-view') === null);
     },
   },
+  {
+    name: 'issue 29 item 8: zoomed again, the caption says "rendered sharp" only once the sharp view of the new zoom is drawn, not over the older one',
+    async run(page) {
+      // The large result of the check before is on screen, fitted. Every change of the page is
+      // logged with the caption, the zoom of the sharp view drawn and the pane's scale (dpr 1:
+      // a sharp view of the current zoom has data-zoom = scale).
+      await page.evaluate(() => {
+        const log: { caption: string; drawn: number | null; scale: number }[] = [];
+        (window as unknown as { sharpLog: typeof log }).sharpLog = log;
+        const note = () => {
+          const canvas = document.querySelector<HTMLCanvasElement>('canvas.sharp-view');
+          log.push({
+            caption: document.querySelectorAll('figure.pane figcaption')[1]?.textContent ?? '',
+            drawn: canvas ? Number(canvas.dataset.zoom) : null,
+            scale: Number(document.querySelector('[aria-label="Result view"]')?.getAttribute('data-scale')),
+          });
+        };
+        new MutationObserver(note).observe(document.querySelector('.viewer')!, { subtree: true, childList: true, attributes: true, characterData: true });
+      });
+      const resultView = page.getByRole('group', { name: 'Result view' });
+      const sharpAt = (scale: number) =>
+        page.waitForFunction(
+          (s) => {
+            const canvas = document.querySelector<HTMLCanvasElement>('canvas.sharp-view');
+            return canvas !== null && Math.abs(Number(canvas.dataset.zoom) - s) < 1e-9 && /rendered sharp/.test(document.querySelectorAll('figure.pane figcaption')[1]?.textContent ?? '');
+          },
+          scale,
+          { timeout: 15_000 },
+        );
+      for (let i = 0; i < 10 && (await scaleOf(resultView)) < 4; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      const first = await scaleOf(resultView);
+      await sharpAt(first);
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const second = await scaleOf(resultView);
+      assert.ok(second > first, `${second} > ${first}`);
+      await sharpAt(second);
+      const log = await page.evaluate(() => (window as unknown as { sharpLog: { caption: string; drawn: number | null; scale: number }[] }).sharpLog);
+      const early = log.filter((e) => /rendered sharp/.test(e.caption) && (e.drawn === null || Math.abs(e.drawn - e.scale) > 1e-9));
+      assert.deepEqual(early, [], 'said "rendered sharp" while the sharp view drawn was of another zoom (or none)');
+      // Meanwhile the caption said the zoomed view was being sharpened.
+      assert.ok(log.some((e) => e.scale === second && /sharpening…/.test(e.caption)), JSON.stringify(log.slice(0, 12)));
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+      await page.waitForFunction(() => document.querySelector('canvas.sharp-view') === null);
+    },
+  },
 ];
 
 /** Runs every check on one page; the last check is "no console errors" over the whole session. */

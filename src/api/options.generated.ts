@@ -4,392 +4,392 @@
 /** The API's /vectorize parameters under their literal (dotted) names, e.g. `'output.file_format': 'pdf'`. */
 export interface DottedOptions {
   /**
-   * Billing/quality tier of the real service; the local tracer accepts it and ignores it.
+   * Quality tier — Billing/quality tier of the real service; the local tracer accepts it and ignores it.
    *
    * Allowed: production | preview | test | test_preview.
    * @defaultValue `production`
    */
   readonly 'mode'?: 'production' | 'preview' | 'test' | 'test_preview';
   /**
-   * Larger inputs are shrunk to at most this many pixels (width × height) before tracing.
+   * Largest input · pixels — Larger inputs are shrunk to at most this many pixels (width × height) before tracing.
    *
    * Allowed: integer 100…3145828.
    * @defaultValue `2097252`
    */
   readonly 'input.max_pixels'?: number;
   /**
-   * Days to keep the image for re-use via an image token (0 = do not keep).
+   * Keep the image · days — Days to keep the image for re-use via an image token (0 = do not keep).
    *
    * Allowed: integer 0…30.
    * @defaultValue `0`
    */
   readonly 'policy.retention_days'?: number;
   /**
-   * Maximum number of colours in the result; 0 = unlimited.
+   * Maximum colours — Maximum number of colours in the result; 0 = unlimited.
    *
    * Allowed: integer 0…256.
    * @defaultValue `0`
    */
   readonly 'processing.max_colors'?: number;
   /**
-   * Snap/remap/drop colours: "#RRGGBB[AA] [-> #RRGGBB[AA]] [~ tolerance];" entries.
+   * Palette — Snap/remap/drop colours: "#RRGGBB[AA] [-> #RRGGBB[AA]] [~ tolerance];" entries.
    *
    * Allowed: palette entries "color [-> color] [~ 0…2];".
    * @defaultValue empty
    */
   readonly 'processing.palette'?: string;
   /**
-   * Shapes smaller than this area (px²) are removed (despeckle).
+   * Minimum area · px² — Shapes smaller than this area (px²) are removed (despeckle).
    *
    * Allowed: number 0…100.
    * @defaultValue `0.125`
    */
   readonly 'processing.shapes.min_area_px'?: number;
   /**
-   * How an ICC profile embedded in the input is handled.
+   * Input colour profile — How an ICC profile embedded in the input is handled.
    *
    * Allowed: ignore | preserve.
    * @defaultValue `ignore`
    */
   readonly 'processing.color_profile.input'?: 'ignore' | 'preserve';
   /**
-   * ICC profile behaviour for output files.
+   * Output colour profile — ICC profile behaviour for output files.
    *
    * Allowed: ignore | preserve.
    * @defaultValue `ignore`
    */
   readonly 'processing.color_profile.output'?: 'ignore' | 'preserve';
   /**
-   * Detect general ellipses and write them as exact shapes.
+   * Ellipses — Detect general ellipses and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.ellipse.general.enabled'?: boolean;
   /**
-   * Detect circles and write them as exact shapes.
+   * Circles — Detect circles and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.ellipse.circle.enabled'?: boolean;
   /**
-   * Detect general triangles and write them as exact shapes.
+   * Triangles — Detect general triangles and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.triangle.general.enabled'?: boolean;
   /**
-   * Detect isosceles triangles and write them as exact shapes.
+   * Isosceles triangles — Detect isosceles triangles and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.triangle.isosceles.enabled'?: boolean;
   /**
-   * Detect general quadrilaterals and write them as exact shapes.
+   * Quadrilaterals — Detect general quadrilaterals and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.quadrilateral.general.enabled'?: boolean;
   /**
-   * Detect rectangles and write them as exact shapes.
+   * Rectangles — Detect rectangles and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.quadrilateral.rectangle.enabled'?: boolean;
   /**
-   * Detect "bullet" (D-shaped) quadrilaterals and write them as exact shapes.
+   * Bullet shapes — Detect "bullet" (D-shaped) quadrilaterals and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.quadrilateral.bullet.enabled'?: boolean;
   /**
-   * Detect 3-pointed stars and write them as exact shapes.
+   * 3-pointed stars — Detect 3-pointed stars and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.star.N3.enabled'?: boolean;
   /**
-   * Detect 4-pointed stars and write them as exact shapes.
+   * 4-pointed stars — Detect 4-pointed stars and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.star.N4.enabled'?: boolean;
   /**
-   * Detect 5-pointed stars and write them as exact shapes.
+   * 5-pointed stars — Detect 5-pointed stars and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.star.N5.enabled'?: boolean;
   /**
-   * Detect 6-pointed stars and write them as exact shapes.
+   * 6-pointed stars — Detect 6-pointed stars and write them as exact shapes.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'processing.parameterizedShapes.star.N6.enabled'?: boolean;
   /**
-   * Result file format.
+   * File format — Result file format.
    *
    * Allowed: svg | eps | pdf | dxf | png.
    * @defaultValue `svg`
    */
   readonly 'output.file_format'?: 'svg' | 'eps' | 'pdf' | 'dxf' | 'png';
   /**
-   * cutouts: shapes sit in holes cut out of the shapes below; stacked: shapes lie on top of each other.
+   * Shape stacking — cutouts: shapes sit in holes cut out of the shapes below; stacked: shapes lie on top of each other.
    *
    * Allowed: cutouts | stacked.
    * @defaultValue `cutouts`
    */
   readonly 'output.shape_stacking'?: 'cutouts' | 'stacked';
   /**
-   * How shapes are grouped.
+   * Group shapes by — How shapes are grouped.
    *
    * Allowed: none | color | parent | layer.
    * @defaultValue `none`
    */
   readonly 'output.group_by'?: 'none' | 'color' | 'parent' | 'layer';
   /**
-   * Fill shapes, stroke each shape outline, or stroke each shared edge once.
+   * Draw style — Fill shapes, stroke each shape outline, or stroke each shared edge once.
    *
    * Allowed: fill_shapes | stroke_shapes | stroke_edges.
    * @defaultValue `fill_shapes`
    */
   readonly 'output.draw_style'?: 'fill_shapes' | 'stroke_shapes' | 'stroke_edges';
   /**
-   * Stroke width (px) for the stroke draw styles.
+   * Stroke width · px — Stroke width (px) for the stroke draw styles.
    *
    * Allowed: number 0…5.
    * @defaultValue `1`
    */
   readonly 'output.strokes.stroke_width'?: number;
   /**
-   * Strokes keep their width when scaled.
+   * Strokes keep their width — Strokes keep their width when scaled.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.strokes.non_scaling_stroke'?: boolean;
   /**
-   * Stroke with output.strokes.override_color instead of the traced colour.
+   * One stroke colour — Stroke with output.strokes.override_color instead of the traced colour.
    *
    * Allowed: true | false.
    * @defaultValue `false`
    */
   readonly 'output.strokes.use_override_color'?: boolean;
   /**
-   * Stroke colour used when use_override_color is true (#RRGGBB).
+   * Stroke colour — Stroke colour used when use_override_color is true (#RRGGBB).
    *
    * Allowed: #RRGGBB | #RRGGBBAA | rgba(r,g,b,a).
    * @defaultValue `#000000`
    */
   readonly 'output.strokes.override_color'?: string;
   /**
-   * Draw thin strokes under shared edges so no background hairlines show.
+   * Fill gaps between shapes — Draw thin strokes under shared edges so no background hairlines show.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.gap_filler.enabled'?: boolean;
   /**
-   * Gap-filler strokes keep their width when scaled.
+   * Gap strokes keep their width — Gap-filler strokes keep their width when scaled.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.gap_filler.non_scaling_stroke'?: boolean;
   /**
-   * Clip gap-filler strokes to their shapes (useful with stacked).
+   * Clip gap strokes — Clip gap-filler strokes to their shapes (useful with stacked).
    *
    * Allowed: true | false.
    * @defaultValue `false`
    */
   readonly 'output.gap_filler.clip'?: boolean;
   /**
-   * Gap-filler stroke width (px).
+   * Gap stroke width · px — Gap-filler stroke width (px).
    *
    * Allowed: number 0…5.
    * @defaultValue `2`
    */
   readonly 'output.gap_filler.stroke_width'?: number;
   /**
-   * Write detected circles/rectangles/stars as ordinary curves.
+   * Write shapes as curves — Write detected circles/rectangles/stars as ordinary curves.
    *
    * Allowed: true | false.
    * @defaultValue `false`
    */
   readonly 'output.parameterized_shapes.flatten'?: boolean;
   /**
-   * Max deviation (px) when curves are approximated by lines (Coarse 0.3 … Super Fine 0.01).
+   * Line fit tolerance · px — Max deviation (px) when curves are approximated by lines (Coarse 0.3 … Super Fine 0.01).
    *
    * Allowed: number 0.001…1.
    * @defaultValue `0.1`
    */
   readonly 'output.curves.line_fit_tolerance'?: number;
   /**
-   * Allow quadratic Béziers.
+   * Quadratic Béziers — Allow quadratic Béziers.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.curves.allowed.quadratic_bezier'?: boolean;
   /**
-   * Allow cubic Béziers.
+   * Cubic Béziers — Allow cubic Béziers.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.curves.allowed.cubic_bezier'?: boolean;
   /**
-   * Allow circular arcs.
+   * Circular arcs — Allow circular arcs.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.curves.allowed.circular_arc'?: boolean;
   /**
-   * Allow elliptical arcs.
+   * Elliptical arcs — Allow elliptical arcs.
    *
    * Allowed: true | false.
    * @defaultValue `true`
    */
   readonly 'output.curves.allowed.elliptical_arc'?: boolean;
   /**
-   * Declared SVG version.
+   * SVG version — Declared SVG version.
    *
    * Allowed: svg_1_0 | svg_1_1 | svg_tiny_1_2.
    * @defaultValue `svg_1_1`
    */
   readonly 'output.svg.version'?: 'svg_1_0' | 'svg_1_1' | 'svg_tiny_1_2';
   /**
-   * Write width/height on <svg> (fixed size) instead of scaling to the container.
+   * Fixed size — Write width/height on <svg> (fixed size) instead of scaling to the container.
    *
    * Allowed: true | false.
    * @defaultValue `false`
    */
   readonly 'output.svg.fixed_size'?: boolean;
   /**
-   * Restrict the SVG to what Adobe Illustrator imports reliably (lines and cubics).
+   * Adobe Illustrator compatible — Restrict the SVG to what Adobe Illustrator imports reliably (lines and cubics).
    *
    * Allowed: true | false.
    * @defaultValue `false`
    */
   readonly 'output.svg.adobe_compatibility_mode'?: boolean;
   /**
-   * PDF version.
+   * PDF version — PDF version.
    *
    * Allowed: PDF_1_4.
    * @defaultValue `PDF_1_4`
    */
   readonly 'output.pdf.version'?: 'PDF_1_4';
   /**
-   * PDF stream compression.
+   * PDF compression — PDF stream compression.
    *
    * Allowed: None | Deflate.
    * @defaultValue `Deflate`
    */
   readonly 'output.pdf.compression_mode'?: 'None' | 'Deflate';
   /**
-   * EPS version.
+   * EPS version — EPS version.
    *
    * Allowed: PS_3_0_EPSF_3_0.
    * @defaultValue `PS_3_0_EPSF_3_0`
    */
   readonly 'output.eps.version'?: 'PS_3_0_EPSF_3_0';
   /**
-   * Curve primitives written to DXF.
+   * DXF curve types — Curve primitives written to DXF.
    *
    * Allowed: lines_only | lines_and_arcs | lines_arcs_and_splines.
    * @defaultValue `lines_and_arcs`
    */
   readonly 'output.dxf.compatibility_level'?: 'lines_only' | 'lines_and_arcs' | 'lines_arcs_and_splines';
   /**
-   * PNG rasterization anti-aliasing.
+   * PNG anti-aliasing — PNG rasterization anti-aliasing.
    *
    * Allowed: anti_aliased | aliased.
    * @defaultValue `anti_aliased`
    */
   readonly 'output.bitmap.anti_aliasing_mode'?: 'anti_aliased' | 'aliased';
   /**
-   * Uniform scale factor; takes precedence over width/height.
+   * Scale · × — Uniform scale factor; takes precedence over width/height.
    *
    * Allowed: number 0…1000.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.scale'?: number;
   /**
-   * Output width in output.size.unit.
+   * Width · size unit — Output width in output.size.unit.
    *
    * Allowed: number 0…1e12.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.width'?: number;
   /**
-   * Output height in output.size.unit.
+   * Height · size unit — Output height in output.size.unit.
    *
    * Allowed: number 0…1e12.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.height'?: number;
   /**
-   * Unit of output.size.width/height.
+   * Size unit — Unit of output.size.width/height.
    *
    * Allowed: none | px | pt | in | cm | mm.
    * @defaultValue `none`
    */
   readonly 'output.size.unit'?: 'none' | 'px' | 'pt' | 'in' | 'cm' | 'mm';
   /**
-   * Fit inside the width×height box, fill it (may overflow), or stretch to it.
+   * Aspect ratio — Fit inside the width×height box, fill it (may overflow), or stretch to it.
    *
    * Allowed: preserve_inset | preserve_overflow | stretch.
    * @defaultValue `preserve_inset`
    */
   readonly 'output.size.aspect_ratio'?: 'preserve_inset' | 'preserve_overflow' | 'stretch';
   /**
-   * Horizontal alignment in the box (0 left … 1 right).
+   * Horizontal alignment · 0–1 — Horizontal alignment in the box (0 left … 1 right).
    *
    * Allowed: number 0…1.
    * @defaultValue `0.5`
    */
   readonly 'output.size.align_x'?: number;
   /**
-   * Vertical alignment in the box (0 top … 1 bottom).
+   * Vertical alignment · 0–1 — Vertical alignment in the box (0 top … 1 bottom).
    *
    * Allowed: number 0…1.
    * @defaultValue `0.5`
    */
   readonly 'output.size.align_y'?: number;
   /**
-   * Override the input image's DPI (default: from the file).
+   * Input resolution · dpi — Override the input image's DPI (default: from the file).
    *
    * Allowed: number 1…1000000.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.input_dpi'?: number;
   /**
-   * Output DPI, used to convert physical units to pixels.
+   * Output resolution · dpi — Output DPI, used to convert physical units to pixels.
    *
    * Allowed: number 1…1000000.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.output_dpi'?: number;
   /**
-   * Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.
+   * Gradient fills — Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.
    *
    * Allowed: true | false.
    * @defaultValue `false`
    */
   readonly 'tracelab.gradients'?: boolean;
   /**
-   * Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
+   * Picture kind — Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
    *
    * Allowed: auto | pixel | flat | photo | lineart.
    * @defaultValue `auto`
@@ -400,7 +400,7 @@ export interface DottedOptions {
 /** The same parameters as nested objects, e.g. `{ output: { file_format: 'pdf' } }`. */
 export interface NestedOptions {
   /**
-   * Billing/quality tier of the real service; the local tracer accepts it and ignores it.
+   * Quality tier — Billing/quality tier of the real service; the local tracer accepts it and ignores it.
    *
    * Allowed: production | preview | test | test_preview.
    * @defaultValue `production`
@@ -408,7 +408,7 @@ export interface NestedOptions {
   readonly mode?: 'production' | 'preview' | 'test' | 'test_preview';
   readonly input?: {
     /**
-     * Larger inputs are shrunk to at most this many pixels (width × height) before tracing.
+     * Largest input · pixels — Larger inputs are shrunk to at most this many pixels (width × height) before tracing.
      *
      * Allowed: integer 100…3145828.
      * @defaultValue `2097252`
@@ -417,7 +417,7 @@ export interface NestedOptions {
   };
   readonly policy?: {
     /**
-     * Days to keep the image for re-use via an image token (0 = do not keep).
+     * Keep the image · days — Days to keep the image for re-use via an image token (0 = do not keep).
      *
      * Allowed: integer 0…30.
      * @defaultValue `0`
@@ -426,14 +426,14 @@ export interface NestedOptions {
   };
   readonly processing?: {
     /**
-     * Maximum number of colours in the result; 0 = unlimited.
+     * Maximum colours — Maximum number of colours in the result; 0 = unlimited.
      *
      * Allowed: integer 0…256.
      * @defaultValue `0`
      */
     readonly max_colors?: number;
     /**
-     * Snap/remap/drop colours: "#RRGGBB[AA] [-> #RRGGBB[AA]] [~ tolerance];" entries.
+     * Palette — Snap/remap/drop colours: "#RRGGBB[AA] [-> #RRGGBB[AA]] [~ tolerance];" entries.
      *
      * Allowed: palette entries "color [-> color] [~ 0…2];".
      * @defaultValue empty
@@ -441,7 +441,7 @@ export interface NestedOptions {
     readonly palette?: string;
     readonly shapes?: {
       /**
-       * Shapes smaller than this area (px²) are removed (despeckle).
+       * Minimum area · px² — Shapes smaller than this area (px²) are removed (despeckle).
        *
        * Allowed: number 0…100.
        * @defaultValue `0.125`
@@ -450,14 +450,14 @@ export interface NestedOptions {
     };
     readonly color_profile?: {
       /**
-       * How an ICC profile embedded in the input is handled.
+       * Input colour profile — How an ICC profile embedded in the input is handled.
        *
        * Allowed: ignore | preserve.
        * @defaultValue `ignore`
        */
       readonly input?: 'ignore' | 'preserve';
       /**
-       * ICC profile behaviour for output files.
+       * Output colour profile — ICC profile behaviour for output files.
        *
        * Allowed: ignore | preserve.
        * @defaultValue `ignore`
@@ -468,7 +468,7 @@ export interface NestedOptions {
       readonly ellipse?: {
         readonly general?: {
           /**
-           * Detect general ellipses and write them as exact shapes.
+           * Ellipses — Detect general ellipses and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -477,7 +477,7 @@ export interface NestedOptions {
         };
         readonly circle?: {
           /**
-           * Detect circles and write them as exact shapes.
+           * Circles — Detect circles and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -488,7 +488,7 @@ export interface NestedOptions {
       readonly triangle?: {
         readonly general?: {
           /**
-           * Detect general triangles and write them as exact shapes.
+           * Triangles — Detect general triangles and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -497,7 +497,7 @@ export interface NestedOptions {
         };
         readonly isosceles?: {
           /**
-           * Detect isosceles triangles and write them as exact shapes.
+           * Isosceles triangles — Detect isosceles triangles and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -508,7 +508,7 @@ export interface NestedOptions {
       readonly quadrilateral?: {
         readonly general?: {
           /**
-           * Detect general quadrilaterals and write them as exact shapes.
+           * Quadrilaterals — Detect general quadrilaterals and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -517,7 +517,7 @@ export interface NestedOptions {
         };
         readonly rectangle?: {
           /**
-           * Detect rectangles and write them as exact shapes.
+           * Rectangles — Detect rectangles and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -526,7 +526,7 @@ export interface NestedOptions {
         };
         readonly bullet?: {
           /**
-           * Detect "bullet" (D-shaped) quadrilaterals and write them as exact shapes.
+           * Bullet shapes — Detect "bullet" (D-shaped) quadrilaterals and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -537,7 +537,7 @@ export interface NestedOptions {
       readonly star?: {
         readonly N3?: {
           /**
-           * Detect 3-pointed stars and write them as exact shapes.
+           * 3-pointed stars — Detect 3-pointed stars and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -546,7 +546,7 @@ export interface NestedOptions {
         };
         readonly N4?: {
           /**
-           * Detect 4-pointed stars and write them as exact shapes.
+           * 4-pointed stars — Detect 4-pointed stars and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -555,7 +555,7 @@ export interface NestedOptions {
         };
         readonly N5?: {
           /**
-           * Detect 5-pointed stars and write them as exact shapes.
+           * 5-pointed stars — Detect 5-pointed stars and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -564,7 +564,7 @@ export interface NestedOptions {
         };
         readonly N6?: {
           /**
-           * Detect 6-pointed stars and write them as exact shapes.
+           * 6-pointed stars — Detect 6-pointed stars and write them as exact shapes.
            *
            * Allowed: true | false.
            * @defaultValue `true`
@@ -576,28 +576,28 @@ export interface NestedOptions {
   };
   readonly output?: {
     /**
-     * Result file format.
+     * File format — Result file format.
      *
      * Allowed: svg | eps | pdf | dxf | png.
      * @defaultValue `svg`
      */
     readonly file_format?: 'svg' | 'eps' | 'pdf' | 'dxf' | 'png';
     /**
-     * cutouts: shapes sit in holes cut out of the shapes below; stacked: shapes lie on top of each other.
+     * Shape stacking — cutouts: shapes sit in holes cut out of the shapes below; stacked: shapes lie on top of each other.
      *
      * Allowed: cutouts | stacked.
      * @defaultValue `cutouts`
      */
     readonly shape_stacking?: 'cutouts' | 'stacked';
     /**
-     * How shapes are grouped.
+     * Group shapes by — How shapes are grouped.
      *
      * Allowed: none | color | parent | layer.
      * @defaultValue `none`
      */
     readonly group_by?: 'none' | 'color' | 'parent' | 'layer';
     /**
-     * Fill shapes, stroke each shape outline, or stroke each shared edge once.
+     * Draw style — Fill shapes, stroke each shape outline, or stroke each shared edge once.
      *
      * Allowed: fill_shapes | stroke_shapes | stroke_edges.
      * @defaultValue `fill_shapes`
@@ -605,28 +605,28 @@ export interface NestedOptions {
     readonly draw_style?: 'fill_shapes' | 'stroke_shapes' | 'stroke_edges';
     readonly strokes?: {
       /**
-       * Stroke width (px) for the stroke draw styles.
+       * Stroke width · px — Stroke width (px) for the stroke draw styles.
        *
        * Allowed: number 0…5.
        * @defaultValue `1`
        */
       readonly stroke_width?: number;
       /**
-       * Strokes keep their width when scaled.
+       * Strokes keep their width — Strokes keep their width when scaled.
        *
        * Allowed: true | false.
        * @defaultValue `true`
        */
       readonly non_scaling_stroke?: boolean;
       /**
-       * Stroke with output.strokes.override_color instead of the traced colour.
+       * One stroke colour — Stroke with output.strokes.override_color instead of the traced colour.
        *
        * Allowed: true | false.
        * @defaultValue `false`
        */
       readonly use_override_color?: boolean;
       /**
-       * Stroke colour used when use_override_color is true (#RRGGBB).
+       * Stroke colour — Stroke colour used when use_override_color is true (#RRGGBB).
        *
        * Allowed: #RRGGBB | #RRGGBBAA | rgba(r,g,b,a).
        * @defaultValue `#000000`
@@ -635,28 +635,28 @@ export interface NestedOptions {
     };
     readonly gap_filler?: {
       /**
-       * Draw thin strokes under shared edges so no background hairlines show.
+       * Fill gaps between shapes — Draw thin strokes under shared edges so no background hairlines show.
        *
        * Allowed: true | false.
        * @defaultValue `true`
        */
       readonly enabled?: boolean;
       /**
-       * Gap-filler strokes keep their width when scaled.
+       * Gap strokes keep their width — Gap-filler strokes keep their width when scaled.
        *
        * Allowed: true | false.
        * @defaultValue `true`
        */
       readonly non_scaling_stroke?: boolean;
       /**
-       * Clip gap-filler strokes to their shapes (useful with stacked).
+       * Clip gap strokes — Clip gap-filler strokes to their shapes (useful with stacked).
        *
        * Allowed: true | false.
        * @defaultValue `false`
        */
       readonly clip?: boolean;
       /**
-       * Gap-filler stroke width (px).
+       * Gap stroke width · px — Gap-filler stroke width (px).
        *
        * Allowed: number 0…5.
        * @defaultValue `2`
@@ -665,7 +665,7 @@ export interface NestedOptions {
     };
     readonly parameterized_shapes?: {
       /**
-       * Write detected circles/rectangles/stars as ordinary curves.
+       * Write shapes as curves — Write detected circles/rectangles/stars as ordinary curves.
        *
        * Allowed: true | false.
        * @defaultValue `false`
@@ -674,7 +674,7 @@ export interface NestedOptions {
     };
     readonly curves?: {
       /**
-       * Max deviation (px) when curves are approximated by lines (Coarse 0.3 … Super Fine 0.01).
+       * Line fit tolerance · px — Max deviation (px) when curves are approximated by lines (Coarse 0.3 … Super Fine 0.01).
        *
        * Allowed: number 0.001…1.
        * @defaultValue `0.1`
@@ -682,28 +682,28 @@ export interface NestedOptions {
       readonly line_fit_tolerance?: number;
       readonly allowed?: {
         /**
-         * Allow quadratic Béziers.
+         * Quadratic Béziers — Allow quadratic Béziers.
          *
          * Allowed: true | false.
          * @defaultValue `true`
          */
         readonly quadratic_bezier?: boolean;
         /**
-         * Allow cubic Béziers.
+         * Cubic Béziers — Allow cubic Béziers.
          *
          * Allowed: true | false.
          * @defaultValue `true`
          */
         readonly cubic_bezier?: boolean;
         /**
-         * Allow circular arcs.
+         * Circular arcs — Allow circular arcs.
          *
          * Allowed: true | false.
          * @defaultValue `true`
          */
         readonly circular_arc?: boolean;
         /**
-         * Allow elliptical arcs.
+         * Elliptical arcs — Allow elliptical arcs.
          *
          * Allowed: true | false.
          * @defaultValue `true`
@@ -713,21 +713,21 @@ export interface NestedOptions {
     };
     readonly svg?: {
       /**
-       * Declared SVG version.
+       * SVG version — Declared SVG version.
        *
        * Allowed: svg_1_0 | svg_1_1 | svg_tiny_1_2.
        * @defaultValue `svg_1_1`
        */
       readonly version?: 'svg_1_0' | 'svg_1_1' | 'svg_tiny_1_2';
       /**
-       * Write width/height on <svg> (fixed size) instead of scaling to the container.
+       * Fixed size — Write width/height on <svg> (fixed size) instead of scaling to the container.
        *
        * Allowed: true | false.
        * @defaultValue `false`
        */
       readonly fixed_size?: boolean;
       /**
-       * Restrict the SVG to what Adobe Illustrator imports reliably (lines and cubics).
+       * Adobe Illustrator compatible — Restrict the SVG to what Adobe Illustrator imports reliably (lines and cubics).
        *
        * Allowed: true | false.
        * @defaultValue `false`
@@ -736,14 +736,14 @@ export interface NestedOptions {
     };
     readonly pdf?: {
       /**
-       * PDF version.
+       * PDF version — PDF version.
        *
        * Allowed: PDF_1_4.
        * @defaultValue `PDF_1_4`
        */
       readonly version?: 'PDF_1_4';
       /**
-       * PDF stream compression.
+       * PDF compression — PDF stream compression.
        *
        * Allowed: None | Deflate.
        * @defaultValue `Deflate`
@@ -752,7 +752,7 @@ export interface NestedOptions {
     };
     readonly eps?: {
       /**
-       * EPS version.
+       * EPS version — EPS version.
        *
        * Allowed: PS_3_0_EPSF_3_0.
        * @defaultValue `PS_3_0_EPSF_3_0`
@@ -761,7 +761,7 @@ export interface NestedOptions {
     };
     readonly dxf?: {
       /**
-       * Curve primitives written to DXF.
+       * DXF curve types — Curve primitives written to DXF.
        *
        * Allowed: lines_only | lines_and_arcs | lines_arcs_and_splines.
        * @defaultValue `lines_and_arcs`
@@ -770,7 +770,7 @@ export interface NestedOptions {
     };
     readonly bitmap?: {
       /**
-       * PNG rasterization anti-aliasing.
+       * PNG anti-aliasing — PNG rasterization anti-aliasing.
        *
        * Allowed: anti_aliased | aliased.
        * @defaultValue `anti_aliased`
@@ -779,63 +779,63 @@ export interface NestedOptions {
     };
     readonly size?: {
       /**
-       * Uniform scale factor; takes precedence over width/height.
+       * Scale · × — Uniform scale factor; takes precedence over width/height.
        *
        * Allowed: number 0…1000.
        * @defaultValue none (absent unless given)
        */
       readonly scale?: number;
       /**
-       * Output width in output.size.unit.
+       * Width · size unit — Output width in output.size.unit.
        *
        * Allowed: number 0…1e12.
        * @defaultValue none (absent unless given)
        */
       readonly width?: number;
       /**
-       * Output height in output.size.unit.
+       * Height · size unit — Output height in output.size.unit.
        *
        * Allowed: number 0…1e12.
        * @defaultValue none (absent unless given)
        */
       readonly height?: number;
       /**
-       * Unit of output.size.width/height.
+       * Size unit — Unit of output.size.width/height.
        *
        * Allowed: none | px | pt | in | cm | mm.
        * @defaultValue `none`
        */
       readonly unit?: 'none' | 'px' | 'pt' | 'in' | 'cm' | 'mm';
       /**
-       * Fit inside the width×height box, fill it (may overflow), or stretch to it.
+       * Aspect ratio — Fit inside the width×height box, fill it (may overflow), or stretch to it.
        *
        * Allowed: preserve_inset | preserve_overflow | stretch.
        * @defaultValue `preserve_inset`
        */
       readonly aspect_ratio?: 'preserve_inset' | 'preserve_overflow' | 'stretch';
       /**
-       * Horizontal alignment in the box (0 left … 1 right).
+       * Horizontal alignment · 0–1 — Horizontal alignment in the box (0 left … 1 right).
        *
        * Allowed: number 0…1.
        * @defaultValue `0.5`
        */
       readonly align_x?: number;
       /**
-       * Vertical alignment in the box (0 top … 1 bottom).
+       * Vertical alignment · 0–1 — Vertical alignment in the box (0 top … 1 bottom).
        *
        * Allowed: number 0…1.
        * @defaultValue `0.5`
        */
       readonly align_y?: number;
       /**
-       * Override the input image's DPI (default: from the file).
+       * Input resolution · dpi — Override the input image's DPI (default: from the file).
        *
        * Allowed: number 1…1000000.
        * @defaultValue none (absent unless given)
        */
       readonly input_dpi?: number;
       /**
-       * Output DPI, used to convert physical units to pixels.
+       * Output resolution · dpi — Output DPI, used to convert physical units to pixels.
        *
        * Allowed: number 1…1000000.
        * @defaultValue none (absent unless given)
@@ -845,14 +845,14 @@ export interface NestedOptions {
   };
   readonly tracelab?: {
     /**
-     * Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.
+     * Gradient fills — Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.
      *
      * Allowed: true | false.
      * @defaultValue `false`
      */
     readonly gradients?: boolean;
     /**
-     * Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
+     * Picture kind — Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
      *
      * Allowed: auto | pixel | flat | photo | lineart.
      * @defaultValue `auto`

@@ -47,8 +47,28 @@ interface OptionBase<N extends string> {
   readonly group: OptionGroup;
   /** Endpoints that accept the field; any other endpoint rejects it with 1019. */
   readonly endpoints: readonly Endpoint[];
+  /**
+   * A few plain words for the option, shown beside its API name in the playground and the CLI
+   * help (e.g. "Minimum area" for processing.shapes.min_area_px): the name is what developers
+   * type, the label is what the option means.
+   */
+  readonly label: string;
+  /** The unit of its value, where there is one (e.g. "px²", "dpi"). */
+  readonly unit?: string;
   /** One line for help text and UI tooltips. */
   readonly hint: string;
+}
+
+/** A label, or a label and the unit of the value: `'File format'`, `['Minimum area', 'px²']`. */
+type Label = string | readonly [label: string, unit: string];
+
+function words(label: Label): { label: string; unit?: string } {
+  return typeof label === 'string' ? { label } : { label: label[0], unit: label[1] };
+}
+
+/** "Minimum area · px²": the label with its unit, as the playground and the CLI help show it. */
+export function labelWithUnit(spec: Pick<OptionSpec, 'label' | 'unit'>): string {
+  return spec.unit ? `${spec.label} · ${spec.unit}` : spec.label;
 }
 
 export interface EnumOption<N extends string = string, V extends string = string> extends OptionBase<N> {
@@ -105,16 +125,18 @@ const DOWNLOAD: readonly Endpoint[] = ['download'];
 
 function enumOpt<const N extends string, const V extends string>(
   name: N,
+  label: Label,
   group: OptionGroup,
   values: readonly V[],
   def: NoInfer<V>,
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): EnumOption<N, V> {
-  return { name, kind: 'enum', group, values, default: def, hint, endpoints };
+  return { name, ...words(label), kind: 'enum', group, values, default: def, hint, endpoints };
 }
 function intOpt<const N extends string>(
   name: N,
+  label: Label,
   group: OptionGroup,
   min: number,
   max: number,
@@ -122,10 +144,11 @@ function intOpt<const N extends string>(
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): IntOption<N> {
-  return { name, kind: 'int', group, min, max, default: def, hint, endpoints };
+  return { name, ...words(label), kind: 'int', group, min, max, default: def, hint, endpoints };
 }
 function floatOpt<const N extends string, const D extends number | undefined>(
   name: N,
+  label: Label,
   group: OptionGroup,
   min: number,
   max: number,
@@ -133,145 +156,149 @@ function floatOpt<const N extends string, const D extends number | undefined>(
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): FloatOption<N, D> {
-  return { name, kind: 'float', group, min, max, default: def, hint, endpoints };
+  return { name, ...words(label), kind: 'float', group, min, max, default: def, hint, endpoints };
 }
 function boolOpt<const N extends string>(
   name: N,
+  label: Label,
   group: OptionGroup,
   def: boolean,
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): BoolOption<N> {
-  return { name, kind: 'bool', group, default: def, hint, endpoints };
+  return { name, ...words(label), kind: 'bool', group, default: def, hint, endpoints };
 }
 function stringOpt<const N extends string, const D extends string | undefined>(
   name: N,
+  label: Label,
   group: OptionGroup,
   def: D,
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): StringOption<N, D> {
-  return { name, kind: 'string', group, default: def, hint, endpoints };
+  return { name, ...words(label), kind: 'string', group, default: def, hint, endpoints };
 }
 function colorOpt<const N extends string>(
   name: N,
+  label: Label,
   group: OptionGroup,
   def: string,
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): ColorOption<N> {
-  return { name, kind: 'color', group, default: def, hint, endpoints };
+  return { name, ...words(label), kind: 'color', group, default: def, hint, endpoints };
 }
 function paletteOpt<const N extends string>(
   name: N,
+  label: Label,
   group: OptionGroup,
   hint: string,
   endpoints: readonly Endpoint[] = BOTH,
 ): PaletteOption<N> {
-  return { name, kind: 'palette', group, default: '', hint, endpoints };
+  return { name, ...words(label), kind: 'palette', group, default: '', hint, endpoints };
 }
 
-const shape = <const N extends string>(name: N, what: string) =>
-  boolOpt(name, 'processing.parameterizedShapes', true, `Detect ${what} and write them as exact shapes.`, VECTORIZE);
+const shape = <const N extends string>(name: N, label: string, what: string) =>
+  boolOpt(name, label, 'processing.parameterizedShapes', true, `Detect ${what} and write them as exact shapes.`, VECTORIZE);
 
 /** Every request parameter except the image source, in reference order. */
 export const OPTION_SCHEMA = [
   // ---- mode / input / policy (vectorize only) ----
-  enumOpt('mode', 'mode', ['production', 'preview', 'test', 'test_preview'], 'production',
+  enumOpt('mode', 'Quality tier', 'mode', ['production', 'preview', 'test', 'test_preview'], 'production',
     'Billing/quality tier of the real service; the local tracer accepts it and ignores it.', VECTORIZE),
-  intOpt('input.max_pixels', 'input', 100, 3_145_828, 2_097_252,
+  intOpt('input.max_pixels', ['Largest input', 'pixels'], 'input', 100, 3_145_828, 2_097_252,
     'Larger inputs are shrunk to at most this many pixels (width × height) before tracing.', VECTORIZE),
-  intOpt('policy.retention_days', 'policy', 0, 30, 0,
+  intOpt('policy.retention_days', ['Keep the image', 'days'], 'policy', 0, 30, 0,
     'Days to keep the image for re-use via an image token (0 = do not keep).', VECTORIZE),
 
   // ---- processing (vectorize only) ----
-  intOpt('processing.max_colors', 'processing', 0, 256, 0,
+  intOpt('processing.max_colors', 'Maximum colours', 'processing', 0, 256, 0,
     'Maximum number of colours in the result; 0 = unlimited.', VECTORIZE),
-  paletteOpt('processing.palette', 'processing',
+  paletteOpt('processing.palette', 'Palette', 'processing',
     'Snap/remap/drop colours: "#RRGGBB[AA] [-> #RRGGBB[AA]] [~ tolerance];" entries.', VECTORIZE),
-  floatOpt('processing.shapes.min_area_px', 'processing', 0, 100, 0.125,
+  floatOpt('processing.shapes.min_area_px', ['Minimum area', 'px²'], 'processing', 0, 100, 0.125,
     'Shapes smaller than this area (px²) are removed (despeckle).', VECTORIZE),
-  enumOpt('processing.color_profile.input', 'processing.color_profile', ['ignore', 'preserve'], 'ignore',
+  enumOpt('processing.color_profile.input', 'Input colour profile', 'processing.color_profile', ['ignore', 'preserve'], 'ignore',
     'How an ICC profile embedded in the input is handled.', VECTORIZE),
-  enumOpt('processing.color_profile.output', 'processing.color_profile', ['ignore', 'preserve'], 'ignore',
+  enumOpt('processing.color_profile.output', 'Output colour profile', 'processing.color_profile', ['ignore', 'preserve'], 'ignore',
     'ICC profile behaviour for output files.', VECTORIZE),
-  shape('processing.parameterizedShapes.ellipse.general.enabled', 'general ellipses'),
-  shape('processing.parameterizedShapes.ellipse.circle.enabled', 'circles'),
-  shape('processing.parameterizedShapes.triangle.general.enabled', 'general triangles'),
-  shape('processing.parameterizedShapes.triangle.isosceles.enabled', 'isosceles triangles'),
-  shape('processing.parameterizedShapes.quadrilateral.general.enabled', 'general quadrilaterals'),
-  shape('processing.parameterizedShapes.quadrilateral.rectangle.enabled', 'rectangles'),
-  shape('processing.parameterizedShapes.quadrilateral.bullet.enabled', '"bullet" (D-shaped) quadrilaterals'),
-  shape('processing.parameterizedShapes.star.N3.enabled', '3-pointed stars'),
-  shape('processing.parameterizedShapes.star.N4.enabled', '4-pointed stars'),
-  shape('processing.parameterizedShapes.star.N5.enabled', '5-pointed stars'),
-  shape('processing.parameterizedShapes.star.N6.enabled', '6-pointed stars'),
+  shape('processing.parameterizedShapes.ellipse.general.enabled', 'Ellipses', 'general ellipses'),
+  shape('processing.parameterizedShapes.ellipse.circle.enabled', 'Circles', 'circles'),
+  shape('processing.parameterizedShapes.triangle.general.enabled', 'Triangles', 'general triangles'),
+  shape('processing.parameterizedShapes.triangle.isosceles.enabled', 'Isosceles triangles', 'isosceles triangles'),
+  shape('processing.parameterizedShapes.quadrilateral.general.enabled', 'Quadrilaterals', 'general quadrilaterals'),
+  shape('processing.parameterizedShapes.quadrilateral.rectangle.enabled', 'Rectangles', 'rectangles'),
+  shape('processing.parameterizedShapes.quadrilateral.bullet.enabled', 'Bullet shapes', '"bullet" (D-shaped) quadrilaterals'),
+  shape('processing.parameterizedShapes.star.N3.enabled', '3-pointed stars', '3-pointed stars'),
+  shape('processing.parameterizedShapes.star.N4.enabled', '4-pointed stars', '4-pointed stars'),
+  shape('processing.parameterizedShapes.star.N5.enabled', '5-pointed stars', '5-pointed stars'),
+  shape('processing.parameterizedShapes.star.N6.enabled', '6-pointed stars', '6-pointed stars'),
 
   // ---- output (vectorize and download) ----
-  enumOpt('output.file_format', 'output', ['svg', 'eps', 'pdf', 'dxf', 'png'], 'svg', 'Result file format.'),
-  enumOpt('output.shape_stacking', 'output', ['cutouts', 'stacked'], 'cutouts',
+  enumOpt('output.file_format', 'File format', 'output', ['svg', 'eps', 'pdf', 'dxf', 'png'], 'svg', 'Result file format.'),
+  enumOpt('output.shape_stacking', 'Shape stacking', 'output', ['cutouts', 'stacked'], 'cutouts',
     'cutouts: shapes sit in holes cut out of the shapes below; stacked: shapes lie on top of each other.'),
-  enumOpt('output.group_by', 'output', ['none', 'color', 'parent', 'layer'], 'none', 'How shapes are grouped.'),
-  enumOpt('output.draw_style', 'output', ['fill_shapes', 'stroke_shapes', 'stroke_edges'], 'fill_shapes',
+  enumOpt('output.group_by', 'Group shapes by', 'output', ['none', 'color', 'parent', 'layer'], 'none', 'How shapes are grouped.'),
+  enumOpt('output.draw_style', 'Draw style', 'output', ['fill_shapes', 'stroke_shapes', 'stroke_edges'], 'fill_shapes',
     'Fill shapes, stroke each shape outline, or stroke each shared edge once.'),
-  floatOpt('output.strokes.stroke_width', 'output.strokes', 0, 5, 1,
+  floatOpt('output.strokes.stroke_width', ['Stroke width', 'px'], 'output.strokes', 0, 5, 1,
     'Stroke width (px) for the stroke draw styles.'),
-  boolOpt('output.strokes.non_scaling_stroke', 'output.strokes', true, 'Strokes keep their width when scaled.'),
-  boolOpt('output.strokes.use_override_color', 'output.strokes', false,
+  boolOpt('output.strokes.non_scaling_stroke', 'Strokes keep their width', 'output.strokes', true, 'Strokes keep their width when scaled.'),
+  boolOpt('output.strokes.use_override_color', 'One stroke colour', 'output.strokes', false,
     'Stroke with output.strokes.override_color instead of the traced colour.'),
-  colorOpt('output.strokes.override_color', 'output.strokes', '#000000',
+  colorOpt('output.strokes.override_color', 'Stroke colour', 'output.strokes', '#000000',
     'Stroke colour used when use_override_color is true (#RRGGBB).'),
-  boolOpt('output.gap_filler.enabled', 'output.gap_filler', true,
+  boolOpt('output.gap_filler.enabled', 'Fill gaps between shapes', 'output.gap_filler', true,
     'Draw thin strokes under shared edges so no background hairlines show.'),
-  boolOpt('output.gap_filler.non_scaling_stroke', 'output.gap_filler', true,
+  boolOpt('output.gap_filler.non_scaling_stroke', 'Gap strokes keep their width', 'output.gap_filler', true,
     'Gap-filler strokes keep their width when scaled.'),
-  boolOpt('output.gap_filler.clip', 'output.gap_filler', false,
+  boolOpt('output.gap_filler.clip', 'Clip gap strokes', 'output.gap_filler', false,
     'Clip gap-filler strokes to their shapes (useful with stacked).'),
-  floatOpt('output.gap_filler.stroke_width', 'output.gap_filler', 0, 5, 2, 'Gap-filler stroke width (px).'),
-  boolOpt('output.parameterized_shapes.flatten', 'output.parameterized_shapes', false,
+  floatOpt('output.gap_filler.stroke_width', ['Gap stroke width', 'px'], 'output.gap_filler', 0, 5, 2, 'Gap-filler stroke width (px).'),
+  boolOpt('output.parameterized_shapes.flatten', 'Write shapes as curves', 'output.parameterized_shapes', false,
     'Write detected circles/rectangles/stars as ordinary curves.'),
-  floatOpt('output.curves.line_fit_tolerance', 'output.curves', 0.001, 1, 0.1,
+  floatOpt('output.curves.line_fit_tolerance', ['Line fit tolerance', 'px'], 'output.curves', 0.001, 1, 0.1,
     'Max deviation (px) when curves are approximated by lines (Coarse 0.3 … Super Fine 0.01).'),
-  boolOpt('output.curves.allowed.quadratic_bezier', 'output.curves', true, 'Allow quadratic Béziers.'),
-  boolOpt('output.curves.allowed.cubic_bezier', 'output.curves', true, 'Allow cubic Béziers.'),
-  boolOpt('output.curves.allowed.circular_arc', 'output.curves', true, 'Allow circular arcs.'),
-  boolOpt('output.curves.allowed.elliptical_arc', 'output.curves', true, 'Allow elliptical arcs.'),
-  enumOpt('output.svg.version', 'output.svg', ['svg_1_0', 'svg_1_1', 'svg_tiny_1_2'], 'svg_1_1',
+  boolOpt('output.curves.allowed.quadratic_bezier', 'Quadratic Béziers', 'output.curves', true, 'Allow quadratic Béziers.'),
+  boolOpt('output.curves.allowed.cubic_bezier', 'Cubic Béziers', 'output.curves', true, 'Allow cubic Béziers.'),
+  boolOpt('output.curves.allowed.circular_arc', 'Circular arcs', 'output.curves', true, 'Allow circular arcs.'),
+  boolOpt('output.curves.allowed.elliptical_arc', 'Elliptical arcs', 'output.curves', true, 'Allow elliptical arcs.'),
+  enumOpt('output.svg.version', 'SVG version', 'output.svg', ['svg_1_0', 'svg_1_1', 'svg_tiny_1_2'], 'svg_1_1',
     'Declared SVG version.'),
-  boolOpt('output.svg.fixed_size', 'output.svg', false,
+  boolOpt('output.svg.fixed_size', 'Fixed size', 'output.svg', false,
     'Write width/height on <svg> (fixed size) instead of scaling to the container.'),
-  boolOpt('output.svg.adobe_compatibility_mode', 'output.svg', false,
+  boolOpt('output.svg.adobe_compatibility_mode', 'Adobe Illustrator compatible', 'output.svg', false,
     'Restrict the SVG to what Adobe Illustrator imports reliably (lines and cubics).'),
-  enumOpt('output.pdf.version', 'output.pdf', ['PDF_1_4'], 'PDF_1_4', 'PDF version.'),
-  enumOpt('output.pdf.compression_mode', 'output.pdf', ['None', 'Deflate'], 'Deflate', 'PDF stream compression.'),
-  enumOpt('output.eps.version', 'output.eps', ['PS_3_0_EPSF_3_0'], 'PS_3_0_EPSF_3_0', 'EPS version.'),
-  enumOpt('output.dxf.compatibility_level', 'output.dxf', ['lines_only', 'lines_and_arcs', 'lines_arcs_and_splines'],
+  enumOpt('output.pdf.version', 'PDF version', 'output.pdf', ['PDF_1_4'], 'PDF_1_4', 'PDF version.'),
+  enumOpt('output.pdf.compression_mode', 'PDF compression', 'output.pdf', ['None', 'Deflate'], 'Deflate', 'PDF stream compression.'),
+  enumOpt('output.eps.version', 'EPS version', 'output.eps', ['PS_3_0_EPSF_3_0'], 'PS_3_0_EPSF_3_0', 'EPS version.'),
+  enumOpt('output.dxf.compatibility_level', 'DXF curve types', 'output.dxf', ['lines_only', 'lines_and_arcs', 'lines_arcs_and_splines'],
     'lines_and_arcs', 'Curve primitives written to DXF.'),
-  enumOpt('output.bitmap.anti_aliasing_mode', 'output.bitmap', ['anti_aliased', 'aliased'], 'anti_aliased',
+  enumOpt('output.bitmap.anti_aliasing_mode', 'PNG anti-aliasing', 'output.bitmap', ['anti_aliased', 'aliased'], 'anti_aliased',
     'PNG rasterization anti-aliasing.'),
-  floatOpt('output.size.scale', 'output.size', 0, 1000, undefined,
+  floatOpt('output.size.scale', ['Scale', '×'], 'output.size', 0, 1000, undefined,
     'Uniform scale factor; takes precedence over width/height.'),
-  floatOpt('output.size.width', 'output.size', 0, 1e12, undefined, 'Output width in output.size.unit.'),
-  floatOpt('output.size.height', 'output.size', 0, 1e12, undefined, 'Output height in output.size.unit.'),
-  enumOpt('output.size.unit', 'output.size', ['none', 'px', 'pt', 'in', 'cm', 'mm'], 'none',
+  floatOpt('output.size.width', ['Width', 'size unit'], 'output.size', 0, 1e12, undefined, 'Output width in output.size.unit.'),
+  floatOpt('output.size.height', ['Height', 'size unit'], 'output.size', 0, 1e12, undefined, 'Output height in output.size.unit.'),
+  enumOpt('output.size.unit', 'Size unit', 'output.size', ['none', 'px', 'pt', 'in', 'cm', 'mm'], 'none',
     'Unit of output.size.width/height.'),
-  enumOpt('output.size.aspect_ratio', 'output.size', ['preserve_inset', 'preserve_overflow', 'stretch'],
+  enumOpt('output.size.aspect_ratio', 'Aspect ratio', 'output.size', ['preserve_inset', 'preserve_overflow', 'stretch'],
     'preserve_inset', 'Fit inside the width×height box, fill it (may overflow), or stretch to it.'),
-  floatOpt('output.size.align_x', 'output.size', 0, 1, 0.5, 'Horizontal alignment in the box (0 left … 1 right).'),
-  floatOpt('output.size.align_y', 'output.size', 0, 1, 0.5, 'Vertical alignment in the box (0 top … 1 bottom).'),
-  floatOpt('output.size.input_dpi', 'output.size', 1, 1_000_000, undefined,
+  floatOpt('output.size.align_x', ['Horizontal alignment', '0–1'], 'output.size', 0, 1, 0.5, 'Horizontal alignment in the box (0 left … 1 right).'),
+  floatOpt('output.size.align_y', ['Vertical alignment', '0–1'], 'output.size', 0, 1, 0.5, 'Vertical alignment in the box (0 top … 1 bottom).'),
+  floatOpt('output.size.input_dpi', ['Input resolution', 'dpi'], 'output.size', 1, 1_000_000, undefined,
     "Override the input image's DPI (default: from the file)."),
-  floatOpt('output.size.output_dpi', 'output.size', 1, 1_000_000, undefined,
+  floatOpt('output.size.output_dpi', ['Output resolution', 'dpi'], 'output.size', 1, 1_000_000, undefined,
     'Output DPI, used to convert physical units to pixels.'),
 
   // ---- Tracelab extensions (vectorize only; never sent to the real service) ----
-  boolOpt('tracelab.gradients', 'tracelab', false,
+  boolOpt('tracelab.gradients', 'Gradient fills', 'tracelab', false,
     'Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.', VECTORIZE),
-  enumOpt('tracelab.profile', 'tracelab', ['auto', 'pixel', 'flat', 'photo', 'lineart'], 'auto',
+  enumOpt('tracelab.profile', 'Picture kind', 'tracelab', ['auto', 'pixel', 'flat', 'photo', 'lineart'], 'auto',
     'Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.', VECTORIZE),
 
   // ---- download only ----
-  stringOpt('receipt', 'download', undefined,
+  stringOpt('receipt', 'Receipt', 'download', undefined,
     'X-Receipt of an upgraded preview token; gets the cheaper additional-format rate.', DOWNLOAD),
 ] as const;
 

@@ -1,7 +1,7 @@
 /** Help text; the `--param` list is generated from OPTION_SCHEMA so it never drifts from validation. */
 
 import { isExtensionOption } from '../api/extensions.js';
-import { OPTION_GROUPS, OPTION_SCHEMA, describeAllowed, type OptionSpec } from '../api/options.js';
+import { OPTION_GROUPS, OPTION_SCHEMA, describeAllowed, labelWithUnit, type OptionSpec } from '../api/options.js';
 import { VERBS } from './args.js';
 
 export const USAGE =
@@ -105,7 +105,7 @@ export function helpText(version: string): string {
     }
     for (const spec of specs) {
       lines.push(`    ${spec.name}  ${describeAllowed(spec)}; default ${describeDefault(spec)}`);
-      lines.push(`        ${spec.hint}`);
+      lines.push(`        ${labelWithUnit(spec)} — ${spec.hint}`);
     }
   }
   return lines.join('\n') + '\n';

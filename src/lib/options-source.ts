@@ -5,7 +5,7 @@
  * In: OPTION_SCHEMA. Out: TypeScript source text (scripts/lib-options.mjs writes it;
  * tests/lib/options.test.ts checks the committed file equals it).
  */
-import { describeAllowed, OPTION_SCHEMA, type OptionSpec } from '../api/options.js';
+import { describeAllowed, labelWithUnit, OPTION_SCHEMA, type OptionSpec } from '../api/options.js';
 
 /** Options the library takes: every `/vectorize` parameter of the API. */
 export const LIBRARY_OPTIONS: readonly OptionSpec[] = OPTION_SCHEMA.filter((s) => (s.endpoints as readonly string[]).includes('vectorize'));
@@ -27,7 +27,7 @@ function valueType(spec: OptionSpec): string {
 function docComment(spec: OptionSpec, indent: string): string {
   const def = spec.default === undefined ? 'none (absent unless given)' : spec.default === '' ? 'empty' : `\`${String(spec.default)}\``;
   const lines = [
-    spec.hint.replace(/\*\//g, '*\\/'),
+    `${labelWithUnit(spec)} — ${spec.hint}`.replace(/\*\//g, '*\\/'),
     '',
     `Allowed: ${describeAllowed(spec)}.`,
     `@defaultValue ${def}`,

@@ -8,7 +8,7 @@ import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 
 import { unreadableImageError } from '../engine/errors.js';
-import { DownloadButton, DownloadPanel } from './DownloadPanel.js';
+import { CopySvgButton, DownloadButton, DownloadPanel } from './DownloadPanel.js';
 import { DropZone, ImageSources, SampleGallery } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
 import { PresetPicker } from './PresetPanel.js';
@@ -164,7 +164,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
                 <ServicePanel store={store} exporter={exporter} />
                 <RemotePanel store={store} />
                 <SnippetPanel store={store} />
-                <BatchPanel store={store} exporter={exporter} />
+                <BatchPanel store={store} />
               </Suspense>
             </>
           )}
@@ -213,6 +213,7 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
         </span>
       )}
       <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
+      <CopySvgButton svg={job.svg} invalid={invalidOption !== undefined} />
     </section>
   );
 }

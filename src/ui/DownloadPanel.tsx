@@ -1,5 +1,6 @@
 /**
- * Downloads of the result. `DownloadButton` saves the preview SVG the page already has.
+ * Downloads of the result. `DownloadButton` saves the preview SVG the page already has;
+ * `CopySvgButton` puts that same SVG text on the clipboard (src/ui/clipboard.ts).
  * `DownloadPanel` offers every format (SVG, PDF, EPS, DXF, PNG): each button has the export worker
  * trace the current source with the current options and write that format
  * (src/ui/service-flow.ts exportFormat), then saves `<source-name>.<ext>`. Errors (1023 for a PNG
@@ -7,12 +8,13 @@
  * plain exports, not service calls.
  */
 
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 
 import type { FileFormat } from '../formats/types.js';
 import { exportFormat, FILE_FORMATS, fileNameFor, type ServiceExporter } from './service-flow.js';
 import type { JobError, TracelabStore } from './store.js';
+import { copyText } from './clipboard.js';
 import { formatNumber } from './format.js';
 
 /** Saves `data` as `name` through a temporary object URL (revoked once the download started). */
@@ -76,6 +78,38 @@ export function DownloadButton({
           {message}
         </span>
       )}
+    </>
+  );
+}
+
+/**
+ * Copies the result's SVG — the text "Download SVG" saves — to the clipboard, to paste into an
+ * editor or a page without a file. Offered under the same rule as the downloads (canDownload).
+ */
+export function CopySvgButton({ svg, invalid }: { svg: string | null; invalid: boolean }) {
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // A confirmation belongs to the result it copied: a new result clears it.
+  useEffect(() => setMessage(''), [svg]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = async () => {
+    if (svg === null || invalid) return;
+    setBusy(true);
+    const ok = await copyText(svg);
+    setBusy(false);
+    setMessage(ok ? `SVG copied (${formatNumber(svg.length)} characters).` : 'Could not copy to the clipboard; use Download SVG instead.');
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setMessage(''), 6000);
+  };
+  return (
+    <>
+      <button type="button" className="secondary" onClick={() => void copy()} disabled={!canDownload({ hasResult: svg !== null, invalid, busy })}>
+        Copy SVG
+      </button>
+      <span className="copy-message" aria-live="polite">
+        {message}
+      </span>
     </>
   );
 }

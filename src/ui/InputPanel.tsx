@@ -10,7 +10,7 @@ import { useStore } from 'zustand';
 
 import { decodeBase64Image, fetchImageUrl } from './image-sources.js';
 import { isNarrowScreen } from './narrow.js';
-import { SAMPLES, sampleUrl, siteBase, type Sample } from './samples.js';
+import { samplesByKind, sampleUrl, siteBase, type Sample } from './samples.js';
 import type { Source, TracelabStore } from './store.js';
 import { toJobError } from './tracing.js';
 
@@ -227,7 +227,7 @@ export function ImageSources({ store }: { store: TracelabStore }) {
   );
 }
 
-/** Thumbnails of the bundled samples; a click loads one. */
+/** Thumbnails of the bundled samples, one list per kind of picture (samples.ts); a click loads one. */
 export function SampleGallery({ store }: { store: TracelabStore }) {
   const headingId = useId();
   const loader = useLoader(store);
@@ -243,16 +243,34 @@ export function SampleGallery({ store }: { store: TracelabStore }) {
       <h2 id={headingId} className="gallery-title">
         Sample gallery
       </h2>
-      <ul className="gallery-list">
-        {SAMPLES.map((sample) => (
+      <div className="gallery-kinds">
+        {samplesByKind().map(({ kind, samples }) => (
+          <SampleKindList key={kind.id} title={kind.title} samples={samples} busy={loader.busy} onLoad={(sample) => void load(sample)} />
+        ))}
+      </div>
+      {error && <p className="field-error">{error}</p>}
+    </section>
+  );
+}
+
+/** One kind's thumbnails under its heading, the list named by it ("Pixel art": 2 items). */
+function SampleKindList({ title, samples, busy, onLoad }: { title: string; samples: readonly Sample[]; busy: string | null; onLoad: (sample: Sample) => void }) {
+  const id = useId();
+  return (
+    <div className="gallery-kind">
+      <h3 id={id} className="gallery-kind-title">
+        {title}
+      </h3>
+      <ul className="gallery-list" aria-labelledby={id}>
+        {samples.map((sample) => (
           <li key={sample.file}>
             <button
               type="button"
               className="gallery-item"
               aria-label={`Sample: ${sample.title}`}
               title={sample.alt}
-              aria-busy={loader.busy === sample.file}
-              onClick={() => void load(sample)}
+              aria-busy={busy === sample.file}
+              onClick={() => onLoad(sample)}
             >
               <img src={sampleUrl(sample)} alt="" width={56} height={56} className={sample.pixelated ? 'pixelated' : undefined} />
               <span aria-hidden="true">{sample.title}</span>
@@ -260,7 +278,6 @@ export function SampleGallery({ store }: { store: TracelabStore }) {
           </li>
         ))}
       </ul>
-      {error && <p className="field-error">{error}</p>}
-    </section>
+    </div>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Every processing.*, input.* and output.* parameter of the API, generated from the options schema
  * (src/api/options.ts): one collapsible group per schema group, one control per option with the
- * schema's hint. Text the schema rejects stays in its field with the API's own 1019 message
+ * schema's label and unit ("Minimum area · px²"), its API name beneath in monospace (what
+ * developers type and tune with) and the schema's hint. Text the schema rejects stays in its field with the API's own 1019 message
  * (aria-invalid, announced); only valid values reach the options the tracer sees.
  *
  * A group of Tracelab extensions (tracelab.*: isExtensionOption) is set apart: its title says it is
@@ -9,7 +10,7 @@
  * code snippets (src/api/extensions.ts).
  */
 
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 
 import { isExtensionOption, OPTION_GROUPS, type OptionSpec, type VectorizeOptions } from '../api/index.js';
@@ -89,6 +90,12 @@ function OptionGroup({ store, group, open }: { store: TracelabStore; group: Pane
   );
 }
 
+/** An API name that may wrap after each dot (a long one reads better broken there than anywhere). */
+function breakableName(name: string): ReactNode[] {
+  const parts = name.split('.');
+  return parts.flatMap((part, i) => (i < parts.length - 1 ? [`${part}.`, <wbr key={i} />] : [part]));
+}
+
 /** The text form of a value, as the API takes it. */
 function textOf(value: unknown): string {
   return value === undefined ? '' : String(value);
@@ -98,6 +105,8 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
   const value = useStore(store, (s) => (s.options as Record<string, unknown>)[spec.name]);
   const error = useStore(store, (s) => s.optionErrors[spec.name]);
   const id = useId();
+  const labelId = useId();
+  const nameId = useId();
   const hintId = useId();
   const errorId = useId();
   const setText = (text: string, edit: OptionsEdit = 'typing') => store.getState().setOptionText(spec.name, text, edit);
@@ -105,17 +114,20 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
   // store holds it) but stays empty under the cursor until the user leaves it.
   const [draft, setDraft] = useState<string | null>(null);
   const described = error ? `${hintId} ${errorId}` : hintId;
+  // Named by both the words and the API name ("Minimum area · px² processing.shapes.min_area_px"):
+  // a screen reader says what it is, and a search for the API name finds the field.
+  const labelled = `${labelId} ${nameId}`;
 
   let control;
   switch (spec.kind) {
     case 'bool':
       control = (
-        <input id={id} type="checkbox" checked={value === true} aria-describedby={described} onChange={(e) => setText(String(e.target.checked), 'settled')} />
+        <input id={id} type="checkbox" checked={value === true} aria-labelledby={labelled} aria-describedby={described} onChange={(e) => setText(String(e.target.checked), 'settled')} />
       );
       break;
     case 'enum':
       control = (
-        <select id={id} value={textOf(value)} aria-describedby={described} onChange={(e) => setText(e.target.value, 'settled')}>
+        <select id={id} value={textOf(value)} aria-labelledby={labelled} aria-describedby={described} onChange={(e) => setText(e.target.value, 'settled')}>
           {spec.values.map((v) => (
             <option key={v} value={v}>
               {v}
@@ -136,6 +148,7 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
           placeholder={spec.kind === 'palette' ? '#FF0000 -> #00FF00 ~ 0.1;' : numeric && value === undefined ? 'not set' : undefined}
           value={error ? error.text : draft !== null && draft.trim() === '' ? draft : textOf(value)}
           aria-invalid={error !== undefined}
+          aria-labelledby={labelled}
           aria-describedby={described}
           onChange={(e) => {
             setDraft(e.target.value);
@@ -149,7 +162,15 @@ function OptionField({ store, spec }: { store: TracelabStore; spec: OptionSpec }
 
   return (
     <div className={spec.kind === 'bool' ? 'field field-check' : 'field'} data-option={spec.name}>
-      <label htmlFor={id}>{spec.name}</label>
+      <div className="option-title">
+        <label htmlFor={id} id={labelId}>
+          {spec.label}
+          {spec.unit && <span className="option-unit"> · {spec.unit}</span>}
+        </label>
+        <code id={nameId} className="option-name">
+          {breakableName(spec.name)}
+        </code>
+      </div>
       {control}
       <span id={hintId} className="hint">
         {spec.hint}

@@ -106,7 +106,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
       ? sharpWindow(placement(viewer, image, pane), image, pane, window.devicePixelRatio || 1)
       : null;
   const sharp = useSharpView(renderer, source, job, wanted, () => fieldsFor(options));
-  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp, draft: showDraft };
+  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp: sharp.render, draft: showDraft };
   const outline: ResultView = { url: outlineView?.url ?? null, traceId: outlineView?.key ?? null, busy };
   const common = { store, image, hintId, onResize: setPane };
 
@@ -127,7 +127,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
             </Viewport>
           </figure>
           <figure className="pane">
-            <figcaption>{resultCaption(job, result.sharp !== null)}</figcaption>
+            <figcaption>{resultCaption(job, sharp.state)}</figcaption>
             <Viewport {...common} label="Result view" busy={busy}>
               {(stage, scale) =>
                 stage && result.url ? <div className="stage" style={stage}>{resultImg(result, scale)}</div> : resultPlaceholder(busy)
@@ -140,7 +140,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
           <figcaption>
             <span>{inputCaption(source)}</span>
             <span aria-hidden="true"> · </span>
-            <span>{resultCaption(job, result.sharp !== null)}</span>
+            <span>{resultCaption(job, sharp.state)}</span>
           </figcaption>
           {mode === 'overlay' ? (
             <Overlay {...common} input={input} result={result} source={source} />
@@ -189,10 +189,25 @@ interface ResultView {
   readonly sharp?: ViewRender | null;
 }
 
+/** The sharp view the viewer has, and whether it is of the view on screen now. */
+interface SharpState {
+  /** The last sharp render of this result (drawn over the image; null: none yet). */
+  readonly render: ViewRender | null;
+  /**
+   * 'sharp': `render` is of the current zoom and pan; 'pending': zoomed past 1:1, the render of
+   * this view is not in yet (what is drawn is the 1× preview, or an older render, blown up);
+   * 'failed': the render of this view failed; 'none': a 1× bitmap is sharp enough here.
+   */
+  readonly state: 'none' | 'pending' | 'sharp' | 'failed';
+}
+
 /**
  * The sharp view of `wanted` (see the module header): asked for once zoom and pan rest, dropped
  * when the result changes or a 1× bitmap is enough again. A failed render (the worker was busy
- * with a new trace) leaves the 1× preview.
+ * with a new trace) leaves the 1× preview. The last render stays drawn while the next is made (it
+ * is still sharper than the preview where it lies), but only the render of the current view
+ * counts as sharp for the caption: zoomed again, the caption said "rendered sharp" over a
+ * blown-up older render until the new one came (issue 29).
  */
 function useSharpView(
   renderer: ViewRenderer | undefined,
@@ -200,8 +215,8 @@ function useSharpView(
   job: Job,
   wanted: ViewWindow | null,
   fields: () => [string, string][],
-): ViewRender | null {
-  const [done, setDone] = useState<{ resultId: number | null; render: ViewRender } | null>(null);
+): SharpState {
+  const [done, setDone] = useState<SharpDone | null>(null);
   const key = wanted && source ? `${job.resultId}:${wanted.left},${wanted.top},${wanted.width},${wanted.height},${wanted.zoom}` : null;
   const latest = useRef({ source, wanted, fields, resultId: job.resultId });
   latest.current = { source, wanted, fields, resultId: job.resultId };
@@ -212,9 +227,12 @@ function useSharpView(
     const timer = setTimeout(() => {
       renderer.renderView(src.bytes.slice(), currentFields(), view).then(
         (render) => {
-          if (!cancelled) setDone({ resultId, render });
+          if (!cancelled) setDone({ resultId, key, render });
         },
-        () => undefined,
+        () => {
+          // Keep the older render drawn, but do not call this view sharp.
+          if (!cancelled) setDone((d) => ({ resultId, key, render: d && d.resultId === resultId ? d.render : null, failed: true }));
+        },
       );
     }, SHARP_VIEW_DELAY_MS);
     return () => {
@@ -222,7 +240,24 @@ function useSharpView(
       clearTimeout(timer);
     };
   }, [key, renderer]);
-  return wanted && done && done.resultId === job.resultId ? done.render : null;
+  return sharpState(key, done, job.resultId);
+}
+
+/** The last sharp render asked for: of which result and view (`key`), and what came back. */
+interface SharpDone {
+  readonly resultId: number | null;
+  readonly key: string;
+  /** The newest render of this result (of `key` unless `failed`). */
+  readonly render: ViewRender | null;
+  readonly failed?: boolean;
+}
+
+/** What useSharpView reports for the current view `key` (null: not zoomed past 1:1) and the last render made. */
+function sharpState(key: string | null, done: SharpDone | null, resultId: number | null): SharpState {
+  if (key === null) return { render: null, state: 'none' };
+  const render = done && done.resultId === resultId ? done.render : null;
+  if (!done || done.key !== key) return { render, state: 'pending' };
+  return { render, state: done.failed || !done.render ? 'failed' : 'sharp' };
 }
 
 /** The sharp view on a canvas, placed over the image pixels it shows at the current scale. */
@@ -242,15 +277,25 @@ function SharpView({ render, scale }: { render: ViewRender; scale: number }) {
   return <canvas ref={ref} className="sharp-view" aria-hidden="true" data-zoom={v.zoom} style={style} />;
 }
 
+const PREVIEW_CAPTION: Readonly<Record<SharpState['state'], string>> = {
+  none: 'shown as a 1× PNG preview, sharpened when zoomed',
+  pending: 'zoomed 1× PNG preview, sharpening…',
+  sharp: 'zoomed view rendered sharp',
+  failed: 'zoomed 1× PNG preview (the sharp view could not be rendered)',
+};
+
 function inputCaption(source: Source | null): string {
   return `Input${source ? ` — ${source.name} (${formatNumber(source.size)} bytes)` : ''}`;
 }
 
-/** Says plainly when a large result is shown through its 1× PNG and whether the zoomed view is sharp. */
-function resultCaption(job: Job, sharp: boolean): string {
+/**
+ * Says plainly when a large result is shown through its 1× PNG and whether the zoomed view is
+ * sharp — only once the render of the view on screen is drawn, not while it is being made.
+ */
+function resultCaption(job: Job, sharp: SharpState['state']): string {
   if (job.status === 'running' && job.draft) return `Result (draft traced at ${job.draft.width} × ${job.draft.height} px; the full trace is running)`;
   const size = job.width !== null && job.height !== null ? ` — ${job.width} × ${job.height} px` : '';
-  const preview = job.previewPng ? (sharp ? '; large: zoomed view rendered sharp' : '; large: shown as a 1× PNG preview, sharpened when zoomed') : '';
+  const preview = job.previewPng ? `; large: ${PREVIEW_CAPTION[sharp]}` : '';
   return `Result (SVG${preview})${size}`;
 }
 

@@ -37,3 +37,45 @@ describe('traceBatch', () => {
     expect(Buffer.from(b.zip).equals(Buffer.from(a.zip))).toBe(true);
   });
 });
+
+describe('traceBatch cancelled', () => {
+  const files = ['a', 'b', 'c', 'd', 'e'].map((n, i) => ({ name: `${n}.png`, bytes: png([40 * i, 30, 200 - 40 * i]) }));
+  /** The real export, counting the files it was asked for. */
+  const counting = (onCall: (call: number) => void = () => undefined) => {
+    let calls = 0;
+    return {
+      get calls() {
+        return calls;
+      },
+      exportFile(bytes: Uint8Array, fields: [string, string][]) {
+        const out = exportInWorker(bytes, fields);
+        onCall(++calls);
+        return out;
+      },
+    };
+  };
+
+  it('between two files: no further file is started, and the zip holds the files finished before', async () => {
+    const controller = new AbortController();
+    const ex = counting();
+    const out = await traceBatch(files, [['output.file_format', 'eps']], ex, (done) => done === 2 && controller.abort(), controller.signal);
+    expect(ex.calls).toBe(2);
+    expect(out).toMatchObject({ entries: ['a.eps', 'b.eps'], failed: [], cancelled: true, untraced: 3 });
+    expect(Object.keys(unzipSync(out.zip))).toEqual(['a.eps', 'b.eps']);
+  });
+
+  it('while a file is traced: the batch ends without that file, whose late answer is dropped', async () => {
+    const controller = new AbortController();
+    // Cancel right after the third file was handed to the exporter, before its answer is in.
+    const ex = counting((call) => call === 3 && controller.abort());
+    const out = await traceBatch(files, [], ex, undefined, controller.signal);
+    expect(ex.calls).toBe(3);
+    expect(out).toMatchObject({ entries: ['a.svg', 'b.svg'], cancelled: true, untraced: 3 });
+    expect(Object.keys(unzipSync(out.zip))).toEqual(['a.svg', 'b.svg']);
+  });
+
+  it('not cancelled: cancelled is false and nothing is left untraced', async () => {
+    const out = await traceBatch(files.slice(0, 2), [], counting(), undefined, new AbortController().signal);
+    expect(out).toMatchObject({ entries: ['a.svg', 'b.svg'], cancelled: false, untraced: 0 });
+  });
+});

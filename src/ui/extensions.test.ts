@@ -45,9 +45,9 @@ describe('options panel: the extension group', () => {
     expect(group).toMatch(/^<details class="option-group extension-group" data-group="tracelab" open="" aria-describedby="([^"]+)"><summary>Tracelab extensions \(not part of the Vectorizer\.AI API\)<\/summary><p id="\1" class="group-note">/);
     expect(group).toContain(EXTENSION_GROUP_NOTE);
     expect(EXTENSION_GROUP_NOTE).toMatch(/real service does not have these; remote calls and code snippets/);
-    expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.gradients"><label for="[^"]+">tracelab\.gradients<\/label><input id="[^"]+" type="checkbox"(?! checked)/);
+    expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.gradients"><div class="option-title"><label for="[^"]+" id="[^"]+">Gradient fills<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>gradients<\/code><\/div><input id="[^"]+" type="checkbox"(?! checked)/);
     // tracelab.profile: a list of its five values, on auto.
-    expect(group).toMatch(/data-option="tracelab\.profile"><label for="[^"]+">tracelab\.profile<\/label><select[^>]*>(<option value="(auto|pixel|flat|photo|lineart)"[^>]*>[^<]+<\/option>){5}<\/select>/);
+    expect(group).toMatch(/data-option="tracelab\.profile"><div class="option-title"><label for="[^"]+" id="[^"]+">Picture kind<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>profile<\/code><\/div><select[^>]*>(<option value="(auto|pixel|flat|photo|lineart)"[^>]*>[^<]+<\/option>){5}<\/select>/);
     // No API group is marked as an extension, and the API's options are not in this one.
     expect(html.match(/extension-group/g)).toHaveLength(1);
     expect(group).not.toContain('data-option="processing.');

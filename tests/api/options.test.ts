@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_OPTIONS,
+  labelWithUnit,
   OPTION_BY_NAME,
   OPTION_GROUPS,
   OPTION_SCHEMA,
@@ -57,6 +58,26 @@ describe('OPTION_SCHEMA', () => {
     ]) {
       expect(OPTION_BY_NAME.has(n), n).toBe(true);
     }
+  });
+
+  it('every entry has a short label in plain words, and a unit where its value has one (issue 29 item 8)', () => {
+    const labels = new Set<string>();
+    for (const s of OPTION_SCHEMA) {
+      // Words, not the API name again: capitalised, spaces allowed, no dots or underscores.
+      expect(s.label, s.name).toMatch(/^[A-Z0-9][^._\n]{1,34}$/);
+      expect(labels.has(`${s.group} ${s.label}`), `${s.name}: label "${s.label}" is used twice in its group`).toBe(false);
+      labels.add(`${s.group} ${s.label}`);
+      if (s.unit !== undefined) expect(s.unit, s.name).toMatch(/^\S.{0,11}$/);
+    }
+    // Units where the value is a measure: areas, widths, tolerances, resolutions.
+    const unit = (name: string) => OPTION_BY_NAME.get(name)?.unit;
+    expect(unit('processing.shapes.min_area_px')).toBe('px²');
+    expect(unit('output.strokes.stroke_width')).toBe('px');
+    expect(unit('output.gap_filler.stroke_width')).toBe('px');
+    expect(unit('output.curves.line_fit_tolerance')).toBe('px');
+    expect(unit('output.size.output_dpi')).toBe('dpi');
+    expect(labelWithUnit(OPTION_BY_NAME.get('processing.shapes.min_area_px')!)).toBe('Minimum area · px²');
+    expect(labelWithUnit(OPTION_BY_NAME.get('output.file_format')!)).toBe('File format');
   });
 
   it('every entry is complete and consistent', () => {

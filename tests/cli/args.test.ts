@@ -69,6 +69,11 @@ describe('helpText', () => {
     expect(text).toContain('processing.max_colors  integer 0…256; default 0');
     expect(text).toContain('output.file_format  svg | eps | pdf | dxf | png; default svg');
     expect(text).toContain('output.size.width  number 0…1e12; default none');
+    // Each parameter's plain words and unit from the schema (issue 29 item 8), before its hint.
+    expect(text).toContain('processing.shapes.min_area_px  number 0…100; default 0.125\n        Minimum area · px² — Shapes smaller than this area');
+    for (const spec of OPTION_SCHEMA) {
+      if (spec.endpoints.includes('vectorize')) expect(text).toContain(`\n        ${spec.unit ? `${spec.label} · ${spec.unit}` : spec.label} — ${spec.hint}\n`);
+    }
     expect(text).toContain('9.9.9');
     expect(text).toMatch(/mode is accepted .* ignored/);
   });

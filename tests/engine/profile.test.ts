@@ -387,13 +387,30 @@ describe('a picture that mixes kinds is decided per area', () => {
 });
 
 describe("the playground's samples", () => {
-  it('each get the profile their name says, from the evidence alone', async () => {
+  it('each get the profile their kind says, from the evidence alone', async () => {
     const { decodeImage } = await import('../../src/decode/index.js');
+    const { SAMPLE_KINDS, SAMPLES } = await import('../../src/ui/samples.js');
     const samples = new URL('../../public/samples/', import.meta.url);
-    const expected: Record<string, string> = { 'photo.png': 'photo', 'pixel.png': 'pixel', 'lineart.png': 'lineart', 'logo.png': 'flat', 'shapes.png': 'flat' };
-    for (const [file, profile] of Object.entries(expected)) {
-      const image = await decodeImage(new Uint8Array(readFileSync(new URL(file, samples))));
-      expect([file, traceImage(image, DEFAULT_ENGINE_PARAMS).stats.profile]).toEqual([file, profile]);
+    const profileOf = new Map(SAMPLE_KINDS.map((k) => [k.id, k.profile]));
+    for (const sample of SAMPLES) {
+      const image = await decodeImage(new Uint8Array(readFileSync(new URL(sample.file, samples))));
+      expect([sample.file, traceImage(image, DEFAULT_ENGINE_PARAMS).stats.profile]).toEqual([sample.file, profileOf.get(sample.kind)]);
     }
+  }, 60_000);
+
+  it('every kind has a real picture, not only a drawn one (issue 29 item 9)', async () => {
+    const { SAMPLE_KINDS, SAMPLES } = await import('../../src/ui/samples.js');
+    // The real pictures, each of the kind and profile its file was chosen for.
+    const real = Object.fromEntries(SAMPLES.filter((s) => s.origin === 'real').map((s) => [s.kind, s.file]));
+    expect(real).toEqual({
+      logo: 'logo-debian.png',
+      icon: 'icon-home.png',
+      lineart: 'lineart-owl.png',
+      scan: 'scan-graph.png',
+      pixel: 'pixel-dungeon.png',
+      photo: 'photo-coffee.jpg',
+    });
+    expect(Object.keys(real).sort()).toEqual(SAMPLE_KINDS.map((k) => k.id).sort());
+    expect(Object.fromEntries(SAMPLE_KINDS.map((k) => [k.id, k.profile]))).toEqual({ logo: 'flat', icon: 'flat', lineart: 'lineart', scan: 'lineart', pixel: 'pixel', photo: 'photo' });
   });
 });
