@@ -25,7 +25,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, countColors, isAntiAliased, type ProfileFacts } from './profile.js';
+import { classifyImage, countColors, isAntiAliased, neighbourSpread, type ProfileFacts } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
@@ -207,13 +207,13 @@ function* tracePipeline(
   // (Stored in a box: "no lattice" is a result too.)
   // A profile forced by tracelab.profile other than 'pixel' overrides this decision too.
   const forced = forcedProfile(params);
-  const { lattice } =
+  const { lattice, cellsKind } =
     forced !== undefined && forced !== 'pixel'
-      ? { lattice: null }
-      : (memo.get<{ lattice: Lattice | null }>('lattice', '') ?? memo.set('lattice', '', { lattice: detectLattice(image) }));
+      ? { lattice: null, cellsKind: undefined }
+      : (memo.get<LatticeLook>('lattice', '') ?? memo.set('lattice', '', lookForLattice(image)));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
   const latticeMs = now() - t0;
-  if (lattice) {
+  if (lattice && (forced === 'pixel' || cellsKind === undefined)) {
     const cells = lattice.cells;
     const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, memo, {
       profile: 'pixel',
@@ -227,7 +227,31 @@ function* tracePipeline(
     const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
     return withStageMs(mapped, { lattice: latticeMs + now() - t1 });
   }
+  if (lattice && cellsKind) return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo, cellsKind), { lattice: latticeMs });
   return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo), { lattice: latticeMs });
+}
+
+/**
+ * An exact upscale (lattice.ts) and, when its cells are not pixel art, what they are: a photo
+ * enlarged by an exact factor (a 512-px moon made of 2 × 2 blocks) is still a photo, traced at
+ * its size as one; it is not a mosaic of 40,000 cells.
+ */
+interface LatticeLook {
+  readonly lattice: Lattice | null;
+  readonly cellsKind: KnownKind | undefined;
+}
+
+function lookForLattice(image: RgbaImage): LatticeLook {
+  const lattice = detectLattice(image);
+  if (!lattice) return { lattice, cellsKind: undefined };
+  const { data, width, height } = lattice.cells;
+  const cells = classifyImage(data, width, height, neighbourSpread(data, width, height));
+  if (cells.profile === 'pixel') return { lattice, cellsKind: undefined };
+  // Cells of two tones with blends between them would take the potrace route at full size (its
+  // blocks have hard edges): they are traced as flat art, which is how anti-aliased line art is.
+  const profile: ImageProfile = cells.profile === 'lineart' ? (isAntiAliased(cells) ? 'flat' : 'lineart') : cells.profile;
+  const upscale = `exact upscale (${image.width} × ${image.height} px is a lattice of ${width} × ${height} cells)`;
+  return { lattice, cellsKind: { profile, noisy: lattice.noisy, reason: `${upscale}, but its cells are not pixel art: ${cells.reason}${profile === cells.profile ? '' : '; traced as flat art'}` } };
 }
 
 /** The result with more stage timings (ms) in its stats. */

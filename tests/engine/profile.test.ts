@@ -203,10 +203,12 @@ describe('classifyImage: the profile from evidence, not from size', () => {
   });
 
   it('decides from the measurements in a fixed order (each rule can be reached and missed)', () => {
-    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 } };
+    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, edgeDensity: 0.3, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 } };
     expect(decideProfile(base).profile).toBe('flat');
     // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
+    // ... only if there are edges to call hard: without any, no blends proves nothing.
+    expect(decideProfile({ ...base, blendRatio: 0, runShare: 0.78, edgeDensity: 0 }).profile).not.toBe('pixel');
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78, noiseShare: 0.1 }).profile).toBe('flat');
     // The same average over flat art's anti-aliased tiles and a hard sprite's: flat art (mixed).
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78, antiAliasedTiles: 0.5 }).profile).toBe('flat');
@@ -327,6 +329,45 @@ describe('photos get no polygonal primitives', () => {
     expect(flat.some((f) => f === 'rectangle' || f === 'quadrilateral')).toBe(true);
     // And forced to be a photo, the crisp drawing loses them too: the rule is the profile's.
     expect(families(crisp, 'photo').filter((f) => f !== 'circle' && f !== 'ellipse')).toEqual([]);
+  });
+});
+
+describe('pixel art needs hard edges to be seen, not only their absence', () => {
+  it('a smooth, low-contrast grey picture without a single contrasty edge (a microscope slide) is not pixel art', () => {
+    // 8-bit grey changing by a level every few pixels: long runs by chance, no edge, no blend.
+    const width = 240;
+    const height = 200;
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const v = Math.round(120 + 18 * Math.sin(x / 23) * Math.cos(y / 31) + 10 * Math.sin((x + y) / 47));
+        const o = (y * width + x) * 4;
+        data[o] = data[o + 1] = data[o + 2] = v;
+        data[o + 3] = 255;
+      }
+    }
+    const spread = neighbourSpread(data, width, height);
+    const facts = classifyImage(data, width, height, spread);
+    expect(facts.edgeDensity).toBe(0);
+    expect(facts.profile).not.toBe('pixel');
+    expect(traceImage({ width, height, data }, DEFAULT_ENGINE_PARAMS).stats.profile).not.toBe('pixel');
+  });
+
+  it('an exact ×2 upscale of a photo is traced as a photo at its size, not as a mosaic of its cells', () => {
+    const small = grainyDusk(96, 72);
+    const width = 192;
+    const height = 144;
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) data.set(small.data.subarray(((y >> 1) * 96 + (x >> 1)) * 4, ((y >> 1) * 96 + (x >> 1)) * 4 + 4), (y * width + x) * 4);
+    }
+    const result = traceImage({ width, height, data }, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('photo');
+    expect(result.stats.profileReason).toMatch(/^exact upscale \(192 × 144 px is a lattice of 96 × 72 cells\), but its cells are not pixel art: .*photo$/);
+    // Traced as a photo: a few hundred regions at most, not one per cell of grain.
+    expect(result.stats.regions).toBeLessThan(1000);
+    // An upscaled sprite is still pixel art on its lattice (the fixture of the tests above).
+    expect(traceImage(upscale(sprite(), 4), DEFAULT_ENGINE_PARAMS).stats.profile).toBe('pixel');
   });
 });
 
