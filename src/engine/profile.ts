@@ -73,6 +73,13 @@ const GREY_LEVELS = 256;
 const TOP_GREY_LEVELS = 8;
 const GREY_PHOTO_TOP_LEVELS_MAX = 0.58;
 /**
+ * ... unless nearly every pixel has an exactly equal neighbour while there are edges: a grey icon
+ * shaded with gradients spreads its levels too, but a rendering repeats each level along the
+ * gradient (0.85–0.96 of pixels in runs on Tango's grey device icons), where grey photos keep
+ * 0.09–0.67 (scikit-image's photos; an edgeless, smooth picture is a photo whatever its runs).
+ */
+const GREY_PHOTO_RUNS_MAX = 0.76;
+/**
  * Pixel-scale texture (a painted wall tile): some runs, colours that mostly repeat, hard edges
  * more often than not, no flat areas. A grainy photo never has both the runs and the repeats;
  * a grey photo's values repeat by chance (256 levels), so grey pictures never qualify.
@@ -176,7 +183,8 @@ export function classifyImage(
   const tileBlends = new Int32Array(tilesX * tilesY);
   // The pixel loop is a function of its own: V8 compiles a long function again for each hot loop
   // and deoptimises on code after a loop that had not run yet; a small one compiles once.
-  const { contrastPairs, blends, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends);
+  const tileFlat = new Int32Array(tilesX * tilesY);
+  const { contrastPairs, blends, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
@@ -190,7 +198,8 @@ export function classifyImage(
   const hardTiles = new Uint8Array(tilesX * tilesY);
   const photoTiles = new Uint8Array(tilesX * tilesY);
   for (let t = 0; t < hardTiles.length; t++) {
-    if (tileOpaque[t]! * 2 >= tileArea(t, tilesX, width, height) && tileRuns[t]! < tileOpaque[t]! * PHOTO_TILE_RUNS_MAX) photoTiles[t] = 1;
+    const grain = tileRuns[t]! < tileOpaque[t]! * PHOTO_TILE_RUNS_MAX && tileFlat[t]! < tileOpaque[t]! * PHOTO_TILE_FLAT_MAX;
+    if (tileOpaque[t]! * 2 >= tileArea(t, tilesX, width, height) && grain) photoTiles[t] = 1;
     else if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
   }
   const rampTiles = rampTileShare(data, width, height, spread);
@@ -289,7 +298,7 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   if (mayBePixelArt && !e.grey && e.flatShare < FLAT_SHARE_MIN && e.runShare >= TEXTURE_RUNS_MIN && e.noiseShare <= TEXTURE_NOISE_MAX && e.blendRatio < TEXTURE_BLEND_MAX) {
     return { profile: 'pixel', reason: `pixel-scale texture: ${pct(e.runShare)} of pixels in runs, most colours repeat, mostly hard edges: pixel art` };
   }
-  if (e.grey && e.topLevelsShare < GREY_PHOTO_TOP_LEVELS_MAX) {
+  if (e.grey && e.topLevelsShare < GREY_PHOTO_TOP_LEVELS_MAX && (e.runShare < GREY_PHOTO_RUNS_MAX || e.edgeDensity < PIXEL_MIN_EDGE_DENSITY)) {
     return { profile: 'photo', reason: `grey tones spread over many levels (the ${TOP_GREY_LEVELS} most common hold ${pct(e.topLevelsShare)} of pixels): photo` };
   }
   if (!e.grey && e.distinct > GREY_LEVELS && e.runShare < PHOTO_RUNS_MAX) {
@@ -401,7 +410,8 @@ function rampTileShare(data: Uint8Array | Uint8ClampedArray, width: number, heig
 
 /**
  * classifyImage's pixel loop: high-contrast neighbour pairs that turn or slant (contrastPairs),
- * those of them that are blends, and flat opaque pixels; per tile into tileContrast/tileBlends.
+ * those of them that are blends, and flat opaque pixels; per tile into tileContrast, tileBlends and
+ * tileFlat.
  */
 function countEdgePairs(
   data: Uint8Array | Uint8ClampedArray,
@@ -411,6 +421,7 @@ function countEdgePairs(
   tilesX: number,
   tileContrast: Int32Array,
   tileBlends: Int32Array,
+  tileFlat: Int32Array,
 ): { contrastPairs: number; blends: number; flat: number } {
   let contrastPairs = 0;
   let blends = 0;
@@ -439,7 +450,10 @@ function countEdgePairs(
         }
         continue;
       }
-      if (spread[y * width + x]! <= 6) flat++;
+      if (spread[y * width + x]! <= 6) {
+        flat++;
+        tileFlat[tile]!++;
+      }
       // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
       // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
       if (spread[y * width + x]! < 24) continue;
@@ -479,6 +493,11 @@ const HARD_TILE_MAX_BLEND_RATIO = 0.04;
  * whole-picture rule.
  */
 const PHOTO_TILE_RUNS_MAX = 0.3;
+/**
+ * ... and fewer flat pixels (neighbour spread ≤ 6) than this share: a rendered gradient has no
+ * runs either, but every pixel of it is flat; grain is not.
+ */
+const PHOTO_TILE_FLAT_MAX = 0.9;
 
 /** True when the pixels before and after o (at ±stride) match o within 8 per channel. */
 function straightRun(data: Uint8Array | Uint8ClampedArray, o: number, stride: number): boolean {

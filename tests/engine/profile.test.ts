@@ -222,6 +222,13 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     expect(decideProfile({ ...tile, grey: true, distinct: 200 }).profile).toBe('photo');
     // Grain: thousands of colours, hardly a run — a photo at any size.
     expect(decideProfile({ ...base, distinct: 4000, opaque: 9000, runShare: 0.1, flatShare: 0.5 }).profile).toBe('photo');
+    // Grey pictures whose levels spread (the measurements of pictures from Debian packages): a
+    // photo (scikit-image's camera), an edgeless microscope image (its cell.png), and a grey
+    // icon shaded with gradients (Tango's drive-harddisk at 256 px), which repeats each level.
+    const greyPhoto: ProfileEvidence = { ...base, grey: true, distinct: 256, blendRatio: 0.66, edgeDensity: 0.14, flatShare: 0.57, runShare: 0.49, topLevelsShare: 0.13 };
+    expect(decideProfile(greyPhoto).profile).toBe('photo');
+    expect(decideProfile({ ...greyPhoto, blendRatio: 0, edgeDensity: 0, flatShare: 0.99, runShare: 0.88, topLevelsShare: 0.55 }).profile).toBe('photo');
+    expect(decideProfile({ ...greyPhoto, distinct: 164, blendRatio: 0.49, edgeDensity: 0.036, flatShare: 0.85, runShare: 0.96, topLevelsShare: 0.56 }).profile).toBe('flat');
     // Ink on paper with anti-aliased edges: every pixel a tone or a blend, most pixels a tone.
     const ink: ProfileEvidence = { ...base, distinct: 180, tones: { blendShare: 1, toneShare: 0.93 } };
     expect(decideProfile(ink).profile).toBe('lineart');
