@@ -87,6 +87,35 @@ interface Clusters {
   b: number[];
 }
 
+function noClusters(): Clusters {
+  return { count: [], r: [], g: [], b: [] };
+}
+
+/** Appends a cluster of n pixels with mean colour (r, g, b); returns its index. */
+function pushCluster(out: Clusters, n: number, r: number, g: number, b: number): number {
+  out.count.push(n);
+  out.r.push(r);
+  out.g.push(g);
+  out.b.push(b);
+  return out.count.length - 1;
+}
+
+/** Appends cluster i of `from` to `out`; returns its index there. */
+function copyCluster(out: Clusters, from: Clusters, i: number): number {
+  return pushCluster(out, from.count[i]!, from.r[i]!, from.g[i]!, from.b[i]!);
+}
+
+/** The clusters for which keep(i) holds, in order. */
+function keepClusters(c: Clusters, keep: (i: number) => boolean): Clusters {
+  const out = noClusters();
+  for (let i = 0; i < c.count.length; i++) if (keep(i)) copyCluster(out, c, i);
+  return out;
+}
+
+function cloneClusters(c: Clusters): Clusters {
+  return { count: [...c.count], r: [...c.r], g: [...c.g], b: [...c.b] };
+}
+
 function exactColorClusters(data: Uint8Array | Uint8ClampedArray, pixelCount: number): Clusters {
   const counts = new Map<number, number>();
   for (let i = 0; i < pixelCount; i++) {
@@ -100,27 +129,30 @@ function exactColorClusters(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
   const colors = Float64Array.from(counts.keys()).sort();
   const colorCounts = new Float64Array(colors.length);
   for (let i = 0; i < colors.length; i++) colorCounts[i] = counts.get(colors[i]!)!;
-  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  const out = noClusters();
   for (const i of indicesByKey(colorCounts, true)) {
     const key = colors[i]!;
-    out.count.push(colorCounts[i]!);
-    out.r.push((key >> 16) & 255);
-    out.g.push((key >> 8) & 255);
-    out.b.push(key & 255);
+    pushCluster(out, colorCounts[i]!, (key >> 16) & 255, (key >> 8) & 255, key & 255);
   }
   return out;
 }
+
+/**
+ * Which pixels a histogram counts, by their neighbour spread (profile.ts neighbourSpread): all of
+ * them, the flat ones (spread ≤ tolerance: the colours of areas), or the unflat ones (spread >
+ * tolerance: candidates for thin strokes, which have no flat pixels).
+ */
+type SpreadFilter =
+  | { readonly keep: 'all' }
+  | { readonly keep: 'flat' | 'unflat'; readonly spread: Uint8Array; readonly tolerance: number };
+
+const ALL_PIXELS: SpreadFilter = { keep: 'all' };
 
 function buildHistogram(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
-  /**
-   * When given, only pixels whose spread is ≤ tolerance count; a negative tolerance −t keeps
-   * only pixels whose spread is > t instead.
-   */
-  spread: Uint8Array | undefined,
-  tolerance: number,
+  filter: SpreadFilter,
   accept?: (x: number, y: number) => boolean,
 ): Histogram {
   const binCount = 1 << (3 * BIN_BITS);
@@ -129,8 +161,9 @@ function buildHistogram(
   const sumG = new Float64Array(binCount);
   const sumB = new Float64Array(binCount);
   // The spread test as one integer range [lowest, highest] (spreads are whole numbers 0–255).
-  const lowest = spread && tolerance < 0 ? Math.floor(-tolerance) + 1 : 0;
-  const highest = spread && tolerance >= 0 ? Math.floor(tolerance) : 255;
+  const spread = filter.keep === 'all' ? undefined : filter.spread;
+  const lowest = filter.keep === 'unflat' ? Math.floor(filter.tolerance) + 1 : 0;
+  const highest = filter.keep === 'flat' ? Math.floor(filter.tolerance) : 255;
   for (let y = 0; y < height; y++) {
     for (let x = 0, i = y * width; x < width; x++, i++) {
       const o = i * 4;
@@ -156,14 +189,31 @@ function buildHistogram(
   return { bins: Int32Array.from(used), count, sumR, sumG, sumB };
 }
 
+/**
+ * Neighbour spread up to which a pixel is flat (its colour is an area's): JPEG noise and a photo's
+ * grain need more room than clean art.
+ */
+const FLAT_SPREAD_CLEAN = 6;
+const FLAT_SPREAD_GRAINY = 10;
+/** Below this share of flat pixels (noise, dithering, photos) every pixel is counted instead. */
+const MIN_FLAT_SAMPLE_SHARE = 0.05;
+/**
+ * Smallest cluster that is a colour of the picture, not a stray: MIN_POPULATION_PX pixels and this
+ * share of the picture (photos and noisy art have many near colours of few pixels each).
+ */
+const MIN_POPULATION_PX = 6;
+const MIN_POPULATION_SHARE = { photo: 0.0008, noisy: 0.0004, clean: 0.00008 } as const;
+/** Thin-stroke pixels match two neighbours within this (per channel); JPEG needs more. */
+const THIN_STROKE_TOLERANCE = { clean: 8, noisy: 28 } as const;
+
 function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
   const pixelCount = width * height;
-  const flatTolerance = profile === 'photo' || noisy ? 10 : 6;
-  let hist = buildHistogram(data, width, height, spread, flatTolerance);
+  const flatTolerance = profile === 'photo' || noisy ? FLAT_SPREAD_GRAINY : FLAT_SPREAD_CLEAN;
+  let hist = buildHistogram(data, width, height, { keep: 'flat', spread, tolerance: flatTolerance });
   let sampled = 0;
   for (const bin of hist.bins) sampled += hist.count[bin]!;
   // Too few flat pixels (noise, dithering, photos): fall back to all pixels.
-  if (sampled < pixelCount * 0.05) hist = buildHistogram(data, width, height, undefined, 0);
+  if (sampled < pixelCount * MIN_FLAT_SAMPLE_SHARE) hist = buildHistogram(data, width, height, ALL_PIXELS);
   const bins = hist.bins;
   const binLab = new Float64Array(bins.length * 3);
   for (let i = 0; i < bins.length; i++) {
@@ -195,7 +245,7 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   let k = leaderLab.length / 3;
   let centers = Float64Array.from(leaderLab);
   // k-means polish over bins (weights = counts); empty clusters vanish.
-  let clusters: Clusters = { count: [], r: [], g: [], b: [] };
+  let clusters = noClusters();
   for (let pass = 0; pass < 3; pass++) {
     if (pass > 0) {
       for (let i = 0; i < bins.length; i++) assign[i] = nearestCenter(binLab, i, centers, k);
@@ -206,15 +256,8 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     k = clusters.count.length;
   }
   // Drop clusters too small to be a real colour of the picture; their pixels go to neighbours.
-  const minPopulation = Math.max(6, pixelCount * (profile === 'photo' ? 0.0008 : noisy ? 0.0004 : 0.00008));
-  const keep: Clusters = { count: [], r: [], g: [], b: [] };
-  for (let c = 0; c < clusters.count.length; c++) {
-    if (clusters.count[c]! < minPopulation && clusters.count.length > 1) continue;
-    keep.count.push(clusters.count[c]!);
-    keep.r.push(clusters.r[c]!);
-    keep.g.push(clusters.g[c]!);
-    keep.b.push(clusters.b[c]!);
-  }
+  const minPopulation = Math.max(MIN_POPULATION_PX, pixelCount * (profile === 'photo' ? MIN_POPULATION_SHARE.photo : noisy ? MIN_POPULATION_SHARE.noisy : MIN_POPULATION_SHARE.clean));
+  const keep = keepClusters(clusters, (c) => !(clusters.count[c]! < minPopulation && clusters.count.length > 1));
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
   const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
@@ -232,7 +275,7 @@ const UNEXPLAINED_RADIUS = 16;
  * populous first) and a cluster with minPopulation pixels or more joins the palette.
  */
 function addUnexplainedColors(data: Uint8Array | Uint8ClampedArray, width: number, height: number, clusters: Clusters, minPopulation: number): Clusters {
-  const hist = buildHistogram(data, width, height, undefined, 0);
+  const hist = buildHistogram(data, width, height, ALL_PIXELS);
   const known: number[] = [];
   const lab = new Float64Array(3);
   for (let c = 0; c < clusters.count.length; c++) {
@@ -241,7 +284,7 @@ function addUnexplainedColors(data: Uint8Array | Uint8ClampedArray, width: numbe
   }
   const farSq = UNEXPLAINED_RADIUS ** 2;
   const leaderLab: number[] = [];
-  const added: Clusters = { count: [], r: [], g: [], b: [] };
+  const added = noClusters();
   for (const bin of hist.bins) {
     const n = hist.count[bin]!;
     rgbToLab(hist.sumR[bin]! / n, hist.sumG[bin]! / n, hist.sumB[bin]! / n, lab, 0);
@@ -260,24 +303,17 @@ function addUnexplainedColors(data: Uint8Array | Uint8ClampedArray, width: numbe
     if (leader < 0) {
       leader = leaderLab.length / 3;
       leaderLab.push(lab[0]!, lab[1]!, lab[2]!);
-      added.count.push(0);
-      added.r.push(0);
-      added.g.push(0);
-      added.b.push(0);
+      pushCluster(added, 0, 0, 0, 0);
     }
     added.count[leader]! += n;
     added.r[leader]! += hist.sumR[bin]!;
     added.g[leader]! += hist.sumG[bin]!;
     added.b[leader]! += hist.sumB[bin]!;
   }
-  const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
+  const out = cloneClusters(clusters);
   for (let k = 0; k < added.count.length; k++) {
     const n = added.count[k]!;
-    if (n < minPopulation) continue;
-    out.count.push(n);
-    out.r.push(added.r[k]! / n);
-    out.g.push(added.g[k]! / n);
-    out.b.push(added.b[k]! / n);
+    if (n >= minPopulation) pushCluster(out, n, added.r[k]! / n, added.g[k]! / n, added.b[k]! / n);
   }
   return out;
 }
@@ -298,10 +334,10 @@ function addThinColors(
   radius: number,
   noisy: boolean,
 ): Clusters {
-  const tolerance = noisy ? 28 : 8;
+  const tolerance = noisy ? THIN_STROKE_TOLERANCE.noisy : THIN_STROKE_TOLERANCE.clean;
   // Pixels within tolerance of all four neighbours are flat, not thin: skipped by the spread test.
-  const hist = buildHistogram(data, width, height, spread, -tolerance, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
-  const out: Clusters = { count: [...clusters.count], r: [...clusters.r], g: [...clusters.g], b: [...clusters.b] };
+  const hist = buildHistogram(data, width, height, { keep: 'unflat', spread, tolerance }, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
+  const out = cloneClusters(clusters);
   const lab = new Float64Array(3);
   const clusterLab: number[] = [];
   for (let c = 0; c < out.count.length; c++) {
@@ -321,10 +357,7 @@ function addThinColors(
       near = sq(lab[0]! - clusterLab[c * 3]!) + sq(lab[1]! - clusterLab[c * 3 + 1]!) + sq(lab[2]! - clusterLab[c * 3 + 2]!) < radiusSq;
     }
     if (near || isBlendOfClusters(out, r, g, b, noisy)) continue;
-    out.count.push(n);
-    out.r.push(r);
-    out.g.push(g);
-    out.b.push(b);
+    pushCluster(out, n, r, g, b);
     clusterLab.push(lab[0]!, lab[1]!, lab[2]!);
   }
   return dropThinBlends(out, clusters.count.length, noisy);
@@ -356,15 +389,7 @@ function dropThinBlends(c: Clusters, baseCount: number, noisy: boolean): Cluster
       }
     }
   }
-  const out: Clusters = { count: [], r: [], g: [], b: [] };
-  for (let i = 0; i < c.count.length; i++) {
-    if (dropped[i]) continue;
-    out.count.push(c.count[i]!);
-    out.r.push(c.r[i]!);
-    out.g.push(c.g[i]!);
-    out.b.push(c.b[i]!);
-  }
-  return out;
+  return keepClusters(c, (i) => !dropped[i]);
 }
 
 const CLEAN_THIN_BLEND_DELTA_E = 15;
@@ -442,15 +467,10 @@ function accumulate(hist: Histogram, bins: Int32Array, assign: Int32Array, k: nu
     g[c]! += hist.sumG[bin]!;
     b[c]! += hist.sumB[bin]!;
   }
-  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  const out = noClusters();
   const remap = new Int32Array(k).fill(-1);
   for (let c = 0; c < k; c++) {
-    if (n[c] === 0) continue;
-    remap[c] = out.count.length;
-    out.count.push(n[c]!);
-    out.r.push(r[c]! / n[c]!);
-    out.g.push(g[c]! / n[c]!);
-    out.b.push(b[c]! / n[c]!);
+    if (n[c] !== 0) remap[c] = pushCluster(out, n[c]!, r[c]! / n[c]!, g[c]! / n[c]!, b[c]! / n[c]!);
   }
   for (let i = 0; i < assign.length; i++) assign[i] = remap[assign[i]!]!;
   return out;
@@ -482,17 +502,14 @@ function leaderFold(input: Clusters, radius: number, maxCount: number): Clusters
   for (let i = 0; i < input.count.length; i++) rgbToLab(input.r[i]!, input.g[i]!, input.b[i]!, lab, i * 3);
   for (let r = radius; ; r *= 1.5) {
     const leaders: number[] = [];
-    const sums: Clusters = { count: [], r: [], g: [], b: [] };
+    const sums = noClusters();
     for (const i of order) {
       let home = -1;
       for (let k = 0; k < leaders.length && home < 0; k++) if (labDistanceSq(lab, i, leaders[k]!) < r * r) home = k;
       const n = input.count[i]!;
       if (home < 0) {
         leaders.push(i);
-        sums.count.push(n);
-        sums.r.push(input.r[i]! * n);
-        sums.g.push(input.g[i]! * n);
-        sums.b.push(input.b[i]! * n);
+        pushCluster(sums, n, input.r[i]! * n, input.g[i]! * n, input.b[i]! * n);
       } else {
         sums.count[home]! += n;
         sums.r[home]! += input.r[i]! * n;
@@ -526,13 +543,8 @@ function foldRareColors(input: Clusters, share: number): Clusters {
   if (common.length === 0 || common.length === input.count.length) return input;
   const lab = new Float64Array(input.count.length * 3);
   for (let i = 0; i < input.count.length; i++) rgbToLab(input.r[i]!, input.g[i]!, input.b[i]!, lab, i * 3);
-  const out: Clusters = { count: [], r: [], g: [], b: [] };
-  for (const i of common) {
-    out.count.push(input.count[i]!);
-    out.r.push(input.r[i]!);
-    out.g.push(input.g[i]!);
-    out.b.push(input.b[i]!);
-  }
+  const out = noClusters();
+  for (const i of common) copyCluster(out, input, i);
   for (let i = 0; i < input.count.length; i++) {
     if (input.count[i]! >= minCount) continue;
     let best = 0;
@@ -584,16 +596,9 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
       }
     }
   }
-  const out: Clusters = { count: [], r: [], g: [], b: [] };
+  const out = noClusters();
   const index = new Int32Array(c.count.length).fill(-1);
-  for (let i = 0; i < c.count.length; i++) {
-    if (into[i]! >= 0) continue;
-    index[i] = out.count.length;
-    out.count.push(c.count[i]!);
-    out.r.push(c.r[i]!);
-    out.g.push(c.g[i]!);
-    out.b.push(c.b[i]!);
-  }
+  for (let i = 0; i < c.count.length; i++) if (into[i]! < 0) index[i] = copyCluster(out, c, i);
   // The shade adds its pixels, not its colour: the cluster keeps its own (purer) colour.
   for (let i = 0; i < c.count.length; i++) {
     let root = i;
@@ -714,15 +719,7 @@ function mergePairs(input: Clusters, ward: boolean, stopCost: number, stopCount:
       }
     }
   }
-  const out: Clusters = { count: [], r: [], g: [], b: [] };
-  for (let i = 0; i < size; i++) {
-    if (!alive[i]) continue;
-    out.count.push(c.count[i]!);
-    out.r.push(c.r[i]!);
-    out.g.push(c.g[i]!);
-    out.b.push(c.b[i]!);
-  }
-  return out;
+  return keepClusters(c, (i) => alive[i] === 1);
 }
 
 /** mergePairs' cache entry for cluster i: its cheapest live partner after it, and that cost. */
