@@ -326,7 +326,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
   const units: (FillItem | StrokeItem)[][] = [];
   for (let i = 0; i < shapes.length; i++) units.push([]);
   const primitivesOk = primitiveFormat(options, allowed);
-  const points = primitivesOk && options.drawStyle === 'fill_shapes' ? chainPoints(chains) : undefined;
+  const walker = primitivesOk && options.drawStyle === 'fill_shapes' ? new LoopWalker(chains) : undefined;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const s = shapes[i]!;
@@ -334,7 +334,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
     const loops: Loop[] = [s.outer];
     for (let h = 0; h < s.holes.length; h++) loops.push(s.holes[h]!);
     if (options.drawStyle === 'fill_shapes') {
-      let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed, points)) : undefined;
+      let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed, walker)) : undefined;
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       // Two literals rather than a spread of a temporary object (one fill per shape).
@@ -589,171 +589,181 @@ function roundedRect(p: ShapePrimitive | undefined, allowed: AllowedCurves): Pri
 
 /**
  * A loop that is exactly a circle, an ellipse or a rectangle: all arcs of one ellipse covering a
- * full turn, or four straight sides at right angles (collinear pieces joined).
+ * full turn, or four straight sides at right angles (collinear pieces joined). `walker` holds the
+ * chains' points; build one per plan (new LoopWalker(chains)) to look at many loops.
  */
-export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves, points: ChainPoints = chainPoints(chains)): Primitive | undefined {
-  // Most loops are neither ellipses nor rectangles: reject them before building their path; an
-  // all-line loop is decided from the corners the walk found (pixel art: most shapes).
-  const walked = walkLoop(points, loop);
-  if (walked === NOT_PRIMITIVE) return undefined;
-  if (walked === LINES_WALKED) return rectFromWalk(WALK);
-  const path = loopPath(chains, loop);
-  const segs = path.segments;
-  if (segs.length === 0) return undefined;
-  if (segs.every((s) => s.kind === 'arc')) return detectEllipse(path, allowed);
-  if (segs.every((s) => s.kind === 'line')) return detectRect(path);
-  return undefined;
+export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: AllowedCurves, walker: LoopWalker = new LoopWalker(chains)): Primitive | undefined {
+  // Most loops are neither: the walk rejects them, and decides the all-line ones (pixel art: most
+  // shapes), without building their path.
+  switch (walker.walk(loop)) {
+    case ALL_LINES:
+      return walker.rectangle();
+    case ARC_FIRST: {
+      // An ellipse is all arcs; only the whole path tells.
+      const path = loopPath(chains, loop);
+      return path.segments.every((s) => s.kind === 'arc') ? detectEllipse(path, allowed) : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
-/** What walkLoop found: surely no primitive; maybe one (build the path); all lines, corners known. */
-const NOT_PRIMITIVE = 0;
-const MAYBE_PRIMITIVE = 1;
-const LINES_WALKED = 2;
+/** What LoopWalker.walk found: surely no primitive; all lines (its corners decide); an arc first (the path decides). */
+const NO_PRIMITIVE = 0;
+const ALL_LINES = 1;
+const ARC_FIRST = 2;
 
-/** What walkLoop needs of a chain: its class (below) and, for all-line chains, its points. */
-const CHAIN_EMPTY = 0;
-const CHAIN_LINES = 1;
-/** Starts with an arc: only the full path can tell whether the loop is an ellipse. */
-const CHAIN_ARC_FIRST = 2;
-/** Starts with a quadratic or cubic, or mixes lines with anything else: no primitive. */
-const CHAIN_NO_PRIMITIVE = 3;
+/** A chain's class in the walk: all lines (or no segment), first an arc, or anything else. */
+const CHAIN_LINES = 0;
+const CHAIN_ARC_FIRST = 1;
+/** Starts with a quadratic or cubic, or mixes lines with anything else: in no primitive. */
+const CHAIN_NO_PRIMITIVE = 2;
 
 /**
- * Every chain's class and points (its start, then each segment's end) in flat arrays, read once in
- * chain order. The rectangle walk then reads typed arrays instead of chasing each shape's chain,
- * segment list and segment objects across the heap (cache misses: most of its time on pixel art).
+ * The rectangle detector.
+ * In: the plan's chains (once), then loops of them, one at a time (walk). Out: per loop, whether
+ * it can be no primitive, is all lines or starts with an arc; for an all-line loop, the rectangle
+ * its corners make, if any (rectangle).
+ *
+ * A loop's vertices are those of the path loopPath builds: its start, then the end of every
+ * segment, a point that repeats the one before it being the same vertex. A vertex is a corner
+ * when the direction turns there (turns; the step back to the start and the turn at the start
+ * count like any other). Exactly four corners that are a rectangle's in loop order
+ * (rectFromCorners) make the loop a rectangle.
+ *
+ * Why it walks flat arrays: most loops of pixel art are all lines and most are no rectangles. The
+ * chains' classes and points are copied once, in chain order, into typed arrays, and a loop is
+ * walked over them, stopping at its fifth corner, without building its path or chasing each
+ * shape's chains, segment lists and segment objects across the heap (those cache misses were most
+ * of the plan's time on pixel art). The walk keeps its state in this object's fields, so a loop
+ * costs no allocation.
  */
-export interface ChainPoints {
-  readonly kind: Uint8Array;
-  /** Chain c's points are firstPoint[c] .. firstPoint[c + 1] − 1 (x, y pairs in xy). */
-  readonly firstPoint: Int32Array;
-  readonly xy: Float64Array;
-}
+export class LoopWalker {
+  /** Per chain: CHAIN_LINES, CHAIN_ARC_FIRST or CHAIN_NO_PRIMITIVE. */
+  private readonly kind: Uint8Array;
+  /** Chain c's points (its start, then each segment's end) are firstPoint[c] .. firstPoint[c + 1] − 1. */
+  private readonly firstPoint: Int32Array;
+  /** Points as x, y pairs. */
+  private readonly xy: Float64Array;
 
-export function chainPoints(chains: readonly Chain[]): ChainPoints {
-  let total = 0;
-  for (let c = 0; c < chains.length; c++) total += chains[c]!.segments.length + 1;
-  const kind = new Uint8Array(chains.length);
-  const firstPoint = new Int32Array(chains.length + 1);
-  const xy = new Float64Array(total * 2);
-  let p = 0;
-  for (let c = 0; c < chains.length; c++) {
-    const chain = chains[c]!;
-    const segs = chain.segments;
-    firstPoint[c] = p;
-    xy[2 * p] = chain.startX;
-    xy[2 * p + 1] = chain.startY;
-    p++;
-    let k: number = segs.length === 0 ? CHAIN_EMPTY : segs[0]!.kind === 'line' ? CHAIN_LINES : segs[0]!.kind === 'arc' ? CHAIN_ARC_FIRST : CHAIN_NO_PRIMITIVE;
-    for (let i = 0; i < segs.length; i++) {
-      const s = segs[i]!;
-      if (s.kind !== 'line' && k === CHAIN_LINES) k = CHAIN_NO_PRIMITIVE;
-      xy[2 * p] = s.x;
-      xy[2 * p + 1] = s.y;
+  // The walk of one loop: where it started and stands, its first and latest step (after `steps`
+  // steps of non-zero length), and the corners passed (the first four kept, as x, y pairs).
+  private started = false;
+  private startX = 0;
+  private startY = 0;
+  private x = 0;
+  private y = 0;
+  private steps = 0;
+  private firstDx = 0;
+  private firstDy = 0;
+  private dx = 0;
+  private dy = 0;
+  private corners = 0;
+  private readonly cornerXY = new Float64Array(8);
+  private startIsCorner = false;
+
+  constructor(chains: readonly Chain[]) {
+    let total = 0;
+    for (let c = 0; c < chains.length; c++) total += chains[c]!.segments.length + 1;
+    this.kind = new Uint8Array(chains.length);
+    this.firstPoint = new Int32Array(chains.length + 1);
+    this.xy = new Float64Array(total * 2);
+    let p = 0;
+    for (let c = 0; c < chains.length; c++) {
+      const chain = chains[c]!;
+      const segs = chain.segments;
+      this.firstPoint[c] = p;
+      this.xy[2 * p] = chain.startX;
+      this.xy[2 * p + 1] = chain.startY;
       p++;
+      let k: number = segs.length === 0 || segs[0]!.kind === 'line' ? CHAIN_LINES : segs[0]!.kind === 'arc' ? CHAIN_ARC_FIRST : CHAIN_NO_PRIMITIVE;
+      for (let i = 0; i < segs.length; i++) {
+        const s = segs[i]!;
+        if (s.kind !== 'line' && k === CHAIN_LINES) k = CHAIN_NO_PRIMITIVE;
+        this.xy[2 * p] = s.x;
+        this.xy[2 * p + 1] = s.y;
+        p++;
+      }
+      this.kind[c] = k;
     }
-    kind[c] = k;
+    this.firstPoint[chains.length] = p;
   }
-  firstPoint[chains.length] = p;
-  return { kind, firstPoint, xy };
+
+  /**
+   * Walks the loop's vertices, chain use by chain use as loopPath joins them: NO_PRIMITIVE as soon
+   * as a chain can be in no primitive or the fifth corner is passed, ARC_FIRST at a chain that
+   * starts with an arc, else ALL_LINES with the corners kept for rectangle().
+   */
+  walk(loop: Loop): number {
+    this.started = false;
+    this.steps = 0;
+    this.corners = 0;
+    this.startIsCorner = false;
+    const { kind, firstPoint, xy } = this;
+    for (let u = 0; u < loop.length; u++) {
+      const use = loop[u]!;
+      const c = use.chain;
+      const k = kind[c]!;
+      if (k === CHAIN_ARC_FIRST) return ARC_FIRST;
+      if (k === CHAIN_NO_PRIMITIVE) return NO_PRIMITIVE;
+      // A use starts where the one before it ended: only the loop's first point is the start of a
+      // chain (even of one without segments), the rest are segment ends.
+      const p0 = firstPoint[c]!;
+      const last = firstPoint[c + 1]! - 1;
+      if (use.reversed) {
+        if (!this.started) this.visit(xy[2 * last]!, xy[2 * last + 1]!);
+        for (let p = last - 1; p >= p0 && this.corners <= 4; p--) this.visit(xy[2 * p]!, xy[2 * p + 1]!);
+      } else {
+        if (!this.started) this.visit(xy[2 * p0]!, xy[2 * p0 + 1]!);
+        for (let p = p0 + 1; p <= last && this.corners <= 4; p++) this.visit(xy[2 * p]!, xy[2 * p + 1]!);
+      }
+      if (this.corners > 4) return NO_PRIMITIVE;
+    }
+    // Close the loop: the step back to the start (unless it ends there), then the turn into the first step.
+    if (this.steps === 0) return ALL_LINES;
+    if (this.x !== this.startX || this.y !== this.startY) this.visit(this.startX, this.startY);
+    this.startIsCorner = turns(this.dx, this.dy, this.firstDx, this.firstDy);
+    return ALL_LINES;
+  }
+
+  /** After walk gave ALL_LINES: the rectangle of the loop's corners (the start first when it is one), or undefined. */
+  rectangle(): Primitive | undefined {
+    const c = this.cornerXY;
+    if (this.startIsCorner) return this.corners === 3 ? rectFromCorners(this.startX, this.startY, c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!) : undefined;
+    return this.corners === 4 ? rectFromCorners(c[0]!, c[1]!, c[2]!, c[3]!, c[4]!, c[5]!, c[6]!, c[7]!) : undefined;
+  }
+
+  /** One step of the walk to (x, y), none when it is where the walk stands; counts a turn at the vertex left. */
+  private visit(x: number, y: number): void {
+    if (!this.started) {
+      this.started = true;
+      this.startX = this.x = x;
+      this.startY = this.y = y;
+      return;
+    }
+    const ex = x - this.x;
+    const ey = y - this.y;
+    if (ex === 0 && ey === 0) return;
+    if (this.steps === 0) {
+      this.firstDx = ex;
+      this.firstDy = ey;
+    } else if (turns(this.dx, this.dy, ex, ey)) {
+      const k = this.corners;
+      if (k < 4) {
+        this.cornerXY[2 * k] = this.x;
+        this.cornerXY[2 * k + 1] = this.y;
+      }
+      this.corners = k + 1;
+    }
+    this.steps++;
+    this.x = x;
+    this.y = y;
+    this.dx = ex;
+    this.dy = ey;
+  }
 }
 
-/**
- * Walks the loop's chains in place, allocating nothing, and returns NOT_PRIMITIVE when it mixes
- * segment kinds or is all lines turning at more than four vertices (counted as detectRect counts
- * them, stopping at the fifth). An all-line loop without zero-length steps or empty chains is
- * LINES_WALKED, with its corners (detectRect's, in its order) in WALK. Anything else (arcs, a
- * zero-length step, which detectRect treats specially) is MAYBE_PRIMITIVE: the path decides.
- */
-function walkLoop(points: ChainPoints, loop: Loop): number {
-  const w = WALK;
-  w.fill(NaN);
-  w[W_CORNERS] = 0;
-  w[W_DEGENERATE] = 0;
-  const { kind, firstPoint, xy } = points;
-  for (let u = 0; u < loop.length; u++) {
-    const use = loop[u]!;
-    const c = use.chain;
-    const k = kind[c]!;
-    if (k === CHAIN_EMPTY) {
-      // loopPath may start at an empty chain's point: leave such loops to the path.
-      w[W_DEGENERATE] = 1;
-      continue;
-    }
-    // An ellipse is all arcs: detectEllipse decides. Otherwise anything but lines rules a rectangle out.
-    if (k === CHAIN_ARC_FIRST) return MAYBE_PRIMITIVE;
-    if (k !== CHAIN_LINES) return NOT_PRIMITIVE;
-    // Each use starts where the previous one ended: only the loop's first point is visited twice.
-    const first = Number.isNaN(w[W_X]!);
-    const p0 = firstPoint[c]!;
-    const last = firstPoint[c + 1]! - 1;
-    if (use.reversed) {
-      if (first) walkTo(w, xy[2 * last]!, xy[2 * last + 1]!);
-      for (let p = last - 1; p > p0 && w[W_CORNERS]! <= 4; p--) walkTo(w, xy[2 * p]!, xy[2 * p + 1]!);
-      walkTo(w, xy[2 * p0]!, xy[2 * p0 + 1]!);
-    } else {
-      if (first) walkTo(w, xy[2 * p0]!, xy[2 * p0 + 1]!);
-      for (let p = p0 + 1; p <= last && w[W_CORNERS]! <= 4; p++) walkTo(w, xy[2 * p]!, xy[2 * p + 1]!);
-    }
-    if (w[W_CORNERS]! > 4) return NOT_PRIMITIVE;
-  }
-  if (w[W_DEGENERATE] || Number.isNaN(w[W_DX]!)) return MAYBE_PRIMITIVE;
-  // Close the loop: the step back to the start (if any), then the turn into the first step.
-  if (w[W_X] !== w[W_START_X] || w[W_Y] !== w[W_START_Y]) walkTo(w, w[W_START_X]!, w[W_START_Y]!);
-  if (w[W_DEGENERATE]) return MAYBE_PRIMITIVE;
-  w[W_START_CORNER] = turns(w[W_DX]!, w[W_DY]!, w[W_FIRST_DX]!, w[W_FIRST_DY]!) ? 1 : 0;
-  return w[W_CORNERS]! + w[W_START_CORNER]! <= 4 ? LINES_WALKED : NOT_PRIMITIVE;
-}
-
-// walkLoop's state in one reused array (it runs once per shape; no allocation): the walk, then up
-// to five corners (x, y) in the order they were passed.
-const [W_START_X, W_START_Y, W_X, W_Y, W_FIRST_DX, W_FIRST_DY, W_DX, W_DY, W_CORNERS, W_DEGENERATE, W_START_CORNER] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
-const W_CORNER_XY = 11;
-const WALK = new Float64Array(W_CORNER_XY + 10);
-
-/** One step of the walk to (x, y): counts (and keeps) a turn at the current point. */
-function walkTo(w: Float64Array, x: number, y: number): void {
-  if (Number.isNaN(w[W_X]!)) {
-    w[W_START_X] = w[W_X] = x;
-    w[W_START_Y] = w[W_Y] = y;
-    return;
-  }
-  const ex = x - w[W_X]!;
-  const ey = y - w[W_Y]!;
-  if (ex === 0 && ey === 0) {
-    w[W_DEGENERATE] = 1;
-    return;
-  }
-  if (Number.isNaN(w[W_DX]!)) {
-    w[W_FIRST_DX] = ex;
-    w[W_FIRST_DY] = ey;
-  } else if (turns(w[W_DX]!, w[W_DY]!, ex, ey)) {
-    const k = w[W_CORNERS]!;
-    if (k < 5) {
-      w[W_CORNER_XY + 2 * k] = w[W_X]!;
-      w[W_CORNER_XY + 2 * k + 1] = w[W_Y]!;
-    }
-    w[W_CORNERS] = k + 1;
-  }
-  w[W_X] = x;
-  w[W_Y] = y;
-  w[W_DX] = ex;
-  w[W_DY] = ey;
-}
-
-/**
- * detectRect on a walked all-line loop: its corners are the start (when the loop turns there)
- * followed by the corners passed, which is the order detectRect lists them in.
- */
-function rectFromWalk(w: Float64Array): Primitive | undefined {
-  const startCorner = w[W_START_CORNER] === 1;
-  if (w[W_CORNERS]! + (startCorner ? 1 : 0) !== 4) return undefined;
-  const at = (i: number): number => w[W_CORNER_XY + i]!;
-  if (startCorner) return rectFromCorners(w[W_START_X]!, w[W_START_Y]!, at(0), at(1), at(2), at(3), at(4), at(5));
-  return rectFromCorners(at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7));
-}
-
-/** A turn at a vertex between two non-zero steps, with detectRect's tolerance. */
+/** Whether two non-zero steps turn at the vertex between them (beyond rounding). */
 function turns(ax: number, ay: number, bx: number, by: number): boolean {
   return Math.abs(ax * by - ay * bx) > 1e-9 * hypot2(ax, ay) * hypot2(bx, by);
 }
@@ -785,27 +795,6 @@ function detectEllipse(path: PagePath, allowed: AllowedCurves): Primitive | unde
   let rotationDeg = (first.phi * 180) / Math.PI;
   rotationDeg = ((rotationDeg % 180) + 180) % 180;
   return { kind: 'ellipse', cx: first.cx, cy: first.cy, rx: first.rx, ry: first.ry, rotationDeg };
-}
-
-function detectRect(path: PagePath): Primitive | undefined {
-  const pts: [number, number][] = [[path.startX, path.startY]];
-  for (const s of path.segments) pts.push([s.x, s.y]);
-  const last = pts[pts.length - 1]!;
-  if (last[0] !== pts[0]![0] || last[1] !== pts[0]![1]) pts.push([pts[0]![0], pts[0]![1]]);
-  pts.pop(); // closing point = start
-  // Drop vertices where the path goes straight on.
-  const corners: [number, number][] = [];
-  const n = pts.length;
-  for (let i = 0; i < n; i++) {
-    const p = pts[(i + n - 1) % n]!;
-    const c = pts[i]!;
-    const q = pts[(i + 1) % n]!;
-    // A zero-length step on either side is no corner.
-    if (hypot2(c[0] - p[0], c[1] - p[1]) * hypot2(q[0] - c[0], q[1] - c[1]) === 0) continue;
-    if (turns(c[0] - p[0], c[1] - p[1], q[0] - c[0], q[1] - c[1])) corners.push(c);
-  }
-  if (corners.length !== 4) return undefined;
-  return rectFromCorners(corners[0]![0], corners[0]![1], corners[1]![0], corners[1]![1], corners[2]![0], corners[2]![1], corners[3]![0], corners[3]![1]);
 }
 
 /** The rectangle with these four corners in order, or undefined when they are not one. */

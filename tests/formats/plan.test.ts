@@ -327,7 +327,7 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     }
   });
 
-  it('a trapezoid, a triangle and a pentagon are not rectangles; a repeated point leaves it to the full check', () => {
+  it('a trapezoid, a triangle and a pentagon are not rectangles; a repeated point is one vertex', () => {
     const shapes: [number, number][][] = [
       [[0, 0], [40, 0], [30, 20], [10, 20]],
       [[0, 0], [40, 0], [20, 30]],
@@ -339,6 +339,26 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     }
     const repeated = chainsOf([[0, 0], [20, 0], [20, 0], [40, 0], [40, 20], [0, 20]], []);
     expect(detectPrimitive(repeated, [{ chain: 0, reversed: false }], ALL)).toMatchObject({ kind: 'rect', cx: 20, cy: 10, width: 40, height: 20, rotationDeg: 0 });
+    // Repeated at a corner (and at the start), walked either way: still that corner.
+    const atCorner = chainsOf([[0, 0], [0, 0], [40, 0], [40, 20], [40, 20], [0, 20]], [3]);
+    for (const loop of [
+      [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],
+      [{ chain: 1, reversed: true }, { chain: 0, reversed: true }],
+    ]) {
+      expect(detectPrimitive(atCorner, loop, ALL)).toMatchObject({ kind: 'rect', cx: 20, cy: 10, width: 40, height: 20, rotationDeg: 0 });
+    }
+    // A pentagon whose fifth corner is repeated keeps it: four of its corners make no rectangle of it.
+    const pentagon = chainsOf([[0, 0], [40, 0], [40, 20], [0, 20], [-10, 10], [-10, 10]], []);
+    expect(detectPrimitive(pentagon, [{ chain: 0, reversed: false }], ALL)).toBeUndefined();
+    // A chain without segments adds no vertex, first in the loop or later.
+    const square = chainsOf([[0, 0], [20, 0], [20, 20], [0, 20]], []);
+    const withEmpty = [{ startX: 0, startY: 0, segments: [], leftRegion: 0, rightRegion: -1, closed: false }, square[0]!];
+    for (const loop of [
+      [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],
+      [{ chain: 1, reversed: false }, { chain: 0, reversed: true }],
+    ]) {
+      expect(detectPrimitive(withEmpty, loop, ALL)).toMatchObject({ kind: 'rect', cx: 10, cy: 10, width: 20, height: 20, rotationDeg: 0 });
+    }
   });
 
   it('a rectangle with one side bent into a curve is none; two half-circle arcs are a circle, in either chain order and direction', () => {

@@ -1,0 +1,176 @@
+/**
+ * Bullets, "D" shapes (processing.parameterizedShapes.quadrilateral.bullet): a straight side, a
+ * straight body of length ≥ 0 and a half-ellipse back.
+ * In: the loop's samples (all, and the polish's share), its minimum-area box (geometry.ts), its
+ * area and direction. Out: the bullet (centre, rotation of its axis, width, height, depth of the
+ * back) with its path (the back as two elliptical quarter arcs) and errors, or undefined.
+ * Method: the area centroid leans towards the straight side (the round back holds less area than
+ * the box around it), which picks the box side; samples along it must cover half the breadth, so
+ * round loops stop before any fit. The area the box misses, (2 − π/2)·depth·half breadth, starts
+ * the depth. Levenberg–Marquardt polishes the six parameters on the signed distance to the bullet
+ * (to the back by Newton on the closest-point equation of the ellipse); a body under a pixel is
+ * refitted as a pure "D". The back must bulge by at least a quarter of its half breadth: a
+ * flatter one fits the rectangle or is no "D".
+ */
+import { hypot2 } from '../length.js';
+import { areaCentroid, errors, normalizeDeg, type Box } from './geometry.js';
+import { emit, type PathNode, type PrimitiveFit } from './path.js';
+import { HOPELESS_RMS, polish, type Distance } from './solver.js';
+
+/** Smallest depth of a bullet's round back, as a share of its half breadth. */
+const MIN_BULLET_DEPTH = 0.25;
+/** Share of the breadth the samples along the straight side must cover before any fit. */
+const MIN_BULLET_STRAIGHT = 0.5;
+/** Fitted straight bodies shorter than this (px) are a pure "D": refitted without a body. */
+const MIN_BULLET_BODY = 1;
+
+export function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean): PrimitiveFit | undefined {
+  if (!box) return undefined;
+  const [bx, by, angle, w, h] = box;
+  if (!(w > 0 && h > 0)) return undefined;
+  // The straight side is where the area centroid leans: the round back holds less area than the
+  // box around it. Along the box axis with the larger (relative) lean.
+  const [gx, gy] = areaCentroid(p);
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const du = ((gx - bx) * cos + (gy - by) * sin) / (w / 2);
+  const dv = (-(gx - bx) * sin + (gy - by) * cos) / (h / 2);
+  let theta: number;
+  let length: number;
+  let half: number;
+  if (Math.abs(du) >= Math.abs(dv)) {
+    theta = du > 0 ? angle + Math.PI : angle;
+    length = w;
+    half = h / 2;
+  } else {
+    theta = dv > 0 ? angle - Math.PI / 2 : angle + Math.PI / 2;
+    length = h;
+    half = w / 2;
+  }
+  const fx = bx - (length / 2) * Math.cos(theta);
+  const fy = by - (length / 2) * Math.sin(theta);
+  // The straight side runs along that box side: samples within a pixel or so of it must cover
+  // most of the breadth. Round loops touch the box side in one place and stop here, before the
+  // (costly) polish.
+  const ux = Math.cos(theta);
+  const uy = Math.sin(theta);
+  const near = Math.max(1.5, 0.02 * length);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < p.length; i += 2) {
+    const dx = p[i]! - fx;
+    const dy = p[i + 1]! - fy;
+    if (Math.abs(dx * ux + dy * uy) > near) continue;
+    const across = -dx * uy + dy * ux;
+    if (across < lo) lo = across;
+    if (across > hi) hi = across;
+  }
+  if (!(hi - lo >= MIN_BULLET_STRAIGHT * 2 * half)) return undefined;
+  // Box area minus the shape's: a half-ellipse back of depth e misses (2 − π/2)·e·half.
+  const depth0 = Math.min(length, Math.max(MIN_BULLET_DEPTH * half, (2 * half * length - area) / (half * (2 - Math.PI / 2))));
+  const model = (v: Float64Array): Distance => bulletDistance(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
+  let v = polish(q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), model, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  if (Math.abs(v[4]!) < MIN_BULLET_BODY) {
+    // No straight body: a pure "D" gets exactly its straight side and its back.
+    const pure = (s: Float64Array): Distance => bulletDistance(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
+    const s = polish(q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pure, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
+    v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
+  }
+  const b = Math.abs(v[3]!);
+  const body = Math.abs(v[4]!);
+  const depth = Math.abs(v[5]!);
+  if (b < 2 || depth < MIN_BULLET_DEPTH * b) return undefined;
+  const [meanError, maxError] = errors(p, bulletDistance(v[0]!, v[1]!, v[2]!, b, body, depth));
+  const deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
+  const t = (deg * Math.PI) / 180;
+  const c = Math.cos(t);
+  const sn = Math.sin(t);
+  const ox = v[0]!;
+  const oy = v[1]!;
+  // Local frame: u along the axis from the straight side's middle, v across (clockwise on screen).
+  const at = (u: number, w2: number, arc: number): PathNode => ({ x: ox + u * c - w2 * sn, y: oy + u * sn + w2 * c, arc, ry: b, arcDeg: deg });
+  const path: PathNode[] = [at(0, -b, 0), at(body, -b, 0), at(body + depth, 0, depth), at(body, b, depth), at(0, b, 0)];
+  const width = body + depth;
+  return {
+    ...emit(path, clockwise),
+    primitive: { family: 'bullet', cx: ox + (width / 2) * c, cy: oy + (width / 2) * sn, rotationDeg: deg, width, height: 2 * b, depth },
+    meanError,
+    maxError,
+  };
+}
+
+/**
+ * Signed distance to a bullet: straight side of half length b centred on (fx, fy), a body of
+ * length `body` along `angle`, then a half-ellipse back (semi-axes depth along the axis, b across).
+ * Union of the body box and the back's whole ellipse, cut behind the straight side.
+ */
+function bulletDistance(fx: number, fy: number, angle: number, b: number, body: number, depth: number): Distance {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  b = Math.abs(b);
+  body = Math.abs(body);
+  depth = Math.abs(depth);
+  return (x, y) => {
+    const dx = x - fx;
+    const dy = y - fy;
+    const u = dx * cos + dy * sin;
+    const v = -dx * sin + dy * cos;
+    const qx = Math.abs(u - body / 2) - body / 2;
+    const qy = Math.abs(v) - b;
+    const box = hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0);
+    // Behind the back's ellipse, its distance is at least the gap to it: the box decides (saves
+    // the Newton solve for most of a long body's samples).
+    const gap = body - depth - u;
+    const back = gap >= box ? gap : ellipseDistance(u - body, v, depth, b);
+    return Math.max(Math.min(box, back), -u);
+  };
+}
+
+/**
+ * Signed distance (negative inside) from (x, y) to the ellipse x²/a² + y²/b² = 1. The closest
+ * point (x0, y0) = (a²x/(t + a²), b²y/(t + b²)) for the one root t of
+ * F(t) = (ax/(t + a²))² + (by/(t + b²))² − 1 above −min(a, b)²; F falls and is convex there, so
+ * Newton from a start left of the root climbs to it without overshooting.
+ */
+function ellipseDistance(x: number, y: number, a: number, b: number): number {
+  // Work in the first quadrant with e0 ≥ e1 (y0 along e0).
+  let e0 = a;
+  let e1 = b;
+  let y0 = Math.abs(x);
+  let y1 = Math.abs(y);
+  if (e0 < e1) {
+    [e0, e1] = [e1, e0];
+    [y0, y1] = [y1, y0];
+  }
+  if (!(e1 > 1e-9)) return hypot2(Math.max(0, y0 - e0), y1);
+  const inside = (y0 / e0) ** 2 + (y1 / e1) ** 2 < 1;
+  let d: number;
+  if (y1 > 1e-9 * e0) {
+    if (y0 > 1e-9 * e0) {
+      const a2 = e0 * e0;
+      const b2 = e1 * e1;
+      // F ≥ 0 at both starts (one of its terms alone is 1 there); take the nearer to the root.
+      let t = -b2 + e1 * y1;
+      t = Math.max(t, -a2 + e0 * y0);
+      for (let i = 0; i < 40; i++) {
+        const r0 = (e0 * y0) / (t + a2);
+        const r1 = (e1 * y1) / (t + b2);
+        const f = r0 * r0 + r1 * r1 - 1;
+        if (!(f > 1e-15)) break;
+        const df = -2 * ((r0 * r0) / (t + a2) + (r1 * r1) / (t + b2));
+        const next = t - f / df;
+        if (!(next > t)) break;
+        t = next;
+      }
+      d = hypot2((a2 * y0) / (t + a2) - y0, (b2 * y1) / (t + b2) - y1);
+    } else d = Math.abs(y1 - e1);
+  } else {
+    // On the major axis: the closest point is off the axis when the point is deep enough inside.
+    const reach = (e0 * e0 - e1 * e1) / e0;
+    if (y0 < reach) {
+      const x0 = (e0 * e0 * y0) / (e0 * e0 - e1 * e1);
+      d = hypot2(x0 - y0, e1 * Math.sqrt(Math.max(0, 1 - (x0 / e0) ** 2)));
+    } else d = Math.abs(y0 - e0);
+  }
+  return inside ? -d : d;
+}

@@ -1,0 +1,100 @@
+/**
+ * Rectangles, sharp or with rounded corners (processing.parameterizedShapes.quadrilateral.rectangle).
+ * In: the loop's samples (all, and the polish's share), its minimum-area box (geometry.ts), its
+ * area and direction, and on demand a proof that no 4-gon passes within the budget.
+ * Out: the rectangle (centre, rotation of the width side in [0°, 90°), width, height, corner
+ * radius; 0 = sharp) with its path and errors, or undefined.
+ * Method: the box gives centre, rotation and sides; the area the box holds beyond the shape,
+ * (4 − π)·r², gives the corner radius. Levenberg–Marquardt polishes the six on the signed distance
+ * to a rounded rectangle. A radius below SHARP_RADIUS is sampling, not rounding: the rectangle is
+ * polished again sharp (five parameters), unless the proof says no 4-gon can pass. A square
+ * rounded almost all the way is left to the circle.
+ */
+import { hypot2 } from '../length.js';
+import { errors, normalizeDeg, type Box } from './geometry.js';
+import { emit, type PathNode, type PrimitiveFit } from './path.js';
+import { HOPELESS_RMS, polish, type Distance } from './solver.js';
+
+/** Fitted corner radii below this (px) are sampling (crack samples cut corners), not rounding. */
+const SHARP_RADIUS = 1.5;
+
+/**
+ * `beyondQuads` proves that no 4-gon comes within the budget of every sample: then a sharp
+ * rectangle (a 4-gon) would be rejected, and is not polished.
+ */
+export function fitRectangle(p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean, beyondQuads: () => boolean): PrimitiveFit | undefined {
+  if (!box) return undefined;
+  const [cx, cy, angle, w, h] = box;
+  // The area a rounded rectangle misses at its four corners is (4 − π)·r².
+  const r0 = Math.min(Math.min(w, h) / 2, Math.sqrt(Math.max(0, w * h - area) / (4 - Math.PI)));
+  const rounded = (v: Float64Array): Distance => roundedRect(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
+  let v = polish(q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), rounded, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  if (clampRadius(v) < SHARP_RADIUS) {
+    if (beyondQuads()) return undefined;
+    const sharp = (s: Float64Array): Distance => roundedRect(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
+    const s = polish(q, v.subarray(0, 5).slice(), sharp, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
+    v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
+  }
+  const r = clampRadius(v);
+  let a = Math.abs(v[3]!);
+  let b = Math.abs(v[4]!);
+  const rcx = v[0]!;
+  const rcy = v[1]!;
+  // A square rounded all the way is a circle: that is the circle switch's business.
+  if (r > 0.45 * Math.min(a, b) && Math.max(a, b) / Math.min(a, b) < 1.1) return undefined;
+  const [meanError, maxError] = errors(p, roundedRect(rcx, rcy, v[2]!, a, b, r));
+  // Rotation of the width side in [0, 90): quarter turns swap the sides.
+  let deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
+  while (deg >= 90) {
+    deg -= 90;
+    [a, b] = [b, a];
+  }
+  const theta = (deg * Math.PI) / 180;
+  const path = roundedRectPath(rcx, rcy, theta, a, b, r);
+  return {
+    ...emit(path, clockwise),
+    primitive: { family: 'rectangle', cx: rcx, cy: rcy, rotationDeg: deg, width: 2 * a, height: 2 * b, cornerRadius: r },
+    meanError,
+    maxError,
+  };
+}
+
+/** The corner radius parameter, kept within [0, half the shorter side]. */
+function clampRadius(v: Float64Array): number {
+  return Math.max(0, Math.min(Math.abs(v[5]!), Math.abs(v[3]!), Math.abs(v[4]!)));
+}
+
+/** Signed distance (negative inside) to a rectangle with half sides a, b and corner radius r. */
+function roundedRect(cx: number, cy: number, angle: number, a: number, b: number, r: number): Distance {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  a = Math.abs(a);
+  b = Math.abs(b);
+  r = Math.max(0, Math.min(Math.abs(r), a, b));
+  return (x, y) => {
+    const dx = x - cx;
+    const dy = y - cy;
+    const qx = Math.abs(dx * cos + dy * sin) - (a - r);
+    const qy = Math.abs(-dx * sin + dy * cos) - (b - r);
+    return hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+  };
+}
+
+/** Closed path, clockwise on screen, starting after the top-right corner's arc. */
+function roundedRectPath(cx: number, cy: number, angle: number, a: number, b: number, r: number): PathNode[] {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const at = (u: number, v: number, arc: number): PathNode => ({ x: cx + u * cos - v * sin, y: cy + u * sin + v * cos, arc });
+  // Each node is reached from the previous one by a line (arc = 0) or a corner arc (arc = r).
+  const local: [number, number, number][] = [
+    [a, b - r, 0],
+    [a - r, b, r],
+    [-a + r, b, 0],
+    [-a, b - r, r],
+    [-a, -b + r, 0],
+    [-a + r, -b, r],
+    [a - r, -b, 0],
+    [a, -b + r, r],
+  ];
+  return local.map(([u, v, arc]) => at(u, v, arc));
+}
