@@ -3,7 +3,7 @@
  * multipart `image`, `image.url`, `image.base64`, `image.token`.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { concatBytes } from '../decode/bytes.js';
 import type { ParsedForm } from './service-http.js';
 
@@ -29,14 +29,14 @@ const SOURCE_FIELDS = ['image', 'image.url', 'image.base64', 'image.token'] as c
  */
 export function imageSource(form: ParsedForm): ImageSource {
   for (const [name] of form.files) {
-    if (name !== 'image') throw new TracelabError(1019, 400, `${name} must be a text field, not a file upload (only image is a file).`);
+    if (name !== 'image') throw new TracelabError(ERROR_CODES.parameterError, 400, `${name} must be a text field, not a file upload (only image is a file).`);
   }
   const given = SOURCE_FIELDS.filter((f) => form.strings.some(([n]) => n === f) || form.files.some(([n]) => n === f));
   const count = form.strings.filter(([n]) => (SOURCE_FIELDS as readonly string[]).includes(n)).length + form.files.length;
-  if (count === 0) throw new TracelabError(1005, 400, 'Missing image parameter: give one of image (file), image.url, image.base64 or image.token.');
+  if (count === 0) throw new TracelabError(ERROR_CODES.missingImage, 400, 'Missing image parameter: give one of image (file), image.url, image.base64 or image.token.');
   if (count > 1) {
     throw new TracelabError(
-      1019,
+      ERROR_CODES.parameterError,
       400,
       `Give exactly one image source; received ${count} (${given.join(', ')}). Use one of image, image.url, image.base64, image.token.`,
     );
@@ -47,7 +47,7 @@ export function imageSource(form: ParsedForm): ImageSource {
   switch (name) {
     case 'image':
       throw new TracelabError(
-        1016,
+        ERROR_CODES.imageNotAFile,
         400,
         `The image parameter was sent as a text value (${JSON.stringify(value.slice(0, 100))}) instead of a file: upload the file bytes as a multipart file part.`,
       );
@@ -62,7 +62,7 @@ export function imageSource(form: ParsedForm): ImageSource {
 
 function tooLarge(bytes: number, what: string): TracelabError {
   return new TracelabError(
-    1012,
+    ERROR_CODES.imageTooLargeBytes,
     413,
     `Image too large: ${what} is ${bytes} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`,
   );
@@ -81,7 +81,7 @@ export async function fileBytes(file: File): Promise<Uint8Array> {
 export function base64Bytes(text: string): Uint8Array {
   if (text.length > MAX_BASE64_CHARS) {
     throw new TracelabError(
-      1012,
+      ERROR_CODES.imageTooLargeBytes,
       413,
       `image.base64 is ${text.length} characters; the maximum is ${MAX_BASE64_CHARS} characters (1 MB). Upload larger images as a file.`,
     );
@@ -89,7 +89,7 @@ export function base64Bytes(text: string): Uint8Array {
   const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
   const std = body.replace(/-/g, '+').replace(/_/g, '/');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(std) || std.replace(/=+$/, '').length % 4 === 1) {
-    throw new TracelabError(1019, 400, 'image.base64 is not valid base64 text.');
+    throw new TracelabError(ERROR_CODES.parameterError, 400, 'image.base64 is not valid base64 text.');
   }
   const padded = std.replace(/=+$/, '');
   const binary = atob(padded + '='.repeat((4 - (padded.length % 4)) % 4));
@@ -110,10 +110,10 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new TracelabError(1024, 400, `image.url could not be parsed as a URL: ${JSON.stringify(raw.slice(0, 200))}`);
+    throw new TracelabError(ERROR_CODES.urlInvalid, 400, `image.url could not be parsed as a URL: ${JSON.stringify(raw.slice(0, 200))}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TracelabError(1024, 400, `image.url must be an http or https URL; received the scheme ${JSON.stringify(url.protocol)}`);
+    throw new TracelabError(ERROR_CODES.urlInvalid, 400, `image.url must be an http or https URL; received the scheme ${JSON.stringify(url.protocol)}`);
   }
   const controller = new AbortController();
   const timer = setTimeout(
@@ -125,7 +125,7 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
     e instanceof TracelabError
       ? e
       : new TracelabError(
-          1022,
+          ERROR_CODES.urlFetchFailed,
           400,
           `Fetching image.url ${href.slice(0, 200)} failed: ${controller.signal.aborted ? `timed out after ${timeoutMs} ms` : e instanceof Error ? e.message : String(e)}`,
         );
@@ -138,12 +138,12 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
     }
     if (res.status !== 200) {
       await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1020, 400, `image.url answered HTTP ${res.status}; it must answer 200 with the image.`);
+      throw new TracelabError(ERROR_CODES.urlNotOk, 400, `image.url answered HTTP ${res.status}; it must answer 200 with the image.`);
     }
     const type = (res.headers.get('Content-Type') ?? '').trim().toLowerCase();
     if (!type.startsWith('image/')) {
       await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1021, 400, `image.url answered Content-Type ${JSON.stringify(type)}; it must be an image/* type.`);
+      throw new TracelabError(ERROR_CODES.urlNotAnImage, 400, `image.url answered Content-Type ${JSON.stringify(type)}; it must be an image/* type.`);
     }
     const declared = Number(res.headers.get('Content-Length') ?? NaN);
     if (declared > MAX_IMAGE_BYTES) {

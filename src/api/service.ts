@@ -20,14 +20,14 @@
  * (src/cli/trace-pool.ts). Everything else (auth, forms, storage, charging) stays here.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
 import type { ServiceAccount } from './account.js';
 import { parseOptions, toFields } from './options.js';
 import { planVectorize } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
-import { authenticate, errorResponse, jsonResponse, readForm, GENERIC_ERROR_CODE, type ParsedForm } from './service-http.js';
+import { authenticate, errorResponse, jsonResponse, readForm, type ParsedForm } from './service-http.js';
 import { base64Bytes, fileBytes, imageSource, MAX_IMAGE_BYTES, urlBytes, type FetchImage } from './service-image.js';
 import type { Rendered } from './service-render.js';
 import { runTraceJobHere, traceFields, type TraceRunner } from './service-trace.js';
@@ -91,7 +91,7 @@ const IMAGE_MIME: Readonly<Record<ImageFormat, string>> = {
 };
 
 function param(message: string): TracelabError {
-  return new TracelabError(1019, 400, message);
+  return new TracelabError(ERROR_CODES.parameterError, 400, message);
 }
 
 /** The file response of `/vectorize` and `/download`. */
@@ -123,7 +123,7 @@ function tokenField(form: ParsedForm, endpoint: 'download' | 'delete'): string {
     }
   }
   const tokens = form.strings.filter(([n]) => n === 'image.token');
-  if (tokens.length === 0 || tokens[0]![1] === '') throw new TracelabError(1005, 400, `Missing image parameter: /${endpoint} requires image.token.`);
+  if (tokens.length === 0 || tokens[0]![1] === '') throw new TracelabError(ERROR_CODES.missingImage, 400, `Missing image parameter: /${endpoint} requires image.token.`);
   if (tokens.length > 1) throw param('image.token was given more than once; give it once.');
   return tokens[0]![1];
 }
@@ -177,7 +177,7 @@ export function createService(options: ServiceOptions): ApiHandler {
       }
     }
     if (bytes.length > MAX_IMAGE_BYTES) {
-      throw new TracelabError(1012, 413, `Image too large: ${bytes.length} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`);
+      throw new TracelabError(ERROR_CODES.imageTooLargeBytes, 413, `Image too large: ${bytes.length} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`);
     }
 
     const watermark = mode === 'production' ? 'none' : mode === 'preview' ? 'discreet' : 'heavy';
@@ -279,11 +279,11 @@ export function createService(options: ServiceOptions): ApiHandler {
       authenticate(request, credentials);
       const path = new URL(request.url, 'http://localhost').pathname;
       const m = ROUTE_RE.exec(path);
-      if (m === null) throw new TracelabError(GENERIC_ERROR_CODE, 404, `No such endpoint: ${path.slice(0, 200)}. Endpoints: /api/v1/vectorize, /api/v1/download, /api/v1/delete, /api/v1/account.`);
+      if (m === null) throw new TracelabError(ERROR_CODES.generic, 404, `No such endpoint: ${path.slice(0, 200)}. Endpoints: /api/v1/vectorize, /api/v1/download, /api/v1/delete, /api/v1/account.`);
       const route = m[1] as Route;
       if (request.method !== METHOD[route]) {
         return errorResponse(
-          new TracelabError(GENERIC_ERROR_CODE, 405, `Method ${request.method} is not allowed on /api/v1/${route}; use ${METHOD[route]}.`),
+          new TracelabError(ERROR_CODES.generic, 405, `Method ${request.method} is not allowed on /api/v1/${route}; use ${METHOD[route]}.`),
           null,
           { Allow: METHOD[route] },
         );

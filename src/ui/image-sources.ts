@@ -9,7 +9,7 @@
  */
 
 import { sniffFormat } from '../decode/sniff.js';
-import { TracelabError, unreadableImageError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError, unreadableImageError } from '../engine/errors.js';
 import type { Source } from './store.js';
 import { formatNumber } from './format.js';
 
@@ -32,7 +32,7 @@ const MEDIA_TYPE: Readonly<Record<string, string>> = {
 
 function tooLarge(what: string, bytes: number | string): TracelabError {
   const size = typeof bytes === 'number' ? formatNumber(bytes) : bytes;
-  return new TracelabError(1012, 413, `Image too large: ${what} is ${size} bytes; the maximum is ${formatNumber(MAX_SOURCE_BYTES)} bytes.`);
+  return new TracelabError(ERROR_CODES.imageTooLargeBytes, 413, `Image too large: ${what} is ${size} bytes; the maximum is ${formatNumber(MAX_SOURCE_BYTES)} bytes.`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,26 +128,26 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
   const timeoutMs = options.timeoutMs ?? URL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_SOURCE_BYTES;
   const doFetch = options.fetch ?? ((u: string, init: RequestInit) => globalThis.fetch(u, init));
-  if (raw.trim() === '') throw new TracelabError(1024, 400, 'Enter the address of an image (https://…).');
+  if (raw.trim() === '') throw new TracelabError(ERROR_CODES.urlInvalid, 400, 'Enter the address of an image (https://…).');
   // Words with spaces and neither a slash nor a dot are not an address (they would resolve to a
   // path on this site, fetch the page and be reported as "a web page"); `my logo.png` still is.
   if (/\s/.test(raw.trim()) && !/[/.]/.test(raw.trim())) {
-    throw new TracelabError(1024, 400, `${JSON.stringify(raw.trim().slice(0, 200))} is not an image address; enter one such as https://example.com/logo.png.`);
+    throw new TracelabError(ERROR_CODES.urlInvalid, 400, `${JSON.stringify(raw.trim().slice(0, 200))} is not an image address; enter one such as https://example.com/logo.png.`);
   }
   let url: URL;
   try {
     url = new URL(withScheme(raw.trim()), base);
   } catch {
-    throw new TracelabError(1024, 400, `The image URL could not be parsed: ${JSON.stringify(raw.slice(0, 200))}.`);
+    throw new TracelabError(ERROR_CODES.urlInvalid, 400, `The image URL could not be parsed: ${JSON.stringify(raw.slice(0, 200))}.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TracelabError(1024, 400, `The image URL must start with http:// or https://; received ${JSON.stringify(url.protocol)}.`);
+    throw new TracelabError(ERROR_CODES.urlInvalid, 400, `The image URL must start with http:// or https://; received ${JSON.stringify(url.protocol)}.`);
   }
   // The page's security policy (scripts/vite-csp.ts, connect-src) lets plain http reach only this
   // machine; say so instead of letting the browser's refusal look like a network failure.
   if (url.protocol === 'http:' && url.origin !== new URL(base).origin && !LOCAL_HOSTS.has(url.hostname)) {
     throw new TracelabError(
-      1024,
+      ERROR_CODES.urlInvalid,
       400,
       `The page fetches plain http:// images only from this computer; use the https:// address of the image, or download it and choose the file.`,
     );
@@ -165,10 +165,10 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
   const failed = (err: unknown): unknown => {
     if (err instanceof TracelabError) return err;
     if (options.signal?.aborted) return options.signal.reason ?? err;
-    if (timedOut) return new TracelabError(1022, 400, `Fetching ${href} took longer than ${timeoutMs / 1000} s; try again or download the image and choose the file.`);
+    if (timedOut) return new TracelabError(ERROR_CODES.urlFetchFailed, 400, `Fetching ${href} took longer than ${timeoutMs / 1000} s; try again or download the image and choose the file.`);
     // A cross-origin answer without CORS headers looks exactly like a network failure to the page.
     return new TracelabError(
-      1022,
+      ERROR_CODES.urlFetchFailed,
       400,
       `The browser could not fetch ${href}: either the site does not let other pages read its images (CORS) or it cannot be reached — download the image and choose the file instead.`,
     );
@@ -182,12 +182,12 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
     }
     if (res.status !== 200) {
       await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1020, 400, `${href} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} instead of an image.`);
+      throw new TracelabError(ERROR_CODES.urlNotOk, 400, `${href} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} instead of an image.`);
     }
     const type = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type === 'text/html' || type === 'application/xhtml+xml') {
       await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1021, 400, `${href} is a web page, not an image; use the address of the image itself (right-click the image → Copy image address).`);
+      throw new TracelabError(ERROR_CODES.urlNotAnImage, 400, `${href} is a web page, not an image; use the address of the image itself (right-click the image → Copy image address).`);
     }
     const declared = Number(res.headers.get('Content-Length') ?? NaN);
     if (declared > maxBytes) {
