@@ -20,7 +20,7 @@
  * (src/cli/trace-pool.ts). Everything else (auth, forms, storage, charging) stays here.
  */
 
-import { ERROR_CODES, TracelabError } from '../engine/errors.js';
+import { checkImageBytes, ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { ImageFormat } from '../decode/common.js';
 import { sniffFormat } from '../decode/index.js';
 import type { ServiceAccount } from './account.js';
@@ -28,7 +28,7 @@ import { parseOptions, toFields } from './options.js';
 import { planVectorize } from './pipeline.js';
 import { creditHeaders, downloadCost, isTestMode, vectorizeCost, type Charge, type Mode } from './pricing.js';
 import { authenticate, errorResponse, jsonResponse, readForm, type ParsedForm } from './service-http.js';
-import { base64Bytes, fileBytes, imageSource, MAX_IMAGE_BYTES, urlBytes, type FetchImage } from './service-image.js';
+import { base64Bytes, fileBytes, imageSource, urlBytes, type FetchImage } from './service-image.js';
 import type { Rendered } from './service-render.js';
 import { runTraceJobHere, traceFields, type TraceRunner } from './service-trace.js';
 import {
@@ -176,9 +176,7 @@ export function createService(options: ServiceOptions): ApiHandler {
         break;
       }
     }
-    if (bytes.length > MAX_IMAGE_BYTES) {
-      throw new TracelabError(ERROR_CODES.imageTooLargeBytes, 413, `Image too large: ${bytes.length} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`);
-    }
+    checkImageBytes(bytes.length, 'the image');
 
     const watermark = mode === 'production' ? 'none' : mode === 'preview' ? 'discreet' : 'heavy';
     const fields = traceFields(form.strings);

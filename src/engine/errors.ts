@@ -4,8 +4,8 @@
  *
  * ERROR_CODES is the one table of error codes: everywhere else a code is written by its name
  * (tests/hygiene/error-codes.test.ts fails on a number). A condition that more than one layer
- * reports has one function here that makes its error, so the same condition gives the same code,
- * status and message wherever it is found.
+ * reports has one function here (or in src/api/image-url.ts for image addresses) that makes its
+ * error, so the same condition gives the same code, status and message wherever it is found.
  */
 
 export const ERROR_CODES = {
@@ -78,6 +78,31 @@ export class TracelabError extends Error {
 /** 400 / 1006: the bytes are not an image we can read (truncated, corrupt, unknown format, 0×0). */
 export function unreadableImageError(detail: string): TracelabError {
   return new TracelabError(ERROR_CODES.unreadableImage, 400, `Failed to read the supplied image: ${detail}`);
+}
+
+/** Reference §5.1: the largest image accepted, in bytes (uploads, fetched URLs, stored images; the page applies it too). */
+export const MAX_IMAGE_BYTES = 31_457_280;
+
+/** `n` with comma thousands separators ("31,457,280"). */
+function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * 413 / 1012: `what` ("the uploaded image", "the image at https://…") has `bytes` bytes, more than
+ * `max` (default MAX_IMAGE_BYTES); `atLeast` when only a lower bound is known (a download stopped at the cap).
+ */
+export function imageTooLargeError(what: string, bytes: number, atLeast = false, max = MAX_IMAGE_BYTES): TracelabError {
+  return new TracelabError(
+    ERROR_CODES.imageTooLargeBytes,
+    413,
+    `Image too large: ${what} is ${atLeast ? 'more than ' : ''}${groupDigits(bytes)} bytes; the maximum is ${groupDigits(max)} bytes.`,
+  );
+}
+
+/** Throws imageTooLargeError when `bytes` (the size of `what`) is over `max` (default MAX_IMAGE_BYTES). */
+export function checkImageBytes(bytes: number, what: string, max = MAX_IMAGE_BYTES): void {
+  if (bytes > max) throw imageTooLargeError(what, bytes, false, max);
 }
 
 /** 413 / 1013: more pixels than the service accepts at all (it shrinks only up to this size). */
