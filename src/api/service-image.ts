@@ -3,7 +3,7 @@
  * multipart `image`, `image.url`, `image.base64`, `image.token`.
  */
 
-import { checkImageBytes, ERROR_CODES, parameterError, TracelabError } from '../engine/errors.js';
+import { checkImageBytes, ERROR_CODES, missingImageError, parameterError, TracelabError } from '../engine/errors.js';
 import { checkImageAnswer, parseImageUrl, readImageBody, URL_FETCH_TIMEOUT_MS, urlFetchFailedError, urlTimeoutError } from './image-url.js';
 import type { ParsedForm } from './service-http.js';
 
@@ -27,15 +27,13 @@ const SOURCE_FIELDS = ['image', 'image.url', 'image.base64', 'image.token'] as c
  */
 export function imageSource(form: ParsedForm): ImageSource {
   for (const [name] of form.files) {
-    if (name !== 'image') throw new TracelabError(ERROR_CODES.parameterError, 400, `${name} must be a text field, not a file upload (only image is a file).`);
+    if (name !== 'image') throw parameterError(`${name} must be a text field, not a file upload (only image is a file).`);
   }
   const given = SOURCE_FIELDS.filter((f) => form.strings.some(([n]) => n === f) || form.files.some(([n]) => n === f));
   const count = form.strings.filter(([n]) => (SOURCE_FIELDS as readonly string[]).includes(n)).length + form.files.length;
-  if (count === 0) throw new TracelabError(ERROR_CODES.missingImage, 400, 'Missing image parameter: give one of image (file), image.url, image.base64 or image.token.');
+  if (count === 0) throw missingImageError('give one of image (file), image.url, image.base64 or image.token.');
   if (count > 1) {
-    throw new TracelabError(
-      ERROR_CODES.parameterError,
-      400,
+    throw parameterError(
       `Give exactly one image source; received ${count} (${given.join(', ')}). Use one of image, image.url, image.base64, image.token.`,
     );
   }

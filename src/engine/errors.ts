@@ -75,6 +75,11 @@ export class TracelabError extends Error {
   }
 }
 
+/** 400 / 1005: no image source (`detail` says which one was expected). */
+export function missingImageError(detail: string): TracelabError {
+  return new TracelabError(ERROR_CODES.missingImage, 400, `Missing image parameter: ${detail}`);
+}
+
 /** 400 / 1006: the bytes are not an image we can read (truncated, corrupt, unknown format, 0×0). */
 export function unreadableImageError(detail: string): TracelabError {
   return new TracelabError(ERROR_CODES.unreadableImage, 400, `Failed to read the supplied image: ${detail}`);
