@@ -645,6 +645,11 @@ async function main() {
     const { runPlaygroundBench, playgroundTable } = await import('./playground.mjs');
     md.push(playgroundTable(await runPlaygroundBench()), '');
   }
+  // Hostile inputs timed and weighed (bench/guards.mjs; the unit tests check only their answers); BENCH_GUARDS=0 skips them.
+  if (process.env.BENCH_GUARDS !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
+    const { runGuardBench, guardTable } = await import('./guards.mjs');
+    md.push(guardTable(await runGuardBench()), '');
+  }
   for (let i = 0; i < footnotes.length; i++) md.push(`[^${i + 1}]: ${footnotes[i].replace(/\|/g, '\\|')}`);
   if (footnotes.length) md.push('');
   md.push('Per-image values: `bench/results/latest.csv`; SVGs: `bench/out/<tracer>/`. Metric definitions: `bench/README.md`.', '');

@@ -205,7 +205,7 @@ const CHECKS: Check[] = [
       await field.fill(foreign.url);
       await page.getByRole('button', { name: 'Load URL', exact: true }).click();
       const cors = await waitForError(page);
-      assert.match(cors, /^Error 1022: The browser could not fetch http:\/\/127\.0\.0\.1:\d+\/foreign\.png: .*\(CORS\).*choose the file instead\.$/);
+      assert.match(cors, /^Error 1022: Could not fetch http:\/\/127\.0\.0\.1:\d+\/foreign\.png: .*\(CORS\).*choose the file instead\.$/);
       assert.equal(await field.getAttribute('aria-invalid'), 'true');
       // The page itself is not an image (a web page answers with text/html; its download is cancelled).
       expectedFailures.push(new RegExp(`^${escapeRegExp(baseUrl)}$`));

@@ -18,7 +18,7 @@
  * with every field optional (missing → default) and unknown fields rejected.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { creditsToMicro, isTestMode, microToCredits, vectorizeCost, type Mode } from './pricing.js';
 
 export type SubscriptionState = 'active' | 'pastDue' | 'ended';
@@ -41,12 +41,14 @@ export const DEFAULT_ACCOUNT: AccountStatus = Object.freeze({
 /** §2.4: `"none"` is the plan id of an account without a subscription. */
 export const NO_PLAN = 'none';
 
-/** §4.2 account codes (all HTTP 402). */
-export const ACCOUNT_ERROR_CODES = {
-  noSubscription: 1008,
-  pastDue: 1010,
-  outOfCredits: 1011,
-} as const;
+/** 402 / 1011: the call costs `costMicro` micro-credits, more than the balance (`credits`). */
+export function outOfCreditsError(costMicro: number, credits: number): TracelabError {
+  return new TracelabError(
+    ERROR_CODES.outOfCredits,
+    402,
+    `Out of credits: this call costs ${(costMicro / 1e6).toFixed(6)} credits, the balance is ${credits.toFixed(6)}.`,
+  );
+}
 
 /** Configuration error of the account source; `field` names the bad variable / JSON field. */
 export class AccountConfigError extends Error {
@@ -186,20 +188,16 @@ export class LocalAccount {
     if (isTestMode(mode)) return;
     if (this.subscriptionPlan === NO_PLAN || this.subscriptionState === 'ended') {
       throw new TracelabError(
-        ACCOUNT_ERROR_CODES.noSubscription,
+        ERROR_CODES.noSubscription,
         402,
         `No API subscription: mode=${mode} requires an active API plan; use mode=test or mode=test_preview to try the API for free.`,
       );
     }
     if (this.subscriptionState === 'pastDue') {
-      throw new TracelabError(ACCOUNT_ERROR_CODES.pastDue, 402, 'Subscription past due: settle the subscription to use paid modes.');
+      throw new TracelabError(ERROR_CODES.pastDue, 402, 'Subscription past due: settle the subscription to use paid modes.');
     }
     if (this.#micro < costMicro) {
-      throw new TracelabError(
-        ACCOUNT_ERROR_CODES.outOfCredits,
-        402,
-        `Out of credits: this call costs ${(costMicro / 1e6).toFixed(6)} credits, the balance is ${this.credits.toFixed(6)}.`,
-      );
+      throw outOfCreditsError(costMicro, this.credits);
     }
   }
 

@@ -37,7 +37,7 @@
 import { forRealService, isRealServiceUrl } from './extensions.js';
 import { checkCombination, describeAllowed, OPTION_BY_NAME, parseOptions, type Endpoint } from './options.js';
 import { arrayBufferBytes, concatBytes } from '../decode/bytes.js';
-import { parameterError } from '../engine/errors.js';
+import { ERROR_CODES, parameterError } from '../engine/errors.js';
 import type { DottedOptions, NestedOptions } from './options.generated.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -318,7 +318,7 @@ export function errorFromResponse(status: number, statusText: string, text: stri
     // not JSON: fall through
   }
   const message = text.trim() !== '' ? text.trim() : `HTTP ${status}${statusText !== '' ? ` ${statusText}` : ''}`;
-  return new ApiClientError(status, -1, message, retryAfterSeconds);
+  return new ApiClientError(status, ERROR_CODES.generic, message, retryAfterSeconds);
 }
 
 const IMAGE_FIELDS = new Set(['image', 'image.url', 'image.base64', 'image.token']);
@@ -569,7 +569,7 @@ export function createClient(options: ClientOptions): ApiClient {
     try {
       return JSON.parse(text);
     } catch {
-      throw new ApiClientError(res.status, -1, `Expected a JSON body; received ${JSON.stringify(text.slice(0, 200))}`);
+      throw new ApiClientError(res.status, ERROR_CODES.generic, `Expected a JSON body; received ${JSON.stringify(text.slice(0, 200))}`);
     }
   }
 
@@ -638,7 +638,7 @@ export function createClient(options: ClientOptions): ApiClient {
       );
       const parsed = json(exchange) as { success?: unknown } | null;
       if (parsed?.success !== true) {
-        throw new ApiClientError(exchange.res.status, -1, `Unexpected /delete answer: ${JSON.stringify(parsed)}`);
+        throw new ApiClientError(exchange.res.status, ERROR_CODES.generic, `Unexpected /delete answer: ${JSON.stringify(parsed)}`);
       }
       return { success: true };
     },
@@ -654,7 +654,7 @@ export function createClient(options: ClientOptions): ApiClient {
         typeof parsed.subscriptionState !== 'string' ||
         typeof parsed.credits !== 'number'
       ) {
-        throw new ApiClientError(exchange.res.status, -1, `Unexpected /account answer: ${JSON.stringify(parsed)}`);
+        throw new ApiClientError(exchange.res.status, ERROR_CODES.generic, `Unexpected /account answer: ${JSON.stringify(parsed)}`);
       }
       return {
         subscriptionPlan: parsed.subscriptionPlan,

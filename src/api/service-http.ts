@@ -3,11 +3,9 @@
  * multipart form, the `dataReceived` echo and the JSON error responses (reference §1, §4.1).
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, parameterError, TracelabError } from '../engine/errors.js';
 import { formatCredits } from './pricing.js';
 
-/** Generic code for errors the reference has no code for (unknown path, wrong method, internal failure). */
-export const GENERIC_ERROR_CODE = -1;
 export const AUTH_REALM = 'tracelab';
 /** Longest echoed text value in `dataReceived`; longer values are cut and marked. */
 export const ECHO_MAX_CHARS = 200;
@@ -41,9 +39,7 @@ export async function readForm(request: Request): Promise<ParsedForm> {
   try {
     form = await request.formData();
   } catch {
-    throw new TracelabError(
-      1019,
-      400,
+    throw parameterError(
       `The request body could not be read as multipart/form-data (Content-Type ${JSON.stringify(type.slice(0, 100))}); send the parameters as multipart form fields.`,
     );
   }
@@ -90,16 +86,16 @@ export function authenticate(request: Request, credentials: { apiId: string; api
   const got = decodeBasic(request.headers.get('Authorization'));
   if (got === undefined) {
     throw new TracelabError(
-      1001,
+      ERROR_CODES.apiIdNotFound,
       401,
       'Missing or malformed HTTP Basic credentials: send the API Id as the user name and the API Secret as the password.',
     );
   }
   if (!timingSafeEqual(got.id, credentials.apiId)) {
-    throw new TracelabError(1001, 401, `API Id not found: ${JSON.stringify(got.id.slice(0, 100))}`);
+    throw new TracelabError(ERROR_CODES.apiIdNotFound, 401, `API Id not found: ${JSON.stringify(got.id.slice(0, 100))}`);
   }
   if (!timingSafeEqual(got.secret, credentials.apiSecret)) {
-    throw new TracelabError(1004, 401, 'API Secret incorrect.');
+    throw new TracelabError(ERROR_CODES.apiSecretIncorrect, 401, 'API Secret incorrect.');
   }
 }
 
@@ -109,7 +105,7 @@ export const RETRY_AFTER_503_SECONDS = 5;
 /** The JSON error response (§4.1) of `error`; anything but a TracelabError is a generic 500. */
 export function errorResponse(error: unknown, dataReceived: DataReceived | null, extraHeaders: Record<string, string> = {}): Response {
   let status = 500;
-  let code = GENERIC_ERROR_CODE;
+  let code: number = ERROR_CODES.generic;
   let message = 'Internal error while processing the request; retry later.';
   if (error instanceof TracelabError) {
     status = error.status;

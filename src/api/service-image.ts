@@ -3,16 +3,14 @@
  * multipart `image`, `image.url`, `image.base64`, `image.token`.
  */
 
-import { TracelabError } from '../engine/errors.js';
-import { concatBytes } from '../decode/bytes.js';
+import { checkImageBytes, ERROR_CODES, missingImageError, parameterError, TracelabError } from '../engine/errors.js';
+import { checkImageAnswer, parseImageUrl, readImageBody, URL_FETCH_TIMEOUT_MS, urlFetchFailedError, urlTimeoutError } from './image-url.js';
 import type { ParsedForm } from './service-http.js';
 
-/** §5.1: max upload byte size. */
-export const MAX_IMAGE_BYTES = 31_457_280;
+export { MAX_IMAGE_BYTES } from '../engine/errors.js';
+export { URL_FETCH_TIMEOUT_MS } from './image-url.js';
 /** §2.1.1: `image.base64` is at most 1 MB (of base64 text). */
 export const MAX_BASE64_CHARS = 1_048_576;
-/** Time allowed for fetching an `image.url`. */
-export const URL_FETCH_TIMEOUT_MS = 30_000;
 
 export type ImageSource =
   | { readonly kind: 'file'; readonly file: File }
@@ -29,15 +27,13 @@ const SOURCE_FIELDS = ['image', 'image.url', 'image.base64', 'image.token'] as c
  */
 export function imageSource(form: ParsedForm): ImageSource {
   for (const [name] of form.files) {
-    if (name !== 'image') throw new TracelabError(1019, 400, `${name} must be a text field, not a file upload (only image is a file).`);
+    if (name !== 'image') throw parameterError(`${name} must be a text field, not a file upload (only image is a file).`);
   }
   const given = SOURCE_FIELDS.filter((f) => form.strings.some(([n]) => n === f) || form.files.some(([n]) => n === f));
   const count = form.strings.filter(([n]) => (SOURCE_FIELDS as readonly string[]).includes(n)).length + form.files.length;
-  if (count === 0) throw new TracelabError(1005, 400, 'Missing image parameter: give one of image (file), image.url, image.base64 or image.token.');
+  if (count === 0) throw missingImageError('give one of image (file), image.url, image.base64 or image.token.');
   if (count > 1) {
-    throw new TracelabError(
-      1019,
-      400,
+    throw parameterError(
       `Give exactly one image source; received ${count} (${given.join(', ')}). Use one of image, image.url, image.base64, image.token.`,
     );
   }
@@ -47,7 +43,7 @@ export function imageSource(form: ParsedForm): ImageSource {
   switch (name) {
     case 'image':
       throw new TracelabError(
-        1016,
+        ERROR_CODES.imageNotAFile,
         400,
         `The image parameter was sent as a text value (${JSON.stringify(value.slice(0, 100))}) instead of a file: upload the file bytes as a multipart file part.`,
       );
@@ -60,17 +56,9 @@ export function imageSource(form: ParsedForm): ImageSource {
   }
 }
 
-function tooLarge(bytes: number, what: string): TracelabError {
-  return new TracelabError(
-    1012,
-    413,
-    `Image too large: ${what} is ${bytes} bytes; the maximum is ${MAX_IMAGE_BYTES} bytes.`,
-  );
-}
-
 /** Bytes of an uploaded file part (413/1012 above the size cap, checked before reading). */
 export async function fileBytes(file: File): Promise<Uint8Array> {
-  if (file.size > MAX_IMAGE_BYTES) throw tooLarge(file.size, 'the uploaded image');
+  checkImageBytes(file.size, 'the uploaded image');
   return new Uint8Array(await file.arrayBuffer());
 }
 
@@ -81,7 +69,7 @@ export async function fileBytes(file: File): Promise<Uint8Array> {
 export function base64Bytes(text: string): Uint8Array {
   if (text.length > MAX_BASE64_CHARS) {
     throw new TracelabError(
-      1012,
+      ERROR_CODES.imageTooLargeBytes,
       413,
       `image.base64 is ${text.length} characters; the maximum is ${MAX_BASE64_CHARS} characters (1 MB). Upload larger images as a file.`,
     );
@@ -89,7 +77,7 @@ export function base64Bytes(text: string): Uint8Array {
   const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
   const std = body.replace(/-/g, '+').replace(/_/g, '/');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(std) || std.replace(/=+$/, '').length % 4 === 1) {
-    throw new TracelabError(1019, 400, 'image.base64 is not valid base64 text.');
+    throw parameterError('image.base64 is not valid base64 text.');
   }
   const padded = std.replace(/=+$/, '');
   const binary = atob(padded + '='.repeat((4 - (padded.length % 4)) % 4));
@@ -101,20 +89,13 @@ export function base64Bytes(text: string): Uint8Array {
 export type FetchImage = (url: string, signal: AbortSignal) => Promise<Response>;
 
 /**
- * Fetches an `image.url` (http/https only) with a 30 s timeout and a streamed 31,457,280-byte cap:
- * unparsable or non-http(s) URL → 400/1024; network error or timeout → 400/1022; answer other than
- * 200 → 400/1020; content type not `image/*` → 400/1021; body over the cap → 413/1012.
+ * Fetches an `image.url` (absolute http/https only) with a 30 s timeout and a streamed
+ * 31,457,280-byte cap, through the checks the playground makes too (image-url.ts): not an http(s)
+ * address → 400/1024; network error or timeout → 400/1022; answer other than 200 → 400/1020; not
+ * `image/*` → 400/1021; body over the cap → 413/1012.
  */
 export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = URL_FETCH_TIMEOUT_MS): Promise<Uint8Array> {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new TracelabError(1024, 400, `image.url could not be parsed as a URL: ${JSON.stringify(raw.slice(0, 200))}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TracelabError(1024, 400, `image.url must be an http or https URL; received the scheme ${JSON.stringify(url.protocol)}`);
-  }
+  const url = parseImageUrl(raw);
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DOMException(`image.url fetch took longer than ${timeoutMs} ms`, 'TimeoutError')),
@@ -124,11 +105,9 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
   const fetchFailed = (e: unknown): TracelabError =>
     e instanceof TracelabError
       ? e
-      : new TracelabError(
-          1022,
-          400,
-          `Fetching image.url ${href.slice(0, 200)} failed: ${controller.signal.aborted ? `timed out after ${timeoutMs} ms` : e instanceof Error ? e.message : String(e)}`,
-        );
+      : controller.signal.aborted
+        ? urlTimeoutError(href, timeoutMs)
+        : urlFetchFailedError(href, e instanceof Error ? e.message : String(e));
   try {
     let res: Response;
     try {
@@ -136,37 +115,10 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
     } catch (e) {
       throw fetchFailed(e);
     }
-    if (res.status !== 200) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1020, 400, `image.url answered HTTP ${res.status}; it must answer 200 with the image.`);
-    }
-    const type = (res.headers.get('Content-Type') ?? '').trim().toLowerCase();
-    if (!type.startsWith('image/')) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1021, 400, `image.url answered Content-Type ${JSON.stringify(type)}; it must be an image/* type.`);
-    }
-    const declared = Number(res.headers.get('Content-Length') ?? NaN);
-    if (declared > MAX_IMAGE_BYTES) {
-      await res.body?.cancel().catch(() => undefined);
-      throw tooLarge(declared, 'the image at image.url');
-    }
-    if (res.body === null) return new Uint8Array(0);
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > MAX_IMAGE_BYTES) throw tooLarge(total, 'the image at image.url (at least)');
-        chunks.push(value);
-      }
-    } catch (e) {
-      reader.cancel().catch(() => undefined);
+    await checkImageAnswer(res, href, { anyTypeButWebPage: false });
+    return await readImageBody(res, href).catch((e: unknown) => {
       throw fetchFailed(e);
-    }
-    return concatBytes(chunks);
+    });
   } finally {
     clearTimeout(timer);
   }

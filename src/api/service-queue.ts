@@ -8,7 +8,7 @@
  * server thread — so without a bound a burst of uploads grows memory without limit.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { errorResponse } from './service-http.js';
 
 export interface QueueOptions {
@@ -20,13 +20,18 @@ export interface QueueOptions {
 
 export const DEFAULT_QUEUE: QueueOptions = { maxInFlight: 16, retryAfterSeconds: 5 };
 
+/** 429 / 1015 with Retry-After: `why` the request is refused, and when to come back. */
+function slowDownResponse(why: string, retryAfterSeconds: number): Response {
+  const error = new TracelabError(ERROR_CODES.slowDown, 429, `Slow down: ${why}; retry after ${retryAfterSeconds} s.`);
+  return errorResponse(error, null, { 'Retry-After': String(retryAfterSeconds) });
+}
+
 export function withQueueLimit(handler: (request: Request) => Promise<Response>, options: QueueOptions = DEFAULT_QUEUE): (request: Request) => Promise<Response> {
   if (!(options.maxInFlight >= 1)) throw new RangeError(`maxInFlight must be at least 1; received ${options.maxInFlight}`);
   let inFlight = 0;
   return async (request) => {
     if (inFlight >= options.maxInFlight) {
-      const error = new TracelabError(1015, 429, `Slow down: ${inFlight} requests are already being handled or waiting; retry after ${options.retryAfterSeconds} s.`);
-      return errorResponse(error, null, { 'Retry-After': String(options.retryAfterSeconds) });
+      return slowDownResponse(`${inFlight} requests are already being handled or waiting`, options.retryAfterSeconds);
     }
     inFlight++;
     try {
@@ -59,8 +64,7 @@ export function withSharedLimit(handler: (request: Request) => Promise<Response>
       return errorResponse(e, null);
     }
     if (release === null) {
-      const error = new TracelabError(1015, 429, `Slow down: the account already has ${limiter.limit} requests in flight across the service; retry after ${retryAfterSeconds} s.`);
-      return errorResponse(error, null, { 'Retry-After': String(retryAfterSeconds) });
+      return slowDownResponse(`the account already has ${limiter.limit} requests in flight across the service`, retryAfterSeconds);
     }
     try {
       return await handler(request);

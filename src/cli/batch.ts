@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { planVectorize } from '../api/pipeline.js';
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { writeFileAtomically } from './atomic-write.js';
 import { DEFAULT_THREAD_MEMORY_MB } from './config.js';
 import { createTracePool } from './trace-pool.js';
@@ -181,7 +181,7 @@ async function readInput(path: string): Promise<Uint8Array> {
 
 function toFailure(input: string, error: unknown): BatchFailure {
   if (error instanceof TracelabError || error instanceof ApiClientError) return { input, code: error.code, message: error.message };
-  return { input, code: -1, message: error instanceof Error ? error.message : String(error) };
+  return { input, code: ERROR_CODES.generic, message: error instanceof Error ? error.message : String(error) };
 }
 
 /** The summary lines printed after a batch (also with --quiet). */

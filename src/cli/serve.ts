@@ -17,7 +17,7 @@
  *   already running (traces included) finish, for at most TRACELAB_SHUTDOWN_GRACE_S, then it exits.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { errorResponse } from '../api/service-http.js';
 import { removeStaleTempFiles } from '../api/storage/directory.js';
 import { DEFAULT_QUEUE, withQueueLimit } from '../api/service-queue.js';
@@ -104,7 +104,7 @@ export async function startService(options: ServeOptions): Promise<StartedServic
     }
     if (draining) {
       // Shutting down: a new request goes elsewhere (the client's back-off or haproxy retries it).
-      const error = new TracelabError(-3, 503, 'This server is shutting down; retry (another replica will answer).');
+      const error = new TracelabError(ERROR_CODES.unavailable, 503, 'This server is shutting down; retry (another replica will answer).');
       return errorResponse(error, null, { 'Retry-After': '1', Connection: 'close' });
     }
     return queued(request);

@@ -19,6 +19,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 
+import { ERROR_CODES } from '../engine/errors.js';
+
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -50,6 +52,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const INTERNAL_ERROR = 'Internal server error';
+
 /** The API's JSON error body (reference §4.1). */
 export function jsonError(status: number, code: number, message: string, extraHeaders: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: { status, code, message } }), {
@@ -67,7 +71,7 @@ class BodyTooLargeError extends Error {
 
 function tooLargeResponse(limit: number, received?: number): Response {
   const size = received === undefined ? `more than ${limit}` : String(received);
-  return jsonError(413, 1012, `Request body too large: ${size} bytes; the maximum is ${limit} bytes.`, { Connection: 'close' });
+  return jsonError(413, ERROR_CODES.imageTooLargeBytes, `Request body too large: ${size} bytes; the maximum is ${limit} bytes.`, { Connection: 'close' });
 }
 
 function formatHost(host: string): string {
@@ -141,7 +145,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     try {
       url = new URL(req.url ?? '/', base);
     } catch {
-      await writeResponse(jsonError(400, -1, 'Malformed request target'), req, res, method, true);
+      await writeResponse(jsonError(400, ERROR_CODES.generic, 'Malformed request target'), req, res, method, true);
       return;
     }
 
@@ -194,7 +198,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
         return;
       } else {
         report(e);
-        response = jsonError(500, -1, 'Internal server error', { Connection: 'close' });
+        response = jsonError(500, ERROR_CODES.generic, INTERNAL_ERROR, { Connection: 'close' });
       }
     }
     if (tooLarge) {
@@ -319,7 +323,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
       report(e);
       if (!res.headersSent) {
         res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' });
-        res.end(JSON.stringify({ error: { status: 500, code: -1, message: 'Internal server error' } }));
+        res.end(JSON.stringify({ error: { status: 500, code: ERROR_CODES.generic, message: INTERNAL_ERROR } }));
       } else res.destroy();
     });
   };

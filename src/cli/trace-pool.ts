@@ -26,8 +26,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { TracelabError } from '../engine/errors.js';
-import { GENERIC_ERROR_CODE } from '../api/service-http.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { JobProgress, TraceJob, TraceJobResult, TraceRunner } from '../api/service-trace.js';
 import { deserializeError, isWorkerMessage, type JobMessage } from './trace-protocol.js';
 
@@ -79,7 +78,7 @@ export interface TracePool {
 /** 500 / −1: the worker running the job died. */
 export function workerDiedError(detail: string): TracelabError {
   return new TracelabError(
-    GENERIC_ERROR_CODE,
+    ERROR_CODES.generic,
     500,
     `Internal error: the trace worker stopped while processing this image (${detail}); a new worker was started. Retry; if the same image fails again, it cannot be processed by this server.`,
   );
@@ -88,7 +87,7 @@ export function workerDiedError(detail: string): TracelabError {
 /** 500 / −1: the worker running the job went over its heap budget. */
 export function workerOutOfMemoryError(heapMb: number): TracelabError {
   return new TracelabError(
-    GENERIC_ERROR_CODE,
+    ERROR_CODES.generic,
     500,
     `Internal error: tracing this image needed more than the trace worker's memory budget (${heapMb} MB, TRACELAB_THREAD_MEMORY_MB) and was stopped; a new worker was started. Lower input.max_pixels or processing.max_colors, or raise the budget.`,
   );
@@ -96,7 +95,7 @@ export function workerOutOfMemoryError(heapMb: number): TracelabError {
 
 /** 503 / −10: the job ran out of time (reference §4.2 "internal timeout; try again"). */
 export function traceTimeoutError(ms: number): TracelabError {
-  return new TracelabError(-10, 503, `Internal timeout: the trace took longer than ${Math.round(ms / 1000)} s and was stopped; try again.`);
+  return new TracelabError(ERROR_CODES.internalTimeout, 503, `Internal timeout: the trace took longer than ${Math.round(ms / 1000)} s and was stopped; try again.`);
 }
 
 interface Pending {

@@ -7,7 +7,7 @@
 import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useStore } from 'zustand';
 
-import { unreadableImageError } from '../engine/errors.js';
+import { ERROR_CODES, unreadableImageError } from '../engine/errors.js';
 import { CopySvgButton, DownloadButton, DownloadPanel } from './DownloadPanel.js';
 import { DropZone, ImageSources, SampleGallery } from './InputPanel.js';
 import { OptionsPanel } from './OptionsPanel.js';
@@ -83,7 +83,7 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
       store.getState().setSource({ name: 'shapes.png', bytes, size: bytes.length, type: 'image/png' }, ticket);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
-      store.getState().reportError({ code: 0, message: `The sample image could not be loaded (${detail})` }, ticket);
+      store.getState().reportError({ code: ERROR_CODES.none, message: `The sample image could not be loaded (${detail})` }, ticket);
     }
   }, [store]);
 

@@ -11,6 +11,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 
+import { ERROR_CODES } from '../engine/errors.js';
 import type { FileFormat } from '../formats/types.js';
 import { exportFormat, FILE_FORMATS, fileNameFor, type ServiceExporter } from './service-flow.js';
 import type { JobError, TracelabStore } from './store.js';
@@ -62,7 +63,7 @@ export function DownloadButton({
     const out = await exportFormat(store, exporter, format);
     setBusy(false);
     if (!out.ok) {
-      setMessage(`${format.toUpperCase()} failed — ${out.error.code !== 0 ? `error ${out.error.code}: ` : ''}${out.error.message}`);
+      setMessage(`${format.toUpperCase()} failed — ${out.error.code !== ERROR_CODES.none ? `error ${out.error.code}: ` : ''}${out.error.message}`);
       return;
     }
     saveBytes(out.file.body as Uint8Array<ArrayBuffer>, out.file.contentType, out.name);
@@ -134,7 +135,7 @@ function stateText(state: PanelState): string {
       return `Saved ${state.name} (${formatNumber(state.bytes)} bytes, ${formatNumber(state.ms)} ms)`;
     case 'error': {
       const { code, message } = state.error;
-      return `${state.format.toUpperCase()} failed — ${code !== 0 ? `error ${code}: ` : ''}${message}`;
+      return `${state.format.toUpperCase()} failed — ${code !== ERROR_CODES.none ? `error ${code}: ` : ''}${message}`;
     }
   }
 }

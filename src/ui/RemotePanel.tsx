@@ -13,6 +13,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 
+import { ERROR_CODES } from '../engine/errors.js';
 import { useObjectUrl } from './hooks.js';
 import {
   browserSessionStorage,
@@ -177,7 +178,7 @@ export function RemotePanel({ store }: { store: TracelabStore }) {
           <p className="remote-cost">{expectedCostText(mode)}</p>
         ) : last.error !== null ? (
           <p className="remote-cost remote-error" role="alert">
-            {last.error.code !== 0 ? `Error ${last.error.code}` : 'Error'}
+            {last.error.code !== ERROR_CODES.none ? `Error ${last.error.code}` : 'Error'}
             {last.status > 0 ? ` (HTTP ${last.status})` : ''}: {last.error.message}
           </p>
         ) : (

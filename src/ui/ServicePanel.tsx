@@ -14,6 +14,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 
+import { ERROR_CODES } from '../engine/errors.js';
 import { SUBSCRIPTION_STATES, type SubscriptionState } from '../api/account.js';
 import {
   billedModeOf,
@@ -81,7 +82,7 @@ export function serviceStatusText(service: ServiceState): string {
   if (last === null) return 'Ready.';
   if (last.error !== null) {
     const { code, message } = last.error;
-    return code !== 0 ? `Error ${code} (HTTP ${last.status}): ${message}` : `Error: ${message}`;
+    return code !== ERROR_CODES.none ? `Error ${code} (HTTP ${last.status}): ${message}` : `Error: ${message}`;
   }
   const took = `${formatNumber(last.ms)} ms`;
   switch (last.endpoint) {

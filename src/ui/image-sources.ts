@@ -8,15 +8,15 @@
  * it — CORS), never by a server.
  */
 
+import { checkImageAnswer, parseImageUrl, readImageBody, URL_FETCH_TIMEOUT_MS, urlFetchFailedError, urlInvalidError, urlTimeoutError } from '../api/image-url.js';
 import { sniffFormat } from '../decode/sniff.js';
-import { TracelabError, unreadableImageError } from '../engine/errors.js';
+import { checkImageBytes, MAX_IMAGE_BYTES, TracelabError, unreadableImageError } from '../engine/errors.js';
 import type { Source } from './store.js';
-import { formatNumber } from './format.js';
 
 /** The service's upload limit (reference §5.1); the page applies it to every source. */
-export const MAX_SOURCE_BYTES = 31_457_280;
-/** How long a URL may take (connect and download) before the page gives up. */
-export const URL_TIMEOUT_MS = 30_000;
+export const MAX_SOURCE_BYTES = MAX_IMAGE_BYTES;
+/** How long a URL may take (connect and download) before the page gives up: the service's time. */
+export const URL_TIMEOUT_MS = URL_FETCH_TIMEOUT_MS;
 /** Hosts plain http:// may reach (as the page's CSP connect-src allows). */
 const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -29,11 +29,6 @@ const MEDIA_TYPE: Readonly<Record<string, string>> = {
   tiff: 'image/tiff',
   bmp: 'image/bmp',
 };
-
-function tooLarge(what: string, bytes: number | string): TracelabError {
-  const size = typeof bytes === 'number' ? formatNumber(bytes) : bytes;
-  return new TracelabError(1012, 413, `Image too large: ${what} is ${size} bytes; the maximum is ${formatNumber(MAX_SOURCE_BYTES)} bytes.`);
-}
 
 // ---------------------------------------------------------------------------------------------
 // base64
@@ -67,7 +62,7 @@ export function decodeBase64Image(text: string): Source {
   }
   // Check the size before decoding: 4 characters hold 3 bytes.
   const size = Math.floor((unpadded.length * 3) / 4);
-  if (size > MAX_SOURCE_BYTES) throw tooLarge('the decoded base64 image', size);
+  checkImageBytes(size, 'the decoded base64 image');
   const binary = atob(unpadded + '='.repeat((4 - (unpadded.length % 4)) % 4));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -105,13 +100,6 @@ export function fileNameOfUrl(url: URL): string {
 }
 
 /**
- * Fetches an image URL in the page, streaming with a byte cap and a timeout. Relative URLs are
- * resolved against `base` (the page). Failures: 1024 not an http(s) URL (or plain http to
- * another machine, which the page's CSP forbids), 1022 network failure
- * (CORS, offline, DNS) or timeout, 1020 not HTTP 200, 1021 a web page instead of an image,
- * 1012 over the size limit; a user abort rejects with the signal's reason.
- */
-/**
  * A typed address without a scheme whose first segment is a host name (`example.com/logo.png`,
  * `www.example.com`) means https://…, not a path on this site (issue 17: it was fetched relative
  * to the page). Paths stay relative: `a.png`, `samples/x.png`, `./x.png`, `/x.png`.
@@ -124,33 +112,23 @@ export function withScheme(text: string): string {
   return hostLike ? `https://${text}` : text;
 }
 
+/**
+ * Fetches an image URL in the page, streaming with a byte cap and a timeout, through the checks
+ * the service makes on `image.url` (src/api/image-url.ts: the same code and message for the same
+ * condition). Relative URLs are resolved against `base` (the page). Failures: 1024 not an http(s)
+ * URL (or plain http to another machine, which the page's CSP forbids), 1022 network failure
+ * (CORS, offline, DNS) or timeout, 1020 not HTTP 200, 1021 a web page instead of an image,
+ * 1012 over the size limit; a user abort rejects with the signal's reason.
+ */
 export async function fetchImageUrl(raw: string, base: string, options: FetchImageOptions = {}): Promise<Source> {
   const timeoutMs = options.timeoutMs ?? URL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? MAX_SOURCE_BYTES;
   const doFetch = options.fetch ?? ((u: string, init: RequestInit) => globalThis.fetch(u, init));
-  if (raw.trim() === '') throw new TracelabError(1024, 400, 'Enter the address of an image (https://…).');
-  // Words with spaces and neither a slash nor a dot are not an address (they would resolve to a
-  // path on this site, fetch the page and be reported as "a web page"); `my logo.png` still is.
-  if (/\s/.test(raw.trim()) && !/[/.]/.test(raw.trim())) {
-    throw new TracelabError(1024, 400, `${JSON.stringify(raw.trim().slice(0, 200))} is not an image address; enter one such as https://example.com/logo.png.`);
-  }
-  let url: URL;
-  try {
-    url = new URL(withScheme(raw.trim()), base);
-  } catch {
-    throw new TracelabError(1024, 400, `The image URL could not be parsed: ${JSON.stringify(raw.slice(0, 200))}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TracelabError(1024, 400, `The image URL must start with http:// or https://; received ${JSON.stringify(url.protocol)}.`);
-  }
+  const url = parseImageUrl(withScheme(raw.trim()), base);
   // The page's security policy (scripts/vite-csp.ts, connect-src) lets plain http reach only this
   // machine; say so instead of letting the browser's refusal look like a network failure.
   if (url.protocol === 'http:' && url.origin !== new URL(base).origin && !LOCAL_HOSTS.has(url.hostname)) {
-    throw new TracelabError(
-      1024,
-      400,
-      `The page fetches plain http:// images only from this computer; use the https:// address of the image, or download it and choose the file.`,
-    );
+    throw urlInvalidError('The page fetches plain http:// images only from this computer; use the https:// address of the image, or download it and choose the file.');
   }
   const controller = new AbortController();
   let timedOut = false;
@@ -161,16 +139,15 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const href = url.href.length > 120 ? `${url.href.slice(0, 120)}…` : url.href;
+  const href = url.href;
   const failed = (err: unknown): unknown => {
     if (err instanceof TracelabError) return err;
     if (options.signal?.aborted) return options.signal.reason ?? err;
-    if (timedOut) return new TracelabError(1022, 400, `Fetching ${href} took longer than ${timeoutMs / 1000} s; try again or download the image and choose the file.`);
+    if (timedOut) return urlTimeoutError(href, timeoutMs);
     // A cross-origin answer without CORS headers looks exactly like a network failure to the page.
-    return new TracelabError(
-      1022,
-      400,
-      `The browser could not fetch ${href}: either the site does not let other pages read its images (CORS) or it cannot be reached — download the image and choose the file instead.`,
+    return urlFetchFailedError(
+      href,
+      'either the site does not let other pages read its images (CORS) or it cannot be reached — download the image and choose the file instead.',
     );
   };
   try {
@@ -180,21 +157,8 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
     } catch (err) {
       throw failed(err);
     }
-    if (res.status !== 200) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1020, 400, `${href} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} instead of an image.`);
-    }
-    const type = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type === 'text/html' || type === 'application/xhtml+xml') {
-      await res.body?.cancel().catch(() => undefined);
-      throw new TracelabError(1021, 400, `${href} is a web page, not an image; use the address of the image itself (right-click the image → Copy image address).`);
-    }
-    const declared = Number(res.headers.get('Content-Length') ?? NaN);
-    if (declared > maxBytes) {
-      await res.body?.cancel().catch(() => undefined);
-      throw tooLarge('the image at that URL', declared);
-    }
-    const bytes = await readCapped(res, maxBytes).catch((err: unknown) => {
+    const type = await checkImageAnswer(res, href, { anyTypeButWebPage: true, maxBytes });
+    const bytes = await readImageBody(res, href, maxBytes).catch((err: unknown) => {
       throw failed(err);
     });
     // The viewer shows the bytes as what they are, whatever the server called them.
@@ -204,29 +168,4 @@ export async function fetchImageUrl(raw: string, base: string, options: FetchIma
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** The body, stopping (and cancelling the download) as soon as it passes `maxBytes`. */
-async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
-  if (res.body === null) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge('the image at that URL', `more than ${formatNumber(maxBytes)}`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }

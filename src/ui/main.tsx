@@ -7,6 +7,7 @@
 
 import { StrictMode, startTransition } from 'react';
 
+import { ERROR_CODES } from '../engine/errors.js';
 import { createTracerClient } from '../worker/client.js';
 import { registerServiceWorker } from './register-sw.js';
 import { connectShareHash, decodeShareHash } from './share.js';
@@ -19,7 +20,7 @@ import './styles.css';
 const shared = decodeShareHash(window.location.hash);
 const store = createTracelabStore(shared.fields);
 const reportShareProblems = (problems: readonly string[]) =>
-  store.getState().reportError({ code: 1019, message: `Share link: ${problems.join(' ')}` });
+  store.getState().reportError({ code: ERROR_CODES.parameterError, message: `Share link: ${problems.join(' ')}` });
 if (shared.problems.length > 0) reportShareProblems(shared.problems);
 // The address bar follows the options, so a reload (or a copied address) keeps them.
 connectShareHash(store, window, reportShareProblems);

@@ -31,7 +31,7 @@ import {
 } from '../api/client.js';
 import { forRealService, notSentNote } from '../api/extensions.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { formatCredits, isTestMode, vectorizeCost, type Mode } from '../api/pricing.js';
 import type { VectorizeOptions } from '../api/options.js';
 import { fieldsFor, type JobError, type ServiceCall, type ServiceResultFile, type Source, type TracelabStore } from './store.js';
@@ -153,9 +153,9 @@ function callError(err: unknown, baseUrl: string, apiId: string, apiSecret: stri
   if (err instanceof ApiClientError || err instanceof TracelabError) {
     return { status: err.status, error: { code: err.code, message: redact(err.message, apiId, apiSecret) } };
   }
-  if (isAbort(err)) return { status: 0, error: { code: 0, message: 'The call was cancelled.' } };
+  if (isAbort(err)) return { status: 0, error: { code: ERROR_CODES.none, message: 'The call was cancelled.' } };
   if ((err instanceof DOMException || err instanceof Error) && err.name === 'TimeoutError') {
-    return { status: 0, error: { code: 0, message: redact(`No answer from the service (${err.message}).`, apiId, apiSecret) } };
+    return { status: 0, error: { code: ERROR_CODES.none, message: redact(`No answer from the service (${err.message}).`, apiId, apiSecret) } };
   }
   // fetch rejects with a bare TypeError ("Failed to fetch") both when the host is unreachable
   // and when the browser blocks the answer for lack of CORS headers; the page cannot tell which.
@@ -165,7 +165,7 @@ function callError(err: unknown, baseUrl: string, apiId: string, apiSecret: stri
     `The request did not reach ${host} (${detail}). Browsers refuse cross-origin answers without CORS headers, ` +
     'which the real service does not send: set a proxy URL (docs/service.md, "Remote mode and CORS") or use the CLI ' +
     '(tracelab vectorize --remote).';
-  return { status: 0, error: { code: 0, message: redact(message, apiId, apiSecret) } };
+  return { status: 0, error: { code: ERROR_CODES.none, message: redact(message, apiId, apiSecret) } };
 }
 
 function succeeded(result: FileResult, mode: Mode, ms: number): { call: ServiceCall; file: ServiceResultFile } {
@@ -226,15 +226,15 @@ export async function callRemote(store: TracelabStore, options: RemoteCallOption
     return call;
   };
 
-  if (source === null) return record(failed(mode, 0, { code: 0, message: 'Choose an image first.' }, 0));
+  if (source === null) return record(failed(mode, 0, { code: ERROR_CODES.none, message: 'Choose an image first.' }, 0));
   if (apiId.trim() === '' || apiSecret === '') {
-    return record(failed(mode, 0, { code: 0, message: 'Enter your API Id and API Secret first.' }, 0));
+    return record(failed(mode, 0, { code: ERROR_CODES.none, message: 'Enter your API Id and API Secret first.' }, 0));
   }
   let baseUrl: string;
   try {
     baseUrl = remoteBaseUrl(proxyUrl);
   } catch (err) {
-    return record(failed(mode, 0, { code: 0, message: (err as Error).message }, 0));
+    return record(failed(mode, 0, { code: ERROR_CODES.none, message: (err as Error).message }, 0));
   }
 
   store.getState().setRemote({ busy: true });
@@ -284,7 +284,7 @@ export function remoteCostText(call: ServiceCall): string {
   if (call.mode !== null) parts.push(`mode ${call.mode}`);
   if (call.status > 0) parts.push(`HTTP ${call.status}`);
   if (call.error !== null) {
-    parts.push(call.error.code !== 0 ? `error ${call.error.code}: ${call.error.message}` : `error: ${call.error.message}`);
+    parts.push(call.error.code !== ERROR_CODES.none ? `error ${call.error.code}: ${call.error.message}` : `error: ${call.error.message}`);
   } else {
     parts.push(call.charged !== null ? `charged ${credits(call.charged)} credits` : 'charged: no X-Credits-Charged header');
     if (call.calculated !== null && call.calculated !== call.charged) parts.push(`would cost ${credits(call.calculated)}`);

@@ -19,7 +19,7 @@
 import { AccountConfigError, LocalAccount } from '../api/account.js';
 import { FILE_FORMAT_MEDIA, toFields } from '../api/index.js';
 import { isMode, type Mode } from '../api/pricing.js';
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { FileFormat } from '../formats/types.js';
 import type { TracerClient } from '../worker/client.js';
 import type { AccountInfo, ServiceField, ServiceResponse } from '../worker/protocol.js';
@@ -74,14 +74,14 @@ export function parseApiError(status: number, body: Uint8Array): JobError {
   } catch {
     // not JSON: fall through
   }
-  return { code: 0, message: `HTTP ${status} without an API error body` };
+  return { code: ERROR_CODES.none, message: `HTTP ${status} without an API error body` };
 }
 
 /** A thrown value (worker failure, AccountConfigError, …) as an error with the API code when it has one. */
 function thrownError(err: unknown): { status: number; error: JobError } {
   if (err instanceof TracelabError) return { status: err.status, error: { code: err.code, message: err.message } };
   const message = err instanceof Error ? err.message : String(err);
-  return { status: 500, error: { code: 0, message } };
+  return { status: 500, error: { code: ERROR_CODES.none, message } };
 }
 
 /** The output.* fields of the current options for /download (it rejects processing.* and mode). */
@@ -213,7 +213,7 @@ export function callVectorize(store: TracelabStore, exporter: ServiceExporter): 
     const { source, options, service } = store.getState();
     const mode = service.mode;
     if (!source) {
-      return record(store, { ...emptyCall('vectorize', mode), status: 400, error: { code: 0, message: 'Choose an image first.' }, ms: 0 });
+      return record(store, { ...emptyCall('vectorize', mode), status: 400, error: { code: ERROR_CODES.none, message: 'Choose an image first.' }, ms: 0 });
     }
     const fields: ServiceField[] = [
       // The worker copies file fields (no transfer), so the store keeps its bytes.
@@ -308,7 +308,7 @@ export function setAccount(store: TracelabStore, exporter: ServiceExporter, stat
       return record(store, { ...emptyCall('account', null), status: 200, error: null, ms: elapsed(start) }, { account });
     } catch (err) {
       if (err instanceof AccountConfigError) {
-        return record(store, { ...emptyCall('account', null), status: 400, error: { code: 0, message: err.message }, ms: elapsed(start) });
+        return record(store, { ...emptyCall('account', null), status: 400, error: { code: ERROR_CODES.none, message: err.message }, ms: elapsed(start) });
       }
       return recordFailure(store, 'account', null, err, elapsed(start));
     }
@@ -336,7 +336,7 @@ export type ExportOutcome =
 /** The current source traced with the current options, written as `format` by the export worker. */
 export async function exportFormat(store: TracelabStore, exporter: ServiceExporter, format: FileFormat): Promise<ExportOutcome> {
   const { source, options } = store.getState();
-  if (!source) return { ok: false, error: { code: 0, message: 'Choose an image first.' } };
+  if (!source) return { ok: false, error: { code: ERROR_CODES.none, message: 'Choose an image first.' } };
   const fields: [string, string][] = [...fieldsFor(options).filter(([name]) => name !== 'output.file_format'), ['output.file_format', format]];
   try {
     // exportFile transfers (detaches) its bytes; the store keeps the original.

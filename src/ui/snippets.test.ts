@@ -152,6 +152,9 @@ function curlParts(words: readonly string[]): { form: [string, string, 'F' | 'st
 
 // ---------------------------------------------------------------------------------------------
 
+/** The shell the snippets are run with (required: the tests fail without it rather than skip). */
+const SHELL = '/bin/sh';
+
 const NASTY = [
   '',
   'plain',
@@ -195,9 +198,12 @@ describe('shell quoting', () => {
   });
 
   it('the real /bin/sh agrees with the splitter', () => {
-    if (!existsSync('/bin/sh')) return;
+    // The snippets are shell commands: without a shell to run them this check cannot pass (it used
+    // to return early and pass silently). Every POSIX system and the CI image has /bin/sh.
+    expect(existsSync(SHELL), `${SHELL} is missing: the shell snippets cannot be checked`).toBe(true);
     for (const text of NASTY) {
-      const r = spawnSync('/bin/sh', ['-c', `printf '%s' ${shellQuote(text)}`], { encoding: 'utf8' });
+      const r = spawnSync(SHELL, ['-c', `printf '%s' ${shellQuote(text)}`], { encoding: 'utf8' });
+      expect(r.error).toBeUndefined();
       expect(r.stdout).toBe(text);
     }
   });
@@ -361,7 +367,8 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
     expect(snippet).toContain('npx tracelab vectorize ');
     // `npx tracelab` is the installed bin; here it is the private build of the same sources.
     const script = snippet.replace('npx tracelab ', `${shellQuote(process.execPath)} ${shellQuote(join(cliDir, 'bin', 'tracelab.js'))} `);
-    const r = spawnSync('/bin/sh', ['-c', script], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+    expect(existsSync(SHELL), `${SHELL} is missing: the CLI snippet cannot be run`).toBe(true);
+    const r = spawnSync(SHELL, ['-c', script], { cwd: work, encoding: 'utf8', timeout: 60_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = new Uint8Array(readFileSync(join(work, outputName(INPUT_NAME, 'pdf'))));
@@ -374,6 +381,7 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
       ctx.skip('/usr/bin/curl is not installed; tests do not install software');
       return;
     }
+    expect(existsSync(SHELL), `${SHELL} is missing: the curl snippet cannot be run`).toBe(true);
     const outName = outputName(INPUT_NAME, 'pdf');
     rmSync(join(work, outName), { force: true });
     const snippet = curlSnippet(EXTENSION_FIELDS, { baseUrl: `${server!.url}/api/v1`, fileName: INPUT_NAME });
@@ -383,9 +391,10 @@ describe('snippets reproduce the result (CLI, curl + local server, JS client)', 
     const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
       // Asynchronous: the server runs in this process and must keep answering while curl waits.
       import('node:child_process').then(({ spawn }) => {
-        const child = spawn('/bin/sh', ['-c', script], { cwd: work, env });
+        const child = spawn(SHELL, ['-c', script], { cwd: work, env });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+        child.on('error', (e) => resolve({ status: null, stderr: String(e) }));
         child.on('close', (status) => resolve({ status, stderr }));
       });
     });

@@ -20,24 +20,31 @@ function source(name = 'a.png') {
   return { name, bytes: new Uint8Array([1, 2, 3]), size: 3, type: 'image/png' };
 }
 
-/** A tracer whose calls stay pending until the test settles them. */
-function fakeTracer() {
+function abortError(): Error {
+  const abort = new Error('cancelled');
+  abort.name = 'AbortError';
+  return abort;
+}
+
+/**
+ * A tracer whose calls stay pending until the test settles them. Like the real client, abort()
+ * and a newer request reject the older call with an AbortError — unless `abortsOlder` is false:
+ * then an older call can still answer late (its trace finished as the newer one was sent), which
+ * the store must drop.
+ */
+function fakeTracer({ abortsOlder = true } = {}) {
   const calls: { bytes: Uint8Array; fields: [string, string][]; resolve(r: VectorizeResult): void; reject(e: unknown): void }[] = [];
   const tracer: Tracer & { aborts: number; disposed: boolean } = {
     aborts: 0,
     disposed: false,
     vectorize(bytes, fields) {
-      // Like the real client: a newer request aborts the older one.
       const previous = calls.at(-1);
-      if (previous) {
-        const abort = new Error('cancelled');
-        abort.name = 'AbortError';
-        previous.reject(abort);
-      }
+      if (previous && abortsOlder) previous.reject(abortError());
       return new Promise((resolve, reject) => calls.push({ bytes, fields, resolve, reject }));
     },
     abort() {
       this.aborts++;
+      calls.at(-1)?.reject(abortError());
     },
     dispose() {
       this.disposed = true;
@@ -258,17 +265,28 @@ describe('connectTracer', () => {
     expect(calls[3]!.fields).toEqual([]);
   });
 
-  it('ignores aborted and superseded traces; reports errors with their code', async () => {
-    const store = createTracelabStore();
-    const { tracer, calls } = fakeTracer();
-    connectTracer(store, tracer);
+  it('an aborted trace is no error; a superseded trace answering late is dropped; errors keep their code', async () => {
+    // Aborted: the image is removed while it is traced; its call rejects with AbortError, which is
+    // not shown as an error (the job is the current one: only the abort check keeps it quiet).
+    const aborting = fakeTracer();
+    const first = createTracelabStore();
+    connectTracer(first, aborting.tracer);
+    first.getState().setSource(source('slow.png'));
+    first.getState().setSource(null);
+    expect(aborting.tracer.aborts).toBe(1);
+    await vi.runAllTimersAsync();
+    expect(first.getState().job).toMatchObject({ status: 'idle', error: null });
 
+    // Superseded but answered: the older call resolves after the newer one started.
+    const store = createTracelabStore();
+    const { tracer, calls } = fakeTracer({ abortsOlder: false });
+    connectTracer(store, tracer);
     store.getState().setSource(source('slow.png'));
     store.getState().setSource(source('fast.png'));
     expect(calls).toHaveLength(2);
-    calls[0]!.resolve({ ...RESULT, svg: 'late' }); // already rejected as aborted: no effect
+    calls[0]!.resolve({ ...RESULT, svg: 'late' });
     await vi.runAllTimersAsync();
-    expect(store.getState().job.status).toBe('running');
+    expect(store.getState().job).toMatchObject({ status: 'running', svg: null });
 
     calls[1]!.reject(new TracelabError(1006, 400, 'Failed to read the supplied image: unknown format'));
     await vi.runAllTimersAsync();

@@ -11,7 +11,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 
 import { checkFieldValue, DEFAULT_OPTIONS, OPTION_BY_NAME, OPTION_SCHEMA, parseOptionValue, toFields, type OptionSpec, type VectorizeOptions } from '../api/index.js';
 import type { Mode } from '../api/pricing.js';
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, parameterError, TracelabError } from '../engine/errors.js';
 import type { AccountInfo, RetainedImage, TraceDraft, TraceProgress, VectorizeStats } from '../worker/protocol.js';
 
 export type OptionName = keyof VectorizeOptions & string;
@@ -323,7 +323,7 @@ function parseAll(values: Readonly<Record<string, string>>, base: VectorizeOptio
   const next: Record<string, unknown> = { ...base };
   for (const [name, text] of Object.entries(values)) {
     const spec = OPTION_BY_NAME.get(name);
-    if (!spec || SERVICE_FIELDS.has(name)) throw new TracelabError(1019, 400, `Unknown option ${JSON.stringify(name)} for the playground.`);
+    if (!spec || SERVICE_FIELDS.has(name)) throw parameterError(`Unknown option ${JSON.stringify(name)} for the playground.`);
     next[name] = parseField(spec, text);
   }
   return next as VectorizeOptions;
@@ -357,7 +357,7 @@ const optionsSlice =
     setOption(name, value) {
       const text = typeof value === 'string' ? value : String(value);
       const message = validateOption(name, text);
-      if (message !== undefined) throw new TracelabError(1019, 400, message);
+      if (message !== undefined) throw parameterError(message);
       if (get().options[name] === value) return;
       set({ options: { ...get().options, [name]: value }, optionsEdit: 'settled' });
     },
@@ -448,7 +448,7 @@ export function statusText(job: Job, hasSource: boolean): string {
     case 'done':
       return 'Done';
     case 'error': {
-      const { code, message } = job.error ?? { code: 0, message: 'Unknown error' };
+      const { code, message } = job.error ?? { code: ERROR_CODES.none, message: 'Unknown error' };
       return code > 0 ? `Error ${code}: ${message}` : `Error: ${message}`;
     }
     case 'idle':

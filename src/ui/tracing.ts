@@ -4,7 +4,7 @@
  * may follow), and every new trace aborts the one still running.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { TraceProgress, VectorizeResult } from '../worker/protocol.js';
 import { fieldsFor, type JobError, type TracelabStore } from './store.js';
 
@@ -19,7 +19,7 @@ export const RETRACE_DEBOUNCE_MS = 150;
 
 export function toJobError(err: unknown): JobError {
   if (err instanceof TracelabError) return { code: err.code, message: err.message };
-  return { code: 0, message: err instanceof Error ? err.message : String(err) };
+  return { code: ERROR_CODES.none, message: err instanceof Error ? err.message : String(err) };
 }
 
 function isAbort(err: unknown): boolean {

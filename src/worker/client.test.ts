@@ -1,5 +1,5 @@
 import { expose } from 'comlink';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { TracelabError } from '../engine/errors.js';
 import { createTracerClient, TracerAbortedError } from './client.js';
@@ -148,15 +148,22 @@ describe('createTracerClient', () => {
     const client = createTracerClient(spawn, { staleGraceMs: 100 });
     const first = client.vectorize(new Uint8Array([1]), []);
     await tick();
-    const started = Date.now();
-    const second = client.vectorize(new Uint8Array([2]), []);
-    await expect(first).rejects.toBeInstanceOf(TracerAbortedError);
-    // Replaced after the grace period, the call sent again with its bytes.
-    await expect(second).resolves.toEqual(RESULT);
-    expect(log.started).toBe(2);
-    expect(log.terminated).toBe(1);
-    expect(log.received.map((b) => b[0])).toEqual([1, 2, 2]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    // The grace period on a fake clock (the worker messages stay real): kept for 99 ms, replaced at 100.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const second = client.vectorize(new Uint8Array([2]), []);
+      await expect(first).rejects.toBeInstanceOf(TracerAbortedError);
+      await vi.advanceTimersByTimeAsync(99);
+      expect([log.started, log.terminated]).toEqual([1, 0]);
+      await vi.advanceTimersByTimeAsync(1);
+      // Replaced after the grace period, the call sent again with its bytes.
+      await expect(second).resolves.toEqual(RESULT);
+      expect(log.started).toBe(2);
+      expect(log.terminated).toBe(1);
+      expect(log.received.map((b) => b[0])).toEqual([1, 2, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
     client.dispose();
   });
 });

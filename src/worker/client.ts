@@ -13,7 +13,7 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 
 import { TracelabError } from '../engine/errors.js';
-import { isWorkerErrorPayload, type TraceProgress, type TracerApi, type VectorizeResult } from './protocol.js';
+import { internalTraceError, isWorkerErrorPayload, workerStoppedError, type TraceProgress, type TracerApi, type VectorizeResult } from './protocol.js';
 
 export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, ShrunkImage, VectorizeResult, VectorizeStats, ViewRender, ViewWindow } from './protocol.js';
 export { TracelabError } from '../engine/errors.js';
@@ -62,8 +62,7 @@ export function toTypedError(thrown: unknown): Error {
   if (isWorkerErrorPayload(thrown)) {
     return new TracelabError(thrown.code, typeof thrown.status === 'number' ? thrown.status : 500, thrown.message);
   }
-  if (thrown instanceof Error) return new TracelabError(0, 500, `Internal error while tracing (${thrown.message})`);
-  return new TracelabError(0, 500, `Internal error while tracing (${String(thrown)})`);
+  return internalTraceError(thrown instanceof Error ? thrown.message : String(thrown));
 }
 
 function transferBytes(bytes: Uint8Array): Uint8Array {
@@ -100,7 +99,7 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker, {
       if (worker !== w) return;
       const detail = event.message || 'the worker script failed to load; try again';
       stopWorker();
-      rejectAll(new TracelabError(0, 500, `The trace worker stopped (${detail})`));
+      rejectAll(workerStoppedError(detail));
     });
     worker = w;
     remote = wrap<TracerApi>(w);

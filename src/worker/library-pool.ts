@@ -9,10 +9,10 @@
  */
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 
-import { TracelabError } from '../engine/errors.js';
 import type { JobProgress, TraceJob, TraceJobResult, TraceRunner } from '../api/service-trace.js';
 import { toTypedError, TracerAbortedError } from './client.js';
 import type { LibraryWorkerApi } from './library.worker.js';
+import { workerStoppedError } from './protocol.js';
 
 export interface WorkerPool {
   readonly run: TraceRunner;
@@ -65,7 +65,7 @@ export function createWorkerPool(size: number, createWorker: () => Worker): Work
       event.preventDefault();
       const job = slot.job;
       retire(slot);
-      if (job && finish(slot, job)) job.reject(new TracelabError(0, 500, `The trace worker stopped (${event.message || 'the worker script failed to load'})`));
+      if (job && finish(slot, job)) job.reject(workerStoppedError(event.message || 'the worker script failed to load'));
       pump();
     });
     slots.add(slot);

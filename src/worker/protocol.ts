@@ -4,7 +4,7 @@
  * No comlink here; src/worker/tracer.worker.ts (expose) and src/worker/client.ts (wrap) hold that.
  */
 
-import { TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { GradientCounts } from '../api/pipeline.js';
 import type { ImageProfile } from '../engine/types.js';
 import type { RenderWindow } from '../formats/raster-plan.js';
@@ -227,9 +227,18 @@ export function isWorkerErrorPayload(value: unknown): value is WorkerErrorPayloa
   return typeof v.code === 'number' && typeof v.message === 'string';
 }
 
+/** 500 without an API code: tracing failed in the page's worker for a reason of its own (`detail`). */
+export function internalTraceError(detail: string): TracelabError {
+  return new TracelabError(ERROR_CODES.none, 500, `Internal error while tracing (${detail})`);
+}
+
+/** 500 without an API code: a trace worker stopped, or its script did not load (`detail`). */
+export function workerStoppedError(detail: string): TracelabError {
+  return new TracelabError(ERROR_CODES.none, 500, `The trace worker stopped (${detail})`);
+}
+
 /** Any thrown value as the plain `{ code, status, message }` that crosses the worker boundary. */
 export function toErrorPayload(err: unknown): WorkerErrorPayload {
-  if (err instanceof TracelabError) return { code: err.code, status: err.status, message: err.message };
-  const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return { code: 0, status: 500, message: `Internal error while tracing (${detail})` };
+  const typed = err instanceof TracelabError ? err : internalTraceError(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+  return { code: typed.code, status: typed.status, message: typed.message };
 }

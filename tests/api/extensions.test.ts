@@ -10,9 +10,11 @@ describe('Tracelab extension options', () => {
     expect(extensions.map((s) => s.name)).toEqual(OPTION_SCHEMA.filter((s) => s.group === 'tracelab').map((s) => s.name));
     expect(extensions.length).toBeGreaterThan(0);
     expect(OPTION_GROUPS.find((g) => g.id === 'tracelab')?.title).toMatch(/not part of the Vectorizer\.AI API/);
-    // Default off: a request without them is a plain API request.
-    for (const s of extensions) expect(parseOptions([], 'vectorize')[s.name]).toBe(s.default);
-    expect(DEFAULT_OPTIONS['tracelab.gradients']).toBe(false);
+    // Default off: a request without them is a plain API request — no gradients, the profile picked
+    // from the picture as the API does. A new extension must be added here with its off value.
+    const given = parseOptions([], 'vectorize');
+    expect(Object.fromEntries(extensions.map((s) => [s.name, given[s.name]]))).toEqual({ 'tracelab.gradients': false, 'tracelab.profile': 'auto' });
+    expect(Object.fromEntries(extensions.map((s) => [s.name, DEFAULT_OPTIONS[s.name]]))).toEqual({ 'tracelab.gradients': false, 'tracelab.profile': 'auto' });
   });
 
   it('the real service is vectorizer.ai and its subdomains, nothing else', () => {

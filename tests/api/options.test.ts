@@ -12,6 +12,7 @@ import {
   type Endpoint,
 } from '../../src/api/index.js';
 import { TracelabError } from '../../src/engine/errors.js';
+import { DEFAULT_ENGINE_PARAMS } from '../../src/engine/index.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
 import { forRealService, notSentNote } from '../../src/api/extensions.js';
 
@@ -358,6 +359,10 @@ describe('toEngineParams / toOutputOptions', () => {
       },
     });
     expect(toOutputOptions(DEFAULT_OPTIONS)).toEqual(DEFAULT_OUTPUT_OPTIONS);
+  });
+
+  it("the engine's own defaults (DEFAULT_ENGINE_PARAMS, what the library and tests trace with) are what the API schema's defaults map to", () => {
+    expect(DEFAULT_ENGINE_PARAMS).toEqual(toEngineParams(DEFAULT_OPTIONS));
   });
 
   it('maps each value', () => {

@@ -485,13 +485,14 @@ describe('errors', () => {
     expect((await decodeError(bmp)).message).toMatch(/width or height is 0/);
   });
 
-  it('a tiny PNG claiming 100000×100000 → 1013 at once, before any inflating', async () => {
+  it('a tiny PNG claiming 100000×100000 → 1013 from its header, before any inflating', async () => {
+    // The IDAT is an empty zlib stream: inflating it would end in 1006 (no pixel data) or in an
+    // allocation of 40 GB; 1013 means the header alone refused the file. (Its time: bench/guards.mjs.)
     const bomb = concat(PNG_SIGNATURE, ihdr(100_000, 100_000, 8, 6), pngChunk('IDAT', [0x78, 0x9c, 3, 0, 0, 0, 0, 1]), pngChunk('IEND'));
-    const start = performance.now();
     const err = await decodeError(bomb);
-    expect(performance.now() - start).toBeLessThan(200);
     expect(err.code).toBe(1013);
     expect(err.status).toBe(413);
+    expect(err.message).toMatch(/100000×100000/);
   });
 
   it('too many pixels for every format, and for limits.maxPixels', async () => {

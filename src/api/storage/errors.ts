@@ -10,20 +10,12 @@
  * account. The message says "unknown or deleted" so humans can tell it from a real expiry.
  */
 
-import { TracelabError } from '../../engine/errors.js';
-
-export const TOKEN_ERROR_CODES = {
-  storeFailed: -4,
-  retrievalFailed: 1025,
-  otherAccount: 1026,
-  expired: 1027,
-  corrupt: 1028,
-} as const;
+import { ERROR_CODES, TracelabError } from '../../engine/errors.js';
 
 /** 400/1027 for a token the store does not hold (see the module comment for the choice of code). */
 export function unknownTokenError(token: string): TracelabError {
   return new TracelabError(
-    TOKEN_ERROR_CODES.expired,
+    ERROR_CODES.tokenExpired,
     400,
     `Unknown or deleted image token ${JSON.stringify(token.slice(0, 80))}: it was never issued, was deleted, or its retention ended. Upload the image again.`,
   );
@@ -32,7 +24,7 @@ export function unknownTokenError(token: string): TracelabError {
 /** 400/1027: the retention period of the token has elapsed (§5.2). */
 export function expiredTokenError(token: string, expiresAt: number): TracelabError {
   return new TracelabError(
-    TOKEN_ERROR_CODES.expired,
+    ERROR_CODES.tokenExpired,
     400,
     `Image token ${token} expired at ${new Date(expiresAt).toISOString()} (policy.retention_days elapsed). Upload the image again.`,
   );
@@ -40,13 +32,13 @@ export function expiredTokenError(token: string, expiresAt: number): TracelabErr
 
 /** 500/1028: the stored record cannot be read back. */
 export function corruptTokenError(token: string, detail: string): TracelabError {
-  return new TracelabError(TOKEN_ERROR_CODES.corrupt, 500, `Image token ${token} is corrupted and unusable: ${detail}`);
+  return new TracelabError(ERROR_CODES.tokenCorrupt, 500, `Image token ${token} is corrupted and unusable: ${detail}`);
 }
 
 /** 500/1025: the storage failed while reading (I/O error); the caller may retry. */
 export function retrievalFailedError(token: string, detail: string): TracelabError {
   return new TracelabError(
-    TOKEN_ERROR_CODES.retrievalFailed,
+    ERROR_CODES.tokenRetrievalFailed,
     500,
     `Failed to retrieve image token ${token} from storage; retry. (${detail})`,
   );
@@ -54,5 +46,5 @@ export function retrievalFailedError(token: string, detail: string): TracelabErr
 
 /** 500/−4: the storage failed while writing the record. */
 export function storeFailedError(token: string, detail: string): TracelabError {
-  return new TracelabError(TOKEN_ERROR_CODES.storeFailed, 500, `Failed to store image token ${token}; retry. (${detail})`);
+  return new TracelabError(ERROR_CODES.storeFailed, 500, `Failed to store image token ${token}; retry. (${detail})`);
 }

@@ -29,8 +29,8 @@
  * away (the client is made with its offline queue off), so a request never waits on an outage.
  */
 
-import { TracelabError } from '../../engine/errors.js';
-import { LocalAccount, type AccountStatus, type ServiceAccount, type SubscriptionState } from '../account.js';
+import { ERROR_CODES, TracelabError } from '../../engine/errors.js';
+import { LocalAccount, outOfCreditsError, type AccountStatus, type ServiceAccount, type SubscriptionState } from '../account.js';
 import { isTestMode, microToCredits, type Mode } from '../pricing.js';
 import { decodeStoredRecord, encodeRecord } from './codec.js';
 import { corruptTokenError } from './errors.js';
@@ -53,7 +53,7 @@ export const DEFAULT_REDIS_PREFIX = 'tracelab:';
 
 /** 503 / −3: the shared store cannot be reached; retry (the answer carries `Retry-After`). */
 export function storeUnavailableError(detail: string): TracelabError {
-  return new TracelabError(-3, 503, `The shared store (Redis) is unavailable; retry in a few seconds. (${detail})`);
+  return new TracelabError(ERROR_CODES.unavailable, 503, `The shared store (Redis) is unavailable; retry in a few seconds. (${detail})`);
 }
 
 /** 503s raised before anything was sent (Redis was known to be away): nothing to look up later. */
@@ -248,20 +248,24 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'plan', ARGV[1], 'state', ARGV[2], 'micro', ARGV[3])
 return 1`;
 
-// Returns {code, balance}: 0 = charged; 2 = this request was charged before (nothing taken);
-// 1008/1010/1011 = refused (nothing taken); -1 = no account. A charge leaves a note (KEYS[2], kept
-// 10 min) so a charge whose answer was lost can be looked up, and a retried request is not charged twice.
+/** What CHARGE_SCRIPT answers besides the API's refusal codes. */
+const CHARGE_ANSWER = { charged: 0, chargedBefore: 2, noAccount: -1 } as const;
+
+// Returns {answer, balance}: charged; chargedBefore = this request was charged before (nothing
+// taken); the API code of a refusal (1008/1010/1011, nothing taken); noAccount. A charge leaves a
+// note (KEYS[2], kept 10 min) so a charge whose answer was lost can be looked up, and a retried
+// request is not charged twice.
 const CHARGE_SCRIPT = `
-if redis.call('EXISTS', KEYS[2]) == 1 then return {2, 0} end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {${CHARGE_ANSWER.chargedBefore}, 0} end
 local v = redis.call('HMGET', KEYS[1], 'plan', 'state', 'micro')
-if not v[3] then return {-1, 0} end
-if v[1] == 'none' or v[2] == 'ended' then return {1008, 0} end
-if v[2] == 'pastDue' then return {1010, 0} end
+if not v[3] then return {${CHARGE_ANSWER.noAccount}, 0} end
+if v[1] == 'none' or v[2] == 'ended' then return {${ERROR_CODES.noSubscription}, 0} end
+if v[2] == 'pastDue' then return {${ERROR_CODES.pastDue}, 0} end
 local cost = tonumber(ARGV[1])
 local balance = tonumber(v[3])
-if balance < cost then return {1011, balance} end
+if balance < cost then return {${ERROR_CODES.outOfCredits}, balance} end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', 600000)
-return {0, redis.call('HINCRBY', KEYS[1], 'micro', -cost)}`;
+return {${CHARGE_ANSWER.charged}, redis.call('HINCRBY', KEYS[1], 'micro', -cost)}`;
 
 /** Request ids taken as charge keys (haproxy's unique-id, deploy/haproxy.cfg); others are ignored. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -328,13 +332,14 @@ export class RedisAccount implements ServiceAccount {
       return microCredits;
     }
     const [code, balance] = answer;
-    if (code === 0 || code === 2) return microCredits; // 2: paid by an earlier attempt of this request
-    if (code === -1) throw storeUnavailableError('the account is missing from Redis; start a replica to seed it');
+    if (code === CHARGE_ANSWER.charged || code === CHARGE_ANSWER.chargedBefore) return microCredits;
+    if (code === CHARGE_ANSWER.noAccount) throw storeUnavailableError('the account is missing from Redis; start a replica to seed it');
     // Refused: the same 402 (and message) a LocalAccount would give for this state.
     const status = await this.status();
-    const account = new LocalAccount({ ...status, credits: code === 1011 ? microToCredits(Number(balance)) : status.credits });
-    account.checkCanSpend('production', microCredits);
-    throw new TracelabError(1011, 402, 'Out of credits.');
+    const credits = code === ERROR_CODES.outOfCredits ? microToCredits(Number(balance)) : status.credits;
+    new LocalAccount({ ...status, credits }).checkCanSpend('production', microCredits);
+    // The state changed again since the script ran: the script's answer stands.
+    throw outOfCreditsError(microCredits, credits);
   }
 }
 
