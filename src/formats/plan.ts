@@ -313,7 +313,10 @@ function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisi
 
 function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
   const table = shapeTable(result);
-  const units = shapeUnits(table, options, chains, allowed, uniform);
+  // A photo's regions are blobs of grain: one that happens to be a block of whole pixels is not a
+  // rectangle of the picture, and is written as a path like the others. The engine's own
+  // primitives (circles and ellipses, the only ones it fits in photos) stay.
+  const units = shapeUnits(table, options, chains, allowed, uniform, result.stats.profile !== 'photo');
   const visits = options.drawStyle === 'stroke_edges' || (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) ? visitChainsOnce(table, chains) : undefined;
   if (visits && options.drawStyle === 'stroke_edges') addEdgeStrokes(table, options, visits, units);
   const fillers = visits && options.drawStyle === 'fill_shapes' ? gapFillers(table, options, visits) : new Map<string, StrokeItem[]>();
@@ -321,7 +324,7 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
 }
 
 /** Per shape, its own drawables (a fill, or an outline), in paint order. */
-function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): (FillItem | StrokeItem)[][] {
+function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean, rectangles: boolean): (FillItem | StrokeItem)[][] {
   const { shapes, order } = table;
   const units: (FillItem | StrokeItem)[][] = [];
   for (let i = 0; i < shapes.length; i++) units.push([]);
@@ -335,6 +338,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
     for (let h = 0; h < s.holes.length; h++) loops.push(s.holes[h]!);
     if (options.drawStyle === 'fill_shapes') {
       let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed, walker)) : undefined;
+      if (!rectangles && primitive?.kind === 'rect') primitive = undefined;
       // A turned rectangle is no longer one under a non-uniform page map.
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       // Two literals rather than a spread of a temporary object (one fill per shape).

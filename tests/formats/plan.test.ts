@@ -258,6 +258,19 @@ describe('primitives (output.parameterized_shapes.flatten)', () => {
     expect(writeSvg(result, outputOptions({ flattenPrimitives: true }))).not.toContain('<rect');
   });
 
+  it("a photo's block of whole pixels is written as a path, not as a <rect> (the same block in flat art is one)", () => {
+    const result = traceImage(drawShape(60, 60, WHITE, [{ color: BLUE, inside: rect(10, 12, 40, 50) }]), DEFAULT_ENGINE_PARAMS);
+    // The same trace as a photo's: the profile is the only difference the writer sees.
+    const asPhoto: TraceResult = { ...result, stats: { ...result.stats, profile: 'photo' } };
+    const svg = writeSvg(asPhoto);
+    expect(svg).not.toContain('<rect');
+    expect(svg).toMatch(/<path fill="#1e3cc8" d="M10 12/i);
+    expect(writeSvg(result)).toContain('<rect fill="#1e3cc8"');
+    // A photo's round blob keeps the circle the engine fitted (ellipses and circles stay).
+    const round = traceImage(drawShape(80, 80, WHITE, [{ color: RED, inside: disc(40.3, 38.7, 25.2) }]), DEFAULT_ENGINE_PARAMS);
+    expect(writeSvg({ ...round, stats: { ...round.stats, profile: 'photo' } })).toContain('<circle');
+  });
+
   it('a square region is a <rect>', () => {
     const result = traceImage(drawShape(60, 60, WHITE, [{ color: BLUE, inside: rect(10, 12, 40, 50) }]), DEFAULT_ENGINE_PARAMS);
     const svg = writeSvg(result);
