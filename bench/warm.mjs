@@ -6,7 +6,8 @@
  * bench/peers/*.mjs. Per image: `BENCH_WARM_RUNS` timed runs (default 5) after one warm-up, median.
  * Also a batch figure: the CLI's `vectorize DIR --out-dir` over the corpus (images per second, one
  * process, every core) against VTracer's native binding tracing the same images one by one in one
- * process.
+ * process. And the garbage collector's share of Tracelab's warm time (issue 28): the pauses
+ * node:perf_hooks reports as 'gc' entries during its runs, over the time of those runs.
  *
  * In: the corpus (TRACELAB_CORPUS, BENCH_ONLY as in run.mjs). Out: a Markdown table (warmTable),
  * written to bench/results/warm.md when run alone: `node bench/warm.mjs`.
@@ -17,6 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { loadTs } from '../scripts/ts-module.mjs';
 import { CATEGORIES, selectedCorpus } from './corpus.mjs';
 
@@ -53,6 +55,19 @@ async function timeRunsAsync(fn) {
   return median(times);
 }
 
+/** Milliseconds of garbage collection seen so far in this process (perf_hooks 'gc' entries). */
+let gcMs = 0;
+let gcObserver;
+function watchGc() {
+  if (gcObserver) return;
+  gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+}
+/** GC entries are delivered after the fact: let them arrive before reading gcMs. */
+const gcSettled = () => new Promise((done) => setTimeout(done, 0));
+
 async function tracers() {
   const { planVectorize, runVectorize } = await loadTs(ROOT, 'bench-warm', 'src/api/pipeline.ts');
   const plan = planVectorize([]);
@@ -82,21 +97,29 @@ async function tracers() {
 /** Median warm ms per image and tracer: [{ category, file, tracelab, 'vtracer-native', 'vtracer-wasm' }]. */
 export async function runWarmBench(corpus, images) {
   const t = await tracers();
+  watchGc();
   const rows = [];
   for (const im of images) {
     const bytes = new Uint8Array(readFileSync(join(corpus, im.file)));
     const row = { category: im.category, file: im.file };
     // Per stage too: the median of each stage's ms over the timed runs (the pipeline reports them).
     const stageRuns = [];
+    await gcSettled();
+    const gcBefore = gcMs;
+    let busyMs = 0;
     row.tracelab = await timeRunsAsync(async () => {
+      const t0 = performance.now();
       const out = await t.tracelab(bytes);
+      busyMs += performance.now() - t0;
       stageRuns.push(out.timings);
     });
+    await gcSettled();
+    row.gcShare = busyMs > 0 ? (gcMs - gcBefore) / busyMs : 0;
     row.stages = Object.fromEntries(Object.keys(stageRuns[0] ?? {}).map((k) => [k, median(stageRuns.slice(1).map((x) => x[k]))]));
     row['vtracer-native'] = await timeRunsAsync(() => t['vtracer-native'](Buffer.from(bytes)));
     row['vtracer-wasm'] = timeRuns(() => t['vtracer-wasm'](bytes));
     rows.push(row);
-    process.stderr.write(`warm: ${im.file.padEnd(36)} tracelab ${row.tracelab.toFixed(0)} ms  native ${row['vtracer-native'].toFixed(0)} ms  wasm ${row['vtracer-wasm'].toFixed(0)} ms\n`);
+    process.stderr.write(`warm: ${im.file.padEnd(36)} tracelab ${row.tracelab.toFixed(0)} ms (GC ${(row.gcShare * 100).toFixed(0)} %)  native ${row['vtracer-native'].toFixed(0)} ms  wasm ${row['vtracer-wasm'].toFixed(0)} ms\n`);
   }
   return rows;
 }
@@ -130,15 +153,20 @@ export async function runBatchBench(corpus, images) {
 export function warmTable(rows, batch) {
   const md = ['### Warm timings (one process, engine called repeatedly; medians of per-image medians)', ''];
   md.push(`${RUNS} timed runs per image after a warm-up. Tracelab = decode + trace + SVG through the CLI's pipeline, in line (no threads).`, '');
-  md.push('| kind | images | Tracelab ms | VTracer native ms | vtracer-wasm ms | Tracelab / native | Tracelab / wasm |');
-  md.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  md.push('GC share: garbage-collection pauses (node:perf_hooks) during Tracelab\'s runs of an image over their time; median per kind.', '');
+  md.push('| kind | images | Tracelab ms | VTracer native ms | vtracer-wasm ms | Tracelab / native | Tracelab / wasm | Tracelab GC share |');
+  md.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const c of CATEGORIES) {
     const rs = rows.filter((r) => r.category === c);
     if (!rs.length) continue;
     const t = median(rs.map((r) => r.tracelab));
     const n = median(rs.map((r) => r['vtracer-native']));
     const w = median(rs.map((r) => r['vtracer-wasm']));
-    md.push(`| ${c} | ${rs.length} | ${t.toFixed(0)} | ${n.toFixed(0)} | ${w.toFixed(0)} | ${(median(rs.map((r) => r.tracelab / r['vtracer-native']))).toFixed(2)}× | ${(median(rs.map((r) => r.tracelab / r['vtracer-wasm']))).toFixed(2)}× |`);
+    md.push(`| ${c} | ${rs.length} | ${t.toFixed(0)} | ${n.toFixed(0)} | ${w.toFixed(0)} | ${(median(rs.map((r) => r.tracelab / r['vtracer-native']))).toFixed(2)}× | ${(median(rs.map((r) => r.tracelab / r['vtracer-wasm']))).toFixed(2)}× | ${(median(rs.map((r) => r.gcShare ?? 0)) * 100).toFixed(0)} % |`);
+  }
+  if (rows.length > 0) {
+    const total = (k) => rows.reduce((sum, r) => sum + r[k], 0);
+    md.push(`| all (sums) | ${rows.length} | ${total('tracelab').toFixed(0)} | ${total('vtracer-native').toFixed(0)} | ${total('vtracer-wasm').toFixed(0)} | ${(total('tracelab') / total('vtracer-native')).toFixed(2)}× | ${(total('tracelab') / total('vtracer-wasm')).toFixed(2)}× | ${(median(rows.map((r) => r.gcShare ?? 0)) * 100).toFixed(0)} % |`);
   }
   // Where a warm trace's time goes, per stage (medians per kind of the per-image medians).
   const stages = [...new Set(rows.flatMap((r) => Object.keys(r.stages ?? {})))];
