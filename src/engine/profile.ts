@@ -279,7 +279,9 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   }
   // "No anti-aliasing" needs edges to have been looked at: a smooth, low-contrast photo (a
   // microscope slide, fog) has no contrasty edge at all, and long runs by chance in 8-bit grey.
-  const mayBePixelArt = e.distinct <= MAX_PIXEL_ART_COLORS && e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY;
+  // A small palette is evidence enough (a striped tile has only straight edges, which are not
+  // counted).
+  const mayBePixelArt = e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS);
   if (mayBePixelArt && e.blendRatio < MAX_PIXEL_ART_BLEND_RATIO && e.runShare >= PIXEL_RUNS_MIN) {
     return { profile: 'pixel', reason: `hard edges without anti-aliasing, ${pct(e.runShare)} of pixels in runs, ${colours} colours: pixel art` };
   }

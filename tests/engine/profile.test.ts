@@ -207,8 +207,10 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     expect(decideProfile(base).profile).toBe('flat');
     // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
-    // ... only if there are edges to call hard: without any, no blends proves nothing.
-    expect(decideProfile({ ...base, blendRatio: 0, runShare: 0.78, edgeDensity: 0 }).profile).not.toBe('pixel');
+    // ... only if there are edges to call hard: without any, no blends proves nothing among many
+    // colours (a smooth grey picture); a small palette is evidence enough (a striped tile).
+    expect(decideProfile({ ...base, distinct: 200, blendRatio: 0, runShare: 0.78, edgeDensity: 0 }).profile).not.toBe('pixel');
+    expect(decideProfile({ ...base, blendRatio: 0, runShare: 0.78, edgeDensity: 0 }).profile).toBe('pixel');
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78, noiseShare: 0.1 }).profile).toBe('flat');
     // The same average over flat art's anti-aliased tiles and a hard sprite's: flat art (mixed).
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78, antiAliasedTiles: 0.5 }).profile).toBe('flat');
@@ -341,13 +343,14 @@ describe('photos get no polygonal primitives', () => {
 
 describe('pixel art needs hard edges to be seen, not only their absence', () => {
   it('a smooth, low-contrast grey picture without a single contrasty edge (a microscope slide) is not pixel art', () => {
-    // 8-bit grey changing by a level every few pixels: long runs by chance, no edge, no blend.
+    // 8-bit grey over ~130 levels, changing by a level every pixel or two: long runs by chance,
+    // no edge, no blend.
     const width = 240;
     const height = 200;
     const data = new Uint8ClampedArray(width * height * 4);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
-        const v = Math.round(120 + 18 * Math.sin(x / 23) * Math.cos(y / 31) + 10 * Math.sin((x + y) / 47));
+        const v = Math.round(120 + 45 * Math.sin(x / 23) * Math.cos(y / 31) + 25 * Math.sin((x + y) / 47));
         const o = (y * width + x) * 4;
         data[o] = data[o + 1] = data[o + 2] = v;
         data[o + 3] = 255;
