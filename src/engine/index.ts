@@ -25,7 +25,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, countColors, isAntiAliased, neighbourSpread, type ProfileFacts } from './profile.js';
+import { classifyImage, countColors, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
@@ -69,7 +69,13 @@ function photoSpeckleArea(pixelCount: number): number {
  * are smaller than a photo's specks.
  */
 function photoAreaFloor(facts: ProfileFacts, pixelCount: number): AreaFloor | undefined {
-  return facts.profile === 'flat' && facts.photoTiles.set.includes(1) ? { tiles: facts.photoTiles, minAreaPx: photoSpeckleArea(pixelCount) } : undefined;
+  const tiles = photoAreas(facts);
+  return tiles ? { tiles, minAreaPx: photoSpeckleArea(pixelCount) } : undefined;
+}
+
+/** The photo tiles a picture traced as flat art has, or undefined (none, or another profile). */
+function photoAreas(facts: ProfileFacts): TileMask | undefined {
+  return facts.profile === 'flat' && facts.photoTiles.set.includes(1) ? facts.photoTiles : undefined;
 }
 
 function isNoisy(facts: ProfileFacts): boolean {
@@ -544,7 +550,7 @@ function* boundaryAndFit(
       regionOf: regions.regionOf,
       ...(links ? { links } : {}),
       ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? { hardTiles: facts.hardTiles } : {}),
-      ...(facts.profile === 'flat' && facts.photoTiles.set.includes(1) ? { photoTiles: facts.photoTiles } : {}),
+      ...(photoAreas(facts) ? { photoTiles: facts.photoTiles } : {}),
       ...(deletedColor.length > 0 ? { deletedColor } : {}),
       ...(areas.shaded ? { ramps: areas.shaded.ramps } : {}),
     };
@@ -553,10 +559,7 @@ function* boundaryAndFit(
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   const outline =
     outlined ??
-    memo.set<Outlined>(outlineSlot, outlineKey, (() => {
-      const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
-      return { ...areas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) };
-    })());
+    memo.set<Outlined>(outlineSlot, outlineKey, buildOutline(areas, graph, width, height, links));
   const enclosedVoid = params.shapeStacking === 'stacked' ? (memo.get<EnclosedVoid>('void', outlineKey) ?? memo.set('void', outlineKey, enclosedVoidPoints(regions.regionOf, width, height))) : [];
   clock.lap('boundary', outlined !== undefined);
   if (fitted) clock.lap('fit', true);
@@ -565,6 +568,13 @@ function* boundaryAndFit(
     clock.lap('fit');
   }
   return { outline, fitted, enclosedVoid };
+}
+
+/** Each region's loops over the chain graph and the region whose hole holds it (stage 5). */
+function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: number, links: Uint8Array | undefined): Outlined {
+  const { regions } = areas;
+  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
+  return { ...areas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) };
 }
 
 /** The result and its stats. */

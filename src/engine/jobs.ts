@@ -194,7 +194,7 @@ function mostlyOnTiles(graph: ChainGraph, c: number, tiles: TileMask | undefined
   if (!tiles) return false;
   let x = graph.startX[c]!;
   let y = graph.startY[c]!;
-  let hard = 0;
+  let flagged = 0;
   const from = graph.dirStart[c]!;
   const to = graph.dirStart[c + 1]!;
   for (let k = from; k < to; k++) {
@@ -202,11 +202,11 @@ function mostlyOnTiles(graph: ChainGraph, c: number, tiles: TileMask | undefined
     // The crack's midpoint decides its tile.
     const tx = Math.floor((x + DX[d]! / 2) / tiles.tilePx);
     const ty = Math.floor((y + DY[d]! / 2) / tiles.tilePx);
-    hard += tiles.set[ty * tiles.columns + tx] ?? 0;
+    flagged += tiles.set[ty * tiles.columns + tx] ?? 0;
     x += DX[d]!;
     y += DY[d]!;
   }
-  return hard * 2 > to - from;
+  return flagged * 2 > to - from;
 }
 
 /** Whether a chain runs along (or touches) the image border: a cropped shape is no primitive. */
