@@ -1,7 +1,8 @@
 /**
  * Warm timings: each tracer called again and again inside one process (start-up and module loading
  * out of the figure), the way a server or a batch job uses it. Tracelab: decode + trace + SVG
- * through the same pipeline as the CLI (src/api/pipeline.ts, bundled by scripts/ts-module.mjs);
+ * through the same pipeline as the CLI (src/api/pipeline.ts with the CLI's Node decoder set-up,
+ * bench/warm-entry.ts, bundled by scripts/ts-module.mjs);
  * VTracer's native binding (@neplex/vectorizer) and vtracer-wasm with the settings of
  * bench/peers/*.mjs. Per image: `BENCH_WARM_RUNS` timed runs (default 5) after one warm-up, median.
  * Also a batch figure: the CLI's `vectorize DIR --out-dir` over the corpus (images per second, one
@@ -69,7 +70,9 @@ function watchGc() {
 const gcSettled = () => new Promise((done) => setTimeout(done, 0));
 
 async function tracers() {
-  const { planVectorize, runVectorize } = await loadTs(ROOT, 'bench-warm', 'src/api/pipeline.ts');
+  // As a Node user's call runs it (the CLI, `tracelab/engine` in Node): the Node decoder set-up
+  // (native inflate for PNG) before each decode.
+  const { planVectorize, runVectorize, prepareNodeDecoders } = await loadTs(ROOT, 'bench-warm', 'bench/warm-entry.ts');
   const plan = planVectorize([]);
   const { vectorize, ColorMode, Hierarchical, PathSimplifyMode } = require('@neplex/vectorizer');
   const nativeConfig = {
@@ -85,7 +88,10 @@ async function tracers() {
   };
   const { PNG } = require('pngjs');
   return {
-    tracelab: (bytes) => runVectorize(plan, bytes),
+    tracelab: (bytes) => {
+      prepareNodeDecoders(bytes);
+      return runVectorize(plan, bytes);
+    },
     'vtracer-native': (bytes) => vectorize(bytes, nativeConfig),
     'vtracer-wasm': (bytes) => {
       const png = PNG.sync.read(Buffer.from(bytes));

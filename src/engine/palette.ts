@@ -164,6 +164,23 @@ function buildHistogram(
   const spread = filter.keep === 'all' ? undefined : filter.spread;
   const lowest = filter.keep === 'unflat' ? Math.floor(filter.tolerance) + 1 : 0;
   const highest = filter.keep === 'flat' ? Math.floor(filter.tolerance) : 255;
+  // Pixels of the colour counted last are only counted (flat art repeats it along a row); the run
+  // is added when the colour changes. Sums of whole numbers are exact in doubles, so the totals
+  // do not depend on the order.
+  let runKey = -1;
+  let runLength = 0;
+  const flushRun = (): void => {
+    if (runLength === 0) return;
+    const r = runKey >>> 16;
+    const g = (runKey >>> 8) & 255;
+    const b = runKey & 255;
+    const bin = ((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT);
+    count[bin]! += runLength;
+    sumR[bin]! += r * runLength;
+    sumG[bin]! += g * runLength;
+    sumB[bin]! += b * runLength;
+    runLength = 0;
+  };
   for (let y = 0; y < height; y++) {
     for (let x = 0, i = y * width; x < width; x++, i++) {
       const o = i * 4;
@@ -173,16 +190,15 @@ function buildHistogram(
         if (s < lowest || s > highest) continue;
       }
       if (accept && !accept(x, y)) continue;
-      const r = data[o]!;
-      const g = data[o + 1]!;
-      const b = data[o + 2]!;
-      const bin = ((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT);
-      count[bin]!++;
-      sumR[bin]! += r;
-      sumG[bin]! += g;
-      sumB[bin]! += b;
+      const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+      if (key !== runKey) {
+        flushRun();
+        runKey = key;
+      }
+      runLength++;
     }
   }
+  flushRun();
   const used: number[] = [];
   for (let bin = 0; bin < binCount; bin++) if (count[bin]! > 0) used.push(bin);
   sortIndicesByKey(used, count, true);
@@ -609,6 +625,8 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
 }
 const SHADE_MAX_DELTA_E = 9;
 const SHADE_MAX_INTERIOR = 0.35;
+const INTERIOR_CACHE_BITS = 12;
+const INTERIOR_CACHE_SIZE = 1 << INTERIOR_CACHE_BITS;
 
 /**
  * Per cluster, the share of its pixels (nearest cluster by RGB distance) whose four neighbours
@@ -617,9 +635,19 @@ const SHADE_MAX_INTERIOR = 0.35;
 function interiorShares(c: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Float64Array {
   const k = c.count.length;
   const nearest = new Int16Array(width * height).fill(-1);
+  // The nearest cluster depends on the colour alone: a small direct-mapped cache of exact colours
+  // spares the k-cluster scan for the colours art repeats (flat areas, anti-aliasing ramps).
+  const cachedKey = new Int32Array(INTERIOR_CACHE_SIZE).fill(-1);
+  const cachedNearest = new Int16Array(INTERIOR_CACHE_SIZE);
   for (let i = 0; i < width * height; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    const slot = Math.imul(key, 0x9e3779b1) >>> (32 - INTERIOR_CACHE_BITS);
+    if (cachedKey[slot] === key) {
+      nearest[i] = cachedNearest[slot]!;
+      continue;
+    }
     let best = 0;
     let bestD = Infinity;
     for (let j = 0; j < k; j++) {
@@ -630,6 +658,8 @@ function interiorShares(c: Clusters, data: Uint8Array | Uint8ClampedArray, width
       }
     }
     nearest[i] = best;
+    cachedKey[slot] = key;
+    cachedNearest[slot] = best;
   }
   const total = new Float64Array(k);
   const inside = new Float64Array(k);

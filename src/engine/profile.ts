@@ -338,19 +338,23 @@ function countRuns(
   const inRun = new Uint8Array(width * height);
   // Per grey level (the red channel: only read when every pixel is grey).
   const levels = new Float64Array(256);
+  // One word per pixel: an exact RGB match is one masked comparison.
+  const words = pixelWords(data, width * height);
   let opaque = 0;
   let grey = true;
   for (let y = 0; y < height; y++) {
+    const tileRow = (y >> TILE_SHIFT) * tilesX;
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const o = i * 4;
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
       opaque++;
-      tileOpaque[(y >> TILE_SHIFT) * tilesX + (x >> TILE_SHIFT)]!++;
+      tileOpaque[tileRow + (x >> TILE_SHIFT)]!++;
       levels[data[o]!]!++;
       if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
-      if (x + 1 < width && sameOpaque(data, o, o + 4)) inRun[i] = inRun[i + 1] = 1;
-      if (y + 1 < height && sameOpaque(data, o, o + width * 4)) inRun[i] = inRun[i + width] = 1;
+      const w = words[i]!;
+      if (x + 1 < width && data[o + 7]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + 1]!) & RGB_MASK) === 0) inRun[i] = inRun[i + 1] = 1;
+      if (y + 1 < height && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + width]!) & RGB_MASK) === 0) inRun[i] = inRun[i + width] = 1;
     }
   }
   let runs = 0;
@@ -370,8 +374,13 @@ function countRuns(
   return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevels / opaque : 1 };
 }
 
-function sameOpaque(data: Uint8Array | Uint8ClampedArray, o: number, q: number): boolean {
-  return data[q + 3]! >= OPAQUE_ALPHA_MIN && data[o] === data[q] && data[o + 1] === data[q + 1] && data[o + 2] === data[q + 2];
+/** The bits of a pixel word (pixelWords) that hold R, G and B, whatever the platform's byte order. */
+const RGB_MASK = new Uint32Array(new Uint8Array([255, 255, 255, 0]).buffer)[0]! | 0;
+
+/** The RGBA pixels as one 32-bit word each (a view when the bytes are aligned, else a copy). */
+function pixelWords(data: Uint8Array | Uint8ClampedArray, pixelCount: number): Uint32Array {
+  if (data.byteOffset % 4 === 0) return new Uint32Array(data.buffer, data.byteOffset, pixelCount);
+  return new Uint32Array(Uint8Array.from(data.subarray(0, pixelCount * 4)).buffer);
 }
 
 /**
@@ -671,11 +680,15 @@ export function neighbourSpread(
   // per pixel, before the JIT has optimised anything.
   const base = rowFrom * width;
   const bandEnd = rowTo * width;
+  // Equal pixels (most pairs in art) differ by 0, which the spread already holds: one word
+  // comparison skips them.
+  const words = pixelWords(data, width * height);
   for (let y = Math.max(0, rowFrom - 1); y < rowTo; y++) {
     const rowStart = y * width;
     if (y >= rowFrom) {
       // Horizontal pairs of this row: both pixels are in the band.
       for (let i = rowStart; i < rowStart + width - 1; i++) {
+        if (words[i] === words[i + 1]) continue;
         const o = i * 4;
         let d = Math.abs(data[o]! - data[o + 4]!);
         const dg = Math.abs(data[o + 1]! - data[o + 5]!);
@@ -694,6 +707,7 @@ export function neighbourSpread(
     const lowerInBand = rowStart + width < bandEnd;
     const step = width * 4;
     for (let i = rowStart; i < rowStart + width; i++) {
+      if (words[i] === words[i + width]) continue;
       const o = i * 4;
       let d = Math.abs(data[o]! - data[o + step]!);
       const dg = Math.abs(data[o + 1]! - data[o + step + 1]!);
@@ -766,9 +780,21 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
   const near2 = TONE_NEAR * TONE_NEAR;
   let onBlend = 0;
   let onTone = 0;
+  // Art repeats the colour of the pixel before: its verdict (0 off the segment, 1 a blend, 2 a
+  // tone) is reused.
+  let lastKey = -1;
+  let lastVerdict = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    if (key === lastKey) {
+      onBlend += lastVerdict > 0 ? 1 : 0;
+      onTone += lastVerdict > 1 ? 1 : 0;
+      continue;
+    }
+    lastKey = key;
+    lastVerdict = 0;
     const px = data[o]! - a[0];
     const py = data[o + 1]! - a[1];
     const pz = data[o + 2]! - a[2];
@@ -778,7 +804,11 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
     const ez = pz - t * dz;
     if (ex * ex + ey * ey + ez * ez > near2) continue;
     onBlend++;
-    if (px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2) onTone++;
+    lastVerdict = 1;
+    if (px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2) {
+      onTone++;
+      lastVerdict = 2;
+    }
   }
   return { blendShare: onBlend / opaque, toneShare: onTone / opaque };
 }

@@ -240,6 +240,21 @@ describe('classifyImage: the profile from evidence, not from size', () => {
   });
 });
 
+describe('pixels anywhere in memory', () => {
+  it('an image whose pixel bytes start at an odd offset of their buffer (a subarray) gets the same spread and the same facts', () => {
+    // The profile reads pixels as 32-bit words where it can; an unaligned view has to give the
+    // same measurements, not throw (a caller's subarray of a bigger buffer).
+    for (const image of [sprite(), grainyDusk()]) {
+      const shifted = new Uint8ClampedArray(image.data.length + 1);
+      shifted.set(image.data, 1);
+      const unaligned = shifted.subarray(1);
+      expect(unaligned.byteOffset % 4).toBe(1);
+      expect(neighbourSpread(unaligned, image.width, image.height)).toEqual(neighbourSpread(image.data, image.width, image.height));
+      expect(classify({ ...image, data: unaligned })).toEqual(classify(image));
+    }
+  });
+});
+
 describe('EngineParams.profile (tracelab.profile) overrides the decision', () => {
   it("'auto' and absent are the engine's own decision, byte for byte", () => {
     const image = grainyDusk();
