@@ -169,7 +169,9 @@ class ChainWalker {
   private readonly startX: number[] = [];
   private readonly startY: number[] = [];
   private readonly dirStart: number[] = [0];
-  private readonly dirs: number[] = [];
+  /** Every boundary crack is walked once: one byte per crack, sized before the first walk. */
+  private readonly dirs: Uint8Array;
+  private dirCount = 0;
   private readonly left: number[] = [];
   private readonly right: number[] = [];
   private readonly closed: number[] = [];
@@ -183,6 +185,9 @@ class ChainWalker {
   ) {
     this.hCount = width * (height + 1);
     this.crackChain = new Int32Array(isBoundaryCrack.length).fill(-1);
+    let cracks = 0;
+    for (let i = 0; i < isBoundaryCrack.length; i++) cracks += isBoundaryCrack[i]!;
+    this.dirs = new Uint8Array(cracks);
   }
 
   walk(x0: number, y0: number, d0: number): void {
@@ -196,11 +201,12 @@ class ChainWalker {
     let y = y0;
     let d = d0;
     let isClosed = 0;
+    let at = this.dirCount;
     const stride = width + 1;
     for (;;) {
       // Inline crack index and boundary tests: this loop visits every boundary crack once.
       crackChain[d === 0 ? y * width + x : d === 1 ? hCount + y * stride + x : d === 2 ? y * width + x - 1 : hCount + (y - 1) * stride + x] = id;
-      dirs.push(d);
+      dirs[at++] = d;
       x += DX[d]!;
       y += DY[d]!;
       const deg = degree[y * stride + x]!;
@@ -227,7 +233,8 @@ class ChainWalker {
       else d = 3;
     }
     this.closed.push(isClosed);
-    this.dirStart.push(dirs.length);
+    this.dirCount = at;
+    this.dirStart.push(at);
   }
 
   graph(): ChainGraph {
@@ -235,7 +242,7 @@ class ChainWalker {
       count: this.startX.length,
       startX: Int32Array.from(this.startX),
       startY: Int32Array.from(this.startY),
-      dirs: Uint8Array.from(this.dirs),
+      dirs: this.dirs.subarray(0, this.dirCount),
       dirStart: Int32Array.from(this.dirStart),
       left: Int32Array.from(this.left),
       right: Int32Array.from(this.right),

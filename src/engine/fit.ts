@@ -37,26 +37,46 @@ export interface FittedChain {
   readonly primitive?: ShapePrimitive;
 }
 
-/** Fits a polyline exactly: only collinear interior vertices are removed (pixel art). */
-export function fitPolyline(points: Float64Array, closed: boolean): FittedChain {
-  const n = points.length / 2;
+/**
+ * A chain of lattice steps fitted exactly (pixel art): straight lines between its corners, only
+ * collinear vertices dropped. Read from its directions (0 E, 1 S, 2 W, 3 N) without listing its
+ * vertices: on the lattice a vertex is collinear exactly when the steps into and out of it are
+ * parallel, so the corners are where the direction turns. A closed chain starts at its first
+ * corner. (A list of its vertices was most of pixel art's garbage: it has hundreds of thousands.)
+ */
+export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array, from: number, to: number, closed: boolean): FittedChain {
+  const steps = to - from;
+  const n = closed ? steps : steps + 1;
   const segments: Segment[] = [];
-  const keep: number[] = [];
+  let x = startX;
+  let y = startY;
+  let firstX = NaN;
+  let firstY = NaN;
   for (let i = 0; i < n; i++) {
+    // Vertex i is entered by step i − 1 (a closed chain's vertex 0 by its last step) and left by
+    // step i; an open chain's ends are kept.
     const isEnd = !closed && (i === 0 || i === n - 1);
-    if (isEnd || !collinear(points, (i - 1 + n) % n, i, (i + 1) % n)) keep.push(i);
+    if (isEnd || (dirs[from + (i === 0 ? steps - 1 : i - 1)]! & 1) !== (dirs[from + i]! & 1)) {
+      if (Number.isNaN(firstX)) {
+        firstX = x;
+        firstY = y;
+      } else segments.push({ kind: 'line', x, y });
+    }
+    if (i < steps) {
+      x += LATTICE_DX[dirs[from + i]!]!;
+      y += LATTICE_DY[dirs[from + i]!]!;
+    }
   }
-  if (keep.length === 0) keep.push(0);
-  const first = keep[0]!;
-  for (let k = 1; k < keep.length; k++) segments.push({ kind: 'line', x: points[keep[k]! * 2]!, y: points[keep[k]! * 2 + 1]! });
-  if (closed) segments.push({ kind: 'line', x: points[first * 2]!, y: points[first * 2 + 1]! });
-  return { startX: points[first * 2]!, startY: points[first * 2 + 1]!, segments };
+  if (Number.isNaN(firstX)) {
+    firstX = startX;
+    firstY = startY;
+  }
+  if (closed) segments.push({ kind: 'line', x: firstX, y: firstY });
+  return { startX: firstX, startY: firstY, segments };
 }
 
-function collinear(p: Float64Array, a: number, b: number, c: number): boolean {
-  const cross = (p[b * 2]! - p[a * 2]!) * (p[c * 2 + 1]! - p[a * 2 + 1]!) - (p[b * 2 + 1]! - p[a * 2 + 1]!) * (p[c * 2]! - p[a * 2]!);
-  return Math.abs(cross) < 1e-9;
-}
+const LATTICE_DX = [1, 0, -1, 0] as const;
+const LATTICE_DY = [0, 1, 0, -1] as const;
 
 /**
  * `shape`, when given, is tried on a closed loop that is not round, before any span is fitted: a

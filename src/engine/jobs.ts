@@ -11,7 +11,7 @@
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
 import { diagonalLinkRows } from './diagonals.js';
-import { fitChain, fitPolyline, fitRoundLoop, type FittedChain } from './fit.js';
+import { fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit.js';
 import { labelRows } from './label.js';
 import type { Palette } from './palette.js';
 import { fitPrimitive } from './primitives.js';
@@ -123,7 +123,7 @@ const FIT: Record<Exclude<ImageProfile, 'pixel' | 'lineart'>, { tolerancePx: num
  */
 function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
   const closed = graph.closed[c] === 1;
-  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitPolyline(latticePoints(graph, c), closed);
+  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitLatticeSteps(graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
   if (profile === 'lineart') return fitLineArt(graph, c, closed, shapes, context);
   const points = coveragePoints(graph, c, context);
   const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
