@@ -111,6 +111,32 @@ describe('line art: bilevel pictures traced like potrace', () => {
     expect(segments.length).toBeLessThanOrEqual(8);
   });
 
+  it('a 3 × 65,534 strip (a fuzzed GIF, forced to line art) is traced, not searched for minutes: its long sides stay straight lines', () => {
+    // Every vertex of a straight run can reach every other: without a bound on the possible sides
+    // the polygon search was quadratic in the run (4 billion sides here; the fuzz slice hung).
+    const width = 3;
+    const height = 65_534;
+    const data = new Uint8Array(width * height * 4).fill(255);
+    for (let y = 0; y < height; y++) {
+      const o = (y * width) * 4;
+      data[o] = data[o + 1] = data[o + 2] = 0;
+    }
+    const result = traceImage({ width, height, data }, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+    // The ink column's right side runs the whole height, straight: pieces (lines or flat cubics)
+    // that keep x = 1 all the way. Past the bound a side spans at most 4,000,000 / 65,534 = 61
+    // steps, so it takes about a thousand pieces instead of one: straight, not minimal.
+    const inkSide = result.chains.find((chain) => chain.segments.every((s) => s.x === 1))!;
+    let y = inkSide.startY;
+    let straightRun = 0;
+    for (const s of inkSide.segments) {
+      const flat = s.kind === 'line' || (s.kind === 'cubic' && s.c1x === 1 && s.c2x === 1);
+      if (flat && s.x === 1) straightRun += Math.abs(s.y - y);
+      y = s.y;
+    }
+    expect(straightRun).toBeGreaterThan(height - 20);
+    expect(inkSide.segments.length).toBeLessThan(2000);
+  });
+
   it('a 1-bit letter keeps its corners and curves its bowl with few segments', () => {
     // A "D": stem 20 px wide, a bowl of outer radius 60 and inner radius 40 to its right.
     const letterD: Inside = (x, y) => {
