@@ -16,6 +16,7 @@ import { drawnElements, svgStats } from './svgstats.mjs';
 import { imageReport } from './report.mjs';
 import { DERIVED_KINDS, PHOTO_SIZES, bilevelPbm, deriveImages, pngReader } from './derived.mjs';
 import { FAMILIES, tracelabFacts } from './tracelab-facts.mjs';
+import { coldRows, speedTargetsTable } from './speed-targets.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -631,15 +632,21 @@ async function main() {
   }
   // Warm timings (engine called repeatedly in one process) and the batch figure (bench/warm.mjs);
   // BENCH_WARM=0 skips them.
+  // Issue 28's speed targets side by side (bench/speed-targets.mjs) from the rows below.
+  const speed = { cold: coldRows(rows.filter((r) => !DERIVED_KINDS[r.category])) };
   if (images.length && process.env.BENCH_WARM !== '0' && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runWarmBench, runBatchBench, warmTable } = await import('./warm.mjs');
-    md.push(warmTable(await runWarmBench(CORPUS, images), await runBatchBench(CORPUS, images)), '');
+    speed.warm = await runWarmBench(CORPUS, images);
+    speed.batch = await runBatchBench(CORPUS, images);
+    md.push(warmTable(speed.warm, speed.batch), '');
   }
   // Browser timings in Chromium against vtracer-wasm (bench/browser.mjs); BENCH_BROWSER=0 skips them.
   if (images.length && process.env.BENCH_BROWSER !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runBrowserBench, browserTable } = await import('./browser.mjs');
-    md.push(browserTable(await runBrowserBench(CORPUS, images)), '');
+    speed.browser = await runBrowserBench(CORPUS, images);
+    md.push(browserTable(speed.browser), '');
   }
+  md.push(...speedTargetsTable(speed));
   // Playground timings in the built app (bench/playground.mjs); BENCH_PLAYGROUND=0 skips them.
   if (images.length && process.env.BENCH_PLAYGROUND !== '0' && existsSync('/usr/bin/chromium') && (!ONLY_TRACERS || ONLY_TRACERS.includes('tracelab'))) {
     const { runPlaygroundBench, playgroundTable } = await import('./playground.mjs');
