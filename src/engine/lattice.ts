@@ -15,6 +15,7 @@
  *   counted, and an integer period and phase must carry nearly all of them; cells take the mean of
  *   their inner pixels (JPEG ringing sits next to the borders).
  */
+import { pixelWords } from './pixel-words.js';
 import type { Chain, RgbaImage, Segment, Shape, TraceResult } from './types.js';
 
 export interface Lattice {
@@ -72,13 +73,13 @@ function differsFrom(a: Uint8Array | Uint8ClampedArray, o: number, b: Uint8Array
  */
 function columnChanges(image: RgbaImage, tolerance: number): Int32Array {
   const { width, height, data } = image;
-  const words = rgbaWords(data);
+  const words = pixelWords(data);
   const cols = new Int32Array(width);
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 1; x < width; x++) {
       const i = row + x;
-      if (words && words[i] === words[i - 1]) continue;
+      if (words[i] === words[i - 1]) continue;
       if (differs(data, i * 4 - 4, i * 4, tolerance)) cols[x]!++;
     }
   }
@@ -88,14 +89,14 @@ function columnChanges(image: RgbaImage, tolerance: number): Int32Array {
 /** Per row y (1 … height−1), how many columns change between y−1 and y; index 0 unused. */
 function rowChanges(image: RgbaImage, tolerance: number): Int32Array {
   const { width, height, data } = image;
-  const words = rgbaWords(data);
+  const words = pixelWords(data);
   const rows = new Int32Array(height);
   for (let y = 1; y < height; y++) {
     const row = y * width;
     let changes = 0;
     for (let x = 0; x < width; x++) {
       const i = row + x;
-      if (words && words[i] === words[i - width]) continue;
+      if (words[i] === words[i - width]) continue;
       if (differs(data, (i - width) * 4, i * 4, tolerance)) changes++;
     }
     rows[y] = changes;
@@ -103,10 +104,6 @@ function rowChanges(image: RgbaImage, tolerance: number): Int32Array {
   return rows;
 }
 
-/** The pixels as one 32-bit word each, when the bytes are 4-aligned (else undefined). */
-function rgbaWords(data: Uint8Array | Uint8ClampedArray): Uint32Array | undefined {
-  return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, data.length >> 2) : undefined;
-}
 
 function exactLattice(image: RgbaImage): Lattice | null {
   // Every test below only rejects, so the cheapest runs first: art that is not an upscale has

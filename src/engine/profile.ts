@@ -12,6 +12,7 @@
  *   contrasting tones with anti-aliased blends between them (twoTones; traced as flat art).
  * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides.
  */
+import { pixelWords, RGB_MASK } from './pixel-words.js';
 import type { ImageProfile } from './types.js';
 
 export const OPAQUE_ALPHA_MIN = 128;
@@ -339,7 +340,7 @@ function countRuns(
   // Per grey level (the red channel: only read when every pixel is grey).
   const levels = new Float64Array(256);
   // One word per pixel: an exact RGB match is one masked comparison.
-  const words = pixelWords(data, width * height);
+  const words = pixelWords(data);
   let opaque = 0;
   let grey = true;
   for (let y = 0; y < height; y++) {
@@ -372,15 +373,6 @@ function countRuns(
     for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
   }
   return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevels / opaque : 1 };
-}
-
-/** The bits of a pixel word (pixelWords) that hold R, G and B, whatever the platform's byte order. */
-const RGB_MASK = new Uint32Array(new Uint8Array([255, 255, 255, 0]).buffer)[0]! | 0;
-
-/** The RGBA pixels as one 32-bit word each (a view when the bytes are aligned, else a copy). */
-function pixelWords(data: Uint8Array | Uint8ClampedArray, pixelCount: number): Uint32Array {
-  if (data.byteOffset % 4 === 0) return new Uint32Array(data.buffer, data.byteOffset, pixelCount);
-  return new Uint32Array(Uint8Array.from(data.subarray(0, pixelCount * 4)).buffer);
 }
 
 /**
@@ -682,7 +674,7 @@ export function neighbourSpread(
   const bandEnd = rowTo * width;
   // Equal pixels (most pairs in art) differ by 0, which the spread already holds: one word
   // comparison skips them.
-  const words = pixelWords(data, width * height);
+  const words = pixelWords(data);
   for (let y = Math.max(0, rowFrom - 1); y < rowTo; y++) {
     const rowStart = y * width;
     if (y >= rowFrom) {
