@@ -52,6 +52,9 @@ function nearestLabels(
   const cache = new Int32Array(1 << (3 * CACHE_BITS)).fill(-1);
   const lab = new Float64Array(3);
   const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
+  // A pixel of the colour before it (most pixels of art) takes that pixel's label.
+  let lastKey = -1;
+  let lastLabel = -1;
   for (let i = 0; i < n; i++) {
     const o = (first + i) * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
@@ -61,9 +64,15 @@ function nearestLabels(
     const r = data[o]!;
     const g = data[o + 1]!;
     const b = data[o + 2]!;
-    const exact = exactIndex?.get((r << 16) | (g << 8) | b);
+    const rgb = (r << 16) | (g << 8) | b;
+    if (rgb === lastKey) {
+      nearest[i] = lastLabel;
+      continue;
+    }
+    lastKey = rgb;
+    const exact = exactIndex?.get(rgb);
     if (exact !== undefined) {
-      nearest[i] = exact;
+      nearest[i] = lastLabel = exact;
       continue;
     }
     const key = ((r >> CACHE_SHIFT) << (2 * CACHE_BITS)) | ((g >> CACHE_SHIFT) << CACHE_BITS) | (b >> CACHE_SHIFT);
@@ -75,7 +84,7 @@ function nearestLabels(
       label = nearestLab(palette, lab);
       cache[key] = label;
     }
-    nearest[i] = label;
+    nearest[i] = lastLabel = label;
   }
   return nearest;
 }
