@@ -139,8 +139,13 @@ function ellipseDistance(x: number, y: number, a: number, b: number): number {
   let y0 = Math.abs(x);
   let y1 = Math.abs(y);
   if (e0 < e1) {
-    [e0, e1] = [e1, e0];
-    [y0, y1] = [y1, y0];
+    // Swapped through temporaries: a destructuring swap allocated two arrays per sample.
+    const e = e0;
+    e0 = e1;
+    e1 = e;
+    const y = y0;
+    y0 = y1;
+    y1 = y;
   }
   if (!(e1 > 1e-9)) return hypot2(Math.max(0, y0 - e0), y1);
   const inside = (y0 / e0) ** 2 + (y1 / e1) ** 2 < 1;
