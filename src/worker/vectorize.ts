@@ -7,6 +7,7 @@
 
 import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
+import { preparePngInflate } from '../decode/browser-inflate.js';
 import { readImageHeader } from '../decode/index.js';
 import { decodeBytes, gradientCounts, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile, writePlanFile } from '../api/write-file.js';
@@ -89,6 +90,8 @@ function nextTask(): Promise<void> {
 
 async function decodeOnce(bytes: Uint8Array): Promise<{ bytes: Uint8Array; pixels: PixelInput; reused: boolean }> {
   if (lastDecoded && sameBytes(lastDecoded.bytes, bytes)) return { ...lastDecoded, reused: true };
+  // A PNG's image data inflated by the browser's own zlib first (the same bytes as fflate's).
+  await preparePngInflate(bytes);
   const pixels = await decodeBytes(bytes);
   // The caller's array may be transferred back later: keep a copy.
   lastDecoded = { bytes: bytes.slice(), pixels };
