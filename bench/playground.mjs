@@ -196,7 +196,8 @@ async function waitForResult(page, afterId) {
 async function openPage(browser, baseUrl, { early, tag } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.addInitScript(probe, early ?? null);
-  if (process.env.BENCH_CONSOLE) page.on('console', (m) => /TIMING/.test(m.text()) && process.stderr.write(m.text() + '\n'));
+  // BENCH_CONSOLE=1: the page's and its workers' console lines on stderr (for timing probes added while investigating).
+  if (process.env.BENCH_CONSOLE) page.on('console', (m) => process.stderr.write(`console: ${m.text()}\n`));
   if (TRACE_DIR && tag) {
     mkdirSync(TRACE_DIR, { recursive: true });
     await browser.startTracing(page, { path: join(TRACE_DIR, `${tag}.json`), categories: TRACE_CATEGORIES });

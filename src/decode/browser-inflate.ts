@@ -11,7 +11,6 @@
  */
 
 import { readImageHeader } from './index.js';
-import { pngOneShotStream } from './png.js';
 import { setPreparedInflate } from './inflate.js';
 import { sniffFormat } from './sniff.js';
 
@@ -20,6 +19,8 @@ export async function preparePngInflate(bytes: Uint8Array): Promise<void> {
   // Only a picture the decode accepts (its header read and within the pixel limit, as decodeImage
   // checks it): a hostile header must not have this allocate what the decode then refuses.
   if (!(await readImageHeader(bytes).then(() => true, () => false))) return;
+  // Loaded as decodeImage loads it (the PNG decoder is a chunk of its own in the bundles).
+  const { pngOneShotStream } = await import('./png.js');
   const stream = pngOneShotStream(bytes);
   if (!stream) return;
   const inflated = await inflateExactly(stream.zlib, stream.size);
