@@ -346,6 +346,8 @@ function startupChecks(ctx: E2eContext): Check[] {
           await page.goto(ctx.baseUrl, { waitUntil: 'commit' });
           await upload(page, 'dense-early.png', Buffer.from(denseShapesPng()));
           await resultWaiter()(page);
+          // The finished result is in the pane; wait until its picture is decoded too.
+          await page.waitForFunction(() => (window as unknown as { __shown: number[] }).__shown.some((id) => id > 0), null, { timeout: TIMEOUT });
           const shown = await page.evaluate(() => (window as unknown as { __shown: number[] }).__shown);
           assert.ok(shown.length >= 2 && shown[0]! < 0, `a draft first: ${JSON.stringify(shown)}`);
           assert.ok(shown[shown.length - 1]! > 0, `the full result last: ${JSON.stringify(shown)}`);
