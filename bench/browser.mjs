@@ -5,7 +5,8 @@
  * playwright-core). Per image: BENCH_BROWSER_WARMUP untimed runs (default 3: a page's V8 tiers up
  * over several calls), then BENCH_BROWSER_RUNS timed runs (default 5), median.
  * vtracer-wasm gets the pixels from the page's own PNG decoding (createImageBitmap + canvas, not
- * timed), Tracelab the PNG bytes (its decode is timed: that is what it does in the playground).
+ * timed), Tracelab the PNG bytes (its decode is timed: that is what it does in the playground,
+ * with the PNG's image data inflated by the browser's zlib first, as the playground worker does).
  *
  * In: the corpus (TRACELAB_CORPUS, BENCH_ONLY as in run.mjs). Out: a Markdown table (browserTable),
  * written to bench/results/browser.md when run alone: `node bench/browser.mjs`.
@@ -51,7 +52,7 @@ function serve(files) {
 }
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
-import { planVectorize, runVectorize } from '/tracelab.js';
+import { planVectorize, preparePngInflate, runVectorize } from '/tracelab.js';
 import init, { to_svg } from '/vtracer.js';
 await init('/vtracer.wasm');
 const plan = planVectorize([]);
@@ -66,7 +67,10 @@ window.timeImage = async (url, runs, warmup) => {
   ctx.drawImage(bitmap, 0, 0);
   const pixels = new Uint8Array(ctx.getImageData(0, 0, bitmap.width, bitmap.height).data.buffer);
   const time = async (fn) => { for (let i = 0; i < warmup; i++) await fn(); const t = []; for (let i = 0; i < runs; i++) { const t0 = performance.now(); await fn(); t.push(performance.now() - t0); } return median(t); };
-  const tracelab = await time(() => runVectorize(plan, bytes));
+  const tracelab = await time(async () => {
+    await preparePngInflate(bytes);
+    return runVectorize(plan, bytes);
+  });
   const vtracer = await time(() => to_svg(pixels, bitmap.width, bitmap.height, CONFIG));
   return { tracelab, vtracer };
 };
@@ -78,8 +82,16 @@ export async function runBrowserBench(corpus, images) {
   const { chromium } = requireRoot('playwright-core');
   const work = mkdtempSync(join(tmpdir(), 'tracelab-browser-bench-'));
   try {
+    // The playground worker's decode path: a PNG's image data is inflated by the browser's own
+    // zlib before the decode (src/decode/browser-inflate.ts, called by src/worker/vectorize.ts).
+    const entry = join(work, 'entry.ts');
+    writeFileSync(
+      entry,
+      `export { planVectorize, runVectorize } from ${JSON.stringify(join(ROOT, 'src', 'api', 'pipeline.ts'))};\n` +
+        `export { preparePngInflate } from ${JSON.stringify(join(ROOT, 'src', 'decode', 'browser-inflate.ts'))};\n`,
+    );
     await build({
-      entryPoints: [join(ROOT, 'src', 'api', 'pipeline.ts')],
+      entryPoints: [entry],
       outfile: join(work, 'tracelab.js'),
       bundle: true,
       format: 'esm',

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 
 import type { Page } from 'playwright-core';
 
-import { scenePng, type Scene } from './draw.js';
+import { denseShapesPng, scenePng, type Scene } from './draw.js';
 import { browserEncode, fetchText, fixturePng, noProblemsCheck, openPage, resultWaiter, runCheckList, stats, status, statusText, TIMEOUT, upload } from './harness.js';
 import type { Check, CheckResult, E2eContext } from './harness.js';
 
@@ -318,6 +318,40 @@ function startupChecks(ctx: E2eContext): Check[] {
           await upload(page, 'fixture.png', fixturePng);
           const src = await resultWaiter()(page);
           assert.match(await checkResult(page, src), /viewBox="0 0 96 80"/);
+          await page.waitForLoadState('networkidle', { timeout: TIMEOUT });
+          assert.deepEqual(problems, []);
+        } finally {
+          await context.close();
+        }
+      },
+    },
+    {
+      name: 'a 2-MP picture chosen while the page still loads shows its draft first, then the full result (issue 28)',
+      async run() {
+        const { context, page, problems } = await openPage(ctx, { goto: false });
+        try {
+          // Every picture the result pane shows, in order, once loaded: drafts have negative trace ids.
+          await page.addInitScript(() => {
+            const shown: number[] = [];
+            (window as unknown as { __shown: number[] }).__shown = shown;
+            let last = '';
+            new MutationObserver(() => {
+              const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
+              if (!img?.src || `${img.dataset.traceId} ${img.src}` === last) return;
+              last = `${img.dataset.traceId} ${img.src}`;
+              const id = Number(img.dataset.traceId);
+              img.decode().then(() => shown.push(id), () => undefined);
+            }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src', 'data-trace-id'] });
+          });
+          await page.goto(ctx.baseUrl, { waitUntil: 'commit' });
+          await upload(page, 'dense-early.png', Buffer.from(denseShapesPng()));
+          await resultWaiter()(page);
+          // The finished result is in the pane; wait until its picture is decoded too.
+          await page.waitForFunction(() => (window as unknown as { __shown: number[] }).__shown.some((id) => id > 0), null, { timeout: TIMEOUT });
+          const shown = await page.evaluate(() => (window as unknown as { __shown: number[] }).__shown);
+          assert.ok(shown.length >= 2 && shown[0]! < 0, `a draft first: ${JSON.stringify(shown)}`);
+          assert.ok(shown[shown.length - 1]! > 0, `the full result last: ${JSON.stringify(shown)}`);
+          assert.match((await stats(page)).Shapes ?? '', /^\d+/);
           await page.waitForLoadState('networkidle', { timeout: TIMEOUT });
           assert.deepEqual(problems, []);
         } finally {

@@ -268,6 +268,23 @@ function physDpi(res: { x: number; y: number; unit: number } | undefined) {
   return res && res.unit === 1 ? makeDpi(res.x, res.y, 'm') : undefined;
 }
 
+/**
+ * The zlib stream decodePng hands the one-shot inflater (inflate.ts) and the size it must fill, or
+ * undefined when it would not call it (interlaced, no signature, a stream too short to fill the
+ * size) or the chunks cannot be read (decodePng reports that). For a host whose native inflate is
+ * asynchronous (browser-inflate.ts): it inflates this stream before the decode.
+ */
+export function pngOneShotStream(bytes: Uint8Array): { zlib: Uint8Array; size: number } | undefined {
+  try {
+    const info = walkChunks(bytes);
+    if (info.interlaced || !hasSignature(bytes)) return undefined;
+    const size = rawSize(info);
+    return info.idatBytes * 1032 >= size ? { zlib: concatBytes(info.idat), size } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function decodePng(bytes: Uint8Array): RawImage {
   const info = walkChunks(bytes);
   const expected = rawSize(info);

@@ -1,5 +1,5 @@
 /**
- * The result viewer. In: the store's source (the input file), job (svg, outlineSvg, size, status)
+ * The result viewer. In: the store's source (the input file), job (svg, size, status)
  * and viewer slice (mode, zoom, centre, divider). Out: edits of the viewer slice only.
  *
  * Three modes: side by side (input and result, panes share zoom and centre), overlay (input and
@@ -26,9 +26,10 @@ import { fieldsFor, type Job, type Source, type TracelabStore, type ViewMode, ty
 import { actualSize, panBy, PAN_STEP_PX, placement, sharpWindow, stepZoom, wheelFactor, zoomAt, type Size } from './viewer-geometry.js';
 import { formatNumber } from './format.js';
 
-/** Renders part of the current result at a zoom: the preview worker (its last trace). */
+/** Renders part of the current result at a zoom, or as outlines: the preview worker (its last trace). */
 export interface ViewRenderer {
   renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
+  renderOutline(bytes: Uint8Array, fields: [string, string][]): Promise<string>;
 }
 
 /** Wait this long after the last zoom or pan before asking for a sharp view. */
@@ -71,9 +72,11 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
     showDraft || job.previewPng ? 'image/png' : 'image/svg+xml',
     showDraft ? -job.id : job.resultId,
   );
-  // Made only while outline mode shows it: encoding a large SVG string into a Blob costs the main
-  // thread about 0.1 ms per kB at every result.
-  const outlineView = useObjectUrl(mode === 'outline' ? job.outlineSvg : null, 'image/svg+xml', job.resultId);
+  // Asked of the worker only while outline mode shows it: written with every result, it was a
+  // second SVG of the result's size each time (worker time, and megabytes copied to the page), and
+  // encoding a large SVG string into a Blob costs the main thread about 0.1 ms per kB.
+  const outlineSvg = useOutline(renderer, source, job, mode === 'outline', () => fieldsFor(options));
+  const outlineView = useObjectUrl(outlineSvg, 'image/svg+xml', job.resultId);
 
   // The input's own pixel grid is the viewer's unit; the result's size stands in while the
   // browser cannot show the input (e.g. TIFF) or has not loaded it yet.
@@ -241,6 +244,35 @@ function useSharpView(
     };
   }, [key, renderer]);
   return sharpState(key, done, job.resultId);
+}
+
+/**
+ * The finished result's outlines while `wanted` (outline mode), from the renderer (the worker's
+ * last trace), or null until they come (or without a renderer, or when they failed: the faded
+ * input stays alone). Asked once per finished result; kept on screen while a re-trace runs, as
+ * the result is.
+ */
+function useOutline(renderer: ViewRenderer | undefined, source: Source | null, job: Job, wanted: boolean, fields: () => [string, string][]): string | null {
+  const [outline, setOutline] = useState<{ resultId: number; svg: string } | null>(null);
+  const resultId = wanted && source && job.status === 'done' ? job.resultId : null;
+  const shown = wanted ? job.resultId : null;
+  const latest = useRef({ source, fields });
+  latest.current = { source, fields };
+  useEffect(() => {
+    const { source: src, fields: currentFields } = latest.current;
+    if (resultId === null || !renderer || !src) return undefined;
+    let cancelled = false;
+    renderer.renderOutline(src.bytes.slice(), currentFields()).then(
+      (svg) => {
+        if (!cancelled) setOutline({ resultId, svg });
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [resultId, renderer]);
+  return outline !== null && shown !== null && outline.resultId === shown ? outline.svg : null;
 }
 
 /** The last sharp render asked for: of which result and view (`key`), and what came back. */

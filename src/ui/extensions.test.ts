@@ -105,7 +105,7 @@ function stats(extra: Partial<VectorizeStats> = {}): VectorizeStats {
 function finished(s: VectorizeStats): TracelabStore {
   const store = createTracelabStore();
   const id = store.getState().startJob();
-  store.getState().finishJob(id, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats: s, ms: 5, width: 10, height: 10 });
+  store.getState().finishJob(id, { svg: '<svg/>', previewPng: null, stats: s, ms: 5, width: 10, height: 10 });
   return store;
 }
 

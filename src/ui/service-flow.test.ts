@@ -262,7 +262,7 @@ describe('service flows over a fake exporter', () => {
     const store = storeWithSource();
     const id = store.getState().startJob();
     const palette = [{ hex: '#000000', areaPx: 1, shapes: 1 }];
-    store.getState().finishJob(id, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats: { profile: 'flat', colors: 1, regions: 1, shapes: 1, bytes: 6, nodes: 4, palette }, ms: 1, width: 1, height: 1 });
+    store.getState().finishJob(id, { svg: '<svg/>', previewPng: null, stats: { profile: 'flat', colors: 1, regions: 1, shapes: 1, bytes: 6, nodes: 4, palette }, ms: 1, width: 1, height: 1 });
     store.getState().reportError({ code: 1006, message: 'The image at https://example.com/x.png could not be fetched' });
     expect(store.getState().source).toBeNull();
     expect(store.getState().job).toMatchObject({ status: 'error', svg: null, stats: null, error: { code: 1006 } });

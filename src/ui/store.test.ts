@@ -8,7 +8,6 @@ import { connectTracer, type Tracer } from './tracing.js';
 
 const RESULT: VectorizeResult = {
   svg: '<?xml version="1.0"?><svg/>',
-  outlineSvg: '<?xml version="1.0"?><svg/>',
   previewPng: null,
   stats: { profile: 'flat', colors: 2, regions: 2, shapes: 2, bytes: 27, nodes: 8, palette: [{ hex: '#FF0000', areaPx: 8, shapes: 1 }, { hex: '#0000FF', areaPx: 8, shapes: 1 }] },
   width: 4,
@@ -181,7 +180,7 @@ describe('status text', () => {
     expect(store.getState().job.draft).toBeNull();
     store.getState().setProgress(second, { step: 'draft', fraction: 0.1, draft });
     const stats = { profile: 'flat' as const, colors: 1, regions: 1, shapes: 1, bytes: 10, nodes: 4, palette: [] };
-    store.getState().finishJob(second, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
+    store.getState().finishJob(second, { svg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
     expect(store.getState().job.draft).toBeNull();
   });
 
@@ -191,7 +190,7 @@ describe('status text', () => {
       const id = store.getState().startJob();
       const palette = hexes.map((hex) => ({ hex, areaPx: 100, shapes: 1 }));
       const stats = { profile: 'flat' as const, colors: hexes.length, regions: hexes.length, shapes: hexes.length, bytes: 10, nodes: 4, palette };
-      store.getState().finishJob(id, { svg: '<svg/>', outlineSvg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
+      store.getState().finishJob(id, { svg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
       return resultHint(store.getState().job, store.getState().options);
     };
     expect(finish(['#FFFFFF', '#000000'])).toBeNull();

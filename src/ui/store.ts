@@ -131,8 +131,6 @@ export interface Job {
   readonly resultId: number | null;
   /** The latest result; kept (stale) while a re-trace of the same source runs. */
   readonly svg: string | null;
-  /** The same result as outlines (viewer outline mode). */
-  readonly outlineSvg: string | null;
   /** Large results: the worker's PNG rendering, shown instead of the SVG (see LARGE_SVG_BYTES). */
   readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats | null;
@@ -148,7 +146,6 @@ export interface Job {
 
 export interface TraceOutcome {
   readonly svg: string;
-  readonly outlineSvg: string;
   readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats;
   readonly ms: number;
@@ -261,7 +258,6 @@ export const IDLE_JOB: Job = Object.freeze({
   error: null,
   resultId: null,
   svg: null,
-  outlineSvg: null,
   previewPng: null,
   stats: null,
   ms: null,

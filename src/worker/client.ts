@@ -177,6 +177,7 @@ export function createTracerClient(createWorker: () => Worker = defaultWorker, {
     exportFile: (bytes, fields) => request((r) => r.exportFile(transferBytes(bytes), fields)),
     // No abort: a view of the current result runs beside it (a new trace cancels both).
     renderView: (bytes, fields, view) => request((r) => r.renderView(transferBytes(bytes), fields, view)),
+    renderOutline: (bytes, fields) => request((r) => r.renderOutline(transferBytes(bytes), fields)),
     shrinkImage: (bytes, maxPixels) => request((r) => r.shrinkImage(transferBytes(bytes), maxPixels)),
     callService: (req) => request((r) => r.callService(req)),
     account: () => request((r) => r.account()),

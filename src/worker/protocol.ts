@@ -97,8 +97,6 @@ export interface VectorizeStats extends GradientCounts {
 
 export interface VectorizeResult {
   readonly svg: string;
-  /** The same trace drawn as outlines (stroke_shapes, hairlines), for the viewer's outline mode. */
-  readonly outlineSvg: string;
   /**
    * For large results only (SVG above LARGE_SVG_BYTES): the result rendered to PNG at the input
    * size by the worker. Browsers rasterise an SVG <img> on the main thread — hundreds of ms for
@@ -212,6 +210,11 @@ export interface TracerApi {
   exportFile(bytes: Uint8Array, fields: [string, string][]): Promise<ExportResult>;
   /** Part of the last preview's result at a zoom (the viewer zoomed into a large result). */
   renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
+  /**
+   * The last preview's result drawn as outlines (stroke_shapes, hairlines) as an SVG, for the
+   * viewer's outline mode: written when that mode asks, not with every result.
+   */
+  renderOutline(bytes: Uint8Array, fields: [string, string][]): Promise<string>;
   /** `bytes` shrunk by the browser's codec to at most `maxPixels` pixels, as a PNG (see ShrunkImage). */
   shrinkImage(bytes: Uint8Array, maxPixels: number): Promise<ShrunkImage>;
   callService(request: ServiceRequest): Promise<ServiceResponse>;

@@ -15,7 +15,7 @@ import { createWebJobPool, defaultWebThreads } from '../pool/web-pool.js';
 import type { TracerApi } from './protocol.js';
 import { createServiceHost, type ServiceHost } from './service-host.js';
 import { browserPreviewCodec, shrinkToPng } from './preview-codec.js';
-import { cancelVectorize, exportInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
+import { cancelVectorize, exportInWorker, renderOutlineInWorker, renderViewInWorker, toErrorPayload, vectorizeInWorker } from './vectorize.js';
 
 let host: ServiceHost | undefined;
 const previewCodec = browserPreviewCodec();
@@ -51,6 +51,7 @@ const api: TracerApi = {
       const out = await renderViewInWorker(bytes, fields, view, engineThreads());
       return transfer(out, [out.rgba.buffer as ArrayBuffer]);
     }),
+  renderOutline: (bytes, fields) => guarded(() => renderOutlineInWorker(bytes, fields, engineThreads())),
   shrinkImage: (bytes, maxPixels) =>
     guarded(async () => {
       const out = await shrinkToPng(bytes, maxPixels);

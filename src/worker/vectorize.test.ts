@@ -6,7 +6,7 @@ import { decodeBytes } from '../api/pipeline.js';
 import { decodePng } from '../decode/png.js';
 import { encodePng, renderPlan } from '../formats/png.js';
 import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, type TraceProgress, type VectorizeResult } from './protocol.js';
-import { cancelVectorize, exportInWorker, forgetLastTrace, toErrorPayload, TraceSupersededError, vectorizeInWorker, type PreviewCodec } from './vectorize.js';
+import { cancelVectorize, exportInWorker, forgetLastTrace, renderOutlineInWorker, toErrorPayload, TraceSupersededError, vectorizeInWorker, type PreviewCodec } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */
 function twoColourPng(): Uint8Array {
@@ -117,6 +117,20 @@ describe('vectorizeInWorker across calls: reuse, drafts and supersession', () =>
     const c = await vectorizeInWorker(png.slice(), [['processing.max_colors', '1']], (p) => third.push(p.step));
     expect(c.reusedTrace).toBe(false);
     expect(third).toContain('fit');
+  });
+
+  it('the outlines are written on request from the last trace (outline mode), not with every result', async () => {
+    forgetLastTrace();
+    const png = twoColourPng();
+    const result = await vectorizeInWorker(png, [['output.gap_filler.enabled', 'false']]);
+    expect(Object.keys(result)).not.toContain('outlineSvg');
+    const outline = await renderOutlineInWorker(png.slice(), [['output.gap_filler.enabled', 'false']]);
+    // Every shape outlined by a hairline, nothing filled: the stroke_shapes style of the same trace.
+    expect(countFilledPaths(outline)).toBe(0);
+    expect(outline).toContain('vector-effect="non-scaling-stroke"');
+    const stroked = await vectorizeInWorker(png.slice(), [['output.gap_filler.enabled', 'false'], ['output.draw_style', 'stroke_shapes']]);
+    expect(stroked.reusedTrace).toBe(true);
+    expect(outline.match(/<path/g)?.length).toBe(stroked.svg.match(/<path/g)?.length);
   });
 
   it('a processing change traces again from the decoded pixels of the same image, giving what a fresh worker gives', async () => {

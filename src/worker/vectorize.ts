@@ -7,6 +7,7 @@
 
 import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
+import { preparePngInflate } from '../decode/browser-inflate.js';
 import { readImageHeader } from '../decode/index.js';
 import { decodeBytes, gradientCounts, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile, writePlanFile } from '../api/write-file.js';
@@ -89,6 +90,8 @@ function nextTask(): Promise<void> {
 
 async function decodeOnce(bytes: Uint8Array): Promise<{ bytes: Uint8Array; pixels: PixelInput; reused: boolean }> {
   if (lastDecoded && sameBytes(lastDecoded.bytes, bytes)) return { ...lastDecoded, reused: true };
+  // A PNG's image data inflated by the browser's own zlib first (the same bytes as fflate's).
+  await preparePngInflate(bytes);
   const pixels = await decodeBytes(bytes);
   // The caller's array may be transferred back later: keep a copy.
   lastDecoded = { bytes: bytes.slice(), pixels };
@@ -218,12 +221,6 @@ async function vectorizeOnce(
   const svg = new TextDecoder().decode(body);
   // The library's summary (pipeline.ts): the same counting rule, read from the plan just written.
   const summary = summarize(result, outputPlan);
-  const outlineSvg = writeSvg(result, {
-    ...plan.outputOptions,
-    fileFormat: 'svg',
-    drawStyle: 'stroke_shapes',
-    strokes: { strokeWidthPx: 1, nonScalingStroke: true },
-  });
   // The preview PNG is 1× the input: what the fitted viewer shows; zoomed in, the viewer asks for
   // the visible part again at screen resolution (renderViewInWorker).
   let previewPng: Uint8Array | null = null;
@@ -233,7 +230,6 @@ async function vectorizeOnce(
   }
   return {
     svg,
-    outlineSvg,
     previewPng,
     stats: {
       profile: summary.profile,
@@ -308,6 +304,18 @@ export async function renderViewInWorker(
   const { result } = await traceOnce(plan, bytes, undefined, runner);
   const { rgba, width, height } = renderPlan(previewPlan(result, plan), { window: view });
   return { rgba, width, height, view };
+}
+
+/**
+ * The last preview's result as outlines (the viewer's outline mode), from this worker's last
+ * trace like renderViewInWorker. Written on request: with every result it was a second SVG
+ * document of the same size (tens of milliseconds of each output change on a photo, and its
+ * megabytes copied to the page) that only the outline mode shows.
+ */
+export async function renderOutlineInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>, runner?: JobRunner): Promise<string> {
+  const plan = planPreview(fields);
+  const { result } = await traceOnce(plan, bytes, undefined, runner);
+  return writeSvg(result, { ...plan.outputOptions, fileFormat: 'svg', drawStyle: 'stroke_shapes', strokes: { strokeWidthPx: 1, nonScalingStroke: true } });
 }
 
 /** The file in the requested `output.file_format` (downloads). */
