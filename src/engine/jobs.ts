@@ -132,7 +132,9 @@ function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes
   // An isolated loop that is no circle or ellipse may be a rectangle, triangle, bullet, 4-gon or
   // star; fitChain tries that before fitting the spans the shape would replace.
   const shape = isolated ? (loop: Float64Array): FittedChain | undefined => fitPrimitive(loop, allowed) : undefined;
-  return fitChain(points, closed, { ...FIT[profile], detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
+  // A literal, not a spread of FIT[profile]: the spread was a slow object clone on every chain.
+  const fit = FIT[profile];
+  return fitChain(points, closed, { tolerancePx: fit.tolerancePx, cornerAngleDeg: fit.cornerAngleDeg, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
 }
 
 /**
