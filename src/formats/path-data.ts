@@ -9,9 +9,11 @@
  * gap — however long the path.
  * Speed: the quantised chains live in flat typed arrays and a loop is assembled in a reused
  * buffer, walked forwards or backwards in place; a large picture's hundreds of thousands of
- * segments cost no per-segment objects (they were a third of the writer's time, in the GC).
+ * segments cost no per-segment objects (they were a third of the writer's time, in the GC). The
+ * text goes as bytes into a TextSink (src/formats/text-sink.ts), no string per number or path.
  */
 import type { Chain, ChainUse } from '../engine/types.js';
+import { TextSink } from './text-sink.js';
 
 export interface Quantizer {
   readonly decimals: number;
@@ -99,26 +101,36 @@ export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains 
 }
 
 /**
- * Writes numbers and commands with the fewest separators a conforming parser accepts. The text is
- * built as ASCII bytes in a growing buffer and decoded once: a path of a large picture has
- * hundreds of thousands of numbers, and a string per number (or per concatenation) kept the
- * garbage collector busy for a third of the writer's time.
+ * Writes numbers and commands with the fewest separators a conforming parser accepts, as ASCII
+ * bytes into a TextSink: the SVG writer's document sink (the path data goes straight into the
+ * file), or a sink of its own. A path of a large picture has hundreds of thousands of numbers,
+ * and a string per number (or per concatenation) kept the garbage collector busy for a third of
+ * the writer's time.
  */
 export class PathWriter {
-  private bytes = new Uint8Array(256);
-  private length = 0;
   private lastCommand = 0;
   private hasNumber = false;
   private lastHasDot = false;
   private readonly scale: number;
+  /** Where the current path's text starts in the sink. */
+  private start = 0;
 
-  constructor(readonly decimals: number) {
+  constructor(
+    readonly decimals: number,
+    private readonly sink: TextSink = new TextSink(256),
+  ) {
     this.scale = 10 ** decimals;
   }
 
-  /** Empties the writer for the next path (its buffer is kept). */
+  /** Empties the sink (its buffer is kept) and starts a path: for a writer with a sink of its own. */
   reset(): this {
-    this.length = 0;
+    this.sink.reset();
+    return this.begin();
+  }
+
+  /** Starts a new path at the end of what the sink holds (no separator state carries over). */
+  begin(): this {
+    this.start = this.sink.length;
     this.lastCommand = 0;
     this.hasNumber = false;
     this.lastHasDot = false;
@@ -141,7 +153,7 @@ export class PathWriter {
   letter(letter: string): void {
     const code = letter.charCodeAt(0);
     if (code !== this.lastCommand || code === 109 /* m */ || code === 77 /* M */) {
-      this.put(code);
+      this.sink.byte(code);
       this.lastCommand = code;
       this.hasNumber = false;
     }
@@ -165,11 +177,12 @@ export class PathWriter {
     }
     const leadingDot = frac !== 0 && whole === 0;
     this.separate(v < 0 ? 45 : leadingDot ? 46 : 48);
-    if (v < 0) this.put(45);
-    if (!leadingDot) this.putDigits(whole, 1);
+    const sink = this.sink;
+    if (v < 0) sink.byte(45);
+    if (!leadingDot) sink.digits(whole, 1);
     if (frac !== 0) {
-      this.put(46);
-      this.putDigits(frac, digits);
+      sink.byte(46);
+      sink.digits(frac, digits);
     }
     this.lastHasDot = frac !== 0;
   }
@@ -180,26 +193,19 @@ export class PathWriter {
   }
 
   close(): void {
-    this.put(122); // z
+    this.sink.byte(122); // z
     this.lastCommand = 122;
     this.hasNumber = false;
   }
 
+  /** The current path's text. */
   toString(): string {
-    const bytes = this.bytes.subarray(0, this.length);
-    if (ASCII) return ASCII.decode(bytes);
-    // Without a TextDecoder: ASCII codes to text a chunk at a time (fromCharCode's arguments are
-    // bounded by the stack). Same text, a little slower.
-    let text = '';
-    for (let i = 0; i < this.length; i += TEXT_CHUNK) {
-      text += String.fromCharCode.apply(null, this.bytes.subarray(i, Math.min(this.length, i + TEXT_CHUNK)) as unknown as number[]);
-    }
-    return text;
+    return this.sink.toString(this.start);
   }
 
   private raw(text: string): void {
     this.separate(text.charCodeAt(0));
-    for (let i = 0; i < text.length; i++) this.put(text.charCodeAt(i));
+    this.sink.text(text);
     this.lastHasDot = text.indexOf('.') >= 0;
   }
 
@@ -208,42 +214,10 @@ export class PathWriter {
    * has a '.' (the second '.' cannot continue it).
    */
   private separate(first: number): void {
-    if (this.hasNumber && !(first === 45 || (first === 46 && this.lastHasDot))) this.put(32);
+    if (this.hasNumber && !(first === 45 || (first === 46 && this.lastHasDot))) this.sink.byte(32);
     this.hasNumber = true;
   }
-
-  /** A non-negative integer in decimal, zero-padded to at least `width` digits. */
-  private putDigits(n: number, width: number): void {
-    let count = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) count++;
-    if (count < width) count = width;
-    if (this.length + count > this.bytes.length) this.grow(count);
-    const b = this.bytes;
-    let t = n;
-    for (let i = this.length + count - 1; i >= this.length; i--) {
-      b[i] = 48 + (t % 10);
-      t = Math.floor(t / 10);
-    }
-    this.length += count;
-  }
-
-  private put(code: number): void {
-    if (this.length === this.bytes.length) this.grow(1);
-    this.bytes[this.length++] = code;
-  }
-
-  private grow(extra: number): void {
-    const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
-    bigger.set(this.bytes.subarray(0, this.length));
-    this.bytes = bigger;
-  }
 }
-
-const TEXT_CHUNK = 8192;
-// Every runtime Tracelab supports has TextDecoder (Node, browsers, workers), but this module is
-// typechecked without DOM or Node types, so it is looked up rather than named.
-const TextDecoderClass = (globalThis as { TextDecoder?: new () => { decode(bytes: Uint8Array): string } }).TextDecoder;
-const ASCII = TextDecoderClass ? new TextDecoderClass() : undefined;
 
 /** Formats an integer count of 10^-decimals units: 123 → "12.3", -5 → "-.5", 10 → "1". */
 export function formatSteps(v: number, decimals: number, scale = 10 ** decimals): string {
