@@ -10,12 +10,17 @@
  * the formats code it imports) writes the same trace too, A and B alternating run by run so load
  * on the shared machine falls on both alike; the outputs must be byte-identical (checked). Out:
  * one line per image and format with the median ms and median GC ms per write, and B/A ratios.
- * GC: node:perf_hooks 'gc' entries whose start falls inside a write.
+ * GC: node:perf_hooks 'gc' entries whose start falls inside a write. Allocation: the growth of
+ * V8's used heap over a write, median over the writes with no GC inside (run node with a large
+ * young generation, e.g. --max-semi-space-size=256, so that most have none; "n/a" otherwise):
+ * garbage a write leaves is collected later, during whatever runs next, so its cost shows here
+ * and not in the write's own GC time.
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { loadTs } from '../scripts/ts-module.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,14 +57,23 @@ function gcWithin(t0, t1) {
   return ms;
 }
 
-/** Writes once and returns { ms, gcMs, bytes }. */
+/** Writes once and returns { ms, gcMs, allocMb (NaN when a GC ran), bytes }. */
 async function timedWrite(writeFile, result, options) {
   await settle();
+  const heap0 = getHeapStatistics().used_heap_size;
   const t0 = performance.now();
   const bytes = await writeFile(result, options);
   const t1 = performance.now();
+  const heap1 = getHeapStatistics().used_heap_size;
   await settle();
-  return { ms: t1 - t0, gcMs: gcWithin(t0, t1), bytes };
+  const gcMs = gcWithin(t0, t1);
+  return { ms: t1 - t0, gcMs, allocMb: gcMs > 0 ? NaN : (heap1 - heap0) / 2 ** 20, bytes };
+}
+
+/** Median allocation of the runs without GC, as text. */
+function allocText(runs) {
+  const clean = runs.map((x) => x.allocMb).filter((v) => !Number.isNaN(v));
+  return clean.length > 0 ? `${median(clean).toFixed(1).padStart(6)} MB` : '   n/a   ';
 }
 
 function sameBytes(a, b) {
@@ -93,11 +107,11 @@ for (const image of args.images) {
       }
     }
     const a = { ms: median(runsA.map((x) => x.ms)), gc: median(runsA.map((x) => x.gcMs)) };
-    let line = `${basename(image).padEnd(44)} ${format.padEnd(4)} ${String(runsA[0].bytes.length).padStart(9)} B  this ${fmt(a.ms)} ms (gc ${fmt(a.gc)})`;
+    let line = `${basename(image).padEnd(44)} ${format.padEnd(4)} ${String(runsA[0].bytes.length).padStart(9)} B  this ${fmt(a.ms)} ms (gc ${fmt(a.gc)}, alloc ${allocText(runsA)})`;
     if (writerB) {
       const b = { ms: median(runsB.map((x) => x.ms)), gc: median(runsB.map((x) => x.gcMs)) };
       const same = sameBytes(runsA[0].bytes, runsB[0].bytes);
-      line += `  base ${fmt(b.ms)} ms (gc ${fmt(b.gc)})  this/base ${(a.ms / b.ms).toFixed(2)}x${same ? '' : '  OUTPUT DIFFERS'}`;
+      line += `  base ${fmt(b.ms)} ms (gc ${fmt(b.gc)}, alloc ${allocText(runsB)})  this/base ${(a.ms / b.ms).toFixed(2)}x${same ? '' : '  OUTPUT DIFFERS'}`;
     }
     console.log(line);
   }

@@ -264,11 +264,10 @@ class SubpathBuffer {
     this.startY = this.y = this.fromY = y;
   }
 
-  /** Empties the buffer at the point where `use` starts when walked in its direction. */
-  resetAtUse(chains: QChains, use: ChainUse): void {
-    const c = use.chain;
+  /** Empties the buffer at the point where chain `c` starts when walked forwards or backwards. */
+  resetAtUse(chains: QChains, c: number, reversed: boolean): void {
     const end = chains.firstSegment[c + 1]!;
-    if (!use.reversed || end === chains.firstSegment[c]) this.reset(chains.startX[c]!, chains.startY[c]!);
+    if (!reversed || end === chains.firstSegment[c]) this.reset(chains.startX[c]!, chains.startY[c]!);
     else this.reset(chains.coords[(end - 1) * STRIDE + END_X]!, chains.coords[(end - 1) * STRIDE + END_Y]!);
   }
 
@@ -310,13 +309,13 @@ class SubpathBuffer {
     this.push(src.kinds[i]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
   }
 
-  /** Appends chain `use.chain` of `chains`, walked backwards when the use is reversed. */
-  pushUse(chains: QChains, use: ChainUse): void {
-    const first = chains.firstSegment[use.chain]!;
-    const end = chains.firstSegment[use.chain + 1]!;
+  /** Appends chain `chain` of `chains`, walked backwards when `reversed`. */
+  pushUse(chains: QChains, chain: number, reversed: boolean): void {
+    const first = chains.firstSegment[chain]!;
+    const end = chains.firstSegment[chain + 1]!;
     const kinds = chains.kinds;
     const c = chains.coords;
-    if (!use.reversed) {
+    if (!reversed) {
       for (let k = first; k < end; k++) {
         const o = k * STRIDE;
         this.push(kinds[k]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
@@ -327,8 +326,8 @@ class SubpathBuffer {
     // cubic swaps its handles, an arc turns the other way.
     for (let k = end - 1; k >= first; k--) {
       const o = k * STRIDE;
-      const x = k > first ? c[o - STRIDE + END_X]! : chains.startX[use.chain]!;
-      const y = k > first ? c[o - STRIDE + END_Y]! : chains.startY[use.chain]!;
+      const x = k > first ? c[o - STRIDE + END_X]! : chains.startX[chain]!;
+      const y = k > first ? c[o - STRIDE + END_Y]! : chains.startY[chain]!;
       switch (kinds[k]) {
         case CUBIC:
           this.push(CUBIC, c[o + 2]!, c[o + 3]!, c[o]!, c[o + 1]!, 0, x, y);
@@ -377,11 +376,19 @@ let rotated = new SubpathBuffer();
 /**
  * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
  * from `cursor` (the previous subpath's start, which `z` returns to), and moves the cursor there.
+ * `backwards`: the loop walked the other way round (its uses in reverse order, each reversed),
+ * without building that loop.
  */
-export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }): void {
+export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }, backwards = false): void {
   let buf = assembled;
-  buf.resetAtUse(chains, loop[0]!);
-  for (const use of loop) buf.pushUse(chains, use);
+  const n = loop.length;
+  if (backwards) {
+    buf.resetAtUse(chains, loop[n - 1]!.chain, !loop[n - 1]!.reversed);
+    for (let k = n - 1; k >= 0; k--) buf.pushUse(chains, loop[k]!.chain, !loop[k]!.reversed);
+  } else {
+    buf.resetAtUse(chains, loop[0]!.chain, loop[0]!.reversed);
+    for (let k = 0; k < n; k++) buf.pushUse(chains, loop[k]!.chain, loop[k]!.reversed);
+  }
   // A start in the middle of a straight run (a chain junction) splits that run in two: start at a
   // corner instead. Same outline, one command fewer.
   const turn = cornerStart(buf);
@@ -433,12 +440,12 @@ function cornerStart(buf: SubpathBuffer): number {
  */
 export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
   const buf = assembled;
-  buf.resetAtUse(chains, use);
+  buf.resetAtUse(chains, use.chain, use.reversed);
   const x0 = buf.startX;
   const y0 = buf.startY;
   const continues = cursor.open === true && !closed && x0 === cursor.x && y0 === cursor.y;
   if (!continues) w.move(x0 - cursor.x, y0 - cursor.y);
-  buf.pushUse(chains, use);
+  buf.pushUse(chains, use.chain, use.reversed);
   const count = closed ? buf.countBeforeClose() : buf.length;
   writeSegments(w, buf, count);
   if (closed) w.close();

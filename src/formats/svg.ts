@@ -29,7 +29,7 @@
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Chain, ChainUse, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
+import type { Chain, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
@@ -72,13 +72,6 @@ function mostlyBackwards(loop: Loop, chains: readonly Chain[]): boolean {
   let balance = 0;
   for (const use of loop) balance += (use.reversed ? 1 : -1) * chains[use.chain]!.segments.length;
   return balance > 0;
-}
-
-/** The same loop walked the other way round. */
-function reverseLoop(loop: Loop): Loop {
-  const out: ChainUse[] = [];
-  for (let k = loop.length - 1; k >= 0; k--) out.push({ chain: loop[k]!.chain, reversed: !loop[k]!.reversed });
-  return out;
 }
 
 export function writeSvgPlan(plan: OutputPlan): string {
@@ -197,7 +190,7 @@ function writeFillElement(out: TextSink, item: FillItem, ctx: SvgContext, refere
   out.text(' d="');
   const pw = ctx.pathWriter.begin();
   const cursor = { x: 0, y: 0 };
-  for (const loop of item.loops) writeLoop(pw, ctx.forwardHoles && mostlyBackwards(loop, ctx.plan.chains) ? reverseLoop(loop) : loop, ctx.chains, cursor);
+  for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor, ctx.forwardHoles && mostlyBackwards(loop, ctx.plan.chains));
   out.text('"/>\n');
 }
 
