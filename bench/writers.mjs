@@ -3,13 +3,18 @@
  * picture (the pipeline's 'write' stage: output plan + format writer + text encoding,
  * src/api/write-file.ts), optionally A/B against a second checkout of the formats code.
  *
- * Usage: node bench/writers.mjs [--base ROOT] [--runs N] [--formats svg,pdf,...] [--param NAME=VALUE]... IMAGE...
+ * Usage: node bench/writers.mjs [--base ROOT [--whole]] [--runs N] [--formats svg,pdf,...] [--param NAME=VALUE]... IMAGE...
  * Each image is traced once (this checkout's pipeline; default options, or the API parameters given
  * with --param) and then written N times
  * per format (default 7) after one warm-up write. With --base, ROOT's src/api/write-file.ts (and
  * the formats code it imports) writes the same trace too, A and B alternating run by run so load
  * on the shared machine falls on both alike; the outputs must be byte-identical (checked). Out:
  * one line per image and format with the median ms and median GC ms per write, and B/A ratios.
+ * With --whole (and --base): the whole warm pipeline instead (decode + trace + write,
+ * src/api/pipeline.ts runVectorize, each side with its own code), per image and format in blocks
+ * of three runs, A and B blocks alternating `--runs` times; out: median total and write ms and
+ * the GC share (pauses inside the runs over their time), which also counts garbage that writes
+ * leave for the next trace to collect.
  * GC: node:perf_hooks 'gc' entries whose start falls inside a write. Allocation: the growth of
  * V8's used heap over a write, median over the writes with no GC inside (run node with a large
  * young generation, e.g. --max-semi-space-size=256, so that most have none; "n/a" otherwise):
@@ -26,10 +31,11 @@ import { loadTs } from '../scripts/ts-module.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
-  const args = { base: undefined, runs: 7, formats: ['svg', 'pdf', 'eps', 'dxf'], params: [], images: [] };
+  const args = { base: undefined, whole: false, runs: 7, formats: ['svg', 'pdf', 'eps', 'dxf'], params: [], images: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--base') args.base = resolve(argv[++i]);
+    else if (a === '--whole') args.whole = true;
     else if (a === '--runs') args.runs = Math.max(1, parseInt(argv[++i], 10));
     else if (a === '--formats') args.formats = argv[++i].split(',');
     else if (a === '--param') args.params.push(argv[++i].split(/=(.*)/s).slice(0, 2));
@@ -88,7 +94,46 @@ const writerA = (await loadTs(ROOT, 'bench-writers', 'src/api/write-file.ts')).w
 const writerB = args.base ? (await loadTs(args.base, 'bench-writers-base', 'src/api/write-file.ts')).writeFile : undefined;
 const fmt = (v) => v.toFixed(1).padStart(7);
 
+/** One whole pipeline run: { ms, writeMs, gcMs }. */
+async function timedRun(side, plan, bytes) {
+  await settle();
+  const t0 = performance.now();
+  const out = await side.runVectorize(plan, bytes);
+  const t1 = performance.now();
+  await settle();
+  return { ms: t1 - t0, writeMs: out.timings.write, gcMs: gcWithin(t0, t1) };
+}
+
+/** The --whole comparison for one image and format; prints one line. */
+async function compareWhole(image, bytes, format, base) {
+  const fields = [...args.params, ['output.file_format', format]];
+  const sides = { a: { pipeline, runs: [] }, b: { pipeline: base, runs: [] } };
+  for (const side of Object.values(sides)) await timedRun(side.pipeline, side.pipeline.planVectorize(fields), bytes); // warm-up
+  for (let r = 0; r < args.runs; r++) {
+    for (const key of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+      const side = sides[key];
+      const plan = side.pipeline.planVectorize(fields);
+      for (let k = 0; k < 3; k++) side.runs.push(await timedRun(side.pipeline, plan, bytes));
+    }
+  }
+  const summary = ({ runs }) => ({
+    ms: median(runs.map((x) => x.ms)),
+    write: median(runs.map((x) => x.writeMs)),
+    gcShare: runs.reduce((n, x) => n + x.gcMs, 0) / runs.reduce((n, x) => n + x.ms, 0),
+  });
+  const a = summary(sides.a);
+  const b = summary(sides.b);
+  const text = (x) => `${fmt(x.ms)} ms (write ${fmt(x.write)}, GC ${(100 * x.gcShare).toFixed(1).padStart(4)} %)`;
+  console.log(`${basename(image).padEnd(44)} ${format.padEnd(4)} whole  this ${text(a)}  base ${text(b)}  this/base ${(a.ms / b.ms).toFixed(2)}x, write ${(a.write / b.write).toFixed(2)}x`);
+}
+
+const basePipeline = args.whole && args.base ? await loadTs(args.base, 'bench-writers-base', 'src/api/pipeline.ts') : undefined;
 for (const image of args.images) {
+  if (basePipeline) {
+    const bytes = new Uint8Array(readFileSync(image));
+    for (const format of args.formats) await compareWhole(image, bytes, format, basePipeline);
+    continue;
+  }
   const bytes = new Uint8Array(readFileSync(image));
   const { result } = await pipeline.runVectorize(pipeline.planVectorize(args.params), bytes);
   for (const format of args.formats) {

@@ -327,6 +327,7 @@ function appendSegment(pts: Vertex[], x0: number, y0: number, s: Segment, frame:
 /**
  * Removes zero-length steps (equal once written) and, for closed paths, the final vertex that
  * repeats the first: LWPOLYLINE closes itself, with the last vertex's bulge on the closing piece.
+ * Takes over the vertices it keeps (and may change their bulges): `pts` is the caller's scratch.
  */
 function dropRepeatedVertices(pts: readonly Vertex[], closed: boolean): Vertex[] {
   const out: Vertex[] = [];
@@ -334,7 +335,7 @@ function dropRepeatedVertices(pts: readonly Vertex[], closed: boolean): Vertex[]
     const prev = out[out.length - 1];
     // The piece starting at p now starts at prev (they are the same point).
     if (prev && samePoint(prev, p)) prev.bulge = p.bulge;
-    else out.push({ ...p });
+    else out.push(p);
   }
   if (closed && out.length > 1 && samePoint(out[0]!, out[out.length - 1]!)) out.pop();
   return out;
