@@ -1,6 +1,7 @@
 /**
  * DXF writer: AutoCAD 2007 (AC1021) ASCII DXF.
- * In: an OutputPlan (src/formats/plan.ts). Out: the whole DXF file as one string.
+ * In: an OutputPlan (src/formats/plan.ts). Out: the whole DXF file as one string (writeDxf) or
+ * its bytes (writeDxfBytes), written into a reused byte buffer (src/formats/text-sink.ts).
  * Spec: Autodesk "DXF Reference" (AutoCAD 2007+) for the group codes of the HEADER variables,
  * symbol tables, BLOCK/ENDBLK, LWPOLYLINE, CIRCLE, ELLIPSE, SPLINE, DICTIONARY and LAYOUT; the
  * minimal R2000+ content (required tables, blocks and root dictionary) as ezdxf documents it
@@ -56,13 +57,23 @@ import {
   type PagePath,
   type StrokeItem,
 } from './plan.js';
+import { decimalText, roundedSteps, TextSink } from './text-sink.js';
 import type { DxfCompatibility, SizeUnit } from './types.js';
 
 export function writeDxf(plan: OutputPlan): string {
+  return writeDxfInto(fileSink.reset(), plan).toString();
+}
+
+/** writeDxf's text as UTF-8 bytes (what a file holds), without the string in between. */
+export function writeDxfBytes(plan: OutputPlan): Uint8Array {
+  return writeDxfInto(fileSink.reset(), plan).toBytes();
+}
+
+function writeDxfInto(sink: TextSink, plan: OutputPlan): TextSink {
   const entities = collectEntities(plan);
   const layers = collectLayers(entities);
   const handles = allocateHandles(layers.length, entities.length);
-  const out = new TagWriter();
+  const out = new TagWriter(sink);
   writeHeader(out, plan, handles.seed);
   writeClasses(out);
   writeTables(out, plan, layers, handles);
@@ -70,7 +81,7 @@ export function writeDxf(plan: OutputPlan): string {
   writeEntities(out, entities, handles);
   writeObjects(out, plan, handles);
   out.add(0, 'EOF');
-  return out.toString();
+  return sink;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,6 +327,7 @@ function appendSegment(pts: Vertex[], x0: number, y0: number, s: Segment, frame:
 /**
  * Removes zero-length steps (equal once written) and, for closed paths, the final vertex that
  * repeats the first: LWPOLYLINE closes itself, with the last vertex's bulge on the closing piece.
+ * Takes over the vertices it keeps (and may change their bulges): `pts` is the caller's scratch.
  */
 function dropRepeatedVertices(pts: readonly Vertex[], closed: boolean): Vertex[] {
   const out: Vertex[] = [];
@@ -323,14 +335,26 @@ function dropRepeatedVertices(pts: readonly Vertex[], closed: boolean): Vertex[]
     const prev = out[out.length - 1];
     // The piece starting at p now starts at prev (they are the same point).
     if (prev && samePoint(prev, p)) prev.bulge = p.bulge;
-    else out.push({ ...p });
+    else out.push(p);
   }
   if (closed && out.length > 1 && samePoint(out[0]!, out[out.length - 1]!)) out.pop();
   return out;
 }
 
+/** Whether two points are written with the same text (num's six decimals). */
 function samePoint(a: { x: number; y: number }, b: { x: number; y: number }): boolean {
-  return num(a.x) === num(b.x) && num(a.y) === num(b.y);
+  return sameWritten(a.x, b.x) && sameWritten(a.y, b.y);
+}
+
+/**
+ * num(a) === num(b), mostly without making the strings: the written text is the rounded count of
+ * millionths (roundedSteps), unless that cannot be told without toFixed (then the texts decide).
+ */
+function sameWritten(a: number, b: number): boolean {
+  const stepsA = roundedSteps(a, 6);
+  const stepsB = roundedSteps(b, 6);
+  if (Number.isNaN(stepsA) || Number.isNaN(stepsB)) return num(a) === num(b);
+  return stepsA === stepsB;
 }
 
 /**
@@ -581,21 +605,25 @@ function isFloatCode(code: number): boolean {
  * digit kept after the point ("12.0"), never exponent notation, never "-0".
  */
 export function num(v: number, decimals = 6): string {
-  if (!Number.isFinite(v)) return '0.0';
-  let s = v.toFixed(decimals);
-  if (s.includes('.')) s = s.replace(/0+$/, '');
-  if (s.endsWith('.')) s += '0';
-  if (/^-0\.0$/.test(s)) s = '0.0';
-  return s;
+  return decimalText(v, decimals);
 }
 
+/**
+ * Group code / value pairs, each on its own CRLF line, written as bytes into a reused TextSink
+ * (a large picture's DXF has millions of lines: no string per number or line, no join).
+ */
 class TagWriter {
-  private readonly lines: string[] = [];
+  constructor(private readonly sink: TextSink) {}
 
   /** One group: numbers are formatted by the code's type (doubles vs integers). */
   add(code: number, value: string | number): void {
-    const text = typeof value === 'string' ? value : isFloatCode(code) ? num(value) : String(Math.round(value));
-    this.lines.push(String(code).padStart(3, ' '), text);
+    const sink = this.sink;
+    this.code(code);
+    if (typeof value === 'string') sink.text(value);
+    else if (isFloatCode(code)) sink.decimal(value, 6);
+    else writeRounded(sink, value);
+    sink.byte(CR);
+    sink.byte(LF);
   }
 
   point(code: number, x: number, y: number, z?: number): void {
@@ -604,10 +632,32 @@ class TagWriter {
     if (z !== undefined) this.add(code + 20, z);
   }
 
-  toString(): string {
-    return this.lines.join('\r\n') + '\r\n';
+  /** The group code right-aligned in three columns (`String(code).padStart(3)`), and its line end. */
+  private code(code: number): void {
+    const sink = this.sink;
+    if (code >= 0 && code < 100) {
+      sink.byte(SPACE);
+      if (code < 10) sink.byte(SPACE);
+    }
+    sink.integer(code);
+    sink.byte(CR);
+    sink.byte(LF);
   }
 }
+
+/** `String(Math.round(v))`, the text of an integer group value. */
+function writeRounded(sink: TextSink, v: number): void {
+  const r = Math.round(v);
+  if (Number.isSafeInteger(r) && !Object.is(r, -0)) sink.integer(r);
+  else sink.text(String(r));
+}
+
+const SPACE = 32;
+const CR = 13;
+const LF = 10;
+
+/** One buffer for every file this module writes (reset per file; writing is synchronous). */
+const fileSink = new TextSink(1 << 16);
 
 // ---------------------------------------------------------------------------------------------
 // Sections

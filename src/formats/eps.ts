@@ -2,7 +2,8 @@
  * EPS writer (path text shared with the PDF writer: src/formats/ps-path.ts).
  * In: an output plan (src/formats/plan.ts) built for `eps`. Out: an Encapsulated PostScript file
  * (7-bit ASCII, LF line ends) following the DSC 3.0 / EPSF 3.0 conventions (Adobe TN 5001 and
- * TN 5002) at LanguageLevel 3: one page whose bounding box is the plan's page in points.
+ * TN 5002) at LanguageLevel 3: one page whose bounding box is the plan's page in points; as text
+ * (writeEps) or bytes (writeEpsBytes), written into a reused byte buffer (src/formats/text-sink.ts).
  *
  * Drawing model, the same as the PDF writer's:
  * - One `concat` maps page units (origin top left, y down) to PostScript points (origin bottom
@@ -29,9 +30,10 @@
 import type { Gradient, Rgba } from '../engine/types.js';
 import { composeAffine, type Affine } from './affine.js';
 import { ellipseMap, gradientKey } from './gradient.js';
-import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
-import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, MATRIX_DECIMALS, pageMatrix, pageSizePoints } from './ps-path.js';
+import { forEachDrawable, strokeWidthOnPage, type OutputPlan } from './plan.js';
+import { clipLoops, coordinateDecimals, formatNumber, MATRIX_DECIMALS, MAX_DECIMALS, pageMatrix, pageSizePoints, writePlanPath, writeRgb } from './ps-path.js';
 import { psLiteral, shadingLiteral } from './shading.js';
+import { TextSink } from './text-sink.js';
 
 /** Short names for the operators every path repeats, kept in a private dictionary. */
 const PROLOG = [
@@ -49,9 +51,21 @@ const PROLOG = [
 ];
 
 export function writeEps(plan: OutputPlan): string {
+  return writeEpsInto(sink.reset(), plan).toString();
+}
+
+/** writeEps's text as bytes (ASCII), for callers that want the file. */
+export function writeEpsBytes(plan: OutputPlan): Uint8Array {
+  return writeEpsInto(sink.reset(), plan).toBytes();
+}
+
+/** One buffer for every file this module writes (reset per file; writing is synchronous). */
+const sink = new TextSink(1 << 16);
+
+function writeEpsInto(out: TextSink, plan: OutputPlan): TextSink {
   const size = pageSizePoints(plan);
   const decimals = coordinateDecimals(plan);
-  const out: string[] = [
+  const header = [
     '%!PS-Adobe-3.0 EPSF-3.0',
     '%%Creator: Tracelab',
     `%%BoundingBox: 0 0 ${Math.ceil(roundPoints(size.width))} ${Math.ceil(roundPoints(size.height))}`,
@@ -67,33 +81,49 @@ export function writeEps(plan: OutputPlan): string {
     `[${pageMatrix(plan).map((v) => formatNumber(v)).join(' ')}] concat`,
     '1 setlinecap 1 setlinejoin',
   ];
+  for (const text of header) writeLine(out, text);
+  // Pattern definitions go here once the drawing has named them all.
   const patternsAt = out.length;
   const patterns = new Patterns();
   forEachDrawable(plan.items, (item) => {
     if (item.color.a <= 0) return;
-    const paint = item.gradient ? `${patterns.name(item.gradient, item.color.a)} setpattern` : `${epsColor(item.color)} setrgbcolor`;
+    const paint = (): void => {
+      if (item.gradient) writeLine(out, `${patterns.name(item.gradient, item.color.a)} setpattern`);
+      else writeColor(out, item.color);
+    };
     if (item.kind === 'fill') {
-      out.push(paint);
-      for (const loop of fillOnPage(plan, item)) appendPath(out, loop, decimals);
-      out.push('f');
+      paint();
+      for (const uses of item.loops) writePlanPath(out, plan, { uses, closed: true }, decimals);
+      out.text('f\n');
       return;
     }
     const clip = item.clipShapes ? clipLoops(plan, item) : undefined;
     if (clip && clip.length === 0) return; // confined to nothing
     if (clip) {
-      out.push('gsave');
-      for (const loop of clip) appendPath(out, loop, decimals);
-      out.push('clip newpath');
+      out.text('gsave\n');
+      for (const loop of clip) writePlanPath(out, plan, loop, decimals);
+      out.text('clip newpath\n');
     }
-    out.push(paint);
-    out.push(`${item.nonScaling ? '0' : formatNumber(strokeWidthOnPage(plan, item))} setlinewidth`);
-    for (const p of item.paths) appendPath(out, pathOnPage(plan, p), decimals);
-    out.push('s');
-    if (clip) out.push('grestore');
+    paint();
+    if (item.nonScaling) out.text('0 setlinewidth\n');
+    else {
+      out.fixed(strokeWidthOnPage(plan, item), MAX_DECIMALS);
+      out.text(' setlinewidth\n');
+    }
+    for (const p of item.paths) writePlanPath(out, plan, p, decimals);
+    out.text('s\n');
+    if (clip) out.text('grestore\n');
   });
-  out.splice(patternsAt, 0, ...patterns.definitions(plan));
-  out.push('grestore', 'end', 'showpage', '%%Trailer', '%%EOF');
-  return out.join('\n') + '\n';
+  const definitions = patterns.definitions(plan);
+  if (definitions.length > 0) out.insertText(patternsAt, definitions.map((d) => `${d}\n`).join(''));
+  out.text('grestore\nend\nshowpage\n%%Trailer\n%%EOF\n');
+  return out;
+}
+
+/** One line of text and its line feed. */
+function writeLine(out: TextSink, text: string): void {
+  out.text(text);
+  out.byte(10);
 }
 
 /** The shading patterns a page uses: one per distinct gradient and alpha, P0, P1… in first-use order. */
@@ -138,10 +168,10 @@ function roundPoints(v: number): number {
   return Math.round(v * 1e6) / 1e6;
 }
 
-/** The colour over white when it is translucent (PostScript has no alpha), as `r g b`. */
-function epsColor(c: Rgba): string {
+/** The colour over white when it is translucent (PostScript has no alpha): `r g b setrgbcolor`. */
+function writeColor(out: TextSink, c: Rgba): void {
   const o = overWhite(c, c.a);
-  return `${formatChannel(o.r)} ${formatChannel(o.g)} ${formatChannel(o.b)}`;
+  writeRgb(out, o.r, o.g, o.b, ' setrgbcolor\n');
 }
 
 /** An RGB colour drawn with `alpha` (0–255) over white, as an opaque colour. */

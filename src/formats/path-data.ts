@@ -9,9 +9,11 @@
  * gap — however long the path.
  * Speed: the quantised chains live in flat typed arrays and a loop is assembled in a reused
  * buffer, walked forwards or backwards in place; a large picture's hundreds of thousands of
- * segments cost no per-segment objects (they were a third of the writer's time, in the GC).
+ * segments cost no per-segment objects (they were a third of the writer's time, in the GC). The
+ * text goes as bytes into a TextSink (src/formats/text-sink.ts), no string per number or path.
  */
 import type { Chain, ChainUse } from '../engine/types.js';
+import { TextSink } from './text-sink.js';
 
 export interface Quantizer {
   readonly decimals: number;
@@ -99,26 +101,36 @@ export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains 
 }
 
 /**
- * Writes numbers and commands with the fewest separators a conforming parser accepts. The text is
- * built as ASCII bytes in a growing buffer and decoded once: a path of a large picture has
- * hundreds of thousands of numbers, and a string per number (or per concatenation) kept the
- * garbage collector busy for a third of the writer's time.
+ * Writes numbers and commands with the fewest separators a conforming parser accepts, as ASCII
+ * bytes into a TextSink: the SVG writer's document sink (the path data goes straight into the
+ * file), or a sink of its own. A path of a large picture has hundreds of thousands of numbers,
+ * and a string per number (or per concatenation) kept the garbage collector busy for a third of
+ * the writer's time.
  */
 export class PathWriter {
-  private bytes = new Uint8Array(256);
-  private length = 0;
   private lastCommand = 0;
   private hasNumber = false;
   private lastHasDot = false;
   private readonly scale: number;
+  /** Where the current path's text starts in the sink. */
+  private start = 0;
 
-  constructor(readonly decimals: number) {
+  constructor(
+    readonly decimals: number,
+    private readonly sink: TextSink = new TextSink(256),
+  ) {
     this.scale = 10 ** decimals;
   }
 
-  /** Empties the writer for the next path (its buffer is kept). */
+  /** Empties the sink (its buffer is kept) and starts a path: for a writer with a sink of its own. */
   reset(): this {
-    this.length = 0;
+    this.sink.reset();
+    return this.begin();
+  }
+
+  /** Starts a new path at the end of what the sink holds (no separator state carries over). */
+  begin(): this {
+    this.start = this.sink.length;
     this.lastCommand = 0;
     this.hasNumber = false;
     this.lastHasDot = false;
@@ -141,7 +153,7 @@ export class PathWriter {
   letter(letter: string): void {
     const code = letter.charCodeAt(0);
     if (code !== this.lastCommand || code === 109 /* m */ || code === 77 /* M */) {
-      this.put(code);
+      this.sink.byte(code);
       this.lastCommand = code;
       this.hasNumber = false;
     }
@@ -165,11 +177,12 @@ export class PathWriter {
     }
     const leadingDot = frac !== 0 && whole === 0;
     this.separate(v < 0 ? 45 : leadingDot ? 46 : 48);
-    if (v < 0) this.put(45);
-    if (!leadingDot) this.putDigits(whole, 1);
+    const sink = this.sink;
+    if (v < 0) sink.byte(45);
+    if (!leadingDot) sink.digits(whole, 1);
     if (frac !== 0) {
-      this.put(46);
-      this.putDigits(frac, digits);
+      sink.byte(46);
+      sink.digits(frac, digits);
     }
     this.lastHasDot = frac !== 0;
   }
@@ -180,26 +193,19 @@ export class PathWriter {
   }
 
   close(): void {
-    this.put(122); // z
+    this.sink.byte(122); // z
     this.lastCommand = 122;
     this.hasNumber = false;
   }
 
+  /** The current path's text. */
   toString(): string {
-    const bytes = this.bytes.subarray(0, this.length);
-    if (ASCII) return ASCII.decode(bytes);
-    // Without a TextDecoder: ASCII codes to text a chunk at a time (fromCharCode's arguments are
-    // bounded by the stack). Same text, a little slower.
-    let text = '';
-    for (let i = 0; i < this.length; i += TEXT_CHUNK) {
-      text += String.fromCharCode.apply(null, this.bytes.subarray(i, Math.min(this.length, i + TEXT_CHUNK)) as unknown as number[]);
-    }
-    return text;
+    return this.sink.toString(this.start);
   }
 
   private raw(text: string): void {
     this.separate(text.charCodeAt(0));
-    for (let i = 0; i < text.length; i++) this.put(text.charCodeAt(i));
+    this.sink.text(text);
     this.lastHasDot = text.indexOf('.') >= 0;
   }
 
@@ -208,42 +214,10 @@ export class PathWriter {
    * has a '.' (the second '.' cannot continue it).
    */
   private separate(first: number): void {
-    if (this.hasNumber && !(first === 45 || (first === 46 && this.lastHasDot))) this.put(32);
+    if (this.hasNumber && !(first === 45 || (first === 46 && this.lastHasDot))) this.sink.byte(32);
     this.hasNumber = true;
   }
-
-  /** A non-negative integer in decimal, zero-padded to at least `width` digits. */
-  private putDigits(n: number, width: number): void {
-    let count = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) count++;
-    if (count < width) count = width;
-    if (this.length + count > this.bytes.length) this.grow(count);
-    const b = this.bytes;
-    let t = n;
-    for (let i = this.length + count - 1; i >= this.length; i--) {
-      b[i] = 48 + (t % 10);
-      t = Math.floor(t / 10);
-    }
-    this.length += count;
-  }
-
-  private put(code: number): void {
-    if (this.length === this.bytes.length) this.grow(1);
-    this.bytes[this.length++] = code;
-  }
-
-  private grow(extra: number): void {
-    const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
-    bigger.set(this.bytes.subarray(0, this.length));
-    this.bytes = bigger;
-  }
 }
-
-const TEXT_CHUNK = 8192;
-// Every runtime Tracelab supports has TextDecoder (Node, browsers, workers), but this module is
-// typechecked without DOM or Node types, so it is looked up rather than named.
-const TextDecoderClass = (globalThis as { TextDecoder?: new () => { decode(bytes: Uint8Array): string } }).TextDecoder;
-const ASCII = TextDecoderClass ? new TextDecoderClass() : undefined;
 
 /** Formats an integer count of 10^-decimals units: 123 → "12.3", -5 → "-.5", 10 → "1". */
 export function formatSteps(v: number, decimals: number, scale = 10 ** decimals): string {
@@ -290,11 +264,10 @@ class SubpathBuffer {
     this.startY = this.y = this.fromY = y;
   }
 
-  /** Empties the buffer at the point where `use` starts when walked in its direction. */
-  resetAtUse(chains: QChains, use: ChainUse): void {
-    const c = use.chain;
+  /** Empties the buffer at the point where chain `c` starts when walked forwards or backwards. */
+  resetAtUse(chains: QChains, c: number, reversed: boolean): void {
     const end = chains.firstSegment[c + 1]!;
-    if (!use.reversed || end === chains.firstSegment[c]) this.reset(chains.startX[c]!, chains.startY[c]!);
+    if (!reversed || end === chains.firstSegment[c]) this.reset(chains.startX[c]!, chains.startY[c]!);
     else this.reset(chains.coords[(end - 1) * STRIDE + END_X]!, chains.coords[(end - 1) * STRIDE + END_Y]!);
   }
 
@@ -336,13 +309,13 @@ class SubpathBuffer {
     this.push(src.kinds[i]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
   }
 
-  /** Appends chain `use.chain` of `chains`, walked backwards when the use is reversed. */
-  pushUse(chains: QChains, use: ChainUse): void {
-    const first = chains.firstSegment[use.chain]!;
-    const end = chains.firstSegment[use.chain + 1]!;
+  /** Appends chain `chain` of `chains`, walked backwards when `reversed`. */
+  pushUse(chains: QChains, chain: number, reversed: boolean): void {
+    const first = chains.firstSegment[chain]!;
+    const end = chains.firstSegment[chain + 1]!;
     const kinds = chains.kinds;
     const c = chains.coords;
-    if (!use.reversed) {
+    if (!reversed) {
       for (let k = first; k < end; k++) {
         const o = k * STRIDE;
         this.push(kinds[k]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
@@ -353,8 +326,8 @@ class SubpathBuffer {
     // cubic swaps its handles, an arc turns the other way.
     for (let k = end - 1; k >= first; k--) {
       const o = k * STRIDE;
-      const x = k > first ? c[o - STRIDE + END_X]! : chains.startX[use.chain]!;
-      const y = k > first ? c[o - STRIDE + END_Y]! : chains.startY[use.chain]!;
+      const x = k > first ? c[o - STRIDE + END_X]! : chains.startX[chain]!;
+      const y = k > first ? c[o - STRIDE + END_Y]! : chains.startY[chain]!;
       switch (kinds[k]) {
         case CUBIC:
           this.push(CUBIC, c[o + 2]!, c[o + 3]!, c[o]!, c[o + 1]!, 0, x, y);
@@ -403,11 +376,19 @@ let rotated = new SubpathBuffer();
 /**
  * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
  * from `cursor` (the previous subpath's start, which `z` returns to), and moves the cursor there.
+ * `backwards`: the loop walked the other way round (its uses in reverse order, each reversed),
+ * without building that loop.
  */
-export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }): void {
+export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }, backwards = false): void {
   let buf = assembled;
-  buf.resetAtUse(chains, loop[0]!);
-  for (const use of loop) buf.pushUse(chains, use);
+  const n = loop.length;
+  if (backwards) {
+    buf.resetAtUse(chains, loop[n - 1]!.chain, !loop[n - 1]!.reversed);
+    for (let k = n - 1; k >= 0; k--) buf.pushUse(chains, loop[k]!.chain, !loop[k]!.reversed);
+  } else {
+    buf.resetAtUse(chains, loop[0]!.chain, loop[0]!.reversed);
+    for (let k = 0; k < n; k++) buf.pushUse(chains, loop[k]!.chain, loop[k]!.reversed);
+  }
   // A start in the middle of a straight run (a chain junction) splits that run in two: start at a
   // corner instead. Same outline, one command fewer.
   const turn = cornerStart(buf);
@@ -459,12 +440,12 @@ function cornerStart(buf: SubpathBuffer): number {
  */
 export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
   const buf = assembled;
-  buf.resetAtUse(chains, use);
+  buf.resetAtUse(chains, use.chain, use.reversed);
   const x0 = buf.startX;
   const y0 = buf.startY;
   const continues = cursor.open === true && !closed && x0 === cursor.x && y0 === cursor.y;
   if (!continues) w.move(x0 - cursor.x, y0 - cursor.y);
-  buf.pushUse(chains, use);
+  buf.pushUse(chains, use.chain, use.reversed);
   const count = closed ? buf.countBeforeClose() : buf.length;
   writeSegments(w, buf, count);
   if (closed) w.close();

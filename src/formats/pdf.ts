@@ -4,10 +4,10 @@
  * Reference, third edition: transparency yes, object and cross-reference streams no) with one page
  * whose MediaBox is the plan's page in points, drawn with vector paths only (no images).
  *
- * The content stream is written here operator by operator, with the same path text as the EPS
- * writer (src/formats/ps-path.ts): one `cm` from page units (y down) to points (y up), then
- * m/l/c/h subpaths, nonzero `f` fills, `S` strokes with round caps and joins (`1 J 1 j`), and
- * `rg`/`RG` colours. A non-scaling stroke is `0 w`, PDF's thinnest-line hairline. Colours with
+ * The content stream is written here operator by operator into a reused byte buffer
+ * (src/formats/text-sink.ts), with the same path text as the EPS writer (src/formats/ps-path.ts):
+ * one `cm` from page units (y down) to points (y up), then m/l/c/h subpaths, nonzero `f` fills,
+ * `S` strokes with round caps and joins (`1 J 1 j`), and `rg`/`RG` colours. A non-scaling stroke is `0 w`, PDF's thinnest-line hairline. Colours with
  * alpha < 255 use an ExtGState (/ca for fills, /CA for strokes; one per distinct alpha) inside
  * q … Q; alpha 0 draws nothing. A gap filler with clip is stroked inside q … W n … Q after
  * clipping to the union of its shapes (nonzero W). Detected primitives are not used: PDF has
@@ -30,12 +30,15 @@
 import { PDFDocument, PDFHeader, PDFName, type PDFDict, type PDFRef } from 'pdf-lib';
 import type { Gradient, Rgba } from '../engine/types.js';
 import { ellipseMap, GradientIds } from './gradient.js';
-import { appendPath, clipLoops, coordinateDecimals, formatChannel, formatNumber, pageMatrix, pageSizePoints, tracedToPointsMatrix } from './ps-path.js';
-import { fillOnPage, forEachDrawable, pathOnPage, strokeWidthOnPage, type OutputPlan } from './plan.js';
+import { clipLoops, coordinateDecimals, formatNumber, MAX_DECIMALS, pageMatrix, pageSizePoints, tracedToPointsMatrix, writePlanPath, writeRgb } from './ps-path.js';
+import { forEachDrawable, strokeWidthOnPage, type OutputPlan } from './plan.js';
 import { shadingLiteral } from './shading.js';
+import { TextSink } from './text-sink.js';
+
+/** One content-stream buffer for every PDF this module writes (reset per file). */
+const contentSink = new TextSink(1 << 16);
 
 export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
-  const { content, alphas, gradients } = contentStream(plan);
   const doc = await PDFDocument.create({ updateMetadata: false });
   const context = doc.context;
   // Kept for pdf-lib versions that honour it; withHeaderVersion below makes sure either way.
@@ -45,7 +48,11 @@ export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
   const size = pageSizePoints(plan);
   // MediaBox rounded like every other number we write (≤ 4 decimals).
   const page = doc.addPage([Number(formatNumber(size.width)), Number(formatNumber(size.height))]);
-  const stream = plan.options.pdf.compress ? context.flateStream(content) : context.stream(content);
+  // The content is written into the shared buffer after the last await before save (another
+  // file's writePdf may use the buffer while this one waits); deflate reads it at once, and an
+  // uncompressed stream, which keeps its bytes until save, gets a copy.
+  const { alphas, gradients } = writeContentStream(contentSink.reset(), plan);
+  const stream = plan.options.pdf.compress ? context.flateStream(contentSink.view()) : context.stream(contentSink.toBytes());
   page.node.set(PDFName.of('Contents'), context.register(stream));
   if (alphas.length > 0 || gradients.length > 0) {
     const resources: Record<string, PDFDict> = {};
@@ -100,11 +107,11 @@ function stateName(i: number): string {
 }
 
 /**
- * The page's content stream (ASCII), the distinct alphas (< 255) its ExtGStates must carry and
- * the distinct gradients its patterns must carry, each in first-use order (their index is the
- * resource name's number).
+ * Writes the page's content stream (ASCII) into `sink` and returns the distinct alphas (< 255) its
+ * ExtGStates must carry and the distinct gradients its patterns must carry, each in first-use
+ * order (their index is the resource name's number).
  */
-export function contentStream(plan: OutputPlan): { content: string; alphas: number[]; gradients: Gradient[] } {
+export function writeContentStream(sink: TextSink, plan: OutputPlan): { alphas: number[]; gradients: Gradient[] } {
   const decimals = coordinateDecimals(plan);
   const alphas: number[] = [];
   const gradientIds = new GradientIds();
@@ -114,40 +121,49 @@ export function contentStream(plan: OutputPlan): { content: string; alphas: numb
     if (a >= 255) return undefined;
     let i = alphas.indexOf(a);
     if (i < 0) i = alphas.push(a) - 1;
-    return `/${stateName(i)} gs`;
+    return `/${stateName(i)} gs\n`;
   };
-  const out: string[] = ['q', `${pageMatrix(plan).map((v) => formatNumber(v)).join(' ')} cm`, '1 J 1 j'];
+  sink.text(`q\n${pageMatrix(plan).map((v) => formatNumber(v)).join(' ')} cm\n1 J 1 j\n`);
   forEachDrawable(plan.items, (item) => {
     if (item.color.a <= 0) return;
     if (item.kind === 'fill') {
       const gs = alphaState(item.color);
-      if (gs) out.push('q', gs);
-      out.push(item.gradient ? `/Pattern cs /${patternName(gradientIds.id(item.gradient))} scn` : `${pdfColor(item.color)} rg`);
-      for (const loop of fillOnPage(plan, item)) appendPath(out, loop, decimals);
-      out.push('f');
-      if (gs) out.push('Q');
+      if (gs) sink.text(`q\n${gs}`);
+      if (item.gradient) sink.text(`/Pattern cs /${patternName(gradientIds.id(item.gradient))} scn\n`);
+      else writeRgb(sink, item.color.r, item.color.g, item.color.b, ' rg\n');
+      for (const uses of item.loops) writePlanPath(sink, plan, { uses, closed: true }, decimals);
+      sink.text('f\n');
+      if (gs) sink.text('Q\n');
       return;
     }
     const clip = item.clipShapes ? clipLoops(plan, item) : undefined;
     if (clip && clip.length === 0) return; // confined to nothing
     const gs = alphaState(item.color);
     const isolated = clip !== undefined || gs !== undefined;
-    if (isolated) out.push('q');
+    if (isolated) sink.text('q\n');
     if (clip) {
-      for (const loop of clip) appendPath(out, loop, decimals);
-      out.push('W n');
+      for (const loop of clip) writePlanPath(sink, plan, loop, decimals);
+      sink.text('W n\n');
     }
-    if (gs) out.push(gs);
-    out.push(item.gradient ? `/Pattern CS /${patternName(gradientIds.id(item.gradient))} SCN` : `${pdfColor(item.color)} RG`);
-    out.push(`${item.nonScaling ? '0' : formatNumber(strokeWidthOnPage(plan, item))} w`);
-    for (const p of item.paths) appendPath(out, pathOnPage(plan, p), decimals);
-    out.push('S');
-    if (isolated) out.push('Q');
+    if (gs) sink.text(gs);
+    if (item.gradient) sink.text(`/Pattern CS /${patternName(gradientIds.id(item.gradient))} SCN\n`);
+    else writeRgb(sink, item.color.r, item.color.g, item.color.b, ' RG\n');
+    if (item.nonScaling) sink.text('0 w\n');
+    else {
+      sink.fixed(strokeWidthOnPage(plan, item), MAX_DECIMALS);
+      sink.text(' w\n');
+    }
+    for (const p of item.paths) writePlanPath(sink, plan, p, decimals);
+    sink.text('S\n');
+    if (isolated) sink.text('Q\n');
   });
-  out.push('Q');
-  return { content: out.join('\n') + '\n', alphas, gradients: gradientIds.list };
+  sink.text('Q\n');
+  return { alphas, gradients: gradientIds.list };
 }
 
-function pdfColor(c: Rgba): string {
-  return `${formatChannel(c.r)} ${formatChannel(c.g)} ${formatChannel(c.b)}`;
+/** The content stream as text (tests and tools; writePdf takes the bytes). */
+export function contentStream(plan: OutputPlan): { content: string; alphas: number[]; gradients: Gradient[] } {
+  const sink = new TextSink();
+  const { alphas, gradients } = writeContentStream(sink, plan);
+  return { content: sink.toString(), alphas, gradients };
 }

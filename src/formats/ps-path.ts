@@ -4,13 +4,16 @@
  * operators; the EPS prolog binds the same names). Lines and cubics only: stray quadratics are
  * degree-elevated and arcs split into ≤ 90° cubics. Numbers are fixed-point with trailing zeros
  * trimmed, so the same plan gives the same bytes, and both shapes along a shared boundary, which
- * walk the same chain points, write the same digits.
+ * walk the same chain points, write the same digits. Paths are written as bytes into a TextSink
+ * (src/formats/text-sink.ts), straight from the plan's chains (writePlanPath): no page path,
+ * segment object or string per segment on the way.
  */
 import type { Segment } from '../engine/types.js';
 import { composeAffine, type Affine } from './affine.js';
-import { arcToCubics, elevateQuad } from './curves.js';
+import { arcToCubics, elevateQuad, transformSegment } from './curves.js';
 import { pointsPerUnit } from './page.js';
-import { pathOnPage, type OutputPlan, type PagePath, type StrokeItem } from './plan.js';
+import type { OutputPlan, PagePath, PlanPath, StrokeItem } from './plan.js';
+import { fixedText, type TextSink } from './text-sink.js';
 
 
 /** Most decimals any number is written with. */
@@ -29,22 +32,26 @@ export function coordinateDecimals(plan: OutputPlan): number {
 
 /** Fixed-point, no exponent, trailing zeros (and a bare point) removed, never "-0". */
 export function formatNumber(v: number, decimals: number = MAX_DECIMALS): string {
-  if (!Number.isFinite(v)) throw new RangeError(`cannot write the number ${v}`);
-  let s = v.toFixed(decimals);
-  if (s.indexOf('.') >= 0) {
-    // Trailing zeros, then a bare point (a scan, not two regular expressions: this runs for
-    // every coordinate of a PDF or EPS file).
-    let end = s.length;
-    while (s.charCodeAt(end - 1) === 48 /* 0 */) end--;
-    if (s.charCodeAt(end - 1) === 46 /* . */) end--;
-    s = s.slice(0, end);
-  }
-  return s === '-0' ? '0' : s;
+  return fixedText(v, decimals);
 }
 
 /** A colour channel (0–255) as a 0–1 operand. */
 export function formatChannel(v: number): string {
-  return formatNumber(Math.max(0, Math.min(255, v)) / 255);
+  return formatNumber(channelOperand(v));
+}
+
+function channelOperand(v: number): number {
+  return Math.max(0, Math.min(255, v)) / 255;
+}
+
+/** `r g b` as formatChannel writes each channel, then `operator` (e.g. " rg\n"). */
+export function writeRgb(sink: TextSink, r: number, g: number, b: number, operator: string): void {
+  sink.fixed(channelOperand(r), MAX_DECIMALS);
+  sink.byte(SPACE);
+  sink.fixed(channelOperand(g), MAX_DECIMALS);
+  sink.byte(SPACE);
+  sink.fixed(channelOperand(b), MAX_DECIMALS);
+  sink.text(operator);
 }
 
 /**
@@ -80,56 +87,160 @@ export function pageSizePoints(plan: OutputPlan): { width: number; height: numbe
 }
 
 /**
- * Appends one subpath as operator lines: `x y m`, `x y l`, `x1 y1 x2 y2 x y c`, and `h` when
- * closed. PDF has these operators; the EPS prolog binds the same names.
+ * Writes one subpath as operator lines: `x y m`, `x y l`, `x1 y1 x2 y2 x y c`, and `h` when
+ * closed, each ended by a line feed. PDF has these operators; the EPS prolog binds the same names.
  */
-export function appendPath(out: string[], path: PagePath, decimals: number): void {
-  const n = (v: number): string => formatNumber(v, decimals);
-  out.push(`${n(path.startX)} ${n(path.startY)} m`);
+export function appendPath(sink: TextSink, path: PagePath, decimals: number): void {
+  writePoint(sink, path.startX, path.startY, decimals, MOVE);
   let x0 = path.startX;
   let y0 = path.startY;
-  const cubics: Segment[] = [];
   for (const s of path.segments) {
-    switch (s.kind) {
-      case 'line':
-        out.push(`${n(s.x)} ${n(s.y)} l`);
-        break;
-      case 'cubic':
-        out.push(`${n(s.c1x)} ${n(s.c1y)} ${n(s.c2x)} ${n(s.c2y)} ${n(s.x)} ${n(s.y)} c`);
-        break;
-      case 'quad': {
-        // Not expected (the plan restricts pdf/eps to lines and cubics); exact as a cubic.
-        const e = elevateQuad(x0, y0, s);
-        if (e.kind === 'cubic') out.push(`${n(e.c1x)} ${n(e.c1y)} ${n(e.c2x)} ${n(e.c2y)} ${n(e.x)} ${n(e.y)} c`);
-        break;
-      }
-      case 'arc':
-        // Not expected either; ≤ 90° cubic pieces (a degenerate arc becomes a line).
-        cubics.length = 0;
-        arcToCubics(cubics, x0, y0, s);
-        for (const c of cubics) {
-          if (c.kind === 'cubic') out.push(`${n(c.c1x)} ${n(c.c1y)} ${n(c.c2x)} ${n(c.c2y)} ${n(c.x)} ${n(c.y)} c`);
-          else out.push(`${n(c.x)} ${n(c.y)} l`);
-        }
-        break;
-    }
+    writeSegment(sink, s, x0, y0, decimals);
     x0 = s.x;
     y0 = s.y;
   }
-  if (path.closed) out.push('h');
+  if (path.closed) sink.text('h\n');
 }
 
 /**
- * The loops a clipped gap filler is confined to: every loop (outer and holes) of its shapes, in
- * page units. Their nonzero union is the clip; it is the same geometry as those shapes' fill
- * items (outer loop + holes), read from the trace so a clip never depends on what else is drawn.
+ * appendPath(sink, pathOnPage(plan, path), decimals) without building the page path: the chain
+ * uses are walked in place (reversed ones backwards) and each point is mapped onto the page as it
+ * is written, with the same arithmetic as pathOnPage (ox + sx·x), so the digits are the same.
+ * A large picture's PDF or EPS has hundreds of thousands of segments: no object per segment.
  */
-export function clipLoops(plan: OutputPlan, item: StrokeItem): PagePath[] {
-  const loops: PagePath[] = [];
+export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, decimals: number): void {
+  const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = plan.page;
+  const chains = plan.chains;
+  const { uses } = path;
+  // Where the first use starts when walked in its direction (0, 0 without uses), as loopPath says.
+  let startX = 0;
+  let startY = 0;
+  if (uses.length > 0) {
+    const first = chains[uses[0]!.chain]!;
+    const last = uses[0]!.reversed ? first.segments[first.segments.length - 1] : undefined;
+    startX = last ? last.x : first.startX;
+    startY = last ? last.y : first.startY;
+  }
+  let x0 = ox + sx * startX;
+  let y0 = oy + sy * startY;
+  writePoint(sink, x0, y0, decimals, MOVE);
+  for (const use of uses) {
+    const chain = chains[use.chain]!;
+    const segments = chain.segments;
+    if (!use.reversed) {
+      for (const s of segments) {
+        const x = ox + sx * s.x;
+        const y = oy + sy * s.y;
+        if (s.kind === 'line') writePoint(sink, x, y, decimals, LINE);
+        else if (s.kind === 'cubic') writeCubic(sink, ox + sx * s.c1x, oy + sy * s.c1y, ox + sx * s.c2x, oy + sy * s.c2y, x, y, decimals);
+        else writeSegment(sink, transformSegment(s, sx, sy, ox, oy), x0, y0, decimals);
+        x0 = x;
+        y0 = y;
+      }
+      continue;
+    }
+    // Backwards: each segment ends where the one before it ended (or at the chain's start); a
+    // cubic swaps its handles (reverseSegments' rules).
+    for (let k = segments.length - 1; k >= 0; k--) {
+      const s = segments[k]!;
+      const before = k > 0 ? segments[k - 1]! : undefined;
+      const endX = before ? before.x : chain.startX;
+      const endY = before ? before.y : chain.startY;
+      const x = ox + sx * endX;
+      const y = oy + sy * endY;
+      if (s.kind === 'line') writePoint(sink, x, y, decimals, LINE);
+      else if (s.kind === 'cubic') writeCubic(sink, ox + sx * s.c2x, oy + sy * s.c2y, ox + sx * s.c1x, oy + sy * s.c1y, x, y, decimals);
+      else writeSegment(sink, transformSegment(reversedSegment(s, endX, endY), sx, sy, ox, oy), x0, y0, decimals);
+      x0 = x;
+      y0 = y;
+    }
+  }
+  if (path.closed) sink.text('h\n');
+}
+
+/** A quadratic or arc walked backwards to (x, y): what reverseSegments makes of it. */
+function reversedSegment(s: Segment, x: number, y: number): Segment {
+  switch (s.kind) {
+    case 'quad':
+      return { kind: 'quad', cx: s.cx, cy: s.cy, x, y };
+    case 'arc':
+      return { ...s, sweep: !s.sweep, x, y };
+    default:
+      throw new Error(`reversedSegment: ${s.kind} is written in place`);
+  }
+}
+
+const MOVE = 109; // m
+const LINE = 108; // l
+const SPACE = 32;
+const NEWLINE = 10;
+
+/** `x y m` or `x y l` and a line feed. */
+function writePoint(sink: TextSink, x: number, y: number, decimals: number, operator: number): void {
+  sink.fixed(x, decimals);
+  sink.byte(SPACE);
+  sink.fixed(y, decimals);
+  sink.byte(SPACE);
+  sink.byte(operator);
+  sink.byte(NEWLINE);
+}
+
+/** `x1 y1 x2 y2 x y c` and a line feed. */
+function writeCubic(sink: TextSink, x1: number, y1: number, x2: number, y2: number, x: number, y: number, decimals: number): void {
+  sink.fixed(x1, decimals);
+  sink.byte(SPACE);
+  sink.fixed(y1, decimals);
+  sink.byte(SPACE);
+  sink.fixed(x2, decimals);
+  sink.byte(SPACE);
+  sink.fixed(y2, decimals);
+  sink.byte(SPACE);
+  sink.fixed(x, decimals);
+  sink.byte(SPACE);
+  sink.fixed(y, decimals);
+  sink.text(' c\n');
+}
+
+/** One segment in page units from the pen at (x0, y0): a line or cubic, or what stands for one. */
+function writeSegment(sink: TextSink, s: Segment, x0: number, y0: number, decimals: number): void {
+  switch (s.kind) {
+    case 'line':
+      writePoint(sink, s.x, s.y, decimals, LINE);
+      break;
+    case 'cubic':
+      writeCubic(sink, s.c1x, s.c1y, s.c2x, s.c2y, s.x, s.y, decimals);
+      break;
+    case 'quad': {
+      // Not expected (the plan restricts pdf/eps to lines and cubics); exact as a cubic.
+      const e = elevateQuad(x0, y0, s);
+      if (e.kind === 'cubic') writeCubic(sink, e.c1x, e.c1y, e.c2x, e.c2y, e.x, e.y, decimals);
+      break;
+    }
+    case 'arc': {
+      // Not expected either; ≤ 90° cubic pieces (a degenerate arc becomes a line).
+      const cubics: Segment[] = [];
+      arcToCubics(cubics, x0, y0, s);
+      for (const c of cubics) {
+        if (c.kind === 'cubic') writeCubic(sink, c.c1x, c.c1y, c.c2x, c.c2y, c.x, c.y, decimals);
+        else writePoint(sink, c.x, c.y, decimals, LINE);
+      }
+      break;
+    }
+  }
+}
+
+/**
+ * The loops a clipped gap filler is confined to: every loop (outer and holes) of its shapes. Their
+ * nonzero union is the clip; it is the same geometry as those shapes' fill items (outer loop +
+ * holes), read from the trace so a clip never depends on what else is drawn.
+ */
+export function clipLoops(plan: OutputPlan, item: StrokeItem): PlanPath[] {
+  const loops: PlanPath[] = [];
   for (const index of item.clipShapes ?? []) {
     const shape = plan.result.shapes[index];
     if (!shape) continue;
-    for (const uses of [shape.outer, ...shape.holes]) loops.push(pathOnPage(plan, { uses, closed: true }));
+    loops.push({ uses: shape.outer, closed: true });
+    for (const uses of shape.holes) loops.push({ uses, closed: true });
   }
   return loops;
 }

@@ -1,6 +1,8 @@
 /**
  * SVG writer.
- * In: an output plan (src/formats/plan.ts). Out: an SVG document (string). Coordinates are in
+ * In: an output plan (src/formats/plan.ts). Out: an SVG document, as text (writeSvgPlan) or as its
+ * UTF-8 bytes (writeSvgBytes), written element by element into one reused byte buffer
+ * (src/formats/text-sink.ts; no string per element or path). Coordinates are in
  * input pixels: the viewBox is the input's size, or — when output.size sets a page — the page box
  * mapped back into input pixels, with width/height carrying the page size and unit.
  * Fills are one <path> each (outer loop + holes) or a native
@@ -27,10 +29,11 @@
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Chain, ChainUse, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
+import type { Chain, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
+import { TextSink } from './text-sink.js';
 import { buildPlan, channelByte, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
@@ -71,22 +74,30 @@ function mostlyBackwards(loop: Loop, chains: readonly Chain[]): boolean {
   return balance > 0;
 }
 
-/** The same loop walked the other way round. */
-function reverseLoop(loop: Loop): Loop {
-  const out: ChainUse[] = [];
-  for (let k = loop.length - 1; k >= 0; k--) out.push({ chain: loop[k]!.chain, reversed: !loop[k]!.reversed });
-  return out;
-}
-
 export function writeSvgPlan(plan: OutputPlan): string {
   return writeSvgDocument(plan, true);
 }
+
+/** writeSvgPlan's text as UTF-8 bytes (what a file holds), without the string in between. */
+export function writeSvgBytes(plan: OutputPlan): Uint8Array {
+  return writeSvgInto(documentSink.reset(), plan, true).toBytes();
+}
+
+/**
+ * One buffer for every document this module writes, reset per document (writing is synchronous);
+ * a large picture's file is a few megabytes, so the buffer stops growing after the first.
+ */
+const documentSink = new TextSink(1 << 16);
 
 /**
  * writeSvgPlan, with the ink reference (inkReference) switchable: off, the gap filler is written
  * out border by border as in any other picture (tests compare the two renders).
  */
 export function writeSvgDocument(plan: OutputPlan, fillerByReference: boolean): string {
+  return writeSvgInto(documentSink.reset(), plan, fillerByReference).toString();
+}
+
+function writeSvgInto(out: TextSink, plan: OutputPlan, fillerByReference: boolean): TextSink {
   const result = plan.result;
   const quantizer = chooseQuantizer(result);
   const ctx: SvgContext = {
@@ -96,33 +107,38 @@ export function writeSvgDocument(plan: OutputPlan, fillerByReference: boolean): 
     referenced: referencedShapes(plan.items),
     mergeFills: mergesFills(result, quantizer),
     clipCount: 0,
-    pathWriter: new PathWriter(quantizer.decimals),
+    pathWriter: new PathWriter(quantizer.decimals, out),
     gradientIds: new GradientIds(),
     forwardHoles: hasForwardHoles(plan.items, plan.chains),
   };
-  const ref = fillerByReference ? worthReferencing(fillerReference(plan, ctx), plan.items, ctx) : undefined;
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg"`);
-  if (ctx.referenced.size > 0 || ref) out.push(' xmlns:xlink="http://www.w3.org/1999/xlink"');
-  out.push(` ${versionAttributes(plan.options)}${sizeAttributes(plan)}${ctx.forwardHoles ? ' fill-rule="evenodd"' : ''}${ref ? ` ${fillPaint(ref.color)}` : ''}>\n`);
+  const ref = fillerByReference ? worthReferencing(out, fillerReference(plan, ctx), plan.items, ctx) : undefined;
+  out.text('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"');
+  if (ctx.referenced.size > 0 || ref) out.text(' xmlns:xlink="http://www.w3.org/1999/xlink"');
+  out.text(` ${versionAttributes(plan.options)}${sizeAttributes(plan)}${ctx.forwardHoles ? ' fill-rule="evenodd"' : ''}`);
+  if (ref) {
+    out.byte(SPACE);
+    writeFillPaint(out, ref.color);
+  }
+  out.text('>\n');
+  // The <defs> go here once the document has named every gradient it uses.
   const defsAt = out.length;
   if (ref) writeWithFillerReference(out, plan.items, ref, ctx);
   else writeItems(out, plan.items, ctx);
-  if (ctx.gradientIds.list.length > 0) out.splice(defsAt, 0, gradientDefs(ctx.gradientIds.list, quantizer));
-  out.push('</svg>\n');
-  return out.join('');
+  if (ctx.gradientIds.list.length > 0) out.insertText(defsAt, gradientDefs(ctx.gradientIds.list, quantizer));
+  out.text('</svg>\n');
+  return out;
 }
 
-function writeItems(out: string[], items: readonly PlanItem[], ctx: SvgContext): void {
+function writeItems(out: TextSink, items: readonly PlanItem[], ctx: SvgContext): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (item.kind === 'group') {
-      out.push(`<g id="${item.id}">\n`);
+      out.text(`<g id="${item.id}">\n`);
       writeItems(out, item.items, ctx);
-      out.push('</g>\n');
+      out.text('</g>\n');
     } else if (item.kind === 'fill') {
       if (!ctx.mergeFills) {
-        out.push(fillElement(item, ctx));
+        writeFillElement(out, item, ctx);
         continue;
       }
       let j = i;
@@ -133,24 +149,49 @@ function writeItems(out: string[], items: readonly PlanItem[], ctx: SvgContext):
       // A run of filler strokes shares one group with their common attributes.
       let j = i;
       while (j < items.length && items[j]!.kind === 'stroke' && (items[j] as StrokeItem).role === 'gap_filler') j++;
-      out.push(`<g fill="none" stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round">\n`);
-      for (let k = i; k < j; k++) out.push(strokeElement(items[k] as StrokeItem, ctx, false));
-      out.push('</g>\n');
+      out.text(`<g fill="none" stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round">\n`);
+      for (let k = i; k < j; k++) writeStrokeElement(out, items[k] as StrokeItem, ctx, false);
+      out.text('</g>\n');
       i = j - 1;
     } else {
-      out.push(strokeElement(item, ctx, true));
+      writeStrokeElement(out, item, ctx, true);
     }
   }
 }
 
-function fillElement(item: FillItem, ctx: SvgContext, paintOverride?: string): string {
-  const id = ctx.referenced.has(item.shape) ? ` id="s${item.shape}"` : '';
-  const paint = paintOverride ?? `${id} ${item.gradient ? gradientPaint(item.gradient, item.color, 'fill', ctx) : fillPaint(item.color)}`;
-  if (item.primitive) return primitiveElement(item.primitive, paint, ctx.quantizer);
-  const pw = ctx.pathWriter.reset();
+/**
+ * A fill's element: a <path>, or the primitive's own element. Its paint attributes: by default
+ * the shape's id when a clip path refers to it, then its fill; a fill referenced by the gap filler
+ * (writeWithFillerReference) instead gets ` id="f<referenceId>"` and `referenceExtra`, and takes
+ * its colour from the root element.
+ */
+function writeFillElement(out: TextSink, item: FillItem, ctx: SvgContext, referenceId?: number, referenceExtra = ''): void {
+  out.byte(LESS_THAN);
+  out.text(item.primitive ? item.primitive.kind : 'path');
+  if (referenceId !== undefined) {
+    out.text(' id="f');
+    out.integer(referenceId);
+    out.byte(QUOTE);
+    out.text(referenceExtra);
+  } else {
+    if (ctx.referenced.has(item.shape)) {
+      out.text(' id="s');
+      out.integer(item.shape);
+      out.byte(QUOTE);
+    }
+    out.byte(SPACE);
+    if (item.gradient) out.text(gradientPaint(item.gradient, item.color, 'fill', ctx));
+    else writeFillPaint(out, item.color);
+  }
+  if (item.primitive) {
+    out.text(primitiveAttributes(item.primitive, ctx.quantizer));
+    return;
+  }
+  out.text(' d="');
+  const pw = ctx.pathWriter.begin();
   const cursor = { x: 0, y: 0 };
-  for (const loop of item.loops) writeLoop(pw, ctx.forwardHoles && mostlyBackwards(loop, ctx.plan.chains) ? reverseLoop(loop) : loop, ctx.chains, cursor);
-  return `<path${paint} d="${pw.toString()}"/>\n`;
+  for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor, ctx.forwardHoles && mostlyBackwards(loop, ctx.plan.chains));
+  out.text('"/>\n');
 }
 
 /**
@@ -204,32 +245,38 @@ function fillerReference(plan: OutputPlan, ctx: SvgContext): FillerReference | u
  */
 const FILLER_REFERENCE_MIN_CHARS = 10_000;
 
-function worthReferencing(ref: FillerReference | undefined, items: readonly PlanItem[], ctx: SvgContext): FillerReference | undefined {
+function worthReferencing(out: TextSink, ref: FillerReference | undefined, items: readonly PlanItem[], ctx: SvgContext): FillerReference | undefined {
   if (!ref) return undefined;
-  let chars = 0;
-  for (const item of items) if (item.kind === 'stroke') chars += strokeElement(item, ctx, false).length;
+  // The filler as it would be written, measured at the end of the sink and then dropped (these
+  // strokes have no clip paths or gradients: writing them names nothing).
+  const start = out.length;
+  for (const item of items) if (item.kind === 'stroke') writeStrokeElement(out, item, ctx, false);
+  const chars = out.length - start;
+  out.truncate(start);
   return chars >= FILLER_REFERENCE_MIN_CHARS ? ref : undefined;
 }
 
-function writeWithFillerReference(out: string[], items: readonly PlanItem[], ref: FillerReference, ctx: SvgContext): void {
+function writeWithFillerReference(out: TextSink, items: readonly PlanItem[], ref: FillerReference, ctx: SvgContext): void {
   const { filler } = ref;
-  const referenced: string[] = [];
-  const fills: string[] = [];
+  // The filler group first: a <use> of each fill of the referenced colour, ids f0, f1… in order.
+  let referencedCount = 0;
+  for (const item of items) if (item.kind === 'fill' && paintKey(item.color) === ref.key) referencedCount++;
+  out.text(`<g fill="none" stroke="${hexColor(filler.color)}"${opacityAttribute(filler.color, 'stroke')} stroke-width="${formatDecimal(filler.widthPx)}" stroke-linecap="round" stroke-linejoin="round">\n`);
+  for (let i = 0; i < referencedCount; i++) {
+    if (i > 0) out.byte(NEWLINE);
+    out.text('<use xlink:href="#f');
+    out.integer(i);
+    out.text('"/>');
+  }
+  out.text('\n</g>\n');
   // vector-effect is not inherited: each referenced shape carries it for the stroke a <use> gives it.
   const nonScaling = filler.nonScaling ? ' vector-effect="non-scaling-stroke"' : '';
+  let next = 0;
   for (const item of items) {
     if (item.kind !== 'fill') continue;
-    if (paintKey(item.color) !== ref.key) {
-      fills.push(fillElement(item, ctx));
-      continue;
-    }
-    const id = `f${referenced.length}`;
-    referenced.push(`<use xlink:href="#${id}"/>`);
-    fills.push(fillElement(item, ctx, ` id="${id}"${nonScaling}`));
+    if (paintKey(item.color) !== ref.key) writeFillElement(out, item, ctx);
+    else writeFillElement(out, item, ctx, next++, nonScaling);
   }
-  out.push(`<g fill="none" stroke="${hexColor(filler.color)}"${opacityAttribute(filler.color, 'stroke')} stroke-width="${formatDecimal(filler.widthPx)}" stroke-linecap="round" stroke-linejoin="round">\n`);
-  out.push(referenced.join('\n'), '\n</g>\n');
-  for (const f of fills) out.push(f);
 }
 
 /**
@@ -244,11 +291,14 @@ function mergesFills(result: TraceResult, quantizer: Quantizer): boolean {
 }
 
 /** A fill's paint attributes as written: the hex colour and, when not opaque, its opacity. */
-function fillPaint(color: Rgba): string {
-  return `fill="${hexColor(color)}"${opacityAttribute(color, 'fill')}`;
+function writeFillPaint(out: TextSink, color: Rgba): void {
+  out.text('fill="');
+  writeHexColor(out, color);
+  out.byte(QUOTE);
+  if (color.a < 255) out.text(opacityAttribute(color, 'fill'));
 }
 
-function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgContext): void {
+function writeMergedFills(out: TextSink, fills: readonly FillItem[], ctx: SvgContext): void {
   // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
   // one number (paintKey) rather than the attribute text built and hashed per fill.
   const byColor = new Map<number, FillItem[]>();
@@ -263,26 +313,28 @@ function writeMergedFills(out: string[], fills: readonly FillItem[], ctx: SvgCon
     if (!members) byColor.set(key, (members = []));
     members.push(item);
   }
-  for (const item of alone) out.push(fillElement(item, ctx));
+  for (const item of alone) writeFillElement(out, item, ctx);
   for (const members of byColor.values()) {
     if (members.length === 1) {
-      out.push(fillElement(members[0]!, ctx));
+      writeFillElement(out, members[0]!, ctx);
       continue;
     }
-    const paint = fillPaint(members[0]!.color);
-    const pw = ctx.pathWriter.reset();
+    out.text('<path ');
+    writeFillPaint(out, members[0]!.color);
+    out.text(' d="');
+    const pw = ctx.pathWriter.begin();
     const cursor = { x: 0, y: 0 };
     for (const item of members) {
       // Members are traced loops or lattice rectangles (any other primitive is written alone).
       if (item.primitive && isLatticeRect(item.primitive)) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
       else for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
     }
-    out.push(`<path ${paint} d="${pw.toString()}"/>\n`);
+    out.text('"/>\n');
   }
 }
 
 /**
- * A number that two colours share exactly when fillPaint writes the same text for them: the
+ * A number that two colours share exactly when writeFillPaint writes the same text for them: the
  * rounded channels and the opacity in thousandths as opacityAttribute rounds it (1001 for none).
  */
 function paintKey(c: Rgba): number {
@@ -317,27 +369,47 @@ function writeRectSubpath(pw: PathWriter, p: RectPrimitive, q: Quantizer, cursor
   cursor.y = top;
 }
 
-function strokeElement(item: StrokeItem, ctx: SvgContext, withStyle: boolean): string {
-  const pw = ctx.pathWriter.reset();
+function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, withStyle: boolean): void {
+  // A clipped stroke's clip path goes first: the path refers to it.
+  const clipId = item.clipShapes ? ctx.clipCount++ : -1;
+  if (item.clipShapes) {
+    out.text('<clipPath id="c');
+    out.integer(clipId);
+    out.text('">');
+    for (const s of item.clipShapes) {
+      out.text('<use xlink:href="#s');
+      out.integer(s);
+      out.text('"/>');
+    }
+    out.text('</clipPath>\n');
+  }
+  out.text(withStyle ? '<path fill="none" ' : '<path ');
+  if (item.gradient) out.text(gradientPaint(item.gradient, item.color, 'stroke', ctx));
+  else {
+    out.text('stroke="');
+    writeHexColor(out, item.color);
+    out.byte(QUOTE);
+    if (item.color.a < 255) out.text(opacityAttribute(item.color, 'stroke'));
+  }
+  if (withStyle) out.text(` stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round"`);
+  if (item.nonScaling) out.text(' vector-effect="non-scaling-stroke"');
+  if (item.clipShapes) {
+    out.text(' clip-path="url(#c');
+    out.integer(clipId);
+    out.text(')"');
+  }
+  out.text(' d="');
+  const pw = ctx.pathWriter.begin();
   const cursor = { x: 0, y: 0 };
   for (const path of item.paths) {
     if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
     else writeLoop(pw, path.uses, ctx.chains, cursor);
   }
-  const paint = item.gradient ? gradientPaint(item.gradient, item.color, 'stroke', ctx) : `stroke="${hexColor(item.color)}"${opacityAttribute(item.color, 'stroke')}`;
-  let attrs = `${withStyle ? ' fill="none"' : ''} ${paint}`;
-  if (withStyle) attrs += ` stroke-width="${formatDecimal(item.widthPx)}" stroke-linecap="round" stroke-linejoin="round"`;
-  if (item.nonScaling) attrs += ' vector-effect="non-scaling-stroke"';
-  let clip = '';
-  if (item.clipShapes) {
-    const id = `c${ctx.clipCount++}`;
-    clip = `<clipPath id="${id}">${item.clipShapes.map((s) => `<use xlink:href="#s${s}"/>`).join('')}</clipPath>\n`;
-    attrs += ` clip-path="url(#${id})"`;
-  }
-  return `${clip}<path${attrs} d="${pw.toString()}"/>\n`;
+  out.text('"/>\n');
 }
 
-function primitiveElement(p: Primitive, paint: string, q: Quantizer): string {
+/** A primitive element's geometry attributes and its end (`<circle`, `<ellipse` or `<rect` and the paint come before). */
+function primitiveAttributes(p: Primitive, q: Quantizer): string {
   const f = 10 ** q.decimals;
   const num = (v: number): string => formatDecimal(Math.round(v * f) / f);
   const x = (v: number): string => num(v * q.scaleX);
@@ -347,16 +419,16 @@ function primitiveElement(p: Primitive, paint: string, q: Quantizer): string {
     deg === 0 ? '' : ` transform="rotate(${formatDecimal(Math.round(deg * 100) / 100)} ${x(cx)} ${y(cy)})"`;
   switch (p.kind) {
     case 'circle':
-      return `<circle${paint} cx="${x(p.cx)}" cy="${y(p.cy)}" r="${num(p.r * k)}"/>\n`;
+      return ` cx="${x(p.cx)}" cy="${y(p.cy)}" r="${num(p.r * k)}"/>\n`;
     case 'ellipse':
-      return `<ellipse${paint} cx="${x(p.cx)}" cy="${y(p.cy)}" rx="${num(p.rx * k)}" ry="${num(p.ry * k)}"${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+      return ` cx="${x(p.cx)}" cy="${y(p.cy)}" rx="${num(p.rx * k)}" ry="${num(p.ry * k)}"${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
     case 'rect': {
       const w = p.rotationDeg === 0 ? p.width * q.scaleX : p.width * k;
       const h = p.rotationDeg === 0 ? p.height * q.scaleY : p.height * k;
       const left = num(p.cx * q.scaleX - w / 2);
       const top = num(p.cy * q.scaleY - h / 2);
       const rx = p.cornerRadius ? ` rx="${num(p.cornerRadius * k)}"` : '';
-      return `<rect${paint} x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rx}${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+      return ` x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rx}${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
     }
   }
 }
@@ -473,6 +545,36 @@ export function hexColor(c: Rgba): string {
 }
 
 const HEX_DIGIT = '0123456789abcdef';
+
+/** hexColor's text, written into the sink. */
+function writeHexColor(out: TextSink, c: Rgba): void {
+  const r = channelByte(c.r);
+  const g = channelByte(c.g);
+  const b = channelByte(c.b);
+  out.byte(HASH);
+  if (r % 17 === 0 && g % 17 === 0 && b % 17 === 0) {
+    out.byte(HEX_CODES[r / 17]!);
+    out.byte(HEX_CODES[g / 17]!);
+    out.byte(HEX_CODES[b / 17]!);
+    return;
+  }
+  writeHexByte(out, r);
+  writeHexByte(out, g);
+  writeHexByte(out, b);
+}
+
+/** hexByte's two digits (a channel already rounded and clamped to 0–255). */
+function writeHexByte(out: TextSink, v: number): void {
+  out.byte(HEX_CODES[v >> 4]!);
+  out.byte(HEX_CODES[v & 15]!);
+}
+
+const HEX_CODES = Uint8Array.from(HEX_DIGIT, (d) => d.charCodeAt(0));
+const HASH = 35;
+const QUOTE = 34;
+const LESS_THAN = 60;
+const SPACE = 32;
+const NEWLINE = 10;
 
 function opacityAttribute(c: Rgba, kind: 'fill' | 'stroke'): string {
   return c.a >= 255 ? '' : ` ${kind}-opacity="${formatDecimal(opacityThousandths(c.a) / 1000)}"`;

@@ -15,6 +15,7 @@ import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { writeEps } from '../../src/formats/eps.js';
 import { appendPath, formatNumber } from '../../src/formats/ps-path.js';
+import { TextSink } from '../../src/formats/text-sink.js';
 import { pointsPerUnit } from '../../src/formats/page.js';
 import { writePdf } from '../../src/formats/pdf.js';
 import { buildPlan, type OutputPlan, type StrokeItem } from '../../src/formats/plan.js';
@@ -573,9 +574,9 @@ describe('writeEps', () => {
 
 describe('appendPath', () => {
   it('writes lines and cubics as given, elevates quadratics and splits arcs into cubics', () => {
-    const out: string[] = [];
+    const sink = new TextSink();
     appendPath(
-      out,
+      sink,
       {
         startX: 0,
         startY: 0,
@@ -589,6 +590,9 @@ describe('appendPath', () => {
       },
       4,
     );
+    const text = sink.toString();
+    expect(text.endsWith('\n')).toBe(true);
+    const out = text.slice(0, -1).split('\n');
     expect(out[0]).toBe('0 0 m');
     expect(out[1]).toBe('10 0 l');
     expect(out[2]).toBe('14 0 16 2 16 6 c');
