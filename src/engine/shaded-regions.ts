@@ -283,8 +283,9 @@ function cutBands(
 ): void {
   const { width, regions } = input;
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
-  // Band per pixel (−1 outside areas), then union-find over left/up neighbours of one area band.
-  const band = new Int32Array(regionOf.length).fill(-1);
+  // Band per pixel (−1 outside areas; at most PHOTO_MAX_BANDS bands, so a byte holds it), then
+  // union-find over left/up neighbours of one area band.
+  const band = new Int8Array(regionOf.length).fill(-1);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
   for (let y = 0; y < height; y++) {
@@ -395,7 +396,7 @@ function addCrack(shared: Map<number, Map<number, number>>, from: number, to: nu
   m.set(to, (m.get(to) ?? 0) + 1);
 }
 
-function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int32Array, p: number, q: number): boolean {
+function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int8Array, p: number, q: number): boolean {
   const rq = regionOf[q]!;
   return rq >= 0 && band[q] === band[p] && areaOfOld[rq] === areaOfOld[regionOf[p]!];
 }
