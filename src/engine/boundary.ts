@@ -43,6 +43,15 @@ export interface RegionLoops {
  * then one outline on each side instead of stubs that all end at the same lattice points.
  */
 export function buildChainGraph(regionOf: Int32Array, width: number, height: number, pinchLinks?: Uint8Array): ChainGraph {
+  return walkChainGraph(regionOf, width, height, pinchLinks).graph;
+}
+
+/**
+ * The chain graph and the chain of every crack (−1: no boundary), which buildRegionLoops needs
+ * too: handing it over saves rebuilding an Int32 per crack ((w+1)(h+1) × 2 of them) at the stage
+ * whose memory peaks. The crack index is kept apart from the graph, which goes to the threads.
+ */
+export function walkChainGraph(regionOf: Int32Array, width: number, height: number, pinchLinks?: Uint8Array): { graph: ChainGraph; crackChain: Int32Array } {
   // One loop per helper: V8 compiles a long function again for each hot loop it reaches, and
   // deoptimises on code after the loop that had not run yet; small functions compile once.
   const isBoundaryCrack = boundaryCracks(regionOf, width, height);
@@ -51,7 +60,7 @@ export function buildChainGraph(regionOf: Int32Array, width: number, height: num
   const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree);
   walkFromJunctions(walker, isBoundaryCrack, degree, width, height);
   walkClosedBorders(walker, isBoundaryCrack, width, height);
-  return walker.graph();
+  return { graph: walker.graph(), crackChain: walker.crackChain };
 }
 
 /**
@@ -293,18 +302,21 @@ export function buildRegionLoops(
   height: number,
   regionCount: number,
   links?: Uint8Array,
+  knownCrackChain?: Int32Array,
 ): RegionLoops {
   const hCount = width * (height + 1);
-  const crackChain = new Int32Array(hCount + (width + 1) * height).fill(-1);
+  // walkChainGraph's index when given (the same values: each crack is walked by one chain).
+  const crackChain = knownCrackChain ?? new Int32Array(hCount + (width + 1) * height).fill(-1);
   const endX = new Int32Array(graph.count);
   const endY = new Int32Array(graph.count);
   const shoelace = new Float64Array(graph.count);
+  const indexCracks = knownCrackChain === undefined;
   for (let c = 0; c < graph.count; c++) {
     let x = graph.startX[c]!;
     let y = graph.startY[c]!;
     for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
       const d = graph.dirs[k]!;
-      crackChain[crackIndex(x, y, d, width, hCount)] = c;
+      if (indexCracks) crackChain[crackIndex(x, y, d, width, hCount)] = c;
       x += DX[d]!;
       y += DY[d]!;
     }

@@ -163,8 +163,12 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   const area = Int32Array.from(regions.area);
   // Each whole-picture loop lives in a helper of its own: V8 compiles a long function again for
   // each hot loop it reaches, and deoptimises on code after a loop that had not run yet.
-  const { start, pixels } = pixelsByRegion(regionOf, count);
-  const minAreaOf = floorArea > 0 ? regionFloors(start, pixels, width, minAreaPx, floor!.tiles, floorArea) : undefined;
+  const minAreaOf = floorArea > 0 ? regionFloors(firstPixels(regionOf, count), width, minAreaPx, floor!.tiles, floorArea) : undefined;
+  // Only the specks' pixels are ever scanned (a region merged into a speck was a speck itself):
+  // the large regions, most of the picture, are not listed.
+  const isSmall = new Uint8Array(count);
+  for (let r = 0; r < count; r++) if (area[r]! < (minAreaOf ? minAreaOf[r]! : minAreaPx)) isSmall[r] = 1;
+  const { start, pixels } = pixelsByRegion(regionOf, count, isSmall);
   const parent = new Int32Array(count);
   for (let r = 0; r < count; r++) parent[r] = r;
   // Members of a merged region form a linked list so its whole pixel set can be scanned.
@@ -174,7 +178,7 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
 
   // Small regions, smallest first (ties by index).
   const small: number[] = [];
-  for (let r = 0; r < count; r++) if (area[r]! < (minAreaOf ? minAreaOf[r]! : minAreaPx)) small.push(r);
+  for (let r = 0; r < count; r++) if (isSmall[r] === 1) small.push(r);
   sortIndicesByKey(small, area, false);
   // Border length shared with each neighbouring root, and those roots in first-seen order (a
   // typed-array tally instead of a Map: this loop visits every pixel of every small region).
@@ -227,14 +231,23 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   return findRegions(mergedLabels(regionOf, labelOf, parent), width, height, links);
 }
 
-/** Pixels grouped by region (a counting sort): region r's pixels are pixels[start[r] … start[r + 1]). */
+/** Each region's first pixel in raster order (−1 for a region without pixels). */
+function firstPixels(regionOf: Int32Array, count: number): Int32Array {
+  const first = new Int32Array(count).fill(-1);
+  for (let i = 0; i < regionOf.length; i++) {
+    const r = regionOf[i]!;
+    if (r >= 0 && first[r]! < 0) first[r] = i;
+  }
+  return first;
+}
+
 /** Each region's despeckle area: the floor's when its first pixel lies in a flagged tile. */
-function regionFloors(start: Int32Array, pixels: Int32Array, width: number, minAreaPx: number, tiles: TileMask, floorArea: number): Float64Array {
-  const count = start.length - 1;
+function regionFloors(first: Int32Array, width: number, minAreaPx: number, tiles: TileMask, floorArea: number): Float64Array {
+  const count = first.length;
   const out = new Float64Array(count).fill(minAreaPx);
   for (let r = 0; r < count; r++) {
-    if (start[r] === start[r + 1]) continue;
-    const i = pixels[start[r]!]!;
+    const i = first[r]!;
+    if (i < 0) continue;
     const x = i % width;
     const y = (i - x) / width;
     if (tiles.set[Math.floor(y / tiles.tilePx) * tiles.columns + Math.floor(x / tiles.tilePx)] === 1) out[r] = floorArea;
@@ -242,15 +255,22 @@ function regionFloors(start: Int32Array, pixels: Int32Array, width: number, minA
   return out;
 }
 
-function pixelsByRegion(regionOf: Int32Array, count: number): { start: Int32Array; pixels: Int32Array } {
+/**
+ * Pixels of the regions marked in `listed`, grouped by region (a counting sort): region r's pixels
+ * are pixels[start[r] … start[r + 1]), in raster order (none for a region not listed).
+ */
+function pixelsByRegion(regionOf: Int32Array, count: number, listed: Uint8Array): { start: Int32Array; pixels: Int32Array } {
   const start = new Int32Array(count + 1);
-  for (let i = 0; i < regionOf.length; i++) if (regionOf[i]! >= 0) start[regionOf[i]! + 1]!++;
+  for (let i = 0; i < regionOf.length; i++) {
+    const r = regionOf[i]!;
+    if (r >= 0 && listed[r] === 1) start[r + 1]!++;
+  }
   for (let r = 0; r < count; r++) start[r + 1]! += start[r]!;
   const pixels = new Int32Array(start[count]!);
   const fillPos = start.slice(0, count);
   for (let i = 0; i < regionOf.length; i++) {
     const r = regionOf[i]!;
-    if (r >= 0) pixels[fillPos[r]!++] = i;
+    if (r >= 0 && listed[r] === 1) pixels[fillPos[r]!++] = i;
   }
   return { start, pixels };
 }

@@ -283,8 +283,9 @@ function cutBands(
 ): void {
   const { width, regions } = input;
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
-  // Band per pixel (−1 outside areas), then union-find over left/up neighbours of one area band.
-  const band = new Int32Array(regionOf.length).fill(-1);
+  // Band per pixel (−1 outside areas; at most PHOTO_MAX_BANDS bands, so a byte holds it), then
+  // union-find over left/up neighbours of one area band.
+  const band = new Int8Array(regionOf.length).fill(-1);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
   for (let y = 0; y < height; y++) {
@@ -302,21 +303,25 @@ function cutBands(
     }
   }
   // Pieces: one per union-find root, in raster order of their first pixel (a root is its piece's
-  // first pixel: unions keep the smaller index).
-  const pieceOf = new Int32Array(regionOf.length).fill(-1);
+  // first pixel: unions keep the smaller index). The union-find array becomes the piece per pixel.
+  resolveRoots(parent);
+  const pieceOf = parent;
   const size: number[] = [];
   const area: number[] = [];
   const bandOfPiece: number[] = [];
   for (let p = 0; p < regionOf.length; p++) {
-    if (band[p]! < 0) continue;
-    const root = findRoot(parent, p);
+    if (band[p]! < 0) {
+      pieceOf[p] = -1;
+      continue;
+    }
+    const root = parent[p]!;
     let k: number;
     if (root === p) {
       k = size.length;
       size.push(0);
       area.push(areaOfOld[regionOf[p]!]!);
       bandOfPiece.push(band[p]!);
-    } else k = pieceOf[root]!;
+    } else k = pieceOf[root]!; // root < p: already its piece
     pieceOf[p] = k;
     size[k]!++;
   }
@@ -395,9 +400,17 @@ function addCrack(shared: Map<number, Map<number, number>>, from: number, to: nu
   m.set(to, (m.get(to) ?? 0) + 1);
 }
 
-function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int32Array, p: number, q: number): boolean {
+function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int8Array, p: number, q: number): boolean {
   const rq = regionOf[q]!;
   return rq >= 0 && band[q] === band[p] && areaOfOld[rq] === areaOfOld[regionOf[p]!];
+}
+
+/**
+ * Every entry of a union-find array whose parents never exceed their index (union keeps the
+ * smaller root) set to its root: one pass in index order, each parent being resolved already.
+ */
+function resolveRoots(parent: Int32Array): void {
+  for (let p = 0; p < parent.length; p++) parent[p] = parent[parent[p]!]!;
 }
 
 function union(parent: Int32Array, p: number, q: number): void {
