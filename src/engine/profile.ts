@@ -336,13 +336,17 @@ function countRuns(
   tileRuns: Int32Array,
   tileOpaque: Int32Array,
 ): { runShare: number; grey: boolean; topLevelsShare: number } {
-  const inRun = new Uint8Array(width * height);
+  // In-run flags of the row being read and of the next one (a vertical pair sets both): a row's
+  // flags are final once it has been read, and are counted then.
+  let inRun = new Uint8Array(width);
+  let belowInRun = new Uint8Array(width);
   // Per grey level (the red channel: only read when every pixel is grey).
   const levels = new Float64Array(256);
   // One word per pixel: an exact RGB match is one masked comparison.
   const words = pixelWords(data);
   let opaque = 0;
   let grey = true;
+  let runs = 0;
   for (let y = 0; y < height; y++) {
     const tileRow = (y >> TILE_SHIFT) * tilesX;
     for (let x = 0; x < width; x++) {
@@ -354,18 +358,17 @@ function countRuns(
       levels[data[o]!]!++;
       if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
       const w = words[i]!;
-      if (x + 1 < width && data[o + 7]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + 1]!) & RGB_MASK) === 0) inRun[i] = inRun[i + 1] = 1;
-      if (y + 1 < height && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + width]!) & RGB_MASK) === 0) inRun[i] = inRun[i + width] = 1;
+      if (x + 1 < width && data[o + 7]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + 1]!) & RGB_MASK) === 0) inRun[x] = inRun[x + 1] = 1;
+      if (y + 1 < height && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + width]!) & RGB_MASK) === 0) inRun[x] = belowInRun[x] = 1;
     }
-  }
-  let runs = 0;
-  for (let y = 0; y < height; y++) {
-    const tileRow = (y >> TILE_SHIFT) * tilesX;
     for (let x = 0; x < width; x++) {
-      const r = inRun[y * width + x]!;
+      const r = inRun[x]!;
       runs += r;
       tileRuns[tileRow + (x >> TILE_SHIFT)]! += r;
     }
+    const done = inRun;
+    inRun = belowInRun;
+    belowInRun = done.fill(0);
   }
   let topLevels = 0;
   if (grey) {
