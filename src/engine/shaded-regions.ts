@@ -200,6 +200,8 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
   const thresholdStart = new Int32Array(areas.length + 1);
   const stops: number[] = [];
   const thresholds: number[] = [];
+  // Areas of one shared gradient have the same ramp object: its thresholds are cut once.
+  const cut = new Map<FittedRamp, number[]>();
   for (let a = 0; a < areas.length; a++) {
     const ramp = areas[a]!.ramp;
     const g = ramp.geometry;
@@ -209,7 +211,11 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
     else geometry.set([2, g.cx, g.cy, g.ux, g.uy, g.ratio], o);
     for (const v of ramp.stops) stops.push(v);
     stopStart[a + 1] = stops.length / 4;
-    if (!gradients) for (const t of bandThresholds(ramp, photo)) thresholds.push(t);
+    if (!gradients) {
+      let ts = cut.get(ramp);
+      if (!ts) cut.set(ramp, (ts = bandThresholds(ramp, photo)));
+      for (const t of ts) thresholds.push(t);
+    }
     thresholdStart[a + 1] = thresholds.length;
   }
   return { geometry, stopStart, stops: Float64Array.from(stops), thresholdStart, thresholds: Float64Array.from(thresholds) };
@@ -284,8 +290,10 @@ function cutBands(
   const { width, regions } = input;
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
   // Band per pixel (−1 outside areas; at most PHOTO_MAX_BANDS bands, so a byte holds it), then
-  // union-find over left/up neighbours of one area band.
+  // union-find over left/up neighbours of one area band. Two pixels are of one area band when
+  // their keys (area · 32 + band, −1 outside areas) are equal.
   const band = new Int8Array(regionOf.length).fill(-1);
+  const areaBand = new Int32Array(regionOf.length);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
   for (let y = 0; y < height; y++) {
@@ -295,11 +303,16 @@ function cutBands(
       parent[p] = p;
       if (a < 0) {
         keyOf[p] = r;
+        areaBand[p] = -1;
         continue;
       }
-      band[p] = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
-      if (x > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - 1)) union(parent, p, p - 1);
-      if (y > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - width)) union(parent, p, p - width);
+      const b = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
+      band[p] = b;
+      const key = a * AREA_BAND_KEYS + b;
+      areaBand[p] = key;
+      // p is still its own root here: joining its left neighbour is making that one's root its parent.
+      if (x > 0 && areaBand[p - 1] === key) parent[p] = findRoot(parent, p - 1);
+      if (y > 0 && areaBand[p - width] === key) union(parent, p, p - width);
     }
   }
   // Pieces: one per union-find root, in raster order of their first pixel (a root is its piece's
@@ -337,6 +350,9 @@ function cutBands(
   for (let p = 0; p < regionOf.length; p++) if (pieceOf[p]! >= 0) keyOf[p] = regions.count + number[target[pieceOf[p]!]!]!;
 }
 
+/** Keys per area in cutBands' area-band keys (more than PHOTO_MAX_BANDS). */
+const AREA_BAND_KEYS = 32;
+
 /** Band pieces of at most this many pixels join a neighbouring band of their area. */
 const PIECE_MIN_PX = 16;
 
@@ -354,11 +370,13 @@ function mergeSmallPieces(pieceOf: Int32Array, size: number[], area: number[], w
   const shared = new Map<number, Map<number, number>>();
   const isSmall = new Uint8Array(size.length);
   for (const k of small) isSmall[k] = 1;
-  for (let p = 0; p < pieceOf.length; p++) {
-    const a = pieceOf[p]!;
-    if (a < 0) continue;
-    if ((p + 1) % width !== 0) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
-    if (p + width < pieceOf.length) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
+  for (let rowEnd = width; rowEnd <= pieceOf.length; rowEnd += width) {
+    for (let p = rowEnd - width; p < rowEnd; p++) {
+      const a = pieceOf[p]!;
+      if (a < 0) continue;
+      if (p + 1 < rowEnd) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
+      if (p + width < pieceOf.length) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
+    }
   }
   // Smallest pieces first (ties by index); a piece joins the final piece of its best neighbour.
   const order = [...small].sort((p, q) => size[p]! - size[q]! || p - q);
@@ -398,11 +416,6 @@ function addCrack(shared: Map<number, Map<number, number>>, from: number, to: nu
   let m = shared.get(from);
   if (!m) shared.set(from, (m = new Map()));
   m.set(to, (m.get(to) ?? 0) + 1);
-}
-
-function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int8Array, p: number, q: number): boolean {
-  const rq = regionOf[q]!;
-  return rq >= 0 && band[q] === band[p] && areaOfOld[rq] === areaOfOld[regionOf[p]!];
 }
 
 /**
