@@ -289,10 +289,8 @@ function cutBands(
 ): void {
   const { width, regions } = input;
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
-  // Band per pixel (−1 outside areas; at most PHOTO_MAX_BANDS bands, so a byte holds it), then
-  // union-find over left/up neighbours of one area band. Two pixels are of one area band when
-  // their keys (area · 32 + band, −1 outside areas) are equal.
-  const band = new Int8Array(regionOf.length).fill(-1);
+  // Area and band per pixel as one key, area · AREA_BAND_KEYS + band (−1 outside areas; at most
+  // PHOTO_MAX_BANDS bands), then union-find over left/up neighbours of one key.
   const areaBand = new Int32Array(regionOf.length);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
@@ -307,7 +305,6 @@ function cutBands(
         continue;
       }
       const b = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
-      band[p] = b;
       const key = a * AREA_BAND_KEYS + b;
       areaBand[p] = key;
       // p is still its own root here: joining its left neighbour is making that one's root its parent.
@@ -323,7 +320,8 @@ function cutBands(
   const area: number[] = [];
   const bandOfPiece: number[] = [];
   for (let p = 0; p < regionOf.length; p++) {
-    if (band[p]! < 0) {
+    const key = areaBand[p]!;
+    if (key < 0) {
       pieceOf[p] = -1;
       continue;
     }
@@ -333,7 +331,7 @@ function cutBands(
       k = size.length;
       size.push(0);
       area.push(areaOfOld[regionOf[p]!]!);
-      bandOfPiece.push(band[p]!);
+      bandOfPiece.push(key % AREA_BAND_KEYS);
     } else k = pieceOf[root]!; // root < p: already its piece
     pieceOf[p] = k;
     size[k]!++;
@@ -374,8 +372,9 @@ function mergeSmallPieces(pieceOf: Int32Array, size: number[], area: number[], w
     for (let p = rowEnd - width; p < rowEnd; p++) {
       const a = pieceOf[p]!;
       if (a < 0) continue;
-      if (p + 1 < rowEnd) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
-      if (p + width < pieceOf.length) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
+      // Inside a piece (most pixels) there is no crack to count.
+      if (p + 1 < rowEnd && pieceOf[p + 1] !== a) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
+      if (p + width < pieceOf.length && pieceOf[p + width] !== a) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
     }
   }
   // Smallest pieces first (ties by index); a piece joins the final piece of its best neighbour.

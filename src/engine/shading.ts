@@ -365,13 +365,20 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
   let sumB = 0;
   let interiorCount = 0;
   const interior = new Int32Array(pixels.length);
+  // The current pixel's row (the pixels come in raster order: one division per row).
+  let rowStart = 0;
+  let rowEnd = 0;
   for (let i = 0; i < pixels.length; i++) {
     const p = pixels[i]!;
     const o = p * 4;
     sumR += data[o]!;
     sumG += data[o + 1]!;
     sumB += data[o + 2]!;
-    const x = p % width;
+    if (p >= rowEnd || p < rowStart) {
+      rowStart = p - (p % width);
+      rowEnd = rowStart + width;
+    }
+    const x = p - rowStart;
     if (x === 0 || x === width - 1 || p < width || p >= (height - 1) * width) continue;
     if (owned(owner, p, g) && owned(owner, p - 1, g) && owned(owner, p + 1, g) && owned(owner, p - width, g) && owned(owner, p + width, g)) interior[interiorCount++] = p;
   }
