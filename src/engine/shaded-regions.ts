@@ -124,6 +124,8 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   const newRegionOf = new Int32Array(regionOf.length);
   let count = 0;
   const keys: number[] = [];
+  // Pixels per new region, counted as they are numbered.
+  const pixelCount = new Int32Array(idOfKey.length);
   for (let p = 0; p < regionOf.length; p++) {
     const key = regionOf[p]! < 0 ? -1 : keyOf[p]!;
     if (key < 0) {
@@ -136,13 +138,13 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
       keys.push(key);
     }
     newRegionOf[p] = id;
+    pixelCount[id]!++;
   }
   const labelOf = new Int32Array(count);
-  const area = new Int32Array(count);
+  const area = pixelCount.slice(0, count);
   const areaOfRegion = new Int32Array(count).fill(-1);
   const bandOfRegion = new Int32Array(count).fill(-1);
   const gradientOf: (Gradient | undefined)[] = new Array(count).fill(undefined);
-  for (let p = 0; p < newRegionOf.length; p++) if (newRegionOf[p]! >= 0) area[newRegionOf[p]!]!++;
   // One new label per area (gradients) or per area band (bands).
   const extraColor: number[] = [];
   const extraFill: Rgba[] = [];

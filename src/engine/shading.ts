@@ -111,7 +111,9 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   const pairs = regionPairs(data, width, height, regions.regionOf, regions.count);
   const { groupOf, members } = softGroups(pairs, regions.count);
   if (members.length === 0) return { areas: [], joinInto: new Int32Array(regions.count).fill(-1) };
-  const pixels = groupPixels(regions, groupOf, members.length);
+  // The group (later: the part of a split group) of every opaque pixel of a group, else −1.
+  const owner = new Int32Array(regions.regionOf.length).fill(-1);
+  const pixels = groupPixels(regions, groupOf, members.length, data, owner);
   // Soft pairs of each group, as member indices (for the split).
   const memberIndex = new Int32Array(regions.count).fill(-1);
   for (const list of members) for (let i = 0; i < list.length; i++) memberIndex[list[i]!] = i;
@@ -119,14 +121,6 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   for (let e = 0; e < pairs.count; e++) {
     const g = groupOf[pairs.a[e]!]!;
     if (g >= 0 && isSoftPair(pairs, e)) softOf[g]!.push([memberIndex[pairs.a[e]!]!, memberIndex[pairs.b[e]!]!]);
-  }
-  // The group (later: the part of a split group) of every opaque pixel of a group, else −1.
-  const owner = new Int32Array(regions.regionOf.length).fill(-1);
-  for (let g = 0; g < members.length; g++) {
-    for (let i = pixels.start[g]!; i < pixels.start[g + 1]!; i++) {
-      const p = pixels.pixels[i]!;
-      if (data[p * 4 + 3] === 255) owner[p] = g;
-    }
   }
   const areas: Candidate[] = [];
   let nextId = members.length;
