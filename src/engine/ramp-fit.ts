@@ -101,9 +101,25 @@ function binSamples(s: RampSamples, g: RampGeometry): Bins {
 
 /** The ramp (stops) of a geometry and its error over the samples. */
 export function rampFor(s: RampSamples, g: RampGeometry): FittedRamp {
+  // An area's ramp is fitted for its first guess and again for the searched geometry, which is
+  // often that guess still (bit for bit): the same samples and numbers give the same ramp.
+  const last = LAST_RAMP;
+  if (last && last.samples === s && sameGeometry(last.ramp.geometry, g)) return { ...last.ramp, geometry: g, stops: Float64Array.from(last.ramp.stops) };
   const bins = binSamples(s, g);
   const stops = fitStops(bins);
-  return { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(thinned(s, ERROR_SAMPLES), g, stops) };
+  const ramp = { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(thinned(s, ERROR_SAMPLES), g, stops) };
+  LAST_RAMP = { samples: s, ramp: { ...ramp, stops: Float64Array.from(stops) } };
+  return ramp;
+}
+
+/** The last ramp fitted (its own copy of the stops) and its samples. */
+let LAST_RAMP: { readonly samples: RampSamples; readonly ramp: FittedRamp } | undefined;
+
+/** True when two geometries are of one kind with bit-identical numbers. */
+function sameGeometry(a: RampGeometry, b: RampGeometry): boolean {
+  if (a.kind === 'linear') return b.kind === 'linear' && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy);
+  if (a.kind === 'radial') return b.kind === 'radial' && Object.is(a.cx, b.cx) && Object.is(a.cy, b.cy);
+  return b.kind === 'ellipse' && Object.is(a.cx, b.cx) && Object.is(a.cy, b.cy) && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy) && Object.is(a.ratio, b.ratio);
 }
 
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
@@ -231,19 +247,25 @@ function splitCurve(curve: Curve): number[] {
     }
     return { at, de };
   };
+  // The worst point of each stretch between kept points (stretch s: kept[s] … kept[s + 1]); a
+  // split only changes the stretch it cuts, so the others are not measured again.
+  const worst = [worstOf(kept[0]!, kept[1]!)];
   while (kept.length < MAX_STOPS) {
     let bestAt = -1;
     let bestDe = STOP_TOLERANCE_DE;
+    let bestStretch = -1;
     for (let s = 0; s + 1 < kept.length; s++) {
-      const w = worstOf(kept[s]!, kept[s + 1]!);
+      const w = worst[s]!;
       if (w.de > bestDe) {
         bestDe = w.de;
         bestAt = w.at;
+        bestStretch = s;
       }
     }
     if (bestAt < 0) break;
-    kept.push(bestAt);
-    kept.sort((p, q) => p - q);
+    // bestAt lies strictly inside its stretch: inserting it there keeps kept sorted.
+    kept.splice(bestStretch + 1, 0, bestAt);
+    worst.splice(bestStretch, 1, worstOf(kept[bestStretch]!, bestAt), worstOf(bestAt, kept[bestStretch + 2]!));
   }
   return kept;
 }

@@ -72,6 +72,18 @@ export function joinSamples(parts: readonly RampSamples[]): RampSamples {
 /** Every k-th sample, so that at most `limit` remain (the samples themselves when fewer). */
 export function thinned(s: RampSamples, limit: number): RampSamples {
   if (s.count <= limit) return s;
+  // The same set is thinned again for every ramp fitted to it (samples are not changed once made).
+  const known = THINNED.get(s);
+  if (known && known.limit === limit) return known.out;
+  const out = thinnedCopy(s, limit);
+  THINNED.set(s, { limit, out });
+  return out;
+}
+
+/** The last thinning of each sample set. */
+const THINNED = new WeakMap<RampSamples, { readonly limit: number; readonly out: RampSamples }>();
+
+function thinnedCopy(s: RampSamples, limit: number): RampSamples {
   const stride = Math.ceil(s.count / limit);
   const count = Math.ceil(s.count / stride);
   const out = emptySamples(count, s.slopeX.length > 0);

@@ -124,6 +124,8 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   const newRegionOf = new Int32Array(regionOf.length);
   let count = 0;
   const keys: number[] = [];
+  // Pixels per new region, counted as they are numbered.
+  const pixelCount = new Int32Array(idOfKey.length);
   for (let p = 0; p < regionOf.length; p++) {
     const key = regionOf[p]! < 0 ? -1 : keyOf[p]!;
     if (key < 0) {
@@ -136,13 +138,13 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
       keys.push(key);
     }
     newRegionOf[p] = id;
+    pixelCount[id]!++;
   }
   const labelOf = new Int32Array(count);
-  const area = new Int32Array(count);
+  const area = pixelCount.slice(0, count);
   const areaOfRegion = new Int32Array(count).fill(-1);
   const bandOfRegion = new Int32Array(count).fill(-1);
   const gradientOf: (Gradient | undefined)[] = new Array(count).fill(undefined);
-  for (let p = 0; p < newRegionOf.length; p++) if (newRegionOf[p]! >= 0) area[newRegionOf[p]!]!++;
   // One new label per area (gradients) or per area band (bands).
   const extraColor: number[] = [];
   const extraFill: Rgba[] = [];
@@ -200,6 +202,8 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
   const thresholdStart = new Int32Array(areas.length + 1);
   const stops: number[] = [];
   const thresholds: number[] = [];
+  // Areas of one shared gradient have the same ramp object: its thresholds are cut once.
+  const cut = new Map<FittedRamp, number[]>();
   for (let a = 0; a < areas.length; a++) {
     const ramp = areas[a]!.ramp;
     const g = ramp.geometry;
@@ -209,7 +213,11 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
     else geometry.set([2, g.cx, g.cy, g.ux, g.uy, g.ratio], o);
     for (const v of ramp.stops) stops.push(v);
     stopStart[a + 1] = stops.length / 4;
-    if (!gradients) for (const t of bandThresholds(ramp, photo)) thresholds.push(t);
+    if (!gradients) {
+      let ts = cut.get(ramp);
+      if (!ts) cut.set(ramp, (ts = bandThresholds(ramp, photo)));
+      for (const t of ts) thresholds.push(t);
+    }
     thresholdStart[a + 1] = thresholds.length;
   }
   return { geometry, stopStart, stops: Float64Array.from(stops), thresholdStart, thresholds: Float64Array.from(thresholds) };
@@ -283,9 +291,9 @@ function cutBands(
 ): void {
   const { width, regions } = input;
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
-  // Band per pixel (−1 outside areas; at most PHOTO_MAX_BANDS bands, so a byte holds it), then
-  // union-find over left/up neighbours of one area band.
-  const band = new Int8Array(regionOf.length).fill(-1);
+  // Area and band per pixel as one key, area · AREA_BAND_KEYS + band (−1 outside areas; at most
+  // PHOTO_MAX_BANDS bands), then union-find over left/up neighbours of one key.
+  const areaBand = new Int32Array(regionOf.length);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
   for (let y = 0; y < height; y++) {
@@ -295,11 +303,15 @@ function cutBands(
       parent[p] = p;
       if (a < 0) {
         keyOf[p] = r;
+        areaBand[p] = -1;
         continue;
       }
-      band[p] = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
-      if (x > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - 1)) union(parent, p, p - 1);
-      if (y > 0 && sameAreaBand(regionOf, areaOfOld, band, p, p - width)) union(parent, p, p - width);
+      const b = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
+      const key = a * AREA_BAND_KEYS + b;
+      areaBand[p] = key;
+      // p is still its own root here: joining its left neighbour is making that one's root its parent.
+      if (x > 0 && areaBand[p - 1] === key) parent[p] = findRoot(parent, p - 1);
+      if (y > 0 && areaBand[p - width] === key) union(parent, p, p - width);
     }
   }
   // Pieces: one per union-find root, in raster order of their first pixel (a root is its piece's
@@ -310,7 +322,8 @@ function cutBands(
   const area: number[] = [];
   const bandOfPiece: number[] = [];
   for (let p = 0; p < regionOf.length; p++) {
-    if (band[p]! < 0) {
+    const key = areaBand[p]!;
+    if (key < 0) {
       pieceOf[p] = -1;
       continue;
     }
@@ -320,7 +333,7 @@ function cutBands(
       k = size.length;
       size.push(0);
       area.push(areaOfOld[regionOf[p]!]!);
-      bandOfPiece.push(band[p]!);
+      bandOfPiece.push(key % AREA_BAND_KEYS);
     } else k = pieceOf[root]!; // root < p: already its piece
     pieceOf[p] = k;
     size[k]!++;
@@ -336,6 +349,9 @@ function cutBands(
   }
   for (let p = 0; p < regionOf.length; p++) if (pieceOf[p]! >= 0) keyOf[p] = regions.count + number[target[pieceOf[p]!]!]!;
 }
+
+/** Keys per area in cutBands' area-band keys (more than PHOTO_MAX_BANDS). */
+const AREA_BAND_KEYS = 32;
 
 /** Band pieces of at most this many pixels join a neighbouring band of their area. */
 const PIECE_MIN_PX = 16;
@@ -354,11 +370,14 @@ function mergeSmallPieces(pieceOf: Int32Array, size: number[], area: number[], w
   const shared = new Map<number, Map<number, number>>();
   const isSmall = new Uint8Array(size.length);
   for (const k of small) isSmall[k] = 1;
-  for (let p = 0; p < pieceOf.length; p++) {
-    const a = pieceOf[p]!;
-    if (a < 0) continue;
-    if ((p + 1) % width !== 0) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
-    if (p + width < pieceOf.length) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
+  for (let rowEnd = width; rowEnd <= pieceOf.length; rowEnd += width) {
+    for (let p = rowEnd - width; p < rowEnd; p++) {
+      const a = pieceOf[p]!;
+      if (a < 0) continue;
+      // Inside a piece (most pixels) there is no crack to count.
+      if (p + 1 < rowEnd && pieceOf[p + 1] !== a) countPieceCrack(shared, isSmall, area, a, pieceOf[p + 1]!);
+      if (p + width < pieceOf.length && pieceOf[p + width] !== a) countPieceCrack(shared, isSmall, area, a, pieceOf[p + width]!);
+    }
   }
   // Smallest pieces first (ties by index); a piece joins the final piece of its best neighbour.
   const order = [...small].sort((p, q) => size[p]! - size[q]! || p - q);
@@ -398,11 +417,6 @@ function addCrack(shared: Map<number, Map<number, number>>, from: number, to: nu
   let m = shared.get(from);
   if (!m) shared.set(from, (m = new Map()));
   m.set(to, (m.get(to) ?? 0) + 1);
-}
-
-function sameAreaBand(regionOf: Int32Array, areaOfOld: Int32Array, band: Int8Array, p: number, q: number): boolean {
-  const rq = regionOf[q]!;
-  return rq >= 0 && band[q] === band[p] && areaOfOld[rq] === areaOfOld[regionOf[p]!];
 }
 
 /**

@@ -111,7 +111,9 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   const pairs = regionPairs(data, width, height, regions.regionOf, regions.count);
   const { groupOf, members } = softGroups(pairs, regions.count);
   if (members.length === 0) return { areas: [], joinInto: new Int32Array(regions.count).fill(-1) };
-  const pixels = groupPixels(regions, groupOf, members.length);
+  // The group (later: the part of a split group) of every opaque pixel of a group, else −1.
+  const owner = new Int32Array(regions.regionOf.length).fill(-1);
+  const pixels = groupPixels(regions, groupOf, members.length, data, owner);
   // Soft pairs of each group, as member indices (for the split).
   const memberIndex = new Int32Array(regions.count).fill(-1);
   for (const list of members) for (let i = 0; i < list.length; i++) memberIndex[list[i]!] = i;
@@ -119,14 +121,6 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   for (let e = 0; e < pairs.count; e++) {
     const g = groupOf[pairs.a[e]!]!;
     if (g >= 0 && isSoftPair(pairs, e)) softOf[g]!.push([memberIndex[pairs.a[e]!]!, memberIndex[pairs.b[e]!]!]);
-  }
-  // The group (later: the part of a split group) of every opaque pixel of a group, else −1.
-  const owner = new Int32Array(regions.regionOf.length).fill(-1);
-  for (let g = 0; g < members.length; g++) {
-    for (let i = pixels.start[g]!; i < pixels.start[g + 1]!; i++) {
-      const p = pixels.pixels[i]!;
-      if (data[p * 4 + 3] === 255) owner[p] = g;
-    }
   }
   const areas: Candidate[] = [];
   let nextId = members.length;
@@ -365,13 +359,20 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
   let sumB = 0;
   let interiorCount = 0;
   const interior = new Int32Array(pixels.length);
+  // The current pixel's row (the pixels come in raster order: one division per row).
+  let rowStart = 0;
+  let rowEnd = 0;
   for (let i = 0; i < pixels.length; i++) {
     const p = pixels[i]!;
     const o = p * 4;
     sumR += data[o]!;
     sumG += data[o + 1]!;
     sumB += data[o + 2]!;
-    const x = p % width;
+    if (p >= rowEnd || p < rowStart) {
+      rowStart = p - (p % width);
+      rowEnd = rowStart + width;
+    }
+    const x = p - rowStart;
     if (x === 0 || x === width - 1 || p < width || p >= (height - 1) * width) continue;
     if (owned(owner, p, g) && owned(owner, p - 1, g) && owned(owner, p + 1, g) && owned(owner, p - width, g) && owned(owner, p + width, g)) interior[interiorCount++] = p;
   }

@@ -227,7 +227,10 @@ export interface GroupPixels {
   readonly pixels: Int32Array;
 }
 
-export function groupPixels(regions: Regions, groupOf: Int32Array, groupCount: number): GroupPixels {
+/**
+ * @param owner set here, for every opaque pixel of a group, to its group (other entries untouched).
+ */
+export function groupPixels(regions: Regions, groupOf: Int32Array, groupCount: number, data: Uint8Array | Uint8ClampedArray, owner: Int32Array): GroupPixels {
   const start = new Int32Array(groupCount + 1);
   const { regionOf } = regions;
   for (let p = 0; p < regionOf.length; p++) {
@@ -239,7 +242,11 @@ export function groupPixels(regions: Regions, groupOf: Int32Array, groupCount: n
   const pixels = new Int32Array(start[groupCount]!);
   for (let p = 0; p < regionOf.length; p++) {
     const r = regionOf[p]!;
-    if (r >= 0 && groupOf[r]! >= 0) pixels[next[groupOf[r]!]!++] = p;
+    if (r < 0) continue;
+    const g = groupOf[r]!;
+    if (g < 0) continue;
+    pixels[next[g]!++] = p;
+    if (data[p * 4 + 3] === 255) owner[p] = g;
   }
   return { start, pixels };
 }

@@ -130,6 +130,10 @@ export function splitSmooth(
 function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionOf: Int32Array, pixels: Int32Array, local: Int32Array, k: number): Cluster[] {
   const clusters: Cluster[] = [];
   for (let i = 0; i < k; i++) clusters.push({ ox: NaN, oy: 0, m: new Float64Array(STRIDE) });
+  // The row of the current pixel (pixels come in raster order: one division per row, not per pixel).
+  let rowStart = 0;
+  let rowEnd = 0;
+  let y = 0;
   for (let n = 0; n < pixels.length; n++) {
     const p = pixels[n]!;
     const o = p * 4;
@@ -137,8 +141,12 @@ function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionO
     const i = local[regionOf[p]!]!;
     if (i < 0) continue;
     const c = clusters[i]!;
-    const x = p % width;
-    const y = (p - x) / width;
+    if (p >= rowEnd || p < rowStart) {
+      rowStart = p - (p % width);
+      rowEnd = rowStart + width;
+      y = rowStart / width;
+    }
+    const x = p - rowStart;
     if (Number.isNaN(c.ox)) {
       c.ox = x;
       c.oy = y;
@@ -195,8 +203,18 @@ function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionO
 /** Moments of `c` about the point (ox + dx, oy + dy), into out (geometric and colour). */
 function shifted(c: Cluster, dx: number, dy: number, out: Float64Array): void {
   const m = c.m;
-  const px = [1, -dx, dx * dx, -dx * dx * dx, dx * dx * dx * dx];
-  const py = [1, -dy, dy * dy, -dy * dy * dy, dy * dy * dy * dy];
+  const px = POWERS_X;
+  const py = POWERS_Y;
+  px[0] = 1;
+  px[1] = -dx;
+  px[2] = dx * dx;
+  px[3] = -dx * dx * dx;
+  px[4] = dx * dx * dx * dx;
+  py[0] = 1;
+  py[1] = -dy;
+  py[2] = dy * dy;
+  py[3] = -dy * dy * dy;
+  py[4] = dy * dy * dy * dy;
   for (let t = 0; t < MONOS; t++) {
     const i = MONO_I[t]!;
     const j = MONO_J[t]!;
@@ -214,8 +232,17 @@ function shifted(c: Cluster, dx: number, dy: number, out: Float64Array): void {
   out[STRIDE - 1] = m[STRIDE - 1]!;
 }
 
+/** Scratch of shifted, addInto and clusterRss (none calls itself or another that uses the same). */
+const POWERS_X = new Float64Array(5);
+const POWERS_Y = new Float64Array(5);
+const MOVED = new Float64Array(STRIDE);
+const CENTRED = new Float64Array(STRIDE);
+const NORMAL = new Float64Array(BASIS * BASIS);
+const RHS = new Float64Array(BASIS);
+const SCALE = new Float64Array(5);
+
 function addInto(into: Cluster, from: Cluster): void {
-  const moved = new Float64Array(STRIDE);
+  const moved = MOVED;
   shifted(from, into.ox - from.ox, into.oy - from.oy, moved);
   for (let t = 0; t < STRIDE; t++) into.m[t]! += moved[t]!;
 }
@@ -226,14 +253,16 @@ function clusterRss(c: Cluster): number {
   if (n < 1) return 0;
   const cx = c.m[MONO_INDEX[1]![0]!]! / n;
   const cy = c.m[MONO_INDEX[0]![1]!]! / n;
-  const centred = new Float64Array(STRIDE);
+  const centred = CENTRED;
   shifted(c, cx, cy, centred);
   const varSum = (centred[MONO_INDEX[2]![0]!]! + centred[MONO_INDEX[0]![2]!]!) / n;
   const s = Math.sqrt(varSum / 2) + 0.5;
-  // Scale x, y by 1/s: a moment of degree d by s^−d.
-  for (let t = 0; t < MONOS; t++) centred[t]! /= s ** (MONO_I[t]! + MONO_J[t]!);
-  for (let ch = 0; ch < 3; ch++) for (let t = 0; t < BASIS; t++) centred[MONOS + ch * BASIS + t]! /= s ** (MONO_I[t]! + MONO_J[t]!);
-  const a = new Float64Array(BASIS * BASIS);
+  // Scale x, y by 1/s: a moment of degree d by s^−d (s ** d once per degree).
+  const scale = SCALE;
+  for (let d = 0; d <= 4; d++) scale[d] = s ** d;
+  for (let t = 0; t < MONOS; t++) centred[t]! /= scale[MONO_I[t]! + MONO_J[t]!]!;
+  for (let ch = 0; ch < 3; ch++) for (let t = 0; t < BASIS; t++) centred[MONOS + ch * BASIS + t]! /= scale[MONO_I[t]! + MONO_J[t]!]!;
+  const a = NORMAL;
   for (let p = 0; p < BASIS; p++) {
     for (let q = 0; q < BASIS; q++) a[p * BASIS + q] = centred[MONO_INDEX[MONO_I[p]! + MONO_I[q]!]![MONO_J[p]! + MONO_J[q]!]!]!;
     // A light ridge: a small cluster (a few pixels, a one-pixel line) has no curvature to fit.
@@ -241,7 +270,7 @@ function clusterRss(c: Cluster): number {
   }
   if (!cholesky(a, BASIS)) return centred[STRIDE - 1]! - sumSquaresOfMeans(centred, n);
   let fitted = 0;
-  const rhs = new Float64Array(BASIS);
+  const rhs = RHS;
   for (let ch = 0; ch < 3; ch++) {
     for (let t = 0; t < BASIS; t++) rhs[t] = centred[MONOS + ch * BASIS + t]!;
     // βᵀb = bᵀA⁻¹b = |L⁻¹b|².
