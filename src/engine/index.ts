@@ -19,7 +19,7 @@
  * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
  */
-import { buildRegionLoops, walkChainGraph, type ChainGraph } from './boundary.js';
+import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
@@ -549,12 +549,7 @@ function* boundaryAndFit(
   const { facts, tracing } = decided;
   const { links, palette } = labelled;
   const { regions } = areas;
-  // The chain of every crack, for the loops below; dropped once they are built (before the fit
-  // is awaited), never stored in the memo.
-  let crackChain: Int32Array | undefined;
-  let graph: ChainGraph;
-  if (outlined) graph = outlined.graph;
-  else ({ graph, crackChain } = walkChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined));
+  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
   const shapeSwitches = shapesFor(tracing.profile, params.parameterizedShapes);
   const fitKey = `${outlineKey}|${JSON.stringify(shapeSwitches)}`;
   const fitSlot = `fit:${facts.profile}`;
@@ -582,8 +577,7 @@ function* boundaryAndFit(
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   const outline =
     outlined ??
-    memo.set<Outlined>(outlineSlot, outlineKey, buildOutline(areas, graph, width, height, links, crackChain!));
-  crackChain = undefined;
+    memo.set<Outlined>(outlineSlot, outlineKey, buildOutline(areas, graph, width, height, links));
   const enclosedVoid = params.shapeStacking === 'stacked' ? (memo.get<EnclosedVoid>('void', outlineKey) ?? memo.set('void', outlineKey, enclosedVoidPoints(regions.regionOf, width, height))) : [];
   clock.lap('boundary', outlined !== undefined);
   if (fitted) clock.lap('fit', true);
@@ -595,9 +589,9 @@ function* boundaryAndFit(
 }
 
 /** Each region's loops over the chain graph and the region whose hole holds it (stage 5). */
-function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: number, links: Uint8Array | undefined, crackChain: Int32Array): Outlined {
+function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: number, links: Uint8Array | undefined): Outlined {
   const { regions } = areas;
-  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links, crackChain);
+  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
   return { ...areas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) };
 }
 
