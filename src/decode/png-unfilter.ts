@@ -26,13 +26,16 @@ function checkRows(data: Uint8Array, height: number, stride: number): void {
 /**
  * `data`: inflated image data of a non-interlaced PNG (bytes past the last row are ignored). `stride`: bytes per
  * row without the filter byte; `bpp`: bytes per complete pixel, at least 1 (PNG's "bpp" for filtering).
+ * `inPlace`: `data` is the caller's to give up: when it holds every row, the rows are unfiltered over it and the
+ * result is a view of its start (row y's output lies before its input and every input byte is read before the
+ * output reaches it), so the image is not held twice.
  */
-export function unfilterScanlines(data: Uint8Array, height: number, stride: number, bpp: number): Uint8Array {
+export function unfilterScanlines(data: Uint8Array, height: number, stride: number, bpp: number, inPlace = false): Uint8Array {
   checkRows(data, height, stride);
-  const out = new Uint8Array(height * stride);
+  const out = inPlace && data.length >= height * (stride + 1) ? data.subarray(0, height * stride) : new Uint8Array(height * stride);
   // Whole rows are 4-byte aligned in `out` when stride % 4 == 0: Up (any bpp) and Sub at 4 bytes per pixel then
   // run four bytes at a time (bytewise add without carries between lanes, the same in either byte order).
-  const words = stride % 4 === 0 ? new Int32Array(out.buffer, 0, out.length >> 2) : undefined;
+  const words = stride % 4 === 0 && out.byteOffset % 4 === 0 ? new Int32Array(out.buffer, out.byteOffset, out.length >> 2) : undefined;
   const wordsPerRow = stride >> 2;
   const span = stride + 1;
   for (let y = 0; y < height; y++) {

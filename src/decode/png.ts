@@ -344,7 +344,8 @@ export function decodePng(bytes: Uint8Array): RawImage {
 
   const channels = CHANNELS[info.colorType];
   const stride = Math.ceil((width * depth * channels) / 8);
-  const rows = unfilterScanlines(raw, height, stride, Math.max(1, (depth >> 3) * channels));
+  // The inflated data is this decode's own (never a view of `bytes`): unfiltered in place.
+  const rows = unfilterScanlines(raw, height, stride, Math.max(1, (depth >> 3) * channels), true);
   let samples: ArrayLike<number> = rows;
   if (depth < 8) samples = unpackRows(rows, width, height, depth);
   else if (depth === 16) {

@@ -43,15 +43,6 @@ export interface RegionLoops {
  * then one outline on each side instead of stubs that all end at the same lattice points.
  */
 export function buildChainGraph(regionOf: Int32Array, width: number, height: number, pinchLinks?: Uint8Array): ChainGraph {
-  return walkChainGraph(regionOf, width, height, pinchLinks).graph;
-}
-
-/**
- * The chain graph and the chain of every crack (−1: no boundary), which buildRegionLoops needs
- * too: handing it over saves rebuilding an Int32 per crack ((w+1)(h+1) × 2 of them) at the stage
- * whose memory peaks. The crack index is kept apart from the graph, which goes to the threads.
- */
-export function walkChainGraph(regionOf: Int32Array, width: number, height: number, pinchLinks?: Uint8Array): { graph: ChainGraph; crackChain: Int32Array } {
   // One loop per helper: V8 compiles a long function again for each hot loop it reaches, and
   // deoptimises on code after the loop that had not run yet; small functions compile once.
   const isBoundaryCrack = boundaryCracks(regionOf, width, height);
@@ -60,11 +51,12 @@ export function walkChainGraph(regionOf: Int32Array, width: number, height: numb
   const walker = new ChainWalker(regionOf, width, height, isBoundaryCrack, degree);
   walkFromJunctions(walker, isBoundaryCrack, degree, width, height);
   walkClosedBorders(walker, isBoundaryCrack, width, height);
-  return { graph: walker.graph(), crackChain: walker.crackChain };
+  return walker.graph();
 }
 
 /**
- * 1 per crack between two different regions (or a region and the outside): horizontal cracks
+ * 1 per crack between two different regions (or a region and the outside) — 2 once a chain walk has
+ * taken it (ChainWalker): horizontal cracks
  * first (width × (height + 1)), then vertical ones ((width + 1) × height). Written without helper
  * calls: this loop touches every crack once, usually before the JIT has optimised anything.
  */
@@ -140,7 +132,6 @@ function pinchTurn(code: number, d: number): number {
 /** Walks every chain leaving a junction vertex, in raster order of the vertices, E S W N. */
 function walkFromJunctions(walker: ChainWalker, isBoundaryCrack: Uint8Array, degree: Uint8Array, width: number, height: number): void {
   const hCount = width * (height + 1);
-  const crackChain = walker.crackChain;
   for (let y = 0; y <= height; y++) {
     for (let x = 0; x <= width; x++) {
       const deg = degree[y * (width + 1) + x]!;
@@ -149,7 +140,7 @@ function walkFromJunctions(walker: ChainWalker, isBoundaryCrack: Uint8Array, deg
         // A step off the lattice is no boundary step.
         if ((d === 0 && x >= width) || (d === 2 && x <= 0) || (d === 1 && y >= height) || (d === 3 && y <= 0)) continue;
         const crack = crackIndex(x, y, d, width, hCount);
-        if (isBoundaryCrack[crack] === 1 && crackChain[crack]! < 0) walker.walk(x, y, d);
+        if (isBoundaryCrack[crack] === 1) walker.walk(x, y, d);
       }
     }
   }
@@ -157,11 +148,10 @@ function walkFromJunctions(walker: ChainWalker, isBoundaryCrack: Uint8Array, deg
 
 /** What is left are closed borders without junctions: each starts at its top-left crack, east. */
 function walkClosedBorders(walker: ChainWalker, isBoundaryCrack: Uint8Array, width: number, height: number): void {
-  const crackChain = walker.crackChain;
   for (let y = 0; y <= height; y++) {
     for (let x = 0; x < width; x++) {
-      // isBoundaryCrack of a horizontal crack = the pixels above and below it differ.
-      if (crackChain[y * width + x]! < 0 && isBoundaryCrack[y * width + x] === 1) walker.walk(x, y, 0);
+      // isBoundaryCrack of a horizontal crack = the pixels above and below it differ (1: not walked yet).
+      if (isBoundaryCrack[y * width + x] === 1) walker.walk(x, y, 0);
     }
   }
 }
@@ -172,8 +162,6 @@ function walkClosedBorders(walker: ChainWalker, isBoundaryCrack: Uint8Array, wid
  * them afresh for every picture (a batch of varied pictures kept recompiling them).
  */
 class ChainWalker {
-  /** Chain id per crack, −1 until a walk claims it. */
-  readonly crackChain: Int32Array;
   private readonly hCount: number;
   private readonly startX: number[] = [];
   private readonly startY: number[] = [];
@@ -193,15 +181,13 @@ class ChainWalker {
     private readonly degree: Uint8Array,
   ) {
     this.hCount = width * (height + 1);
-    this.crackChain = new Int32Array(isBoundaryCrack.length).fill(-1);
     let cracks = 0;
     for (let i = 0; i < isBoundaryCrack.length; i++) cracks += isBoundaryCrack[i]!;
     this.dirs = new Uint8Array(cracks);
   }
 
   walk(x0: number, y0: number, d0: number): void {
-    const { regionOf, width, height, isBoundaryCrack, degree, crackChain, hCount, dirs } = this;
-    const id = this.startX.length;
+    const { regionOf, width, height, isBoundaryCrack, degree, hCount, dirs } = this;
     this.startX.push(x0);
     this.startY.push(y0);
     this.left.push(sideRegion(regionOf, width, height, x0, y0, d0, true));
@@ -213,8 +199,9 @@ class ChainWalker {
     let at = this.dirCount;
     const stride = width + 1;
     for (;;) {
-      // Inline crack index and boundary tests: this loop visits every boundary crack once.
-      crackChain[d === 0 ? y * width + x : d === 1 ? hCount + y * stride + x : d === 2 ? y * width + x - 1 : hCount + (y - 1) * stride + x] = id;
+      // Inline crack index and boundary tests: this loop visits every boundary crack once (and
+      // marks it taken: 2).
+      isBoundaryCrack[d === 0 ? y * width + x : d === 1 ? hCount + y * stride + x : d === 2 ? y * width + x - 1 : hCount + (y - 1) * stride + x] = 2;
       dirs[at++] = d;
       x += DX[d]!;
       y += DY[d]!;
@@ -236,9 +223,9 @@ class ChainWalker {
       }
       // Exactly one other boundary crack continues the chain: left turn, straight or right turn.
       const back = (d + 2) & 3;
-      if (back !== 0 && x < width && isBoundaryCrack[y * width + x] === 1) d = 0;
-      else if (back !== 1 && y < height && isBoundaryCrack[hCount + y * stride + x] === 1) d = 1;
-      else if (back !== 2 && x > 0 && isBoundaryCrack[y * width + x - 1] === 1) d = 2;
+      if (back !== 0 && x < width && isBoundaryCrack[y * width + x] !== 0) d = 0;
+      else if (back !== 1 && y < height && isBoundaryCrack[hCount + y * stride + x] !== 0) d = 1;
+      else if (back !== 2 && x > 0 && isBoundaryCrack[y * width + x - 1] !== 0) d = 2;
       else d = 3;
     }
     this.closed.push(isClosed);
@@ -302,21 +289,15 @@ export function buildRegionLoops(
   height: number,
   regionCount: number,
   links?: Uint8Array,
-  knownCrackChain?: Int32Array,
 ): RegionLoops {
-  const hCount = width * (height + 1);
-  // walkChainGraph's index when given (the same values: each crack is walked by one chain).
-  const crackChain = knownCrackChain ?? new Int32Array(hCount + (width + 1) * height).fill(-1);
   const endX = new Int32Array(graph.count);
   const endY = new Int32Array(graph.count);
   const shoelace = new Float64Array(graph.count);
-  const indexCracks = knownCrackChain === undefined;
   for (let c = 0; c < graph.count; c++) {
     let x = graph.startX[c]!;
     let y = graph.startY[c]!;
     for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {
       const d = graph.dirs[k]!;
-      if (indexCracks) crackChain[crackIndex(x, y, d, width, hCount)] = c;
       x += DX[d]!;
       y += DY[d]!;
     }
@@ -324,6 +305,7 @@ export function buildRegionLoops(
     endY[c] = y;
     shoelace[c] = chainShoelace(graph, c);
   }
+  const ends = new ChainEnds(graph, endX, endY, width, height);
   const loops: number[][][] = Array.from({ length: regionCount }, () => []);
   const loopArea: number[][] = Array.from({ length: regionCount }, () => []);
   const visited = new Uint8Array(graph.count * 2);
@@ -362,7 +344,7 @@ export function buildRegionLoops(
           // Ahead-right is ours only diagonally: cross the vertex if that diagonal is linked.
           next = fr === region && isLinkedFor(links, regionOf, width, height, x, y, region) ? (arrive + 1) & 3 : (arrive + 3) & 3;
         } else next = fr !== region ? arrive : (arrive + 1) & 3;
-        const nextChain = crackChain[crackIndex(x, y, next, width, hCount)]!;
+        const nextChain = ends.leaving(x, y, next);
         if (nextChain < 0) throw new Error('invariant: loop walk left the boundary graph');
         use = nextChain * 2 + (graph.left[nextChain] === region ? 0 : 1);
       }
@@ -371,6 +353,62 @@ export function buildRegionLoops(
     }
   }
   return { loops, loopArea };
+}
+
+/**
+ * The chain leaving each end vertex of an open chain (a junction) by each direction: the loop walk
+ * asks only there (it breaks off at a closed chain). Junction vertices are ranked by a bit per
+ * lattice vertex and a count per 32 of them, four chain ids per junction: a few bytes per junction
+ * rather than an Int32 per crack (16 MB at 2 MP).
+ */
+class ChainEnds {
+  private readonly stride: number;
+  private readonly bits: Int32Array;
+  private readonly rankBefore: Int32Array;
+  private readonly chainOut: Int32Array;
+
+  constructor(graph: ChainGraph, endX: Int32Array, endY: Int32Array, width: number, height: number) {
+    const stride = (this.stride = width + 1);
+    const words = ((stride * (height + 1)) >> 5) + 1;
+    const bits = (this.bits = new Int32Array(words));
+    for (let c = 0; c < graph.count; c++) {
+      if (graph.closed[c]) continue;
+      const a = graph.startY[c]! * stride + graph.startX[c]!;
+      const b = endY[c]! * stride + endX[c]!;
+      bits[a >> 5]! |= 1 << (a & 31);
+      bits[b >> 5]! |= 1 << (b & 31);
+    }
+    const rankBefore = (this.rankBefore = new Int32Array(words + 1));
+    for (let w = 0; w < words; w++) rankBefore[w + 1] = rankBefore[w]! + bitCount(bits[w]!);
+    this.chainOut = new Int32Array(rankBefore[words]! * 4).fill(-1);
+    for (let c = 0; c < graph.count; c++) {
+      if (graph.closed[c]) continue;
+      this.set(graph.startX[c]!, graph.startY[c]!, graph.dirs[graph.dirStart[c]!]!, c);
+      this.set(endX[c]!, endY[c]!, (graph.dirs[graph.dirStart[c + 1]! - 1]! + 2) & 3, c);
+    }
+  }
+
+  /** The chain leaving vertex (x, y) in direction d, or −1. */
+  leaving(x: number, y: number, d: number): number {
+    const v = y * this.stride + x;
+    const word = this.bits[v >> 5]!;
+    const bit = 1 << (v & 31);
+    if ((word & bit) === 0) return -1;
+    return this.chainOut[(this.rankBefore[v >> 5]! + bitCount(word & (bit - 1))) * 4 + d]!;
+  }
+
+  private set(x: number, y: number, d: number, c: number): void {
+    const v = y * this.stride + x;
+    const word = this.bits[v >> 5]!;
+    this.chainOut[(this.rankBefore[v >> 5]! + bitCount(word & ((1 << (v & 31)) - 1))) * 4 + d] = c;
+  }
+}
+
+/** Set bits of a 32-bit word. */
+function bitCount(n: number): number {
+  n = n - ((n >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
 function crackIndex(x: number, y: number, d: number, width: number, hCount: number): number {

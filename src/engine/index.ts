@@ -19,7 +19,7 @@
  * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
  */
-import { buildRegionLoops, walkChainGraph, type ChainGraph } from './boundary.js';
+import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
@@ -207,8 +207,9 @@ function* tracePipeline(
 ): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
   const t0 = now();
   validateInput(image, params);
-  // Without a caller's memo, one for this trace: the photo fallback reuses resize and profile.
-  const memo = (hooks.memo ?? new TraceMemo()).begin(image);
+  // Without a caller's memo, one for this trace: the photo fallback reuses resize and profile, and
+  // nothing else is ever read again (so nothing else is kept).
+  const memo = (hooks.memo ?? new TraceMemo(OWN_MEMO_SLOTS)).begin(image);
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   // (Stored in a box: "no lattice" is a result too.)
   // A profile forced by tracelab.profile other than 'pixel' overrides this decision too.
@@ -236,6 +237,9 @@ function* tracePipeline(
   if (lattice && cellsKind) return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo, cellsKind), { lattice: latticeMs });
   return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo), { lattice: latticeMs });
 }
+
+/** The slots a trace's own memo keeps (see tracePipeline). */
+const OWN_MEMO_SLOTS = ['lattice', 'prepared'];
 
 /**
  * An exact upscale (lattice.ts) and, when its cells are not pixel art, what they are: a photo
@@ -338,7 +342,7 @@ function* traceBitmap(
   // 2–3 palette and labels.
   const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
   // One slot per profile: noise first labelled as flat art keeps both labellings.
-  const labelled = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, ['palette', 'label'], () => paletteAndLabels(prepared, decided, params, size, clock));
+  let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, ['palette', 'label'], () => paletteAndLabels(prepared, decided, params, size, clock));
   // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
   // and give a file no one wants: above this many regions the picture is traced as photo texture.
   const asPhoto = (): Pipeline<TraceResult> =>
@@ -369,8 +373,12 @@ function* traceBitmap(
     areas = found;
   }
 
+  // The labels are done with: without a caller's memo they are freed before the boundary stage.
+  const { links, palette } = labelled;
+  labelled = undefined;
+
   // 5 boundary and 7 fit: the chains fit on the threads while the loops are built here.
-  const traced = yield* boundaryAndFit(prepared, decided, labelled, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
+  const traced = yield* boundaryAndFit(prepared, decided, { links, palette }, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
 
   // 8 shapes.
   const shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
@@ -472,11 +480,9 @@ interface Areas {
 function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Labelled, params: EngineParams, minArea: number, clock: StageClock): Areas | undefined {
   const { width, height, data } = prepared.traced;
   const { facts, tracing } = decided;
-  const { labels, links } = labelled;
-  const { fills, labelLab, labelColor } = labelled.merged;
-  const found = findRegions(labels, width, height, links);
-  if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
-  let regions = despeckle(found, width, height, minArea, labelLab, links, photoAreaFloor(facts, width * height));
+  const { fills, labelColor } = labelled.merged;
+  let regions = despeckledRegions(labelled, facts, width, height, minArea);
+  if (!regions) return undefined;
   clock.lap('regions');
   // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
   // output colours exactly, and a processing.max_colors budget is for flat colours (bands
@@ -504,6 +510,18 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   };
 }
 
+/**
+ * Stage 4: the labels' regions, despeckled (a helper of its own, so that the regions before
+ * despeckling are not held through the shading), or undefined above MAX_TRACED_REGIONS.
+ */
+function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: number, height: number, minArea: number): Regions | undefined {
+  const { labels, links } = labelled;
+  const found = findRegions(labels, width, height, links);
+  if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
+  // The regions before despeckling are this stage's own: despeckle may write over them.
+  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true);
+}
+
 /** Where the boundary stage is kept in the memo (with the regions it was built from). */
 interface OutlineSlot {
   readonly memo: MemoView;
@@ -518,7 +536,7 @@ interface OutlineSlot {
 function* boundaryAndFit(
   prepared: Prepared,
   decided: Decided,
-  labelled: Labelled,
+  labelled: Pick<Labelled, 'links' | 'palette'>,
   areas: Areas,
   outlined: Outlined | undefined,
   slot: OutlineSlot,
@@ -531,12 +549,7 @@ function* boundaryAndFit(
   const { facts, tracing } = decided;
   const { links, palette } = labelled;
   const { regions } = areas;
-  // The chain of every crack, for the loops below; dropped once they are built (before the fit
-  // is awaited), never stored in the memo.
-  let crackChain: Int32Array | undefined;
-  let graph: ChainGraph;
-  if (outlined) graph = outlined.graph;
-  else ({ graph, crackChain } = walkChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined));
+  const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
   const shapeSwitches = shapesFor(tracing.profile, params.parameterizedShapes);
   const fitKey = `${outlineKey}|${JSON.stringify(shapeSwitches)}`;
   const fitSlot = `fit:${facts.profile}`;
@@ -564,8 +577,7 @@ function* boundaryAndFit(
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   const outline =
     outlined ??
-    memo.set<Outlined>(outlineSlot, outlineKey, buildOutline(areas, graph, width, height, links, crackChain!));
-  crackChain = undefined;
+    memo.set<Outlined>(outlineSlot, outlineKey, buildOutline(areas, graph, width, height, links));
   const enclosedVoid = params.shapeStacking === 'stacked' ? (memo.get<EnclosedVoid>('void', outlineKey) ?? memo.set('void', outlineKey, enclosedVoidPoints(regions.regionOf, width, height))) : [];
   clock.lap('boundary', outlined !== undefined);
   if (fitted) clock.lap('fit', true);
@@ -577,9 +589,9 @@ function* boundaryAndFit(
 }
 
 /** Each region's loops over the chain graph and the region whose hole holds it (stage 5). */
-function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: number, links: Uint8Array | undefined, crackChain: Int32Array): Outlined {
+function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: number, links: Uint8Array | undefined): Outlined {
   const { regions } = areas;
-  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links, crackChain);
+  const loops = buildRegionLoops(graph, regions.regionOf, width, height, regions.count, links);
   return { ...areas, graph, loops, parentOf: containingRegions(regions.count, loops, graph) };
 }
 

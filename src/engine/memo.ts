@@ -24,6 +24,14 @@ export class TraceMemo {
   private readonly slots = new Map<string, { key: string; value: unknown }>();
 
   /**
+   * `only`: the slots this memo stores (others are computed and handed back, not kept); every slot
+   * when absent. A trace without a caller's memo keeps just what it reuses itself (the lattice look,
+   * and resize and profile for the photo fallback), so its labels and outline are freed as soon as
+   * the trace is done with them.
+   */
+  constructor(private readonly only?: readonly string[]) {}
+
+  /**
    * Starts a trace of `image`: a different picture drops every slot. Traces may interleave in one
    * worker (an export beside the preview), so once another picture begins, this trace's view
    * neither reads nor stores.
@@ -38,13 +46,14 @@ export class TraceMemo {
     const mine = this.source;
     const slots = this.slots;
     const current = (): boolean => this.source === mine;
+    const only = this.only;
     return {
       get<T>(slot: string, key: string): T | undefined {
         const entry = current() ? slots.get(slot) : undefined;
         return entry && entry.key === key ? (entry.value as T) : undefined;
       },
       set<T>(slot: string, key: string, value: T): T {
-        if (current()) slots.set(slot, { key, value });
+        if (current() && (!only || only.includes(slot))) slots.set(slot, { key, value });
         return value;
       },
     };

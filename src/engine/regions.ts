@@ -21,8 +21,10 @@ export interface Regions {
  * Connected components of equal labels (4-connected, plus the diagonal pairs that `links` joins,
  * see diagonals.ts), by union-find over horizontal runs rather than pixels: flat art has long
  * runs, so the unions are few. Region ids follow raster order of each region's first pixel.
+ * `overwrite`: the labels are the caller's to give up, and become the regions' regionOf (no
+ * second whole-picture array; the labels are read into runs before any is written).
  */
-export function findRegions(labels: Int32Array, width: number, height: number, links?: Uint8Array): Regions {
+export function findRegions(labels: Int32Array, width: number, height: number, links?: Uint8Array, overwrite = false): Regions {
   const runs = findRuns(labels, width, height);
   const parent = unionRuns(runs, width, height, links);
   // Roots are each set's first run, so numbering roots in run order is raster order.
@@ -32,7 +34,7 @@ export function findRegions(labels: Int32Array, width: number, height: number, l
     if (runs.label[k]! < 0) runRegion[k] = -1;
     else runRegion[k] = parent[k] === k ? count++ : runRegion[parent[k]!]!;
   }
-  const regionOf = new Int32Array(labels.length);
+  const regionOf = overwrite ? labels : new Int32Array(labels.length);
   const labelOf = new Int32Array(count);
   const area = new Int32Array(count);
   for (let y = 0; y < height; y++) {
@@ -155,8 +157,10 @@ export interface AreaFloor {
  * Merges regions smaller than `minAreaPx` (or, for a region whose first pixel lies in a tile of
  * `floor`, than floor.minAreaPx if larger) into their best neighbour. `labelLab` holds the Lab
  * colour of each label (3 floats per label) for choosing the nearest-colour neighbour.
+ * `owned`: the regions are the caller's to give up: their regionOf is written over and becomes
+ * the result's (the stage then holds one whole-picture array instead of three).
  */
-export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array, links?: Uint8Array, floor?: AreaFloor): Regions {
+export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array, links?: Uint8Array, floor?: AreaFloor, owned = false): Regions {
   const { count, regionOf, labelOf } = regions;
   const floorArea = floor && floor.minAreaPx > minAreaPx ? floor.minAreaPx : 0;
   if ((minAreaPx <= 1 && floorArea <= 1) || count === 0) return regions;
@@ -228,7 +232,7 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
     lastMember[best] = lastMember[r]!;
   }
 
-  return findRegions(mergedLabels(regionOf, labelOf, parent), width, height, links);
+  return findRegions(mergedLabels(regionOf, labelOf, parent, owned ? regionOf : new Int32Array(regionOf.length)), width, height, links, true);
 }
 
 /** Each region's first pixel in raster order (−1 for a region without pixels). */
@@ -275,9 +279,11 @@ function pixelsByRegion(regionOf: Int32Array, count: number, listed: Uint8Array)
   return { start, pixels };
 }
 
-/** Each pixel's label after the merges: its region's root's label (−1 transparent or dropped). */
-function mergedLabels(regionOf: Int32Array, labelOf: Int32Array, parent: Int32Array): Int32Array {
-  const labels = new Int32Array(regionOf.length);
+/**
+ * Each pixel's label after the merges, into `labels`: its region's root's label (−1 transparent or
+ * dropped). `labels` may be `regionOf` itself (each pixel is read before it is written).
+ */
+function mergedLabels(regionOf: Int32Array, labelOf: Int32Array, parent: Int32Array, labels: Int32Array): Int32Array {
   for (let i = 0; i < regionOf.length; i++) {
     const r = regionOf[i]!;
     const root = r < 0 ? -1 : findRegionRoot(parent, r);
