@@ -30,10 +30,13 @@
 import type { Gradient, Rgba } from '../engine/types.js';
 import { composeAffine, type Affine } from './affine.js';
 import { ellipseMap, gradientKey } from './gradient.js';
-import { forEachDrawable, strokeWidthOnPage, type OutputPlan } from './plan.js';
-import { clipLoops, coordinateDecimals, formatNumber, MATRIX_DECIMALS, MAX_DECIMALS, pageMatrix, pageSizePoints, writePlanPath, writeRgb } from './ps-path.js';
+import { forEachDrawable, type OutputPlan } from './plan.js';
+import { clipLoops, coordinateDecimals, formatNumber, MATRIX_DECIMALS, pageMatrix, pageSizePoints, writePlanPath, writeRgb, writeStrokePaths } from './ps-path.js';
 import { psLiteral, shadingLiteral } from './shading.js';
 import { TextSink } from './text-sink.js';
+
+/** Stroke width and stroke operators (writeStrokePaths). */
+const EPS_STROKE = { width: ' setlinewidth\n', stroke: 's\n' } as const;
 
 /** Short names for the operators every path repeats, kept in a private dictionary. */
 const PROLOG = [
@@ -105,13 +108,7 @@ function writeEpsInto(out: TextSink, plan: OutputPlan): TextSink {
       out.text('clip newpath\n');
     }
     paint();
-    if (item.nonScaling) out.text('0 setlinewidth\n');
-    else {
-      out.fixed(strokeWidthOnPage(plan, item), MAX_DECIMALS);
-      out.text(' setlinewidth\n');
-    }
-    for (const p of item.paths) writePlanPath(out, plan, p, decimals);
-    out.text('s\n');
+    writeStrokePaths(out, plan, item, decimals, EPS_STROKE);
     if (clip) out.text('grestore\n');
   });
   const definitions = patterns.definitions(plan);

@@ -30,10 +30,13 @@
 import { PDFDocument, PDFHeader, PDFName, type PDFDict, type PDFRef } from 'pdf-lib';
 import type { Gradient, Rgba } from '../engine/types.js';
 import { ellipseMap, GradientIds } from './gradient.js';
-import { clipLoops, coordinateDecimals, formatNumber, MAX_DECIMALS, pageMatrix, pageSizePoints, tracedToPointsMatrix, writePlanPath, writeRgb } from './ps-path.js';
-import { forEachDrawable, strokeWidthOnPage, type OutputPlan } from './plan.js';
+import { clipLoops, coordinateDecimals, formatNumber, pageMatrix, pageSizePoints, tracedToPointsMatrix, writePlanPath, writeRgb, writeStrokePaths } from './ps-path.js';
+import { forEachDrawable, type OutputPlan } from './plan.js';
 import { shadingLiteral } from './shading.js';
 import { TextSink } from './text-sink.js';
+
+/** Stroke width and stroke operators (writeStrokePaths). */
+const PDF_STROKE = { width: ' w\n', stroke: 'S\n' } as const;
 
 /** One content-stream buffer for every PDF this module writes (reset per file). */
 const contentSink = new TextSink(1 << 16);
@@ -148,13 +151,7 @@ export function writeContentStream(sink: TextSink, plan: OutputPlan): { alphas: 
     if (gs) sink.text(gs);
     if (item.gradient) sink.text(`/Pattern CS /${patternName(gradientIds.id(item.gradient))} SCN\n`);
     else writeRgb(sink, item.color.r, item.color.g, item.color.b, ' RG\n');
-    if (item.nonScaling) sink.text('0 w\n');
-    else {
-      sink.fixed(strokeWidthOnPage(plan, item), MAX_DECIMALS);
-      sink.text(' w\n');
-    }
-    for (const p of item.paths) writePlanPath(sink, plan, p, decimals);
-    sink.text('S\n');
+    writeStrokePaths(sink, plan, item, decimals, PDF_STROKE);
     if (isolated) sink.text('Q\n');
   });
   sink.text('Q\n');

@@ -12,7 +12,7 @@ import type { Segment } from '../engine/types.js';
 import { composeAffine, type Affine } from './affine.js';
 import { arcToCubics, elevateQuad, transformSegment } from './curves.js';
 import { pointsPerUnit } from './page.js';
-import type { OutputPlan, PagePath, PlanPath, StrokeItem } from './plan.js';
+import { strokeWidthOnPage, type OutputPlan, type PagePath, type PlanPath, type StrokeItem } from './plan.js';
 import { fixedText, type TextSink } from './text-sink.js';
 
 
@@ -156,6 +156,20 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
     }
   }
   if (path.closed) sink.text('h\n');
+}
+
+/**
+ * A stroke item in the PostScript family's operators: its width (0, a hairline, when it does not
+ * scale), each of its paths, then the stroke. EPS: ' setlinewidth\n' and 's\n'; PDF: ' w\n' and 'S\n'.
+ */
+export function writeStrokePaths(sink: TextSink, plan: OutputPlan, item: StrokeItem, decimals: number, ops: { readonly width: string; readonly stroke: string }): void {
+  if (item.nonScaling) sink.text(`0${ops.width}`);
+  else {
+    sink.fixed(strokeWidthOnPage(plan, item), MAX_DECIMALS);
+    sink.text(ops.width);
+  }
+  for (const p of item.paths) writePlanPath(sink, plan, p, decimals);
+  sink.text(ops.stroke);
 }
 
 /** A quadratic or arc walked backwards to (x, y): what reverseSegments makes of it. */
