@@ -14,6 +14,7 @@
  * a caller's shape test (an isolated loop's parameterized shapes, primitives.ts) before any span
  * is fitted: a shape that fits replaces the whole loop, so its spans are never computed.
  */
+import { DX, DY } from './boundary.js';
 import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
 import type { Segment, ShapePrimitive } from './types.js';
 import { hypot2 } from './length.js';
@@ -63,8 +64,8 @@ export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array
       } else segments.push({ kind: 'line', x, y });
     }
     if (i < steps) {
-      x += LATTICE_DX[dirs[from + i]!]!;
-      y += LATTICE_DY[dirs[from + i]!]!;
+      x += DX[dirs[from + i]!]!;
+      y += DY[dirs[from + i]!]!;
     }
   }
   if (Number.isNaN(firstX)) {
@@ -74,9 +75,6 @@ export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array
   if (closed) segments.push({ kind: 'line', x: firstX, y: firstY });
   return { startX: firstX, startY: firstY, segments };
 }
-
-const LATTICE_DX = [1, 0, -1, 0] as const;
-const LATTICE_DY = [0, 1, 0, -1] as const;
 
 /**
  * `shape`, when given, is tried on a closed loop that is not round, before any span is fitted: a

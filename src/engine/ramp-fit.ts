@@ -10,7 +10,7 @@
  */
 import { rgbToLab } from './color.js';
 import { hypot3 } from './length.js';
-import { geometryT, MAX_BINS, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { geometryT, MAX_BINS, sameGeometry, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
 import type { Gradient, GradientStop } from './types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
@@ -115,12 +115,6 @@ export function rampFor(s: RampSamples, g: RampGeometry): FittedRamp {
 /** The last ramp fitted (its own copy of the stops) and its samples. */
 let LAST_RAMP: { readonly samples: RampSamples; readonly ramp: FittedRamp } | undefined;
 
-/** True when two geometries are of one kind with bit-identical numbers. */
-function sameGeometry(a: RampGeometry, b: RampGeometry): boolean {
-  if (a.kind === 'linear') return b.kind === 'linear' && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy);
-  if (a.kind === 'radial') return b.kind === 'radial' && Object.is(a.cx, b.cx) && Object.is(a.cy, b.cy);
-  return b.kind === 'ellipse' && Object.is(a.cx, b.cx) && Object.is(a.cy, b.cy) && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy) && Object.is(a.ratio, b.ratio);
-}
 
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
 export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array): number {

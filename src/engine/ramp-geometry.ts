@@ -13,7 +13,7 @@
  * al. 2017), done here with closed forms and small searches.
  */
 import { hypot2 } from './length.js';
-import { boundsOf, geometryT, MAX_BINS, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { boundsOf, geometryT, MAX_BINS, sameGeometry, type RampGeometry, type RampSamples } from './ramp-samples.js';
 
 /** Scratch bins of the in-bin variance (the search's inner loop: a few hundred calls per picture). */
 const SCRATCH_BINS = { n: new Float64Array(MAX_BINS + 1), sum: new Float64Array((MAX_BINS + 1) * 3) };
@@ -216,38 +216,17 @@ export function inBinError(s: RampSamples, g: RampGeometry): number {
   // The searches come back to points already evaluated (the first guesses are each search's
   // start; a compass step back; a parabola's end): the same samples and bit-identical geometry
   // give the same error, so a few recent evaluations are kept.
-  const kind = g.kind === 'linear' ? 0 : g.kind === 'radial' ? 1 : 2;
-  const p0 = g.kind === 'linear' ? g.ux : g.cx;
-  const p1 = g.kind === 'linear' ? g.uy : g.cy;
-  const p2 = g.kind === 'ellipse' ? g.ux : 0;
-  const p3 = g.kind === 'ellipse' ? g.uy : 0;
-  const p4 = g.kind === 'ellipse' ? g.ratio : 0;
-  for (let i = 0; i < MEMO_SIZE; i++) {
-    if (MEMO_SAMPLES[i] !== s || MEMO_KIND[i] !== kind) continue;
-    const o = i * 5;
-    if (Object.is(MEMO_PARAMS[o], p0) && Object.is(MEMO_PARAMS[o + 1], p1) && Object.is(MEMO_PARAMS[o + 2], p2) && Object.is(MEMO_PARAMS[o + 3], p3) && Object.is(MEMO_PARAMS[o + 4], p4)) return MEMO_VALUE[i]!;
-  }
+  for (const recent of RECENT_IN_BIN) if (recent.samples === s && sameGeometry(recent.geometry, g)) return recent.value;
   const value = computeInBinError(s, g);
-  const i = memoNext;
-  memoNext = (memoNext + 1) % MEMO_SIZE;
-  MEMO_SAMPLES[i] = s;
-  MEMO_KIND[i] = kind;
-  MEMO_PARAMS[i * 5] = p0;
-  MEMO_PARAMS[i * 5 + 1] = p1;
-  MEMO_PARAMS[i * 5 + 2] = p2;
-  MEMO_PARAMS[i * 5 + 3] = p3;
-  MEMO_PARAMS[i * 5 + 4] = p4;
-  MEMO_VALUE[i] = value;
+  RECENT_IN_BIN[recentNext] = { samples: s, geometry: g, value };
+  recentNext = (recentNext + 1) % RECENT_IN_BIN_SIZE;
   return value;
 }
 
-/** Recent in-bin evaluations: samples, geometry kind and numbers, and the error (a ring). */
-const MEMO_SIZE = 8;
-const MEMO_SAMPLES: (RampSamples | undefined)[] = new Array<RampSamples | undefined>(MEMO_SIZE).fill(undefined);
-const MEMO_KIND = new Int8Array(MEMO_SIZE).fill(-1);
-const MEMO_PARAMS = new Float64Array(MEMO_SIZE * 5);
-const MEMO_VALUE = new Float64Array(MEMO_SIZE);
-let memoNext = 0;
+/** Recent in-bin evaluations (a ring of RECENT_IN_BIN_SIZE). */
+const RECENT_IN_BIN_SIZE = 8;
+const RECENT_IN_BIN: { readonly samples: RampSamples; readonly geometry: RampGeometry; readonly value: number }[] = [];
+let recentNext = 0;
 
 function computeInBinError(s: RampSamples, g: RampGeometry): number {
   const b = boundsOf(s);

@@ -69,6 +69,13 @@ export function joinSamples(parts: readonly RampSamples[]): RampSamples {
   return out;
 }
 
+/** True when two geometries are of one kind with bit-identical numbers (the same t everywhere). */
+export function sameGeometry(a: RampGeometry, b: RampGeometry): boolean {
+  if (a.kind === 'linear') return b.kind === 'linear' && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy);
+  if (a.kind === 'radial') return b.kind === 'radial' && Object.is(a.cx, b.cx) && Object.is(a.cy, b.cy);
+  return b.kind === 'ellipse' && Object.is(a.cx, b.cx) && Object.is(a.cy, b.cy) && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy) && Object.is(a.ratio, b.ratio);
+}
+
 /** Every k-th sample, so that at most `limit` remain (the samples themselves when fewer). */
 export function thinned(s: RampSamples, limit: number): RampSamples {
   if (s.count <= limit) return s;
