@@ -3,7 +3,8 @@
  * TraceResult (de)serialisation kept with Image Tokens so `/download` never re-traces.
  */
 
-import type { TraceResult } from '../engine/types.js';
+import { SegmentPath } from '../engine/segment-path.js';
+import type { Chain, Segment, TraceResult } from '../engine/types.js';
 import { writeFile, writePlanFile } from './write-file.js';
 import { summarize, type TraceSummary } from './pipeline.js';
 import { buildPlan } from '../formats/plan.js';
@@ -90,5 +91,13 @@ export function deserializeTrace(token: string, bytes: Uint8Array): TraceResult 
   ) {
     throw corruptTokenError(token, 'stored trace does not have the shape of a trace result');
   }
-  return r as TraceResult;
+  // Chains are stored with their segments as objects (SegmentPath.toJSON); back to typed paths.
+  const chains = r.chains.map((c: unknown): Chain => {
+    const chain = c as Partial<Omit<Chain, 'segments'>> & { segments?: unknown };
+    if (chain === null || typeof chain !== 'object' || !Array.isArray(chain.segments)) {
+      throw corruptTokenError(token, 'stored trace has a chain without segments');
+    }
+    return { ...(chain as Chain), segments: SegmentPath.of(chain.segments as Segment[]) };
+  });
+  return { ...(r as TraceResult), chains };
 }

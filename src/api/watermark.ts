@@ -8,6 +8,7 @@
  * elements appended after the shapes (`svgWatermark`, inserted by `watermarkSvg`).
  */
 
+import { SegmentPath } from '../engine/segment-path.js';
 import type { Chain, Shape, TraceResult } from '../engine/types.js';
 
 export type WatermarkStyle = 'heavy' | 'discreet';
@@ -181,7 +182,7 @@ export function watermarkTrace(result: TraceResult, style: WatermarkStyle): Trac
           chains.push({
             startX: pts[0]![0],
             startY: pts[0]![1],
-            segments: [1, 2, 3, 0].map((k) => ({ kind: 'line' as const, x: pts[k]![0], y: pts[k]![1] })),
+            segments: SegmentPath.of([1, 2, 3, 0].map((k) => ({ kind: 'line' as const, x: pts[k]![0], y: pts[k]![1] }))),
             leftRegion: region,
             rightRegion: -1,
             closed: true,

@@ -16,8 +16,9 @@
  */
 import { DX, DY } from './boundary.js';
 import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
-import type { Segment, ShapePrimitive } from './types.js';
+import type { ShapePrimitive } from './types.js';
 import { hypot2 } from './length.js';
+import { EMPTY_PATH, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from './segment-path.js';
 
 export interface FitOptions {
   /** Maximum distance (px) between a sample and the fitted curve. */
@@ -33,9 +34,35 @@ export interface FitOptions {
 export interface FittedChain {
   readonly startX: number;
   readonly startY: number;
-  readonly segments: Segment[];
+  readonly segments: SegmentPath;
   /** Set when the whole closed loop was fitted as a circle or an ellipse. */
   readonly primitive?: ShapePrimitive;
+}
+
+// Scratch of the fitters, reused from chain to chain (a fit runs start to end on one thread and
+// never re-enters itself): the garbage of per-span arrays, tuples and segment objects was most
+// of the engine's allocation.
+/** Segments of the chain being fitted; `take` hands them to the chain. */
+const chainOut = new SegmentBuilder();
+/** A span's pieces before mergePieces, and the sample each one ends at. */
+const pieces = new SegmentBuilder();
+let pieceEnds = new Int32Array(64);
+/** mergePieces' candidate for two neighbours as one piece. */
+const candidate = new SegmentBuilder();
+/** Chord parameters of the samples being fitted (used before any recursion, never after). */
+let params = new Float64Array(256);
+/** The cubic being fitted, 8 numbers: P0, P1, P2, P3. */
+const bez = new Float64Array(8);
+/** Turn per sample (findCorners), a closed loop rotated to its first corner, sharpenTips' vertices. */
+let turns = new Float64Array(256);
+let rotatedBuf = new Float64Array(512);
+let tipX = new Float64Array(64);
+let tipY = new Float64Array(64);
+let tipKeep = new Uint8Array(64);
+
+/** A Float64Array of at least n numbers: `buf` itself, or a larger one (contents dropped). */
+function atLeast(buf: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
+  return buf.length >= n ? buf : new Float64Array(Math.max(n, buf.length * 2));
 }
 
 /**
@@ -48,7 +75,8 @@ export interface FittedChain {
 export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array, from: number, to: number, closed: boolean): FittedChain {
   const steps = to - from;
   const n = closed ? steps : steps + 1;
-  const segments: Segment[] = [];
+  const segments = chainOut;
+  segments.truncate(0);
   let x = startX;
   let y = startY;
   let firstX = NaN;
@@ -61,7 +89,7 @@ export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array
       if (Number.isNaN(firstX)) {
         firstX = x;
         firstY = y;
-      } else segments.push({ kind: 'line', x, y });
+      } else segments.line(x, y);
     }
     if (i < steps) {
       x += DX[dirs[from + i]!]!;
@@ -72,8 +100,8 @@ export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array
     firstX = startX;
     firstY = startY;
   }
-  if (closed) segments.push({ kind: 'line', x: firstX, y: firstY });
-  return { startX: firstX, startY: firstY, segments };
+  if (closed) segments.line(firstX, firstY);
+  return { startX: firstX, startY: firstY, segments: segments.take(0) };
 }
 
 /**
@@ -84,7 +112,7 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   let points = input;
   // `points` is replaced (not mutated) when corners are sharpened.
   const n = points.length / 2;
-  if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: [] };
+  if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: EMPTY_PATH };
   const corners = findCorners(points, closed, options.cornerAngleDeg);
   // Only a corner-free closed loop can be a circle or an ellipse.
   if (closed && corners.length === 0) {
@@ -96,17 +124,21 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
     if (found) return found;
   }
   points = sharpenCorners(points, corners, closed);
-  const segments: Segment[] = [];
+  chainOut.truncate(0);
   if (!closed) {
-    const breaks = [0];
-    for (const i of corners) if (i > 0 && i < n - 1) breaks.push(i);
-    breaks.push(n - 1);
-    for (let k = 0; k + 1 < breaks.length; k++) fitSpan(points, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, false);
-    return sharpenTips({ startX: points[0]!, startY: points[1]!, segments }, false);
+    // Spans between the corners, from sample 0 to sample n − 1.
+    let from = 0;
+    for (const i of corners) {
+      if (i <= 0 || i >= n - 1) continue;
+      fitSpan(points, from, i, options.tolerancePx, false);
+      from = i;
+    }
+    fitSpan(points, from, n - 1, options.tolerancePx, false);
+    return sharpenTips(points[0]!, points[1]!, false);
   }
   // Closed: rotate so the loop starts at a corner (or at sample 0), then close it.
   const start = corners.length > 0 ? corners[0]! : 0;
-  const rotated = new Float64Array((n + 1) * 2);
+  const rotated = (rotatedBuf = atLeast(rotatedBuf, (n + 1) * 2));
   for (let i = 0; i <= n; i++) {
     const j = (start + i) % n;
     rotated[i * 2] = points[j * 2]!;
@@ -119,10 +151,14 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
     if (i > 0) inner.push(i);
   }
   inner.sort(ascending);
-  const breaks = [0, ...inner, n];
   const smoothSeam = corners.length === 0;
-  for (let k = 0; k + 1 < breaks.length; k++) fitSpan(rotated, breaks[k]!, breaks[k + 1]!, options.tolerancePx, segments, smoothSeam);
-  return sharpenTips({ startX: rotated[0]!, startY: rotated[1]!, segments }, true);
+  let from = 0;
+  for (const i of inner) {
+    fitSpan(rotated, from, i, options.tolerancePx, smoothSeam);
+    from = i;
+  }
+  fitSpan(rotated, from, n, options.tolerancePx, smoothSeam);
+  return sharpenTips(rotated[0]!, rotated[1]!, true);
 }
 
 /**
@@ -136,12 +172,17 @@ function sharpenCorners(p: Float64Array, corners: readonly number[], closed: boo
   const out = Float64Array.from(p);
   const run = 4;
   for (const c of corners) {
-    const before = fitLine(p, c, -1, run, n, closed);
-    const after = fitLine(p, c, 1, run, n, closed);
-    if (!before || !after) continue;
+    if (!fitLine(p, c, -1, run, n, closed)) continue;
+    const ax = lineX;
+    const ay = lineY;
+    const adx = lineDX;
+    const ady = lineDY;
+    if (!fitLine(p, c, 1, run, n, closed)) continue;
+    const bx = lineX;
+    const by = lineY;
+    const bdx = lineDX;
+    const bdy = lineDY;
     // Intersect the lines (point + direction form).
-    const [ax, ay, adx, ady] = before;
-    const [bx, by, bdx, bdy] = after;
     const denom = adx * bdy - ady * bdx;
     if (Math.abs(denom) < 0.3) continue; // nearly parallel: no well-defined corner
     const t = ((bx - ax) * bdy - (by - ay) * bdx) / denom;
@@ -154,28 +195,42 @@ function sharpenCorners(p: Float64Array, corners: readonly number[], closed: boo
   return out;
 }
 
-/** Least-squares line through `run` samples beside sample c (excluding c), or undefined if bent. */
-function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number, closed: boolean): [number, number, number, number] | undefined {
-  const idx: number[] = [];
-  for (let k = 1; k <= run; k++) {
-    let j = c + dir * k;
-    if (closed) j = ((j % n) + n) % n;
-    else if (j < 0 || j >= n) break;
-    idx.push(j);
-  }
-  if (idx.length < 3) return undefined;
+/** fitLine's line: a point on it (its samples' mean) and its unit direction. */
+let lineX = 0;
+let lineY = 0;
+let lineDX = 0;
+let lineDY = 0;
+
+/** Sample k (1 … run) beside sample c in direction dir, wrapped around a closed loop; -1 past an open end. */
+function besideSample(c: number, dir: number, k: number, n: number, closed: boolean): number {
+  const j = c + dir * k;
+  if (closed) return ((j % n) + n) % n;
+  return j < 0 || j >= n ? -1 : j;
+}
+
+/**
+ * Least-squares line through `run` samples beside sample c (excluding c), left in lineX … lineDY;
+ * false if there are fewer than 3 of them or they are bent.
+ */
+function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number, closed: boolean): boolean {
+  // The samples are the first `count` of besideSample(…, 1 … run): an open chain's end stops them.
+  let count = 0;
+  while (count < run && besideSample(c, dir, count + 1, n, closed) >= 0) count++;
+  if (count < 3) return false;
   let mx = 0;
   let my = 0;
-  for (const j of idx) {
+  for (let k = 1; k <= count; k++) {
+    const j = besideSample(c, dir, k, n, closed);
     mx += p[j * 2]!;
     my += p[j * 2 + 1]!;
   }
-  mx /= idx.length;
-  my /= idx.length;
+  mx /= count;
+  my /= count;
   let sxx = 0;
   let sxy = 0;
   let syy = 0;
-  for (const j of idx) {
+  for (let k = 1; k <= count; k++) {
+    const j = besideSample(c, dir, k, n, closed);
     const dx = p[j * 2]! - mx;
     const dy = p[j * 2 + 1]! - my;
     sxx += dx * dx;
@@ -187,9 +242,16 @@ function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number
   const dx = Math.cos(angle);
   const dy = Math.sin(angle);
   let worst = 0;
-  for (const j of idx) worst = Math.max(worst, Math.abs(-(p[j * 2]! - mx) * dy + (p[j * 2 + 1]! - my) * dx));
-  if (worst > 0.3) return undefined;
-  return [mx, my, dx, dy];
+  for (let k = 1; k <= count; k++) {
+    const j = besideSample(c, dir, k, n, closed);
+    worst = Math.max(worst, Math.abs(-(p[j * 2]! - mx) * dy + (p[j * 2 + 1]! - my) * dx));
+  }
+  if (worst > 0.3) return false;
+  lineX = mx;
+  lineY = my;
+  lineDX = dx;
+  lineDY = dy;
+  return true;
 }
 
 /**
@@ -198,22 +260,23 @@ function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number
  * sharp angle, the short line is replaced by the point where the two long lines cross, if that
  * point is near (< 3 px). Closed polygons are treated cyclically.
  */
-function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
-  const segs = chain.segments;
+function sharpenTips(startX: number, startY: number, closed: boolean): FittedChain {
+  const segs = chainOut;
   const n = segs.length;
-  if (n < 3) return chain;
-  for (const g of segs) if (g.kind !== 'line') return chain;
+  if (n < 3 || !segs.allOfKind(SEGMENT_LINE)) return { startX, startY, segments: segs.take(0) };
   // Vertices v[0..n]: v[0] is the start, v[k] the end of segment k-1 (closed: v[n] === v[0]).
-  const vx = new Float64Array(n + 1);
-  const vy = new Float64Array(n + 1);
-  vx[0] = chain.startX;
-  vy[0] = chain.startY;
+  const vx = (tipX = atLeast(tipX, n + 1));
+  const vy = (tipY = atLeast(tipY, n + 1));
+  vx[0] = startX;
+  vy[0] = startY;
   for (let k = 0; k < n; k++) {
-    vx[k + 1] = segs[k]!.x;
-    vy[k + 1] = segs[k]!.y;
+    vx[k + 1] = segs.x(k);
+    vy[k + 1] = segs.y(k);
   }
   const count = closed ? n : n + 1;
-  const keep = new Uint8Array(count).fill(1);
+  if (tipKeep.length < count) tipKeep = new Uint8Array(Math.max(count, tipKeep.length * 2));
+  const keep = tipKeep;
+  keep.fill(1, 0, count);
   for (let i = 0; i < count; i++) {
     // Closed polygons index cyclically.
     const b = closed ? wrapIndex(i, n) : i;
@@ -242,17 +305,20 @@ function sharpenTips(chain: FittedChain, closed: boolean): FittedChain {
     vy[b] = py;
     keep[c] = 0;
   }
-  if (keep.indexOf(0) < 0) return chain;
+  let dropped = false;
+  for (let i = 0; i < count && !dropped; i++) dropped = keep[i] === 0;
+  if (!dropped) return { startX, startY, segments: segs.take(0) };
+  // The kept vertices as the new polygon (vx, vy hold them, so the builder can be rewritten).
+  segs.truncate(0);
   if (closed) {
-    const first = keep.indexOf(1);
-    const segments: Segment[] = [];
-    for (let k = 1; k < n; k++) if (keep[(first + k) % n]) segments.push({ kind: 'line', x: vx[(first + k) % n]!, y: vy[(first + k) % n]! });
-    segments.push({ kind: 'line', x: vx[first]!, y: vy[first]! });
-    return { startX: vx[first]!, startY: vy[first]!, segments };
+    let first = 0;
+    while (keep[first] === 0) first++;
+    for (let k = 1; k < n; k++) if (keep[(first + k) % n]) segs.line(vx[(first + k) % n]!, vy[(first + k) % n]!);
+    segs.line(vx[first]!, vy[first]!);
+    return { startX: vx[first]!, startY: vy[first]!, segments: segs.take(0) };
   }
-  const segments: Segment[] = [];
-  for (let i = 1; i <= n; i++) if (keep[i]) segments.push({ kind: 'line', x: vx[i]!, y: vy[i]! });
-  return { startX: vx[0]!, startY: vy[0]!, segments };
+  for (let i = 1; i <= n; i++) if (keep[i]) segs.line(vx[i]!, vy[i]!);
+  return { startX: vx[0]!, startY: vy[0]!, segments: segs.take(0) };
 }
 
 /** Turn (radians) above which a local maximum is a corner without the scale-ratio test. */
@@ -264,11 +330,8 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
   if (n < 5) return [];
   const s = n >= 12 ? 3 : 2;
   const threshold = (cornerAngleDeg * Math.PI) / 180;
-  const turn = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    if (!closed && (i < 1 || i > n - 2)) continue;
-    turn[i] = turnAt(p, n, closed, i, s);
-  }
+  const turn = (turns = atLeast(turns, n));
+  for (let i = 0; i < n; i++) turn[i] = !closed && (i < 1 || i > n - 2) ? 0 : turnAt(p, n, closed, i, s);
   const corners: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = turn[i]!;
@@ -318,127 +381,180 @@ function turnAt(p: Float64Array, n: number, closed: boolean, i: number, w: numbe
   return Math.acos(Math.max(-1, Math.min(1, (ux * vx + uy * vy) / (lu * lv))));
 }
 
-/** Fits samples first..last (inclusive) and appends segments ending at sample `last`. */
-function fitSpan(p: Float64Array, first: number, last: number, tolerance: number, out: Segment[], smoothSeam: boolean): void {
-  const t0 = smoothSeam ? seamTangent(p, first, last, true) : endTangent(p, first, last, true);
-  const t1 = smoothSeam ? seamTangent(p, first, last, false) : endTangent(p, first, last, false);
-  const pieces: Segment[] = [];
-  const ends: number[] = [];
-  fitCubicRecursive(p, first, last, t0, t1, tolerance, pieces, 0, ends);
-  mergePieces(p, first, t0, t1, tolerance, pieces, ends);
-  for (const piece of pieces) out.push(piece);
+/**
+ * Fits samples first..last (inclusive) and appends segments ending at sample `last` to chainOut.
+ * Tangents travel as plain numbers (x, y pairs), not tuples: a pair per call was garbage.
+ */
+function fitSpan(p: Float64Array, first: number, last: number, tolerance: number, smoothSeam: boolean): void {
+  if (smoothSeam) seamTangent(p, first, last, true);
+  else endTangent(p, first, last, true);
+  const t0x = unitX;
+  const t0y = unitY;
+  if (smoothSeam) seamTangent(p, first, last, false);
+  else endTangent(p, first, last, false);
+  const t1x = unitX;
+  const t1y = unitY;
+  pieces.truncate(0);
+  fitCubicRecursive(p, first, last, t0x, t0y, t1x, t1y, tolerance, 0);
+  mergePieces(p, first, t0x, t0y, t1x, t1y, tolerance);
+  chainOut.appendFrom(pieces);
+}
+
+/** Appends a piece's end sample to pieceEnds (pieces and pieceEnds grow together). */
+function pushEnd(sample: number): void {
+  const k = pieces.length - 1;
+  if (k >= pieceEnds.length) {
+    const grown = new Int32Array(pieceEnds.length * 2);
+    grown.set(pieceEnds);
+    pieceEnds = grown;
+  }
+  pieceEnds[k] = sample;
 }
 
 /**
  * Splitting at the worst sample (Schneider) places breaks greedily, so neighbouring pieces can
  * often be one curve after all: each pair of neighbours is refitted as one piece (same tangents
  * at its outer ends) and kept merged when that piece is still within the tolerance. Fewer nodes
- * for the same error budget. `ends[i]` is the sample where pieces[i] ends; both are updated.
+ * for the same error budget. `pieceEnds[i]` is the sample where piece i ends; both are updated.
  */
-function mergePieces(p: Float64Array, first: number, t0: Vec, t1: Vec, tolerance: number, pieces: Segment[], ends: number[]): void {
-  const last = ends[ends.length - 1]!;
+function mergePieces(p: Float64Array, first: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): void {
+  const ends = pieceEnds;
+  const last = ends[pieces.length - 1]!;
   let k = 0;
   while (k + 1 < pieces.length) {
     const from = k === 0 ? first : ends[k - 1]!;
     const to = ends[k + 1]!;
-    const startTangent = pieceTangent(p, from, true, first, last, t0, t1);
-    const endTangent = to === last ? t1 : pieceTangent(p, to, false, first, last, t0, t1);
-    const merged = fitOnePiece(p, from, to, startTangent, endTangent, tolerance);
+    pieceTangent(p, from, true, first, last, t0x, t0y, t1x, t1y);
+    const sx = unitX;
+    const sy = unitY;
+    let ex = t1x;
+    let ey = t1y;
+    if (to !== last) {
+      pieceTangent(p, to, false, first, last, t0x, t0y, t1x, t1y);
+      ex = unitX;
+      ey = unitY;
+    }
     // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
     // a node but no bytes.
-    if (merged && pieceCost(merged) < pieceCost(pieces[k]!) + pieceCost(pieces[k + 1]!)) {
-      pieces.splice(k, 2, merged);
-      ends.splice(k, 1);
+    if (fitOnePiece(p, from, to, sx, sy, ex, ey, tolerance) && pieceCost(candidate.code(0)) < pieceCost(pieces.code(k)) + pieceCost(pieces.code(k + 1))) {
+      pieces.mergePair(k, candidate, 0);
+      ends.copyWithin(k, k + 1, pieces.length + 1);
       if (k > 0) k--; // the merged piece may now merge with its left neighbour
     } else k++;
   }
 }
 
 /**
- * mergePieces' tangent at sample i, pointing into the piece that starts (atStart) or ends there:
- * the span's own end tangents at its ends, else the central difference.
+ * mergePieces' tangent at sample i, pointing into the piece that starts (atStart) or ends there,
+ * left in unitX, unitY: the span's own end tangents at its ends, else the central difference.
  */
-function pieceTangent(p: Float64Array, i: number, atStart: boolean, first: number, last: number, t0: Vec, t1: Vec): Vec {
-  if (i === first) return t0;
-  if (i === last) return [-t1[0], -t1[1]];
-  const t = normalize(p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
-  return atStart ? t : [-t[0], -t[1]];
+function pieceTangent(p: Float64Array, i: number, atStart: boolean, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): void {
+  if (i === first) {
+    unitX = t0x;
+    unitY = t0y;
+    return;
+  }
+  if (i === last) {
+    unitX = -t1x;
+    unitY = -t1y;
+    return;
+  }
+  normalize(p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
+  if (!atStart) {
+    unitX = -unitX;
+    unitY = -unitY;
+  }
 }
 
 /** Numbers a piece writes: 2 for a line, 4 for a quadratic, 6 for a cubic. */
-function pieceCost(s: Segment): number {
-  return s.kind === 'line' ? 2 : s.kind === 'quad' ? 4 : 6;
+function pieceCost(code: SegmentCode): number {
+  return code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : 6;
 }
 
-/** One line or one curve through samples from..to within the tolerance, or undefined. */
-function fitOnePiece(p: Float64Array, from: number, to: number, t0: Vec, t1: Vec, tolerance: number): Segment | undefined {
-  if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) return { kind: 'line', x: p[to * 2]!, y: p[to * 2 + 1]! };
+/** One line or one curve through samples from..to within the tolerance, as `candidate`'s only segment; false if none. */
+function fitOnePiece(p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): boolean {
+  candidate.truncate(0);
+  if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) {
+    candidate.line(p[to * 2]!, p[to * 2 + 1]!);
+    return true;
+  }
   const u = chordParameters(p, from, to);
-  let bez = leastSquaresCubic(p, from, to, u, t0, t1);
+  leastSquaresCubic(p, from, to, u, t0x, t0y, t1x, t1y);
   let err = maxCubicError(p, from, to, u, bez);
   for (let iter = 0; iter < 4 && err > tolerance && err <= tolerance * 6; iter++) {
     reparameterize(p, from, to, u, bez);
-    bez = leastSquaresCubic(p, from, to, u, t0, t1);
+    leastSquaresCubic(p, from, to, u, t0x, t0y, t1x, t1y);
     err = maxCubicError(p, from, to, u, bez);
   }
-  if (err > tolerance) return undefined;
-  const out: Segment[] = [];
-  pushCubic(out, bez, tolerance);
-  return out[0];
+  if (err > tolerance) return false;
+  pushCubic(candidate, bez, tolerance);
+  return true;
 }
 
-type Vec = [number, number];
+/** The unit vector the tangent functions and normalize leave (read right after the call). */
+let unitX = 1;
+let unitY = 0;
 
-function endTangent(p: Float64Array, first: number, last: number, atStart: boolean): Vec {
+function endTangent(p: Float64Array, first: number, last: number, atStart: boolean): void {
   const span = last - first;
   const k = Math.max(1, Math.min(3, span));
   const a = atStart ? first : last;
   const b = atStart ? first + k : last - k;
-  return normalize(p[b * 2]! - p[a * 2]!, p[b * 2 + 1]! - p[a * 2 + 1]!);
+  normalize(p[b * 2]! - p[a * 2]!, p[b * 2 + 1]! - p[a * 2 + 1]!);
 }
 
 /** Tangent at the seam of a corner-free closed loop: central difference across the seam. */
-function seamTangent(p: Float64Array, first: number, last: number, atStart: boolean): Vec {
+function seamTangent(p: Float64Array, first: number, last: number, atStart: boolean): void {
   const k = Math.max(1, Math.min(2, Math.floor((last - first) / 4)));
   const ax = p[(last - k) * 2]!;
   const ay = p[(last - k) * 2 + 1]!;
   const bx = p[(first + k) * 2]!;
   const by = p[(first + k) * 2 + 1]!;
-  const t = normalize(bx - ax, by - ay);
-  return atStart ? t : [-t[0], -t[1]];
+  normalize(bx - ax, by - ay);
+  if (!atStart) {
+    unitX = -unitX;
+    unitY = -unitY;
+  }
 }
 
-function normalize(x: number, y: number): Vec {
+function normalize(x: number, y: number): void {
   const l = hypot2(x, y);
-  return l < 1e-12 ? [1, 0] : [x / l, y / l];
+  if (l < 1e-12) {
+    unitX = 1;
+    unitY = 0;
+  } else {
+    unitX = x / l;
+    unitY = y / l;
+  }
 }
 
-function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec, t1: Vec, tolerance: number, out: Segment[], depth: number, ends: number[]): void {
+/** Schneider's recursion over samples first..last; appends to `pieces` and pieceEnds. */
+function fitCubicRecursive(p: Float64Array, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, depth: number): void {
   const x3 = p[last * 2]!;
   const y3 = p[last * 2 + 1]!;
   if (last - first <= 1 || maxLineDistance(p, first, last) <= tolerance) {
-    out.push({ kind: 'line', x: x3, y: y3 });
-    ends.push(last);
+    pieces.line(x3, y3);
+    pushEnd(last);
     return;
   }
   const u = chordParameters(p, first, last);
-  let bez = leastSquaresCubic(p, first, last, u, t0, t1);
+  leastSquaresCubic(p, first, last, u, t0x, t0y, t1x, t1y);
   let err = maxCubicError(p, first, last, u, bez);
   let worst = worstSample;
   if (err <= tolerance) {
-    pushCubic(out, bez, tolerance);
-    ends.push(last);
+    pushCubic(pieces, bez, tolerance);
+    pushEnd(last);
     return;
   }
   if (err <= tolerance * 6) {
     for (let iter = 0; iter < 4; iter++) {
       reparameterize(p, first, last, u, bez);
-      bez = leastSquaresCubic(p, first, last, u, t0, t1);
+      leastSquaresCubic(p, first, last, u, t0x, t0y, t1x, t1y);
       err = maxCubicError(p, first, last, u, bez);
       worst = worstSample;
       if (err <= tolerance) {
-        pushCubic(out, bez, tolerance);
-        ends.push(last);
+        pushCubic(pieces, bez, tolerance);
+        pushEnd(last);
         return;
       }
     }
@@ -446,15 +562,18 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0: Vec
   if (depth > 40) {
     // Pathological input: fall back to the polyline, which is exact at the samples.
     for (let i = first + 1; i <= last; i++) {
-      out.push({ kind: 'line', x: p[i * 2]!, y: p[i * 2 + 1]! });
-      ends.push(i);
+      pieces.line(p[i * 2]!, p[i * 2 + 1]!);
+      pushEnd(i);
     }
     return;
   }
+  // `u` and `bez` are scratch: nothing below reads them after the first recursive call.
   const split = Math.min(last - 1, Math.max(first + 1, worst));
-  const tc = normalize(p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
-  fitCubicRecursive(p, first, split, t0, tc, tolerance, out, depth + 1, ends);
-  fitCubicRecursive(p, split, last, [-tc[0], -tc[1]], t1, tolerance, out, depth + 1, ends);
+  normalize(p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
+  const tcx = unitX;
+  const tcy = unitY;
+  fitCubicRecursive(p, first, split, t0x, t0y, tcx, tcy, tolerance, depth + 1);
+  fitCubicRecursive(p, split, last, -tcx, -tcy, t1x, t1y, tolerance, depth + 1);
 }
 
 /**
@@ -487,20 +606,27 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
   return worst;
 }
 
+/**
+ * Chord-length parameters of samples first..last in [0, 1], in the scratch `params` (entries
+ * 0 … last − first; the array may be longer).
+ */
 function chordParameters(p: Float64Array, first: number, last: number): Float64Array {
-  const u = new Float64Array(last - first + 1);
+  const m = last - first + 1;
+  const u = (params = atLeast(params, m));
+  u[0] = 0;
   for (let i = first + 1; i <= last; i++) {
     u[i - first] = u[i - first - 1]! + hypot2(p[i * 2]! - p[(i - 1) * 2]!, p[i * 2 + 1]! - p[(i - 1) * 2 + 1]!);
   }
-  const total = u[u.length - 1]!;
-  if (total > 0) for (let i = 0; i < u.length; i++) u[i]! /= total;
+  const total = u[m - 1]!;
+  if (total > 0) for (let i = 0; i < m; i++) u[i]! /= total;
   return u;
 }
 
 /** Cubic as 8 numbers: P0, P1, P2, P3. */
-type Cubic = [number, number, number, number, number, number, number, number];
+type Cubic = Float64Array;
 
-function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Float64Array, t0: Vec, t1: Vec): Cubic {
+/** Least-squares cubic through samples first..last with fixed end tangents, written into `bez`. */
+function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Float64Array, t0x: number, t0y: number, t1x: number, t1y: number): void {
   const x0 = p[first * 2]!;
   const y0 = p[first * 2 + 1]!;
   const x3 = p[last * 2]!;
@@ -517,10 +643,10 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
     const b1 = 3 * t * mt * mt;
     const b2 = 3 * t * t * mt;
     const b3 = t * t * t;
-    const a0x = t0[0] * b1;
-    const a0y = t0[1] * b1;
-    const a1x = t1[0] * b2;
-    const a1y = t1[1] * b2;
+    const a0x = t0x * b1;
+    const a0y = t0y * b1;
+    const a1x = t1x * b2;
+    const a1y = t1y * b2;
     c00 += a0x * a0x + a0y * a0y;
     c01 += a0x * a1x + a0y * a1y;
     c11 += a1x * a1x + a1y * a1y;
@@ -539,7 +665,14 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
     alpha0 = chord / 3;
     alpha1 = chord / 3;
   }
-  return [x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3];
+  bez[0] = x0;
+  bez[1] = y0;
+  bez[2] = x0 + t0x * alpha0;
+  bez[3] = y0 + t0y * alpha0;
+  bez[4] = x3 + t1x * alpha1;
+  bez[5] = y3 + t1y * alpha1;
+  bez[6] = x3;
+  bez[7] = y3;
 }
 
 /**
@@ -548,12 +681,12 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
  */
 function bezierX(b: Cubic, t: number): number {
   const mt = 1 - t;
-  return mt * mt * mt * b[0] + 3 * t * mt * mt * b[2] + 3 * t * t * mt * b[4] + t * t * t * b[6];
+  return mt * mt * mt * b[0]! + 3 * t * mt * mt * b[2]! + 3 * t * t * mt * b[4]! + t * t * t * b[6]!;
 }
 
 function bezierY(b: Cubic, t: number): number {
   const mt = 1 - t;
-  return mt * mt * mt * b[1] + 3 * t * mt * mt * b[3] + 3 * t * t * mt * b[5] + t * t * t * b[7];
+  return mt * mt * mt * b[1]! + 3 * t * mt * mt * b[3]! + 3 * t * t * mt * b[5]! + t * t * t * b[7]!;
 }
 
 /** The sample maxCubicError found farthest from the curve (read right after the call). */
@@ -607,10 +740,10 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
     const mt = 1 - t;
     const x = bezierX(b, t);
     const y = bezierY(b, t);
-    const d1x = 3 * (mt * mt * (b[2] - b[0]) + 2 * t * mt * (b[4] - b[2]) + t * t * (b[6] - b[4]));
-    const d1y = 3 * (mt * mt * (b[3] - b[1]) + 2 * t * mt * (b[5] - b[3]) + t * t * (b[7] - b[5]));
-    const d2x = 6 * (mt * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
-    const d2y = 6 * (mt * (b[5] - 2 * b[3] + b[1]) + t * (b[7] - 2 * b[5] + b[3]));
+    const d1x = 3 * (mt * mt * (b[2]! - b[0]!) + 2 * t * mt * (b[4]! - b[2]!) + t * t * (b[6]! - b[4]!));
+    const d1y = 3 * (mt * mt * (b[3]! - b[1]!) + 2 * t * mt * (b[5]! - b[3]!) + t * t * (b[7]! - b[5]!));
+    const d2x = 6 * (mt * (b[4]! - 2 * b[2]! + b[0]!) + t * (b[6]! - 2 * b[4]! + b[2]!));
+    const d2y = 6 * (mt * (b[5]! - 2 * b[3]! + b[1]!) + t * (b[7]! - 2 * b[5]! + b[3]!));
     const ex = x - p[i * 2]!;
     const ey = y - p[i * 2 + 1]!;
     const num = ex * d1x + ey * d1y;
@@ -620,23 +753,24 @@ function reparameterize(p: Float64Array, first: number, last: number, u: Float64
     u[i - first] = nt; // each parameter depends only on its own old value
   }
   // Keep parameters monotone; Newton can swap neighbours on tight turns.
-  for (let i = 1; i < u.length; i++) if (u[i]! < u[i - 1]!) u[i] = u[i - 1]!;
+  const m = last - first + 1;
+  for (let i = 1; i < m; i++) if (u[i]! < u[i - 1]!) u[i] = u[i - 1]!;
   u[0] = 0;
-  u[u.length - 1] = 1;
+  u[m - 1] = 1;
 }
 
 /** Emits a cubic, or a quadratic when the cubic is (within tolerance) a raised quadratic. */
-function pushCubic(out: Segment[], b: Cubic, tolerance: number): void {
-  const qx1 = b[0] + 1.5 * (b[2] - b[0]);
-  const qy1 = b[1] + 1.5 * (b[3] - b[1]);
-  const qx2 = b[6] + 1.5 * (b[4] - b[6]);
-  const qy2 = b[7] + 1.5 * (b[5] - b[7]);
+function pushCubic(out: SegmentBuilder, b: Cubic, tolerance: number): void {
+  const qx1 = b[0]! + 1.5 * (b[2]! - b[0]!);
+  const qy1 = b[1]! + 1.5 * (b[3]! - b[1]!);
+  const qx2 = b[6]! + 1.5 * (b[4]! - b[6]!);
+  const qy2 = b[7]! + 1.5 * (b[5]! - b[7]!);
   // The curves differ by at most ~0.2·|Q1−Q2| (the cubic term's largest coefficient).
   if (hypot2(qx1 - qx2, qy1 - qy2) * 0.2 <= tolerance * 0.25) {
-    out.push({ kind: 'quad', cx: (qx1 + qx2) / 2, cy: (qy1 + qy2) / 2, x: b[6], y: b[7] });
+    out.quad((qx1 + qx2) / 2, (qy1 + qy2) / 2, b[6]!, b[7]!);
     return;
   }
-  out.push({ kind: 'cubic', c1x: b[2], c1y: b[3], c2x: b[4], c2y: b[5], x: b[6], y: b[7] });
+  out.cubic(b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!);
 }
 
 /**
@@ -664,10 +798,7 @@ export function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain 
     startX,
     startY,
     primitive: { family: 'ellipse', cx: e.cx, cy: e.cy, rotationDeg, rx: e.a, ry: e.b },
-    segments: [
-      { kind: 'arc', rx: e.a, ry: e.b, rotationDeg, largeArc: false, sweep, x: endX, y: endY },
-      { kind: 'arc', rx: e.a, ry: e.b, rotationDeg, largeArc: false, sweep, x: startX, y: startY },
-    ],
+    segments: halfArcs(e.a, e.b, rotationDeg, sweep, endX, endY, startX, startY),
   };
 }
 
@@ -746,9 +877,14 @@ function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefi
     startX,
     startY,
     primitive: { family: 'circle', cx, cy, rotationDeg: 0, r },
-    segments: [
-      { kind: 'arc', rx: r, ry: r, rotationDeg: 0, largeArc: false, sweep, x: cx, y: cy + r },
-      { kind: 'arc', rx: r, ry: r, rotationDeg: 0, largeArc: false, sweep, x: startX, y: startY },
-    ],
+    segments: halfArcs(r, r, 0, sweep, cx, cy + r, startX, startY),
   };
+}
+
+/** A round loop's two half arcs: to the far end (midX, midY), then back to the start. */
+function halfArcs(rx: number, ry: number, rotationDeg: number, sweep: boolean, midX: number, midY: number, endX: number, endY: number): SegmentPath {
+  const out = new SegmentBuilder();
+  out.arc(rx, ry, rotationDeg, false, sweep, midX, midY);
+  out.arc(rx, ry, rotationDeg, false, sweep, endX, endY);
+  return out.take(0);
 }

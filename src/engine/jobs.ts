@@ -20,7 +20,8 @@ import { outlinePolygon } from './outline-polygon.js';
 import { neighbourSpread, type TileMask } from './profile.js';
 import { shrinkRows } from './resize.js';
 import { coveragePoints, latticePoints, type SampleContext } from './subpixel.js';
-import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, Segment, ShapePrimitive } from './types.js';
+import { SEGMENT_LINE, SEGMENT_STRIDE, SegmentPath } from './segment-path.js';
+import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
 
 export type EngineJob =
   /** Rows of the image shrunk to outWidth × outHeight (resize.ts). */
@@ -60,12 +61,13 @@ export interface JobPart {
 export type JobOutput = Uint8Array | Int32Array | PackedChains | FittedChain[];
 
 /**
- * Fitted chains in typed arrays: a thread hands them back without cloning tens of thousands of
- * small objects (which would cost the main thread more than the fitting saved).
- * Per chain in `numbers`: startX, startY, then per segment its kind code and coordinates (see
- * packChains); `segmentCounts` per chain; `primitives` per chain (few, so left as objects).
+ * Fitted chains in three typed arrays, for the way back from a thread: one clone of a few arrays
+ * instead of one per chain. `starts`: startX, startY per chain; `numbers`: every chain's segment
+ * path (segment-path.ts layout) one after another; `segmentCounts` per chain; `primitives` per
+ * chain (few, so left as objects).
  */
 export interface PackedChains {
+  readonly starts: Float64Array;
   readonly numbers: Float64Array;
   readonly segmentCounts: Int32Array;
   readonly primitives: readonly (ShapePrimitive | undefined)[];
@@ -151,7 +153,7 @@ function fitLineArt(graph: ChainGraph, c: number, closed: boolean, shapes: Param
   const turns = polygonTurns(polygon);
   if (turns === 'other') return fitted;
   const samples = sampleOutline(fitted);
-  const corners = fitted.segments.some((s) => s.kind === 'line');
+  const corners = fitted.segments.hasKind(SEGMENT_LINE);
   const round = corners || turns !== 'convex' ? undefined : fitRoundLoop(samples, { ...LINE_ART_ROUND, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
   return round ?? fitPrimitive(samples, shapes) ?? fitted;
 }
@@ -224,88 +226,38 @@ function touchesBorder(graph: ChainGraph, c: number, width: number, height: numb
   return false;
 }
 
-const LINE = 0;
-const QUAD = 1;
-const CUBIC = 2;
-const ARC = 3;
-/** Numbers per segment kind after the code: line x y; quad cx cy x y; cubic c1 c2 end; arc rx ry rotation flags x y. */
-const SEGMENT_SIZE = [2, 4, 6, 6];
-
 export function packChains(chains: readonly FittedChain[]): PackedChains {
   let size = 0;
-  for (const chain of chains) {
-    size += 2;
-    for (const segment of chain.segments) size += 1 + SEGMENT_SIZE[segmentCode(segment)]!;
-  }
+  for (const chain of chains) size += chain.segments.length * SEGMENT_STRIDE;
+  const starts = new Float64Array(chains.length * 2);
   const numbers = new Float64Array(size);
   const segmentCounts = new Int32Array(chains.length);
   let at = 0;
   chains.forEach((chain, c) => {
-    numbers[at++] = chain.startX;
-    numbers[at++] = chain.startY;
+    starts[c * 2] = chain.startX;
+    starts[c * 2 + 1] = chain.startY;
     segmentCounts[c] = chain.segments.length;
-    for (const s of chain.segments) {
-      numbers[at++] = segmentCode(s);
-      if (s.kind === 'quad') {
-        numbers[at++] = s.cx;
-        numbers[at++] = s.cy;
-      } else if (s.kind === 'cubic') {
-        numbers[at++] = s.c1x;
-        numbers[at++] = s.c1y;
-        numbers[at++] = s.c2x;
-        numbers[at++] = s.c2y;
-      } else if (s.kind === 'arc') {
-        numbers[at++] = s.rx;
-        numbers[at++] = s.ry;
-        numbers[at++] = s.rotationDeg;
-        numbers[at++] = (s.largeArc ? 1 : 0) | (s.sweep ? 2 : 0);
-      }
-      numbers[at++] = s.x;
-      numbers[at++] = s.y;
-    }
+    numbers.set(chain.segments.view(), at);
+    at += chain.segments.length * SEGMENT_STRIDE;
   });
-  return { numbers, segmentCounts, primitives: chains.map((chain) => chain.primitive) };
+  return { starts, numbers, segmentCounts, primitives: chains.map((chain) => chain.primitive) };
 }
 
-/** The chains packChains packed, with segments built key for key as the fitters build them (chains fitted in line pass through). */
+/** The chains packChains packed, each path a view into the packed numbers (chains fitted in line pass through). */
 export function unpackChains(packed: PackedChains | FittedChain[]): FittedChain[] {
   if (Array.isArray(packed)) return packed;
-  const { numbers, segmentCounts, primitives } = packed;
+  const { starts, numbers, segmentCounts, primitives } = packed;
   const chains: FittedChain[] = [];
   let at = 0;
   for (let c = 0; c < segmentCounts.length; c++) {
-    const startX = numbers[at++]!;
-    const startY = numbers[at++]!;
-    const segments: Segment[] = new Array(segmentCounts[c]!);
-    for (let k = 0; k < segments.length; k++) {
-      const code = numbers[at++]!;
-      if (code === LINE) segments[k] = { kind: 'line', x: numbers[at]!, y: numbers[at + 1]! };
-      else if (code === QUAD) segments[k] = { kind: 'quad', cx: numbers[at]!, cy: numbers[at + 1]!, x: numbers[at + 2]!, y: numbers[at + 3]! };
-      else if (code === CUBIC) {
-        segments[k] = { kind: 'cubic', c1x: numbers[at]!, c1y: numbers[at + 1]!, c2x: numbers[at + 2]!, c2y: numbers[at + 3]!, x: numbers[at + 4]!, y: numbers[at + 5]! };
-      } else {
-        const flags = numbers[at + 3]!;
-        segments[k] = {
-          kind: 'arc',
-          rx: numbers[at]!,
-          ry: numbers[at + 1]!,
-          rotationDeg: numbers[at + 2]!,
-          largeArc: (flags & 1) === 1,
-          sweep: (flags & 2) === 2,
-          x: numbers[at + 4]!,
-          y: numbers[at + 5]!,
-        };
-      }
-      at += SEGMENT_SIZE[code]!;
-    }
+    const segments = new SegmentPath(numbers, at, segmentCounts[c]!);
+    at += segmentCounts[c]!;
     const primitive = primitives[c];
+    const startX = starts[c * 2]!;
+    const startY = starts[c * 2 + 1]!;
     chains.push(primitive ? { startX, startY, segments, primitive } : { startX, startY, segments });
   }
   return chains;
-}
-
-function segmentCode(s: Segment): number {
-  return s.kind === 'line' ? LINE : s.kind === 'quad' ? QUAD : s.kind === 'cubic' ? CUBIC : ARC;
 }
 
 /**

@@ -16,7 +16,8 @@
  *   their inner pixels (JPEG ringing sits next to the borders).
  */
 import { pixelWords } from './pixel-words.js';
-import type { Chain, RgbaImage, Segment, Shape, TraceResult } from './types.js';
+import { SEGMENT_LINE, SegmentBuilder, type SegmentPath } from './segment-path.js';
+import type { Chain, RgbaImage, Shape, TraceResult } from './types.js';
 
 export interface Lattice {
   /** Cell borders across: cols + 1 increasing positions from 0 to the image width. */
@@ -302,6 +303,16 @@ function flattenNoise(cells: RgbaImage, tolerance: number): RgbaImage {
   return { width, height, data: out };
 }
 
+/** A straight path with every end point mapped (x → mx(x), y → my(y)). */
+function mapLines(path: SegmentPath, mx: (x: number) => number, my: (y: number) => number): SegmentPath {
+  const out = new SegmentBuilder();
+  for (let k = 0; k < path.length; k++) {
+    if (path.code(k) !== SEGMENT_LINE) throw new Error(`lattice traces are straight; found a ${path.at(k).kind}`);
+    out.line(mx(path.x(k)), my(path.y(k)));
+  }
+  return out.take(0);
+}
+
 /**
  * A trace of the cell image moved onto the input: every lattice point (x, y) of the cell trace
  * becomes (xs[x], ys[y]), scaled to the traced size when the input was shrunk. Pixel-art traces
@@ -323,10 +334,7 @@ export function mapToLattice(
     ...chain,
     startX: mx(chain.startX),
     startY: my(chain.startY),
-    segments: chain.segments.map((s): Segment => {
-      if (s.kind !== 'line') throw new Error(`lattice traces are straight; found a ${s.kind}`);
-      return { kind: 'line', x: mx(s.x), y: my(s.y) };
-    }),
+    segments: mapLines(chain.segments, mx, my),
   }));
   const pixelsPerCell = (width * height) / (onCells.width * onCells.height);
   const shapes: Shape[] = onCells.shapes.map(({ primitive: _none, ...shape }) => ({ ...shape, areaPx: shape.areaPx * pixelsPerCell }));

@@ -13,7 +13,7 @@
  *   and which stays within a tolerance of every piece it replaces.
  */
 import type { FittedChain } from './fit.js';
-import type { Segment } from './types.js';
+import { SEGMENT_CUBIC, SEGMENT_LINE, SegmentBuilder, type SegmentPath } from './segment-path.js';
 
 export interface OutlineCurveOptions {
   /** A vertex whose curve would need α above this is a corner (potrace's alphamax). */
@@ -62,12 +62,17 @@ export function polygonCurves(polygon: Float64Array, closed: boolean, options: O
   return emit(polygon, closed, pieces, order, options.mergeTolerancePx);
 }
 
+/** The outline's segments as emitted, and after joinStraightRuns (reused from outline to outline). */
+const emitted = new SegmentBuilder();
+const joined = new SegmentBuilder();
+
 function polyline(polygon: Float64Array, closed: boolean): FittedChain {
   const m = polygon.length / 2;
-  const segments: Segment[] = [];
-  for (let k = 1; k < m; k++) segments.push({ kind: 'line', x: polygon[k * 2]!, y: polygon[k * 2 + 1]! });
-  if (closed && m > 1) segments.push({ kind: 'line', x: polygon[0]!, y: polygon[1]! });
-  return { startX: polygon[0]!, startY: polygon[1]!, segments };
+  const segments = emitted;
+  segments.truncate(0);
+  for (let k = 1; k < m; k++) segments.line(polygon[k * 2]!, polygon[k * 2 + 1]!);
+  if (closed && m > 1) segments.line(polygon[0]!, polygon[1]!);
+  return { startX: polygon[0]!, startY: polygon[1]!, segments: segments.take(0) };
 }
 
 /**
@@ -157,37 +162,35 @@ function emit(polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int
   const runs: { start: number; end: number; cubic: Cubic | undefined }[] = [];
   for (let k = count; k > 0; k = from[k]!) runs.push({ start: from[k]!, end: k, cubic: merged[k] });
   runs.reverse();
-  const segments: Segment[] = [];
+  const segments = emitted;
+  segments.truncate(0);
   const startVertex = pieces.vertex[order[0]!]!;
   let [startX, startY] = sideMidpoint(polygon, startVertex - 1);
   if (!closed) {
     startX = polygon[0]!;
     startY = polygon[1]!;
-    segments.push({ kind: 'line', ...pointOf(sideMidpoint(polygon, startVertex - 1)) });
+    const [mx, my] = sideMidpoint(polygon, startVertex - 1);
+    segments.line(mx, my);
   }
   for (const run of runs) {
     if (run.cubic) {
       const c = run.cubic;
-      segments.push({ kind: 'cubic', c1x: c[2], c1y: c[3], c2x: c[4], c2y: c[5], x: c[6], y: c[7] });
+      segments.cubic(c[2], c[3], c[4], c[5], c[6], c[7]);
       continue;
     }
     const piece = order[run.start]!;
     const v = pieces.vertex[piece]!;
     const [bx, by] = sideMidpoint(polygon, v);
     if (pieces.alpha[piece]! < 0) {
-      segments.push({ kind: 'line', x: polygon[(v % m) * 2]!, y: polygon[(v % m) * 2 + 1]! });
-      segments.push({ kind: 'line', x: bx, y: by });
+      segments.line(polygon[(v % m) * 2]!, polygon[(v % m) * 2 + 1]!);
+      segments.line(bx, by);
     } else {
       const c = pieceCubic(polygon, v, pieces.alpha[piece]!);
-      segments.push({ kind: 'cubic', c1x: c[2], c1y: c[3], c2x: c[4], c2y: c[5], x: c[6], y: c[7] });
+      segments.cubic(c[2], c[3], c[4], c[5], c[6], c[7]);
     }
   }
-  if (!closed) segments.push({ kind: 'line', x: polygon[(m - 1) * 2]!, y: polygon[(m - 1) * 2 + 1]! });
+  if (!closed) segments.line(polygon[(m - 1) * 2]!, polygon[(m - 1) * 2 + 1]!);
   return { startX, startY, segments: joinStraightRuns(startX, startY, segments) };
-}
-
-function pointOf([x, y]: [number, number]): { x: number; y: number } {
-  return { x, y };
 }
 
 /** Signed turn (radians) of the polygon at vertex v. */
@@ -336,19 +339,22 @@ function smallestPositiveRoot(a: number, b: number, c: number): number | undefin
 }
 
 /** Drops a line's end point where the next line carries on in the same direction. */
-function joinStraightRuns(startX: number, startY: number, segments: Segment[]): Segment[] {
-  const out: Segment[] = [];
+function joinStraightRuns(startX: number, startY: number, segments: SegmentBuilder): SegmentPath {
+  const out = joined;
+  out.truncate(0);
   let px = startX;
   let py = startY;
-  for (let k = 0; k < segments.length; k++) {
-    const g = segments[k]!;
-    const next = segments[k + 1];
-    if (g.kind === 'line' && next?.kind === 'line' && isOnTheWay(px, py, g.x, g.y, next.x, next.y)) continue;
-    out.push(g);
-    px = g.x;
-    py = g.y;
+  const n = segments.length;
+  for (let k = 0; k < n; k++) {
+    const x = segments.x(k);
+    const y = segments.y(k);
+    const straightOn = k + 1 < n && segments.code(k) === SEGMENT_LINE && segments.code(k + 1) === SEGMENT_LINE;
+    if (straightOn && isOnTheWay(px, py, x, y, segments.x(k + 1), segments.y(k + 1))) continue;
+    out.appendFrom(segments, k, k + 1);
+    px = x;
+    py = y;
   }
-  return out;
+  return out.take(0);
 }
 
 function isOnTheWay(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
@@ -370,17 +376,22 @@ export function sampleOutline(chain: FittedChain): Float64Array {
   const out: number[] = [];
   let x = chain.startX;
   let y = chain.startY;
-  for (const g of chain.segments) {
-    const c: Cubic = g.kind === 'cubic' ? [x, y, g.c1x, g.c1y, g.c2x, g.c2y, g.x, g.y] : [x, y, x, y, g.x, g.y, g.x, g.y];
+  const g = chain.segments;
+  for (let s = 0; s < g.length; s++) {
+    const isCubic = g.code(s) === SEGMENT_CUBIC;
+    const isLine = g.code(s) === SEGMENT_LINE;
+    const ex = g.x(s);
+    const ey = g.y(s);
+    const c: Cubic = isCubic ? [x, y, g.c1x(s), g.c1y(s), g.c2x(s), g.c2y(s), ex, ey] : [x, y, x, y, ex, ey, ex, ey];
     // The control polygon is at least as long as the curve.
     const span = Math.hypot(c[2] - c[0], c[3] - c[1]) + Math.hypot(c[4] - c[2], c[5] - c[3]) + Math.hypot(c[6] - c[4], c[7] - c[5]);
     const count = Math.max(1, Math.ceil(span));
     for (let k = 1; k <= count; k++) {
-      const [px, py] = g.kind === 'line' ? [x + ((g.x - x) * k) / count, y + ((g.y - y) * k) / count] : cubicPoint(c, k / count);
+      const [px, py] = isLine ? [x + ((ex - x) * k) / count, y + ((ey - y) * k) / count] : cubicPoint(c, k / count);
       out.push(px, py);
     }
-    x = g.x;
-    y = g.y;
+    x = ex;
+    y = ey;
   }
   // The last point is the start again.
   out.length -= 2;

@@ -3,6 +3,7 @@
  * Units: all coordinates are in traced-image pixels, origin top-left, y down, unless a name says
  * otherwise. Colours are non-premultiplied sRGB bytes.
  */
+import type { SegmentPath } from './segment-path.js';
 
 /** A decoded bitmap: 4 bytes per pixel (R, G, B, A), rows top to bottom, no padding. */
 export interface RgbaImage {
@@ -105,7 +106,11 @@ export type Segment =
 export interface Chain {
   readonly startX: number;
   readonly startY: number;
-  readonly segments: readonly Segment[];
+  /**
+   * Fitted segments in one typed array (segment-path.ts); iterating it, or `at(k)`, gives
+   * Segment objects.
+   */
+  readonly segments: SegmentPath;
   readonly leftRegion: number;
   readonly rightRegion: number;
   readonly closed: boolean;

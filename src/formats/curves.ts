@@ -11,6 +11,7 @@
  * Lines replace curves by flattening within the tolerance (src/formats/flatten.ts).
  * Also: segment reversal and affine transforms shared by every writer.
  */
+import { SegmentPath } from '../engine/segment-path.js';
 import type { Chain, Segment } from '../engine/types.js';
 import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
 import { hypot2 } from '../engine/length.js';
@@ -44,13 +45,14 @@ export function isCircularArc(s: { rx: number; ry: number }): boolean {
 /** Chains whose segments are all of allowed kinds; `tolerance` in chain units. */
 export function restrictChains(chains: readonly Chain[], allowed: AllowedCurves, tolerance: number): Chain[] {
   if (allowed.quadratic && allowed.cubic && allowed.circularArc && allowed.ellipticalArc) return chains.slice();
-  return chains.map((c) => ({ ...c, segments: restrictSegments(c.startX, c.startY, c.segments, allowed, tolerance) }));
+  // Off the default path (a curve kind switched off): built through Segment objects.
+  return chains.map((c) => ({ ...c, segments: SegmentPath.of(restrictSegments(c.startX, c.startY, c.segments, allowed, tolerance)) }));
 }
 
 export function restrictSegments(
   startX: number,
   startY: number,
-  segments: readonly Segment[],
+  segments: Iterable<Segment>,
   allowed: AllowedCurves,
   tolerance: number,
 ): Segment[] {
@@ -191,12 +193,12 @@ function circleThrough(ax: number, ay: number, bx: number, by: number, cx: numbe
 }
 
 /** The same path walked backwards: returns the new start point and segments. */
-export function reverseSegments(startX: number, startY: number, segments: readonly Segment[]): { x: number; y: number; segments: Segment[] } {
+export function reverseSegments(startX: number, startY: number, segments: SegmentPath): { x: number; y: number; segments: Segment[] } {
   if (segments.length === 0) return { x: startX, y: startY, segments: [] };
   const out: Segment[] = [];
   for (let k = segments.length - 1; k >= 0; k--) {
-    const s = segments[k]!;
-    const prev = k > 0 ? segments[k - 1]! : { x: startX, y: startY };
+    const s = segments.at(k);
+    const prev = k > 0 ? { x: segments.x(k - 1), y: segments.y(k - 1) } : { x: startX, y: startY };
     switch (s.kind) {
       case 'line':
         out.push({ kind: 'line', x: prev.x, y: prev.y });
@@ -212,8 +214,8 @@ export function reverseSegments(startX: number, startY: number, segments: readon
         break;
     }
   }
-  const last = segments[segments.length - 1]!;
-  return { x: last.x, y: last.y, segments: out };
+  const last = segments.length - 1;
+  return { x: segments.x(last), y: segments.y(last), segments: out };
 }
 
 /**

@@ -10,6 +10,7 @@
  * R(1−cos(δ/2)) ≤ tol, R the larger radius.
  * Plain doubles only, no randomness: the same input gives the same points everywhere.
  */
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentPath } from '../engine/segment-path.js';
 import type { Segment } from '../engine/types.js';
 import { hypot2 } from '../engine/length.js';
 
@@ -37,31 +38,44 @@ class PointList {
 }
 
 export function flattenSegments(startX: number, startY: number, segments: readonly Segment[], tolerancePx: number): Float64Array {
+  return flattenPath(startX, startY, SegmentPath.of(segments), tolerancePx);
+}
+
+/** flattenSegments for a chain's typed path, read in place. */
+export function flattenPath(startX: number, startY: number, path: SegmentPath, tolerancePx: number): Float64Array {
   const tol = tolerancePx > 0 ? tolerancePx : 0.1;
   const out = new PointList();
   out.push(startX, startY);
   let x0 = startX;
   let y0 = startY;
-  for (const s of segments) {
-    switch (s.kind) {
-      case 'line':
-        out.push(s.x, s.y);
+  for (let k = 0; k < path.length; k++) {
+    const x = path.x(k);
+    const y = path.y(k);
+    switch (path.code(k)) {
+      case SEGMENT_LINE:
+        out.push(x, y);
         break;
-      case 'quad': {
-        const ddx = x0 - 2 * s.cx + s.x;
-        const ddy = y0 - 2 * s.cy + s.y;
+      case SEGMENT_QUAD: {
+        const cx = path.cx(k);
+        const cy = path.cy(k);
+        const ddx = x0 - 2 * cx + x;
+        const ddy = y0 - 2 * cy + y;
         const n = steps(hypot2(ddx, ddy) * 2, tol);
         for (let i = 1; i < n; i++) {
           const t = i / n;
           const u = 1 - t;
-          out.push(u * u * x0 + 2 * u * t * s.cx + t * t * s.x, u * u * y0 + 2 * u * t * s.cy + t * t * s.y);
+          out.push(u * u * x0 + 2 * u * t * cx + t * t * x, u * u * y0 + 2 * u * t * cy + t * t * y);
         }
-        out.push(s.x, s.y);
+        out.push(x, y);
         break;
       }
-      case 'cubic': {
-        const d1 = hypot2(x0 - 2 * s.c1x + s.c2x, y0 - 2 * s.c1y + s.c2y);
-        const d2 = hypot2(s.c1x - 2 * s.c2x + s.x, s.c1y - 2 * s.c2y + s.y);
+      case SEGMENT_CUBIC: {
+        const c1x = path.c1x(k);
+        const c1y = path.c1y(k);
+        const c2x = path.c2x(k);
+        const c2y = path.c2y(k);
+        const d1 = hypot2(x0 - 2 * c1x + c2x, y0 - 2 * c1y + c2y);
+        const d2 = hypot2(c1x - 2 * c2x + x, c1y - 2 * c2y + y);
         const n = steps(Math.max(d1, d2) * 6, tol);
         for (let i = 1; i < n; i++) {
           const t = i / n;
@@ -70,17 +84,17 @@ export function flattenSegments(startX: number, startY: number, segments: readon
           const b = 3 * u * u * t;
           const c = 3 * u * t * t;
           const d = t * t * t;
-          out.push(a * x0 + b * s.c1x + c * s.c2x + d * s.x, a * y0 + b * s.c1y + c * s.c2y + d * s.y);
+          out.push(a * x0 + b * c1x + c * c2x + d * x, a * y0 + b * c1y + c * c2y + d * y);
         }
-        out.push(s.x, s.y);
+        out.push(x, y);
         break;
       }
-      case 'arc':
-        flattenArc(out, x0, y0, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y, tol);
+      case SEGMENT_ARC:
+        flattenArc(out, x0, y0, path.rx(k), path.ry(k), path.rotationDeg(k), path.largeArc(k), path.sweep(k), x, y, tol);
         break;
     }
-    x0 = s.x;
-    y0 = s.y;
+    x0 = x;
+    y0 = y;
   }
   return out.toArray();
 }

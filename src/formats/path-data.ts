@@ -12,6 +12,7 @@
  * segments cost no per-segment objects (they were a third of the writer's time, in the GC). The
  * text goes as bytes into a TextSink (src/formats/text-sink.ts), no string per number or path.
  */
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD } from '../engine/segment-path.js';
 import type { Chain, ChainUse } from '../engine/types.js';
 import { TextSink } from './text-sink.js';
 
@@ -61,38 +62,39 @@ export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains 
     startX[c] = Math.round(chain.startX * sx);
     startY[c] = Math.round(chain.startY * sy);
     firstSegment[c] = k;
-    for (const s of chain.segments) {
+    const path = chain.segments;
+    for (let j = 0; j < path.length; j++) {
       const o = k * STRIDE;
-      switch (s.kind) {
-        case 'line':
+      switch (path.code(j)) {
+        case SEGMENT_LINE:
           kinds[k] = LINE;
           break;
-        case 'quad':
+        case SEGMENT_QUAD:
           kinds[k] = QUAD;
-          coords[o] = Math.round(s.cx * sx);
-          coords[o + 1] = Math.round(s.cy * sy);
+          coords[o] = Math.round(path.cx(j) * sx);
+          coords[o + 1] = Math.round(path.cy(j) * sy);
           break;
-        case 'cubic':
+        case SEGMENT_CUBIC:
           kinds[k] = CUBIC;
-          coords[o] = Math.round(s.c1x * sx);
-          coords[o + 1] = Math.round(s.c1y * sy);
-          coords[o + 2] = Math.round(s.c2x * sx);
-          coords[o + 3] = Math.round(s.c2y * sy);
+          coords[o] = Math.round(path.c1x(j) * sx);
+          coords[o + 1] = Math.round(path.c1y(j) * sy);
+          coords[o + 2] = Math.round(path.c2x(j) * sx);
+          coords[o + 3] = Math.round(path.c2y(j) * sy);
           break;
-        case 'arc':
+        case SEGMENT_ARC:
           // Radii round down: a radius rounded up past half the (rounded) chord would turn a half
           // ellipse into a flatter minor arc, while a radius a hair too small is scaled up by every
           // renderer (SVG arc radius correction) to pass exactly through both end points.
           kinds[k] = ARC;
-          coords[o] = Math.floor(s.rx * sx);
-          coords[o + 1] = Math.floor(s.ry * sy);
-          coords[o + 2] = s.rotationDeg;
-          coords[o + 3] = s.largeArc ? 1 : 0;
-          coords[o + 4] = s.sweep ? 1 : 0;
+          coords[o] = Math.floor(path.rx(j) * sx);
+          coords[o + 1] = Math.floor(path.ry(j) * sy);
+          coords[o + 2] = path.rotationDeg(j);
+          coords[o + 3] = path.largeArc(j) ? 1 : 0;
+          coords[o + 4] = path.sweep(j) ? 1 : 0;
           break;
       }
-      coords[o + END_X] = Math.round(s.x * sx);
-      coords[o + END_Y] = Math.round(s.y * sy);
+      coords[o + END_X] = Math.round(path.x(j) * sx);
+      coords[o + END_Y] = Math.round(path.y(j) * sy);
       k++;
     }
   }

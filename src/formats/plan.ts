@@ -44,6 +44,7 @@ import { gradientKey, isDrawableGradient } from './gradient.js';
 import { computePage, isUniform, type Page } from './page.js';
 import type { OutputOptions } from './types.js';
 import { hypot2 } from '../engine/length.js';
+import { SEGMENT_ARC, SEGMENT_LINE } from '../engine/segment-path.js';
 
 /** Chain uses drawn as one subpath (a loop, or a single chain). */
 export interface PlanPath {
@@ -680,12 +681,11 @@ export class LoopWalker {
       this.xy[2 * p] = chain.startX;
       this.xy[2 * p + 1] = chain.startY;
       p++;
-      let k: number = segs.length === 0 || segs[0]!.kind === 'line' ? CHAIN_LINES : segs[0]!.kind === 'arc' ? CHAIN_ARC_FIRST : CHAIN_NO_PRIMITIVE;
+      let k: number = segs.length === 0 || segs.code(0) === SEGMENT_LINE ? CHAIN_LINES : segs.code(0) === SEGMENT_ARC ? CHAIN_ARC_FIRST : CHAIN_NO_PRIMITIVE;
       for (let i = 0; i < segs.length; i++) {
-        const s = segs[i]!;
-        if (s.kind !== 'line' && k === CHAIN_LINES) k = CHAIN_NO_PRIMITIVE;
-        this.xy[2 * p] = s.x;
-        this.xy[2 * p + 1] = s.y;
+        if (segs.code(i) !== SEGMENT_LINE && k === CHAIN_LINES) k = CHAIN_NO_PRIMITIVE;
+        this.xy[2 * p] = segs.x(i);
+        this.xy[2 * p + 1] = segs.y(i);
         p++;
       }
       this.kind[c] = k;

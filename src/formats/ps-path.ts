@@ -8,6 +8,7 @@
  * (src/formats/text-sink.ts), straight from the plan's chains (writePlanPath): no page path,
  * segment object or string per segment on the way.
  */
+import { SEGMENT_CUBIC, SEGMENT_LINE } from '../engine/segment-path.js';
 import type { Segment } from '../engine/types.js';
 import { composeAffine, type Affine } from './affine.js';
 import { arcToCubics, elevateQuad, transformSegment } from './curves.js';
@@ -117,9 +118,10 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
   let startY = 0;
   if (uses.length > 0) {
     const first = chains[uses[0]!.chain]!;
-    const last = uses[0]!.reversed ? first.segments[first.segments.length - 1] : undefined;
-    startX = last ? last.x : first.startX;
-    startY = last ? last.y : first.startY;
+    const n = first.segments.length;
+    const fromEnd = uses[0]!.reversed && n > 0;
+    startX = fromEnd ? first.segments.x(n - 1) : first.startX;
+    startY = fromEnd ? first.segments.y(n - 1) : first.startY;
   }
   let x0 = ox + sx * startX;
   let y0 = oy + sy * startY;
@@ -128,12 +130,13 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
     const chain = chains[use.chain]!;
     const segments = chain.segments;
     if (!use.reversed) {
-      for (const s of segments) {
-        const x = ox + sx * s.x;
-        const y = oy + sy * s.y;
-        if (s.kind === 'line') writePoint(sink, x, y, decimals, LINE);
-        else if (s.kind === 'cubic') writeCubic(sink, ox + sx * s.c1x, oy + sy * s.c1y, ox + sx * s.c2x, oy + sy * s.c2y, x, y, decimals);
-        else writeSegment(sink, transformSegment(s, sx, sy, ox, oy), x0, y0, decimals);
+      for (let k = 0; k < segments.length; k++) {
+        const x = ox + sx * segments.x(k);
+        const y = oy + sy * segments.y(k);
+        const code = segments.code(k);
+        if (code === SEGMENT_LINE) writePoint(sink, x, y, decimals, LINE);
+        else if (code === SEGMENT_CUBIC) writeCubic(sink, ox + sx * segments.c1x(k), oy + sy * segments.c1y(k), ox + sx * segments.c2x(k), oy + sy * segments.c2y(k), x, y, decimals);
+        else writeSegment(sink, transformSegment(segments.at(k), sx, sy, ox, oy), x0, y0, decimals);
         x0 = x;
         y0 = y;
       }
@@ -142,15 +145,14 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
     // Backwards: each segment ends where the one before it ended (or at the chain's start); a
     // cubic swaps its handles (reverseSegments' rules).
     for (let k = segments.length - 1; k >= 0; k--) {
-      const s = segments[k]!;
-      const before = k > 0 ? segments[k - 1]! : undefined;
-      const endX = before ? before.x : chain.startX;
-      const endY = before ? before.y : chain.startY;
+      const endX = k > 0 ? segments.x(k - 1) : chain.startX;
+      const endY = k > 0 ? segments.y(k - 1) : chain.startY;
       const x = ox + sx * endX;
       const y = oy + sy * endY;
-      if (s.kind === 'line') writePoint(sink, x, y, decimals, LINE);
-      else if (s.kind === 'cubic') writeCubic(sink, ox + sx * s.c2x, oy + sy * s.c2y, ox + sx * s.c1x, oy + sy * s.c1y, x, y, decimals);
-      else writeSegment(sink, transformSegment(reversedSegment(s, endX, endY), sx, sy, ox, oy), x0, y0, decimals);
+      const code = segments.code(k);
+      if (code === SEGMENT_LINE) writePoint(sink, x, y, decimals, LINE);
+      else if (code === SEGMENT_CUBIC) writeCubic(sink, ox + sx * segments.c2x(k), oy + sy * segments.c2y(k), ox + sx * segments.c1x(k), oy + sy * segments.c1y(k), x, y, decimals);
+      else writeSegment(sink, transformSegment(reversedSegment(segments.at(k), endX, endY), sx, sy, ox, oy), x0, y0, decimals);
       x0 = x;
       y0 = y;
     }

@@ -30,7 +30,7 @@
  * clipped strokes and gradient paints) and addLoop.
  */
 import type { Chain, Loop, Rgba, TraceResult } from '../engine/types.js';
-import { flattenSegments, polylineBounds } from './flatten.js';
+import { flattenPath, polylineBounds } from './flatten.js';
 import { DeviceGradient, isDrawableGradient } from './gradient.js';
 
 export interface RasterOptions {
@@ -183,7 +183,7 @@ export class ChainCache {
     let p = this.pts[index];
     if (!p) {
       const c = this.chains[index]!;
-      p = flattenSegments(c.startX, c.startY, c.segments, this.tolerance);
+      p = flattenPath(c.startX, c.startY, c.segments, this.tolerance);
       const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = this;
       if (ox === 0 && oy === 0) {
         for (let i = 0; i < p.length; i += 2) {

@@ -21,7 +21,8 @@ import { toResult, vectorizeWith, type FilePath, type ImageInput, type PathReade
 
 export type { FilePath, ImageInput, Pixels, TraceStats, VectorizeResult } from './tracer.js';
 export type { CallOptions, DottedOptions, LibraryOptionName, NestedOptions, ParameterOptions, Progress, TraceOptions } from './options.js';
-export type { TraceResult } from '../engine/types.js';
+export type { Chain, Segment, TraceResult } from '../engine/types.js';
+export { SegmentPath } from '../engine/segment-path.js';
 export { TracelabError } from '../engine/errors.js';
 export { decodeImage, type DecodedImage } from '../decode/index.js';
 export { setWebpWasm } from '../decode/webp-wasm.js';

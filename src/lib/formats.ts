@@ -17,7 +17,8 @@ export { writeSvg, writeSvgPlan } from '../formats/svg.js';
 export { writeFile, writePlanFile } from '../api/write-file.js';
 export { DEFAULT_OUTPUT_OPTIONS, type OutputOptions, type FileFormat } from '../formats/types.js';
 export { FILE_FORMAT_MEDIA, type FormatMedia } from '../api/media-types.js';
-export type { TraceResult } from '../engine/types.js';
+export type { Chain, Segment, TraceResult } from '../engine/types.js';
+export { SegmentPath } from '../engine/segment-path.js';
 export type { DottedOptions, NestedOptions, ParameterOptions } from './options.js';
 
 /** Output options (validated by the one options schema; 1019 on a bad value) → writer options. */

@@ -52,7 +52,7 @@ describe('traceImage', () => {
     expect(result.stats.profile).toBe('flat');
     const red = result.shapes.filter((s) => s.color.r > 200);
     expect(red).toHaveLength(1);
-    expect(red[0]!.outer.every((u) => result.chains[u.chain]!.segments.every((seg) => seg.kind === 'arc'))).toBe(true);
+    expect(red[0]!.outer.every((u) => result.chains[u.chain]!.segments.toSegments().every((seg) => seg.kind === 'arc'))).toBe(true);
   });
 
   it('an anti-aliased edge stays the edge of its two colours where a third palette colour matches its shades', () => {
@@ -262,7 +262,7 @@ describe('traceImage', () => {
 
 describe('parameterized shape switches', () => {
   const image = drawShape(80, 80, WHITE, [{ color: RED, inside: disc(40, 40, 28) }]);
-  const arcsOf = (r: TraceResult) => r.chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc');
+  const arcsOf = (r: TraceResult) => r.chains.flatMap((c) => c.segments.toSegments()).filter((s) => s.kind === 'arc');
 
   it('writes a clean disc as circular arcs by default', () => {
     expect(arcsOf(traceImage(image, params())).length).toBeGreaterThan(0);
@@ -287,7 +287,7 @@ describe('elliptical arcs', () => {
 
   it('traces a rotated anti-aliased ellipse as elliptical arcs with its true axes', () => {
     const result = traceImage(image, params());
-    const arcs = result.chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc');
+    const arcs = result.chains.flatMap((c) => c.segments.toSegments()).filter((s) => s.kind === 'arc');
     expect(arcs.length).toBe(2);
     for (const arc of arcs) {
       if (arc.kind !== 'arc') continue;
@@ -299,7 +299,7 @@ describe('elliptical arcs', () => {
 
   it('turns ellipse detection off with processing.parameterizedShapes.ellipse.general.enabled=false', () => {
     const off = params({ parameterizedShapes: { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseGeneral: false } });
-    expect(traceImage(image, off).chains.flatMap((c) => c.segments).filter((s) => s.kind === 'arc')).toHaveLength(0);
+    expect(traceImage(image, off).chains.flatMap((c) => c.segments.toSegments()).filter((s) => s.kind === 'arc')).toHaveLength(0);
   });
 });
 
@@ -324,7 +324,7 @@ describe('corners', () => {
     };
     const result = traceImage(drawShape(120, 120, WHITE, [{ color: RED, inside }]), params());
     const star = shapeOfColor(result, RED)[0]!;
-    const segments = star.outer.flatMap((u) => result.chains[u.chain]!.segments);
+    const segments = star.outer.flatMap((u) => result.chains[u.chain]!.segments.toSegments());
     expect(segments.every((s) => s.kind === 'line')).toBe(true);
     expect(segments.length).toBeGreaterThanOrEqual(10);
     // Ten sides, plus at most a few extra vertices where a sub-pixel tip meets a junction.

@@ -58,7 +58,8 @@ describe('fitLatticeSteps: exact outlines of pixel art', () => {
       for (let i = 0; i < regionOf.length; i++) if (regionOf[i]! < -1) regionOf[i] = -1;
       const graph = buildChainGraph(regionOf, width, height);
       for (let c = 0; c < graph.count; c++) {
-        expect(fitted(graph, c)).toEqual(byDefinition(graph, c));
+        const { startX, startY, segments } = fitted(graph, c);
+        expect({ startX, startY, segments: segments.toSegments() }).toEqual(byDefinition(graph, c));
         if (graph.closed[c] === 1) closed++;
         else open++;
       }
@@ -77,7 +78,7 @@ describe('fitLatticeSteps: exact outlines of pixel art', () => {
     const inner = [...Array(graph.count).keys()].find((c) => graph.left[c] === 1 || graph.right[c] === 1)!;
     const outline = fitted(graph, inner);
     expect(graph.closed[inner]).toBe(1);
-    const corners = [[outline.startX, outline.startY], ...outline.segments.map((s) => (s.kind === 'line' ? [s.x, s.y] : []))];
+    const corners = [[outline.startX, outline.startY], ...outline.segments.toSegments().map((s) => (s.kind === 'line' ? [s.x, s.y] : []))];
     expect(corners).toHaveLength(7); // six corners and back to the first
     expect(corners[6]).toEqual(corners[0]);
     expect(new Set(corners.slice(0, 6).map(String))).toEqual(new Set(['1,1', '2,1', '2,3', '4,3', '4,4', '1,4']));

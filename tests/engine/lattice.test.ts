@@ -337,7 +337,7 @@ describe('a picture that mixes kinds', () => {
     let spriteChains = 0;
     let discCurves = 0;
     for (const chain of result.chains) {
-      const xs = [chain.startX, ...chain.segments.map((s) => s.x)];
+      const xs = [chain.startX, ...chain.segments.toSegments().map((s) => s.x)];
       if (xs.every((x) => x > 258) && chain.segments.length > 0) {
         spriteChains++;
         for (const s of chain.segments) {
@@ -345,7 +345,7 @@ describe('a picture that mixes kinds', () => {
           expect(Number.isInteger(s.x) && Number.isInteger(s.y)).toBe(true);
         }
       }
-      if (xs.every((x) => x < 200)) discCurves += chain.segments.filter((s) => s.kind !== 'line').length;
+      if (xs.every((x) => x < 200)) discCurves += chain.segments.toSegments().filter((s) => s.kind !== 'line').length;
     }
     expect(spriteChains).toBeGreaterThan(100);
     expect(discCurves).toBeGreaterThan(3);

@@ -71,7 +71,7 @@ describe('line art: bilevel pictures traced like potrace', () => {
     const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
     const [outline] = blackChains(result);
     expect(outline).toBeDefined();
-    const kinds = countKinds(outline!.segments);
+    const kinds = countKinds(outline!.segments.toSegments());
     expect(kinds.line).toBe(0);
     expect(kinds.arc > 0 || kinds.cubic + kinds.quad <= 8).toBe(true);
     for (const [x, y] of sampleChain(outline!)) expect(Math.abs(Math.hypot(x - 70.3, y - 69.6) - 47.2)).toBeLessThan(0.5);
@@ -82,7 +82,7 @@ describe('line art: bilevel pictures traced like potrace', () => {
     const shapes = { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseCircle: false, ellipseGeneral: false };
     const result = traceImage(image, { ...DEFAULT_ENGINE_PARAMS, parameterizedShapes: shapes });
     const [outline] = blackChains(result);
-    const kinds = countKinds(outline!.segments);
+    const kinds = countKinds(outline!.segments.toSegments());
     expect(kinds.arc).toBe(0);
     expect(kinds.line).toBe(0);
     expect(kinds.cubic + kinds.quad).toBeGreaterThanOrEqual(3);
@@ -125,7 +125,7 @@ describe('line art: bilevel pictures traced like potrace', () => {
     // The ink column's right side runs the whole height, straight: pieces (lines or flat cubics)
     // that keep x = 1 all the way. Past the bound a side spans at most 4,000,000 / 65,534 = 61
     // steps, so it takes about a thousand pieces instead of one: straight, not minimal.
-    const inkSide = result.chains.find((chain) => chain.segments.every((s) => s.x === 1))!;
+    const inkSide = result.chains.find((chain) => chain.segments.toSegments().every((s) => s.x === 1))!;
     let y = inkSide.startY;
     let straightRun = 0;
     for (const s of inkSide.segments) {
@@ -153,7 +153,7 @@ describe('line art: bilevel pictures traced like potrace', () => {
     const total = chains.reduce((sum, chain) => sum + chain.segments.length, 0);
     // Outer outline: 3 straight sides + the bowl; counter: 1 straight side + the bowl.
     expect(total).toBeLessThanOrEqual(24);
-    const corners = chains.flatMap((chain) => chain.segments.filter((s) => s.kind === 'line').map((s) => [s.x, s.y] as const));
+    const corners = chains.flatMap((chain) => chain.segments.toSegments().filter((s) => s.kind === 'line').map((s) => [s.x, s.y] as const));
     // The stem's outer corners are kept sharp, within half a pixel of the drawing's.
     for (const [cx, cy] of [[40, 30], [40, 150]] as const) expect(corners.some(([x, y]) => Math.hypot(x - cx, y - cy) < 0.75)).toBe(true);
     expect(wrongPixels(image, result)).toBeLessThan(0.004);

@@ -40,7 +40,7 @@ describe('anti-aliased two-colour logo with a 1 px outline', () => {
 
   it('is traced with curves, not on the pixel lattice', () => {
     expect(result.stats.profile).toBe('flat');
-    const curves = result.chains.flatMap((c) => c.segments).filter((s) => s.kind !== 'line').length;
+    const curves = result.chains.flatMap((c) => c.segments.toSegments()).filter((s) => s.kind !== 'line').length;
     expect(curves).toBeGreaterThan(10);
   });
 

@@ -301,7 +301,7 @@ function expectBullet(result: TraceResult, want: BulletTruth): void {
   expect(rel(p.depth, want.depth)).toBeLessThan(0.01);
   expect(angleGap(p.rotationDeg, want.deg, 360)).toBeLessThan(1);
   // Straight pieces and the back as two elliptical quarter arcs (rx: depth along the axis).
-  const segments = result.chains[shape.outer[0]!.chain]!.segments;
+  const segments = result.chains[shape.outer[0]!.chain]!.segments.toSegments();
   const arcs = segments.filter((s) => s.kind === 'arc');
   expect(arcs).toHaveLength(2);
   for (const a of arcs) if (a.kind === 'arc') expect([a.rx, a.ry, a.rotationDeg]).toEqual([p.depth, p.height / 2, p.rotationDeg]);
@@ -339,7 +339,7 @@ describe('parameterized shapes: detection', () => {
     expect(rel(p.cornerRadius, rrect.r)).toBeLessThan(0.01);
     expect(angleGap(p.rotationDeg, rrect.deg, 90)).toBeLessThan(1);
     expect(shape.outer).toHaveLength(1);
-    const segments = result.chains[shape.outer[0]!.chain]!.segments;
+    const segments = result.chains[shape.outer[0]!.chain]!.segments.toSegments();
     expect(segments.filter((s) => s.kind === 'line')).toHaveLength(4);
     const arcs = segments.filter((s) => s.kind === 'arc');
     expect(arcs).toHaveLength(4);
@@ -357,7 +357,7 @@ describe('parameterized shapes: detection', () => {
     expect(rel(p.height, sharp.h)).toBeLessThan(0.01);
     expect(p.cornerRadius).toBe(0);
     expect(angleGap(p.rotationDeg, sharp.deg, 90)).toBeLessThan(1);
-    expect(result.chains[shape.outer[0]!.chain]!.segments.every((s) => s.kind === 'line')).toBe(true);
+    expect(result.chains[shape.outer[0]!.chain]!.segments.toSegments().every((s) => s.kind === 'line')).toBe(true);
   });
 
   it('an isosceles triangle turned 17° is one isosceles triangle', () => {
@@ -386,7 +386,7 @@ describe('parameterized shapes: detection', () => {
     expect(rel(p.outerRadius, star.outer)).toBeLessThan(0.01);
     expect(rel(p.innerRadius, star.inner)).toBeLessThan(0.01);
     expect(angleGap(p.rotationDeg, star.deg, 72)).toBeLessThan(1);
-    const segments = result.chains[shape.outer[0]!.chain]!.segments;
+    const segments = result.chains[shape.outer[0]!.chain]!.segments.toSegments();
     expect(segments).toHaveLength(10);
     for (const s of segments) {
       const r = Math.hypot(s.x - p.cx, s.y - p.cy);
@@ -402,8 +402,8 @@ describe('parameterized shapes: detection', () => {
     // Written as four lines through the exact vertices.
     const chain = result.chains[shape.outer[0]!.chain]!;
     expect(chain.segments).toHaveLength(4);
-    expect(chain.segments.every((s) => s.kind === 'line')).toBe(true);
-    const ends = chain.segments.map((s) => [s.x, s.y]);
+    expect(chain.segments.toSegments().every((s) => s.kind === 'line')).toBe(true);
+    const ends = chain.segments.toSegments().map((s) => [s.x, s.y]);
     for (const v of shape.primitive.vertices) expect(ends.some(([x, y]) => x === v[0] && y === v[1])).toBe(true);
   });
 

@@ -59,7 +59,7 @@ function randomImage(rnd: () => number): RgbaImage {
 }
 
 function endOf(chain: Chain): [number, number] {
-  const last = chain.segments[chain.segments.length - 1];
+  const last = chain.segments.at(chain.segments.length - 1);
   return last ? [last.x, last.y] : [chain.startX, chain.startY];
 }
 

@@ -20,6 +20,7 @@ import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type DxfCompatibility, type Outp
 import { meanAbsDiff } from '../helpers/compare.js';
 import { disc, drawShape, rect } from '../helpers/raster.js';
 import { rasterizeDxf } from '../helpers/readers.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 
 const SCRIPT = join(import.meta.dirname, '..', 'helpers', 'read-dxf.py');
 const dir = mkdtempSync(join(tmpdir(), 'tracelab-dxf-'));
@@ -112,7 +113,7 @@ function handMadeTrace(): TraceResult {
   const chain = (startX: number, startY: number, segments: Segment[], right: number, left: number): Chain => ({
     startX,
     startY,
-    segments,
+    segments: SegmentPath.of(segments),
     leftRegion: left,
     rightRegion: right,
     closed: true,

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Chain } from '../../src/engine/types.js';
+import type { Segment, Chain } from '../../src/engine/types.js';
 import { PathWriter, formatSteps, quantizeChains, writeLoop, writeOpenChain } from '../../src/formats/path-data.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 
 describe('formatSteps', () => {
   it('writes the shortest decimal text for integer steps', () => {
@@ -51,11 +52,11 @@ describe('chains in both directions', () => {
   const chain: Chain = {
     startX: 0.04,
     startY: 0,
-    segments: [
+    segments: SegmentPath.of([
       { kind: 'line', x: 10.06, y: 0 },
       { kind: 'cubic', c1x: 12, c1y: 1, c2x: 12, c2y: 4, x: 10.06, y: 5.01 },
       { kind: 'line', x: 0.04, y: 5.01 },
-    ],
+    ]),
     leftRegion: 0,
     rightRegion: 1,
     closed: false,
@@ -83,7 +84,7 @@ describe('chains in both directions', () => {
 
 describe('straight runs', () => {
   const unit = (x: number, y: number) => ({ kind: 'line' as const, x, y });
-  const chainOf = (startX: number, startY: number, segments: Chain['segments']): Chain => ({ startX, startY, segments, leftRegion: 0, rightRegion: 1, closed: false });
+  const chainOf = (startX: number, startY: number, segments: Segment[]): Chain => ({ startX, startY, segments: SegmentPath.of(segments), leftRegion: 0, rightRegion: 1, closed: false });
 
   it('a lattice square split over four chains of unit steps is written as four sides', () => {
     // Chains meet mid-side (junctions), each written in unit steps, as pixel-art chains are.

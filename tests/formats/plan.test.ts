@@ -13,6 +13,7 @@ import { buildPlan, detectPrimitive, forEachDrawable, loopPath, type FillItem, t
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type SizeOptions } from '../../src/formats/types.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 
 const WHITE: Rgb = [255, 255, 255];
 const RED: Rgb = [220, 30, 40];
@@ -145,11 +146,11 @@ describe('curve fallback chain (reference §3.8)', () => {
       outputOptions({ fileFormat: 'eps' }),
       outputOptions({ svg: { ...DEFAULT_OUTPUT_OPTIONS.svg, adobeCompatibilityMode: true } }),
     ]) {
-      const kinds = new Set(buildPlan(result, options).chains.flatMap((c) => c.segments.map((s) => s.kind)));
+      const kinds = new Set(buildPlan(result, options).chains.flatMap((c) => c.segments.toSegments().map((s) => s.kind)));
       expect([...kinds].every((k) => k === 'line' || k === 'cubic')).toBe(true);
     }
     const dxf = buildPlan(result, outputOptions({ fileFormat: 'dxf', dxf: { compatibility: 'lines_only' } }));
-    expect(new Set(dxf.chains.flatMap((c) => c.segments.map((s) => s.kind)))).toEqual(new Set(['line']));
+    expect(new Set(dxf.chains.flatMap((c) => c.segments.toSegments().map((s) => s.kind)))).toEqual(new Set(['line']));
     const adobe = writeSvg(result, outputOptions({ svg: { ...DEFAULT_OUTPUT_OPTIONS.svg, adobeCompatibilityMode: true } }));
     expect(adobe).not.toMatch(/ d="[^"]*[aAqQtT]/);
     expect(adobe).not.toContain('<circle');
@@ -308,7 +309,7 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     return starts.slice(0, -1).map((from, k) => ({
       startX: ring[from]![0],
       startY: ring[from]![1],
-      segments: ring.slice(from + 1, starts[k + 1]! + 1).map(([x, y]): Segment => ({ kind: 'line', x, y })),
+      segments: SegmentPath.of(ring.slice(from + 1, starts[k + 1]! + 1).map(([x, y]): Segment => ({ kind: 'line', x, y }))),
       leftRegion: 0,
       rightRegion: -1,
       closed: cuts.length === 0,
@@ -365,7 +366,7 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     expect(detectPrimitive(pentagon, [{ chain: 0, reversed: false }], ALL)).toBeUndefined();
     // A chain without segments adds no vertex, first in the loop or later.
     const square = chainsOf([[0, 0], [20, 0], [20, 20], [0, 20]], []);
-    const withEmpty = [{ startX: 0, startY: 0, segments: [], leftRegion: 0, rightRegion: -1, closed: false }, square[0]!];
+    const withEmpty = [{ startX: 0, startY: 0, segments: SegmentPath.of([]), leftRegion: 0, rightRegion: -1, closed: false }, square[0]!];
     for (const loop of [
       [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],
       [{ chain: 1, reversed: false }, { chain: 0, reversed: true }],
@@ -378,7 +379,7 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     // A 40 × 20 rectangle whose last side is a cubic that runs straight: lines and a cubic mix.
     const bent = chainsOf([[0, 0], [40, 0], [40, 20], [0, 20]], [3]);
     const side = bent[1]!;
-    const curved = [bent[0]!, { ...side, segments: [{ kind: 'cubic', c1x: 0, c1y: 14, c2x: 0, c2y: 7, x: 0, y: 0 } as Segment] }];
+    const curved = [bent[0]!, { ...side, segments: SegmentPath.of([{ kind: 'cubic', c1x: 0, c1y: 14, c2x: 0, c2y: 7, x: 0, y: 0 } as Segment]) }];
     for (const loop of [
       [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],
       [{ chain: 1, reversed: true }, { chain: 0, reversed: true }],
@@ -388,8 +389,8 @@ describe('rectangles from line loops (detectPrimitive)', () => {
     // A circle of radius 10 about (30, 20) as two arc chains.
     const arc = (toX: number): Segment => ({ kind: 'arc', rx: 10, ry: 10, rotationDeg: 0, largeArc: false, sweep: true, x: toX, y: 20 }) as Segment;
     const halves = [
-      { startX: 20, startY: 20, segments: [arc(40)], leftRegion: 0, rightRegion: -1, closed: false },
-      { startX: 40, startY: 20, segments: [arc(20)], leftRegion: 0, rightRegion: -1, closed: false },
+      { startX: 20, startY: 20, segments: SegmentPath.of([arc(40)]), leftRegion: 0, rightRegion: -1, closed: false },
+      { startX: 40, startY: 20, segments: SegmentPath.of([arc(20)]), leftRegion: 0, rightRegion: -1, closed: false },
     ];
     for (const loop of [
       [{ chain: 0, reversed: false }, { chain: 1, reversed: false }],

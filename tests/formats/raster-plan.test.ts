@@ -10,6 +10,7 @@ import { writeSvgPlan } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type OutputOptions, type SizeOptions } from '../../src/formats/types.js';
 import { meanAbsDiff, renderSvgWithResvg } from '../helpers/compare.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 
 const WHITE: Rgb = [255, 255, 255];
 const NO_GAP = { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, enabled: false };
@@ -137,12 +138,12 @@ function squareChain(x: number, y: number, side: number): Chain {
   return {
     startX: x,
     startY: y,
-    segments: [
+    segments: SegmentPath.of([
       { kind: 'line', x: x + side, y },
       { kind: 'line', x: x + side, y: y + side },
       { kind: 'line', x, y: y + side },
       { kind: 'line', x, y },
-    ],
+    ]),
     leftRegion: -1,
     rightRegion: 0,
     closed: true,
@@ -269,14 +270,14 @@ describe('strokes', () => {
     const zig: Chain = {
       startX: 3.3,
       startY: 5.1,
-      segments: [
+      segments: SegmentPath.of([
         { kind: 'line', x: 30.2, y: 8.7 },
         { kind: 'line', x: 6.1, y: 14.2 },
         { kind: 'line', x: 33.7, y: 20.9 },
         { kind: 'line', x: 20, y: 21.5 },
         { kind: 'line', x: 21, y: 35.3 },
         { kind: 'line', x: 21.4, y: 35.1 },
-      ],
+      ]),
       leftRegion: -1,
       rightRegion: 0,
       closed: false,
@@ -292,7 +293,7 @@ describe('strokes', () => {
         shapes: [{ region: 0, color: { r: 0, g: 0, b: 0, a: 255 }, outer: [{ chain: 0, reversed: false }], holes: [], areaPx: 1, parent: -1 }],
         stats: { colors: 1, regions: 1, chains: 1, profile: 'flat', stageMs: {} },
       };
-      const pts = [chain.startX, chain.startY, ...chain.segments.flatMap((s) => [s.x, s.y])].map((v) => v * 4);
+      const pts = [chain.startX, chain.startY, ...chain.segments.toSegments().flatMap((s) => [s.x, s.y])].map((v) => v * 4);
       for (const w of [1, 3, 9]) {
         const { rgba, width, height } = renderPlan(pngPlan(result, { drawStyle: 'stroke_edges', strokes: { strokeWidthPx: w, nonScalingStroke: true } }));
         const { maxErr, meanErr } = compareWithCapsules(rgba, width, height, pts, w / 2);

@@ -8,6 +8,7 @@ import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
 import { meanAbsDiff, renderSvgWithResvg } from '../helpers/compare.js';
 import { disc, drawCells, drawShape, rect } from '../helpers/raster.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 
 const WHITE = [255, 255, 255] as const;
 const SVG_OPTIONS = { ...DEFAULT_OUTPUT_OPTIONS, gapFiller: { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, enabled: false } };
@@ -149,8 +150,8 @@ describe('exact coverage', () => {
 describe('rasterizeShapes on a hand-made result', () => {
   // A 10×10 image, one black square 5×5 at (2.5,2.5) as two chains; the second used reversed.
   const chains: Chain[] = [
-    { startX: 2.5, startY: 2.5, segments: [{ kind: 'line', x: 7.5, y: 2.5 }, { kind: 'line', x: 7.5, y: 7.5 }], leftRegion: 0, rightRegion: -1, closed: false },
-    { startX: 2.5, startY: 2.5, segments: [{ kind: 'line', x: 2.5, y: 7.5 }, { kind: 'line', x: 7.5, y: 7.5 }], leftRegion: -1, rightRegion: 0, closed: false },
+    { startX: 2.5, startY: 2.5, segments: SegmentPath.of([{ kind: 'line', x: 7.5, y: 2.5 }, { kind: 'line', x: 7.5, y: 7.5 }]), leftRegion: 0, rightRegion: -1, closed: false },
+    { startX: 2.5, startY: 2.5, segments: SegmentPath.of([{ kind: 'line', x: 2.5, y: 7.5 }, { kind: 'line', x: 7.5, y: 7.5 }]), leftRegion: -1, rightRegion: 0, closed: false },
   ];
   const result: TraceResult = {
     width: 10,

@@ -18,6 +18,7 @@
  * t = 0.625 along the first axis and t = 1.25 (padded green) along the second.
  */
 import type { Chain, ChainUse, Gradient, Rgba, Segment, Shape, TraceResult } from '../../src/engine/types.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 
 const rgba = (r: number, g: number, b: number): Rgba => ({ r, g, b, a: 255 });
 
@@ -90,7 +91,7 @@ function channels(c: Rgba): [number, number, number] {
 const line = (x: number, y: number): Segment => ({ kind: 'line', x, y });
 
 function chain(startX: number, startY: number, segments: Segment[], right: number, left: number, closed: boolean): Chain {
-  return { startX, startY, segments, rightRegion: right, leftRegion: left, closed };
+  return { startX, startY, segments: SegmentPath.of(segments), rightRegion: right, leftRegion: left, closed };
 }
 
 /** A closed clockwise rectangle chain (y down): interior `inside` on its right, `outside` on its left. */

@@ -19,7 +19,9 @@ export class ChromiumPreviewPainter {
 
   async paint(result: TraceResult, more: Partial<OutputOptions>): Promise<RgbaImage> {
     const page = (this.page ??= await this.open());
-    const base64 = await page.evaluate(([r, m]) => (globalThis as unknown as { paintPreview: (r: unknown, m: unknown) => Promise<string> }).paintPreview(r, m), [result, more] as const);
+    // The trace crosses as JSON (chains' segments as objects), as a stored trace does.
+    const stored: unknown = JSON.parse(JSON.stringify(result));
+    const base64 = await page.evaluate(([r, m]) => (globalThis as unknown as { paintPreview: (r: unknown, m: unknown) => Promise<string> }).paintPreview(r, m), [stored, more] as const);
     return decodePngRgba(Buffer.from(base64, 'base64'));
   }
 

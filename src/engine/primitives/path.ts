@@ -4,6 +4,7 @@
  * chain runs. Out: a PrimitiveFit's start and segments, running the chain's way so that its left
  * and right regions stay where they were.
  */
+import { SegmentPath } from '../segment-path.js';
 import type { Segment, ShapePrimitive } from '../types.js';
 import { hypot2 } from '../length.js';
 
@@ -11,7 +12,7 @@ import { hypot2 } from '../length.js';
 export interface PrimitiveFit {
   readonly startX: number;
   readonly startY: number;
-  readonly segments: Segment[];
+  readonly segments: SegmentPath;
   readonly primitive: ShapePrimitive;
   /** Mean and largest distance (px) from the samples to the primitive. */
   readonly meanError: number;
@@ -39,7 +40,7 @@ export function polygonNodes(vertices: readonly (readonly [number, number])[]): 
  * Segments of a closed path of nodes, run clockwise on screen (positive shoelace) or the other
  * way, so the chain keeps its direction (and its left and right regions). Zero-length pieces go.
  */
-export function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: number; startY: number; segments: Segment[] } {
+export function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: number; startY: number; segments: SegmentPath } {
   let area = 0;
   for (let i = 0; i < nodes.length; i++) {
     const a = nodes[i]!;
@@ -75,5 +76,5 @@ export function emit(nodes: readonly PathNode[], clockwise: boolean): { startX: 
   // The closing piece must end exactly on the start.
   const last = segments[segments.length - 1];
   if (last && (last.x !== start.x || last.y !== start.y)) segments[segments.length - 1] = { ...last, x: start.x, y: start.y };
-  return { startX: start.x, startY: start.y, segments };
+  return { startX: start.x, startY: start.y, segments: SegmentPath.of(segments) };
 }
