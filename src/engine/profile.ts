@@ -744,15 +744,30 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
   const count = new Int32Array(bins);
   const sum = new Float64Array(bins * 3);
   let opaque = 0;
-  for (let i = 0; i < pixelCount; i++) {
+  // A run of one exact colour is added once, when the colour changes (art repeats the colour of
+  // the pixel before). Sums of whole numbers are exact in doubles: the totals are the same.
+  let runKey = -1;
+  let runLength = 0;
+  for (let i = 0; i <= pixelCount; i++) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    opaque++;
-    const bin = ((data[o]! >> shift) << (2 * TONE_BITS)) | ((data[o + 1]! >> shift) << TONE_BITS) | (data[o + 2]! >> shift);
-    count[bin]!++;
-    sum[bin * 3] += data[o]!;
-    sum[bin * 3 + 1] += data[o + 1]!;
-    sum[bin * 3 + 2] += data[o + 2]!;
+    const key = i === pixelCount ? -2 : data[o + 3]! < OPAQUE_ALPHA_MIN ? -1 : (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    if (key === runKey) {
+      runLength++;
+      continue;
+    }
+    if (runKey >= 0) {
+      const r = runKey >>> 16;
+      const g = (runKey >>> 8) & 255;
+      const b = runKey & 255;
+      const bin = ((r >> shift) << (2 * TONE_BITS)) | ((g >> shift) << TONE_BITS) | (b >> shift);
+      count[bin]! += runLength;
+      sum[bin * 3] += r * runLength;
+      sum[bin * 3 + 1] += g * runLength;
+      sum[bin * 3 + 2] += b * runLength;
+      opaque += runLength;
+    }
+    runKey = key;
+    runLength = 1;
   }
   const none: TwoTones = { blendShare: 0, toneShare: 0 };
   if (opaque === 0) return none;
