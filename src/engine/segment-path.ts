@@ -1,17 +1,43 @@
 /**
- * One chain's fitted segments in a flat typed array (issue 28, struct of arrays): the fitters
- * append to a reused SegmentBuilder and each chain keeps one Float64Array, so no object exists
- * per segment between the fitter and the writers, and a chain crosses to another thread as one
- * array.
+ * Fitted segments in flat typed arrays (issue 28, struct of arrays). In: the fitters' segments,
+ * appended to a reused SegmentBuilder. Out: one SegmentPath per chain, a view of eight numbers per
+ * segment in an arena chunk that many chains share, read by every writer through named
+ * accessors. No object exists per segment between the fitter and the writers, and a part's
+ * chains cross back from a thread as a few arrays.
  * Layout, eight numbers per segment, the end point last and the kind code in slot 5:
  *   line:  -,   -,   -,           -,              -,          LINE,  x, y
  *   quad:  cx,  cy,  -,           -,              -,          QUAD,  x, y
  *   cubic: c1x, c1y, c2x,         c2y,            -,          CUBIC, x, y
  *   arc:   rx,  ry,  rotationDeg, largeArc (0/1), sweep (0/1), ARC,   x, y
- * Unused slots hold 0. The `Segment` objects of types.ts stay the readable view: `at(k)`,
- * iteration and `toJSON` (a stored trace keeps its JSON) build them on demand, off the hot path.
+ * Unused slots hold 0. `Segment` objects (defined here, re-exported by types.ts) stay the readable
+ * view: `at(k)`, iteration and `toJSON` (a stored trace keeps its JSON) build them on demand, off
+ * the hot path.
  */
-import type { Segment } from './types.js';
+
+/** One piece of a fitted boundary, starting where the previous piece ended. */
+export type Segment =
+  | { readonly kind: 'line'; readonly x: number; readonly y: number }
+  | { readonly kind: 'quad'; readonly cx: number; readonly cy: number; readonly x: number; readonly y: number }
+  | {
+      readonly kind: 'cubic';
+      readonly c1x: number;
+      readonly c1y: number;
+      readonly c2x: number;
+      readonly c2y: number;
+      readonly x: number;
+      readonly y: number;
+    }
+  | {
+      /** SVG-style elliptical arc; a circular arc has rx === ry. */
+      readonly kind: 'arc';
+      readonly rx: number;
+      readonly ry: number;
+      readonly rotationDeg: number;
+      readonly largeArc: boolean;
+      readonly sweep: boolean;
+      readonly x: number;
+      readonly y: number;
+    };
 
 export const SEGMENT_LINE = 0;
 export const SEGMENT_QUAD = 1;

@@ -73,30 +73,7 @@ export interface EngineParams {
   readonly profile?: ImageProfile | 'auto';
 }
 
-/** One piece of a fitted boundary, starting where the previous piece ended. */
-export type Segment =
-  | { readonly kind: 'line'; readonly x: number; readonly y: number }
-  | { readonly kind: 'quad'; readonly cx: number; readonly cy: number; readonly x: number; readonly y: number }
-  | {
-      readonly kind: 'cubic';
-      readonly c1x: number;
-      readonly c1y: number;
-      readonly c2x: number;
-      readonly c2y: number;
-      readonly x: number;
-      readonly y: number;
-    }
-  | {
-      /** SVG-style elliptical arc; a circular arc has rx === ry. */
-      readonly kind: 'arc';
-      readonly rx: number;
-      readonly ry: number;
-      readonly rotationDeg: number;
-      readonly largeArc: boolean;
-      readonly sweep: boolean;
-      readonly x: number;
-      readonly y: number;
-    };
+export type { Segment } from './segment-path.js';
 
 /**
  * One boundary between two regions, fitted once and used by both (the shared boundary graph).
