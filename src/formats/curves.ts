@@ -9,9 +9,13 @@
  *   circular  → elliptical arc (same data) → cubics (≤ 90° pieces, k = 4/3·tan(Δ/4)) → lines
  *   elliptical→ cubics → lines
  * Lines replace curves by flattening within the tolerance (src/formats/flatten.ts).
- * Also: segment reversal and affine transforms shared by every writer.
+ * Also: segment reversal and affine transforms shared by every writer. appendWalked writes a
+ * chain's typed path (reversed and/or mapped onto the page) into a SegmentBuilder, number by
+ * number; reverseSegments and transformSegment are the same rules on Segment objects. The curve
+ * conversions writers call on the way (elevateQuad, arcToCubics) write their pieces into a
+ * PieceSink, so no Segment object is made for them either.
  */
-import { SegmentPath } from '../engine/segment-path.js';
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentPath, type SegmentBuilder } from '../engine/segment-path.js';
 import type { Chain, Segment } from '../engine/types.js';
 import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
 import { hypot2 } from '../engine/length.js';
@@ -74,7 +78,7 @@ function restrictSegment(out: Segment[], x0: number, y0: number, s: Segment, all
       return;
     case 'quad':
       if (allowed.quadratic) out.push(s);
-      else if (allowed.cubic) out.push(elevateQuad(x0, y0, s));
+      else if (allowed.cubic) elevateQuad(new SegmentList(out), x0, y0, s.cx, s.cy, s.x, s.y);
       else if (allowed.ellipticalArc || allowed.circularArc) quadToArcs(out, x0, y0, s.cx, s.cy, s.x, s.y, tol, 0);
       else toLines(out, x0, y0, s, tol);
       return;
@@ -85,24 +89,39 @@ function restrictSegment(out: Segment[], x0: number, y0: number, s: Segment, all
     case 'arc': {
       const circular = isCircularArc(s);
       if (allowed.ellipticalArc || (circular && allowed.circularArc)) out.push(s);
-      else if (allowed.cubic) arcToCubics(out, x0, y0, s);
+      else if (allowed.cubic) arcToCubics(new SegmentList(out), x0, y0, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y);
       else toLines(out, x0, y0, s, tol);
       return;
     }
   }
 }
 
-/** Exact: a quadratic is the cubic with control points 2/3 of the way to its control point. */
-export function elevateQuad(x0: number, y0: number, s: Extract<Segment, { kind: 'quad' }>): Segment {
-  return {
-    kind: 'cubic',
-    c1x: x0 + (2 / 3) * (s.cx - x0),
-    c1y: y0 + (2 / 3) * (s.cy - y0),
-    c2x: s.x + (2 / 3) * (s.cx - s.x),
-    c2y: s.y + (2 / 3) * (s.cy - s.y),
-    x: s.x,
-    y: s.y,
-  };
+/**
+ * Where a curve conversion writes its pieces, number by number: a SegmentBuilder, a writer's own
+ * output (PDF/EPS text, DXF spline control points), or a SegmentList of objects.
+ */
+export interface PieceSink {
+  line(x: number, y: number): void;
+  cubic(c1x: number, c1y: number, c2x: number, c2y: number, x: number, y: number): void;
+}
+
+/** A PieceSink that appends Segment objects (the object path: restrictSegments, tests). */
+export class SegmentList implements PieceSink {
+  constructor(readonly segments: Segment[] = []) {}
+  line(x: number, y: number): void {
+    this.segments.push({ kind: 'line', x, y });
+  }
+  cubic(c1x: number, c1y: number, c2x: number, c2y: number, x: number, y: number): void {
+    this.segments.push({ kind: 'cubic', c1x, c1y, c2x, c2y, x, y });
+  }
+}
+
+/**
+ * Exact: the quadratic from (x0, y0) over (cx, cy) to (x, y) is the cubic with control points
+ * 2/3 of the way to its control point.
+ */
+export function elevateQuad(out: PieceSink, x0: number, y0: number, cx: number, cy: number, x: number, y: number): void {
+  out.cubic(x0 + (2 / 3) * (cx - x0), y0 + (2 / 3) * (cy - y0), x + (2 / 3) * (cx - x), y + (2 / 3) * (cy - y), x, y);
 }
 
 function toLines(out: Segment[], x0: number, y0: number, s: Segment, tol: number): void {
@@ -113,11 +132,25 @@ function toLines(out: Segment[], x0: number, y0: number, s: Segment, tol: number
   out.push({ kind: 'line', x: s.x, y: s.y });
 }
 
-/** An elliptical arc as cubics of at most 90° each; the last ends exactly on the arc's end. */
-export function arcToCubics(out: Segment[], x0: number, y0: number, s: Extract<Segment, { kind: 'arc' }>): void {
-  const a = arcCenter(x0, y0, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y);
+/**
+ * The SVG endpoint arc from (x0, y0) to (x, y) as cubics of at most 90° each; the last ends
+ * exactly on (x, y). A degenerate arc is a line (nothing when it ends where it starts).
+ */
+export function arcToCubics(
+  out: PieceSink,
+  x0: number,
+  y0: number,
+  rx: number,
+  ry: number,
+  rotationDeg: number,
+  largeArc: boolean,
+  sweep: boolean,
+  x: number,
+  y: number,
+): void {
+  const a = arcCenter(x0, y0, rx, ry, rotationDeg, largeArc, sweep, x, y);
   if (!a) {
-    if (x0 !== s.x || y0 !== s.y) out.push({ kind: 'line', x: s.x, y: s.y });
+    if (x0 !== x || y0 !== y) out.line(x, y);
     return;
   }
   const n = Math.max(1, Math.ceil(Math.abs(a.delta) / (Math.PI / 2) - 1e-9));
@@ -125,20 +158,22 @@ export function arcToCubics(out: Segment[], x0: number, y0: number, s: Extract<S
   const k = (4 / 3) * Math.tan(d / 4);
   const cos = Math.cos(a.phi);
   const sin = Math.sin(a.phi);
-  // Derivative direction of the ellipse at angle t, in user space (per radian).
-  const tangent = (t: number): [number, number] => {
-    const dx = -a.rx * Math.sin(t);
-    const dy = a.ry * Math.cos(t);
-    return [cos * dx - sin * dy, sin * dx + cos * dy];
-  };
   let t = a.theta1;
-  let [px, py] = [x0, y0];
+  let px = x0;
+  let py = y0;
   for (let i = 0; i < n; i++) {
     const t2 = t + d;
-    const [ex, ey] = i === n - 1 ? [s.x, s.y] : arcPoint(a, t2);
-    const [d1x, d1y] = tangent(t);
-    const [d2x, d2y] = tangent(t2);
-    out.push({ kind: 'cubic', c1x: px + k * d1x, c1y: py + k * d1y, c2x: ex - k * d2x, c2y: ey - k * d2y, x: ex, y: ey });
+    const [ex, ey] = i === n - 1 ? [x, y] : arcPoint(a, t2);
+    // The ellipse's derivative direction (per radian) at t and t2, in user space.
+    const d1ex = -a.rx * Math.sin(t);
+    const d1ey = a.ry * Math.cos(t);
+    const d2ex = -a.rx * Math.sin(t2);
+    const d2ey = a.ry * Math.cos(t2);
+    const d1x = cos * d1ex - sin * d1ey;
+    const d1y = sin * d1ex + cos * d1ey;
+    const d2x = cos * d2ex - sin * d2ey;
+    const d2y = sin * d2ex + cos * d2ey;
+    out.cubic(px + k * d1x, py + k * d1y, ex - k * d2x, ey - k * d2y, ex, ey);
     px = ex;
     py = ey;
     t = t2;
@@ -192,7 +227,7 @@ function circleThrough(ax: number, ay: number, bx: number, by: number, cx: numbe
   return { x, y, r: hypot2(ax - x, ay - y) };
 }
 
-/** The same path walked backwards: returns the new start point and segments. */
+/** The same path walked backwards: returns the new start point and segments (as objects; the writers use appendWalked). */
 export function reverseSegments(startX: number, startY: number, segments: SegmentPath): { x: number; y: number; segments: Segment[] } {
   if (segments.length === 0) return { x: startX, y: startY, segments: [] };
   const out: Segment[] = [];
@@ -219,8 +254,86 @@ export function reverseSegments(startX: number, startY: number, segments: Segmen
 }
 
 /**
+ * How appendWalked writes a point: as it is (traced units) or through the page map. Two separate
+ * kinds rather than an identity map: 0 + 1·x turns −0 into +0, and the traced path must keep
+ * its numbers exactly.
+ */
+export interface PointMap {
+  x(v: number): number;
+  y(v: number): number;
+  /** An arc's radii (|sx|, |sy| scale them, as in transformSegment). */
+  rx(r: number): number;
+  ry(r: number): number;
+}
+
+/** Points as they are. */
+export const UNMAPPED: PointMap = {
+  x: (v) => v,
+  y: (v) => v,
+  rx: (r) => r,
+  ry: (r) => r,
+};
+
+/** x' = ox + sx·x, y' = oy + sy·y with transformSegment's arithmetic. */
+export class ScaleMap implements PointMap {
+  constructor(
+    readonly sx: number,
+    readonly sy: number,
+    readonly ox: number,
+    readonly oy: number,
+  ) {}
+  x(v: number): number {
+    return this.ox + this.sx * v;
+  }
+  y(v: number): number {
+    return this.oy + this.sy * v;
+  }
+  rx(r: number): number {
+    return r * Math.abs(this.sx);
+  }
+  ry(r: number): number {
+    return r * Math.abs(this.sy);
+  }
+}
+
+/**
+ * Appends a chain's segments to `out`, forwards or walked backwards, every number through `map`:
+ * the numbers of reverseSegments, then transformSegment, without a Segment object on the way.
+ * Backwards, a segment ends where the one before it ended (the chain's start for the first), a
+ * cubic swaps its handles and an arc flips its sweep.
+ */
+export function appendWalked(out: SegmentBuilder, startX: number, startY: number, segments: SegmentPath, reversed: boolean, map: PointMap): void {
+  if (!reversed && map === UNMAPPED) {
+    out.appendFrom(segments);
+    return;
+  }
+  const n = segments.length;
+  for (let i = 0; i < n; i++) {
+    const k = reversed ? n - 1 - i : i;
+    const x = map.x(!reversed ? segments.x(k) : k > 0 ? segments.x(k - 1) : startX);
+    const y = map.y(!reversed ? segments.y(k) : k > 0 ? segments.y(k - 1) : startY);
+    switch (segments.code(k)) {
+      case SEGMENT_LINE:
+        out.line(x, y);
+        break;
+      case SEGMENT_QUAD:
+        out.quad(map.x(segments.cx(k)), map.y(segments.cy(k)), x, y);
+        break;
+      case SEGMENT_CUBIC:
+        if (reversed) out.cubic(map.x(segments.c2x(k)), map.y(segments.c2y(k)), map.x(segments.c1x(k)), map.y(segments.c1y(k)), x, y);
+        else out.cubic(map.x(segments.c1x(k)), map.y(segments.c1y(k)), map.x(segments.c2x(k)), map.y(segments.c2y(k)), x, y);
+        break;
+      case SEGMENT_ARC:
+        out.arc(map.rx(segments.rx(k)), map.ry(segments.ry(k)), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k) !== reversed, x, y);
+        break;
+    }
+  }
+}
+
+/**
  * Segments under x' = ox + sx·x, y' = oy + sy·y. Arcs scale their radii; callers only keep
- * arcs under (near-)uniform maps (see isUniform), where this is exact up to that mismatch.
+ * arcs under (near-)uniform maps (see isUniform), where this is exact up to that mismatch. The
+ * object form of ScaleMap (the writers map typed paths with appendWalked).
  */
 export function transformSegment(s: Segment, sx: number, sy: number, ox: number, oy: number): Segment {
   switch (s.kind) {

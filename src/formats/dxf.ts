@@ -16,7 +16,9 @@
  * Geometry: page units (plan.page), y up: y_dxf = page.height − y_page. $INSUNITS follows the
  * page unit: in → 1, mm → 4, cm → 5; none, px and pt → 0 (unitless: DXF has no pixel or point
  * unit, so such a drawing is in page units that CAD programs treat as plain numbers).
- * $EXTMIN/$EXTMAX are the page (0,0)–(width,height).
+ * $EXTMIN/$EXTMAX are the page (0,0)–(width,height). Paths come from the plan as typed page paths
+ * (pathOnPage / fillOnPage) read through SegmentPath's accessors: the only objects per point are
+ * the entities' own vertices and spline control points.
  *
  * Entities by output.dxf.compatibility_level (reference §3.1.2):
  *   lines_only             every loop/path is one LWPOLYLINE without bulges (closed flag for
@@ -41,9 +43,10 @@
  * length. Numbers are plain decimals (never exponent notation), so the same plan gives the same
  * bytes everywhere.
  */
-import type { Gradient, Rgba, Segment } from '../engine/types.js';
-import { arcToCubics, elevateQuad } from './curves.js';
-import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, type SegmentPath } from '../engine/segment-path.js';
+import type { Gradient, Rgba } from '../engine/types.js';
+import { arcToCubics, elevateQuad, type PieceSink } from './curves.js';
+import { arcCenter, arcPoint, flattenPath } from './flatten.js';
 import { gradientT, isElliptical, mapGradient, rampColor } from './gradient.js';
 import { isUniform } from './page.js';
 import {
@@ -232,7 +235,7 @@ function gradientHatch(plan: OutputPlan, item: FillItem, frame: Frame): Geometry
  */
 function flattenedOutline(plan: OutputPlan, item: FillItem, frame: Frame): { x: number; y: number }[][] {
   return fillOnPage(plan, item).map((loop) => {
-    const p = flattenSegments(loop.startX, loop.startY, loop.segments, frame.tolerance);
+    const p = flattenPath(loop.startX, loop.startY, loop.segments, frame.tolerance);
     const points: { x: number; y: number }[] = [];
     for (let i = 0; i < p.length; i += 2) points.push({ x: p[i]!, y: frame.height - p[i + 1]! });
     return points;
@@ -270,7 +273,7 @@ function ellipseGeometry(cx: number, cy: number, rx: number, ry: number, rotatio
 
 /** One path (page units, y down) as one entity; undefined when nothing is left to draw. */
 function pathGeometry(path: PagePath, frame: Frame): Geometry | undefined {
-  const hasBezier = path.segments.some((s) => s.kind === 'quad' || s.kind === 'cubic');
+  const hasBezier = path.segments.hasKind(SEGMENT_QUAD) || path.segments.hasKind(SEGMENT_CUBIC);
   if (frame.mode === 'lines_arcs_and_splines' && hasBezier) return splineGeometry(path, frame);
   return polylineGeometry(path, frame);
 }
@@ -278,12 +281,13 @@ function pathGeometry(path: PagePath, frame: Frame): Geometry | undefined {
 function polylineGeometry(path: PagePath, frame: Frame): Geometry | undefined {
   // Built on the page (y down) with bulges already in the DXF sense; flipped at the end.
   const pts: Vertex[] = [{ x: path.startX, y: path.startY, bulge: 0 }];
+  const segments = path.segments;
   let x0 = path.startX;
   let y0 = path.startY;
-  for (const s of path.segments) {
-    appendSegment(pts, x0, y0, s, frame);
-    x0 = s.x;
-    y0 = s.y;
+  for (let k = 0; k < segments.length; k++) {
+    appendSegment(pts, x0, y0, segments, k, frame);
+    x0 = segments.x(k);
+    y0 = segments.y(k);
   }
   const vertices = dropRepeatedVertices(pts, path.closed);
   if (vertices.length < 2) return undefined;
@@ -294,33 +298,40 @@ function polylineGeometry(path: PagePath, frame: Frame): Geometry | undefined {
 /** Relative radius difference under which an arc is drawn as a bulge: the isUniform bound. */
 const CIRCULAR_TOLERANCE = 1e-3;
 
-/** Adds the vertices after (x0, y0) for one segment; the bulge goes on the segment's start vertex. */
-function appendSegment(pts: Vertex[], x0: number, y0: number, s: Segment, frame: Frame): void {
+/** Adds the vertices after (x0, y0) for segment k; the bulge goes on the segment's start vertex. */
+function appendSegment(pts: Vertex[], x0: number, y0: number, segments: SegmentPath, k: number, frame: Frame): void {
   const start = pts[pts.length - 1]!;
-  if (s.kind === 'line') {
-    pts.push({ x: s.x, y: s.y, bulge: 0 });
+  const code = segments.code(k);
+  const x = segments.x(k);
+  const y = segments.y(k);
+  if (code === SEGMENT_LINE) {
+    pts.push({ x, y, bulge: 0 });
     return;
   }
-  if (s.kind === 'arc' && frame.mode !== 'lines_only' && Math.abs(s.rx - s.ry) <= CIRCULAR_TOLERANCE * Math.max(s.rx, s.ry)) {
-    const a = arcCenter(x0, y0, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y);
-    if (!a) {
-      pts.push({ x: s.x, y: s.y, bulge: 0 });
+  if (code === SEGMENT_ARC && frame.mode !== 'lines_only') {
+    const rx = segments.rx(k);
+    const ry = segments.ry(k);
+    if (Math.abs(rx - ry) <= CIRCULAR_TOLERANCE * Math.max(rx, ry)) {
+      const a = arcCenter(x0, y0, rx, ry, segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
+      if (!a) {
+        pts.push({ x, y, bulge: 0 });
+        return;
+      }
+      // On the y-down page a positive sweep turns clockwise as seen, which is a negative bulge once
+      // y points up. Arcs over a half turn are split: the bulge tan(Δ/4) grows without bound as Δ → 2π.
+      if (Math.abs(a.delta) <= Math.PI) {
+        start.bulge = -Math.tan(a.delta / 4);
+      } else {
+        const [mx, my] = arcPoint(a, a.theta1 + a.delta / 2);
+        start.bulge = -Math.tan(a.delta / 8);
+        pts.push({ x: mx, y: my, bulge: -Math.tan(a.delta / 8) });
+      }
+      pts.push({ x, y, bulge: 0 });
       return;
     }
-    // On the y-down page a positive sweep turns clockwise as seen, which is a negative bulge once
-    // y points up. Arcs over a half turn are split: the bulge tan(Δ/4) grows without bound as Δ → 2π.
-    if (Math.abs(a.delta) <= Math.PI) {
-      start.bulge = -Math.tan(a.delta / 4);
-    } else {
-      const [mx, my] = arcPoint(a, a.theta1 + a.delta / 2);
-      start.bulge = -Math.tan(a.delta / 8);
-      pts.push({ x: mx, y: my, bulge: -Math.tan(a.delta / 8) });
-    }
-    pts.push({ x: s.x, y: s.y, bulge: 0 });
-    return;
   }
   // Elliptical arcs (and, defensively, Béziers the plan should have removed) become lines.
-  const p = flattenSegments(x0, y0, [s], frame.tolerance);
+  const p = flattenPath(x0, y0, segments, frame.tolerance, k, k + 1);
   for (let i = 2; i < p.length; i += 2) pts.push({ x: p[i]!, y: p[i + 1]!, bulge: 0 });
 }
 
@@ -366,62 +377,92 @@ function sameWritten(a: number, b: number): boolean {
 function splineGeometry(path: PagePath, frame: Frame): Geometry | undefined {
   const cubics = toCubics(path);
   if (path.closed) {
-    const last = cubics.length > 0 ? cubics[cubics.length - 1]! : { x: path.startX, y: path.startY };
-    if (!samePoint(last, { x: path.startX, y: path.startY })) cubics.push(lineAsCubic(last.x, last.y, path.startX, path.startY));
+    const lastX = cubics.count > 0 ? cubics.endX() : path.startX;
+    const lastY = cubics.count > 0 ? cubics.endY() : path.startY;
+    if (!sameWritten(lastX, path.startX) || !sameWritten(lastY, path.startY)) cubics.lineFrom(lastX, lastY, path.startX, path.startY);
   }
-  if (cubics.length === 0) return undefined;
+  const n = cubics.count;
+  if (n === 0) return undefined;
   const flip = (x: number, y: number): [number, number] => [x, frame.height - y];
   const points: [number, number][] = [flip(path.startX, path.startY)];
-  for (const c of cubics) points.push(flip(c.c1x, c.c1y), flip(c.c2x, c.c2y), flip(c.x, c.y));
+  const xy = cubics.xy;
+  for (let i = 0; i < xy.length; i += 2) points.push(flip(xy[i]!, xy[i + 1]!));
   // A closed spline ends exactly on its first control point.
   if (path.closed) points[points.length - 1] = [points[0]![0], points[0]![1]];
-  const n = cubics.length;
   const knots = [0, 0, 0, 0];
   for (let i = 1; i < n; i++) knots.push(i, i, i);
   knots.push(n, n, n, n);
   return { kind: 'spline', points, knots };
 }
 
-type Cubic = Extract<Segment, { kind: 'cubic' }>;
+/**
+ * Cubic Bézier pieces in page units as their control points c1, c2 and end, six numbers a piece
+ * (the spline's control points after P0). A PieceSink, so quadratics and arcs are converted
+ * straight into it; `line` draws from the pen, the end of the piece before (or what the caller
+ * set with moveTo).
+ */
+class CubicPieces implements PieceSink {
+  readonly xy: number[] = [];
+  private penX = 0;
+  private penY = 0;
 
-function toCubics(path: PagePath): Cubic[] {
-  const out: Cubic[] = [];
-  let x0 = path.startX;
-  let y0 = path.startY;
-  for (const s of path.segments) {
-    switch (s.kind) {
-      case 'line':
-        out.push(lineAsCubic(x0, y0, s.x, s.y));
-        break;
-      case 'quad':
-        out.push(elevateQuad(x0, y0, s) as Cubic);
-        break;
-      case 'cubic':
-        out.push(s);
-        break;
-      case 'arc': {
-        const pieces: Segment[] = [];
-        arcToCubics(pieces, x0, y0, s);
-        let px = x0;
-        let py = y0;
-        for (const p of pieces) {
-          out.push(p.kind === 'cubic' ? p : lineAsCubic(px, py, p.x, p.y));
-          px = p.x;
-          py = p.y;
-        }
-        break;
-      }
-    }
-    x0 = s.x;
-    y0 = s.y;
+  get count(): number {
+    return this.xy.length / 6;
   }
-  return out;
+  endX(): number {
+    return this.xy[this.xy.length - 2]!;
+  }
+  endY(): number {
+    return this.xy[this.xy.length - 1]!;
+  }
+  moveTo(x: number, y: number): void {
+    this.penX = x;
+    this.penY = y;
+  }
+  cubic(c1x: number, c1y: number, c2x: number, c2y: number, x: number, y: number): void {
+    this.xy.push(c1x, c1y, c2x, c2y, x, y);
+    this.penX = x;
+    this.penY = y;
+  }
+  line(x: number, y: number): void {
+    this.lineFrom(this.penX, this.penY, x, y);
+  }
+  /** The straight piece from (x0, y0) to (x1, y1), control points at its thirds. */
+  lineFrom(x0: number, y0: number, x1: number, y1: number): void {
+    const dx = x1 - x0;
+    const dy = y1 - y0;
+    this.cubic(x0 + dx / 3, y0 + dy / 3, x0 + (2 * dx) / 3, y0 + (2 * dy) / 3, x1, y1);
+  }
 }
 
-function lineAsCubic(x0: number, y0: number, x1: number, y1: number): Cubic {
-  const dx = x1 - x0;
-  const dy = y1 - y0;
-  return { kind: 'cubic', c1x: x0 + dx / 3, c1y: y0 + dy / 3, c2x: x0 + (2 * dx) / 3, c2y: y0 + (2 * dy) / 3, x: x1, y: y1 };
+function toCubics(path: PagePath): CubicPieces {
+  const out = new CubicPieces();
+  const segments = path.segments;
+  let x0 = path.startX;
+  let y0 = path.startY;
+  for (let k = 0; k < segments.length; k++) {
+    const x = segments.x(k);
+    const y = segments.y(k);
+    // Each segment starts at the end of the one before, whatever pieces stood for it.
+    out.moveTo(x0, y0);
+    switch (segments.code(k)) {
+      case SEGMENT_LINE:
+        out.line(x, y);
+        break;
+      case SEGMENT_QUAD:
+        elevateQuad(out, x0, y0, segments.cx(k), segments.cy(k), x, y);
+        break;
+      case SEGMENT_CUBIC:
+        out.cubic(segments.c1x(k), segments.c1y(k), segments.c2x(k), segments.c2y(k), x, y);
+        break;
+      case SEGMENT_ARC:
+        arcToCubics(out, x0, y0, segments.rx(k), segments.ry(k), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
+        break;
+    }
+    x0 = x;
+    y0 = y;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

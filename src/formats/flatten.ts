@@ -41,14 +41,17 @@ export function flattenSegments(startX: number, startY: number, segments: readon
   return flattenPath(startX, startY, SegmentPath.of(segments), tolerancePx);
 }
 
-/** flattenSegments for a chain's typed path, read in place. */
-export function flattenPath(startX: number, startY: number, path: SegmentPath, tolerancePx: number): Float64Array {
+/**
+ * flattenSegments for a typed path, read in place: segments from … to − 1 (all by default), from
+ * (startX, startY), where segment `from − 1` ended.
+ */
+export function flattenPath(startX: number, startY: number, path: SegmentPath, tolerancePx: number, from = 0, to = path.length): Float64Array {
   const tol = tolerancePx > 0 ? tolerancePx : 0.1;
   const out = new PointList();
   out.push(startX, startY);
   let x0 = startX;
   let y0 = startY;
-  for (let k = 0; k < path.length; k++) {
+  for (let k = from; k < to; k++) {
     const x = path.x(k);
     const y = path.y(k);
     switch (path.code(k)) {

@@ -15,7 +15,7 @@
  *   filled at the start of the layer of their shapes, after everything below.
  * - stroke_edges strokes each chain exactly once; stroke_shapes strokes every loop of every shape.
  * All geometry stays in traced coordinates; `pathOnPage` maps it onto the page for the writers
- * that need absolute page coordinates.
+ * that need absolute page coordinates, as one typed path per loop (no object per segment).
  *
  * Gradients (Tracelab extension `tracelab.gradients`, src/formats/gradient.ts): an item's paint is
  * its `gradient` when it has one, else its flat `color`; `color` is always set (the shape's mean
@@ -37,14 +37,14 @@
  *   as before.
  * - Consecutive outlines are merged only when colour and gradient are both the same.
  */
-import type { Chain, ChainUse, Gradient, Loop, Rgba, Segment, Shape, ShapePrimitive, TraceResult } from '../engine/types.js';
-import { ALL_CURVES, LINES_AND_CUBICS, intersectCurves, isCircularArc, restrictChains, reverseSegments, transformSegment, type AllowedCurves } from './curves.js';
+import type { Chain, ChainUse, Gradient, Loop, Rgba, Shape, ShapePrimitive, TraceResult } from '../engine/types.js';
+import { ALL_CURVES, LINES_AND_CUBICS, ScaleMap, UNMAPPED, appendWalked, intersectCurves, isCircularArc, restrictChains, type AllowedCurves, type PointMap } from './curves.js';
 import { arcCenter } from './flatten.js';
 import { gradientKey, isDrawableGradient } from './gradient.js';
 import { computePage, isUniform, type Page } from './page.js';
 import type { OutputOptions } from './types.js';
 import { hypot2 } from '../engine/length.js';
-import { SEGMENT_ARC, SEGMENT_LINE } from '../engine/segment-path.js';
+import { SEGMENT_ARC, SEGMENT_LINE, SegmentBuilder, type SegmentPath } from '../engine/segment-path.js';
 
 /** Chain uses drawn as one subpath (a loop, or a single chain). */
 export interface PlanPath {
@@ -114,11 +114,15 @@ export interface OutputPlan {
   readonly items: readonly PlanItem[];
 }
 
-/** An absolute path on the page (page units, y down). */
+/**
+ * A path with its chain uses resolved: on the page (page units, y down) from pathOnPage and
+ * fillOnPage, in traced units from loopPath. Its segments are one typed path (no object per
+ * segment), read through SegmentPath's accessors.
+ */
 export interface PagePath {
   readonly startX: number;
   readonly startY: number;
-  readonly segments: readonly Segment[];
+  readonly segments: SegmentPath;
   readonly closed: boolean;
 }
 
@@ -606,7 +610,7 @@ export function detectPrimitive(chains: readonly Chain[], loop: Loop, allowed: A
     case ARC_FIRST: {
       // An ellipse is all arcs; only the whole path tells.
       const path = loopPath(chains, loop);
-      return path.segments.every((s) => s.kind === 'arc') ? detectEllipse(path, allowed) : undefined;
+      return path.segments.allOfKind(SEGMENT_ARC) ? detectEllipse(path, allowed) : undefined;
     }
     default:
       return undefined;
@@ -777,9 +781,10 @@ function detectEllipse(path: PagePath, allowed: AllowedCurves): Primitive | unde
   let y = path.startY;
   let first: ReturnType<typeof arcCenter>;
   let turn = 0;
-  for (const s of path.segments) {
-    if (s.kind !== 'arc') return undefined;
-    const a = arcCenter(x, y, s.rx, s.ry, s.rotationDeg, s.largeArc, s.sweep, s.x, s.y);
+  const segs = path.segments;
+  for (let k = 0; k < segs.length; k++) {
+    if (segs.code(k) !== SEGMENT_ARC) return undefined;
+    const a = arcCenter(x, y, segs.rx(k), segs.ry(k), segs.rotationDeg(k), segs.largeArc(k), segs.sweep(k), segs.x(k), segs.y(k));
     if (!a) return undefined;
     if (!first) first = a;
     const scale = Math.max(first.rx, first.ry);
@@ -788,8 +793,8 @@ function detectEllipse(path: PagePath, allowed: AllowedCurves): Primitive | unde
       (isCircularArc(first) && Math.abs(a.rx - first.rx) <= 1e-6 * scale);
     if (!sameAxes || hypot2(a.cx - first.cx, a.cy - first.cy) > 1e-6 * scale) return undefined;
     turn += a.delta;
-    x = s.x;
-    y = s.y;
+    x = segs.x(k);
+    y = segs.y(k);
   }
   if (!first || Math.abs(Math.abs(turn) - 2 * Math.PI) > 1e-6) return undefined;
   if (isCircularArc(first)) {
@@ -837,31 +842,41 @@ function rectFromCorners(ax: number, ay: number, bx: number, by: number, cx: num
 
 /** A loop's segments, chain uses resolved (reversed chains walked backwards), in traced units. */
 export function loopPath(chains: readonly Chain[], uses: readonly ChainUse[], closed = true): PagePath {
-  const segments: Segment[] = [];
-  let startX = NaN;
-  let startY = NaN;
-  for (const use of uses) {
-    const c = chains[use.chain]!;
-    const walked = use.reversed ? reverseSegments(c.startX, c.startY, c.segments) : { x: c.startX, y: c.startY, segments: c.segments };
-    if (Number.isNaN(startX)) {
-      startX = walked.x;
-      startY = walked.y;
-    }
-    segments.push(...walked.segments);
-  }
-  return { startX: Number.isNaN(startX) ? 0 : startX, startY: Number.isNaN(startY) ? 0 : startY, segments, closed };
+  return walkUses(chains, uses, closed, UNMAPPED);
 }
 
 /** A plan path in page units (y down). */
 export function pathOnPage(plan: OutputPlan, path: PlanPath): PagePath {
-  const traced = loopPath(plan.chains, path.uses, path.closed);
-  const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = plan.page;
-  return {
-    startX: ox + sx * traced.startX,
-    startY: oy + sy * traced.startY,
-    segments: traced.segments.map((s) => transformSegment(s, sx, sy, ox, oy)),
-    closed: path.closed,
-  };
+  const { scaleX, scaleY, offsetX, offsetY } = plan.page;
+  return walkUses(plan.chains, path.uses, path.closed, new ScaleMap(scaleX, scaleY, offsetX, offsetY));
+}
+
+/**
+ * Where loopPath and pathOnPage build their paths: reused, so walking a loop allocates only the
+ * path it takes (its numbers go to the segment arena, see segment-path.ts).
+ */
+const walked = new SegmentBuilder();
+
+/**
+ * The chain uses one after another, each walked in its direction (appendWalked) and every point
+ * through `map`: what reversing each chain's segments, then transforming each, gave, without
+ * building them as objects. Starts where the first use starts (0, 0 without uses).
+ */
+function walkUses(chains: readonly Chain[], uses: readonly ChainUse[], closed: boolean, map: PointMap): PagePath {
+  let startX = 0;
+  let startY = 0;
+  if (uses.length > 0) {
+    const first = chains[uses[0]!.chain]!;
+    const n = first.segments.length;
+    const fromEnd = uses[0]!.reversed && n > 0;
+    startX = fromEnd ? first.segments.x(n - 1) : first.startX;
+    startY = fromEnd ? first.segments.y(n - 1) : first.startY;
+  }
+  for (const use of uses) {
+    const c = chains[use.chain]!;
+    appendWalked(walked, c.startX, c.startY, c.segments, use.reversed, map);
+  }
+  return { startX: map.x(startX), startY: map.y(startY), segments: walked.take(0), closed };
 }
 
 /** The loops of a fill item in page units. */

@@ -5,13 +5,12 @@
  * degree-elevated and arcs split into ≤ 90° cubics. Numbers are fixed-point with trailing zeros
  * trimmed, so the same plan gives the same bytes, and both shapes along a shared boundary, which
  * walk the same chain points, write the same digits. Paths are written as bytes into a TextSink
- * (src/formats/text-sink.ts), straight from the plan's chains (writePlanPath): no page path,
- * segment object or string per segment on the way.
+ * (src/formats/text-sink.ts), straight from the plan's chains (writePlanPath) or from a typed
+ * page path (appendPath): no segment object or string per segment on the way.
  */
-import { SEGMENT_CUBIC, SEGMENT_LINE } from '../engine/segment-path.js';
-import type { Segment } from '../engine/types.js';
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD } from '../engine/segment-path.js';
 import { composeAffine, type Affine } from './affine.js';
-import { arcToCubics, elevateQuad, transformSegment } from './curves.js';
+import { arcToCubics, elevateQuad, type PieceSink } from './curves.js';
 import { pointsPerUnit } from './page.js';
 import { strokeWidthOnPage, type OutputPlan, type PagePath, type PlanPath, type StrokeItem } from './plan.js';
 import { fixedText, type TextSink } from './text-sink.js';
@@ -93,12 +92,30 @@ export function pageSizePoints(plan: OutputPlan): { width: number; height: numbe
  */
 export function appendPath(sink: TextSink, path: PagePath, decimals: number): void {
   writePoint(sink, path.startX, path.startY, decimals, MOVE);
+  const segments = path.segments;
   let x0 = path.startX;
   let y0 = path.startY;
-  for (const s of path.segments) {
-    writeSegment(sink, s, x0, y0, decimals);
-    x0 = s.x;
-    y0 = s.y;
+  for (let k = 0; k < segments.length; k++) {
+    const x = segments.x(k);
+    const y = segments.y(k);
+    switch (segments.code(k)) {
+      case SEGMENT_LINE:
+        writePoint(sink, x, y, decimals, LINE);
+        break;
+      case SEGMENT_CUBIC:
+        writeCubic(sink, segments.c1x(k), segments.c1y(k), segments.c2x(k), segments.c2y(k), x, y, decimals);
+        break;
+      case SEGMENT_QUAD:
+        // Not expected (the plan restricts pdf/eps to lines and cubics); exact as a cubic.
+        elevateQuad(pieces.to(sink, decimals), x0, y0, segments.cx(k), segments.cy(k), x, y);
+        break;
+      case SEGMENT_ARC:
+        // Not expected either; ≤ 90° cubic pieces (a degenerate arc becomes a line).
+        arcToCubics(pieces.to(sink, decimals), x0, y0, segments.rx(k), segments.ry(k), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
+        break;
+    }
+    x0 = x;
+    y0 = y;
   }
   if (path.closed) sink.text('h\n');
 }
@@ -136,14 +153,15 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
         const code = segments.code(k);
         if (code === SEGMENT_LINE) writePoint(sink, x, y, decimals, LINE);
         else if (code === SEGMENT_CUBIC) writeCubic(sink, ox + sx * segments.c1x(k), oy + sy * segments.c1y(k), ox + sx * segments.c2x(k), oy + sy * segments.c2y(k), x, y, decimals);
-        else writeSegment(sink, transformSegment(segments.at(k), sx, sy, ox, oy), x0, y0, decimals);
+        else if (code === SEGMENT_QUAD) elevateQuad(pieces.to(sink, decimals), x0, y0, ox + sx * segments.cx(k), oy + sy * segments.cy(k), x, y);
+        else arcToCubics(pieces.to(sink, decimals), x0, y0, segments.rx(k) * Math.abs(sx), segments.ry(k) * Math.abs(sy), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
         x0 = x;
         y0 = y;
       }
       continue;
     }
     // Backwards: each segment ends where the one before it ended (or at the chain's start); a
-    // cubic swaps its handles (reverseSegments' rules).
+    // cubic swaps its handles, an arc flips its sweep (reverseSegments' rules).
     for (let k = segments.length - 1; k >= 0; k--) {
       const endX = k > 0 ? segments.x(k - 1) : chain.startX;
       const endY = k > 0 ? segments.y(k - 1) : chain.startY;
@@ -152,7 +170,8 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
       const code = segments.code(k);
       if (code === SEGMENT_LINE) writePoint(sink, x, y, decimals, LINE);
       else if (code === SEGMENT_CUBIC) writeCubic(sink, ox + sx * segments.c2x(k), oy + sy * segments.c2y(k), ox + sx * segments.c1x(k), oy + sy * segments.c1y(k), x, y, decimals);
-      else writeSegment(sink, transformSegment(reversedSegment(segments.at(k), endX, endY), sx, sy, ox, oy), x0, y0, decimals);
+      else if (code === SEGMENT_QUAD) elevateQuad(pieces.to(sink, decimals), x0, y0, ox + sx * segments.cx(k), oy + sy * segments.cy(k), x, y);
+      else arcToCubics(pieces.to(sink, decimals), x0, y0, segments.rx(k) * Math.abs(sx), segments.ry(k) * Math.abs(sy), segments.rotationDeg(k), segments.largeArc(k), !segments.sweep(k), x, y);
       x0 = x;
       y0 = y;
     }
@@ -172,18 +191,6 @@ export function writeStrokePaths(sink: TextSink, plan: OutputPlan, item: StrokeI
   }
   for (const p of item.paths) writePlanPath(sink, plan, p, decimals);
   sink.text(ops.stroke);
-}
-
-/** A quadratic or arc walked backwards to (x, y): what reverseSegments makes of it. */
-function reversedSegment(s: Segment, x: number, y: number): Segment {
-  switch (s.kind) {
-    case 'quad':
-      return { kind: 'quad', cx: s.cx, cy: s.cy, x, y };
-    case 'arc':
-      return { ...s, sweep: !s.sweep, x, y };
-    default:
-      throw new Error(`reversedSegment: ${s.kind} is written in place`);
-  }
 }
 
 const MOVE = 109; // m
@@ -217,33 +224,28 @@ function writeCubic(sink: TextSink, x1: number, y1: number, x2: number, y2: numb
   sink.text(' c\n');
 }
 
-/** One segment in page units from the pen at (x0, y0): a line or cubic, or what stands for one. */
-function writeSegment(sink: TextSink, s: Segment, x0: number, y0: number, decimals: number): void {
-  switch (s.kind) {
-    case 'line':
-      writePoint(sink, s.x, s.y, decimals, LINE);
-      break;
-    case 'cubic':
-      writeCubic(sink, s.c1x, s.c1y, s.c2x, s.c2y, s.x, s.y, decimals);
-      break;
-    case 'quad': {
-      // Not expected (the plan restricts pdf/eps to lines and cubics); exact as a cubic.
-      const e = elevateQuad(x0, y0, s);
-      if (e.kind === 'cubic') writeCubic(sink, e.c1x, e.c1y, e.c2x, e.c2y, e.x, e.y, decimals);
-      break;
-    }
-    case 'arc': {
-      // Not expected either; ≤ 90° cubic pieces (a degenerate arc becomes a line).
-      const cubics: Segment[] = [];
-      arcToCubics(cubics, x0, y0, s);
-      for (const c of cubics) {
-        if (c.kind === 'cubic') writeCubic(sink, c.c1x, c.c1y, c.c2x, c.c2y, c.x, c.y, decimals);
-        else writePoint(sink, c.x, c.y, decimals, LINE);
-      }
-      break;
-    }
+/**
+ * Writes the cubic (or line) pieces that stand for a quadratic or an arc as operator lines. One
+ * reused instance: `to` points it at the sink and decimals of the path being written.
+ */
+class PieceWriter implements PieceSink {
+  private sink: TextSink | undefined;
+  private decimals = MAX_DECIMALS;
+
+  to(sink: TextSink, decimals: number): this {
+    this.sink = sink;
+    this.decimals = decimals;
+    return this;
+  }
+  line(x: number, y: number): void {
+    writePoint(this.sink!, x, y, this.decimals, LINE);
+  }
+  cubic(c1x: number, c1y: number, c2x: number, c2y: number, x: number, y: number): void {
+    writeCubic(this.sink!, c1x, c1y, c2x, c2y, x, y, this.decimals);
   }
 }
+
+const pieces = new PieceWriter();
 
 /**
  * The loops a clipped gap filler is confined to: every loop (outer and holes) of its shapes. Their

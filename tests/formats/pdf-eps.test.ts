@@ -12,6 +12,7 @@ import { unzlibSync } from 'fflate';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import { SegmentPath } from '../../src/engine/segment-path.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { writeEps } from '../../src/formats/eps.js';
 import { appendPath, formatNumber } from '../../src/formats/ps-path.js';
@@ -580,12 +581,12 @@ describe('appendPath', () => {
       {
         startX: 0,
         startY: 0,
-        segments: [
+        segments: SegmentPath.of([
           { kind: 'line', x: 10, y: 0 },
           { kind: 'quad', cx: 16, cy: 0, x: 16, y: 6 },
           { kind: 'cubic', c1x: 16, c1y: 9, c2x: 13, c2y: 12, x: 10, y: 12 },
           { kind: 'arc', rx: 5, ry: 5, rotationDeg: 0, largeArc: false, sweep: true, x: 0, y: 12 },
-        ],
+        ]),
         closed: true,
       },
       4,

@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { planVectorize } from '../../src/api/pipeline.js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { Segment, TraceResult } from '../../src/engine/types.js';
-import { restrictSegments, type AllowedCurves } from '../../src/formats/curves.js';
+import { ScaleMap, UNMAPPED, appendWalked, restrictSegments, reverseSegments, transformSegment, type AllowedCurves } from '../../src/formats/curves.js';
 import { flattenSegments } from '../../src/formats/flatten.js';
 import { computePage, pointsPerUnit } from '../../src/formats/page.js';
 import { buildPlan, detectPrimitive, forEachDrawable, loopPath, type FillItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type SizeOptions } from '../../src/formats/types.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
-import { SegmentPath } from '../../src/engine/segment-path.js';
+import { SegmentBuilder, SegmentPath } from '../../src/engine/segment-path.js';
 
 const WHITE: Rgb = [255, 255, 255];
 const RED: Rgb = [220, 30, 40];
@@ -154,6 +154,32 @@ describe('curve fallback chain (reference §3.8)', () => {
     const adobe = writeSvg(result, outputOptions({ svg: { ...DEFAULT_OUTPUT_OPTIONS.svg, adobeCompatibilityMode: true } }));
     expect(adobe).not.toMatch(/ d="[^"]*[aAqQtT]/);
     expect(adobe).not.toContain('<circle');
+  });
+});
+
+describe('chains walked onto the page (appendWalked)', () => {
+  const chain = SegmentPath.of([
+    { kind: 'line', x: 10, y: -0 },
+    { kind: 'quad', cx: 16, cy: 0.1, x: 16, y: 6 },
+    { kind: 'cubic', c1x: 16.3, c1y: 9, c2x: 13, c2y: 12.7, x: 10, y: 12 },
+    { kind: 'arc', rx: 5, ry: 4, rotationDeg: 30, largeArc: false, sweep: true, x: 0.1, y: 12 },
+    { kind: 'arc', rx: 5, ry: 5, rotationDeg: 0, largeArc: true, sweep: false, x: -0.3, y: 1 / 3 },
+  ]);
+  const builder = new SegmentBuilder();
+
+  it('gives the numbers of reverseSegments, then transformSegment, bit for bit', () => {
+    for (const reversed of [false, true]) {
+      const objects = reversed ? reverseSegments(-0, 0.7, chain).segments : chain.toSegments();
+      appendWalked(builder, -0, 0.7, chain, reversed, UNMAPPED);
+      expect(builder.take(0).toSegments()).toEqual(objects);
+      for (const [sx, sy, ox, oy] of [
+        [0.75, 0.75, 3.1, -2],
+        [1.3, -0.6, 0, 100.25],
+      ] as const) {
+        appendWalked(builder, -0, 0.7, chain, reversed, new ScaleMap(sx, sy, ox, oy));
+        expect(builder.take(0).toSegments()).toEqual(objects.map((s) => transformSegment(s, sx, sy, ox, oy)));
+      }
+    }
   });
 });
 
