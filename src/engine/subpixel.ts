@@ -52,9 +52,13 @@ function pinchEnd(ctx: SampleContext, x: number, y: number, d: number, out: Floa
   if (!ctx.links || x <= 0 || y <= 0 || x >= ctx.width || y >= ctx.height) return;
   const link = ctx.links[y * (ctx.width + 1) + x]!;
   if (link === 0) return;
-  const [lx, ly, rx, ry] = sidePixels(x, y, d);
-  // The unlinked side is the pixel that is not on the linked diagonal.
-  const [ux, uy] = onLinkedDiagonal(link, x, y, lx, ly) ? [rx, ry] : [lx, ly];
+  // The unlinked side is the pixel that is not on the linked diagonal (no tuples: every chain end
+  // of a line-art or pinched picture comes here).
+  const lx = leftPixelX(x, d);
+  const ly = leftPixelY(y, d);
+  const leftLinked = onLinkedDiagonal(link, x, y, lx, ly);
+  const ux = leftLinked ? rightPixelX(x, d) : lx;
+  const uy = leftLinked ? rightPixelY(y, d) : ly;
   out[k * 2] = x + (ux + 0.5 - x) * 2 * PINCH_OFFSET;
   out[k * 2 + 1] = y + (uy + 0.5 - y) * 2 * PINCH_OFFSET;
 }
@@ -120,30 +124,22 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     const d = graph.dirs[s]!;
     const mx = x + DX[d]! / 2;
     const my = y + DY[d]! / 2;
+    // The pixels left and right of this crack.
+    const lx = leftPixelX(x, d);
+    const ly = leftPixelY(y, d);
+    const rx = rightPixelX(x, d);
+    const ry = rightPixelY(y, d);
     let offset = 0;
     if (!Number.isNaN(threshold)) {
       // Two bands of one area: the edge is where the ramp's t crosses the threshold between the
       // two pixel centres (linear in between).
-      const lx = d === 0 ? x : d === 1 ? x : x - 1;
-      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
-      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
-      const ry = d === 0 ? y : d === 1 ? y : y - 1;
       const area = ramps!.areaOfRegion[a]!;
       const tl = rampT(ramps!, area, lx + 0.5, ly + 0.5);
       const tr = rampT(ramps!, area, rx + 0.5, ry + 0.5);
       if (tr !== tl) offset = Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5));
     } else if (shaded && contrastOk) {
-      const lx = d === 0 ? x : d === 1 ? x : x - 1;
-      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
-      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
-      const ry = d === 0 ? y : d === 1 ? y : y - 1;
       offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, lx, ly, a, b) + shadedCoverage(ctx, rx, ry, a, b) - 1));
     } else if (contrastOk) {
-      // Pixels left and right of this crack (see sidePixels), without allocating.
-      const lx = d === 0 ? x : d === 1 ? x : x - 1;
-      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
-      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
-      const ry = d === 0 ? y : d === 1 ? y : y - 1;
       const tp = coverageOfA(ctx, lx, ly, a, b);
       let tq = coverageOfA(ctx, rx, ry, a, b);
       // A one-pixel gap between two parts of A shares its coverage between its two edges.
@@ -218,7 +214,9 @@ function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Arra
     const iInArea = ramps.areaOfRegion[ri] === area;
     if (iInArea === (ramps.areaOfRegion[rj] === area)) continue;
     // P in the area, Q the other region; the normal points from P to Q.
-    const [p, q, rp] = iInArea ? [i, j, ri] : [j, i, rj];
+    const p = iInArea ? i : j;
+    const q = iInArea ? j : i;
+    const rp = iInArea ? ri : rj;
     const px = x - 1 + (p & 1);
     const py = y - 1 + (p >> 1);
     const qx = x - 1 + (q & 1);
@@ -291,14 +289,22 @@ function colorDistance(colors: Float64Array, a: number, b: number): number {
   return hypot3(colors[a * 3]! - colors[b * 3]!, colors[a * 3 + 1]! - colors[b * 3 + 1]!, colors[a * 3 + 2]! - colors[b * 3 + 2]!);
 }
 
-/** Pixels on the left and right of the crack stepped from vertex (x, y) in direction d. */
-function sidePixels(x: number, y: number, d: number): [number, number, number, number] {
-  switch (d) {
-    case 0: return [x, y - 1, x, y];
-    case 1: return [x, y, x - 1, y];
-    case 2: return [x - 1, y, x - 1, y - 1];
-    default: return [x - 1, y - 1, x, y - 1];
-  }
+/*
+ * The pixels on the left and on the right of the crack stepped from vertex (x, y) in direction d
+ * (0=E 1=S 2=W 3=N, y down), one coordinate each: E (x, y−1) | (x, y), S (x, y) | (x−1, y),
+ * W (x−1, y) | (x−1, y−1), N (x−1, y−1) | (x, y−1). Integers, so calls to them allocate nothing.
+ */
+function leftPixelX(x: number, d: number): number {
+  return d === 0 || d === 1 ? x : x - 1;
+}
+function leftPixelY(y: number, d: number): number {
+  return d === 0 || d === 3 ? y - 1 : y;
+}
+function rightPixelX(x: number, d: number): number {
+  return d === 0 || d === 3 ? x : x - 1;
+}
+function rightPixelY(y: number, d: number): number {
+  return d === 0 || d === 1 ? y : y - 1;
 }
 
 /** Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing). */
