@@ -119,9 +119,17 @@ export function convexHull(p: Float64Array): Float64Array {
 const EMPTY_POINTS = new Float64Array(0);
 let hullPoints: Float64Array = EMPTY_POINTS;
 
+// It answers -1, 0 or 1, never a difference of coordinates: a fractional number returned from a
+// call V8 does not inline (the sort's comparator) is a new heap number, one per comparison.
 function byXThenY(a: number, b: number): number {
   const p = hullPoints;
-  return p[a * 2]! - p[b * 2]! || p[a * 2 + 1]! - p[b * 2 + 1]! || a - b;
+  const dx = p[a * 2]! - p[b * 2]!;
+  if (dx < 0) return -1;
+  if (dx > 0) return 1;
+  const dy = p[a * 2 + 1]! - p[b * 2 + 1]!;
+  if (dy < 0) return -1;
+  if (dy > 0) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Cross product of (a − o) and (b − o) for samples o, a, b. */
