@@ -160,18 +160,25 @@ function walkClosedBorders(walker: ChainWalker, isBoundaryCrack: Uint8Array, wid
  * Walks chains of boundary cracks for buildChainGraph and collects them. A class rather than
  * closures inside buildChainGraph: closures are new functions on every call, and V8 optimises
  * them afresh for every picture (a batch of varied pictures kept recompiling them).
+ * The per-chain columns are typed arrays that double when full (number[] pushes, growing by
+ * copies on the heap, were most of the stage's garbage); the graph gets exact-length copies,
+ * since the memo keeps it and the fit threads get it cloned.
  */
 class ChainWalker {
   private readonly hCount: number;
-  private readonly startX: number[] = [];
-  private readonly startY: number[] = [];
-  private readonly dirStart: number[] = [0];
+  /** Chains walked so far; the columns below hold `capacity` chains. */
+  private count = 0;
+  private capacity: number;
+  private startX: Int32Array;
+  private startY: Int32Array;
+  /** dirStart[c] for every chain walked, and dirStart[count] = dirCount: one slot more. */
+  private dirStart: Int32Array;
+  private left: Int32Array;
+  private right: Int32Array;
+  private closed: Uint8Array;
   /** Every boundary crack is walked once: one byte per crack, sized before the first walk. */
   private readonly dirs: Uint8Array;
   private dirCount = 0;
-  private readonly left: number[] = [];
-  private readonly right: number[] = [];
-  private readonly closed: number[] = [];
 
   constructor(
     private readonly regionOf: Int32Array,
@@ -184,14 +191,24 @@ class ChainWalker {
     let cracks = 0;
     for (let i = 0; i < isBoundaryCrack.length; i++) cracks += isBoundaryCrack[i]!;
     this.dirs = new Uint8Array(cracks);
+    // A first guess: chains are 6 cracks long on average (validation set), rarely under 4.
+    const capacity = (this.capacity = 64 + (cracks >> 2));
+    this.startX = new Int32Array(capacity);
+    this.startY = new Int32Array(capacity);
+    this.dirStart = new Int32Array(capacity + 1);
+    this.left = new Int32Array(capacity);
+    this.right = new Int32Array(capacity);
+    this.closed = new Uint8Array(capacity);
   }
 
   walk(x0: number, y0: number, d0: number): void {
     const { regionOf, width, height, isBoundaryCrack, degree, hCount, dirs } = this;
-    this.startX.push(x0);
-    this.startY.push(y0);
-    this.left.push(sideRegion(regionOf, width, height, x0, y0, d0, true));
-    this.right.push(sideRegion(regionOf, width, height, x0, y0, d0, false));
+    if (this.count === this.capacity) this.grow();
+    const c = this.count;
+    this.startX[c] = x0;
+    this.startY[c] = y0;
+    this.left[c] = sideRegion(regionOf, width, height, x0, y0, d0, true);
+    this.right[c] = sideRegion(regionOf, width, height, x0, y0, d0, false);
     let x = x0;
     let y = y0;
     let d = d0;
@@ -228,23 +245,45 @@ class ChainWalker {
       else if (back !== 2 && x > 0 && isBoundaryCrack[y * width + x - 1] !== 0) d = 2;
       else d = 3;
     }
-    this.closed.push(isClosed);
+    this.closed[c] = isClosed;
     this.dirCount = at;
-    this.dirStart.push(at);
+    this.dirStart[c + 1] = at;
+    this.count = c + 1;
+  }
+
+  /** Doubles the per-chain columns, keeping the chains walked so far. */
+  private grow(): void {
+    const capacity = (this.capacity *= 2);
+    this.startX = grownInt32(this.startX, capacity);
+    this.startY = grownInt32(this.startY, capacity);
+    this.dirStart = grownInt32(this.dirStart, capacity + 1);
+    this.left = grownInt32(this.left, capacity);
+    this.right = grownInt32(this.right, capacity);
+    const closed = new Uint8Array(capacity);
+    closed.set(this.closed);
+    this.closed = closed;
   }
 
   graph(): ChainGraph {
+    const count = this.count;
     return {
-      count: this.startX.length,
-      startX: Int32Array.from(this.startX),
-      startY: Int32Array.from(this.startY),
+      count,
+      startX: this.startX.slice(0, count),
+      startY: this.startY.slice(0, count),
       dirs: this.dirs.subarray(0, this.dirCount),
-      dirStart: Int32Array.from(this.dirStart),
-      left: Int32Array.from(this.left),
-      right: Int32Array.from(this.right),
-      closed: Uint8Array.from(this.closed),
+      dirStart: this.dirStart.slice(0, count + 1),
+      left: this.left.slice(0, count),
+      right: this.right.slice(0, count),
+      closed: this.closed.slice(0, count),
     };
   }
+}
+
+/** A copy of `from` in a new array of `length` elements (zeros after the copied ones). */
+function grownInt32(from: Int32Array, length: number): Int32Array {
+  const out = new Int32Array(length);
+  out.set(from);
+  return out;
 }
 
 /** Region of pixel (x, y); −1 outside the image. */
