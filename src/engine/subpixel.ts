@@ -138,10 +138,15 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
       const tr = rampT(ramps!, area, rx + 0.5, ry + 0.5);
       if (tr !== tl) offset = Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5));
     } else if (shaded && contrastOk) {
-      offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, lx, ly, a, b) + shadedCoverage(ctx, rx, ry, a, b) - 1));
+      shadedCoverage(ctx, lx, ly, a, b);
+      const tl = coverage[0]!;
+      shadedCoverage(ctx, rx, ry, a, b);
+      offset = Math.max(-0.5, Math.min(0.5, tl + coverage[0]! - 1));
     } else if (contrastOk) {
-      const tp = coverageOfA(ctx, lx, ly, a, b);
-      let tq = coverageOfA(ctx, rx, ry, a, b);
+      coverageOfA(ctx, lx, ly, a, b);
+      const tp = coverage[0]!;
+      coverageOfA(ctx, rx, ry, a, b);
+      let tq = coverage[0]!;
       // A one-pixel gap between two parts of A shares its coverage between its two edges.
       if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
       const farX = lx + DY[d]!;
@@ -151,7 +156,8 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
         // Coverage in q puts this edge that far into q and p's missing share on the far side;
         // coverage beyond p puts p's missing share on this side; with neither, it is split.
         // Shares vary smoothly with the two coverages (no jumps along a line: fewer nodes).
-        const tFar = coverageOfA(ctx, farX, farY, a, b);
+        coverageOfA(ctx, farX, farY, a, b);
+        const tFar = coverage[0]!;
         const share = (tFar + THIN_COVERAGE) / (tq + tFar + 2 * THIN_COVERAGE);
         offset = Math.max(-0.5, Math.min(0.5, tq - (1 - tp) * share));
       } else offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
@@ -221,7 +227,10 @@ function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Arra
     const py = y - 1 + (p >> 1);
     const qx = x - 1 + (q & 1);
     const qy = y - 1 + (q >> 1);
-    const offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, px, py, rp, other) + shadedCoverage(ctx, qx, qy, rp, other) - 1));
+    shadedCoverage(ctx, px, py, rp, other);
+    const tp = coverage[0]!;
+    shadedCoverage(ctx, qx, qy, rp, other);
+    const offset = Math.max(-0.5, Math.min(0.5, tp + coverage[0]! - 1));
     sx += (px + qx + 1) / 2 + (qx - px) * offset;
     sy += (py + qy + 1) / 2 + (qy - py) * offset;
     n++;
@@ -252,11 +261,17 @@ function bandThreshold(ramps: AreaRamps, a: number, b: number): number {
 
 /**
  * coverageOfA where a or b is a shaded region: each side's colour is its colour at this pixel
- * (a shaded region's ramp there, another region's mean).
+ * (a shaded region's ramp there, another region's mean). Written to coverage[0].
  */
-function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: number): number {
-  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
-  if (a < 0 || b < 0) return coverageOfA(ctx, x, y, a, b);
+function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: number): void {
+  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) {
+    coverage[0] = a < 0 ? 1 : 0;
+    return;
+  }
+  if (a < 0 || b < 0) {
+    coverageOfA(ctx, x, y, a, b);
+    return;
+  }
   const ca = LOCAL_A;
   const cb = LOCAL_B;
   localColor(ctx, a, x, y, ca);
@@ -266,9 +281,12 @@ function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: 
   const dg = ca[1]! - cb[1]!;
   const db = ca[2]! - cb[2]!;
   const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) return 0.5;
+  if (len2 < 1) {
+    coverage[0] = 0.5;
+    return;
+  }
   const t = ((ctx.data[o]! - cb[0]!) * dr + (ctx.data[o + 1]! - cb[1]!) * dg + (ctx.data[o + 2]! - cb[2]!) * db) / len2;
-  return t < 0 ? 0 : t > 1 ? 1 : t;
+  coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 const LOCAL_A = new Float64Array(3);
@@ -307,20 +325,40 @@ function rightPixelY(y: number, d: number): number {
   return d === 0 || d === 1 ? y : y - 1;
 }
 
-/** Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing). */
-function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: number): number {
-  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
+/**
+ * The answer of coverageOfA and shadedCoverage, read by their caller right after the call. They
+ * write it here rather than return it: coveragePoints makes two or three such calls per crack,
+ * more than V8 inlines there, and a fractional number returned from a call that is not inlined
+ * is a new heap number.
+ */
+const coverage = new Float64Array(1);
+
+/**
+ * Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing),
+ * written to coverage[0].
+ */
+function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: number): void {
+  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) {
+    coverage[0] = a < 0 ? 1 : 0;
+    return;
+  }
   const o = (y * ctx.width + x) * 4;
   const alpha = ctx.data[o + 3]! / 255;
-  if (a < 0) return 1 - alpha * coverageAgainstDeleted(ctx, o, b);
-  if (b < 0) return alpha * coverageAgainstDeleted(ctx, o, a);
+  if (a < 0) {
+    coverage[0] = 1 - alpha * coverageAgainstDeleted(ctx, o, b);
+    return;
+  }
+  if (b < 0) {
+    coverage[0] = alpha * coverageAgainstDeleted(ctx, o, a);
+    return;
+  }
   const col = ctx.regionColor;
   const dr = col[a * 3]! - col[b * 3]!;
   const dg = col[a * 3 + 1]! - col[b * 3 + 1]!;
   const db = col[a * 3 + 2]! - col[b * 3 + 2]!;
   const len2 = dr * dr + dg * dg + db * db;
   const t = ((ctx.data[o]! - col[b * 3]!) * dr + (ctx.data[o + 1]! - col[b * 3 + 1]!) * dg + (ctx.data[o + 2]! - col[b * 3 + 2]!) * db) / len2;
-  return t < 0 ? 0 : t > 1 ? 1 : t;
+  coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 /**
