@@ -52,8 +52,11 @@ interface Bins {
 /** Scratch t per sample, grown as needed. */
 let scratchT = new Float64Array(1024);
 
-/** t of every sample into scratchT; returns [tMin, tMax]. One loop per kind (no test per sample). */
-function computeT(s: RampSamples, g: RampGeometry): [number, number] {
+/** The t range computeT found: tRange[0] = tMin, tRange[1] = tMax (no tuple per call). */
+const tRange = new Float64Array(2);
+
+/** t of every sample into scratchT, its range into tRange. One loop per kind (no test per sample). */
+function computeT(s: RampSamples, g: RampGeometry): void {
   if (scratchT.length < s.count) scratchT = new Float64Array(s.count * 2);
   const t = scratchT;
   let tMin = Infinity;
@@ -74,17 +77,30 @@ function computeT(s: RampSamples, g: RampGeometry): [number, number] {
       if (v > tMax) tMax = v;
     }
   }
-  return [tMin, tMax];
+  tRange[0] = tMin;
+  tRange[1] = tMax;
 }
 
-/** The samples binned by t (1-px bins, at most MAX_BINS); `scratch` bins are overwritten by the next call. */
+/**
+ * Per-bin sums of binSamples: at most MAX_BINS + 1 bins (the width is at least the range over
+ * MAX_BINS), so sized once. Overwritten by the next binning: the bins live only while rampFor fits
+ * their stops.
+ */
+const binCounts = new Float64Array(MAX_BINS + 1);
+const binSums = new Float64Array((MAX_BINS + 1) * 3);
+
+/** The samples binned by t (1-px bins, at most MAX_BINS); the bins are overwritten by the next call. */
 function binSamples(s: RampSamples, g: RampGeometry): Bins {
-  const [tMin, tMax] = computeT(s, g);
+  computeT(s, g);
+  const tMin = tRange[0]!;
+  const tMax = tRange[1]!;
   const t = scratchT;
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const count = Math.floor((tMax - tMin) / width) + 1;
-  const n = new Float64Array(count);
-  const sum = new Float64Array(count * 3);
+  // (No samples: the range is not finite, and sized arrays would have thrown here too.)
+  if (!(count >= 1 && count <= binCounts.length)) throw new RangeError('invariant: 1 to MAX_BINS + 1 bins');
+  const n = binCounts.fill(0, 0, count);
+  const sum = binSums.fill(0, 0, count * 3);
   const rgb = s.rgb;
   for (let i = 0; i < s.count; i++) {
     const b = Math.min(count - 1, Math.floor((t[i]! - tMin) / width));
@@ -119,13 +135,16 @@ let LAST_RAMP: { readonly samples: RampSamples; readonly ramp: FittedRamp } | un
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
 export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array): number {
   let error = 0;
-  const out = new Float64Array(3);
+  const out = RAMP_COLOR;
   for (let i = 0; i < s.count; i++) {
     rampColorAt(stops, geometryT(g, s.x[i]!, s.y[i]!), out);
     error += hypot3(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
   }
   return error / Math.max(1, s.count);
 }
+
+/** rampError's colour of the ramp at one sample. */
+const RAMP_COLOR = new Float64Array(3);
 
 /** The ramp's colour at t (stops t, r, g, b; padded beyond the ends) into out[0..2]. */
 export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): void {
@@ -220,48 +239,68 @@ function smoothedCurve(bins: Bins, filled: readonly number[], minCount: number):
  */
 function splitCurve(curve: Curve): number[] {
   const kept = [0, curve.count - 1];
-  const lab = new Float64Array(3);
-  const worstOf = (i: number, j: number): { at: number; de: number } => {
-    let at = -1;
-    let de = 0;
-    for (let k = i + 1; k < j; k++) {
-      const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
-      rgbToLab(
-        curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
-        curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
-        curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
-        lab,
-        0,
-      );
-      const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
-      if (d > de) {
-        de = d;
-        at = k;
-      }
-    }
-    return { at, de };
-  };
   // The worst point of each stretch between kept points (stretch s: kept[s] … kept[s + 1]); a
   // split only changes the stretch it cuts, so the others are not measured again.
-  const worst = [worstOf(kept[0]!, kept[1]!)];
+  measureStretch(curve, kept[0]!, kept[1]!, 0);
+  let stretches = 1;
   while (kept.length < MAX_STOPS) {
     let bestAt = -1;
     let bestDe = STOP_TOLERANCE_DE;
     let bestStretch = -1;
     for (let s = 0; s + 1 < kept.length; s++) {
-      const w = worst[s]!;
-      if (w.de > bestDe) {
-        bestDe = w.de;
-        bestAt = w.at;
+      if (stretchDe[s]! > bestDe) {
+        bestDe = stretchDe[s]!;
+        bestAt = stretchAt[s]!;
         bestStretch = s;
       }
     }
     if (bestAt < 0) break;
     // bestAt lies strictly inside its stretch: inserting it there keeps kept sorted.
     kept.splice(bestStretch + 1, 0, bestAt);
-    worst.splice(bestStretch, 1, worstOf(kept[bestStretch]!, bestAt), worstOf(bestAt, kept[bestStretch + 2]!));
+    // The stretch splits in two: the ones after it move up one place.
+    stretchAt.copyWithin(bestStretch + 2, bestStretch + 1, stretches);
+    stretchDe.copyWithin(bestStretch + 2, bestStretch + 1, stretches);
+    stretches++;
+    measureStretch(curve, kept[bestStretch]!, bestAt, bestStretch);
+    measureStretch(curve, bestAt, kept[bestStretch + 2]!, bestStretch + 1);
   }
   return kept;
+}
+
+/**
+ * splitCurve's stretches: the worst point of each and its ΔE76 (-1 and 0 when none is off).
+ * Typed columns of MAX_STOPS − 1 stretches, rather than an object per measured stretch.
+ */
+const stretchAt = new Int32Array(MAX_STOPS);
+const stretchDe = new Float64Array(MAX_STOPS);
+/** The Lab colour of the straight blend at one curve point. */
+const blendLab = new Float64Array(3);
+
+/**
+ * The curve point strictly between i and j furthest (ΔE76) from the straight sRGB blend of i and
+ * j, written to stretch s.
+ */
+function measureStretch(curve: Curve, i: number, j: number, s: number): void {
+  const lab = blendLab;
+  let at = -1;
+  let de = 0;
+  for (let k = i + 1; k < j; k++) {
+    const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
+    rgbToLab(
+      curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
+      curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
+      curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
+      lab,
+      0,
+    );
+    const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
+    if (d > de) {
+      de = d;
+      at = k;
+    }
+  }
+  stretchAt[s] = at;
+  stretchDe[s] = de;
 }
 
 /**
