@@ -148,19 +148,30 @@ const RAMP_COLOR = new Float64Array(3);
 
 /** The ramp's colour at t (stops t, r, g, b; padded beyond the ends) into out[0..2]. */
 export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): void {
-  const last = stops.length / 4 - 1;
-  if (t <= stops[0]!) {
-    out[0] = stops[1]!;
-    out[1] = stops[2]!;
-    out[2] = stops[3]!;
+  rampColorOf(stops, 0, stops.length / 4, t, out);
+}
+
+/**
+ * rampColorAt for the ramp of `count` stops from stop `first` of a packed stop list: sub-pixel
+ * edges ask per pixel, and a subarray view per call was a new object each time.
+ */
+export function rampColorOf(stops: Float64Array, first: number, count: number, t: number, out: Float64Array): void {
+  // No stops: nothing written (as a view of none would read undefined and write nothing).
+  if (count < 1) return;
+  const base = first * 4;
+  const last = count - 1;
+  if (t <= stops[base]!) {
+    out[0] = stops[base + 1]!;
+    out[1] = stops[base + 2]!;
+    out[2] = stops[base + 3]!;
     return;
   }
   for (let k = 1; k <= last; k++) {
-    const t1 = stops[k * 4]!;
+    const t1 = stops[base + k * 4]!;
     if (t <= t1 || k === last) {
-      const t0 = stops[(k - 1) * 4]!;
+      const t0 = stops[base + (k - 1) * 4]!;
       const f = t >= t1 ? 1 : (t - t0) / (t1 - t0);
-      for (let c = 0; c < 3; c++) out[c] = stops[(k - 1) * 4 + 1 + c]! + (stops[k * 4 + 1 + c]! - stops[(k - 1) * 4 + 1 + c]!) * f;
+      for (let c = 0; c < 3; c++) out[c] = stops[base + (k - 1) * 4 + 1 + c]! + (stops[base + k * 4 + 1 + c]! - stops[base + (k - 1) * 4 + 1 + c]!) * f;
       return;
     }
   }
