@@ -58,16 +58,13 @@ export function assembleShapes(
     const outer = decodeLoop(loops, outerIndex);
     const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
     const gradient = gradientOf?.[r];
-    shapes.push({
-      region: r,
-      color: fills[regions.labelOf[r]!]!,
-      ...(gradient ? { gradient } : {}),
-      outer,
-      holes,
-      areaPx: regions.area[r]!,
-      parent: parentOf[r]!,
-      ...(primitive ? { primitive } : {}),
-    });
+    const color = fills[regions.labelOf[r]!]!;
+    const areaPx = regions.area[r]!;
+    const parent = parentOf[r]!;
+    // Literals rather than spreads of optional fields: each spread was a throw-away object and a
+    // slow copy. Keys in the same order either way (gradient after color, primitive last).
+    const shape: Shape = gradient ? { region: r, color, gradient, outer, holes, areaPx, parent } : { region: r, color, outer, holes, areaPx, parent };
+    shapes.push(primitive ? { ...shape, primitive } : shape);
     outerAreas.push(-areas[outerIndex]!);
   }
   // Bottom first: a region inside another's hole always has a smaller outer area. Shapes were
