@@ -184,30 +184,44 @@ export function rampColorOf(stops: Float64Array, first: number, count: number, t
  * stop colours fitted to the bins by least squares.
  */
 function fitStops(bins: Bins): Float64Array {
-  const centre = (b: number): number => bins.tMin + (b + 0.5) * bins.width;
-  const filled: number[] = [];
+  let filledCount = 0;
   let total = 0;
   for (let b = 0; b < bins.count; b++) {
     if (bins.n[b]! > 0) {
-      filled.push(b);
+      FILLED_BINS[filledCount++] = b;
       total += bins.n[b]!;
     }
   }
+  const filled = FILLED_BINS.subarray(0, filledCount);
   // Bins of one or two pixels (a corner, the tip of a ramp) are noise, not shape; the centre of a
   // radial ramp has few pixels per bin yet carries its first stop.
   const minCount = Math.min(3, (0.5 * total) / filled.length);
-  const means = new Float64Array(bins.count * 3);
+  // Only the filled bins' means are written, and only they are read.
+  const means = BIN_MEANS;
   for (const b of filled) for (let c = 0; c < 3; c++) means[b * 3 + c] = bins.sum[b * 3 + c]! / bins.n[b]!;
   const curve = smoothedCurve(bins, filled, minCount);
   const positions: number[] = [];
   if (curve.count < 2) {
-    positions.push(centre(filled[0]!), centre(filled[filled.length - 1]!));
+    positions.push(binCentre(bins, filled[0]!), binCentre(bins, filled[filled.length - 1]!));
     if (positions[1] === positions[0]) positions[1] = positions[0]! + bins.width;
   } else {
     for (const i of splitCurve(curve)) positions.push(curve.t[i]!);
   }
   return leastSquaresStops(bins, means, filled, positions);
 }
+
+/** Centre t of bin b. */
+function binCentre(bins: Bins, b: number): number {
+  return bins.tMin + (b + 0.5) * bins.width;
+}
+
+/**
+ * fitStops' bins that hold samples, the ones smoothedCurve keeps of them, and the bins' mean
+ * colours: at most MAX_BINS + 1 bins, so sized once (number[] pushes grew by copies per ramp).
+ */
+const FILLED_BINS = new Int32Array(MAX_BINS + 1);
+const KEPT_BINS = new Int32Array(MAX_BINS + 1);
+const BIN_MEANS = new Float64Array((MAX_BINS + 1) * 3);
 
 /** The bins' mean colours along t, each averaged with its neighbours (±2 bins, by count), thin bins left out. */
 interface Curve {
@@ -217,8 +231,10 @@ interface Curve {
   readonly lab: Float64Array;
 }
 
-function smoothedCurve(bins: Bins, filled: readonly number[], minCount: number): Curve {
-  const kept = filled.filter((b) => bins.n[b]! >= minCount);
+function smoothedCurve(bins: Bins, filled: Int32Array, minCount: number): Curve {
+  let keptCount = 0;
+  for (const b of filled) if (bins.n[b]! >= minCount) KEPT_BINS[keptCount++] = b;
+  const kept = KEPT_BINS.subarray(0, keptCount);
   const t = new Float64Array(kept.length);
   const rgb = new Float64Array(kept.length * 3);
   const lab = new Float64Array(kept.length * 3);
@@ -319,7 +335,7 @@ function measureStretch(curve: Curve, i: number, j: number, s: number): void {
  * piecewise-linear ramp and the bin means: a tridiagonal system of hat-function overlaps, one
  * right-hand side per channel (Thomas algorithm).
  */
-function leastSquaresStops(bins: Bins, means: Float64Array, filled: readonly number[], positions: readonly number[]): Float64Array {
+function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, positions: readonly number[]): Float64Array {
   const k = positions.length;
   const diag = new Float64Array(k);
   const off = new Float64Array(k); // off[i] couples stop i and i + 1
