@@ -9,8 +9,8 @@
  * fitted to the bins by least squares (hat functions, a tridiagonal system).
  */
 import { rgbToLab } from './color.js';
-import { hypot3 } from './length.js';
-import { geometryT, MAX_BINS, sameGeometry, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { hypot2, hypot3 } from './length.js';
+import { MAX_BINS, sameGeometry, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
 import type { Gradient, GradientStop } from './types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
@@ -55,27 +55,39 @@ let scratchT = new Float64Array(1024);
 /** The t range computeT found: tRange[0] = tMin, tRange[1] = tMax (no tuple per call). */
 const tRange = new Float64Array(2);
 
-/** t of every sample into scratchT, its range into tRange. One loop per kind (no test per sample). */
+/**
+ * t of every sample into scratchT, its range into tRange: geometryT's operations, in one loop per
+ * kind with the geometry's numbers read once. Read per sample, they were new heap numbers: the
+ * three kinds' objects meet at these loads.
+ */
 function computeT(s: RampSamples, g: RampGeometry): void {
   if (scratchT.length < s.count) scratchT = new Float64Array(s.count * 2);
   const t = scratchT;
-  let tMin = Infinity;
-  let tMax = -Infinity;
+  const n = s.count;
+  const xs = s.x;
+  const ys = s.y;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
-    for (let i = 0; i < s.count; i++) {
-      const v = ux * s.x[i]! + uy * s.y[i]!;
-      t[i] = v;
-      if (v < tMin) tMin = v;
-      if (v > tMax) tMax = v;
-    }
+    for (let i = 0; i < n; i++) t[i] = ux * xs[i]! + uy * ys[i]!;
+  } else if (g.kind === 'radial') {
+    const { cx, cy } = g;
+    for (let i = 0; i < n; i++) t[i] = hypot2(xs[i]! - cx, ys[i]! - cy);
   } else {
-    for (let i = 0; i < s.count; i++) {
-      const v = geometryT(g, s.x[i]!, s.y[i]!);
-      t[i] = v;
-      if (v < tMin) tMin = v;
-      if (v > tMax) tMax = v;
+    const { cx, cy, ux, uy, ratio } = g;
+    for (let i = 0; i < n; i++) {
+      const dx = xs[i]! - cx;
+      const dy = ys[i]! - cy;
+      const u = ux * dx + uy * dy;
+      const v = (ux * dy - uy * dx) / ratio;
+      t[i] = Math.sqrt(u * u + v * v);
     }
+  }
+  let tMin = Infinity;
+  let tMax = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = t[i]!;
+    if (v < tMin) tMin = v;
+    if (v > tMax) tMax = v;
   }
   tRange[0] = tMin;
   tRange[1] = tMax;
@@ -136,8 +148,11 @@ let LAST_RAMP: { readonly samples: RampSamples; readonly ramp: FittedRamp } | un
 export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array): number {
   let error = 0;
   const out = RAMP_COLOR;
+  // t of every sample first, in computeT's loop per geometry kind (the same t as geometryT's).
+  computeT(s, g);
+  const t = scratchT;
   for (let i = 0; i < s.count; i++) {
-    rampColorAt(stops, geometryT(g, s.x[i]!, s.y[i]!), out);
+    rampColorAt(stops, t[i]!, out);
     error += hypot3(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
   }
   return error / Math.max(1, s.count);
