@@ -29,11 +29,19 @@ export interface ChainGraph {
   readonly closed: Uint8Array;
 }
 
+/**
+ * Every region's loops, flat: loop l is the encoded chain uses (chain * 2 + (reversed ? 1 : 0))
+ * uses[useFrom[l] .. useTo[l]), and region r owns loops loopStart[r] .. loopStart[r + 1], in the
+ * order the walk found them. Typed arrays rather than an array per region and per loop (two
+ * empty arrays per region alone were a large share of the stage's garbage).
+ */
 export interface RegionLoops {
-  /** Per region: loops, each a list of encoded uses (chain * 2 + (reversed ? 1 : 0)). */
-  readonly loops: number[][][];
+  readonly uses: Int32Array;
+  readonly useFrom: Int32Array;
+  readonly useTo: Int32Array;
   /** Signed lattice area per loop (negative = outer loop with the region on the left). */
-  readonly loopArea: number[][];
+  readonly loopArea: Float64Array;
+  readonly loopStart: Int32Array;
 }
 
 /**
@@ -160,18 +168,25 @@ function walkClosedBorders(walker: ChainWalker, isBoundaryCrack: Uint8Array, wid
  * Walks chains of boundary cracks for buildChainGraph and collects them. A class rather than
  * closures inside buildChainGraph: closures are new functions on every call, and V8 optimises
  * them afresh for every picture (a batch of varied pictures kept recompiling them).
+ * The per-chain columns are typed arrays that double when full (number[] pushes, growing by
+ * copies on the heap, were most of the stage's garbage); the graph gets exact-length copies,
+ * since the memo keeps it and the fit threads get it cloned.
  */
 class ChainWalker {
   private readonly hCount: number;
-  private readonly startX: number[] = [];
-  private readonly startY: number[] = [];
-  private readonly dirStart: number[] = [0];
+  /** Chains walked so far; the columns below hold `capacity` chains. */
+  private count = 0;
+  private capacity: number;
+  private startX: Int32Array;
+  private startY: Int32Array;
+  /** dirStart[c] for every chain walked, and dirStart[count] = dirCount: one slot more. */
+  private dirStart: Int32Array;
+  private left: Int32Array;
+  private right: Int32Array;
+  private closed: Uint8Array;
   /** Every boundary crack is walked once: one byte per crack, sized before the first walk. */
   private readonly dirs: Uint8Array;
   private dirCount = 0;
-  private readonly left: number[] = [];
-  private readonly right: number[] = [];
-  private readonly closed: number[] = [];
 
   constructor(
     private readonly regionOf: Int32Array,
@@ -184,14 +199,24 @@ class ChainWalker {
     let cracks = 0;
     for (let i = 0; i < isBoundaryCrack.length; i++) cracks += isBoundaryCrack[i]!;
     this.dirs = new Uint8Array(cracks);
+    // A first guess: chains are 6 cracks long on average (validation set), rarely under 4.
+    const capacity = (this.capacity = 64 + (cracks >> 2));
+    this.startX = new Int32Array(capacity);
+    this.startY = new Int32Array(capacity);
+    this.dirStart = new Int32Array(capacity + 1);
+    this.left = new Int32Array(capacity);
+    this.right = new Int32Array(capacity);
+    this.closed = new Uint8Array(capacity);
   }
 
   walk(x0: number, y0: number, d0: number): void {
     const { regionOf, width, height, isBoundaryCrack, degree, hCount, dirs } = this;
-    this.startX.push(x0);
-    this.startY.push(y0);
-    this.left.push(sideRegion(regionOf, width, height, x0, y0, d0, true));
-    this.right.push(sideRegion(regionOf, width, height, x0, y0, d0, false));
+    if (this.count === this.capacity) this.grow();
+    const c = this.count;
+    this.startX[c] = x0;
+    this.startY[c] = y0;
+    this.left[c] = sideRegion(regionOf, width, height, x0, y0, d0, true);
+    this.right[c] = sideRegion(regionOf, width, height, x0, y0, d0, false);
     let x = x0;
     let y = y0;
     let d = d0;
@@ -228,23 +253,45 @@ class ChainWalker {
       else if (back !== 2 && x > 0 && isBoundaryCrack[y * width + x - 1] !== 0) d = 2;
       else d = 3;
     }
-    this.closed.push(isClosed);
+    this.closed[c] = isClosed;
     this.dirCount = at;
-    this.dirStart.push(at);
+    this.dirStart[c + 1] = at;
+    this.count = c + 1;
+  }
+
+  /** Doubles the per-chain columns, keeping the chains walked so far. */
+  private grow(): void {
+    const capacity = (this.capacity *= 2);
+    this.startX = grownInt32(this.startX, capacity);
+    this.startY = grownInt32(this.startY, capacity);
+    this.dirStart = grownInt32(this.dirStart, capacity + 1);
+    this.left = grownInt32(this.left, capacity);
+    this.right = grownInt32(this.right, capacity);
+    const closed = new Uint8Array(capacity);
+    closed.set(this.closed);
+    this.closed = closed;
   }
 
   graph(): ChainGraph {
+    const count = this.count;
     return {
-      count: this.startX.length,
-      startX: Int32Array.from(this.startX),
-      startY: Int32Array.from(this.startY),
+      count,
+      startX: this.startX.slice(0, count),
+      startY: this.startY.slice(0, count),
       dirs: this.dirs.subarray(0, this.dirCount),
-      dirStart: Int32Array.from(this.dirStart),
-      left: Int32Array.from(this.left),
-      right: Int32Array.from(this.right),
-      closed: Uint8Array.from(this.closed),
+      dirStart: this.dirStart.slice(0, count + 1),
+      left: this.left.slice(0, count),
+      right: this.right.slice(0, count),
+      closed: this.closed.slice(0, count),
     };
   }
+}
+
+/** A copy of `from` in a new array of `length` elements (zeros after the copied ones). */
+function grownInt32(from: Int32Array, length: number): Int32Array {
+  const out = new Int32Array(length);
+  out.set(from);
+  return out;
 }
 
 /** Region of pixel (x, y); −1 outside the image. */
@@ -306,20 +353,22 @@ export function buildRegionLoops(
     shoelace[c] = chainShoelace(graph, c);
   }
   const ends = new ChainEnds(graph, endX, endY, width, height);
-  const loops: number[][][] = Array.from({ length: regionCount }, () => []);
-  const loopArea: number[][] = Array.from({ length: regionCount }, () => []);
+  // Each side of a chain with a region on it is used by exactly one loop: at most 2 × count uses.
+  const uses = new Int32Array(graph.count * 2);
+  let useCount = 0;
+  const found = new FoundLoops(regionCount);
   const visited = new Uint8Array(graph.count * 2);
   for (let c = 0; c < graph.count; c++) {
     for (let side = 0; side < 2; side++) {
       const region = side === 0 ? graph.left[c]! : graph.right[c]!;
       if (region < 0 || visited[c * 2 + side]) continue;
-      const loop: number[] = [];
+      const from = useCount;
       let area2 = 0;
       let use = c * 2 + side;
       for (let guard = 0; guard <= graph.count * 2; guard++) {
         if (visited[use]) break;
         visited[use] = 1;
-        loop.push(use);
+        uses[useCount++] = use;
         const chain = use >> 1;
         const reversed = (use & 1) === 1;
         area2 += reversed ? -shoelace[chain]! : shoelace[chain]!;
@@ -348,11 +397,77 @@ export function buildRegionLoops(
         if (nextChain < 0) throw new Error('invariant: loop walk left the boundary graph');
         use = nextChain * 2 + (graph.left[nextChain] === region ? 0 : 1);
       }
-      loops[region]!.push(loop);
-      loopArea[region]!.push(area2 / 2);
+      found.add(region, from, useCount, area2 / 2);
     }
   }
-  return { loops, loopArea };
+  // An exact copy (the memo keeps the loops) unless every side had a region.
+  return found.byRegion(useCount === uses.length ? uses : uses.slice(0, useCount));
+}
+
+/**
+ * The loops buildRegionLoops finds, in the order it finds them (region, uses and area of each, in
+ * columns that double when full), then grouped by region.
+ */
+class FoundLoops {
+  private count = 0;
+  private region: Int32Array;
+  private from: Int32Array;
+  private to: Int32Array;
+  private area: Float64Array;
+
+  constructor(private readonly regionCount: number) {
+    // Most regions have one loop; holes add more.
+    const capacity = regionCount + 16;
+    this.region = new Int32Array(capacity);
+    this.from = new Int32Array(capacity);
+    this.to = new Int32Array(capacity);
+    this.area = new Float64Array(capacity);
+  }
+
+  add(region: number, from: number, to: number, area: number): void {
+    if (this.count === this.region.length) this.grow();
+    const l = this.count++;
+    this.region[l] = region;
+    this.from[l] = from;
+    this.to[l] = to;
+    this.area[l] = area;
+  }
+
+  private grow(): void {
+    const capacity = this.region.length * 2;
+    const region = new Int32Array(capacity);
+    const from = new Int32Array(capacity);
+    const to = new Int32Array(capacity);
+    const area = new Float64Array(capacity);
+    region.set(this.region);
+    from.set(this.from);
+    to.set(this.to);
+    area.set(this.area);
+    this.region = region;
+    this.from = from;
+    this.to = to;
+    this.area = area;
+  }
+
+  /** The loops grouped by region (a stable counting sort: each region's in the order found). */
+  byRegion(uses: Int32Array): RegionLoops {
+    const n = this.count;
+    const loopStart = new Int32Array(this.regionCount + 1);
+    for (let l = 0; l < n; l++) loopStart[this.region[l]! + 1]!++;
+    for (let r = 0; r < this.regionCount; r++) loopStart[r + 1] = loopStart[r + 1]! + loopStart[r]!;
+    const useFrom = new Int32Array(n);
+    const useTo = new Int32Array(n);
+    const loopArea = new Float64Array(n);
+    // Next free slot per region; starts as a copy of loopStart.
+    const slot = loopStart.slice(0, this.regionCount);
+    for (let l = 0; l < n; l++) {
+      const at = slot[this.region[l]!]!++;
+      useFrom[at] = this.from[l]!;
+      useTo[at] = this.to[l]!;
+      loopArea[at] = this.area[l]!;
+    }
+    return { uses, useFrom, useTo, loopArea, loopStart };
+  }
 }
 
 /**

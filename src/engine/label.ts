@@ -215,9 +215,15 @@ function resolveEdgeBlends(
             bestResidual = residual;
             bestLabel = t >= 0.5 ? la : lb;
             // A thin line (less than a pixel wide) is still a line: keep a pixel that is a
-            // ridge of A's coverage across one axis, even under half coverage.
-            if (t < 0.5 && t >= RIDGE_MIN_COVERAGE && isRidge(data, width, height, x, y, obs, la, lb, t)) bestLabel = la;
-            else if (t >= 0.5 && 1 - t >= RIDGE_MIN_COVERAGE && isRidge(data, width, height, x, y, obs, lb, la, 1 - t)) bestLabel = lb;
+            // ridge of the minor colour's coverage across one axis, even under half coverage.
+            const minor = t < 0.5 ? la : lb;
+            const share = t < 0.5 ? t : 1 - t;
+            if (share >= RIDGE_MIN_COVERAGE) {
+              sharesAround(data, width, height, x, y, obs, minor, t < 0.5 ? lb : la);
+              const below = share - RIDGE_MARGIN;
+              const around = SHARES_AROUND;
+              if ((around[0]! < below && around[1]! < below) || (around[2]! < below && around[3]! < below)) bestLabel = minor;
+            }
           }
         }
       }
@@ -257,44 +263,37 @@ function flatNeighbour(nearest: Int32Array, nearestBase: number, spread: Uint8Ar
 
 const RIDGE_MIN_COVERAGE = 0.22;
 
-/** True when the pixel's share of colour `a` (t) exceeds both neighbours' on the x or y axis. */
-function isRidge(
-  data: Uint8Array | Uint8ClampedArray,
-  width: number,
-  height: number,
-  x: number,
-  y: number,
-  obs: Float64Array,
-  a: number,
-  b: number,
-  t: number,
-): boolean {
-  const margin = 0.08;
-  const below = t - margin;
-  if (shareAt(data, width, height, x - 1, y, obs, a, b) < below && shareAt(data, width, height, x + 1, y, obs, a, b) < below) return true;
-  return shareAt(data, width, height, x, y - 1, obs, a, b) < below && shareAt(data, width, height, x, y + 1, obs, a, b) < below;
-}
+/** A ridge's neighbours on an axis have at least this much less of its colour. */
+const RIDGE_MARGIN = 0.08;
 
 /**
- * blendShare of the pixel at (x, y); 0 outside the picture. A plain function: isRidge runs per
- * blended pixel, and a closure there was an allocation on every call.
+ * Share (0–1) of colour a in the pixels left, right, above and below (x, y), each seen as a blend
+ * of palette colours a and b (0 outside the picture), for the ridge test. Written to
+ * SHARES_AROUND in that order: computed in one loop and stored, not returned one by one, since a
+ * fractional number returned from a call V8 does not inline is a new heap number.
  */
-function shareAt(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, obs: Float64Array, a: number, b: number): number {
-  if (x < 0 || y < 0 || x >= width || y >= height) return 0;
-  const o = (y * width + x) * 4;
-  return blendShare(obs, a, b, data[o]!, data[o + 1]!, data[o + 2]!);
-}
-
-/** Share (0–1) of colour `a` in an (r, g, b) pixel seen as a blend of palette colours a and b. */
-function blendShare(obs: Float64Array, a: number, b: number, r: number, g: number, bl: number): number {
+function sharesAround(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, obs: Float64Array, a: number, b: number): void {
   const dr = obs[a * 3]! - obs[b * 3]!;
   const dg = obs[a * 3 + 1]! - obs[b * 3 + 1]!;
   const db = obs[a * 3 + 2]! - obs[b * 3 + 2]!;
   const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) return 0;
-  const t = ((r - obs[b * 3]!) * dr + (g - obs[b * 3 + 1]!) * dg + (bl - obs[b * 3 + 2]!) * db) / len2;
-  return t < 0 ? 0 : t > 1 ? 1 : t;
+  for (let k = 0; k < 4; k++) {
+    const nx = x + AROUND_DX[k]!;
+    const ny = y + AROUND_DY[k]!;
+    if (nx < 0 || ny < 0 || nx >= width || ny >= height || len2 < 1) {
+      SHARES_AROUND[k] = 0;
+      continue;
+    }
+    const o = (ny * width + nx) * 4;
+    const t = ((data[o]! - obs[b * 3]!) * dr + (data[o + 1]! - obs[b * 3 + 1]!) * dg + (data[o + 2]! - obs[b * 3 + 2]!) * db) / len2;
+    SHARES_AROUND[k] = t < 0 ? 0 : t > 1 ? 1 : t;
+  }
 }
+
+const SHARES_AROUND = new Float64Array(4);
+/** Left, right, above, below. */
+const AROUND_DX = Int8Array.from([-1, 1, 0, 0]);
+const AROUND_DY = Int8Array.from([0, 0, -1, 1]);
 
 function residualSingle(obs: Float64Array, label: number, r: number, g: number, b: number): number {
   const dr = r - obs[label * 3]!;

@@ -9,8 +9,8 @@
  * fitted to the bins by least squares (hat functions, a tridiagonal system).
  */
 import { rgbToLab } from './color.js';
-import { hypot3 } from './length.js';
-import { geometryT, MAX_BINS, sameGeometry, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { hypot2, hypot3 } from './length.js';
+import { MAX_BINS, sameGeometry, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
 import type { Gradient, GradientStop } from './types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
@@ -52,39 +52,67 @@ interface Bins {
 /** Scratch t per sample, grown as needed. */
 let scratchT = new Float64Array(1024);
 
-/** t of every sample into scratchT; returns [tMin, tMax]. One loop per kind (no test per sample). */
-function computeT(s: RampSamples, g: RampGeometry): [number, number] {
+/** The t range computeT found: tRange[0] = tMin, tRange[1] = tMax (no tuple per call). */
+const tRange = new Float64Array(2);
+
+/**
+ * t of every sample into scratchT, its range into tRange: geometryT's operations, in one loop per
+ * kind with the geometry's numbers read once. Read per sample, they were new heap numbers: the
+ * three kinds' objects meet at these loads.
+ */
+function computeT(s: RampSamples, g: RampGeometry): void {
   if (scratchT.length < s.count) scratchT = new Float64Array(s.count * 2);
   const t = scratchT;
-  let tMin = Infinity;
-  let tMax = -Infinity;
+  const n = s.count;
+  const xs = s.x;
+  const ys = s.y;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
-    for (let i = 0; i < s.count; i++) {
-      const v = ux * s.x[i]! + uy * s.y[i]!;
-      t[i] = v;
-      if (v < tMin) tMin = v;
-      if (v > tMax) tMax = v;
-    }
+    for (let i = 0; i < n; i++) t[i] = ux * xs[i]! + uy * ys[i]!;
+  } else if (g.kind === 'radial') {
+    const { cx, cy } = g;
+    for (let i = 0; i < n; i++) t[i] = hypot2(xs[i]! - cx, ys[i]! - cy);
   } else {
-    for (let i = 0; i < s.count; i++) {
-      const v = geometryT(g, s.x[i]!, s.y[i]!);
-      t[i] = v;
-      if (v < tMin) tMin = v;
-      if (v > tMax) tMax = v;
+    const { cx, cy, ux, uy, ratio } = g;
+    for (let i = 0; i < n; i++) {
+      const dx = xs[i]! - cx;
+      const dy = ys[i]! - cy;
+      const u = ux * dx + uy * dy;
+      const v = (ux * dy - uy * dx) / ratio;
+      t[i] = Math.sqrt(u * u + v * v);
     }
   }
-  return [tMin, tMax];
+  let tMin = Infinity;
+  let tMax = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = t[i]!;
+    if (v < tMin) tMin = v;
+    if (v > tMax) tMax = v;
+  }
+  tRange[0] = tMin;
+  tRange[1] = tMax;
 }
 
-/** The samples binned by t (1-px bins, at most MAX_BINS); `scratch` bins are overwritten by the next call. */
+/**
+ * Per-bin sums of binSamples: at most MAX_BINS + 1 bins (the width is at least the range over
+ * MAX_BINS), so sized once. Overwritten by the next binning: the bins live only while rampFor fits
+ * their stops.
+ */
+const binCounts = new Float64Array(MAX_BINS + 1);
+const binSums = new Float64Array((MAX_BINS + 1) * 3);
+
+/** The samples binned by t (1-px bins, at most MAX_BINS); the bins are overwritten by the next call. */
 function binSamples(s: RampSamples, g: RampGeometry): Bins {
-  const [tMin, tMax] = computeT(s, g);
+  computeT(s, g);
+  const tMin = tRange[0]!;
+  const tMax = tRange[1]!;
   const t = scratchT;
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const count = Math.floor((tMax - tMin) / width) + 1;
-  const n = new Float64Array(count);
-  const sum = new Float64Array(count * 3);
+  // (No samples: the range is not finite, and sized arrays would have thrown here too.)
+  if (!(count >= 1 && count <= binCounts.length)) throw new RangeError('invariant: 1 to MAX_BINS + 1 bins');
+  const n = binCounts.fill(0, 0, count);
+  const sum = binSums.fill(0, 0, count * 3);
   const rgb = s.rgb;
   for (let i = 0; i < s.count; i++) {
     const b = Math.min(count - 1, Math.floor((t[i]! - tMin) / width));
@@ -119,29 +147,46 @@ let LAST_RAMP: { readonly samples: RampSamples; readonly ramp: FittedRamp } | un
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
 export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array): number {
   let error = 0;
-  const out = new Float64Array(3);
+  const out = RAMP_COLOR;
+  // t of every sample first, in computeT's loop per geometry kind (the same t as geometryT's).
+  computeT(s, g);
+  const t = scratchT;
   for (let i = 0; i < s.count; i++) {
-    rampColorAt(stops, geometryT(g, s.x[i]!, s.y[i]!), out);
+    rampColorAt(stops, t[i]!, out);
     error += hypot3(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
   }
   return error / Math.max(1, s.count);
 }
 
+/** rampError's colour of the ramp at one sample. */
+const RAMP_COLOR = new Float64Array(3);
+
 /** The ramp's colour at t (stops t, r, g, b; padded beyond the ends) into out[0..2]. */
 export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): void {
-  const last = stops.length / 4 - 1;
-  if (t <= stops[0]!) {
-    out[0] = stops[1]!;
-    out[1] = stops[2]!;
-    out[2] = stops[3]!;
+  rampColorOf(stops, 0, stops.length / 4, t, out);
+}
+
+/**
+ * rampColorAt for the ramp of `count` stops from stop `first` of a packed stop list: sub-pixel
+ * edges ask per pixel, and a subarray view per call was a new object each time.
+ */
+export function rampColorOf(stops: Float64Array, first: number, count: number, t: number, out: Float64Array): void {
+  // No stops: nothing written (as a view of none would read undefined and write nothing).
+  if (count < 1) return;
+  const base = first * 4;
+  const last = count - 1;
+  if (t <= stops[base]!) {
+    out[0] = stops[base + 1]!;
+    out[1] = stops[base + 2]!;
+    out[2] = stops[base + 3]!;
     return;
   }
   for (let k = 1; k <= last; k++) {
-    const t1 = stops[k * 4]!;
+    const t1 = stops[base + k * 4]!;
     if (t <= t1 || k === last) {
-      const t0 = stops[(k - 1) * 4]!;
+      const t0 = stops[base + (k - 1) * 4]!;
       const f = t >= t1 ? 1 : (t - t0) / (t1 - t0);
-      for (let c = 0; c < 3; c++) out[c] = stops[(k - 1) * 4 + 1 + c]! + (stops[k * 4 + 1 + c]! - stops[(k - 1) * 4 + 1 + c]!) * f;
+      for (let c = 0; c < 3; c++) out[c] = stops[base + (k - 1) * 4 + 1 + c]! + (stops[base + k * 4 + 1 + c]! - stops[base + (k - 1) * 4 + 1 + c]!) * f;
       return;
     }
   }
@@ -154,30 +199,44 @@ export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): 
  * stop colours fitted to the bins by least squares.
  */
 function fitStops(bins: Bins): Float64Array {
-  const centre = (b: number): number => bins.tMin + (b + 0.5) * bins.width;
-  const filled: number[] = [];
+  let filledCount = 0;
   let total = 0;
   for (let b = 0; b < bins.count; b++) {
     if (bins.n[b]! > 0) {
-      filled.push(b);
+      FILLED_BINS[filledCount++] = b;
       total += bins.n[b]!;
     }
   }
+  const filled = FILLED_BINS.subarray(0, filledCount);
   // Bins of one or two pixels (a corner, the tip of a ramp) are noise, not shape; the centre of a
   // radial ramp has few pixels per bin yet carries its first stop.
   const minCount = Math.min(3, (0.5 * total) / filled.length);
-  const means = new Float64Array(bins.count * 3);
+  // Only the filled bins' means are written, and only they are read.
+  const means = BIN_MEANS;
   for (const b of filled) for (let c = 0; c < 3; c++) means[b * 3 + c] = bins.sum[b * 3 + c]! / bins.n[b]!;
   const curve = smoothedCurve(bins, filled, minCount);
   const positions: number[] = [];
   if (curve.count < 2) {
-    positions.push(centre(filled[0]!), centre(filled[filled.length - 1]!));
+    positions.push(binCentre(bins, filled[0]!), binCentre(bins, filled[filled.length - 1]!));
     if (positions[1] === positions[0]) positions[1] = positions[0]! + bins.width;
   } else {
     for (const i of splitCurve(curve)) positions.push(curve.t[i]!);
   }
   return leastSquaresStops(bins, means, filled, positions);
 }
+
+/** Centre t of bin b. */
+function binCentre(bins: Bins, b: number): number {
+  return bins.tMin + (b + 0.5) * bins.width;
+}
+
+/**
+ * fitStops' bins that hold samples, the ones smoothedCurve keeps of them, and the bins' mean
+ * colours: at most MAX_BINS + 1 bins, so sized once (number[] pushes grew by copies per ramp).
+ */
+const FILLED_BINS = new Int32Array(MAX_BINS + 1);
+const KEPT_BINS = new Int32Array(MAX_BINS + 1);
+const BIN_MEANS = new Float64Array((MAX_BINS + 1) * 3);
 
 /** The bins' mean colours along t, each averaged with its neighbours (±2 bins, by count), thin bins left out. */
 interface Curve {
@@ -187,8 +246,10 @@ interface Curve {
   readonly lab: Float64Array;
 }
 
-function smoothedCurve(bins: Bins, filled: readonly number[], minCount: number): Curve {
-  const kept = filled.filter((b) => bins.n[b]! >= minCount);
+function smoothedCurve(bins: Bins, filled: Int32Array, minCount: number): Curve {
+  let keptCount = 0;
+  for (const b of filled) if (bins.n[b]! >= minCount) KEPT_BINS[keptCount++] = b;
+  const kept = KEPT_BINS.subarray(0, keptCount);
   const t = new Float64Array(kept.length);
   const rgb = new Float64Array(kept.length * 3);
   const lab = new Float64Array(kept.length * 3);
@@ -220,48 +281,68 @@ function smoothedCurve(bins: Bins, filled: readonly number[], minCount: number):
  */
 function splitCurve(curve: Curve): number[] {
   const kept = [0, curve.count - 1];
-  const lab = new Float64Array(3);
-  const worstOf = (i: number, j: number): { at: number; de: number } => {
-    let at = -1;
-    let de = 0;
-    for (let k = i + 1; k < j; k++) {
-      const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
-      rgbToLab(
-        curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
-        curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
-        curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
-        lab,
-        0,
-      );
-      const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
-      if (d > de) {
-        de = d;
-        at = k;
-      }
-    }
-    return { at, de };
-  };
   // The worst point of each stretch between kept points (stretch s: kept[s] … kept[s + 1]); a
   // split only changes the stretch it cuts, so the others are not measured again.
-  const worst = [worstOf(kept[0]!, kept[1]!)];
+  measureStretch(curve, kept[0]!, kept[1]!, 0);
+  let stretches = 1;
   while (kept.length < MAX_STOPS) {
     let bestAt = -1;
     let bestDe = STOP_TOLERANCE_DE;
     let bestStretch = -1;
     for (let s = 0; s + 1 < kept.length; s++) {
-      const w = worst[s]!;
-      if (w.de > bestDe) {
-        bestDe = w.de;
-        bestAt = w.at;
+      if (stretchDe[s]! > bestDe) {
+        bestDe = stretchDe[s]!;
+        bestAt = stretchAt[s]!;
         bestStretch = s;
       }
     }
     if (bestAt < 0) break;
     // bestAt lies strictly inside its stretch: inserting it there keeps kept sorted.
     kept.splice(bestStretch + 1, 0, bestAt);
-    worst.splice(bestStretch, 1, worstOf(kept[bestStretch]!, bestAt), worstOf(bestAt, kept[bestStretch + 2]!));
+    // The stretch splits in two: the ones after it move up one place.
+    stretchAt.copyWithin(bestStretch + 2, bestStretch + 1, stretches);
+    stretchDe.copyWithin(bestStretch + 2, bestStretch + 1, stretches);
+    stretches++;
+    measureStretch(curve, kept[bestStretch]!, bestAt, bestStretch);
+    measureStretch(curve, bestAt, kept[bestStretch + 2]!, bestStretch + 1);
   }
   return kept;
+}
+
+/**
+ * splitCurve's stretches: the worst point of each and its ΔE76 (-1 and 0 when none is off).
+ * Typed columns of MAX_STOPS − 1 stretches, rather than an object per measured stretch.
+ */
+const stretchAt = new Int32Array(MAX_STOPS);
+const stretchDe = new Float64Array(MAX_STOPS);
+/** The Lab colour of the straight blend at one curve point. */
+const blendLab = new Float64Array(3);
+
+/**
+ * The curve point strictly between i and j furthest (ΔE76) from the straight sRGB blend of i and
+ * j, written to stretch s.
+ */
+function measureStretch(curve: Curve, i: number, j: number, s: number): void {
+  const lab = blendLab;
+  let at = -1;
+  let de = 0;
+  for (let k = i + 1; k < j; k++) {
+    const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
+    rgbToLab(
+      curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
+      curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
+      curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
+      lab,
+      0,
+    );
+    const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
+    if (d > de) {
+      de = d;
+      at = k;
+    }
+  }
+  stretchAt[s] = at;
+  stretchDe[s] = de;
 }
 
 /**
@@ -269,7 +350,7 @@ function splitCurve(curve: Curve): number[] {
  * piecewise-linear ramp and the bin means: a tridiagonal system of hat-function overlaps, one
  * right-hand side per channel (Thomas algorithm).
  */
-function leastSquaresStops(bins: Bins, means: Float64Array, filled: readonly number[], positions: readonly number[]): Float64Array {
+function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, positions: readonly number[]): Float64Array {
   const k = positions.length;
   const diag = new Float64Array(k);
   const off = new Float64Array(k); // off[i] couples stop i and i + 1

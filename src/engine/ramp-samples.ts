@@ -141,7 +141,10 @@ export function boundsOf(s: RampSamples): Bounds {
   return b;
 }
 
-/** t of the point (x, y) for a geometry (px along the axis, or from the centre along the first axis). */
+/**
+ * t of the point (x, y) for a geometry (px along the axis, or from the centre along the first axis).
+ * computeT (ramp-fit.ts) repeats these operations in a loop per kind: change both together.
+ */
 export function geometryT(g: RampGeometry, x: number, y: number): number {
   if (g.kind === 'linear') return g.ux * x + g.uy * y;
   if (g.kind === 'radial') return hypot2(x - g.cx, y - g.cy);

@@ -14,7 +14,7 @@
  */
 import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
-import { rampColorAt, type FittedRamp } from './ramp-fit.js';
+import { rampColorAt, rampColorOf, type FittedRamp } from './ramp-fit.js';
 import type { Regions } from './regions.js';
 import type { Shading, ShadingInput, SmoothArea } from './shading.js';
 import { findRoot } from './smooth-areas.js';
@@ -86,7 +86,7 @@ const GEOMETRY_STRIDE = 6;
 
 /** The colour of area a's ramp at point (x, y) into out[0..2]. */
 export function rampColorOfArea(ramps: AreaRamps, a: number, x: number, y: number, out: Float64Array): void {
-  rampColorAt(ramps.stops.subarray(ramps.stopStart[a]! * 4, ramps.stopStart[a + 1]! * 4), rampT(ramps, a, x, y), out);
+  rampColorOf(ramps.stops, ramps.stopStart[a]!, ramps.stopStart[a + 1]! - ramps.stopStart[a]!, rampT(ramps, a, x, y), out);
 }
 
 /**

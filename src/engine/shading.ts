@@ -117,11 +117,7 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   // Soft pairs of each group, as member indices (for the split).
   const memberIndex = new Int32Array(regions.count).fill(-1);
   for (const list of members) for (let i = 0; i < list.length; i++) memberIndex[list[i]!] = i;
-  const softOf: [number, number][][] = members.map(() => []);
-  for (let e = 0; e < pairs.count; e++) {
-    const g = groupOf[pairs.a[e]!]!;
-    if (g >= 0 && isSoftPair(pairs, e)) softOf[g]!.push([memberIndex[pairs.a[e]!]!, memberIndex[pairs.b[e]!]!]);
-  }
+  const soft = softPairsByGroup(pairs, groupOf, memberIndex, members.length);
   const areas: Candidate[] = [];
   let nextId = members.length;
   const partOf = new Int32Array(regions.count).fill(-1);
@@ -138,7 +134,7 @@ export function findSmoothAreas(input: ShadingInput): Shading {
     }
     // A split needs three regions or more, and room for a part of an area's size.
     if (members[g]!.length < 3 || groupPx.length < SPLIT_MIN_SHARE_OF_AREA * minAreaSamples(input)) continue;
-    const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, softOf[g]!, localIndex);
+    const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, soft.pairs.subarray(soft.start[g]! * 2, soft.start[g + 1]! * 2), localIndex);
     let partCount = 0;
     for (let i = 0; i < members[g]!.length; i++) {
       partOf[members[g]![i]!] = nextId + cluster[i]!;
@@ -158,6 +154,32 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   shareGradients(areas);
   const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
   return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
+}
+
+/**
+ * The soft pairs of each group as member-index pairs, in pair order: group g's are pairs[2k],
+ * pairs[2k + 1] for k in start[g] .. start[g + 1]. Counted, then placed (no tuple per pair).
+ */
+function softPairsByGroup(pairs: RegionPairs, groupOf: Int32Array, memberIndex: Int32Array, groups: number): { readonly start: Int32Array; readonly pairs: Int32Array } {
+  const start = new Int32Array(groups + 1);
+  const soft = new Uint8Array(pairs.count);
+  for (let e = 0; e < pairs.count; e++) {
+    const g = groupOf[pairs.a[e]!]!;
+    if (g >= 0 && isSoftPair(pairs, e)) {
+      soft[e] = 1;
+      start[g + 1]!++;
+    }
+  }
+  for (let g = 0; g < groups; g++) start[g + 1] = start[g + 1]! + start[g]!;
+  const out = new Int32Array(start[groups]! * 2);
+  const next = start.slice(0, groups);
+  for (let e = 0; e < pairs.count; e++) {
+    if (soft[e] === 0) continue;
+    const k = next[groupOf[pairs.a[e]!]!]!++;
+    out[k * 2] = memberIndex[pairs.a[e]!]!;
+    out[k * 2 + 1] = memberIndex[pairs.b[e]!]!;
+  }
+  return { start, pairs: out };
 }
 
 /** The smooth areas of a picture and the edge specks beside them that join another region. */

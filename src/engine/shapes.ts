@@ -6,13 +6,21 @@
  * `stacked` keeps only the holes something transparent shows through, since the shapes stacked
  * above cover the others.
  */
-import { DX, DY, type buildRegionLoops, type ChainGraph } from './boundary.js';
+import { DX, DY, type ChainGraph, type RegionLoops } from './boundary.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
 import { findRegions, type Regions } from './regions.js';
 import type { ChainUse, EngineParams, Gradient, Loop, Rgba, Shape, ShapePrimitive } from './types.js';
 
-function decodeUse(use: number): ChainUse {
-  return { chain: use >> 1, reversed: (use & 1) === 1 };
+/** Loop l of the flat loop lists as the writers' chain uses. */
+function decodeLoop(loops: RegionLoops, l: number): ChainUse[] {
+  const from = loops.useFrom[l]!;
+  // Sized once (pushes would grow it by copies); every slot is written below.
+  const out = new Array<ChainUse>(loops.useTo[l]! - from);
+  for (let k = 0; k < out.length; k++) {
+    const use = loops.uses[from + k]!;
+    out[k] = { chain: use >> 1, reversed: (use & 1) === 1 };
+  }
+  return out;
 }
 
 /** Transparent points enclosed by the picture (enclosedVoidPoints): where a stacked hole must stay. */
@@ -21,7 +29,7 @@ export type EnclosedVoid = readonly (readonly [number, number])[];
 /** The shapes of a trace, bottom first; a shape whose outer loop is one primitive chain carries it. */
 export function assembleShapes(
   regions: Regions,
-  loops: ReturnType<typeof buildRegionLoops>,
+  loops: RegionLoops,
   graph: ChainGraph,
   fills: readonly Rgba[],
   params: EngineParams,
@@ -32,34 +40,31 @@ export function assembleShapes(
 ): Shape[] {
   const shapes: Shape[] = [];
   const outerAreas: number[] = [];
+  const areas = loops.loopArea;
   for (let r = 0; r < regions.count; r++) {
-    const regionLoops = loops.loops[r]!;
-    const areas = loops.loopArea[r]!;
+    const first = loops.loopStart[r]!;
+    const end = loops.loopStart[r + 1]!;
     let outerIndex = -1;
-    for (let i = 0; i < regionLoops.length; i++) if (areas[i]! < 0 && (outerIndex < 0 || areas[i]! < areas[outerIndex]!)) outerIndex = i;
+    for (let i = first; i < end; i++) if (areas[i]! < 0 && (outerIndex < 0 || areas[i]! < areas[outerIndex]!)) outerIndex = i;
     if (outerIndex < 0) continue;
     const holes: Loop[] = [];
-    for (let i = 0; i < regionLoops.length; i++) {
+    for (let i = first; i < end; i++) {
       if (i === outerIndex) continue;
-      const hole = regionLoops[i]!;
       // Stacked: a hole is drawn only where something transparent shows through it; every other
       // hole is covered by the shapes stacked above.
-      if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, hole, enclosedVoid)) continue;
-      holes.push(hole.map(decodeUse));
+      if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, loops, i, enclosedVoid)) continue;
+      holes.push(decodeLoop(loops, i));
     }
-    const outer = regionLoops[outerIndex]!.map(decodeUse);
+    const outer = decodeLoop(loops, outerIndex);
     const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
     const gradient = gradientOf?.[r];
-    shapes.push({
-      region: r,
-      color: fills[regions.labelOf[r]!]!,
-      ...(gradient ? { gradient } : {}),
-      outer,
-      holes,
-      areaPx: regions.area[r]!,
-      parent: parentOf[r]!,
-      ...(primitive ? { primitive } : {}),
-    });
+    const color = fills[regions.labelOf[r]!]!;
+    const areaPx = regions.area[r]!;
+    const parent = parentOf[r]!;
+    // Literals rather than spreads of optional fields: each spread was a throw-away object and a
+    // slow copy. Keys in the same order either way (gradient after color, primitive last).
+    const shape: Shape = gradient ? { region: r, color, gradient, outer, holes, areaPx, parent } : { region: r, color, outer, holes, areaPx, parent };
+    shapes.push(primitive ? { ...shape, primitive } : shape);
     outerAreas.push(-areas[outerIndex]!);
   }
   // Bottom first: a region inside another's hole always has a smaller outer area. Shapes were
@@ -69,9 +74,9 @@ export function assembleShapes(
   return ordered;
 }
 
-/** True when one of the transparent points (x, y) lies inside the loop. */
-function enclosesVoid(graph: ChainGraph, loop: readonly number[], points: readonly (readonly [number, number])[]): boolean {
-  for (const [x, y] of points) if (loopContains(graph, loop, x, y)) return true;
+/** True when one of the transparent points (x, y) lies inside loop l. */
+function enclosesVoid(graph: ChainGraph, loops: RegionLoops, l: number, points: readonly (readonly [number, number])[]): boolean {
+  for (const [x, y] of points) if (loopContains(graph, loops, l, x, y)) return true;
   return false;
 }
 
@@ -81,25 +86,16 @@ function enclosesVoid(graph: ChainGraph, loop: readonly number[], points: readon
  * (shared chains) claims every region inside that no smaller container has claimed yet. A claimed
  * region is not walked through: what lies beyond it is inside one of its own holes.
  */
-export function containingRegions(count: number, loops: ReturnType<typeof buildRegionLoops>, graph: ChainGraph): Int32Array {
+export function containingRegions(count: number, loops: RegionLoops, graph: ChainGraph): Int32Array {
   const parent = new Int32Array(count).fill(-1);
-  const adjacency: number[][] = [];
-  for (let r = 0; r < count; r++) adjacency.push([]);
-  for (let c = 0; c < graph.count; c++) {
-    const a = graph.left[c]!;
-    const b = graph.right[c]!;
-    if (a >= 0 && b >= 0 && a !== b) {
-      adjacency[a]!.push(b);
-      adjacency[b]!.push(a);
-    }
-  }
+  const adjacency = regionAdjacency(count, graph);
   const outerArea = new Float64Array(count);
   const containers: number[] = [];
   for (let r = 0; r < count; r++) {
-    const areas = loops.loopArea[r]!;
     let outer = 0;
     let holes = 0;
-    for (const a of areas) {
+    for (let l = loops.loopStart[r]!; l < loops.loopStart[r + 1]!; l++) {
+      const a = loops.loopArea[l]!;
       if (a < outer) outer = a;
       if (a > 0) holes++;
     }
@@ -109,12 +105,10 @@ export function containingRegions(count: number, loops: ReturnType<typeof buildR
   sortIndicesByKey(containers, outerArea, false);
   const stack: number[] = [];
   for (const t of containers) {
-    const regionLoops = loops.loops[t]!;
-    const areas = loops.loopArea[t]!;
-    for (let i = 0; i < regionLoops.length; i++) {
-      if (!(areas[i]! > 0)) continue;
-      for (const use of regionLoops[i]!) {
-        const c = use >> 1;
+    for (let l = loops.loopStart[t]!; l < loops.loopStart[t + 1]!; l++) {
+      if (!(loops.loopArea[l]! > 0)) continue;
+      for (let k = loops.useFrom[l]!; k < loops.useTo[l]!; k++) {
+        const c = loops.uses[k]! >> 1;
         const inside = graph.left[c] === t ? graph.right[c]! : graph.left[c]!;
         if (inside >= 0 && inside !== t && parent[inside] === -1) {
           parent[inside] = t;
@@ -124,7 +118,8 @@ export function containingRegions(count: number, loops: ReturnType<typeof buildR
     }
     while (stack.length > 0) {
       const r = stack.pop()!;
-      for (const n of adjacency[r]!) {
+      for (let k = adjacency.start[r]!; k < adjacency.start[r + 1]!; k++) {
+        const n = adjacency.next[k]!;
         if (n === t || parent[n] !== -1 || outerArea[n]! >= outerArea[t]!) continue;
         parent[n] = t;
         stack.push(n);
@@ -132,6 +127,35 @@ export function containingRegions(count: number, loops: ReturnType<typeof buildR
     }
   }
   return parent;
+}
+
+/**
+ * Each region's neighbours across the chains (one entry per chain between two regions, in chain
+ * order): region r's are next[start[r] .. start[r + 1]). Two passes over the chains (count, then
+ * place) instead of an array per region.
+ */
+function regionAdjacency(count: number, graph: ChainGraph): { readonly start: Int32Array; readonly next: Int32Array } {
+  const start = new Int32Array(count + 1);
+  for (let c = 0; c < graph.count; c++) {
+    const a = graph.left[c]!;
+    const b = graph.right[c]!;
+    if (a >= 0 && b >= 0 && a !== b) {
+      start[a + 1]!++;
+      start[b + 1]!++;
+    }
+  }
+  for (let r = 0; r < count; r++) start[r + 1] = start[r + 1]! + start[r]!;
+  const next = new Int32Array(start[count]!);
+  const slot = start.slice(0, count);
+  for (let c = 0; c < graph.count; c++) {
+    const a = graph.left[c]!;
+    const b = graph.right[c]!;
+    if (a >= 0 && b >= 0 && a !== b) {
+      next[slot[a]!++] = b;
+      next[slot[b]!++] = a;
+    }
+  }
+  return { start, next };
 }
 
 /** One pixel centre per transparent component that does not touch the image border. */
@@ -154,11 +178,11 @@ export function enclosedVoidPoints(regionOf: Int32Array, width: number, height: 
   return out;
 }
 
-/** Even-odd point-in-polygon on the loop's lattice polyline. */
-function loopContains(graph: ChainGraph, loop: readonly number[], px: number, py: number): boolean {
+/** Even-odd point-in-polygon on loop l's lattice polyline. */
+function loopContains(graph: ChainGraph, loops: RegionLoops, l: number, px: number, py: number): boolean {
   let inside = false;
-  for (const use of loop) {
-    const c = use >> 1;
+  for (let k = loops.useFrom[l]!; k < loops.useTo[l]!; k++) {
+    const c = loops.uses[k]! >> 1;
     let x = graph.startX[c]!;
     let y = graph.startY[c]!;
     for (let k = graph.dirStart[c]!; k < graph.dirStart[c + 1]!; k++) {

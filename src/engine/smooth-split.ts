@@ -51,8 +51,9 @@ interface Cluster {
 }
 
 /**
- * Clusters of `members` (region ids) joined across `pairs` (index pairs into members) by cheapest
- * quadratic-model merges. Returns a cluster id per member, clusters numbered by their first member.
+ * Clusters of `members` (region ids) joined across `pairs` (index pairs into members, flat: a, b,
+ * a, b …) by cheapest quadratic-model merges. Returns a cluster id per member, clusters numbered
+ * by their first member.
  * @param localIndex scratch, one entry per region, all −1 (left so).
  */
 export function splitSmooth(
@@ -61,7 +62,7 @@ export function splitSmooth(
   regionOf: Int32Array,
   pixels: Int32Array,
   members: readonly number[],
-  pairs: readonly (readonly [number, number])[],
+  pairs: Int32Array,
   localIndex: Int32Array,
 ): Int32Array {
   const k = members.length;
@@ -76,9 +77,9 @@ export function splitSmooth(
   for (let i = 0; i < k; i++) parent[i] = i;
   const neighbours: Set<number>[] = [];
   for (let i = 0; i < k; i++) neighbours.push(new Set());
-  for (const [a, b] of pairs) {
-    neighbours[a]!.add(b);
-    neighbours[b]!.add(a);
+  for (let p = 0; p < pairs.length; p += 2) {
+    neighbours[pairs[p]!]!.add(pairs[p + 1]!);
+    neighbours[pairs[p + 1]!]!.add(pairs[p]!);
   }
   const version = new Int32Array(k);
   const heap = new MergeHeap();
@@ -87,7 +88,7 @@ export function splitSmooth(
     const cost = mergeCost(clusters[a]!, clusters[b]!, rss[a]!, rss[b]!, scratch);
     if (cost <= MERGE_COST) heap.push(cost, a, b, version[a]!, version[b]!);
   };
-  for (const [a, b] of pairs) push(Math.min(a, b), Math.max(a, b));
+  for (let p = 0; p < pairs.length; p += 2) push(Math.min(pairs[p]!, pairs[p + 1]!), Math.max(pairs[p]!, pairs[p + 1]!));
   while (heap.size > 0) {
     const e = heap.pop();
     if (version[e.a] !== e.va || version[e.b] !== e.vb || parent[e.a] !== e.a || parent[e.b] !== e.b) continue;

@@ -52,9 +52,13 @@ function pinchEnd(ctx: SampleContext, x: number, y: number, d: number, out: Floa
   if (!ctx.links || x <= 0 || y <= 0 || x >= ctx.width || y >= ctx.height) return;
   const link = ctx.links[y * (ctx.width + 1) + x]!;
   if (link === 0) return;
-  const [lx, ly, rx, ry] = sidePixels(x, y, d);
-  // The unlinked side is the pixel that is not on the linked diagonal.
-  const [ux, uy] = onLinkedDiagonal(link, x, y, lx, ly) ? [rx, ry] : [lx, ly];
+  // The unlinked side is the pixel that is not on the linked diagonal (no tuples: every chain end
+  // of a line-art or pinched picture comes here).
+  const lx = leftPixelX(x, d);
+  const ly = leftPixelY(y, d);
+  const leftLinked = onLinkedDiagonal(link, x, y, lx, ly);
+  const ux = leftLinked ? rightPixelX(x, d) : lx;
+  const uy = leftLinked ? rightPixelY(y, d) : ly;
   out[k * 2] = x + (ux + 0.5 - x) * 2 * PINCH_OFFSET;
   out[k * 2 + 1] = y + (uy + 0.5 - y) * 2 * PINCH_OFFSET;
 }
@@ -120,32 +124,29 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     const d = graph.dirs[s]!;
     const mx = x + DX[d]! / 2;
     const my = y + DY[d]! / 2;
+    // The pixels left and right of this crack.
+    const lx = leftPixelX(x, d);
+    const ly = leftPixelY(y, d);
+    const rx = rightPixelX(x, d);
+    const ry = rightPixelY(y, d);
     let offset = 0;
     if (!Number.isNaN(threshold)) {
       // Two bands of one area: the edge is where the ramp's t crosses the threshold between the
       // two pixel centres (linear in between).
-      const lx = d === 0 ? x : d === 1 ? x : x - 1;
-      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
-      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
-      const ry = d === 0 ? y : d === 1 ? y : y - 1;
       const area = ramps!.areaOfRegion[a]!;
       const tl = rampT(ramps!, area, lx + 0.5, ly + 0.5);
       const tr = rampT(ramps!, area, rx + 0.5, ry + 0.5);
       if (tr !== tl) offset = Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5));
     } else if (shaded && contrastOk) {
-      const lx = d === 0 ? x : d === 1 ? x : x - 1;
-      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
-      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
-      const ry = d === 0 ? y : d === 1 ? y : y - 1;
-      offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, lx, ly, a, b) + shadedCoverage(ctx, rx, ry, a, b) - 1));
+      shadedCoverage(ctx, lx, ly, a, b);
+      const tl = coverage[0]!;
+      shadedCoverage(ctx, rx, ry, a, b);
+      offset = Math.max(-0.5, Math.min(0.5, tl + coverage[0]! - 1));
     } else if (contrastOk) {
-      // Pixels left and right of this crack (see sidePixels), without allocating.
-      const lx = d === 0 ? x : d === 1 ? x : x - 1;
-      const ly = d === 0 ? y - 1 : d === 1 ? y : d === 2 ? y : y - 1;
-      const rx = d === 0 ? x : d === 1 ? x - 1 : d === 2 ? x - 1 : x;
-      const ry = d === 0 ? y : d === 1 ? y : y - 1;
-      const tp = coverageOfA(ctx, lx, ly, a, b);
-      let tq = coverageOfA(ctx, rx, ry, a, b);
+      coverageOfA(ctx, lx, ly, a, b);
+      const tp = coverage[0]!;
+      coverageOfA(ctx, rx, ry, a, b);
+      let tq = coverage[0]!;
       // A one-pixel gap between two parts of A shares its coverage between its two edges.
       if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
       const farX = lx + DY[d]!;
@@ -155,7 +156,8 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
         // Coverage in q puts this edge that far into q and p's missing share on the far side;
         // coverage beyond p puts p's missing share on this side; with neither, it is split.
         // Shares vary smoothly with the two coverages (no jumps along a line: fewer nodes).
-        const tFar = coverageOfA(ctx, farX, farY, a, b);
+        coverageOfA(ctx, farX, farY, a, b);
+        const tFar = coverage[0]!;
         const share = (tFar + THIN_COVERAGE) / (tq + tFar + 2 * THIN_COVERAGE);
         offset = Math.max(-0.5, Math.min(0.5, tq - (1 - tp) * share));
       } else offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
@@ -218,12 +220,17 @@ function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Arra
     const iInArea = ramps.areaOfRegion[ri] === area;
     if (iInArea === (ramps.areaOfRegion[rj] === area)) continue;
     // P in the area, Q the other region; the normal points from P to Q.
-    const [p, q, rp] = iInArea ? [i, j, ri] : [j, i, rj];
+    const p = iInArea ? i : j;
+    const q = iInArea ? j : i;
+    const rp = iInArea ? ri : rj;
     const px = x - 1 + (p & 1);
     const py = y - 1 + (p >> 1);
     const qx = x - 1 + (q & 1);
     const qy = y - 1 + (q >> 1);
-    const offset = Math.max(-0.5, Math.min(0.5, shadedCoverage(ctx, px, py, rp, other) + shadedCoverage(ctx, qx, qy, rp, other) - 1));
+    shadedCoverage(ctx, px, py, rp, other);
+    const tp = coverage[0]!;
+    shadedCoverage(ctx, qx, qy, rp, other);
+    const offset = Math.max(-0.5, Math.min(0.5, tp + coverage[0]! - 1));
     sx += (px + qx + 1) / 2 + (qx - px) * offset;
     sy += (py + qy + 1) / 2 + (qy - py) * offset;
     n++;
@@ -254,11 +261,17 @@ function bandThreshold(ramps: AreaRamps, a: number, b: number): number {
 
 /**
  * coverageOfA where a or b is a shaded region: each side's colour is its colour at this pixel
- * (a shaded region's ramp there, another region's mean).
+ * (a shaded region's ramp there, another region's mean). Written to coverage[0].
  */
-function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: number): number {
-  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
-  if (a < 0 || b < 0) return coverageOfA(ctx, x, y, a, b);
+function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: number): void {
+  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) {
+    coverage[0] = a < 0 ? 1 : 0;
+    return;
+  }
+  if (a < 0 || b < 0) {
+    coverageOfA(ctx, x, y, a, b);
+    return;
+  }
   const ca = LOCAL_A;
   const cb = LOCAL_B;
   localColor(ctx, a, x, y, ca);
@@ -268,9 +281,12 @@ function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: 
   const dg = ca[1]! - cb[1]!;
   const db = ca[2]! - cb[2]!;
   const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) return 0.5;
+  if (len2 < 1) {
+    coverage[0] = 0.5;
+    return;
+  }
   const t = ((ctx.data[o]! - cb[0]!) * dr + (ctx.data[o + 1]! - cb[1]!) * dg + (ctx.data[o + 2]! - cb[2]!) * db) / len2;
-  return t < 0 ? 0 : t > 1 ? 1 : t;
+  coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 const LOCAL_A = new Float64Array(3);
@@ -291,30 +307,58 @@ function colorDistance(colors: Float64Array, a: number, b: number): number {
   return hypot3(colors[a * 3]! - colors[b * 3]!, colors[a * 3 + 1]! - colors[b * 3 + 1]!, colors[a * 3 + 2]! - colors[b * 3 + 2]!);
 }
 
-/** Pixels on the left and right of the crack stepped from vertex (x, y) in direction d. */
-function sidePixels(x: number, y: number, d: number): [number, number, number, number] {
-  switch (d) {
-    case 0: return [x, y - 1, x, y];
-    case 1: return [x, y, x - 1, y];
-    case 2: return [x - 1, y, x - 1, y - 1];
-    default: return [x - 1, y - 1, x, y - 1];
-  }
+/*
+ * The pixels on the left and on the right of the crack stepped from vertex (x, y) in direction d
+ * (0=E 1=S 2=W 3=N, y down), one coordinate each: E (x, y−1) | (x, y), S (x, y) | (x−1, y),
+ * W (x−1, y) | (x−1, y−1), N (x−1, y−1) | (x, y−1). Integers, so calls to them allocate nothing.
+ */
+function leftPixelX(x: number, d: number): number {
+  return d === 0 || d === 1 ? x : x - 1;
+}
+function leftPixelY(y: number, d: number): number {
+  return d === 0 || d === 3 ? y - 1 : y;
+}
+function rightPixelX(x: number, d: number): number {
+  return d === 0 || d === 3 ? x : x - 1;
+}
+function rightPixelY(y: number, d: number): number {
+  return d === 0 || d === 1 ? y : y - 1;
 }
 
-/** Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing). */
-function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: number): number {
-  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) return a < 0 ? 1 : 0;
+/**
+ * The answer of coverageOfA and shadedCoverage, read by their caller right after the call. They
+ * write it here rather than return it: coveragePoints makes two or three such calls per crack,
+ * more than V8 inlines there, and a fractional number returned from a call that is not inlined
+ * is a new heap number.
+ */
+const coverage = new Float64Array(1);
+
+/**
+ * Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing),
+ * written to coverage[0].
+ */
+function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: number): void {
+  if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) {
+    coverage[0] = a < 0 ? 1 : 0;
+    return;
+  }
   const o = (y * ctx.width + x) * 4;
   const alpha = ctx.data[o + 3]! / 255;
-  if (a < 0) return 1 - alpha * coverageAgainstDeleted(ctx, o, b);
-  if (b < 0) return alpha * coverageAgainstDeleted(ctx, o, a);
+  if (a < 0) {
+    coverage[0] = 1 - alpha * coverageAgainstDeleted(ctx, o, b);
+    return;
+  }
+  if (b < 0) {
+    coverage[0] = alpha * coverageAgainstDeleted(ctx, o, a);
+    return;
+  }
   const col = ctx.regionColor;
   const dr = col[a * 3]! - col[b * 3]!;
   const dg = col[a * 3 + 1]! - col[b * 3 + 1]!;
   const db = col[a * 3 + 2]! - col[b * 3 + 2]!;
   const len2 = dr * dr + dg * dg + db * db;
   const t = ((ctx.data[o]! - col[b * 3]!) * dr + (ctx.data[o + 1]! - col[b * 3 + 1]!) * dg + (ctx.data[o + 2]! - col[b * 3 + 2]!) * db) / len2;
-  return t < 0 ? 0 : t > 1 ? 1 : t;
+  coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 /**

@@ -15,7 +15,7 @@
 import { hypot2 } from '../length.js';
 import { areaCentroid, errors, normalizeDeg, type Box } from './geometry.js';
 import { emit, type PathNode, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish, type Distance } from './solver.js';
+import { HOPELESS_RMS, polish } from './solver.js';
 
 /** Smallest depth of a bullet's round back, as a share of its half breadth. */
 const MIN_BULLET_DEPTH = 0.25;
@@ -68,19 +68,18 @@ export function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined
   if (!(hi - lo >= MIN_BULLET_STRAIGHT * 2 * half)) return undefined;
   // Box area minus the shape's: a half-ellipse back of depth e misses (2 − π/2)·e·half.
   const depth0 = Math.min(length, Math.max(MIN_BULLET_DEPTH * half, (2 * half * length - area) / (half * (2 - Math.PI / 2))));
-  const model = (v: Float64Array): Distance => bulletDistance(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
-  let v = polish(q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), model, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  let v = polish(q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), bulletModel, BULLET_STEPS, HOPELESS_RMS);
   if (Math.abs(v[4]!) < MIN_BULLET_BODY) {
     // No straight body: a pure "D" gets exactly its straight side and its back.
-    const pure = (s: Float64Array): Distance => bulletDistance(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
-    const s = polish(q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pure, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
+    const s = polish(q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pureBulletModel, PURE_BULLET_STEPS);
     v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
   }
   const b = Math.abs(v[3]!);
   const body = Math.abs(v[4]!);
   const depth = Math.abs(v[5]!);
   if (b < 2 || depth < MIN_BULLET_DEPTH * b) return undefined;
-  const [meanError, maxError] = errors(p, bulletDistance(v[0]!, v[1]!, v[2]!, b, body, depth));
+  // On v itself: bulletDistances takes the absolute values b, body and depth are.
+  const [meanError, maxError] = errors(p, bulletModel, v);
   const deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
   const t = (deg * Math.PI) / 180;
   const c = Math.cos(t);
@@ -99,20 +98,47 @@ export function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined
   };
 }
 
+/** Finite-difference steps of the polish: straight side's middle, rotation (radians), half breadth, body, depth. */
+const BULLET_STEPS = [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4];
+const PURE_BULLET_STEPS = [1e-4, 1e-4, 1e-6, 1e-4, 1e-4];
+
+/** The bullet's model (solver.ts): v = straight side's middle x, y, rotation, half breadth, body, depth. */
+function bulletModel(v: Float64Array, p: Float64Array, out: Float64Array): void {
+  bulletDistances(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, p, out);
+}
+
+/** The pure "D"'s model: v = straight side's middle x, y, rotation, half breadth, depth (no body). */
+function pureBulletModel(v: Float64Array, p: Float64Array, out: Float64Array): void {
+  bulletDistances(v[0]!, v[1]!, v[2]!, v[3]!, 0, v[4]!, p, out);
+}
+
 /**
- * Signed distance to a bullet: straight side of half length b centred on (fx, fy), a body of
- * length `body` along `angle`, then a half-ellipse back (semi-axes depth along the axis, b across).
- * Union of the body box and the back's whole ellipse, cut behind the straight side.
+ * Signed distance of every sample p (x, y pairs) to a bullet, written to out: straight side of
+ * half length b centred on (fx, fy), a body of length `body` along `angle`, then a half-ellipse
+ * back (semi-axes depth along the axis, b across). Union of the body box and the back's whole
+ * ellipse, cut behind the straight side.
+ *
+ * The distance to the ellipse x²/a² + y²/b² = 1 (a = depth) is worked out in the loop rather than
+ * by a function, since V8 does not inline that Newton solve and a call boxed its arguments and
+ * result, per sample. The closest point (x0, y0) = (a²x/(t + a²), b²y/(t + b²)) for the one root t
+ * of F(t) = (ax/(t + a²))² + (by/(t + b²))² − 1 above −min(a, b)²; F falls and is convex there,
+ * so Newton from a start left of the root climbs to it without overshooting.
  */
-function bulletDistance(fx: number, fy: number, angle: number, b: number, body: number, depth: number): Distance {
+function bulletDistances(fx: number, fy: number, angle: number, b: number, body: number, depth: number, p: Float64Array, out: Float64Array): void {
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   b = Math.abs(b);
   body = Math.abs(body);
   depth = Math.abs(depth);
-  return (x, y) => {
-    const dx = x - fx;
-    const dy = y - fy;
+  // The ellipse is worked on in the first quadrant with semi-axes e0 ≥ e1 (a sample's
+  // coordinates: y0 along e0, y1 along e1).
+  const swap = depth < b;
+  const e0 = swap ? b : depth;
+  const e1 = swap ? depth : b;
+  const n = p.length / 2;
+  for (let i = 0; i < n; i++) {
+    const dx = p[i * 2]! - fx;
+    const dy = p[i * 2 + 1]! - fy;
     const u = dx * cos + dy * sin;
     const v = -dx * sin + dy * cos;
     const qx = Math.abs(u - body / 2) - body / 2;
@@ -121,61 +147,44 @@ function bulletDistance(fx: number, fy: number, angle: number, b: number, body: 
     // Behind the back's ellipse, its distance is at least the gap to it: the box decides (saves
     // the Newton solve for most of a long body's samples).
     const gap = body - depth - u;
-    const back = gap >= box ? gap : ellipseDistance(u - body, v, depth, b);
-    return Math.max(Math.min(box, back), -u);
-  };
-}
-
-/**
- * Signed distance (negative inside) from (x, y) to the ellipse x²/a² + y²/b² = 1. The closest
- * point (x0, y0) = (a²x/(t + a²), b²y/(t + b²)) for the one root t of
- * F(t) = (ax/(t + a²))² + (by/(t + b²))² − 1 above −min(a, b)²; F falls and is convex there, so
- * Newton from a start left of the root climbs to it without overshooting.
- */
-function ellipseDistance(x: number, y: number, a: number, b: number): number {
-  // Work in the first quadrant with e0 ≥ e1 (y0 along e0).
-  let e0 = a;
-  let e1 = b;
-  let y0 = Math.abs(x);
-  let y1 = Math.abs(y);
-  if (e0 < e1) {
-    // Swapped through temporaries: a destructuring swap allocated two arrays per sample.
-    const e = e0;
-    e0 = e1;
-    e1 = e;
-    const y = y0;
-    y0 = y1;
-    y1 = y;
-  }
-  if (!(e1 > 1e-9)) return hypot2(Math.max(0, y0 - e0), y1);
-  const inside = (y0 / e0) ** 2 + (y1 / e1) ** 2 < 1;
-  let d: number;
-  if (y1 > 1e-9 * e0) {
-    if (y0 > 1e-9 * e0) {
-      const a2 = e0 * e0;
-      const b2 = e1 * e1;
-      // F ≥ 0 at both starts (one of its terms alone is 1 there); take the nearer to the root.
-      let t = -b2 + e1 * y1;
-      t = Math.max(t, -a2 + e0 * y0);
-      for (let i = 0; i < 40; i++) {
-        const r0 = (e0 * y0) / (t + a2);
-        const r1 = (e1 * y1) / (t + b2);
-        const f = r0 * r0 + r1 * r1 - 1;
-        if (!(f > 1e-15)) break;
-        const df = -2 * ((r0 * r0) / (t + a2) + (r1 * r1) / (t + b2));
-        const next = t - f / df;
-        if (!(next > t)) break;
-        t = next;
+    let back = gap;
+    if (!(gap >= box)) {
+      const y0 = swap ? Math.abs(v) : Math.abs(u - body);
+      const y1 = swap ? Math.abs(u - body) : Math.abs(v);
+      if (!(e1 > 1e-9)) back = hypot2(Math.max(0, y0 - e0), y1);
+      else {
+        const inside = (y0 / e0) ** 2 + (y1 / e1) ** 2 < 1;
+        let d: number;
+        if (y1 > 1e-9 * e0) {
+          if (y0 > 1e-9 * e0) {
+            const a2 = e0 * e0;
+            const b2 = e1 * e1;
+            // F ≥ 0 at both starts (one of its terms alone is 1 there); take the nearer to the root.
+            let t = -b2 + e1 * y1;
+            t = Math.max(t, -a2 + e0 * y0);
+            for (let step = 0; step < 40; step++) {
+              const r0 = (e0 * y0) / (t + a2);
+              const r1 = (e1 * y1) / (t + b2);
+              const f = r0 * r0 + r1 * r1 - 1;
+              if (!(f > 1e-15)) break;
+              const df = -2 * ((r0 * r0) / (t + a2) + (r1 * r1) / (t + b2));
+              const next = t - f / df;
+              if (!(next > t)) break;
+              t = next;
+            }
+            d = hypot2((a2 * y0) / (t + a2) - y0, (b2 * y1) / (t + b2) - y1);
+          } else d = Math.abs(y1 - e1);
+        } else {
+          // On the major axis: the closest point is off the axis when the point is deep enough inside.
+          const reach = (e0 * e0 - e1 * e1) / e0;
+          if (y0 < reach) {
+            const x0 = (e0 * e0 * y0) / (e0 * e0 - e1 * e1);
+            d = hypot2(x0 - y0, e1 * Math.sqrt(Math.max(0, 1 - (x0 / e0) ** 2)));
+          } else d = Math.abs(y0 - e0);
+        }
+        back = inside ? -d : d;
       }
-      d = hypot2((a2 * y0) / (t + a2) - y0, (b2 * y1) / (t + b2) - y1);
-    } else d = Math.abs(y1 - e1);
-  } else {
-    // On the major axis: the closest point is off the axis when the point is deep enough inside.
-    const reach = (e0 * e0 - e1 * e1) / e0;
-    if (y0 < reach) {
-      const x0 = (e0 * e0 * y0) / (e0 * e0 - e1 * e1);
-      d = hypot2(x0 - y0, e1 * Math.sqrt(Math.max(0, 1 - (x0 / e0) ** 2)));
-    } else d = Math.abs(y0 - e0);
+    }
+    out[i] = Math.max(Math.min(box, back), -u);
   }
-  return inside ? -d : d;
 }

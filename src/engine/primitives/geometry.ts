@@ -8,43 +8,53 @@
  * screen.
  */
 import { hypot2 } from '../length.js';
-import type { Distance } from './solver.js';
+import type { Distances } from './solver.js';
 
-/** Signed distance (negative inside, even-odd) to a closed polygon (x, y pairs). */
-export function polygon(v: Float64Array): Distance {
-  return (x, y) => polygonDistance(v, x, y);
-}
-
-function polygonDistance(v: Float64Array, x: number, y: number): number {
+/**
+ * Signed distance (negative inside, even-odd) of every sample p (x, y pairs) to the closed polygon
+ * v (x, y pairs), written to out: the polygon families' model (solver.ts).
+ */
+export function polygonDistances(v: Float64Array, p: Float64Array, out: Float64Array): void {
   const m = v.length / 2;
-  let best = Infinity;
-  let inside = false;
-  for (let i = 0, j = m - 1; i < m; j = i++) {
-    const ax = v[j * 2]!;
-    const ay = v[j * 2 + 1]!;
-    const bx = v[i * 2]!;
-    const by = v[i * 2 + 1]!;
-    const dx = bx - ax;
-    const dy = by - ay;
-    const len2 = dx * dx + dy * dy;
-    const t = len2 < 1e-18 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
-    const ex = x - ax - t * dx;
-    const ey = y - ay - t * dy;
-    const d2 = ex * ex + ey * ey;
-    if (d2 < best) best = d2;
-    if (ay > y !== by > y && x < ax + ((y - ay) * dx) / dy) inside = !inside;
+  const n = p.length / 2;
+  for (let s = 0; s < n; s++) {
+    const x = p[s * 2]!;
+    const y = p[s * 2 + 1]!;
+    let best = Infinity;
+    let inside = false;
+    for (let i = 0, j = m - 1; i < m; j = i++) {
+      const ax = v[j * 2]!;
+      const ay = v[j * 2 + 1]!;
+      const bx = v[i * 2]!;
+      const by = v[i * 2 + 1]!;
+      const dx = bx - ax;
+      const dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 < 1e-18 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
+      const ex = x - ax - t * dx;
+      const ey = y - ay - t * dy;
+      const d2 = ex * ex + ey * ey;
+      if (d2 < best) best = d2;
+      if (ay > y !== by > y && x < ax + ((y - ay) * dx) / dy) inside = !inside;
+    }
+    const d = Math.sqrt(best);
+    out[s] = inside ? -d : d;
   }
-  const d = Math.sqrt(best);
-  return inside ? -d : d;
 }
 
-/** Mean and largest |distance| of all samples. */
-export function errors(p: Float64Array, distance: Distance): [number, number] {
+/** The distances errors() sums, kept between calls and grown with the largest loop. */
+let errorDistances = new Float64Array(0);
+
+/** Mean and largest |distance| of all samples p to the model with parameters v. */
+export function errors(p: Float64Array, model: Distances, v: Float64Array): [number, number] {
   const n = p.length / 2;
+  if (errorDistances.length < n) errorDistances = new Float64Array(Math.max(n, errorDistances.length * 2));
+  const distances = errorDistances;
+  model(v, p, distances);
   let sum = 0;
   let worst = 0;
   for (let i = 0; i < n; i++) {
-    const d = Math.abs(distance(p[i * 2]!, p[i * 2 + 1]!));
+    const d = Math.abs(distances[i]!);
     sum += d;
     if (d > worst) worst = d;
   }
@@ -109,9 +119,17 @@ export function convexHull(p: Float64Array): Float64Array {
 const EMPTY_POINTS = new Float64Array(0);
 let hullPoints: Float64Array = EMPTY_POINTS;
 
+// It answers -1, 0 or 1, never a difference of coordinates: a fractional number returned from a
+// call V8 does not inline (the sort's comparator) is a new heap number, one per comparison.
 function byXThenY(a: number, b: number): number {
   const p = hullPoints;
-  return p[a * 2]! - p[b * 2]! || p[a * 2 + 1]! - p[b * 2 + 1]! || a - b;
+  const dx = p[a * 2]! - p[b * 2]!;
+  if (dx < 0) return -1;
+  if (dx > 0) return 1;
+  const dy = p[a * 2 + 1]! - p[b * 2 + 1]!;
+  if (dy < 0) return -1;
+  if (dy > 0) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Cross product of (a − o) and (b − o) for samples o, a, b. */

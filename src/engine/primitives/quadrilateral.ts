@@ -11,7 +11,7 @@
  * with one rounded tip stays curves.
  */
 import { hypot2 } from '../length.js';
-import { errors, farthestTriangleIndices, normalizeDeg, polygon, shoelace } from './geometry.js';
+import { errors, farthestTriangleIndices, normalizeDeg, polygonDistances, shoelace } from './geometry.js';
 import { emit, polygonNodes, type PrimitiveFit } from './path.js';
 import { HOPELESS_RMS, polish } from './solver.js';
 
@@ -25,6 +25,8 @@ const MIN_QUAD_SIDE = 2;
 const MIN_QUAD_SIDE_SHARE = 0.08;
 /** How much worse than the typical side one side may fit (mean distance ratio). */
 const SIDE_SPREAD = 3;
+/** Finite-difference steps of the polish: the four vertices. */
+const QUAD_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
 
 export function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64Array, size: number, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
   const corners = inscribedPolygon(hull, 4);
@@ -34,7 +36,7 @@ export function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64
     start[k * 2] = hull[i * 2]!;
     start[k * 2 + 1] = hull[i * 2 + 1]!;
   });
-  const v = polish(q, start, polygon, [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  const v = polish(q, start, polygonDistances, QUAD_STEPS, HOPELESS_RMS);
   // Clockwise on screen (positive shoelace).
   let verts: [number, number][] = [0, 1, 2, 3].map((k) => [v[k * 2]!, v[k * 2 + 1]!]);
   if (shoelace(v) < 0) verts.reverse();
@@ -57,7 +59,7 @@ export function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64
   }
   verts = [...verts.slice(longest), ...verts.slice(0, longest)];
   const flat = Float64Array.from(verts.flat());
-  const [meanError, maxError] = errors(p, polygon(flat));
+  const [meanError, maxError] = errors(p, polygonDistances, flat);
   // Each side straight on its own: a short side cut across a rounded corner barely moves the
   // loop's mean error, but the samples along it bulge away from it, while noise spreads evenly.
   // So no side may be off by more than the budget, nor by more than three times the typical

@@ -13,7 +13,7 @@
 import { hypot2 } from '../length.js';
 import { errors, normalizeDeg, type Box } from './geometry.js';
 import { emit, type PathNode, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish, type Distance } from './solver.js';
+import { HOPELESS_RMS, polish } from './solver.js';
 
 /** Fitted corner radii below this (px) are sampling (crack samples cut corners), not rounding. */
 const SHARP_RADIUS = 1.5;
@@ -27,12 +27,10 @@ export function fitRectangle(p: Float64Array, q: Float64Array, box: Box | undefi
   const [cx, cy, angle, w, h] = box;
   // The area a rounded rectangle misses at its four corners is (4 − π)·r².
   const r0 = Math.min(Math.min(w, h) / 2, Math.sqrt(Math.max(0, w * h - area) / (4 - Math.PI)));
-  const rounded = (v: Float64Array): Distance => roundedRect(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
-  let v = polish(q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), rounded, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
+  let v = polish(q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), roundedRectDistances, ROUNDED_STEPS, HOPELESS_RMS);
   if (clampRadius(v) < SHARP_RADIUS) {
     if (beyondQuads()) return undefined;
-    const sharp = (s: Float64Array): Distance => roundedRect(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
-    const s = polish(q, v.subarray(0, 5).slice(), sharp, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4]);
+    const s = polish(q, v.subarray(0, 5).slice(), sharpRectDistances, SHARP_STEPS);
     v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
   }
   const r = clampRadius(v);
@@ -42,7 +40,8 @@ export function fitRectangle(p: Float64Array, q: Float64Array, box: Box | undefi
   const rcy = v[1]!;
   // A square rounded all the way is a circle: that is the circle switch's business.
   if (r > 0.45 * Math.min(a, b) && Math.max(a, b) / Math.min(a, b) < 1.1) return undefined;
-  const [meanError, maxError] = errors(p, roundedRect(rcx, rcy, v[2]!, a, b, r));
+  // v's own radius and half sides: roundedRectDistances takes the same absolute values and clamp.
+  const [meanError, maxError] = errors(p, roundedRectDistances, v);
   // Rotation of the width side in [0, 90): quarter turns swap the sides.
   let deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
   while (deg >= 90) {
@@ -64,20 +63,38 @@ function clampRadius(v: Float64Array): number {
   return Math.max(0, Math.min(Math.abs(v[5]!), Math.abs(v[3]!), Math.abs(v[4]!)));
 }
 
-/** Signed distance (negative inside) to a rectangle with half sides a, b and corner radius r. */
-function roundedRect(cx: number, cy: number, angle: number, a: number, b: number, r: number): Distance {
+/** Finite-difference steps of the polish: centre, rotation (radians), half sides, corner radius. */
+const ROUNDED_STEPS = [1e-4, 1e-4, 1e-6, 1e-4, 1e-4, 1e-4];
+const SHARP_STEPS = [1e-4, 1e-4, 1e-6, 1e-4, 1e-4];
+
+/** The rounded rectangle's model (solver.ts): v = centre x, y, rotation, half sides a, b, corner radius. */
+function roundedRectDistances(v: Float64Array, p: Float64Array, out: Float64Array): void {
+  rectDistances(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, p, out);
+}
+
+/** The sharp rectangle's model: v = centre x, y, rotation, half sides a, b. */
+function sharpRectDistances(v: Float64Array, p: Float64Array, out: Float64Array): void {
+  rectDistances(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, 0, p, out);
+}
+
+/**
+ * Signed distance (negative inside) of every sample p (x, y pairs) to a rectangle with half sides
+ * a, b and corner radius r, written to out.
+ */
+function rectDistances(cx: number, cy: number, angle: number, a: number, b: number, r: number, p: Float64Array, out: Float64Array): void {
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   a = Math.abs(a);
   b = Math.abs(b);
   r = Math.max(0, Math.min(Math.abs(r), a, b));
-  return (x, y) => {
-    const dx = x - cx;
-    const dy = y - cy;
+  const n = p.length / 2;
+  for (let i = 0; i < n; i++) {
+    const dx = p[i * 2]! - cx;
+    const dy = p[i * 2 + 1]! - cy;
     const qx = Math.abs(dx * cos + dy * sin) - (a - r);
     const qy = Math.abs(-dx * sin + dy * cos) - (b - r);
-    return hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
-  };
+    out[i] = hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+  }
 }
 
 /** Closed path, clockwise on screen, starting after the top-right corner's arc. */

@@ -1,53 +1,103 @@
 /**
  * The solver every family polishes its hypothesis with.
- * In: samples (x, y pairs), a start vector of parameters, a model that turns parameters into the
- * signed distance of a point to the primitive, and a finite-difference step per parameter.
- * Out: the parameters after at most 40 rounds.
+ * In: samples (x, y pairs), a start vector of parameters, a model that writes the signed distance
+ * of every sample to the primitive for given parameters, and a finite-difference step per
+ * parameter. Out: the parameters after at most 40 rounds.
  * Method: Levenberg–Marquardt minimising the sum of squared signed distances, with a
  * forward-difference Jacobian and the normal equations solved by Gaussian elimination with
  * partial pivoting. A hypothesis still far off after 8 rounds (RMS over `hopelessRms`) is given
  * up early: a blob is no primitive of this kind, and the full polish would cost most of the time.
  */
 
-/** Signed distance from a point to a primitive's outline (negative inside). */
-export type Distance = (x: number, y: number) => number;
+/**
+ * Signed distances (negative inside) of the samples p (x, y pairs) to a primitive with parameters
+ * v, written to out[0 .. p.length / 2). A model fills the whole array in one call rather than
+ * answering per point: a per-point function returned a boxed number per sample and was a new
+ * closure per parameter vector, most of the polish's garbage.
+ */
+export type Distances = (v: Float64Array, p: Float64Array, out: Float64Array) => void;
 
 /** RMS distance (px) after the first rounds of the polish beyond which a hypothesis is dropped. */
 export const HOPELESS_RMS = 1.2;
 
 /**
- * Levenberg–Marquardt on the signed distances of the samples: minimises Σ d(v; pᵢ)² over the
- * parameters v, forward-difference Jacobian with the given steps. Returns the polished v.
+ * The polish's work arrays, kept between calls (one polish runs at a time per thread). Per sample
+ * (n): the distances at the current parameters, at a trial step and at one shifted parameter, and
+ * the n × k Jacobian; grown when a loop has more samples than any before (only the first n are
+ * used). Per parameter count k (5, 6 or 8): exactly k-long vectors, since a polygon model reads
+ * its vertex count from the length of v.
  */
-export function polish(p: Float64Array, start: Float64Array, model: (v: Float64Array) => Distance, steps: readonly number[], hopelessRms = Infinity): Float64Array {
+class PolishScratch {
+  res = new Float64Array(0);
+  trial = new Float64Array(0);
+  column = new Float64Array(0);
+  jac = new Float64Array(0);
+  private readonly byCount: (ParameterScratch | undefined)[] = [];
+
+  /** Makes room for n samples and k parameters; returns the k-sized arrays. */
+  reserve(n: number, k: number): ParameterScratch {
+    if (this.res.length < n) {
+      const size = Math.max(n, this.res.length * 2);
+      this.res = new Float64Array(size);
+      this.trial = new Float64Array(size);
+      this.column = new Float64Array(size);
+    }
+    if (this.jac.length < n * k) this.jac = new Float64Array(Math.max(n * k, this.jac.length * 2));
+    return (this.byCount[k] ??= new ParameterScratch(k));
+  }
+}
+
+/** The polish's arrays sized by the parameter count k. */
+class ParameterScratch {
+  /** The normal matrix JᵀJ and its damped copy the elimination works on; k × k. */
+  readonly normal: Float64Array;
+  readonly damped: Float64Array;
+  /** Jᵀr and the step solved from it. */
+  readonly gradient: Float64Array;
+  readonly delta: Float64Array;
+  /** The current parameters and the trial ones: they swap on an accepted step. */
+  current: Float64Array;
+  next: Float64Array;
+  /** The current parameters with one of them moved by its finite-difference step. */
+  readonly shifted: Float64Array;
+
+  constructor(k: number) {
+    this.normal = new Float64Array(k * k);
+    this.damped = new Float64Array(k * k);
+    this.gradient = new Float64Array(k);
+    this.delta = new Float64Array(k);
+    this.current = new Float64Array(k);
+    this.next = new Float64Array(k);
+    this.shifted = new Float64Array(k);
+  }
+}
+
+const scratch = new PolishScratch();
+
+/**
+ * Levenberg–Marquardt on the signed distances of the samples: minimises Σ d(v; pᵢ)² over the
+ * parameters v, forward-difference Jacobian with the given steps. Returns the polished v (a new
+ * array; `start` is not changed).
+ */
+export function polish(p: Float64Array, start: Float64Array, model: Distances, steps: readonly number[], hopelessRms = Infinity): Float64Array {
   const n = p.length / 2;
   const k = start.length;
-  let v = start.slice();
-  const res = new Float64Array(n);
-  const trial = new Float64Array(n);
-  const jac = new Float64Array(n * k);
-  const eval_ = (params: Float64Array, out: Float64Array): number => {
-    const distance = model(params);
-    let cost = 0;
-    for (let i = 0; i < n; i++) {
-      const d = distance(p[i * 2]!, p[i * 2 + 1]!);
-      out[i] = d;
-      cost += d * d;
-    }
-    return cost;
-  };
-  let cost = eval_(v, res);
+  const vectors = scratch.reserve(n, k);
+  const { res, trial, column, jac } = scratch;
+  const { normal: a, damped: m, gradient: g, delta, shifted } = vectors;
+  let v = vectors.current;
+  let next = vectors.next;
+  v.set(start);
+  let cost = sumOfSquares(model, v, p, res, n);
   let lambda = 1e-3;
-  const a = new Float64Array(k * k);
-  const g = new Float64Array(k);
   for (let iter = 0; iter < 40; iter++) {
     // Far off after a few rounds: no primitive of this kind (saves the full polish on blobs).
-    if (iter === 8 && Math.sqrt(cost / n) > hopelessRms) return v;
+    if (iter === 8 && Math.sqrt(cost / n) > hopelessRms) break;
     for (let j = 0; j < k; j++) {
-      const shifted = v.slice();
+      for (let r = 0; r < k; r++) shifted[r] = v[r]!;
       shifted[j] = shifted[j]! + steps[j]!;
-      const distance = model(shifted);
-      for (let i = 0; i < n; i++) jac[i * k + j] = (distance(p[i * 2]!, p[i * 2 + 1]!) - res[i]!) / steps[j]!;
+      model(shifted, p, column);
+      for (let i = 0; i < n; i++) jac[i * k + j] = (column[i]! - res[i]!) / steps[j]!;
     }
     a.fill(0);
     g.fill(0);
@@ -61,20 +111,20 @@ export function polish(p: Float64Array, start: Float64Array, model: (v: Float64A
     for (let r = 0; r < k; r++) for (let c = 0; c < r; c++) a[r * k + c] = a[c * k + r]!;
     let improved = false;
     while (lambda < 1e10) {
-      const m = a.slice();
+      m.set(a);
       for (let r = 0; r < k; r++) m[r * k + r] = m[r * k + r]! * (1 + lambda) + 1e-12;
-      const delta = solve(m, g, k);
-      if (!delta) {
+      if (!solveInPlace(m, g, k, delta)) {
         lambda *= 10;
         continue;
       }
-      const next = v.slice();
-      for (let r = 0; r < k; r++) next[r] = next[r]! - delta[r]!;
-      const nextCost = eval_(next, trial);
+      for (let r = 0; r < k; r++) next[r] = v[r]! - delta[r]!;
+      const nextCost = sumOfSquares(model, next, p, trial, n);
       if (nextCost < cost) {
         const gain = cost - nextCost;
-        v = next;
-        res.set(trial);
+        const taken = next;
+        next = v;
+        v = taken;
+        for (let i = 0; i < n; i++) res[i] = trial[i]!;
         cost = nextCost;
         lambda = Math.max(1e-7, lambda / 3);
         improved = gain > 1e-10 * (cost + 1e-12);
@@ -84,17 +134,34 @@ export function polish(p: Float64Array, start: Float64Array, model: (v: Float64A
     }
     if (!improved) break;
   }
-  return v;
+  // The swapped pair goes back to the scratch in either order; the caller gets its own copy.
+  vectors.current = v;
+  vectors.next = next;
+  return v.slice();
 }
 
-/** Solves m·x = b (k×k, Gaussian elimination with partial pivoting); undefined if singular. */
-function solve(m: Float64Array, b: Float64Array, k: number): Float64Array | undefined {
-  const a = m.slice();
-  const x = b.slice();
+/** Writes the model's distances of the n samples for parameters v to out; their sum of squares. */
+function sumOfSquares(model: Distances, v: Float64Array, p: Float64Array, out: Float64Array, n: number): number {
+  model(v, p, out);
+  let cost = 0;
+  for (let i = 0; i < n; i++) {
+    const d = out[i]!;
+    cost += d * d;
+  }
+  return cost;
+}
+
+/**
+ * Solves m·x = b (k×k, Gaussian elimination with partial pivoting) into x; false if singular.
+ * Eliminates in m itself (the caller's damped copy); b is left as it is.
+ */
+function solveInPlace(m: Float64Array, b: Float64Array, k: number, x: Float64Array): boolean {
+  const a = m;
+  for (let r = 0; r < k; r++) x[r] = b[r]!;
   for (let col = 0; col < k; col++) {
     let pivot = col;
     for (let r = col + 1; r < k; r++) if (Math.abs(a[r * k + col]!) > Math.abs(a[pivot * k + col]!)) pivot = r;
-    if (Math.abs(a[pivot * k + col]!) < 1e-15) return undefined;
+    if (Math.abs(a[pivot * k + col]!) < 1e-15) return false;
     if (pivot !== col) {
       for (let c = 0; c < k; c++) {
         const t = a[col * k + c]!;
@@ -117,5 +184,5 @@ function solve(m: Float64Array, b: Float64Array, k: number): Float64Array | unde
     for (let c = r + 1; c < k; c++) s -= a[r * k + c]! * x[c]!;
     x[r] = s / a[r * k + r]!;
   }
-  return x;
+  return true;
 }

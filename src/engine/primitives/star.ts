@@ -11,9 +11,9 @@
  * inwards: otherwise it is a convex polygon.
  */
 import { hypot2 } from '../length.js';
-import { areaCentroid, errors, normalizeDeg, polygon } from './geometry.js';
+import { areaCentroid, errors, normalizeDeg, polygonDistances } from './geometry.js';
 import { emit, polygonNodes, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish, type Distance } from './solver.js';
+import { HOPELESS_RMS, polish, type Distances } from './solver.js';
 
 /**
  * The number of tips (3–6) when the outline's distance from its vertex centroid, smoothed over a
@@ -98,14 +98,13 @@ export function fitStar(p: Float64Array, q: Float64Array, points: number, clockw
   // A star is seen once around from its centre.
   if (Math.abs(Math.abs(turning) - 2 * Math.PI) > 0.1 || rMax < 3) return undefined;
   const phase = Math.atan2(im, re) / points;
-  const star = (v: Float64Array): Distance => polygon(starVertices(v, points));
-  const v = polish(q, Float64Array.of(cx, cy, phase, rMax, rMin), star, [1e-4, 1e-4, 1e-6, 1e-4, 1e-4], HOPELESS_RMS);
+  const v = polish(q, Float64Array.of(cx, cy, phase, rMax, rMin), STAR_MODELS[points]!, STAR_STEPS, HOPELESS_RMS);
   const outer = Math.abs(v[3]!);
   const inner = Math.abs(v[4]!);
   // Notches must point inwards: otherwise it is a convex polygon, not a star.
   if (!(inner < 0.9 * outer * Math.cos(Math.PI / points)) || inner < 1) return undefined;
-  const verts = starVertices(v, points);
-  const [meanError, maxError] = errors(p, polygon(verts));
+  const verts = starVertices(v, points, new Float64Array(points * 4));
+  const [meanError, maxError] = errors(p, polygonDistances, verts);
   const vertices: [number, number][] = [];
   for (let k = 0; k < 2 * points; k++) vertices.push([verts[k * 2]!, verts[k * 2 + 1]!]);
   const rotationDeg = normalizeDeg((v[2]! * 180) / Math.PI, 360 / points);
@@ -121,9 +120,23 @@ export function fitStar(p: Float64Array, q: Float64Array, points: number, clockw
   };
 }
 
-/** Centre, rotation (first tip), outer and inner radius → 2N vertices, clockwise on screen. */
-function starVertices(v: Float64Array, points: number): Float64Array {
-  const out = new Float64Array(points * 4);
+/** Finite-difference steps of the polish: centre, rotation (radians), outer and inner radius. */
+const STAR_STEPS = [1e-4, 1e-4, 1e-6, 1e-4, 1e-4];
+
+/**
+ * The star's model (solver.ts) for N points: v = centre x, y, rotation, outer and inner radius;
+ * the distance to its 2N-gon, whose vertices it rewrites in its own array for every v.
+ */
+function starModel(points: number): Distances {
+  const vertices = new Float64Array(points * 4);
+  return (v, p, out) => polygonDistances(starVertices(v, points, vertices), p, out);
+}
+
+/** The star models by number of points (3–6), made once. */
+const STAR_MODELS: readonly (Distances | undefined)[] = [undefined, undefined, undefined, starModel(3), starModel(4), starModel(5), starModel(6)];
+
+/** Centre, rotation (first tip), outer and inner radius → 2N vertices, clockwise on screen, in out. */
+function starVertices(v: Float64Array, points: number, out: Float64Array): Float64Array {
   for (let k = 0; k < 2 * points; k++) {
     const r = k % 2 === 0 ? Math.abs(v[3]!) : Math.abs(v[4]!);
     const a = v[2]! + (k * Math.PI) / points;

@@ -10,7 +10,7 @@
  * kept when its mean error is within 15 % (or 0.03 px) of the general one and within the budget.
  */
 import { hypot2 } from '../length.js';
-import { errors, farthestTriangleIndices, normalizeDeg, polygon } from './geometry.js';
+import { errors, farthestTriangleIndices, normalizeDeg, polygonDistances } from './geometry.js';
 import { emit, polygonNodes, type PrimitiveFit } from './path.js';
 import { HOPELESS_RMS, polish } from './solver.js';
 
@@ -18,8 +18,8 @@ import { HOPELESS_RMS, polish } from './solver.js';
 export function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
   const guess = farthestTriangle(hull);
   if (!guess) return undefined;
-  const tri = polish(q, guess, polygon, [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4], HOPELESS_RMS);
-  const [genMean, genMax] = errors(p, polygon(tri));
+  const tri = polish(q, guess, polygonDistances, TRIANGLE_STEPS, HOPELESS_RMS);
+  const [genMean, genMax] = errors(p, polygonDistances, tri);
   // Isosceles hypothesis: the vertex whose two sides are most nearly equal is the apex.
   let iso: { v: Float64Array; mean: number; max: number } | undefined;
   const side = (i: number, j: number): number => hypot2(tri[j * 2]! - tri[i * 2]!, tri[j * 2 + 1]! - tri[i * 2 + 1]!);
@@ -40,9 +40,9 @@ export function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array
     const mx = (tri[b1 * 2]! + tri[b2 * 2]!) / 2;
     const my = (tri[b1 * 2 + 1]! + tri[b2 * 2 + 1]!) / 2;
     const start = Float64Array.of(tri[apex * 2]!, tri[apex * 2 + 1]!, mx, my, side(b1, b2) / 2);
-    const iv = polish(q, start, (v) => polygon(isoscelesVertices(v)), [1e-4, 1e-4, 1e-4, 1e-4, 1e-4]);
-    const verts = isoscelesVertices(iv);
-    const [mean, max] = errors(p, polygon(verts));
+    const iv = polish(q, start, isoscelesDistances, ISOSCELES_STEPS);
+    const verts = isoscelesVertices(iv, new Float64Array(6));
+    const [mean, max] = errors(p, polygonDistances, verts);
     // Symmetric when the mirror axis costs (almost) nothing.
     if (mean <= Math.max(genMean * 1.15, genMean + 0.03) && mean <= meanBudget) iso = { v: verts, mean, max };
   }
@@ -73,8 +73,20 @@ export function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array
   };
 }
 
-/** Apex (x, y), base midpoint (x, y) and half base → the three vertices, apex first. */
-function isoscelesVertices(v: Float64Array): Float64Array {
+/** Finite-difference steps of the polish: three vertices; apex, base midpoint and half base. */
+const TRIANGLE_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
+const ISOSCELES_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
+
+/** The vertices the isosceles model measures against, rewritten for every parameter vector. */
+const isoscelesScratch = new Float64Array(6);
+
+/** The isosceles triangle's model (solver.ts): v = apex x, y, base midpoint x, y, half base. */
+function isoscelesDistances(v: Float64Array, p: Float64Array, out: Float64Array): void {
+  polygonDistances(isoscelesVertices(v, isoscelesScratch), p, out);
+}
+
+/** Apex (x, y), base midpoint (x, y) and half base → the three vertices, apex first, in out. */
+function isoscelesVertices(v: Float64Array, out: Float64Array): Float64Array {
   const ax = v[0]!;
   const ay = v[1]!;
   const mx = v[2]!;
@@ -82,7 +94,13 @@ function isoscelesVertices(v: Float64Array): Float64Array {
   const len = hypot2(ax - mx, ay - my) || 1;
   const px = (-(ay - my) / len) * v[4]!;
   const py = ((ax - mx) / len) * v[4]!;
-  return Float64Array.of(ax, ay, mx + px, my + py, mx - px, my - py);
+  out[0] = ax;
+  out[1] = ay;
+  out[2] = mx + px;
+  out[3] = my + py;
+  out[4] = mx - px;
+  out[5] = my - py;
+  return out;
 }
 
 /** Start corners: the hull point farthest from the centroid, the one farthest from it, and the
