@@ -100,13 +100,22 @@ const THIN_COVERAGE = 0.05;
 /** Minimum RGB distance between two region colours for coverage to be trusted. */
 const MIN_CONTRAST = 24;
 
+/** coveragePoints' samples, reused from chain to chain (grown as needed, never shrunk). */
+let pointsScratch = new Float64Array(1024);
+
+/**
+ * A chain's sub-pixel samples, as a view of a scratch buffer: valid until the next call (the
+ * fitter reads them and keeps numbers, never the array). A new array per chain was the largest
+ * allocation left in the fit stage.
+ */
 export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext): Float64Array {
   const from = graph.dirStart[c]!;
   const to = graph.dirStart[c + 1]!;
   const steps = to - from;
   const closed = graph.closed[c] === 1;
   const count = closed ? steps : steps + 2;
-  const out = new Float64Array(count * 2);
+  if (pointsScratch.length < count * 2) pointsScratch = new Float64Array(Math.max(count * 2, pointsScratch.length * 2));
+  const out = pointsScratch.subarray(0, count * 2);
   const a = graph.left[c]!;
   const b = graph.right[c]!;
   let x = graph.startX[c]!;
