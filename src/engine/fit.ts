@@ -883,7 +883,8 @@ function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefi
 
 /** A round loop's two half arcs: to the far end (midX, midY), then back to the start. */
 function halfArcs(rx: number, ry: number, rotationDeg: number, sweep: boolean, midX: number, midY: number, endX: number, endY: number): SegmentPath {
-  const out = new SegmentBuilder();
+  const out = chainOut;
+  out.truncate(0);
   out.arc(rx, ry, rotationDeg, false, sweep, midX, midY);
   out.arc(rx, ry, rotationDeg, false, sweep, endX, endY);
   return out.take(0);

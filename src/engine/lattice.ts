@@ -303,9 +303,13 @@ function flattenNoise(cells: RgbaImage, tolerance: number): RgbaImage {
   return { width, height, data: out };
 }
 
+/** mapLines' output, reused from chain to chain (a builder per chain was a buffer per chain). */
+const mapped = new SegmentBuilder();
+
 /** A straight path with every end point mapped (x → mx(x), y → my(y)). */
 function mapLines(path: SegmentPath, mx: (x: number) => number, my: (y: number) => number): SegmentPath {
-  const out = new SegmentBuilder();
+  const out = mapped;
+  out.truncate(0);
   for (let k = 0; k < path.length; k++) {
     if (path.code(k) !== SEGMENT_LINE) throw new Error(`lattice traces are straight; found a ${path.at(k).kind}`);
     out.line(mx(path.x(k)), my(path.y(k)));

@@ -170,13 +170,17 @@ export class SegmentPath {
     return this.toSegments();
   }
   static of(segments: Iterable<Segment>): SegmentPath {
-    const b = new SegmentBuilder();
+    const b = (scratchBuilder ??= new SegmentBuilder());
+    b.truncate(0);
     for (const s of segments) b.append(s);
     return b.take(0);
   }
 }
 
 export const EMPTY_PATH = new SegmentPath(new Float64Array(0));
+
+/** SegmentPath.of's builder, made on first use and reused (a builder per call was a buffer per call). */
+let scratchBuilder: SegmentBuilder | undefined;
 
 /**
  * A growable list of segments the fitters append to, then `take` into a chain's path. One
@@ -303,8 +307,8 @@ function copyNumbers(from: Float64Array, fromAt: number, to: Float64Array, toAt:
   for (let i = 0; i < count; i++) to[toAt + i] = from[fromAt + i]!;
 }
 
-/** Segments per arena chunk (8 numbers of 8 bytes each: 1 MiB). */
-const CHUNK_SEGMENTS = 16384;
+/** Segments per arena chunk (8 numbers of 8 bytes each: 256 KiB; a smaller chunk wastes less where few paths keep it alive). */
+const CHUNK_SEGMENTS = 4096;
 
 /**
  * Where taken paths keep their numbers: chunks filled front to back and never written again, so a
