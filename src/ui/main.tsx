@@ -70,11 +70,25 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Once the page is on screen: the offline service worker precaches the site. Its fetches and
- * cache writes compete with the page's first layouts for the CPU, so it waits for them (on the
- * 2-core bench machine the longest page-load task was 118 ms with it and the preview worker
- * started at once, 59–71 ms after the mount).
+ * Once the page is on screen and no trace is running: the offline service worker precaches the
+ * site. Its fetches and cache writes compete with the page's first layouts for the CPU, so it
+ * waits for them (on the 2-core bench machine the longest page-load task was 118 ms with it and
+ * the preview worker started at once, 59–71 ms after the mount). It runs in the page's renderer
+ * process, so it also waits for a trace that is running (a picture dropped while the page
+ * loads): its thread and its copies of every chunk, sample and page of the site (pdf-lib and
+ * the WebP decoder too) were added to the trace's peak memory, and its work to the draft's wait.
  */
 function startBackgroundWork(): void {
-  registerServiceWorker();
+  whenNotTracing(registerServiceWorker);
+}
+
+/** Runs `work` now, or once the running trace (or the input being read for one) has finished. */
+function whenNotTracing(work: () => void): void {
+  const tracing = (status: string): boolean => status === 'loading' || status === 'running';
+  if (!tracing(store.getState().job.status)) return work();
+  const unsubscribe = store.subscribe((state) => {
+    if (tracing(state.job.status)) return;
+    unsubscribe();
+    work();
+  });
 }

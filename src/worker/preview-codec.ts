@@ -2,9 +2,9 @@
  * The browser's own codecs in the trace worker, for what is only shown on screen: its decoder
  * shrinks a large input for the draft (createImageBitmap, drawn smaller on an OffscreenCanvas),
  * its 2D canvas paints a plan — the draft's, or a large result's 1× preview
- * (Path2D fills and strokes in paint order, clipped gap fillers clipped, gradient paints as canvas
- * gradients: linear ones exact, circular ones circles at the mean scale, which previews keep
- * uniform, elliptical ones exact — a unit-disc gradient drawn through the ellipse's frame: the
+ * (fills and strokes of the context's own path in paint order, clipped gap fillers clipped,
+ * gradient paints as canvas gradients: linear ones exact, circular ones circles at the mean scale,
+ * which previews keep uniform, elliptical ones exact — a unit-disc gradient drawn through the ellipse's frame: the
  * transform set around a fill, a pattern of the gradient under a stroke, whose pen the transform
  * would distort)
  * and its own PNG encoder
@@ -76,8 +76,9 @@ export async function shrinkToPng(bytes: Uint8Array, maxPixels: number): Promise
   const [inputWidth, inputHeight] = [full.width, full.height];
   const ctx = drawShrunk(full, maxPixels, 'high');
   if (!ctx) throw cannot('no 2D canvas');
-  const png = new Uint8Array(await (await ctx.canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
-  return { png, width: ctx.canvas.width, height: ctx.canvas.height, inputWidth, inputHeight };
+  const { width, height } = ctx.canvas;
+  const png = await encodePng(ctx.canvas);
+  return { png, width, height, inputWidth, inputHeight };
 }
 
 export function browserPreviewCodec(): PreviewCodec | undefined {
@@ -97,6 +98,7 @@ export function browserPreviewCodec(): PreviewCodec | undefined {
       if (!ctx) return undefined;
       const { width, height } = ctx.canvas;
       const data = new Uint8Array(ctx.getImageData(0, 0, width, height).data.buffer);
+      releaseCanvas(ctx.canvas);
       return { pixels: { width, height, data }, inputWidth, inputHeight };
     },
     async paint(plan) {
@@ -106,10 +108,29 @@ export function browserPreviewCodec(): PreviewCodec | undefined {
       if (!ctx) throw new Error('no 2D context to paint on');
       const chains = new ChainCache(plan.chains, size.scaleX, size.scaleY, PAINT_TOLERANCE_PX, size.offsetX, size.offsetY);
       paintItems(ctx, plan, chains, size, plan.items);
-      const png = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      const png = await encodePng(canvas);
       return { png, width: size.width, height: size.height };
     },
   };
+}
+
+/** The canvas as PNG bytes (the browser's encoder); its pixels are released once encoded (releaseCanvas). */
+async function encodePng(canvas: OffscreenCanvas): Promise<Uint8Array> {
+  const blob = await canvas.convertToBlob({ type: 'image/png' });
+  releaseCanvas(canvas);
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+/**
+ * Frees a canvas's pixels now instead of at the worker's next garbage collection: a canvas keeps
+ * its backing store (width × height × 4 bytes: 8 MB for a 2-MP preview) as long as the object
+ * lives, and the preview is painted at the end of a trace, when the worker goes idle and its next
+ * collection may be seconds away (at Done, a 2-MP photo's trace worker still held about 58 MB of
+ * garbage, measured). A 0 × 0 canvas has none.
+ */
+function releaseCanvas(canvas: OffscreenCanvas): void {
+  canvas.width = 0;
+  canvas.height = 0;
 }
 
 function cssColor(c: Rgba): string {
@@ -215,6 +236,12 @@ function addUses(path: CanvasPath, chains: ChainCache, uses: readonly ChainUse[]
   if (closed && !first) path.closePath();
 }
 
+/**
+ * Every item is drawn with the context's own path (beginPath, then its loops), not a Path2D of
+ * its own: the same geometry, fill and stroke (the PNGs are byte-identical), but each Path2D holds
+ * its points in native memory until the worker's next garbage collection, which comes rarely
+ * once the trace is done (thousands of items for a photo).
+ */
 function paintItems(ctx: OffscreenCanvasRenderingContext2D, plan: OutputPlan, chains: ChainCache, size: PngSize, items: readonly PlanItem[]): void {
   const strokeScale = plan.page.unitsPerInputPx * size.pixelsPerUnit;
   for (const item of items) {
@@ -224,32 +251,30 @@ function paintItems(ctx: OffscreenCanvasRenderingContext2D, plan: OutputPlan, ch
       if (item.color.a <= 0) continue;
       const frame = deviceFrame(item, size);
       ctx.save();
+      ctx.beginPath();
+      for (const loop of item.loops) addUses(ctx, chains, loop, true);
       if (frame) {
-        ctx.beginPath();
-        for (const loop of item.loops) addUses(ctx, chains, loop, true);
         fillThroughFrame(ctx, item, frame);
       } else {
-        const path = new Path2D();
-        for (const loop of item.loops) addUses(path, chains, loop, true);
         ctx.fillStyle = itemPaint(ctx, item, size);
-        ctx.fill(path, 'nonzero');
+        ctx.fill('nonzero');
       }
       ctx.restore();
     } else {
       const width = item.nonScaling ? item.widthPx : item.widthPx * strokeScale;
       if (!(width > 0) || item.color.a <= 0) continue;
-      const path = new Path2D();
-      for (const p of item.paths) addUses(path, chains, p.uses, p.closed);
       ctx.save();
       if (item.clipShapes) {
         // Gap fillers drawn only inside these shapes: the union of their outlines.
-        const clip = new Path2D();
+        ctx.beginPath();
         for (const index of item.clipShapes) {
           const shape = plan.result.shapes[index];
-          if (shape) for (const loop of [shape.outer, ...shape.holes]) addUses(clip, chains, loop, true);
+          if (shape) for (const loop of [shape.outer, ...shape.holes]) addUses(ctx, chains, loop, true);
         }
-        ctx.clip(clip, 'nonzero');
+        ctx.clip('nonzero');
       }
+      ctx.beginPath();
+      for (const p of item.paths) addUses(ctx, chains, p.uses, p.closed);
       const frame = deviceFrame(item, size);
       const pattern = frame ? strokePattern(ctx, item, frame, strokeBox(chains, item, width, size)) : undefined;
       if (frame && !pattern) {
@@ -260,7 +285,7 @@ function paintItems(ctx: OffscreenCanvasRenderingContext2D, plan: OutputPlan, ch
       ctx.lineWidth = width;
       ctx.lineJoin = 'round';
       ctx.lineCap = 'round';
-      ctx.stroke(path);
+      ctx.stroke();
       ctx.restore();
     }
   }
