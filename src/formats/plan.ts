@@ -863,20 +863,24 @@ const walked = new SegmentBuilder();
  * building them as objects. Starts where the first use starts (0, 0 without uses).
  */
 function walkUses(chains: readonly Chain[], uses: readonly ChainUse[], closed: boolean, map: PointMap): PagePath {
-  let startX = 0;
-  let startY = 0;
-  if (uses.length > 0) {
-    const first = chains[uses[0]!.chain]!;
-    const n = first.segments.length;
-    const fromEnd = uses[0]!.reversed && n > 0;
-    startX = fromEnd ? first.segments.x(n - 1) : first.startX;
-    startY = fromEnd ? first.segments.y(n - 1) : first.startY;
-  }
+  const start = walkStart(chains, uses);
   for (const use of uses) {
     const c = chains[use.chain]!;
     appendWalked(walked, c.startX, c.startY, c.segments, use.reversed, map);
   }
-  return { startX: map.x(startX), startY: map.y(startY), segments: walked.take(0), closed };
+  return { startX: map.x(start.x), startY: map.y(start.y), segments: walked.take(0), closed };
+}
+
+/**
+ * Where a walk of the chain uses starts, in traced units: the first chain's start, or its end
+ * when it is walked backwards; (0, 0) without uses. One rule for loopPath and the PDF/EPS writer.
+ */
+export function walkStart(chains: readonly Chain[], uses: readonly ChainUse[]): { x: number; y: number } {
+  if (uses.length === 0) return { x: 0, y: 0 };
+  const first = chains[uses[0]!.chain]!;
+  const n = first.segments.length;
+  if (!uses[0]!.reversed || n === 0) return { x: first.startX, y: first.startY };
+  return { x: first.segments.x(n - 1), y: first.segments.y(n - 1) };
 }
 
 /** The loops of a fill item in page units. */

@@ -12,7 +12,7 @@ import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD } from '../engin
 import { composeAffine, type Affine } from './affine.js';
 import { arcToCubics, elevateQuad, type PieceSink } from './curves.js';
 import { pointsPerUnit } from './page.js';
-import { strokeWidthOnPage, type OutputPlan, type PagePath, type PlanPath, type StrokeItem } from './plan.js';
+import { strokeWidthOnPage, walkStart, type OutputPlan, type PagePath, type PlanPath, type StrokeItem } from './plan.js';
 import { fixedText, type TextSink } from './text-sink.js';
 
 
@@ -130,18 +130,9 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
   const { scaleX: sx, scaleY: sy, offsetX: ox, offsetY: oy } = plan.page;
   const chains = plan.chains;
   const { uses } = path;
-  // Where the first use starts when walked in its direction (0, 0 without uses), as loopPath says.
-  let startX = 0;
-  let startY = 0;
-  if (uses.length > 0) {
-    const first = chains[uses[0]!.chain]!;
-    const n = first.segments.length;
-    const fromEnd = uses[0]!.reversed && n > 0;
-    startX = fromEnd ? first.segments.x(n - 1) : first.startX;
-    startY = fromEnd ? first.segments.y(n - 1) : first.startY;
-  }
-  let x0 = ox + sx * startX;
-  let y0 = oy + sy * startY;
+  const start = walkStart(chains, uses);
+  let x0 = ox + sx * start.x;
+  let y0 = oy + sy * start.y;
   writePoint(sink, x0, y0, decimals, MOVE);
   for (const use of uses) {
     const chain = chains[use.chain]!;
