@@ -25,6 +25,12 @@
  *                       at most (default 32); one more is answered 429 / 1015 + Retry-After.
  *   TRACELAB_SHUTDOWN_GRACE_S   on SIGTERM `serve` refuses new requests (503) and lets running ones
  *                       finish for at most this long (default 30).
+ *   TRACELAB_BODY_TIMEOUT_S     `serve` answers 408 to a request whose body has not arrived this long
+ *                       after the request started (default 60).
+ *   TRACELAB_QUEUE_STUCK_S      `serve`'s /healthz and /readyz answer 503 once every queue slot has
+ *                       been taken for this long (default 120).
+ *   TRACELAB_ALLOWED_ORIGINS    comma-separated web origins (https://app.example) whose pages may
+ *                       post to `serve`; requests from any other page's origin get 403.
  */
 
 import { readFileSync } from 'node:fs';
@@ -36,7 +42,7 @@ import { createSafeFetchImage } from './safe-fetch.js';
 import { AccountConfigError, LocalAccount, fromEnv, fromJson } from '../api/account.js';
 import { createService } from '../api/service.js';
 import type { TraceRunner } from '../api/service-trace.js';
-import { createDirectoryStore } from '../api/storage/directory.js';
+import { createDirectoryStore, RECORD_FILE_MODE, STORE_DIR_MODE } from '../api/storage/directory.js';
 import { setWebpWasm } from '../decode/index.js';
 import { webpWasmPath } from './node-codecs.js';
 
@@ -75,6 +81,12 @@ export interface TracelabConfig {
   readonly fleetMaxInFlight?: number;
   /** TRACELAB_SHUTDOWN_GRACE_S in ms: how long SIGTERM waits for running requests. */
   readonly shutdownGraceMs?: number;
+  /** TRACELAB_BODY_TIMEOUT_S in ms: a request body not received by then → 408. */
+  readonly bodyTimeoutMs?: number;
+  /** TRACELAB_QUEUE_STUCK_S in ms: the health probes say 503 once the queue has been full this long. */
+  readonly queueStuckMs?: number;
+  /** TRACELAB_ALLOWED_ORIGINS: origins besides the server's own whose pages may send requests. */
+  readonly allowedOrigins?: readonly string[];
 }
 
 export interface TraceThreadsConfig {
@@ -135,6 +147,12 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     redisUrl: get(env, 'TRACELAB_REDIS_URL'),
     fleetMaxInFlight: positiveInt(env, 'TRACELAB_FLEET_MAX_INFLIGHT', 32),
     shutdownGraceMs: nonNegativeInt(env, 'TRACELAB_SHUTDOWN_GRACE_S', 30) * 1000,
+    bodyTimeoutMs: positiveInt(env, 'TRACELAB_BODY_TIMEOUT_S', 60) * 1000,
+    queueStuckMs: positiveInt(env, 'TRACELAB_QUEUE_STUCK_S', 120) * 1000,
+    allowedOrigins: (get(env, 'TRACELAB_ALLOWED_ORIGINS') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
   };
 }
 
@@ -197,9 +215,10 @@ export class PersistedAccount extends LocalAccount {
   }
 }
 
+/** account.json: the owner's only, as the image records (storage/directory.ts). */
 async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomically(file, new TextEncoder().encode(text));
+  await mkdir(dirname(file), { recursive: true, mode: STORE_DIR_MODE });
+  await writeFileAtomically(file, new TextEncoder().encode(text), undefined, { mode: RECORD_FILE_MODE });
 }
 
 function readText(path: string, what: string): string | undefined {

@@ -14,7 +14,7 @@ export const SERVICE_USAGE = [
   'tracelab download TOKEN -o OUTPUT [--format F] [--receipt R] [--param name=value]... [--remote]',
   'tracelab delete TOKEN [--remote]',
   'tracelab account [--remote]',
-  'tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB]',
+  'tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB] [--allow-default-secret]',
 ];
 
 export function helpText(version: string): string {
@@ -60,7 +60,9 @@ export function helpText(version: string): string {
     '                         with VECTORIZER_API_ID / VECTORIZER_API_SECRET',
     '  --port N               serve: port (default 8787; 0 picks a free one)',
     '  --host H               serve: address to bind (default 127.0.0.1, loopback only); anything else',
-    '                         makes the service reachable from other machines',
+    '                         makes the service reachable from other machines, and needs',
+    '                         TRACELAB_API_SECRET set (or --allow-default-secret)',
+    '  --allow-default-secret serve: start on a non-loopback --host with the default secret anyway',
     '  --store URL            serve: keep images, account and limits in Redis (redis://HOST:PORT/DB),',
     '                         shared by many replicas (default: the data directory; also TRACELAB_REDIS_URL)',
     '  -h, --help             show this help',

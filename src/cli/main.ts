@@ -122,6 +122,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
           host: command.host,
           port: command.port,
           config: { ...config, redisUrl },
+          allowDefaultSecret: command.allowDefaultSecret === true,
           writeStderr: (t) => io.writeStderr(t),
           // The worker-thread entry is bundled next to this file (scripts/build-cli.mjs).
           traceThread: TRACE_THREAD_ENTRY,
