@@ -136,7 +136,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
         const body = client
           ? (await client.vectorize({ image: bytes, filename: basename(item.input) }, fields)).body
           : (await pool!.run({ source: { kind: 'image', bytes, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false })).body;
-        await writeFileAtomically(item.output, body);
+        // Never through a link someone left in the folder: the link is replaced, its target untouched.
+        await writeFileAtomically(item.output, body, undefined, { followSymlink: false });
         done.push(item);
         progress.finished(item, Date.now() - t0);
       } catch (error) {
@@ -184,13 +185,26 @@ function toFailure(input: string, error: unknown): BatchFailure {
   return { input, code: ERROR_CODES.generic, message: error instanceof Error ? error.message : String(error) };
 }
 
+/**
+ * Text from a file name or an error message as printed on a terminal: control characters (C0, DEL,
+ * C1 — an ESC starts a terminal escape sequence that could rewrite the screen or the window title)
+ * and bidirectional overrides are shown as `\xNN` / `\u{NNNN}` escapes. Plain names print
+ * unchanged.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
 /** The summary lines printed after a batch (also with --quiet). */
 export function summaryLines(result: BatchResult): string[] {
   const total = result.done.length + result.failed.length;
   const rate = result.seconds > 0 ? result.done.length / result.seconds : 0;
   const lines = [`tracelab: ${result.done.length} of ${total} traced, ${result.failed.length} failed in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} images/s)`];
-  for (const r of result.renamed) lines.push(`tracelab: note: ${r.input} -> ${r.output} (another input has the same name)`);
-  for (const f of result.failed) lines.push(`tracelab: failed: ${f.input}: error ${f.code}: ${f.message.replace(/\s*\n\s*/g, ' ')}`);
+  for (const r of result.renamed) lines.push(`tracelab: note: ${printable(r.input)} -> ${printable(r.output)} (another input has the same name)`);
+  for (const f of result.failed) lines.push(`tracelab: failed: ${printable(f.input)}: error ${f.code}: ${printable(f.message.replace(/\s*\n\s*/g, ' '))}`);
   return lines;
 }
 
@@ -238,11 +252,11 @@ function progressReporter(total: number, options: BatchOptions): Progress {
   return {
     finished(item, ms) {
       count++;
-      write(`tracelab: [${count}/${total}] ${item.input} -> ${item.output} (${ms} ms)\n`);
+      write(`tracelab: [${count}/${total}] ${printable(item.input)} -> ${printable(item.output)} (${ms} ms)\n`);
     },
     failed(failure) {
       count++;
-      write(`tracelab: [${count}/${total}] ${failure.input}: error ${failure.code}: ${failure.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      write(`tracelab: [${count}/${total}] ${printable(failure.input)}: error ${failure.code}: ${printable(failure.message.replace(/\s*\n\s*/g, ' '))}\n`);
     },
     end() {},
   };

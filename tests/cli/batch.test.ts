@@ -5,7 +5,7 @@
  * one, and the exit status.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +107,31 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/\r\[#+\.*\] 2\/2 +[\d.]+ img\/s +ETA \d+ s/);
     expect(r.stdout).not.toMatch(/tracelab: \[1\/2\]/);
+  });
+
+  it('never writes through a symbolic link left in the output folder: the link is replaced, its target untouched (issue 37 item 5)', () => {
+    mkdirSync(join(dir, 'linked'), { recursive: true });
+    writeFileSync(join(dir, 'victim.txt'), 'precious');
+    symlinkSync('../victim.txt', join(dir, 'linked', 'pic1.svg'));
+    const r = tracelab(['vectorize', 'in/pic1.png', '--out-dir', 'linked', '--quiet']);
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('precious');
+    expect(lstatSync(join(dir, 'linked', 'pic1.svg')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(dir, 'linked', 'pic1.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<\/svg>\s*$/);
+  });
+
+  it('prints file names with terminal escape codes escaped (issue 37 item 5)', () => {
+    mkdirSync(join(dir, 'esc'), { recursive: true });
+    const name = 'x\u001b]0;owned\u0007\u001b[2J\u009b.png';
+    writeFileSync(join(dir, 'esc', name), 'not an image');
+    copyFileSync(join(dir, 'in', 'pic1.png'), join(dir, 'esc', 'ok\u001b[31m.png'));
+    const r = tracelab(['vectorize', 'esc', '--out-dir', 'esc-out', '--jobs', '1']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stderr).toContain('esc/x\\x1b]0;owned\\x07\\x1b[2J\\x9b.png: error 1006');
+    expect(r.stderr).toMatch(/esc\/ok\\x1b\[31m\.png -> esc-out\/ok\\x1b\[31m\.svg \(\d+ ms\)/);
+    // The file itself keeps its real name.
+    expect(readdirSync(join(dir, 'esc-out'))).toEqual(['ok\u001b[31m.svg']);
   });
 
   it('refuses what a batch cannot do, as usage errors (exit 1)', () => {
