@@ -148,6 +148,20 @@ function toRgba(ifd: Ifd): Uint8Array {
   return out;
 }
 
+/**
+ * 400/1006 when a strip or tile starts or ends past the end of the file: a truncated download or
+ * copy, whose missing rows UTIF would otherwise fill with zeros and the trace would show as a
+ * black band (the reference's "failed to read the supplied image", as for every other format).
+ */
+function checkStripsInFile(ifd: Ifd, offsetTag: number, countTag: number, fileLength: number): void {
+  const offsets = ifd[`t${offsetTag}`] as number[] | undefined;
+  const counts = ifd[`t${countTag}`] as number[] | undefined;
+  if (!Array.isArray(offsets) || !Array.isArray(counts)) return;
+  for (let i = 0; i < offsets.length; i++) {
+    if (offsets[i]! + (counts[i] ?? 0) > fileLength) throw corrupt('truncated TIFF (image data runs past the end of the file)');
+  }
+}
+
 /** Strip/tile byte counts cut to the file: UTIF copies `count` bytes in a loop, so 0xFFFFFFFF would hang it. */
 function clampByteCounts(ifd: Ifd, offsetTag: number, countTag: number, fileLength: number): void {
   const offsets = ifd[`t${offsetTag}`] as number[] | undefined;
@@ -173,6 +187,8 @@ export function decodeTiff(bytes: Uint8Array): RawImage {
     const ifds = utif.decode(buffer, { parseMN: false, debug: false });
     const ifd = ifds[0];
     if (!ifd) throw corrupt('corrupt TIFF (no pages)');
+    checkStripsInFile(ifd, 273, 279, bytes.length);
+    checkStripsInFile(ifd, 324, 325, bytes.length);
     clampByteCounts(ifd, 273, 279, bytes.length);
     clampByteCounts(ifd, 324, 325, bytes.length);
     const tiled = ifd.t322 !== undefined;
