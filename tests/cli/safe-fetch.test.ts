@@ -148,10 +148,12 @@ describe('the service answer to image.url: one message for every refused or fail
   it('refused address, connection refused, reset, timeout and a 401 differ in nothing but the address (and 1020 for the answer)', async () => {
     const sockets = new Set<Socket>();
     const odd = createServer((req, res) => {
-      if (req.url === '/reset') return req.socket.destroy();
-      if (req.url === '/hang') return; // never answers
-      res.writeHead(401, { 'WWW-Authenticate': 'Basic' });
-      res.end('who are you');
+      if (req.url === '/reset') req.socket.destroy();
+      else if (req.url !== '/hang') {
+        // (/hang never answers)
+        res.writeHead(401, { 'WWW-Authenticate': 'Basic' });
+        res.end('who are you');
+      }
     });
     odd.on('connection', (s) => {
       sockets.add(s);
