@@ -23,6 +23,7 @@
  * The throughput figure (3 replicas vs 1) is measured by bench/fleet.mjs, not asserted here.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,22 +129,25 @@ describe('docs/service.md flows across three replicas', () => {
   }, 90_000);
 
   it('answers 429 / 1015 with Retry-After once the account has its fleet-wide limit of requests in flight', async () => {
-    // Limit 1: one slow upload held on replica 1 makes replica 2 answer 429 for the same account.
-    const { redis, replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1' });
-    let release = (): void => undefined;
-    const slow = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="mode"\r\n\r\ntest\r\n'));
-        // not closed until the check below is done: the request stays in flight, holding the slot
-        release = () => controller.close();
-      },
+    // Limit 1: one request held on replica 1 makes replica 2 answer 429 for the same account. It is
+    // held by its image.url, a loopback host that never answers (a slow upload no longer holds a
+    // slot: the slot is taken once the body has arrived, issue 37 item 3).
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createHttpServer(() => undefined);
+    silent.on('connection', (sock) => {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
     });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const release = (): void => {
+      for (const sock of sockets) sock.destroy();
+    };
+    const { redis, replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1', TRACELAB_ALLOW_PRIVATE_URLS: '1' });
     const held = fetch(`${replicas[0]!.url}/vectorize`, {
       method: 'POST',
-      headers: { Authorization: AUTH, 'Content-Type': 'multipart/form-data; boundary=b' },
-      body: slow,
-      duplex: 'half',
-    } as RequestInit).then(
+      headers: { Authorization: AUTH },
+      body: formOf({ 'image.url': `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}/slow.png`, mode: 'test' }),
+    }).then(
       async (res) => `answered ${res.status} ${await res.text()}`,
       (e: unknown) => `failed ${String(e)}`,
     );
@@ -165,7 +169,8 @@ describe('docs/service.md flows across three replicas', () => {
     expect(answer.headers.get('retry-after')).toBe('5');
     expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(1015);
     release();
-    await held;
+    expect(await held).toMatch(/^answered 400 .*"code":1022/);
+    silent.close();
   }, 60_000);
 });
 
