@@ -19,7 +19,7 @@
  *   load balancer stops sending to a replica that is stuck full.
  *
  * Before a request reaches the queue: a page of another origin is refused (403, request-origin.ts;
- * on a loopback bind also a Host that is not a loopback name), a client that sent wrong
+ * on a loopback bind also a page on a name that is not a loopback name: DNS rebinding), a client that sent wrong
  * credentials waits a growing delay (login-throttle.ts), and wrong credentials are answered 401
  * before the upload is read. A non-loopback bind refuses to start with the default secret unless
  * `--allow-default-secret` says so.
@@ -28,7 +28,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import { createLoginThrottle, type LoginThrottle } from '../api/login-throttle.js';
-import { checkLoopbackHost, checkRequestOrigin, isLoopbackHost } from '../api/request-origin.js';
+import { checkRequestOrigin, isLoopbackHost } from '../api/request-origin.js';
 import { authenticate, errorResponse } from '../api/service-http.js';
 import { removeStaleTempFiles } from '../api/storage/directory.js';
 import { DEFAULT_QUEUE, withQueueLimit } from '../api/service-queue.js';
@@ -170,8 +170,7 @@ export async function startService(options: ServeOptions): Promise<StartedServic
       return errorResponse(error, null, { 'Retry-After': '1', Connection: 'close' });
     }
     try {
-      if (loopbackOnly) checkLoopbackHost(request);
-      checkRequestOrigin(request, allowedOrigins);
+      checkRequestOrigin(request, allowedOrigins, loopbackOnly);
     } catch (e) {
       return errorResponse(e, null);
     }

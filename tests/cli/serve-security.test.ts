@@ -186,12 +186,17 @@ describe('browsers (item 6)', () => {
     }
   });
 
-  it('a loopback server refuses a Host that is not a loopback name (DNS rebinding)', async () => {
+  it('a loopback server refuses a page on a name that is not a loopback name (DNS rebinding); clients without Origin are unaffected', async () => {
     const r = await serve();
     const port = r.server.port;
-    const rebound = await send(r.server.url, { headers: { Authorization: AUTH, Host: `evil.example:${port}` } });
+    const rebound = await send(r.server.url, { headers: { Authorization: AUTH, Host: `evil.example:${port}`, Origin: `http://evil.example:${port}` } });
     expect(rebound.status).toBe(403);
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) expect((await send(r.server.url, { headers: { Authorization: AUTH, Host: host } })).status).toBe(200);
+    expect(JSON.parse(rebound.body).error.message).toContain('listens on loopback only');
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      expect((await send(r.server.url, { headers: { Authorization: AUTH, Host: host, Origin: `http://${host}` } })).status).toBe(200);
+    }
+    // A proxy forwarding its own Host, with a client that is not a browser: served.
+    expect((await send(r.server.url, { headers: { Authorization: AUTH, Host: `api.example:${port}` } })).status).toBe(200);
   });
 
   it('every answer carries X-Content-Type-Options: nosniff', async () => {
