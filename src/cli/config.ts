@@ -39,6 +39,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomically } from './atomic-write.js';
 import { createSafeFetchImage } from './safe-fetch.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './server.js';
 import { AccountConfigError, LocalAccount, fromEnv, fromJson } from '../api/account.js';
 import { createService } from '../api/service.js';
 import type { TraceRunner } from '../api/service-trace.js';
@@ -98,6 +99,9 @@ export interface TraceThreadsConfig {
   readonly jobTimeoutMs: number;
 }
 
+/** How long `serve`'s queue may stay full before its health probes answer 503 (TRACELAB_QUEUE_STUCK_S). */
+export const DEFAULT_QUEUE_STUCK_MS = 120_000;
+
 /** Default heap budget of one trace worker, MB (see docs/service.md "Limits and safety"). */
 export const DEFAULT_THREAD_MEMORY_MB = 1024;
 export const DEFAULT_TRACE_TIMEOUT_S = 300;
@@ -147,8 +151,8 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     redisUrl: get(env, 'TRACELAB_REDIS_URL'),
     fleetMaxInFlight: positiveInt(env, 'TRACELAB_FLEET_MAX_INFLIGHT', 32),
     shutdownGraceMs: nonNegativeInt(env, 'TRACELAB_SHUTDOWN_GRACE_S', 30) * 1000,
-    bodyTimeoutMs: positiveInt(env, 'TRACELAB_BODY_TIMEOUT_S', 60) * 1000,
-    queueStuckMs: positiveInt(env, 'TRACELAB_QUEUE_STUCK_S', 120) * 1000,
+    bodyTimeoutMs: positiveInt(env, 'TRACELAB_BODY_TIMEOUT_S', DEFAULT_BODY_TIMEOUT_MS / 1000) * 1000,
+    queueStuckMs: positiveInt(env, 'TRACELAB_QUEUE_STUCK_S', DEFAULT_QUEUE_STUCK_MS / 1000) * 1000,
     allowedOrigins: (get(env, 'TRACELAB_ALLOWED_ORIGINS') ?? '')
       .split(',')
       .map((o) => o.trim())

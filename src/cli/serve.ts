@@ -32,7 +32,7 @@ import { checkRequestOrigin, isLoopbackHost } from '../api/request-origin.js';
 import { authenticate, errorResponse } from '../api/service-http.js';
 import { removeStaleTempFiles } from '../api/storage/directory.js';
 import { DEFAULT_QUEUE, withQueueLimit } from '../api/service-queue.js';
-import { DEFAULT_API_SECRET, openLocalService, type TracelabConfig } from './config.js';
+import { DEFAULT_API_SECRET, DEFAULT_QUEUE_STUCK_MS, openLocalService, type TracelabConfig } from './config.js';
 import { clientAddressOf, startServer, type RunningServer } from './server.js';
 import { createTracePool, type TracePool } from './trace-pool.js';
 
@@ -65,9 +65,6 @@ function clientKey(request: Request, trustForwarded: boolean): string {
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 /** A store temp file older than this belongs to no running write. */
 const STALE_TEMP_MS = 10 * 60_000;
-
-/** How long the queue may stay full before the probes report the replica as not ready (TRACELAB_QUEUE_STUCK_S). */
-const DEFAULT_QUEUE_STUCK_MS = 120_000;
 
 /**
  * The login check made before a request is queued (and so before its upload is read): a client

@@ -10,13 +10,14 @@ import { DEFAULT_ACCOUNT, LocalAccount } from '../../src/api/account.js';
 import { MAX_PALETTE_ENTRIES } from '../../src/api/palette.js';
 import { MAX_RETENTION_DAYS } from '../../src/api/pricing.js';
 import { createService } from '../../src/api/service.js';
-import { AUTH_REALM, ECHO_MAX_CHARS, RETRY_AFTER_503_SECONDS } from '../../src/api/service-http.js';
+import { AUTH_REALM, ECHO_MAX_CHARS, ECHO_MAX_ENTRIES, MAX_FORM_PARTS, RETRY_AFTER_503_SECONDS } from '../../src/api/service-http.js';
+import { DEFAULT_LOGIN_THROTTLE } from '../../src/api/login-throttle.js';
 import { MAX_BASE64_CHARS, MAX_IMAGE_BYTES, URL_FETCH_TIMEOUT_MS } from '../../src/api/service-image.js';
-import { DEFAULT_QUEUE, withQueueLimit } from '../../src/api/service-queue.js';
+import { DEFAULT_QUEUE, RECEIVING_PER_SLOT, withQueueLimit } from '../../src/api/service-queue.js';
 import { createMemoryStore } from '../../src/api/storage/index.js';
 import { RECEIPT_PREFIX, TEST_TOKEN_PREFIX } from '../../src/api/storage/token.js';
-import { DEFAULT_TRACE_TIMEOUT_S, readConfig } from '../../src/cli/config.js';
-import { DEFAULT_MAX_BODY_BYTES, startServer, type RunningServer } from '../../src/cli/server.js';
+import { DEFAULT_QUEUE_STUCK_MS, DEFAULT_TRACE_TIMEOUT_S, readConfig } from '../../src/cli/config.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, startServer, type RunningServer } from '../../src/cli/server.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../../src/cli/trace-pool.js';
 import { MAX_ACCEPTED_PIXELS, MAX_RESULT_PIXELS } from '../../src/engine/errors.js';
 import { redSquarePng } from '../cli/png.js';
@@ -72,6 +73,17 @@ describe('docs/service.md "Differences from the reference"', () => {
     expect(row('token and receipt formats')).toContain(`\`${RECEIPT_PREFIX}\` + 32`);
     expect(row('authentication')).toContain(`\`WWW-Authenticate: Basic realm="${AUTH_REALM}"\``);
     expect(row('error body')).toContain(`cut at ${ECHO_MAX_CHARS} characters`);
+    // Issue 37: the form caps, the body deadline, the stuck queue, the login delay.
+    expect(row('error body')).toContain(`the first ${ECHO_MAX_ENTRIES} values`);
+    expect(row('request encoding')).toContain(`more than ${grouped(MAX_FORM_PARTS)} fields and files`);
+    expect(config.bodyTimeoutMs).toBe(DEFAULT_BODY_TIMEOUT_MS);
+    expect(row('whole request body')).toContain(`within ${DEFAULT_BODY_TIMEOUT_MS / 1000} s of the request's start`);
+    expect(row('connection timeouts')).toContain(`a request body within ${DEFAULT_BODY_TIMEOUT_MS / 1000} s`);
+    expect(config.queueStuckMs).toBe(DEFAULT_QUEUE_STUCK_MS);
+    expect(row('health paths')).toContain(`\`TRACELAB_QUEUE_STUCK_S\` (${DEFAULT_QUEUE_STUCK_MS / 1000} s)`);
+    expect(row('rate limiting')).toContain(`at most ${RECEIVING_PER_SLOT} × ${DEFAULT_QUEUE.maxInFlight} bodies being received`);
+    expect(row('authentication')).toContain(`waits ${DEFAULT_LOGIN_THROTTLE.baseDelayMs} ms`);
+    expect(row('authentication')).toContain(`up to ${DEFAULT_LOGIN_THROTTLE.maxDelayMs / 1000} s`);
   });
 
   describe('headers, on a running server', () => {
