@@ -19,9 +19,9 @@
  *   load balancer stops sending to a replica that is stuck full.
  *
  * Before a request reaches the queue: a page of another origin is refused (403, request-origin.ts;
- * on a loopback bind also a page on a name that is not a loopback name: DNS rebinding), a client that sent wrong
- * credentials waits a growing delay (login-throttle.ts), and wrong credentials are answered 401
- * before the upload is read. A non-loopback bind refuses to start with the default secret unless
+ * on a loopback bind also a page on a name that is not a loopback name: DNS rebinding), a client
+ * that sent wrong credentials waits a growing delay (login-throttle.ts), and wrong credentials are
+ * answered 401 before the upload is read. A non-loopback bind refuses to start with the default secret unless
  * `--allow-default-secret` says so.
  */
 
@@ -61,6 +61,7 @@ function clientKey(request: Request, trustForwarded: boolean): string {
   const forwarded = trustForwarded ? request.headers.get('X-Forwarded-For') : null;
   return forwarded?.split(',').pop()?.trim() || clientAddressOf(request) || 'unknown';
 }
+
 /** How long SIGTERM lets running requests finish by default (TRACELAB_SHUTDOWN_GRACE_S). */
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 /** A store temp file older than this belongs to no running write. */
@@ -173,7 +174,8 @@ export async function startService(options: ServeOptions): Promise<StartedServic
     }
     const refused = await checkLogin(request, config, throttle);
     return refused ?? queued(request);
-  };  let server: RunningServer;
+  };
+  let server: RunningServer;
   try {
     server = await startServer({
       handler,
