@@ -60,9 +60,11 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         await io.writeStdout(`${version}\n`);
         return EXIT_OK;
       case 'vectorize': {
-        if (command.remote === true || command.service === true || process.env['VECTORIZER_API_URL']?.trim()) {
+        // Remote only with --remote: a set VECTORIZER_API_URL alone never turns a free local trace into a paid call.
+        if (command.remote === true || command.service === true) {
           return await runServiceVerb(command, io);
         }
+        io.writeStderr(ignoredRemoteUrlNote(false));
         // Loaded on demand (lean start): --help, --version and the service verbs never load the
         // engine, the decoders or the writers.
         const { planVectorize, runVectorize } = await import('./vectorize.js');
@@ -88,11 +90,14 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         // Loaded on demand, like the service: a single trace does not load the batch code.
         const { runBatch, summaryLines } = await import('./batch.js');
         let remote: { client: () => import('../api/client.js').ApiClient } | undefined;
-        if (command.remote === true || process.env['VECTORIZER_API_URL']?.trim()) {
-          const [{ readConfig }, { connectRemote, notSentLine }] = await Promise.all([import('./config.js'), import('./remote.js')]);
+        if (command.remote === true) {
+          const [{ readConfig }, { connectRemote, notSentLine, remoteNotice }] = await Promise.all([import('./config.js'), import('./remote.js')]);
           const config = readConfig();
           remote = { client: () => connectRemote(config).client };
+          io.writeStderr(remoteNotice(config, 'batch'));
           io.writeStderr(notSentLine(remote.client(), command.fields));
+        } else {
+          io.writeStderr(ignoredRemoteUrlNote(false));
         }
         const result = await runBatch({
           ...(remote ? { remote } : {}),
@@ -150,12 +155,14 @@ type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delet
  * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
  */
 async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
-  const [{ readConfig }, { connectLocal, connectRemote, describeResult, notSentLine, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
+  const [{ readConfig }, { connectLocal, connectRemote, describeResult, notSentLine, remoteNotice, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
     import('./config.js'),
     import('./remote.js'),
   ]);
   const config = readConfig();
-  const remote = command.remote === true || config.remote.url !== undefined;
+  const remote = command.remote === true;
+  if (remote) io.writeStderr(remoteNotice(config, command.kind));
+  else io.writeStderr(ignoredRemoteUrlNote(true));
   const connection = remote
     ? connectRemote(config)
     : connectLocal(config, (e) => io.writeStderr(`tracelab: warning: ${oneLine(e instanceof Error ? e.message : String(e))}\n`));
@@ -225,6 +232,17 @@ async function writeAtomically(path: string, body: Uint8Array): Promise<void> {
   } catch (err) {
     throw new Error(`cannot write OUTPUT '${path}': ${(err as Error).message}`);
   }
+}
+
+/**
+ * The stderr note for a VECTORIZER_API_URL set without --remote ('' when it is not set): the
+ * variable only says where --remote goes, so the user who set it learns the call stayed here.
+ */
+function ignoredRemoteUrlNote(localService: boolean): string {
+  const url = process.env['VECTORIZER_API_URL']?.trim();
+  if (!url) return '';
+  const where = localService ? 'the local service (TRACELAB_DATA_DIR)' : 'the embedded engine, no credits';
+  return `tracelab: note: VECTORIZER_API_URL is set but --remote is not: using ${where}; add --remote to call ${url}\n`;
 }
 
 function oneLine(text: string): string {

@@ -19,6 +19,12 @@ export const ERROR_CODES = {
   storeFailed: -4,
   /** −10: internal timeout (a trace ran out of time); retry. */
   internalTimeout: -10,
+  /**
+   * −20 (Tracelab's client, no API code): the connection of a call that may be charged (a paid
+   * `/vectorize`, a `/download`) was lost after the request went out; the service may or may not
+   * have charged it — check the account before calling again.
+   */
+  chargeUnknown: -20,
   /** 1001: no or malformed credentials, or an unknown API Id. */
   apiIdNotFound: 1001,
   /** 1004: wrong API Secret. */
