@@ -139,8 +139,14 @@ export type FieldValue = string | number | boolean;
  * numbers as plain decimals.
  */
 export type Fields = (DottedOptions & NestedOptions) | Iterable<readonly [string, FieldValue]>;
-/** `/download` parameters: the output options of Fields and `receipt` (an upgraded preview's X-Receipt). */
-export type DownloadFields = (DottedOptions & NestedOptions & { readonly receipt?: string }) | Iterable<readonly [string, FieldValue]>;
+/** The `output.*` options, dotted: the only API parameters `/download` takes besides `receipt`. */
+export type DottedOutputOptions = { readonly [K in keyof DottedOptions as K extends `output.${string}` ? K : never]: DottedOptions[K] };
+/**
+ * `/download` parameters: the output options of Fields (dotted or nested under `output`) and
+ * `receipt` (an upgraded preview's X-Receipt). A `processing.*`, `input.*`, `mode` or other
+ * vectorize-only option does not compile (at run time it is 1019: it needs a new /vectorize).
+ */
+export type DownloadFields = (DottedOutputOptions & Pick<NestedOptions, 'output'> & { readonly receipt?: string }) | Iterable<readonly [string, FieldValue]>;
 
 export interface FileResult {
   readonly status: number;

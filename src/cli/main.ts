@@ -152,7 +152,7 @@ type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delet
 
 /**
  * A verb through the `/api/v1` service: the local one in-process (TRACELAB_DATA_DIR), or with
- * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
+ * `--remote` the HTTP service VECTORIZER_API_URL (default the real one).
  */
 async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
   const [{ readConfig }, { connectLocal, connectRemote, describeResult, notSentLine, remoteNotice, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([

@@ -92,7 +92,7 @@ describe('requests', () => {
     const bad = await c.vectorize({ url: 'u' }, { 'processing.max_colors': 999 }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(TracelabError); // the library's own error, not a server answer
     expect((bad as TracelabError).code).toBe(1019);
-    await expect(c.download('tok', { mode: 'test' })).rejects.toMatchObject({ status: 400, code: 1019 });
+    await expect(c.download('tok', [['mode', 'test']])).rejects.toMatchObject({ status: 400, code: 1019 });
     expect(calls).toHaveLength(0);
   });
 
