@@ -92,7 +92,8 @@ export function helpText(version: string): string {
     '',
     'Exit status: 0 success; 1 usage error; 2 error, reported as',
     '  "tracelab: error CODE: message" with the API error code (e.g. 1006 unreadable image,',
-    '  1019 bad parameter, 1001 wrong credentials, 1011 out of credits).',
+    '  1019 bad parameter, 1001 wrong credentials, 1011 out of credits); 3 serve could not start',
+    '  for a reason a restart does not fix (its port is taken, …): supervisors stop instead of retrying.',
     '',
     'Parameters (--param NAME=VALUE):',
   ];

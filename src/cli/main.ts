@@ -21,6 +21,19 @@ const TRACE_THREAD_ENTRY = new URL('./trace-thread.mjs', import.meta.url);
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_ERROR = 2;
+/**
+ * `serve` could not start for a reason a restart does not fix (the port is taken, the address is
+ * not this machine's, no permission to bind): supervisors (scripts/fleet.sh, systemd's
+ * RestartPreventExitStatus) stop instead of restarting it in a loop.
+ */
+export const EXIT_CANNOT_START = 3;
+
+/** listen() errors that another try will meet again. */
+const LASTING_LISTEN_ERRORS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is already in use (another process listens there; choose another --port or stop it)',
+  EADDRNOTAVAIL: 'the address is not one of this machine\'s (check --host)',
+  EACCES: 'no permission to listen there (ports below 1024 need privileges)',
+};
 
 export interface CliIo {
   readStdin(): Promise<Uint8Array>;
@@ -123,6 +136,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         const config = readConfig();
         // --store wins over TRACELAB_REDIS_URL; `--store disk` forces the data directory.
         const redisUrl = command.store === undefined ? config.redisUrl : command.store === 'disk' ? undefined : command.store;
+        const lasting = (e: unknown): string | undefined => LASTING_LISTEN_ERRORS[String((e as { code?: unknown } | null)?.code)];
         await runServe({
           host: command.host,
           port: command.port,
@@ -130,6 +144,10 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
           writeStderr: (t) => io.writeStderr(t),
           // The worker-thread entry is bundled next to this file (scripts/build-cli.mjs).
           traceThread: TRACE_THREAD_ENTRY,
+        }).catch((e: unknown) => {
+          const why = lasting(e);
+          if (why === undefined) throw e;
+          throw Object.assign(new Error(`cannot start: cannot listen on ${command.host}:${command.port}: ${why}`), { exitStatus: EXIT_CANNOT_START });
         });
         return EXIT_OK;
       }
@@ -144,7 +162,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       return EXIT_ERROR;
     }
     io.writeStderr(`tracelab: error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
-    return EXIT_ERROR;
+    return (err as { exitStatus?: unknown } | null)?.exitStatus === EXIT_CANNOT_START ? EXIT_CANNOT_START : EXIT_ERROR;
   }
 }
 
