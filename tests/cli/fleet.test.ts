@@ -28,7 +28,7 @@ import { hostname, tmpdir } from 'node:os';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
+import { ApiClientError, createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
 import { runBatch } from '../../src/api/client-batch.js';
 import { decodeRecord } from '../../src/api/storage/codec.js';
 import { connectRedis, type RedisConnection } from '../../src/cli/redis-client.js';
@@ -327,7 +327,7 @@ async function holdPort(port: number): Promise<{ release(): Promise<void> }> {
   return { release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-describe('issue 41: scripts/fleet.sh supervises all of itself', () => {
+describe('issue 41: scripts/fleet.sh supervises all of itself; a paid call cut by a replica kill', () => {
   it('a SIGKILLed Redis is started again (same data, append-only file), the replicas reconnect, and calls through haproxy work again', async () => {
     const fleet = await startFleetScript(2);
     try {
@@ -442,6 +442,35 @@ describe('issue 41: scripts/fleet.sh supervises all of itself', () => {
       await holder.release();
     }
   }, 60_000);
+
+  it('a paid call whose replica is SIGKILLed after the upload: ApiClientError −20 (may or may not have been charged, how to check), not a bare "fetch failed"; the account shows it was not', async () => {
+    const dir = newWork();
+    const { redis, replicas } = await startFleet(dir, 1, { TRACELAB_CREDITS: '10' });
+    const replica = replicas[0]!;
+    const call = clientFor(replica.url).vectorize({ image: PHOTO }, { mode: 'production' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // The call is in flight (its slot is in Redis) and its 23-kB upload long sent: the trace runs.
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      for (let k = 0; k < 400; k++) {
+        const slots = (await redisClient.eval(`return redis.call('ZRANGE', KEYS[1], 0, -1)`, ['tracelab:inflight:tracelab'], [])) as string[];
+        if (slots.some((id) => id.startsWith(`${hostname()}:${replica.child.pid}:`))) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await redisClient.quit();
+    }
+    await replica.kill();
+    const e = await call;
+    expect(e).toBeInstanceOf(ApiClientError);
+    expect(e).toMatchObject({ status: 0, code: -20 });
+    expect((e as Error).message).toMatch(/^The connection to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/vectorize was lost before its answer arrived \(fetch failed: [^)]+\): the call may or may not have been charged\. To check, compare the account's credits/);
+    // The check it suggests: a replica on the same Redis reads the balance, untouched.
+    const back = await startReplica(build.bin, dir, { store: redis.url });
+    expect((await clientFor(back.url).account()).credits).toBe(10);
+  }, 90_000);
 
   it("haproxy's own error answers carry X-Credits-Charged: 0.000000 and the reference's dataReceived", async () => {
     const dir = newWork();
