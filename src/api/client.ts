@@ -551,6 +551,9 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   async function send(plan: RequestPlan, signal: AbortSignal | undefined): Promise<Exchange> {
+    if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
+      throw parameterError(`signal must be an AbortSignal; received ${signal === null ? 'null' : typeof signal}`);
+    }
     const headers: Record<string, string> = { Accept: plan.accept };
     if (auth !== undefined) headers['Authorization'] = auth;
     let networkRetries = 0;

@@ -494,7 +494,7 @@ describe('runBatch', () => {
   });
 });
 
-describe('issue 41: a paid call whose connection is cut after the upload (a real server on loopback)', () => {
+describe('issue 41: client corners — a paid call cut after the upload (a real server on loopback), a call signal that is not one', () => {
   /** A node:http server that reads each whole request, counts it, then resets the connection without answering (a replica killed mid-call). */
   async function cuttingServer(): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
     const { createServer } = await import('node:http');
@@ -531,6 +531,15 @@ describe('issue 41: a paid call whose connection is cut after the upload (a real
     } finally {
       await server.close();
     }
+  });
+
+  it('a call signal that is not an AbortSignal is 400 / 1019 before any request, not a TypeError from deep inside', async () => {
+    const { fetch, calls } = stubFetch(svg());
+    const c = createClient({ baseUrl: 'http://127.0.0.1:9/api/v1', apiId: 'id', apiSecret: 'secret', fetch });
+    for (const run of [() => c.vectorize({ url: 'u' }, {}, { signal: 42 as never }), () => c.account({ signal: {} as never })]) {
+      await expect(run()).rejects.toMatchObject({ name: 'TracelabError', code: 1019, message: expect.stringMatching(/^signal must be an AbortSignal; received (number|object)$/) });
+    }
+    expect(calls).toHaveLength(0);
   });
 
   it('a refused connection (nothing was sent, nothing charged) stays the plain network error', async () => {
