@@ -63,18 +63,19 @@ export async function fileBytes(file: File): Promise<Uint8Array> {
 }
 
 /**
- * Bytes of an `image.base64` value. Whitespace and a `data:…;base64,` prefix are tolerated. More
- * than 1 MB of text → 413/1012; text that is not base64 → 400/1019.
+ * Bytes of an `image.base64` value. Whitespace (line breaks of MIME-wrapped text, a trailing
+ * newline) and a `data:…;base64,` prefix are tolerated and not counted: more than 1 MB of base64
+ * characters → 413/1012; text that is not base64 → 400/1019.
  */
 export function base64Bytes(text: string): Uint8Array {
-  if (text.length > MAX_BASE64_CHARS) {
+  const body = text.replace(/^\s*data:[^,]*;base64,/i, '').replace(/\s+/g, '');
+  if (body.length > MAX_BASE64_CHARS) {
     throw new TracelabError(
       ERROR_CODES.imageTooLargeBytes,
       413,
-      `image.base64 is ${text.length} characters; the maximum is ${MAX_BASE64_CHARS} characters (1 MB). Upload larger images as a file.`,
+      `image.base64 is ${body.length} characters (whitespace not counted); the maximum is ${MAX_BASE64_CHARS} characters (1 MB). Upload larger images as a file.`,
     );
   }
-  const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
   const std = body.replace(/-/g, '+').replace(/_/g, '/');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(std) || std.replace(/=+$/, '').length % 4 === 1) {
     throw parameterError('image.base64 is not valid base64 text.');

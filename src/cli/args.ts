@@ -62,7 +62,7 @@ export type Command =
       /** --jobs: worker threads (default every core); with --remote, requests in flight (default 5). */
       readonly jobs?: number;
       readonly quiet?: true;
-      /** --remote (or VECTORIZER_API_URL set): each input is a `/vectorize` call to that service (a fleet's haproxy, the real service). */
+      /** --remote (only the flag; VECTORIZER_API_URL alone never): each input is a `/vectorize` call to that service (a fleet's haproxy, the real service). */
       readonly remote?: true;
     }
   | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }

@@ -13,7 +13,8 @@
  *                       or the path of a file holding it; without it the account comes from
  *                       TRACELAB_PLAN / TRACELAB_STATE / TRACELAB_CREDITS (src/api/account.ts).
  *   VECTORIZER_API_URL / VECTORIZER_API_ID / VECTORIZER_API_SECRET   the service `--remote` talks to
- *                       (as the official CLI); a set VECTORIZER_API_URL makes every verb remote.
+ *                       (as the official CLI); only `--remote` makes a verb remote, the variable
+ *                       alone never does (a plain `vectorize` stays local and free).
  *   TRACELAB_THREADS    `tracelab serve`'s trace worker threads (default availableParallelism() − 1,
  *                       at least 1, at most 4; 0 traces on the server's own thread).
  *   TRACELAB_THREAD_MEMORY_MB   each trace worker's V8 heap budget (default 1024).

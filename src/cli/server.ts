@@ -24,7 +24,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 
-import { ERROR_CODES } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
+import { errorResponse } from '../api/service-http.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -63,12 +64,13 @@ export interface RunningServer {
 
 const INTERNAL_ERROR = 'Internal server error';
 
-/** The API's JSON error body (reference §4.1). */
+/**
+ * The API's JSON error (reference §4.1) for what this front end answers itself (413, malformed
+ * request, handler exception): the service's own error shape — `dataReceived: null` (nothing was
+ * read) and `X-Credits-Charged: 0.000000` — so a client reads it like any other API error.
+ */
 export function jsonError(status: number, code: number, message: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { status, code, message } }), {
-    status,
-    headers: { 'Content-Type': 'application/json', ...extraHeaders },
-  });
+  return errorResponse(new TracelabError(code, status, message), null, extraHeaders);
 }
 
 class BodyTooLargeError extends Error {

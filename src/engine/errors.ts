@@ -19,6 +19,14 @@ export const ERROR_CODES = {
   storeFailed: -4,
   /** −10: internal timeout (a trace ran out of time); retry. */
   internalTimeout: -10,
+  /**
+   * −20 (Tracelab's client, no API code): the connection of a call that may be charged (a paid
+   * `/vectorize`, a `/download`) was lost after the request went out; the service may or may not
+   * have charged it — check the account before calling again.
+   */
+  chargeUnknown: -20,
+  /** −30 (Tracelab's library, no API code): the tracer was closed (`close()`); make another one. */
+  tracerClosed: -30,
   /** 1001: no or malformed credentials, or an unknown API Id. */
   apiIdNotFound: 1001,
   /** 1004: wrong API Secret. */
@@ -125,6 +133,13 @@ export function tooManyPixelsError(width: number, height: number): TracelabError
 /** 400 / 1019: a parameter is unknown, of the wrong type or out of range. */
 export function parameterError(message: string): TracelabError {
   return new TracelabError(ERROR_CODES.parameterError, 400, message);
+}
+
+/** A call to a tracer after its `close()` (or one that close() cut short). */
+export function tracerClosedError(cause?: unknown): TracelabError {
+  const error = new TracelabError(ERROR_CODES.tracerClosed, 503, 'This tracer is closed (close() was called); create another one with createTracer().');
+  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
+  return error;
 }
 
 /** The largest PNG result, in pixels (64 MB of RGBA); the reference leaves the number open. */

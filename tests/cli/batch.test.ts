@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng, encodeJpeg } from '../helpers/encode.js';
+import { encodePng, encodeJpeg, encodeWebp } from '../helpers/encode.js';
 import { disc, drawShape, rect } from '../helpers/raster.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -145,5 +145,40 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('error 1019');
     expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+});
+
+describe('issue 41: batch names on case-insensitive disks, empty folders, missing paths', () => {
+  const picture = drawShape(64, 48, [255, 255, 255], [{ color: [200, 30, 40], inside: disc(30, 24, 16) }]);
+
+  it('Logo.PNG and logo.webp get distinct output names that also differ without case', async () => {
+    const folder = join(dir, 'cased');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'Logo.PNG'), encodePng(picture));
+    writeFileSync(join(folder, 'logo.webp'), await encodeWebp(picture));
+    const r = tracelab(['vectorize', 'cased', '--out-dir', 'cased-out', '--quiet']);
+    expect(r.status, r.stderr).toBe(0);
+    const written = readdirSync(join(dir, 'cased-out')).sort();
+    expect(written).toEqual(['Logo.PNG.svg', 'logo.webp.svg']);
+    expect(new Set(written.map((n) => n.toLowerCase())).size).toBe(2);
+    expect(r.stderr).toContain('tracelab: 2 of 2 traced, 0 failed');
+  });
+
+  it('an empty folder is a one-line error naming it, exit 2, and nothing is created', () => {
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    writeFileSync(join(dir, 'empty', 'readme.txt'), 'not an image');
+    const r = tracelab(['vectorize', 'empty', '--out-dir', 'empty-out']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("tracelab: error: nothing to trace: folder 'empty' has no image files (.png, .jpg, .jpeg, .webp, .gif, .bmp, .tif, .tiff)\n");
+    expect(existsSync(join(dir, 'empty-out'))).toBe(false);
+  });
+
+  it('a missing path fails as that input with a message naming it (no "error -1"); the others are traced', () => {
+    const r = tracelab(['vectorize', 'in/pic1.png', 'nope.png', '--out-dir', 'missing-out', '--quiet']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('tracelab: 1 of 2 traced, 1 failed');
+    expect(r.stderr).toContain('tracelab: failed: nope.png: no such file or folder\n');
+    expect(r.stderr).not.toContain('error -1');
+    expect(readdirSync(join(dir, 'missing-out'))).toEqual(['pic1.svg']);
   });
 });

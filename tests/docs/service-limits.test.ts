@@ -115,7 +115,7 @@ describe('docs/service.md "Differences from the reference"', () => {
       await res.arrayBuffer();
     });
 
-    it('errors: methods, CORS preflight, the outer body cap without dataReceived', async () => {
+    it('errors: methods, CORS preflight, the outer body cap with dataReceived and X-Credits-Charged', async () => {
       const preflight = await fetch(`${server.url}/api/v1/vectorize`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
       expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([401, null]);
       await preflight.arrayBuffer();
@@ -129,11 +129,11 @@ describe('docs/service.md "Differences from the reference"', () => {
         body: new Uint8Array(DEFAULT_MAX_BODY_BYTES + 1),
       });
       expect(tooLarge.status).toBe(413);
-      // The gap the table reports: this answer has neither dataReceived nor X-Credits-Charged (when the
-      // code part of issue 29 item 14 adds them, update the table's two rows and this check).
-      expect(await tooLarge.json()).toEqual({ error: { status: 413, code: 1012, message: expect.any(String) } });
-      expect(tooLarge.headers.get('x-credits-charged')).toBeNull();
-      expect(row('error body')).toContain('have no `dataReceived` member');
+      // Issue 41: the HTTP layer's own answer has the reference's error fields and the credits header.
+      expect(await tooLarge.json()).toEqual({ error: { status: 413, code: 1012, message: expect.any(String) }, dataReceived: null });
+      expect(tooLarge.headers.get('x-credits-charged')).toBe('0.000000');
+      expect(row('error body')).toContain('say `"dataReceived": null`');
+      expect(row('`X-Credits-Charged`')).toContain('also on the answers the HTTP layer makes');
     });
   });
 });
