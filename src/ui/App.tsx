@@ -18,6 +18,7 @@ import { useMountSteps } from './hooks.js';
 import type { TracerClient } from '../worker/client.js';
 import { formatNumber } from './format.js';
 import { offersShrink, traceShrunk } from './oversize.js';
+import { keepResultInView } from './result-in-view.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer, type ViewRenderer } from './Viewer.js';
 
@@ -86,6 +87,9 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
       store.getState().reportError({ code: ERROR_CODES.none, message: `The sample image could not be loaded (${detail})` }, ticket);
     }
   }, [store]);
+
+  // On a phone, a new input's status line and result pane are scrolled into view (issue 41).
+  useEffect(() => keepResultInView(store), [store]);
 
   // Paste an image from the clipboard anywhere on the page.
   useEffect(() => {

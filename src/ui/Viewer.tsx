@@ -129,7 +129,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
               }
             </Viewport>
           </figure>
-          <figure className="pane">
+          <figure className="pane" data-result-pane>
             <figcaption>{resultCaption(job, sharp.state)}</figcaption>
             <Viewport {...common} label="Result view" busy={busy}>
               {(stage, scale) =>
@@ -139,7 +139,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
           </figure>
         </div>
       ) : (
-        <figure className="pane viewer-single">
+        <figure className="pane viewer-single" data-result-pane>
           <figcaption>
             <span>{inputCaption(source)}</span>
             <span aria-hidden="true"> · </span>
