@@ -438,6 +438,16 @@ export function createTracelabStore(initialOptions: Readonly<Record<string, stri
   }));
 }
 
+/**
+ * Whether the viewer shows the running trace's draft (a large picture's quick trace, shrunk): only
+ * for the first trace of a picture, while no result of it is on screen. Re-traced after an option
+ * change, the current result stays (dimmed) until the new one is ready: swapping the sharp result
+ * for a blurry draft for ~2.5 s at each change made tuning a 2-MP picture hard (issue 41 item 5).
+ */
+export function showsDraft(job: Job): boolean {
+  return job.status === 'running' && job.draft !== null && job.svg === null;
+}
+
 /** The text of the aria-live status region. */
 export function statusText(job: Job, hasSource: boolean): string {
   switch (job.status) {
