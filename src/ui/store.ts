@@ -444,7 +444,7 @@ export function createTracelabStore(initialOptions: Readonly<Record<string, stri
  * change, the current result stays (dimmed) until the new one is ready: swapping the sharp result
  * for a blurry draft for ~2.5 s at each change made tuning a 2-MP picture hard (issue 41 item 5).
  */
-export function showsDraft(job: Job): boolean {
+export function showsDraft(job: Job): job is Job & { readonly draft: TraceDraft } {
   return job.status === 'running' && job.draft !== null && job.svg === null;
 }
 
