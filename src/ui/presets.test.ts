@@ -102,4 +102,12 @@ describe('presets', () => {
     const defaults = await runVectorize(planVectorize([]), sample('photo.png'));
     expect(photo.result.shapes.length).toBeLessThan(defaults.result.shapes.length);
   });
+
+  it('photo: a smaller SVG than the defaults on both photo samples (issue 41: 1.01 MB against 835 kB on the coffee)', async () => {
+    for (const file of ['photo-coffee.jpg', 'photo.png']) {
+      const { svg } = await trace('photo', file);
+      const defaults = await runVectorize(planVectorize([]), sample(file));
+      expect(svg.length, file).toBeLessThan(defaults.body.length);
+    }
+  });
 });

@@ -14,8 +14,10 @@
  * - line art: two colours snapped to pure black and white, specks from scanning removed.
  * - pixel art: every pixel kept (no despeckle), straight edges only (no curves, no fitted
  *   shapes), so the result stays on the pixel grid.
- * - photo: more colours, larger specks removed, stacked shapes (no cut-out holes, so fewer seams
- *   and smaller files) with the gap filler clipped to its shapes, no exact-shape detection.
+ * - photo: more colours, specks under 20 px² removed, stacked shapes (no cut-out holes, so fewer
+ *   seams and smaller files), no exact-shape detection; the gap filler is not clipped (clip paths
+ *   made the coffee photo's SVG 1.01 MB against the defaults' 835 kB, issue 41). Its SVG is smaller
+ *   than the defaults' on every photo sample and corpus photo (ΔE2000 0.06–0.2 higher).
  */
 
 import { DEFAULT_OPTIONS, OPTION_BY_NAME, parseOptionValue, type VectorizeOptions } from '../api/index.js';
@@ -93,14 +95,13 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'photo',
     label: 'Photo',
-    description: 'Up to 48 colours, larger specks removed, stacked shapes with a clipped gap filler.',
+    description: 'Up to 48 colours, specks under 20 px² removed, stacked shapes: a smaller file than the defaults give.',
     values: {
       'processing.max_colors': '48',
-      'processing.shapes.min_area_px': '16',
+      'processing.shapes.min_area_px': '20',
       'processing.parameterizedShapes.ellipse.general.enabled': 'false',
       'processing.parameterizedShapes.ellipse.circle.enabled': 'false',
       'output.shape_stacking': 'stacked',
-      'output.gap_filler.clip': 'true',
     },
   },
 ];
