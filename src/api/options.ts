@@ -11,7 +11,7 @@
 
 import type { EngineParams, Rgba } from '../engine/types.js';
 import type { OutputOptions } from '../formats/types.js';
-import { parameterError, type TracelabError } from '../engine/errors.js';
+import { groupDigits, parameterError, type TracelabError } from '../engine/errors.js';
 import { formatHexColor, parseHexColor, parsePalette, quoteReceived } from './palette.js';
 
 export type Endpoint = 'vectorize' | 'download';
@@ -371,7 +371,7 @@ export function describeAllowed(spec: OptionSpec): string {
 }
 
 function formatNumber(n: number): string {
-  return Math.abs(n) >= 1e9 ? n.toExponential().replace('e+', 'e') : String(n);
+  return Math.abs(n) >= 1e9 ? n.toExponential().replace('e+', 'e') : groupDigits(n);
 }
 
 /** Parse one field's text per its spec. Throws `parameterError` naming field, allowed set and value. */

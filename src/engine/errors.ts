@@ -96,9 +96,11 @@ export function unreadableImageError(detail: string): TracelabError {
 /** Reference §5.1: the largest image accepted, in bytes (uploads, fetched URLs, stored images; the page applies it too). */
 export const MAX_IMAGE_BYTES = 31_457_280;
 
-/** `n` with comma thousands separators ("31,457,280"). */
-function groupDigits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** `n` with comma thousands separators in its whole part ("31,457,280", "1,000,000.25"): every number a message shows. */
+export function groupDigits(n: number): string {
+  const [whole = '', fraction] = String(n).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
 /**
@@ -120,14 +122,26 @@ export function checkImageBytes(bytes: number, what: string, max = MAX_IMAGE_BYT
 
 /** 413 / 1013: more pixels than the service accepts at all (it shrinks only up to this size). */
 export const MAX_ACCEPTED_PIXELS = 33_554_432;
+/** The advice that ends a tooManyPixelsError message (the playground, which offers the shrink itself, says so instead). */
+export const TOO_MANY_PIXELS_ADVICE = 'Accepted images are shrunk to input.max_pixels before tracing; shrink larger images first.';
+
 export function tooManyPixelsError(width: number, height: number): TracelabError {
   const pixels = width * height;
   return new TracelabError(
     ERROR_CODES.tooManyPixels,
     413,
-    `Image has too many pixels: ${width}×${height} = ${pixels} px; the maximum is ${MAX_ACCEPTED_PIXELS} px. ` +
-      'Accepted images are shrunk to input.max_pixels before tracing; shrink larger images first.',
+    `Image has too many pixels: ${width}×${height} = ${groupDigits(pixels)} px; the maximum is ${groupDigits(MAX_ACCEPTED_PIXELS)} px. ${TOO_MANY_PIXELS_ADVICE}`,
   );
+}
+
+/**
+ * The picture size a tooManyPixelsError message names ("8000×8000"), or undefined for any other
+ * message: for a caller that has only the message (the playground's worker passes errors on as
+ * code and message).
+ */
+export function tooManyPixelsSize(message: string): { width: number; height: number } | undefined {
+  const m = /^Image has too many pixels: (\d+)×(\d+) = /.exec(message);
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : undefined;
 }
 
 /** 400 / 1019: a parameter is unknown, of the wrong type or out of range. */
@@ -150,7 +164,7 @@ export function outputTooLargeError(width: number, height: number): TracelabErro
   return new TracelabError(
     ERROR_CODES.outputTooLarge,
     400,
-    `The requested PNG would be ${width}×${height} = ${width * height} px; the maximum result size is ${MAX_RESULT_PIXELS} px. ` +
+    `The requested PNG would be ${width}×${height} = ${groupDigits(width * height)} px; the maximum result size is ${groupDigits(MAX_RESULT_PIXELS)} px. ` +
       'Lower output.size.scale, output.size.width/height or output.size.output_dpi.',
   );
 }

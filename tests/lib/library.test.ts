@@ -46,7 +46,7 @@ describe('library options', () => {
     check({ 'processing.max_colors': 300 }, 'processing.max_colors must be an integer in 0…256; received \'300\'');
     check({ output: { file_format: 'SVG' } }, 'did you mean svg?');
     check({ output: { file_format: 'svg' }, 'output.file_format': 'pdf' }, 'given more than once');
-    check({ 'output.size.scale': [2] }, 'output.size.scale must be number 0…1000; received an array');
+    check({ 'output.size.scale': [2] }, 'output.size.scale must be number 0…1,000; received an array');
     check({ 'image.url': 'https://example.com/a.png' }, "pass the image as vectorize's first argument");
   });
 
