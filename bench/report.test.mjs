@@ -233,9 +233,11 @@ test('stroke widths an SVG writes: inherited from groups and styles, gap filler 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" stroke-width="1.5" stroke="currentColor" fill="none">
     <path d="M0 0h4"/><g style="stroke-width:3"><circle r="2"/><path fill="#f00" d="M1 1h2"/></g>
     <g stroke-width="2"><path stroke="#123" vector-effect="non-scaling-stroke" d="M0 0"/><use href="#a"/></g>
-    <defs><path id="a" stroke="#000" stroke-width="9" d="M0 0"/></defs><path stroke="none" d="M0 0"/><!-- <path stroke="#000"/> --></svg>`;
-  assert.deepEqual(strokeWidths(svg), [{ width: 1.5, filled: false }, { width: 3, filled: false }, { width: 3, filled: true }]);
+    <defs><path id="a" stroke="#000" stroke-width="9" d="M0 0"/></defs><path stroke="none" d="M0 0"/><!-- <path stroke="#000"/> -->
+    <text fill="#ff0" stroke-width="4">Aa</text></svg>`;
+  assert.deepEqual(strokeWidths(svg), [{ width: 1.5, filled: false }, { width: 3, filled: false }, { width: 3, filled: true }, { width: 4, filled: true }]);
   assert.equal(pixelsPerUnit(svg, 240), 10);
   assert.equal(medianStrokePx(svg, 240), 30);
+  assert.equal(medianStrokePx(svg.replace('stroke-width="4"', 'stroke-width="5" stroke="#000"').replace(/<path fill="#f00"[^>]*>/, ''), 240), 30);
   assert.equal(medianStrokePx('<svg width="10"><path fill="#000" d="M0 0"/></svg>', 10), null);
 });

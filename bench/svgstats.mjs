@@ -154,7 +154,7 @@ function ownPaint(attrs) {
 
 /**
  * The stroke widths an SVG writes, in its user units: one entry per drawn element (path, circle,
- * ellipse, rect, polygon, polyline, line) whose stroke, inherited from its groups, is painted with
+ * ellipse, rect, polygon, polyline, line, text) whose stroke, inherited from its groups, is painted with
  * a width above 0 (SVG's default width 1 where none is set). Left out: elements inside <defs>, and
  * Tracelab's gap filler (its strokes are `vector-effect="non-scaling-stroke"` paths, or <use>s of
  * the filled shapes, which are not drawn elements here). Transforms are not applied (the artist's
@@ -175,7 +175,7 @@ export function strokeWidths(svg) {
     }
     const paint = { ...stack[stack.length - 1], ...ownPaint(attrs) };
     if (tag === 'defs') defsDepth++;
-    if (defsDepth === 0 && /^(path|circle|ellipse|rect|polygon|polyline|line)$/.test(tag)) {
+    if (defsDepth === 0 && /^(path|circle|ellipse|rect|polygon|polyline|line|text)$/.test(tag)) {
       const width = parseFloat(paint['stroke-width']);
       if (paint.stroke !== 'none' && paint.stroke !== '' && paint['vector-effect'] !== 'non-scaling-stroke' && width > 0) {
         out.push({ width, filled: paint.fill !== 'none' });

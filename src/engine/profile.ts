@@ -923,17 +923,23 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
 export interface InkOnPaper {
   /** Largest channel difference between paper and ink (0 when there is no second tone). */
   readonly contrast: number;
-  /** Share of opaque pixels within TONE_NEAR of the line through paper and ink (neither side far beyond). */
+  /**
+   * Share of opaque pixels within TONE_NEAR of the line through paper and ink (neither side far
+   * beyond); 0 when more than 1 − INK_AXIS_SHARE_MIN of them are off it (the count stops there:
+   * a colour picture is no ink on paper, and a photo's pixels need not all be projected).
+   */
   readonly axisShare: number;
   /**
    * Share of opaque pixels of an in-between tone (t in the middle band) whose 3 × 3 neighbourhood
    * hardly changes: flat areas of a grey, which anti-aliasing and blur never make (their
-   * in-between tones sit on a slope between ink and paper).
+   * in-between tones sit on a slope between ink and paper). 1 when not measured (no line, or the
+   * count passed INK_LOOSE_SHARE_MAX and stopped).
    */
   readonly looseShare: number;
   /**
    * Share of neighbouring TILE_PX tiles whose papers differ by more than PAPER_STEP_MAX of the
-   * contrast: a second paper (a scroll's fill on a white page) rather than a drift of one.
+   * contrast: a second paper (a scroll's fill on a white page) rather than a drift of one (1 when
+   * not measured).
    */
   readonly paperSteps: number;
 }
@@ -976,14 +982,20 @@ export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, 
     }
   }
   const ink = binMean(histogram, inkBin);
-  const t = toneAlongAxis(data, width * height, paper, ink);
+  const t = toneAlongAxis(data, width * height, paper, ink, Math.floor(opaque * (1 - INK_AXIS_SHARE_MIN)));
+  if (!t) return { ...NO_INK, contrast: farthest };
   let onAxis = 0;
   for (let i = 0; i < t.length; i++) if (!Number.isNaN(t[i]!)) onAxis++;
-  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: looseMidTones(t, width, height) / opaque, paperSteps: paperStepShare(t, width, height) };
+  const loose = looseMidTones(t, width, height, Math.floor(opaque * INK_LOOSE_SHARE_MAX));
+  if (loose === undefined) return { ...NO_INK, contrast: farthest, axisShare: onAxis / opaque };
+  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: loose / opaque, paperSteps: paperStepShare(t, width, height) };
 }
 
-/** Per pixel, its position t along paper → ink, or NaN when it is transparent or off that line. */
-function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number]): Float32Array {
+/**
+ * Per pixel, its position t along paper → ink, or NaN when it is transparent or off that line;
+ * undefined as soon as more than `maxOff` opaque pixels are off it.
+ */
+function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number], maxOff: number): Float32Array | undefined {
   const t = new Float32Array(pixelCount).fill(NaN);
   const dx = ink[0] - paper[0];
   const dy = ink[1] - paper[1];
@@ -993,6 +1005,7 @@ function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number,
   // Art and paper repeat the colour of the pixel before: its t is reused.
   let lastKey = -1;
   let lastT = NaN;
+  let off = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
@@ -1006,13 +1019,17 @@ function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number,
       const off2 = (px - along * dx) ** 2 + (py - along * dy) ** 2 + (pz - along * dz) ** 2;
       lastT = off2 <= near2 && along >= AXIS_T_MIN && along <= AXIS_T_MAX ? along : NaN;
     }
+    if (Number.isNaN(lastT) && ++off > maxOff) return undefined;
     t[i] = lastT;
   }
   return t;
 }
 
-/** Middle-band pixels whose 3 × 3 neighbourhood (all on the line) spans less than LOOSE_RANGE_MAX. */
-function looseMidTones(t: Float32Array, width: number, height: number): number {
+/**
+ * Middle-band pixels whose 3 × 3 neighbourhood (all on the line) spans less than LOOSE_RANGE_MAX;
+ * undefined as soon as there are more than `maxLoose`.
+ */
+function looseMidTones(t: Float32Array, width: number, height: number, maxLoose: number): number | undefined {
   let loose = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -1029,7 +1046,7 @@ function looseMidTones(t: Float32Array, width: number, height: number): number {
           else if (v > high) high = v;
         }
       }
-      if (high - low < LOOSE_RANGE_MAX) loose++;
+      if (high - low < LOOSE_RANGE_MAX && ++loose > maxLoose) return undefined;
     }
   }
   return loose;
