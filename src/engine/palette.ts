@@ -8,7 +8,8 @@
  * anti-aliased edge blends never claim palette slots (the halo problem); leader clustering in
  * Lab (ΔE76 radius), three k-means passes over the histogram bins, a minimum population, then
  * Ward merging down to max_colors. Deterministic: bins are visited in a fixed order.
- * Pixel-art images keep their exact colours.
+ * Pixel-art images keep their exact colours; line art from a scan keeps its paper and ink only
+ * (paperAndInk).
  */
 import { labDistanceSq, rgbToLab } from './color.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';

@@ -8,9 +8,12 @@
  * - 'flat': flat or anti-aliased art (palette + sub-pixel edges);
  * - 'photo': continuous tone — grain (no exact runs) or smooth ramps with noise (coarser palette,
  *   automatic speckle removal, no polygonal primitives);
- * - 'lineart': ink on paper — exactly two colours without blends (potrace-style outlines), or two
- *   contrasting tones with anti-aliased blends between them (twoTones; traced as flat art).
- * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides.
+ * - 'lineart': ink on paper — exactly two colours without blends (potrace-style outlines), two
+ *   contrasting tones with anti-aliased blends between them (twoTones; traced as flat art), a scan
+ *   of ink on paper (inkOnPaper: grain, a drifting paper, blurred edges; traced in its two tones,
+ *   inInkAndPaper), or one ink anti-aliased on transparent paper.
+ * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides,
+ * and apart from them hairline pixels (darkenedBlend: the two sides darkened by a partial line).
  */
 import { pixelWords, RGB_MASK } from './pixel-words.js';
 import type { ImageProfile } from './types.js';
