@@ -262,6 +262,14 @@ describe('line art: scans and hairlines (issue 38)', () => {
     }
   });
 
+  it('a scan with more grain (±20), more blur (3 passes), a paper darkening by 40 levels or JPEG q50 is still line art in two tones', () => {
+    const coverage = coverageOf(width, height, text.marks);
+    for (const worse of [{ grain: 20 }, { blurPasses: 3 }, { paperDrift: 40 }, { jpegQuality: 50 }]) {
+      const result = traceImage(scanOf(width, height, coverage, { ...SCAN, ...worse }), DEFAULT_ENGINE_PARAMS);
+      expect([worse, result.stats.profile, result.stats.colors]).toEqual([worse, 'lineart', 2]);
+    }
+  });
+
   it('tracelab.profile=lineart on a heavily grained, darkening scan (read as a photo) still gives ink and paper only, no paper grain', () => {
     const heavy = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, grain: 14, blurPasses: 2, paperDrift: 40, seed: 3 });
     expect(traceImage(heavy, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('photo');
