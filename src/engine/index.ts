@@ -25,7 +25,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, countColors, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile.js';
+import { classifyImage, countColors, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
@@ -340,7 +340,7 @@ function* traceBitmap(
   const { facts } = decided;
 
   // 2–3 palette and labels.
-  const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
+  const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${decided.inkAndPaper}|${params.maxColors}|${JSON.stringify(params.palette)}`;
   // One slot per profile: noise first labelled as flat art keeps both labellings.
   let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, ['palette', 'label'], () => paletteAndLabels(prepared, decided, params, size, clock));
   // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
@@ -431,6 +431,8 @@ interface Decided {
    */
   readonly tracing: ProfileFacts;
   readonly noisy: boolean;
+  /** Line art traced in its ink and paper only (profile.ts inInkAndPaper). */
+  readonly inkAndPaper: boolean;
 }
 
 /** The profile from an earlier look (lattice, region count), tracelab.profile, or the evidence. */
@@ -442,15 +444,15 @@ function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind |
       ? { ...measured, profile: forced, reason: FORCED_REASON }
       : measured;
   const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
-  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing) };
+  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart') };
 }
 
 /** Stages 2–3: the palette, a label per pixel, and the diagonal links that keep thin strokes whole. */
 function* paletteAndLabels(prepared: Prepared, decided: Decided, params: EngineParams, size: TracedSize, clock: StageClock): Pipeline<Labelled> {
   const { traced, spread } = prepared;
-  const { facts, tracing, noisy } = decided;
+  const { facts, tracing, noisy, inkAndPaper } = decided;
   const { width, height } = size;
-  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
+  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, inkAndPaper, spread, maxColors: params.maxColors, rules: params.palette });
   const merged = mergeEqualFills(palette);
   clock.lap('palette');
   const labelJob: EngineJob = { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf };

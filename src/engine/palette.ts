@@ -8,7 +8,8 @@
  * anti-aliased edge blends never claim palette slots (the halo problem); leader clustering in
  * Lab (ΔE76 radius), three k-means passes over the histogram bins, a minimum population, then
  * Ward merging down to max_colors. Deterministic: bins are visited in a fixed order.
- * Pixel-art images keep their exact colours.
+ * Pixel-art images keep their exact colours; line art from a scan keeps its paper and ink only
+ * (paperAndInk).
  */
 import { deltaE2000, labDistanceSq, rgbToLab } from './color.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
@@ -44,6 +45,8 @@ export interface PaletteOptions {
   readonly profile: ImageProfile;
   /** JPEG-damaged or scanned: wider merge radius, no thin-colour pass (ringing is not a colour). */
   readonly noisy: boolean;
+  /** Line art from a scan: only its paper and its ink (profile.ts inInkAndPaper). */
+  readonly inkAndPaper?: boolean;
   /** neighbourSpread() of the image. */
   readonly spread: Uint8Array;
   readonly maxColors: number;
@@ -73,6 +76,7 @@ export function buildPalette(
 ): Palette {
   const exact = options.profile === 'pixel';
   let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy, options.spread);
+  if (options.inkAndPaper && !exact) clusters = paperAndInk(clusters);
   // Pixel art read through JPEG: each art colour arrives as a cloud of near colours.
   if (exact && options.noisy) clusters = foldRareColors(leaderFold(clusters, NOISY_PIXEL_RADIUS, Infinity), RARE_CELL_SHARE);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
@@ -80,6 +84,22 @@ export function buildPalette(
   if (clusters.count.length > WARD_MAX_INPUT) clusters = leaderFold(clusters, PRE_MERGE_RADIUS, WARD_MAX_INPUT);
   if (clusters.count.length > limit) clusters = wardMerge(clusters, limit);
   return finishPalette(clusters, options.rules);
+}
+
+/**
+ * The paper (the most populous cluster) and the ink (the cluster farthest from it in Lab), in
+ * their palette order; every other cluster is a shade of the scanner's (a halo, a second paper
+ * tone from grain or uneven light) and its pixels take the nearer of the two when labelled.
+ */
+function paperAndInk(c: Clusters): Clusters {
+  if (c.count.length <= 2) return c;
+  let paper = 0;
+  for (let i = 1; i < c.count.length; i++) if (c.count[i]! > c.count[paper]!) paper = i;
+  const lab = new Float64Array(c.count.length * 3);
+  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
+  let ink = paper === 0 ? 1 : 0;
+  for (let i = 0; i < c.count.length; i++) if (i !== paper && labDistanceSq(lab, i, paper) > labDistanceSq(lab, ink, paper)) ink = i;
+  return keepClusters(c, (i) => i === paper || i === ink);
 }
 
 interface Clusters {
