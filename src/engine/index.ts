@@ -59,6 +59,19 @@ function automaticSpeckleArea(facts: ProfileFacts, pixelCount: number): number {
   return 0;
 }
 
+/**
+ * Clean flat art: regions under this area (px) that lie between two or more others are the
+ * anti-aliasing of an edge taken for a colour of its own (beads along a wedge's border), and
+ * join their nearest-colour neighbour; an isolated dot of the same size is a feature and stays.
+ */
+const EDGE_CRUMB_AREA_PX = 4;
+/** Shapes under this area (px) are counted in the stats (`smallShapes`). */
+const SMALL_SHAPE_AREA_PX = EDGE_CRUMB_AREA_PX;
+
+function edgeCrumbArea(facts: ProfileFacts): number {
+  return facts.profile === 'flat' && !isNoisy(facts) ? EDGE_CRUMB_AREA_PX : 0;
+}
+
 function photoSpeckleArea(pixelCount: number): number {
   return Math.max(5, pixelCount * 5.6e-5);
 }
@@ -521,7 +534,7 @@ function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: numbe
   const found = findRegions(labels, width, height, links);
   if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
   // The regions before despeckling are this stage's own: despeckle may write over them.
-  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true);
+  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true, edgeCrumbArea(facts));
 }
 
 /** Where the boundary stage is kept in the memo (with the regions it was built from). */
@@ -600,7 +613,11 @@ function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: nu
 /** The result and its stats. */
 function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, facts: ProfileFacts, areas: Areas, chains: Chain[], shapes: Shape[], clock: StageClock): TraceResult {
   let gradientShapes = 0;
-  for (const shape of shapes) if (shape.gradient) gradientShapes++;
+  let smallShapes = 0;
+  for (const shape of shapes) {
+    if (shape.gradient) gradientShapes++;
+    if (shape.areaPx < SMALL_SHAPE_AREA_PX) smallShapes++;
+  }
   return {
     width: size.width,
     height: size.height,
@@ -613,6 +630,7 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, f
       colors: countFlatColors(shapes, areas.paletteFills, areas.shaded !== undefined),
       ...(gradientShapes > 0 ? { gradients: gradientShapes } : {}),
       ...(areas.smoothAreas > 0 ? { smoothAreas: areas.smoothAreas } : {}),
+      ...(smallShapes > 0 ? { smallShapes } : {}),
       regions: areas.regions.count,
       chains: chains.length,
       profile: facts.profile,

@@ -246,6 +246,13 @@ export interface TraceStats {
    * absent = none.
    */
   readonly smoothAreas?: number;
+  /**
+   * Shapes under 4 px of area; absent = none. In clean flat art these are dots standing on their
+   * own (a highlight, a star), kept as features: edge crumbs — a few pixels between two regions —
+   * join a neighbour. Pixel art keeps every cell; photos and noisy art lose specks under their
+   * despeckle area, line art under 2 px; `processing.shapes.min_area_px` removes the rest.
+   */
+  readonly smallShapes?: number;
   readonly regions: number;
   readonly chains: number;
   readonly profile: ImageProfile;
