@@ -37,6 +37,15 @@ export interface ImageHeader {
   height: number;
 }
 
+/**
+ * A 16-bit sample as 8 bits, rounded to the nearest level (v16 × 255 / 65535), as libpng's and libtiff's readers
+ * scale it: a 16-bit file then reads exactly like its 8-bit copy (issue 41: truncating to the high byte shifted
+ * about half the levels of a smooth gradient by one, which split its bands differently).
+ */
+export function sample16To8(v16: number): number {
+  return Math.round((v16 * 255) / 65535);
+}
+
 /** 1006 with a message that names the problem. */
 export function corrupt(detail: string): TracelabError {
   return unreadableImageError(detail);
