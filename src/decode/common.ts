@@ -21,6 +21,8 @@ export interface DecodedImage {
   format: ImageFormat;
   /** From pHYs / JFIF / EXIF / BMP / TIFF header when present. */
   dpi?: Dpi;
+  /** The embedded ICC profile (PNG iCCP, JPEG APP2, WebP ICCP, TIFF tag 34675), when there is a readable one. */
+  iccProfile?: Uint8Array;
 }
 
 /** What a format module hands back to index.ts (format is added there). */

@@ -73,6 +73,8 @@ export interface PngSpec {
   trns?: number[];
   /** pixels per unit X, Y and unit (1 = metre). */
   phys?: [number, number, number];
+  /** An embedded ICC profile (iCCP chunk, zlib). */
+  icc?: Uint8Array;
   omitIend?: boolean;
 }
 
@@ -95,6 +97,7 @@ export function buildPng(spec: PngSpec): Uint8Array {
   return concat(
     PNG_SIGNATURE,
     ihdr(width, height, depth, colorType, spec.interlace ? 1 : 0),
+    spec.icc ? pngChunk('iCCP', [...ascii('test'), 0, 0, ...zlibSync(spec.icc)]) : [],
     spec.phys ? pngChunk('pHYs', [...be32(spec.phys[0]), ...be32(spec.phys[1]), spec.phys[2]]) : [],
     spec.palette ? pngChunk('PLTE', spec.palette.flat()) : [],
     spec.trns ? pngChunk('tRNS', spec.trns) : [],

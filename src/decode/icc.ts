@@ -1,0 +1,241 @@
+/**
+ * ICC profiles (ICC.1:2010, v2 and v4) read far enough to convert pixels to sRGB
+ * (processing.color_profile.input = preserve).
+ * In: a profile's bytes. Out: its description (data colour space, class) and, for the profiles a matrix and
+ * curves describe, the conversion of 8-bit RGBA pixels to sRGB.
+ * Algorithm: header (size, data colour space, PCS XYZ) and tag table; RGB matrix/TRC profiles — colorants
+ * rXYZ/gXYZ/bXYZ (the columns of device RGB → PCS XYZ D50) and curves rTRC/gTRC/bTRC (`curv`: identity, gamma or
+ * table; `para`: function types 0–4) — and grey profiles (kTRC). Device values go through their curve to linear
+ * light, through the colorant matrix to XYZ D50, through the inverse of sRGB's own D50 matrix (sRGB's primaries
+ * Bradford-adapted from D65, as the ICC's sRGB profile has them) to linear sRGB, clipped to the gamut, and through
+ * the sRGB transfer function. Colorants of old v2 profiles that were not adapted to D50 (their sum is another
+ * white) are Bradford-adapted to D50 first. Profiles only LUTs describe (A2B0 `mft1`/`mft2`/`mAB`), CMYK and Lab
+ * profiles have no conversion here (`toSrgb` undefined): their pixels stay as they are.
+ */
+
+/** What the pipeline needs to know of a profile. */
+export interface IccProfile {
+  /** Data colour space signature, trimmed: 'RGB', 'GRAY', 'CMYK', 'Lab'… */
+  readonly colorSpace: string;
+  /** Converts straight-alpha RGBA to sRGB (a new array; alpha kept); absent when this profile cannot be applied. */
+  readonly toSrgb?: (rgba: Uint8Array) => Uint8Array;
+  /** True when the conversion changes no 8-bit value by more than half a level (an sRGB profile): skip it. */
+  readonly isSrgb: boolean;
+}
+
+type Matrix3 = readonly [number, number, number, number, number, number, number, number, number];
+/** A tone curve: device value 0–1 → linear 0–1. */
+type Curve = (x: number) => number;
+
+const D50: readonly [number, number, number] = [0.9642, 1, 0.8249];
+const D65: readonly [number, number, number] = [0.95047, 1, 1.08883];
+/** Linear sRGB → XYZ D65 (IEC 61966-2-1). */
+const SRGB_TO_XYZ_D65: Matrix3 = [0.4124, 0.3576, 0.1805, 0.2126, 0.7152, 0.0722, 0.0193, 0.1192, 0.9505];
+/** Bradford cone response matrix. */
+const BRADFORD: Matrix3 = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296];
+
+function multiply(a: Matrix3, b: Matrix3): Matrix3 {
+  const m = new Array<number>(9);
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) m[r * 3 + c] = a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c];
+  return m as unknown as Matrix3;
+}
+
+function apply(m: Matrix3, v: readonly [number, number, number]): [number, number, number] {
+  return [m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2], m[6] * v[0] + m[7] * v[1] + m[8] * v[2]];
+}
+
+function invert(m: Matrix3): Matrix3 | undefined {
+  const [a, b, c, d, e, f, g, h, i] = m;
+  const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return undefined;
+  const k = 1 / det;
+  return [(e * i - f * h) * k, (c * h - b * i) * k, (b * f - c * e) * k, (f * g - d * i) * k, (a * i - c * g) * k, (c * d - a * f) * k, (d * h - e * g) * k, (b * g - a * h) * k, (a * e - b * d) * k];
+}
+
+/** Bradford chromatic adaptation from white `from` to white `to` (XYZ). */
+function bradford(from: readonly [number, number, number], to: readonly [number, number, number]): Matrix3 {
+  const src = apply(BRADFORD, from);
+  const dst = apply(BRADFORD, to);
+  const scale: Matrix3 = [dst[0] / src[0], 0, 0, 0, dst[1] / src[1], 0, 0, 0, dst[2] / src[2]];
+  return multiply(invert(BRADFORD)!, multiply(scale, BRADFORD));
+}
+
+/** XYZ D50 → linear sRGB: the inverse of sRGB's Bradford-adapted D50 matrix. */
+const XYZ_D50_TO_LINEAR_SRGB: Matrix3 = invert(multiply(bradford(D65, D50), SRGB_TO_XYZ_D65))!;
+
+/** Linear 0–1 → sRGB-encoded 0–255, rounded and clipped. */
+export function encodeSrgb(linear: number): number {
+  const v = linear <= 0 ? 0 : linear >= 1 ? 1 : linear <= 0.0031308 ? 12.92 * linear : 1.055 * Math.pow(linear, 1 / 2.4) - 0.055;
+  return Math.round(v * 255);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+interface Tag {
+  readonly at: number;
+  readonly size: number;
+}
+
+const u16 = (b: Uint8Array, o: number) => (b[o] << 8) | b[o + 1];
+const u32 = (b: Uint8Array, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+const s15f16 = (b: Uint8Array, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) / 65536;
+const sig = (b: Uint8Array, o: number) => String.fromCharCode(b[o], b[o + 1], b[o + 2], b[o + 3]);
+
+function readTags(bytes: Uint8Array): Map<string, Tag> {
+  const tags = new Map<string, Tag>();
+  const count = u32(bytes, 128);
+  for (let i = 0; i < count && 132 + i * 12 + 12 <= bytes.length; i++) {
+    const e = 132 + i * 12;
+    const at = u32(bytes, e + 4);
+    const size = u32(bytes, e + 8);
+    if (at + size <= bytes.length && size >= 8) tags.set(sig(bytes, e), { at, size });
+  }
+  return tags;
+}
+
+/** An `XYZ ` tag's first value. */
+function readXyz(bytes: Uint8Array, tag: Tag | undefined): [number, number, number] | undefined {
+  if (!tag || tag.size < 20 || sig(bytes, tag.at) !== 'XYZ ') return undefined;
+  return [s15f16(bytes, tag.at + 8), s15f16(bytes, tag.at + 12), s15f16(bytes, tag.at + 16)];
+}
+
+/** Parameters each `para` function type has (ICC.1 table 68). */
+const PARA_COUNTS = [1, 3, 4, 5, 7];
+
+/** A `curv` or `para` tag as a function, or undefined when it is neither or is damaged. */
+function readCurve(bytes: Uint8Array, tag: Tag | undefined): Curve | undefined {
+  if (!tag) return undefined;
+  const type = sig(bytes, tag.at);
+  if (type === 'curv') {
+    const n = u32(bytes, tag.at + 8);
+    if (tag.size < 12 + 2 * n) return undefined;
+    if (n === 0) return (x) => x;
+    if (n === 1) {
+      const gamma = u16(bytes, tag.at + 12) / 256;
+      return (x) => Math.pow(x, gamma);
+    }
+    const table = new Float64Array(n);
+    for (let i = 0; i < n; i++) table[i] = u16(bytes, tag.at + 12 + 2 * i) / 65535;
+    return (x) => {
+      const p = Math.min(Math.max(x, 0), 1) * (n - 1);
+      const i = Math.min(Math.floor(p), n - 2);
+      return table[i] + (table[i + 1] - table[i]) * (p - i);
+    };
+  }
+  if (type === 'para') {
+    const kind = u16(bytes, tag.at + 8);
+    const count = PARA_COUNTS[kind];
+    if (count === undefined || tag.size < 12 + 4 * count) return undefined;
+    const p = Array.from({ length: 7 }, (_, i) => (i < count ? s15f16(bytes, tag.at + 12 + 4 * i) : 0));
+    const [g, a, b, c, d, e, f] = p;
+    const pow = (v: number) => (v > 0 ? Math.pow(v, g) : 0);
+    switch (kind) {
+      case 0:
+        return (x) => pow(x);
+      case 1:
+        return (x) => (x >= -b / a ? pow(a * x + b) : 0);
+      case 2:
+        return (x) => (x >= -b / a ? pow(a * x + b) + c : c);
+      case 3:
+        return (x) => (x >= d ? pow(a * x + b) : c * x);
+      default:
+        return (x) => (x >= d ? pow(a * x + b) + e : c * x + f);
+    }
+  }
+  return undefined;
+}
+
+/** 256 device levels through `curve`, as linear light. */
+function levels(curve: Curve): Float64Array {
+  const out = new Float64Array(256);
+  for (let v = 0; v < 256; v++) out[v] = curve(v / 255);
+  return out;
+}
+
+/** Reads `bytes` as an ICC profile; undefined when it is not one (wrong size, no 'acsp' signature). */
+export function parseIccProfile(bytes: Uint8Array): IccProfile | undefined {
+  if (bytes.length < 132 || u32(bytes, 0) > bytes.length || sig(bytes, 36) !== 'acsp') return undefined;
+  const colorSpace = sig(bytes, 16).trim();
+  const pcs = sig(bytes, 20).trim();
+  const tags = readTags(bytes);
+  if (pcs !== 'XYZ') return { colorSpace, isSrgb: false };
+  if (colorSpace === 'RGB') return rgbProfile(bytes, tags);
+  if (colorSpace === 'GRAY') return greyProfile(bytes, tags);
+  return { colorSpace, isSrgb: false };
+}
+
+function rgbProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile {
+  const columns = ['rXYZ', 'gXYZ', 'bXYZ'].map((name) => readXyz(bytes, tags.get(name)));
+  const curves = ['rTRC', 'gTRC', 'bTRC'].map((name) => readCurve(bytes, tags.get(name)));
+  if (columns.some((c) => !c) || curves.some((c) => !c)) return { colorSpace: 'RGB', isSrgb: false }; // LUT-only
+  const [r, g, b] = columns as [number, number, number][];
+  let toXyzD50: Matrix3 = [r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2], b[2]];
+  // The colorants of a v2 profile sum to its white; one left unadapted (not D50) is adapted here.
+  const white: [number, number, number] = [r[0] + g[0] + b[0], r[1] + g[1] + b[1], r[2] + g[2] + b[2]];
+  if (Math.abs(white[0] - D50[0]) > 0.01 || Math.abs(white[1] - D50[1]) > 0.01 || Math.abs(white[2] - D50[2]) > 0.01) {
+    if (white.every((v) => v > 0)) toXyzD50 = multiply(bradford(white, D50), toXyzD50);
+  }
+  const matrix = multiply(XYZ_D50_TO_LINEAR_SRGB, toXyzD50);
+  if (!invert(matrix)) return { colorSpace: 'RGB', isSrgb: false };
+  const linear = (curves as Curve[]).map(levels);
+  const toSrgb = (rgba: Uint8Array) => convertRgb(rgba, linear, matrix);
+  return { colorSpace: 'RGB', toSrgb, isSrgb: isIdentity(toSrgb) };
+}
+
+function greyProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile {
+  const curve = readCurve(bytes, tags.get('kTRC'));
+  if (!curve) return { colorSpace: 'GRAY', isSrgb: false };
+  // Grey's white is D50 in the PCS, sRGB's white in relative colorimetry: a grey level maps to the sRGB grey of
+  // the same luminance. Decoders hand grey pictures over as R = G = B, so each channel goes through the curve.
+  const table = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) table[v] = encodeSrgb(curve(v / 255));
+  const toSrgb = (rgba: Uint8Array) => {
+    const out = new Uint8Array(rgba.length);
+    for (let o = 0; o < rgba.length; o += 4) {
+      out[o] = table[rgba[o]];
+      out[o + 1] = table[rgba[o + 1]];
+      out[o + 2] = table[rgba[o + 2]];
+      out[o + 3] = rgba[o + 3];
+    }
+    return out;
+  };
+  return { colorSpace: 'GRAY', toSrgb, isSrgb: isIdentity(toSrgb) };
+}
+
+/** Device RGB (8-bit) → sRGB through per-channel linear levels and `matrix` (device linear → linear sRGB). */
+function convertRgb(rgba: Uint8Array, linear: Float64Array[], matrix: Matrix3): Uint8Array {
+  const [lr, lg, lb] = linear;
+  const out = new Uint8Array(rgba.length);
+  let lastKey = -1;
+  let r8 = 0, g8 = 0, b8 = 0;
+  for (let o = 0; o < rgba.length; o += 4) {
+    // Runs of one colour (flat art) convert once.
+    const key = (rgba[o] << 16) | (rgba[o + 1] << 8) | rgba[o + 2];
+    if (key !== lastKey) {
+      lastKey = key;
+      const r = lr[rgba[o]], g = lg[rgba[o + 1]], b = lb[rgba[o + 2]];
+      r8 = encodeSrgb(matrix[0] * r + matrix[1] * g + matrix[2] * b);
+      g8 = encodeSrgb(matrix[3] * r + matrix[4] * g + matrix[5] * b);
+      b8 = encodeSrgb(matrix[6] * r + matrix[7] * g + matrix[8] * b);
+    }
+    out[o] = r8;
+    out[o + 1] = g8;
+    out[o + 2] = b8;
+    out[o + 3] = rgba[o + 3];
+  }
+  return out;
+}
+
+/** True when `toSrgb` keeps every grey level and the primaries and secondaries at full and half strength. */
+function isIdentity(toSrgb: (rgba: Uint8Array) => Uint8Array): boolean {
+  const probe: number[] = [];
+  for (let v = 0; v < 256; v++) probe.push(v, v, v, 255);
+  for (const level of [128, 255]) {
+    for (let mask = 1; mask < 7; mask++) probe.push(mask & 1 ? level : 0, mask & 2 ? level : 0, mask & 4 ? level : 0, 255);
+  }
+  const input = new Uint8Array(probe);
+  const output = toSrgb(input);
+  for (let i = 0; i < input.length; i++) if (Math.abs(output[i] - input[i]) > 1) return false;
+  return true;
+}
