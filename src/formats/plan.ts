@@ -398,6 +398,8 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
     if (a < 0 || b < 0) continue;
+    // An opaque filler under a translucent shape would show through it as a line along the border.
+    if (shapes[a]!.color.a < 255 || shapes[b]!.color.a < 255) continue;
     let anchor = 'root';
     if (stacked) {
       // A shape lying on its parent needs no filler: the parent is painted underneath.
