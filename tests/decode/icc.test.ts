@@ -20,6 +20,7 @@ import { buildPng, buildTiff, concat, insertAfterSoi } from './build.js';
 
 const ADOBE_RGB = '/usr/share/color/icc/ghostscript/a98.icc';
 const SRGB = '/usr/share/color/icc/ghostscript/srgb.icc';
+const SGRAY = '/usr/share/color/icc/ghostscript/sgray.icc';
 
 const dir = new WorkDir();
 afterAll(() => dir.remove());
@@ -123,6 +124,19 @@ describe('processing.color_profile.input = preserve converts to sRGB as lcms2 do
     const written = fills(svg);
     expect(written).toHaveLength(PATCHES.length);
     // Fill order is the engine's; match each expected colour to its nearest fill.
+    const nearest = expected.map((e) => written.reduce((best, c) => (dist(c, e) < dist(best, e) ? c : best)));
+    expectWithin(nearest, expected, 1);
+  });
+
+  it('a grey profile (kTRC; Ghostscript\'s sGray) on a grey PNG: traced greys within 1/255 of lcms2', async () => {
+    const greys = PATCHES.map(([r]) => r!);
+    const width = greys.length * PATCH_PX;
+    const samples: number[] = [];
+    for (let y = 0; y < PATCH_PX; y++) for (let x = 0; x < width; x++) samples.push(greys[Math.floor(x / PATCH_PX)]!);
+    const png = buildPng({ width, height: PATCH_PX, colorType: 0, depth: 8, samples, icc: new Uint8Array(readFileSync(SGRAY)) });
+    const expected = lcmsToSrgb(png);
+    expect(Math.max(...expected.map((c, i) => Math.abs(c[0]! - greys[i]!)))).toBeGreaterThan(8);
+    const written = fills(await svgOf(png, [['processing.color_profile.input', 'preserve']]));
     const nearest = expected.map((e) => written.reduce((best, c) => (dist(c, e) < dist(best, e) ? c : best)));
     expectWithin(nearest, expected, 1);
   });
