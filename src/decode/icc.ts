@@ -9,9 +9,12 @@
  * light, through the colorant matrix to XYZ D50, through the inverse of sRGB's own D50 matrix (sRGB's primaries
  * Bradford-adapted from D65, as the ICC's sRGB profile has them) to linear sRGB, clipped to the gamut, and through
  * the sRGB transfer function. Colorants of old v2 profiles that were not adapted to D50 (their sum is another
- * white) are Bradford-adapted to D50 first. Profiles only LUTs describe (A2B0 `mft1`/`mft2`/`mAB`), CMYK and Lab
- * profiles have no conversion here (`toSrgb` undefined): their pixels stay as they are.
+ * white) are Bradford-adapted to D50 first. RGB profiles without those tags go through their A2B0 table when it is
+ * an `mft1`/`mft2` lookup table (icc-lut.ts) into PCS XYZ or Lab, then on as above. Profiles with only `mAB`
+ * tables, CMYK and Lab profiles have no conversion here (`toSrgb` undefined): their pixels stay as they are.
  */
+
+import { readLut } from './icc-lut.js';
 
 /** What the pipeline needs to know of a profile. */
 export interface IccProfile {
@@ -159,16 +162,22 @@ export function parseIccProfile(bytes: Uint8Array): IccProfile | undefined {
   const colorSpace = sig(bytes, 16).trim();
   const pcs = sig(bytes, 20).trim();
   const tags = readTags(bytes);
-  if (pcs !== 'XYZ') return { colorSpace, isSrgb: false };
-  if (colorSpace === 'RGB') return rgbProfile(bytes, tags);
+  if (colorSpace === 'RGB') return (pcs === 'XYZ' ? matrixProfile(bytes, tags) : undefined) ?? lutProfile(bytes, tags, pcs);
   if (colorSpace === 'GRAY') return greyProfile(bytes, tags);
   return { colorSpace, isSrgb: false };
 }
 
-function rgbProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile {
+/** Sets `toSrgb` (and whether it is the identity) on an RGB profile. */
+function rgbConversion(colour: SrgbOf): IccProfile {
+  const toSrgb = (rgba: Uint8Array) => convertRgb(rgba, colour);
+  return { colorSpace: 'RGB', toSrgb, isSrgb: isIdentity(toSrgb) };
+}
+
+/** The colorants-and-curves profile, or undefined when a tag is missing or damaged (then the A2B0 table is tried). */
+function matrixProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile | undefined {
   const columns = ['rXYZ', 'gXYZ', 'bXYZ'].map((name) => readXyz(bytes, tags.get(name)));
   const curves = ['rTRC', 'gTRC', 'bTRC'].map((name) => readCurve(bytes, tags.get(name)));
-  if (columns.some((c) => !c) || curves.some((c) => !c)) return { colorSpace: 'RGB', isSrgb: false }; // LUT-only
+  if (columns.some((c) => !c) || curves.some((c) => !c)) return undefined;
   const [r, g, b] = columns as [number, number, number][];
   let toXyzD50: Matrix3 = [r[0], g[0], b[0], r[1], g[1], b[1], r[2], g[2], b[2]];
   // The colorants of a v2 profile sum to its white; one left unadapted (not D50) is adapted here.
@@ -176,11 +185,41 @@ function rgbProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile {
   if (Math.abs(white[0] - D50[0]) > 0.01 || Math.abs(white[1] - D50[1]) > 0.01 || Math.abs(white[2] - D50[2]) > 0.01) {
     if (white.every((v) => v > 0)) toXyzD50 = multiply(bradford(white, D50), toXyzD50);
   }
-  const matrix = multiply(XYZ_D50_TO_LINEAR_SRGB, toXyzD50);
-  if (!invert(matrix)) return { colorSpace: 'RGB', isSrgb: false };
-  const linear = (curves as Curve[]).map(levels);
-  const toSrgb = (rgba: Uint8Array) => convertRgb(rgba, linear, matrix);
-  return { colorSpace: 'RGB', toSrgb, isSrgb: isIdentity(toSrgb) };
+  const m = multiply(XYZ_D50_TO_LINEAR_SRGB, toXyzD50);
+  if (!invert(m)) return undefined;
+  const [lr, lg, lb] = (curves as Curve[]).map(levels) as [Float64Array, Float64Array, Float64Array];
+  return rgbConversion((r8, g8, b8) => linearToSrgb(apply(m, [lr[r8]!, lg[g8]!, lb[b8]!])));
+}
+
+/**
+ * An A2B0 `mft1`/`mft2` table (icc-lut.ts) into PCS XYZ or Lab (D50), then as matrix profiles go on. A profile
+ * without one it can read (`mAB`, or none) gets no conversion.
+ */
+function lutProfile(bytes: Uint8Array, tags: Map<string, Tag>, pcs: string): IccProfile {
+  const tag = tags.get('A2B0');
+  const lut = tag ? readLut(bytes, tag) : undefined;
+  if (!lut || (pcs !== 'XYZ' && pcs !== 'Lab')) return { colorSpace: 'RGB', isSrgb: false };
+  const { transform, wide } = lut;
+  // PCS encodings of these types: XYZ as u1Fixed15 (1.0 = 32768/65535 of the range); Lab in the legacy
+  // 16-bit encoding (L 100 and a, b +127 at 65280) or 8-bit (L 100 and a, b +127 at 255).
+  const labScale = wide ? 65535 / 65280 : 1;
+  const toXyz = (v: [number, number, number]): [number, number, number] =>
+    pcs === 'XYZ' ? [v[0] * XYZ_SCALE, v[1] * XYZ_SCALE, v[2] * XYZ_SCALE] : labToXyz(v[0] * labScale * 100, v[1] * labScale * 255 - 128, v[2] * labScale * 255 - 128);
+  return rgbConversion((r8, g8, b8) => linearToSrgb(apply(XYZ_D50_TO_LINEAR_SRGB, toXyz(transform(r8, g8, b8)))));
+}
+
+/** An XYZ value of an `mft2` table's output, normalised to 0–1, is this many times that. */
+const XYZ_SCALE = 65535 / 32768;
+
+/** CIELAB (D50) → XYZ (D50). */
+function labToXyz(l: number, a: number, b: number): [number, number, number] {
+  const fy = (l + 16) / 116;
+  const inverse = (t: number) => (t > 6 / 29 ? t * t * t : 3 * (6 / 29) ** 2 * (t - 4 / 29));
+  return [D50[0] * inverse(fy + a / 500), D50[1] * inverse(fy), D50[2] * inverse(fy - b / 200)];
+}
+
+function linearToSrgb(rgb: [number, number, number]): [number, number, number] {
+  return [encodeSrgb(rgb[0]), encodeSrgb(rgb[1]), encodeSrgb(rgb[2])];
 }
 
 function greyProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile {
@@ -203,26 +242,25 @@ function greyProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile {
   return { colorSpace: 'GRAY', toSrgb, isSrgb: isIdentity(toSrgb) };
 }
 
-/** Device RGB (8-bit) → sRGB through per-channel linear levels and `matrix` (device linear → linear sRGB). */
-function convertRgb(rgba: Uint8Array, linear: Float64Array[], matrix: Matrix3): Uint8Array {
-  const [lr, lg, lb] = linear;
+/** One device colour (8-bit RGB) as sRGB (8-bit). */
+type SrgbOf = (r8: number, g8: number, b8: number) => [number, number, number];
+
+/** Device RGBA → sRGB RGBA through `colour`, alpha kept. */
+function convertRgb(rgba: Uint8Array, colour: SrgbOf): Uint8Array {
   const out = new Uint8Array(rgba.length);
   let lastKey = -1;
-  let r8 = 0, g8 = 0, b8 = 0;
+  let last: [number, number, number] = [0, 0, 0];
   for (let o = 0; o < rgba.length; o += 4) {
     // Runs of one colour (flat art) convert once.
-    const key = (rgba[o] << 16) | (rgba[o + 1] << 8) | rgba[o + 2];
+    const key = (rgba[o]! << 16) | (rgba[o + 1]! << 8) | rgba[o + 2]!;
     if (key !== lastKey) {
       lastKey = key;
-      const r = lr[rgba[o]], g = lg[rgba[o + 1]], b = lb[rgba[o + 2]];
-      r8 = encodeSrgb(matrix[0] * r + matrix[1] * g + matrix[2] * b);
-      g8 = encodeSrgb(matrix[3] * r + matrix[4] * g + matrix[5] * b);
-      b8 = encodeSrgb(matrix[6] * r + matrix[7] * g + matrix[8] * b);
+      last = colour(rgba[o]!, rgba[o + 1]!, rgba[o + 2]!);
     }
-    out[o] = r8;
-    out[o + 1] = g8;
-    out[o + 2] = b8;
-    out[o + 3] = rgba[o + 3];
+    out[o] = last[0];
+    out[o + 1] = last[1];
+    out[o + 2] = last[2];
+    out[o + 3] = rgba[o + 3]!;
   }
   return out;
 }

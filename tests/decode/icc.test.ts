@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planVectorize, runVectorize } from '../../src/api/pipeline.js';
 import { deserializeTrace, render, serializeTrace } from '../../src/api/service-render.js';
 import { decodeImage, setWebpWasm } from '../../src/decode/index.js';
-import { displayP3Profile } from '../helpers/icc.js';
+import { displayP3LutProfile, displayP3Profile } from '../helpers/icc.js';
 import { decodePngRgba, renderPdfWithPoppler, runTool, WorkDir } from '../helpers/readers.js';
 import { buildPng, buildTiff, concat, insertAfterSoi } from './build.js';
 
@@ -115,6 +115,8 @@ describe('processing.color_profile.input = preserve converts to sRGB as lcms2 do
   it.each([
     ['Display P3 (built by the test)', () => displayP3Profile()],
     ['Adobe RGB (1998) (Ghostscript)', () => new Uint8Array(readFileSync(ADOBE_RGB))],
+    ['Display P3 as an A2B0 lookup table only (mft2, PCS XYZ)', () => displayP3LutProfile('XYZ')],
+    ['Display P3 as an A2B0 lookup table only (mft2, PCS Lab)', () => displayP3LutProfile('Lab')],
   ])('%s: traced colours within 1/255 of lcms2', async (_name, make) => {
     const png = patchesPng(make());
     const expected = lcmsToSrgb(png);

@@ -1,6 +1,7 @@
 /**
- * Test-only ICC profile builder: a v4 RGB display profile with matrix/TRC tags (desc, cprt, wtpt, chad, r/g/bXYZ,
- * one shared `para` curve for r/g/bTRC), byte by byte after ICC.1:2010. Its Display P3 variant uses the colorants,
+ * Test-only ICC profile builders, byte by byte after ICC.1:2010: a v4 RGB display profile with matrix/TRC tags
+ * (desc, cprt, wtpt, chad, r/g/bXYZ, one shared `para` curve for r/g/bTRC), and one described by an A2B0 `mft2`
+ * lookup table only (into PCS XYZ or Lab). Its Display P3 variant uses the colorants,
  * curve and adaptation of Apple's Display P3 profile (published values), so colour-managed readers (lcms2 in
  * ImageMagick and Ghostscript) treat it as that space.
  */
@@ -41,23 +42,26 @@ export function buildRgbProfile(description: string, colorants: ReadonlyArray<re
     ['bXYZ', xyz(colorants[2]!)],
     ['rTRC', para],
   ];
-  const shared = ['gTRC', 'bTRC'];
-  const tableBytes = 4 + (tags.length + shared.length) * 12;
+  return assemble('mntr', tags, { rTRC: ['gTRC', 'bTRC'] });
+}
+
+/** Header, tag table and tag data; `aliases` name further tags that share an earlier tag's data. */
+function assemble(profileClass: string, tags: Array<[string, number[]]>, aliases: Record<string, string[]> = {}, pcs: 'XYZ' | 'Lab' = 'XYZ'): Uint8Array {
+  const aliasCount = Object.values(aliases).reduce((n, list) => n + list.length, 0);
+  const tableBytes = 4 + (tags.length + aliasCount) * 12;
   let at = 128 + tableBytes;
-  const table: number[] = [...be32(tags.length + shared.length)];
+  const table: number[] = [...be32(tags.length + aliasCount)];
   const data: number[] = [];
-  let paraAt = 0;
   for (const [name, body] of tags) {
     table.push(...ascii(name), ...be32(at), ...be32(body.length));
-    if (name === 'rTRC') paraAt = at;
+    for (const alias of aliases[name] ?? []) table.push(...ascii(alias), ...be32(at), ...be32(body.length));
     const padded = [...body, ...new Array((4 - (body.length % 4)) % 4).fill(0)];
     data.push(...padded);
     at += padded.length;
   }
-  for (const name of shared) table.push(...ascii(name), ...be32(paraAt), ...be32(para.length));
   const size = 128 + tableBytes + data.length;
   const header = [
-    ...be32(size), ...ascii('lcms'), ...be32(0x04300000), ...ascii('mntr'), ...ascii('RGB '), ...ascii('XYZ '),
+    ...be32(size), ...ascii('lcms'), ...be32(0x04300000), ...ascii(profileClass), ...ascii('RGB '), ...ascii(`${pcs} `),
     ...new Array(12).fill(0), ...ascii('acsp'), ...ascii('APPL'), ...be32(0), ...be32(0), ...be32(0), 0, 0, 0, 0, 0, 0, 0, 0,
     ...be32(0), ...D50.flatMap(s15f16), ...ascii('lcms'), ...new Array(16).fill(0), ...new Array(28).fill(0),
   ];
@@ -65,3 +69,40 @@ export function buildRgbProfile(description: string, colorants: ReadonlyArray<re
 }
 
 export const displayP3Profile = (): Uint8Array => buildRgbProfile('Display P3 (test)', DISPLAY_P3_COLORANTS);
+
+/**
+ * Display P3 described by an A2B0 lookup table only (lut16Type `mft2`, 3 in, 3 out, `grid` points per input, no
+ * colorant or curve tags), with PCS XYZ: each grid point is the P3 colour through the sRGB curve and the P3
+ * colorants, encoded u1Fixed15 — what a profiling tool writes for a display it measured as P3.
+ */
+export function displayP3LutProfile(pcs: 'XYZ' | 'Lab' = 'XYZ', grid = 17): Uint8Array {
+  const decode = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const clut: number[] = [];
+  for (let r = 0; r < grid; r++) for (let g = 0; g < grid; g++) for (let b = 0; b < grid; b++) {
+    const lin = [r, g, b].map((v) => decode(v / (grid - 1)));
+    const point = [0, 1, 2].map((k) => DISPLAY_P3_COLORANTS.reduce((sum, column, c) => sum + column[k]! * lin[c]!, 0));
+    // XYZ as u1Fixed15; Lab (D50) in the legacy 16-bit encoding: L 0–100 and a, b −128…127 over 0–65280.
+    const encoded = pcs === 'XYZ' ? point.map((v) => v * 32768) : labOf(point).map((v, k) => (k === 0 ? v / 100 : (v + 128) / 255) * 65280);
+    for (const v of encoded) clut.push(...be16(Math.min(65535, Math.max(0, Math.round(v)))));
+  }
+  const identity = [0, 1, 2].flatMap(() => [...be16(0), ...be16(65535)]);
+  const mft2 = [
+    ...ascii('mft2'), 0, 0, 0, 0, 3, 3, grid, 0,
+    ...[1, 0, 0, 0, 1, 0, 0, 0, 1].flatMap(s15f16),
+    ...be16(2), ...be16(2), ...identity, ...clut, ...identity,
+  ];
+  const tags: Array<[string, number[]]> = [
+    ['desc', mluc('Display P3 LUT (test)')],
+    ['cprt', mluc('No copyright, use freely')],
+    ['wtpt', xyz(D50)],
+    ['A2B0', mft2],
+  ];
+  return assemble('scnr', tags, {}, pcs);
+}
+
+/** XYZ (D50) → CIELAB. */
+function labOf([x, y, z]: number[]): number[] {
+  const f = (t: number) => (t > (6 / 29) ** 3 ? Math.cbrt(t) : t / (3 * (6 / 29) ** 2) + 4 / 29);
+  const [fx, fy, fz] = [f(x! / D50[0]!), f(y! / D50[1]!), f(z! / D50[2]!)];
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
