@@ -5,7 +5,8 @@
  * outputs, each 0–1 (the caller decodes them as PCS XYZ or Lab, which differ by table type).
  * Algorithm: per-channel input tables (linear interpolation), the 3-D colour table read by tetrahedral
  * interpolation between its grid points (as lcms2 does), per-channel output tables. The 3 × 3 matrix of these types applies only
- * when the input is PCS XYZ, never for device RGB, so it is not read. `mAB` (lutAtoBType) tables are not read.
+ * when the input is PCS XYZ, never for device RGB, so it is not read. `mAB` (lutAtoBType) tables are read in
+ * icc.ts, with its curve reader, through `tetrahedral` here.
  */
 
 import { u16be } from './common.js';
@@ -18,7 +19,7 @@ export interface LutTag {
 }
 
 /** A 3-in, 3-out mft1 or mft2 table as a function, or undefined when the tag is another type or is damaged. */
-export function readLut(bytes: Uint8Array, tag: LutTag): { transform: LutTransform; wide: boolean } | undefined {
+export function readLut(bytes: Uint8Array, tag: LutTag): { transform: LutTransform; labEncoding: 'legacy16' | 'full' } | undefined {
   const type = String.fromCharCode(...bytes.subarray(tag.at, tag.at + 4));
   if (type !== 'mft1' && type !== 'mft2') return undefined;
   const wide = type === 'mft2';
@@ -44,10 +45,10 @@ export function readLut(bytes: Uint8Array, tag: LutTag): { transform: LutTransfo
   // Device levels through the input tables, once per level.
   const inLevels = inTables.map((t) => Float64Array.from({ length: 256 }, (_, v) => interpolate(t, v / 255)));
   const transform: LutTransform = (r8, g8, b8) => {
-    const mid = tetrahedral(clut, grid, inLevels[0]![r8]!, inLevels[1]![g8]!, inLevels[2]![b8]!);
+    const mid = tetrahedral(clut, [grid, grid, grid], inLevels[0]![r8]!, inLevels[1]![g8]!, inLevels[2]![b8]!);
     return [interpolate(outTables[0]!, mid[0]), interpolate(outTables[1]!, mid[1]), interpolate(outTables[2]!, mid[2])];
   };
-  return { transform, wide };
+  return { transform, labEncoding: wide ? 'legacy16' : 'full' };
 }
 
 /** A 1-D table of values at evenly spaced inputs 0…1, read at `x` (clamped). */
@@ -62,16 +63,16 @@ function interpolate(table: Float64Array, x: number): number {
  * interpolation (as lcms2 reads such tables): from the cell's first corner along the axes in order of their
  * fractions, largest first, each step weighted by its fraction's difference to the next.
  */
-function tetrahedral(clut: Float64Array, grid: number, x: number, y: number, z: number): [number, number, number] {
-  const cell = (v: number): [number, number] => {
-    const p = Math.min(Math.max(v, 0), 1) * (grid - 1);
-    const i = Math.min(Math.floor(p), grid - 2);
+export function tetrahedral(clut: Float64Array, grid: readonly [number, number, number], x: number, y: number, z: number): [number, number, number] {
+  const cell = (v: number, points: number): [number, number] => {
+    const p = Math.min(Math.max(v, 0), 1) * (points - 1);
+    const i = Math.min(Math.floor(p), points - 2);
     return [i, p - i];
   };
-  const [xi, xf] = cell(x);
-  const [yi, yf] = cell(y);
-  const [zi, zf] = cell(z);
-  const strides = [grid * grid * 3, grid * 3, 3];
+  const [xi, xf] = cell(x, grid[0]);
+  const [yi, yf] = cell(y, grid[1]);
+  const [zi, zf] = cell(z, grid[2]);
+  const strides = [grid[1] * grid[2] * 3, grid[2] * 3, 3];
   const axes = [
     { f: xf, stride: strides[0]! },
     { f: yf, stride: strides[1]! },

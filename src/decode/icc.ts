@@ -9,12 +9,13 @@
  * light, through the colorant matrix to XYZ D50, through the inverse of sRGB's own D50 matrix (sRGB's primaries
  * Bradford-adapted from D65, as the ICC's sRGB profile has them) to linear sRGB, clipped to the gamut, and through
  * the sRGB transfer function. Colorants of old v2 profiles that were not adapted to D50 (their sum is another
- * white) are Bradford-adapted to D50 first. RGB profiles without those tags go through their A2B0 table when it is
- * an `mft1`/`mft2` lookup table (icc-lut.ts) into PCS XYZ or Lab, then on as above. Profiles with only `mAB`
- * tables, CMYK and Lab profiles have no conversion here (`toSrgb` undefined): their pixels stay as they are.
+ * white) are Bradford-adapted to D50 first. RGB profiles without those tags go through their A2B0 table — an
+ * `mft1`/`mft2` lookup table (icc-lut.ts) or an `mAB` chain of curves, colour table and matrix (readMab) — into
+ * PCS XYZ or Lab, then on as above. CMYK and Lab profiles have no conversion here (`toSrgb` undefined): their
+ * pixels stay as they are.
  */
 
-import { readLut } from './icc-lut.js';
+import { readLut, tetrahedral, type LutTransform } from './icc-lut.js';
 
 /** What the pipeline needs to know of a profile. */
 export interface IccProfile {
@@ -192,20 +193,80 @@ function matrixProfile(bytes: Uint8Array, tags: Map<string, Tag>): IccProfile | 
 }
 
 /**
- * An A2B0 `mft1`/`mft2` table (icc-lut.ts) into PCS XYZ or Lab (D50), then as matrix profiles go on. A profile
- * without one it can read (`mAB`, or none) gets no conversion.
+ * An A2B0 table — `mft1`/`mft2` (icc-lut.ts) or `mAB` (readMab) — into PCS XYZ or Lab (D50), then as matrix profiles
+ * go on. A profile without one it can read gets no conversion.
  */
 function lutProfile(bytes: Uint8Array, tags: Map<string, Tag>, pcs: string): IccProfile {
   const tag = tags.get('A2B0');
-  const lut = tag ? readLut(bytes, tag) : undefined;
-  if (!lut || (pcs !== 'XYZ' && pcs !== 'Lab')) return { colorSpace: 'RGB', isSrgb: false };
-  const { transform, wide } = lut;
-  // PCS encodings of these types: XYZ as u1Fixed15 (1.0 = 32768/65535 of the range); Lab in the legacy
-  // 16-bit encoding (L 100 and a, b +127 at 65280) or 8-bit (L 100 and a, b +127 at 255).
-  const labScale = wide ? 65535 / 65280 : 1;
+  const table = tag ? (readLut(bytes, tag) ?? readMab(bytes, tag)) : undefined;
+  if (!table || (pcs !== 'XYZ' && pcs !== 'Lab')) return { colorSpace: 'RGB', isSrgb: false };
+  const { transform, labEncoding } = table;
+  // PCS encodings: XYZ as u1Fixed15 (1.0 = 32768/65535 of the range) in every type; Lab in mft2's legacy 16-bit
+  // encoding (L 100 and a, b +127 at 65280) or the 8-bit and v4 one (L 100 and a, b +127 at full scale).
+  const labScale = labEncoding === 'legacy16' ? 65535 / 65280 : 1;
   const toXyz = (v: [number, number, number]): [number, number, number] =>
     pcs === 'XYZ' ? [v[0] * XYZ_SCALE, v[1] * XYZ_SCALE, v[2] * XYZ_SCALE] : labToXyz(v[0] * labScale * 100, v[1] * labScale * 255 - 128, v[2] * labScale * 255 - 128);
   return rgbConversion((r8, g8, b8) => linearToSrgb(apply(XYZ_D50_TO_LINEAR_SRGB, toXyz(transform(r8, g8, b8)))));
+}
+
+/**
+ * A 3-in, 3-out `mAB` (lutAtoBType, ICC.1:2010 §10.10) table: A curves, colour table, M curves, matrix and B curves,
+ * each optional but the B curves, applied in that order; undefined when the tag is another type or is damaged.
+ */
+function readMab(bytes: Uint8Array, tag: Tag): { transform: LutTransform; labEncoding: 'full' } | undefined {
+  const at = tag.at;
+  const end = at + tag.size;
+  if (sig(bytes, at) !== 'mAB ' || bytes[at + 8] !== 3 || bytes[at + 9] !== 3 || tag.size < 32) return undefined;
+  const offset = (k: number) => u32(bytes, at + 12 + 4 * k);
+  const [bAt, matrixAt, mAt, clutAt, aAt] = [0, 1, 2, 3, 4].map(offset) as [number, number, number, number, number];
+  const curves = (from: number) => (from ? readCurveList(bytes, at + from, end) : undefined);
+  const b = curves(bAt);
+  if (!b) return undefined;
+  const m = curves(mAt);
+  const a = curves(aAt);
+  const matrix = matrixAt && at + matrixAt + 48 <= end ? Array.from({ length: 12 }, (_, i) => s15f16(bytes, at + matrixAt + 4 * i)) : undefined;
+  const clut = clutAt ? readClut(bytes, at + clutAt, end) : undefined;
+  if ((mAt && !m) || (aAt && !a) || (clutAt && !clut) || (matrixAt && !matrix)) return undefined;
+  const through = (list: Curve[] | undefined, v: [number, number, number]): [number, number, number] => (list ? [list[0]!(v[0]), list[1]!(v[1]), list[2]!(v[2])] : v);
+  const transform: LutTransform = (r8, g8, b8) => {
+    let v: [number, number, number] = through(a, [r8 / 255, g8 / 255, b8 / 255]);
+    if (clut) v = tetrahedral(clut.values, clut.grid, v[0], v[1], v[2]);
+    v = through(m, v);
+    if (matrix) {
+      const mx = matrix;
+      v = [0, 1, 2].map((r) => mx[r * 3]! * v[0] + mx[r * 3 + 1]! * v[1] + mx[r * 3 + 2]! * v[2] + mx[9 + r]!) as [number, number, number];
+    }
+    return through(b, v);
+  };
+  return { transform, labEncoding: 'full' };
+}
+
+/** Three curves (`curv` or `para`) one after the other, each padded to 4 bytes. */
+function readCurveList(bytes: Uint8Array, from: number, end: number): Curve[] | undefined {
+  const list: Curve[] = [];
+  let at = from;
+  for (let i = 0; i < 3; i++) {
+    if (at + 12 > end) return undefined;
+    const type = sig(bytes, at);
+    const size = type === 'curv' ? 12 + 2 * u32(bytes, at + 8) : type === 'para' ? 12 + 4 * (PARA_COUNTS[u16(bytes, at + 8)] ?? 0) : 0;
+    const curve = size > 0 && at + size <= end ? readCurve(bytes, { at, size }) : undefined;
+    if (!curve) return undefined;
+    list.push(curve);
+    at += (size + 3) & ~3;
+  }
+  return list;
+}
+
+/** An `mAB` colour table: grid points per input (16 bytes, 3 used), precision (1 or 2 bytes), values 0–1. */
+function readClut(bytes: Uint8Array, at: number, end: number): { grid: [number, number, number]; values: Float64Array } | undefined {
+  const grid: [number, number, number] = [bytes[at]!, bytes[at + 1]!, bytes[at + 2]!];
+  const precision = bytes[at + 16];
+  if (grid.some((g) => g < 2) || (precision !== 1 && precision !== 2)) return undefined;
+  const count = grid[0] * grid[1] * grid[2] * 3;
+  if (at + 20 + count * precision > end) return undefined;
+  const values = new Float64Array(count);
+  for (let i = 0; i < count; i++) values[i] = precision === 2 ? u16(bytes, at + 20 + 2 * i) / 65535 : bytes[at + 20 + i]! / 255;
+  return { grid, values };
 }
 
 /** An XYZ value of an `mft2` table's output, normalised to 0–1, is this many times that. */

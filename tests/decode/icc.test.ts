@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planVectorize, runVectorize } from '../../src/api/pipeline.js';
 import { deserializeTrace, render, serializeTrace } from '../../src/api/service-render.js';
 import { decodeImage, setWebpWasm } from '../../src/decode/index.js';
-import { displayP3LutProfile, displayP3Profile } from '../helpers/icc.js';
+import { displayP3LutProfile, displayP3MabProfile, displayP3Profile } from '../helpers/icc.js';
 import { decodePngRgba, renderPdfWithPoppler, runTool, WorkDir } from '../helpers/readers.js';
 import { buildPng, buildTiff, concat, insertAfterSoi } from './build.js';
 
@@ -117,6 +117,9 @@ describe('processing.color_profile.input = preserve converts to sRGB as lcms2 do
     ['Adobe RGB (1998) (Ghostscript)', () => new Uint8Array(readFileSync(ADOBE_RGB))],
     ['Display P3 as an A2B0 lookup table only (mft2, PCS XYZ)', () => displayP3LutProfile('XYZ')],
     ['Display P3 as an A2B0 lookup table only (mft2, PCS Lab)', () => displayP3LutProfile('Lab')],
+    ['Display P3 as a v4 mAB colour table (PCS XYZ)', () => displayP3MabProfile('clut', 'XYZ')],
+    ['Display P3 as a v4 mAB colour table (PCS Lab)', () => displayP3MabProfile('clut', 'Lab')],
+    ['Display P3 as a v4 mAB of curves and matrix (PCS XYZ)', () => displayP3MabProfile('matrix')],
   ])('%s: traced colours within 1/255 of lcms2', async (_name, make) => {
     const png = patchesPng(make());
     const expected = lcmsToSrgb(png);

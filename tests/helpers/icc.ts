@@ -106,3 +106,50 @@ function labOf([x, y, z]: number[]): number[] {
   const [fx, fy, fz] = [f(x! / D50[0]!), f(y! / D50[1]!), f(z! / D50[2]!)];
   return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
 }
+
+/**
+ * Display P3 as a v4 A2B0 `mAB` table only. `clut`: identity A curves, a 17-point colour table (16-bit) of the P3
+ * colour in PCS XYZ or Lab (v4 encoding), identity B curves. `matrix`: M curves (the sRGB curve as `para` type 3),
+ * the P3 colorants as the matrix (scaled to the u1Fixed15 PCS encoding), identity B curves; PCS XYZ.
+ */
+export function displayP3MabProfile(form: 'clut' | 'matrix', pcs: 'XYZ' | 'Lab' = 'XYZ', grid = 17): Uint8Array {
+  const identity = [0, 1, 2].flatMap(() => [...ascii('curv'), 0, 0, 0, 0, ...be32(0)]);
+  const paraCurve = [...ascii('para'), 0, 0, 0, 0, ...be16(3), 0, 0, ...SRGB_PARA.flatMap(s15f16)];
+  const paraPadded = [...paraCurve, ...new Array((4 - (paraCurve.length % 4)) % 4).fill(0)];
+  const elements: number[] = [];
+  const offsets = { b: 0, matrix: 0, m: 0, clut: 0, a: 0 };
+  const place = (name: keyof typeof offsets, bytes: number[]) => {
+    offsets[name] = 32 + elements.length;
+    elements.push(...bytes, ...new Array((4 - (bytes.length % 4)) % 4).fill(0));
+  };
+  place('b', identity);
+  if (form === 'matrix') {
+    const scale = 32768 / 65535;
+    const m = [0, 1, 2].flatMap((row) => [0, 1, 2].map((col) => DISPLAY_P3_COLORANTS[col]![row]! * scale));
+    place('matrix', [...m, 0, 0, 0].flatMap(s15f16));
+    place('m', [...paraPadded, ...paraPadded, ...paraPadded]);
+  } else {
+    const decode = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    const values: number[] = [];
+    for (let r = 0; r < grid; r++) for (let g = 0; g < grid; g++) for (let b = 0; b < grid; b++) {
+      const lin = [r, g, b].map((v) => decode(v / (grid - 1)));
+      const point = [0, 1, 2].map((k) => DISPLAY_P3_COLORANTS.reduce((sum, column, c) => sum + column[k]! * lin[c]!, 0));
+      const encoded = pcs === 'XYZ' ? point.map((v) => v * 32768) : labOf(point).map((v, k) => (k === 0 ? v / 100 : (v + 128) / 255) * 65535);
+      for (const v of encoded) values.push(...be16(Math.min(65535, Math.max(0, Math.round(v)))));
+    }
+    place('clut', [grid, grid, grid, ...new Array(13).fill(0), 2, 0, 0, 0, ...values]);
+    place('a', identity);
+  }
+  const mab = [
+    ...ascii('mAB '), 0, 0, 0, 0, 3, 3, 0, 0,
+    ...be32(offsets.b), ...be32(offsets.matrix), ...be32(offsets.m), ...be32(offsets.clut), ...be32(offsets.a),
+    ...elements,
+  ];
+  const tags: Array<[string, number[]]> = [
+    ['desc', mluc(`Display P3 mAB ${form} (test)`)],
+    ['cprt', mluc('No copyright, use freely')],
+    ['wtpt', xyz(D50)],
+    ['A2B0', mab],
+  ];
+  return assemble('scnr', tags, {}, pcs);
+}
