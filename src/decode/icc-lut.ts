@@ -72,21 +72,18 @@ export function tetrahedral(clut: Float64Array, grid: readonly [number, number, 
   const [xi, xf] = cell(x, grid[0]);
   const [yi, yf] = cell(y, grid[1]);
   const [zi, zf] = cell(z, grid[2]);
-  const strides = [grid[1] * grid[2] * 3, grid[2] * 3, 3];
-  const axes = [
-    { f: xf, stride: strides[0]! },
-    { f: yf, stride: strides[1]! },
-    { f: zf, stride: strides[2]! },
-  ].sort((a, b) => b.f - a.f);
-  let at = xi * strides[0]! + yi * strides[1]! + zi * strides[2]!;
-  const out: [number, number, number] = [clut[at]!, clut[at + 1]!, clut[at + 2]!];
-  let previous: [number, number, number] = [out[0], out[1], out[2]];
-  for (const { f, stride } of axes) {
-    at += stride;
-    for (let c = 0; c < 3; c++) {
-      out[c] += f * (clut[at + c]! - previous[c]!);
-      previous[c] = clut[at + c]!;
-    }
+  const sx = grid[1] * grid[2] * 3, sy = grid[2] * 3, sz = 3;
+  // The axes by fraction, largest first (ties in x, y, z order, as the sort of the corners goes).
+  let f1 = xf, s1 = sx, f2 = yf, s2 = sy, f3 = zf, s3 = sz;
+  if (f2 > f1) [f1, s1, f2, s2] = [f2, s2, f1, s1];
+  if (f3 > f2) [f2, s2, f3, s3] = [f3, s3, f2, s2];
+  if (f2 > f1) [f1, s1, f2, s2] = [f2, s2, f1, s1];
+  const c0 = xi * sx + yi * sy + zi * sz;
+  const c1 = c0 + s1, c2 = c1 + s2, c3 = c2 + s3;
+  const out: [number, number, number] = [0, 0, 0];
+  for (let c = 0; c < 3; c++) {
+    const v0 = clut[c0 + c]!, v1 = clut[c1 + c]!, v2 = clut[c2 + c]!, v3 = clut[c3 + c]!;
+    out[c] = v0 + f1 * (v1 - v0) + f2 * (v2 - v1) + f3 * (v3 - v2);
   }
   return out;
 }

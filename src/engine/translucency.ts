@@ -48,77 +48,83 @@ export function findTranslucency(data: Uint8Array | Uint8ClampedArray, width: nu
 /** Per pixel the alpha of its plateau (0 elsewhere), or undefined when no component qualifies. */
 function markPlateaus(data: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array | undefined {
   const n = width * height;
-  const alpha = (i: number) => data[i * 4 + 3]!;
   const component = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  const members: number[] = [];
+  // Each component's pixels, in the order the flood fill reached them (one buffer for all components).
+  const members = new Int32Array(n);
   let result: Uint8Array | undefined;
   let id = 0;
   for (let seed = 0; seed < n; seed++) {
-    if (component[seed] !== -1 || !isTranslucent(alpha(seed))) continue;
-    members.length = 0;
-    let top = 0;
-    stack[top++] = seed;
+    if (component[seed] !== -1 || !isTranslucent(data[seed * 4 + 3]!)) continue;
+    // members[first … count) is this component; members[next] is the next pixel whose neighbours are visited.
+    const first = 0;
+    let count = 0;
+    members[count++] = seed;
     component[seed] = id;
     let low = 255, high = 0, sum = 0;
-    while (top > 0) {
-      const p = stack[--top]!;
-      members.push(p);
-      const a = alpha(p);
-      low = Math.min(low, a);
-      high = Math.max(high, a);
+    const visit = (q: number, a: number): void => {
+      if (component[q] !== -1) return;
+      const b = data[q * 4 + 3]!;
+      if (isTranslucent(b) && Math.abs(b - a) <= PLATEAU_STEP) {
+        component[q] = id;
+        members[count++] = q;
+      }
+    };
+    for (let next = first; next < count; next++) {
+      const p = members[next]!;
+      const a = data[p * 4 + 3]!;
+      if (a < low) low = a;
+      if (a > high) high = a;
       sum += a;
       const x = p % width;
-      for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
-        if (q < 0 || q >= n || component[q] !== -1) continue;
-        const b = alpha(q);
-        if (isTranslucent(b) && Math.abs(b - a) <= PLATEAU_STEP) {
-          component[q] = id;
-          stack[top++] = q;
-        }
-      }
+      if (x > 0) visit(p - 1, a);
+      if (x < width - 1) visit(p + 1, a);
+      if (p >= width) visit(p - width, a);
+      if (p + width < n) visit(p + width, a);
     }
-    if (high - low <= PLATEAU_SPREAD && interiorCount(members, component, id, width, height) >= PLATEAU_MIN_INTERIOR) {
+    if (high - low <= PLATEAU_SPREAD && interiorCount(members, count, component, id, width, height) >= PLATEAU_MIN_INTERIOR) {
       result ??= new Uint8Array(n);
-      const mean = Math.round(sum / members.length);
-      for (const p of members) result[p] = mean;
+      const mean = Math.round(sum / count);
+      for (let k = 0; k < count; k++) result[members[k]!] = mean;
     }
     id++;
   }
   return result;
 }
 
-function interiorCount(members: readonly number[], component: Int32Array, id: number, width: number, height: number): number {
-  let count = 0;
-  for (const p of members) {
+function interiorCount(members: Int32Array, count: number, component: Int32Array, id: number, width: number, height: number): number {
+  let interior = 0;
+  for (let k = 0; k < count; k++) {
+    const p = members[k]!;
     const x = p % width;
     const y = (p - x) / width;
-    if (x > 0 && x < width - 1 && y > 0 && y < height - 1 && component[p - 1] === id && component[p + 1] === id && component[p - width] === id && component[p + width] === id) count++;
+    if (x > 0 && x < width - 1 && y > 0 && y < height - 1 && component[p - 1] === id && component[p + 1] === id && component[p - width] === id && component[p + width] === id) interior++;
   }
-  return count;
+  return interior;
 }
 
 /** A copy of `data` with plateau pixels opaque and each rim pixel's alpha divided by its plateau's. */
 function opaquePlateaus(data: Uint8Array | Uint8ClampedArray, width: number, height: number, plateauAlpha: Uint8Array): Uint8Array {
   const out = new Uint8Array(data);
+  // The rim: pixels beside a plateau (8-neighbours) outside every plateau; the most opaque plateau beside a
+  // pixel is the one its edge belongs to.
+  const rimOf = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const p = y * width + x;
-      if (plateauAlpha[p]) {
-        out[p * 4 + 3] = 255;
-        continue;
-      }
-      // The rim: the most opaque plateau among the 8 neighbours is the one this pixel's edge belongs to.
-      let rimOf = 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx, ny = y + dy;
-          if (nx >= 0 && ny >= 0 && nx < width && ny < height) rimOf = Math.max(rimOf, plateauAlpha[ny * width + nx]!);
+      const plateau = plateauAlpha[y * width + x]!;
+      if (!plateau) continue;
+      out[(y * width + x) * 4 + 3] = 255;
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+          const q = ny * width + nx;
+          if (!plateauAlpha[q] && rimOf[q]! < plateau) rimOf[q] = plateau;
         }
       }
-      const a = data[p * 4 + 3]!;
-      if (rimOf > 0 && a < rimOf) out[p * 4 + 3] = Math.round((a * 255) / rimOf);
     }
+  }
+  for (let p = 0; p < rimOf.length; p++) {
+    const plateau = rimOf[p]!;
+    const a = data[p * 4 + 3]!;
+    if (plateau && a < plateau) out[p * 4 + 3] = Math.round((a * 255) / plateau);
   }
   return out;
 }
