@@ -46,14 +46,14 @@ export interface DottedOptions {
    */
   readonly 'processing.shapes.min_area_px'?: number;
   /**
-   * Input colour profile — How an ICC profile embedded in the input is handled.
+   * Input colour profile — How an ICC profile embedded in the input is handled: ignore traces the stored values; preserve converts them to sRGB through an RGB or grey matrix/TRC profile first.
    *
    * Allowed: ignore | preserve.
    * @defaultValue `ignore`
    */
   readonly 'processing.color_profile.input'?: 'ignore' | 'preserve';
   /**
-   * Output colour profile — ICC profile behaviour for output files.
+   * Output colour profile — ICC profile behaviour for output files: preserve embeds the input's RGB profile (when the colours are still in it) in PNG, PDF and EPS.
    *
    * Allowed: ignore | preserve.
    * @defaultValue `ignore`
@@ -450,14 +450,14 @@ export interface NestedOptions {
     };
     readonly color_profile?: {
       /**
-       * Input colour profile — How an ICC profile embedded in the input is handled.
+       * Input colour profile — How an ICC profile embedded in the input is handled: ignore traces the stored values; preserve converts them to sRGB through an RGB or grey matrix/TRC profile first.
        *
        * Allowed: ignore | preserve.
        * @defaultValue `ignore`
        */
       readonly input?: 'ignore' | 'preserve';
       /**
-       * Output colour profile — ICC profile behaviour for output files.
+       * Output colour profile — ICC profile behaviour for output files: preserve embeds the input's RGB profile (when the colours are still in it) in PNG, PDF and EPS.
        *
        * Allowed: ignore | preserve.
        * @defaultValue `ignore`

@@ -1,7 +1,8 @@
 /**
  * Tracelab engine: bitmap in, shapes out. Pure and deterministic (no DOM, no I/O, no clocks in
  * the result). Pipeline, one module per stage:
- *   0 resize    shrink to input.max_pixels (area average)
+ *   0 resize    shrink to input.max_pixels (area average); translucent plateaus made opaque
+ *               for tracing, their alpha put back on their shapes in stage 8 (translucency.ts)
  *   1 profile   pixel art / flat art / photo / line art, from evidence (profile.ts), or as
  *               tracelab.profile forces it (EngineParams.profile)
  *   2 palette   flat-pixel histogram → Lab leader clustering → k-means → max_colors → palette rules
@@ -32,6 +33,7 @@ import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.
 import { applyShading, type Shaded } from './shaded-regions.js';
 import { findSmoothAreas } from './shading.js';
 import { shrunkSize } from './resize.js';
+import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
 import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
@@ -307,7 +309,10 @@ const FORCED_REASON = 'chosen by tracelab.profile';
 
 /** Resize and profile: depend on the picture and its traced size only. */
 interface Prepared {
+  /** The picture at its traced size, translucent plateaus made opaque (translucency.ts). */
   readonly traced: RgbaImage;
+  /** Its translucent plateaus, when it has any: their alpha goes back onto the shapes. */
+  readonly translucency: Translucency | undefined;
   readonly spread: Uint8Array;
   readonly facts: ProfileFacts;
 }
@@ -394,7 +399,9 @@ function* traceBitmap(
   const traced = yield* boundaryAndFit(prepared, decided, { links, palette }, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
 
   // 8 shapes.
-  const shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
+  let shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
+  const { translucency } = prepared;
+  if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
   return traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
 }
@@ -423,14 +430,15 @@ function tracedSize(image: RgbaImage, params: EngineParams, threads: number, min
 function* prepare(image: RgbaImage, size: TracedSize, clock: StageClock): Pipeline<Prepared> {
   const { width, height } = size;
   const data = size.shrunk ? yield* inParallel({ kind: 'shrink', image, outWidth: width, outHeight: height }, size.rowParts(height), (rows) => joinRows(rows, width * height * 4, bytes)) : image.data;
-  const traced: RgbaImage = { width, height, data };
+  const translucency = findTranslucency(data, width, height);
+  const traced: RgbaImage = { width, height, data: translucency ? translucency.data : data };
   clock.lap('resize');
   yield startJob({ kind: 'spread', image: traced }, size.rowParts(height));
   const colors = countColors(data, width * height); // needs no spread: runs meanwhile
   const spread = joinRows((yield FINISH)!, width * height, bytes);
   const facts = classifyImage(data, width, height, spread, colors);
   clock.lap('profile');
-  return { traced, spread, facts };
+  return { traced, translucency, spread, facts };
 }
 
 /** What the picture is (facts, with the profile that was decided) and how it is traced. */

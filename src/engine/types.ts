@@ -285,6 +285,11 @@ export interface TraceResult {
   readonly inputHeight: number;
   /** Pixels per inch from the input file's metadata, when it had any (sets the natural page size). */
   readonly inputDpi?: number;
+  /**
+   * The ICC profile (RGB) the colours are in, for writers to embed (processing.color_profile.output = preserve;
+   * set by the pipeline, never by the engine).
+   */
+  readonly colorProfile?: Uint8Array;
   /** How the shapes were built (absent in traces stored by older versions = cutouts). */
   readonly shapeStacking?: ShapeStacking;
   readonly chains: readonly Chain[];
