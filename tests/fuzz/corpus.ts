@@ -19,6 +19,7 @@ import { GifWriter } from 'omggif';
 import { crc32 } from '../../src/decode/crc32.js';
 import { bmpRows, buildBmp, buildPng, type PngSpec } from '../decode/build.js';
 import { encodeWebp } from '../helpers/encode.js';
+import { mulberry32, type Rng } from '../helpers/random.js';
 
 export const FORMATS = ['png', 'jpeg', 'webp', 'gif', 'bmp'] as const;
 export type FuzzFormat = (typeof FORMATS)[number];
@@ -40,19 +41,8 @@ export interface FuzzCase {
 // ---------------------------------------------------------------------------------------------
 // PRNG
 
-export type Rng = () => number;
 
-/** mulberry32: a 32-bit seeded PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32, type Rng };
 
 /** Mixes the run seed and case index into one 32-bit seed (so cases are independent of each other). */
 export function caseSeed(runSeed: number, index: number): number {

@@ -7,19 +7,9 @@
  */
 import jpeg from 'jpeg-js';
 import type { RgbaImage } from '../../src/engine/types.js';
+import { mulberry32 as seeded } from './random.js';
 import type { Rgb } from './raster.js';
 
-/** Mulberry32: a small seeded generator. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Distance from (x, y) to the segment (ax, ay)–(bx, by). */
 function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
