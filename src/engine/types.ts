@@ -71,7 +71,19 @@ export interface EngineParams {
    * MAX_TRACED_REGIONS regions.
    */
   readonly profile?: ImageProfile | 'auto';
+  /**
+   * Tracelab extension `tracelab.strokes`: 'none' (absent) traces every line as a thin filled
+   * shape; 'centerline' gives no fills: ink up to maxStrokeWidthPx wide becomes centre-line
+   * strokes (TraceResult.strokes), wider ink its outlines (src/engine/strokes/). 'auto' is
+   * refused by src/api (checkCombination) until stroked outlines with fills under them are built;
+   * the engine traces it as 'none'.
+   */
+  readonly strokes?: StrokeMode;
+  /** Tracelab extension `tracelab.max_stroke_width` (traced px): the widest ink read as a line. Absent = 8. */
+  readonly maxStrokeWidthPx?: number;
 }
+
+export type StrokeMode = 'none' | 'auto' | 'centerline';
 
 export type { Segment } from './segment-path.js';
 

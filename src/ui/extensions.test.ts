@@ -48,6 +48,9 @@ describe('options panel: the extension group', () => {
     expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.gradients"><div class="option-title"><label for="[^"]+" id="[^"]+">Gradient fills<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>gradients<\/code><\/div><input id="[^"]+" type="checkbox"(?! checked)/);
     // tracelab.profile: a list of its five values, on auto.
     expect(group).toMatch(/data-option="tracelab\.profile"><div class="option-title"><label for="[^"]+" id="[^"]+">Picture kind<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>profile<\/code><\/div><select[^>]*>(<option value="(auto|pixel|flat|photo|lineart)"[^>]*>[^<]+<\/option>){5}<\/select>/);
+    // tracelab.strokes: a list of its three values, on none; tracelab.max_stroke_width a number field at 8 px.
+    expect(group).toMatch(/data-option="tracelab\.strokes"><div class="option-title"><label for="[^"]+" id="[^"]+">Lines as strokes<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>strokes<\/code><\/div><select[^>]*>(<option value="(none|auto|centerline)"[^>]*>[^<]+<\/option>){3}<\/select>/);
+    expect(group).toMatch(/data-option="tracelab\.max_stroke_width">.*?Widest stroke.*?<input[^>]*value="8"/);
     // No API group is marked as an extension, and the API's options are not in this one.
     expect(html.match(/extension-group/g)).toHaveLength(1);
     expect(group).not.toContain('data-option="processing.');
@@ -89,6 +92,28 @@ describe('tracelab.gradients round-trips like any option', () => {
     expect(matchingPreset(store.getState().options)).toBeUndefined();
     store.getState().resetOptions();
     expect(store.getState().options['tracelab.gradients']).toBe(false);
+  });
+});
+
+describe('tracelab.strokes and tracelab.max_stroke_width round-trip like any option', () => {
+  it('store, trace fields, share link (and back), presets', () => {
+    const store = createTracelabStore();
+    store.getState().setOption('tracelab.strokes', 'centerline');
+    store.getState().setOptionText('tracelab.max_stroke_width', '4.5', 'settled');
+    expect(fieldsFor(store.getState().options)).toEqual([
+      ['tracelab.strokes', 'centerline'],
+      ['tracelab.max_stroke_width', '4.5'],
+    ]);
+    const url = encodeShareUrl('https://example.test/demo/', store.getState().options);
+    expect(decodeURIComponent(decodeURIComponent(url))).toBe('https://example.test/demo/#o=tracelab.strokes=centerline&tracelab.max_stroke_width=4.5');
+    const decoded = decodeShareHash(new URL(url).hash);
+    expect(createTracelabStore(decoded.fields).getState().options).toEqual(store.getState().options);
+    expect(decodeShareHash(`#o=${encodeURIComponent('tracelab.strokes=pen')}`).problems).toEqual([
+      "tracelab.strokes must be one of none, auto, centerline; received 'pen' (from the share link; ignored)",
+    ]);
+    store.getState().applyOptions(presetById('photo')!.values, 'defaults');
+    expect(store.getState().options['tracelab.strokes']).toBe('none');
+    expect(store.getState().options['tracelab.max_stroke_width']).toBe(8);
   });
 });
 
