@@ -249,8 +249,40 @@ export interface Shape {
   readonly primitive?: ShapePrimitive;
 }
 
+/**
+ * A pen stroke (tracelab.strokes=centerline): a path of chain uses (one centre-line chain, or an
+ * outline loop of a shape's chains) stroked `widthPx` wide (traced px) in `color`, no fill.
+ */
+export interface StrokeLine {
+  readonly uses: readonly ChainUse[];
+  readonly closed: boolean;
+  readonly color: Rgba;
+  readonly widthPx: number;
+  readonly cap: 'butt' | 'round';
+  readonly join: 'miter' | 'round';
+  /** The outline of ink wider than tracelab.max_stroke_width (else a centre-line). */
+  readonly outline: boolean;
+}
+
+/** What tracelab.strokes made: strokes, their widths (traced px), and the pen's travel. */
+export interface StrokeStats {
+  readonly count: number;
+  /** Of them, outlines of ink wider than a line. */
+  readonly outlines: number;
+  readonly widthMinPx: number;
+  readonly widthMedianPx: number;
+  readonly widthMaxPx: number;
+  /** Length drawn (pen down) and travelled between strokes (pen up), in pen order. */
+  readonly penDownPx: number;
+  readonly penUpPx: number;
+  /** Pen-up length had the strokes been drawn in the order they were found (no ordering). */
+  readonly penUpInputOrderPx: number;
+}
+
 export interface TraceStats {
   readonly colors: number;
+  /** tracelab.strokes: the strokes made; absent = none. */
+  readonly strokes?: StrokeStats;
   /** Shapes filled with a gradient (tracelab.gradients); absent = none. */
   readonly gradients?: number;
   /**
@@ -295,5 +327,7 @@ export interface TraceResult {
   readonly chains: readonly Chain[];
   /** Shapes in paint order, bottom first. */
   readonly shapes: readonly Shape[];
+  /** Pen strokes in pen order (tracelab.strokes=centerline; drawn after the shapes); absent = none. */
+  readonly strokes?: readonly StrokeLine[];
   readonly stats: TraceStats;
 }
