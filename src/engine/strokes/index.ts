@@ -70,6 +70,7 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
       pending.push({ cap: 'round', color, loop });
     }
   }
+  evenWidths(pens);
   const inputOrder = penLengths(pens);
   const ordered = orderPaths(joinPaths(pens, input.joinPx));
   return withStrokes(result, ordered, pending, inputOrder.penUpPx);
@@ -122,6 +123,34 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     penUpInputOrderPx: round2(penUpInputOrderPx),
   };
   return { ...result, chains, shapes: [], strokes, stats: { ...result.stats, chains: chains.length, strokes: stats } };
+}
+
+/**
+ * One colour is one pen: when every centre-line of a colour is within 10 % of their length-weighted
+ * median width, they all get that width (a drawing's lines measure 3.95, 3.98, 4.02 px where the
+ * artist drew 4; one width is also one style shared by the colour's group in the file).
+ */
+function evenWidths(pens: PenPath[]): void {
+  const byColor = new Map<number, number[]>();
+  pens.forEach((p, i) => {
+    if (!p.points) return;
+    const list = byColor.get(p.colorKey);
+    if (list) list.push(i);
+    else byColor.set(p.colorKey, [i]);
+  });
+  for (const members of byColor.values()) {
+    const sorted = [...members].sort((a, b) => pens[a]!.widthPx - pens[b]!.widthPx || a - b);
+    const total = sorted.reduce((sum, i) => sum + pens[i]!.lengthPx, 0);
+    let run = 0;
+    let median = pens[sorted[0]!]!.widthPx;
+    for (const i of sorted) {
+      run += pens[i]!.lengthPx;
+      median = pens[i]!.widthPx;
+      if (run >= total / 2) break;
+    }
+    if (sorted.some((i) => Math.abs(pens[i]!.widthPx - median) > 0.1 * median)) continue;
+    for (const i of members) pens[i] = { ...pens[i]!, widthPx: median };
+  }
 }
 
 function round2(v: number): number {
