@@ -29,7 +29,7 @@
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Chain, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
@@ -437,14 +437,28 @@ function writePenGroup(out: TextSink, id: string, items: readonly StrokeItem[], 
     if ((item.join ?? 'round') !== join) out.text(` stroke-linejoin="${item.join ?? 'round'}"`);
     out.text(' d="');
     const pw = ctx.pathWriter.begin();
-    const cursor = { x: 0, y: 0 };
+    const cursor: { x: number; y: number; open?: boolean } = { x: 0, y: 0 };
     for (const path of item.paths) {
       if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
       else writeLoop(pw, path.uses, ctx.chains, cursor);
+      // A dot (one zero-length line) would be a bare `m`, which draws nothing: `h0` draws its cap.
+      if (isDot(ctx.plan.chains, path.uses)) {
+        pw.letter('h');
+        pw.number(0);
+        cursor.open = false;
+      }
     }
     out.text('"/>\n');
   }
   out.text('</g>\n');
+}
+
+/** A path of one chain whose every segment ends where it starts (a dot of tracelab.strokes). */
+function isDot(chains: readonly Chain[], uses: readonly ChainUse[]): boolean {
+  if (uses.length !== 1) return false;
+  const c = chains[uses[0]!.chain]!;
+  for (let k = 0; k < c.segments.length; k++) if (c.segments.x(k) !== c.startX || c.segments.y(k) !== c.startY) return false;
+  return c.segments.length > 0;
 }
 
 /** The value most of `values` have (the first of them on a tie). */

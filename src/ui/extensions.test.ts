@@ -142,6 +142,14 @@ describe('stats line', () => {
     expect(text(stats({ gradients: 0, smoothAreas: 4 }))).not.toContain('Gradients');
   });
 
+  it('says how many pen strokes, their widths and the pen-down and pen-up lengths (tracelab.strokes), and nothing without them', () => {
+    const text = (s: VectorizeStats) => renderToStaticMarkup(createElement(StatsLine, { stats: s, ms: 12 })).replace(/<[^>]+>/g, '|');
+    const strokes = { count: 12, outlines: 1, widthMinPx: 1, widthMedianPx: 3, widthMaxPx: 3.1, penDownPx: 1204.4, penUpPx: 310.2, penUpInputOrderPx: 900 };
+    expect(text(stats({ shapes: 0, strokes }))).toContain('Shapes: |0|||Strokes: |12|||Widths: |1–3.1 px|||Pen down: |1,204 px|||Pen up: |310 px|||Nodes: ');
+    expect(text(stats({ strokes: { ...strokes, widthMinPx: 3.1 } }))).toContain('Widths: |3.1 px|||');
+    expect(text(stats())).not.toContain('Strokes');
+  });
+
   it('says why the engine chose the profile right after "Profile:", and nothing when the worker did not say', () => {
     const text = (s: VectorizeStats) => renderToStaticMarkup(createElement(StatsLine, { stats: s, ms: 12 })).replace(/<[^>]+>/g, '|');
     expect(text(stats({ profileReason: 'chosen by tracelab.profile' }))).toContain('Profile: |photo|||Why: |chosen by tracelab.profile|||Colours: ');

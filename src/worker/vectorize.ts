@@ -242,6 +242,7 @@ async function vectorizeOnce(
       shapes: summary.shapes,
       bytes: body.length,
       nodes: summary.nodes,
+      ...(summary.strokes ? { strokes: summary.strokes } : {}),
       ...gradientCounts(summary),
       palette: resultPalette(result),
       ...resultGradients(result),

@@ -227,3 +227,14 @@ describe('tracelab.strokes=centerline: wide ink, order, determinism', () => {
     expect(plain.strokes).toBeUndefined();
   });
 });
+
+describe('tracelab.strokes=centerline: dots', () => {
+  it('a dot (a period) is a zero-length round stroke as wide as the dot', () => {
+    const result = centerline(draw(60, any((x, y) => Math.hypot(x - 30, y - 30) <= 2, capsule(10, 50, 50, 50, 2.5))));
+    const dot = result.strokes!.find((s) => strokePoints(result, result.strokes!.indexOf(s)).every(([x, y]) => Math.hypot(x - 30, y - 30) <= 0.5));
+    expect(dot).toBeDefined();
+    expect(dot!.cap).toBe('round');
+    expect(result.chains[dot!.uses[0]!.chain]!.segments.length).toBe(1);
+    expect(Math.abs(dot!.widthPx - 4) / 4).toBeLessThanOrEqual(0.1);
+  });
+});

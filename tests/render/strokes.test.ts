@@ -161,7 +161,11 @@ describe('pen strokes (tracelab.strokes=centerline) in every format', () => {
     expect(svg).toMatch(/<g id="pen-000000" fill="none" stroke="#000" stroke-linecap="round" stroke-linejoin="round">\n/);
     expect(svg).not.toMatch(/<path[^>]* fill="#/);
     expect(svg.match(/<path /g)?.length).toBeGreaterThanOrEqual(3);
-    expect(svg).toMatch(/<path stroke-width="8" stroke-linecap="butt" stroke-linejoin="miter" d="/);
+    const bar = /<path stroke-width="([\d.]+)" stroke-linecap="butt" stroke-linejoin="miter" d="/.exec(svg);
+    expect(Math.abs(Number(bar?.[1]) - 8)).toBeLessThanOrEqual(0.4);
+    // The T's lines and the ring (3 px) share one width, the Y's (4 px) another, the bar its own.
+    expect(svg.match(/<path stroke-width="/g)).toHaveLength(svg.match(/<path /g)!.length);
+    expect(new Set([...svg.matchAll(/stroke-width="([\d.]+)"/g)].map((m) => m[1])).size).toBe(3);
     const resvg = renderSvgResvg(svg);
     const chromium = await new ChromiumSvgRenderer(browser).render(svg, SIZE, SIZE);
     for (const [reader, image] of [['resvg', resvg], ['Chromium', chromium]] as const) {
@@ -176,10 +180,10 @@ describe('pen strokes (tracelab.strokes=centerline) in every format', () => {
     const pdf = await writePdf(planFor({ ...ONE_TO_ONE, fileFormat: 'pdf', pdf: { compress: false } }));
     const text = new TextDecoder('latin1').decode(pdf);
     expect(text).toContain('1 J 1 j\n');
-    expect(text).toMatch(/\n8 w\n0 J\n0 j\n[^]*?S\n1 J\n1 j\n/);
+    expect(text).toMatch(/\n[\d.]+ w\n0 J\n0 j\n[^]*?S\n1 J\n1 j\n/);
     expect(text).not.toMatch(/\nf\n/);
     const eps = writeEps(planFor({ ...ONE_TO_ONE, fileFormat: 'eps' }));
-    expect(eps).toMatch(/\n8 setlinewidth\n0 setlinecap\n0 setlinejoin\n/);
+    expect(eps).toMatch(/\n[\d.]+ setlinewidth\n0 setlinecap\n0 setlinejoin\n/);
     // At 4 device pixels per point, averaged back to one per input pixel: poppler's and
     // Ghostscript's own anti-aliasing at 1:1 (stroke adjustment, 4 alpha bits) is not what is tested.
     const [poppler, gs] = await Promise.all([renderPdfWithPoppler(dir, pdf, 288), renderEpsWithGhostscript(dir, new TextEncoder().encode(eps), 288)]);
@@ -221,12 +225,28 @@ describe('pen strokes (tracelab.strokes=centerline) in every format', () => {
     for (const e of entities) for (const [x, y] of e.points) expect(offCentre(x * 10, (13 - y) * 10)).toBeLessThanOrEqual(0.5);
   });
 
+  it('a dot (a period) is drawn: SVG `h0` after its move, and every reader puts ink there', async () => {
+    // A period beside a line (alone, the palette would not see it as a colour of its own).
+    const period: Inside = (x, y) => Math.hypot(x - 20, y - 20) <= 2 || (y > 28.75 && y < 31.25 && x > 5 && x < 35);
+    const dotted = traceImage(drawShape(40, 40, [255, 255, 255], [{ color: [0, 0, 0], inside: period }]), { ...DEFAULT_ENGINE_PARAMS, strokes: 'centerline' });
+    const svg = writeSvg(dotted, outputOptions());
+    expect(svg).toMatch(/ d="m20 20h0"\/>/);
+    const ink = (image: RgbaImage, x: number, y: number): number => 255 - image.data[(y * image.width + x) * 4]!;
+    expect(ink(renderSvgResvg(svg), 20, 20)).toBeGreaterThan(200);
+    const pdf = await writePdf(buildPlan(dotted, outputOptions({ fileFormat: 'pdf' })));
+    const poppler = await renderPdfWithPoppler(dir, pdf, 72);
+    expect(ink(poppler.image!, 20, 20)).toBeGreaterThan(200);
+    const png = decodePng(writePlanPng(buildPlan(dotted, outputOptions({ fileFormat: 'png', size: { unit: 'none', scale: 1, aspectRatio: 'preserve_inset', alignX: 0.5, alignY: 0.5 } }))));
+    expect(png.data[(20 * png.width + 20) * 4 + 3]).toBeGreaterThan(200);
+  });
+
   it('output.size scales the widths with the drawing (SVG in mm, PDF at twice the size)', async () => {
     const svg = writeSvg(TRACE, outputOptions({ size: { unit: 'mm', width: 65, height: 65, aspectRatio: 'preserve_inset', alignX: 0.5, alignY: 0.5 } }));
     // The viewBox stays in input pixels: the widths are the traced ones, the page says 65 mm.
     expect(svg).toMatch(/ width="65mm" height="65mm"/);
-    expect(svg).toContain('stroke-width="8"');
+    const barPx = TRACE.strokes!.find((s) => s.cap === 'butt')!.widthPx;
+    expect(svg).toContain(`stroke-width="${barPx}"`);
     const pdf = await writePdf(planFor({ fileFormat: 'pdf', pdf: { compress: false }, size: { unit: 'none', scale: 2, aspectRatio: 'preserve_inset', alignX: 0.5, alignY: 0.5 } }));
-    expect(new TextDecoder('latin1').decode(pdf)).toMatch(/\n16 w\n0 J\n/);
+    expect(new TextDecoder('latin1').decode(pdf)).toContain(`\n${2 * barPx} w\n0 J\n`);
   });
 });

@@ -63,13 +63,21 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
     }
   }
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
+  const centre = centrePixel(mask, mw);
   thin(mask, mw, mh);
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
+  // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel.
+  if (skeletonPixels === 0 && centre >= 0) {
+    mask[centre] = 1;
+    skeletonPixels = 1;
+  }
   // A first width from the pixels alone: area over skeleton length.
   const roughWidth = Math.max(1, area / Math.max(1, skeletonPixels));
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
-  const graph = skeletonGraph(mask, mw, mh, Math.max(2, roughWidth * 1.2), Math.max(2, roughWidth));
+  // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
+  // terminal is 2–3 px long, so the floor is 1.5 px.
+  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth));
   const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
@@ -87,6 +95,28 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx) return { kind: 'wide' };
   return { kind: 'lines', paths };
+}
+
+/** The mask pixel nearest the mask's centroid (−1 for an empty mask). */
+function centrePixel(mask: Uint8Array, mw: number): number {
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    sx += i % mw;
+    sy += Math.floor(i / mw);
+    n++;
+  }
+  if (n === 0) return -1;
+  let best = -1;
+  let bestDistance = Infinity;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const d = Math.hypot((i % mw) - sx / n, Math.floor(i / mw) - sy / n);
+    if (d < bestDistance) [best, bestDistance] = [i, d];
+  }
+  return best;
 }
 
 /** Where the region's mask lies in the picture, and its coverage. */
@@ -179,11 +209,28 @@ function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLi
   return {
     kind: 'lines',
     paths: nodes.map((node) => {
-      const x = node.x + frame.ox + 0.5;
-      const y = node.y + frame.oy + 0.5;
+      // One dot: at the centre of its ink (coverage-weighted), not of its middle pixel.
+      const centre = nodes.length === 1 ? coverageCentroid(frame.grid) : undefined;
+      const x = centre ? centre.x : node.x + frame.ox + 0.5;
+      const y = centre ? centre.y : node.y + frame.oy + 0.5;
       return { points: Float64Array.of(x, y, x, y), closed: false, widthPx, cap: 'round' as const };
     }),
   };
+}
+
+function coverageCentroid(grid: CoverageGrid): { x: number; y: number } | undefined {
+  let sx = 0;
+  let sy = 0;
+  let sum = 0;
+  for (let y = 0; y < grid.height; y++) {
+    for (let x = 0; x < grid.width; x++) {
+      const c = grid.value[y * grid.width + x]!;
+      sx += c * (grid.x0 + x + 0.5);
+      sy += c * (grid.y0 + y + 0.5);
+      sum += c;
+    }
+  }
+  return sum > 0 ? { x: sx / sum, y: sy / sum } : undefined;
 }
 
 /** One end of an edge at a node: which edge, and whether it is the edge's start. */

@@ -4,8 +4,8 @@
  * Out: a coverage grid over the box, 0–1 per pixel, read bilinearly between pixel centres.
  * A pixel's coverage is where its colour lies between the colour of what is beside the ink and the
  * ink's own colour (the anti-aliasing blend, linear in sRGB as renderers blend): for a pixel of the
- * region, against a 4-neighbour of another region; for a pixel of another region, against that
- * region's colour; against transparency, its alpha. So a 0.4-px hairline, whose pixels are light
+ * region, against a 4-neighbour of another region; for a pixel of another region beside it (its
+ * fringe), against that region's colour; against transparency, its alpha; elsewhere 0. So a 0.4-px hairline, whose pixels are light
  * shades, still measures 0.4 px across.
  */
 
@@ -46,7 +46,9 @@ export function coverageGrid(picture: InkPicture, region: number, x0: number, y0
 function pixelCoverage(picture: InkPicture, region: number, i: number, x: number, y: number): number {
   const { regionOf, data } = picture;
   const own = regionOf[i]!;
-  if (own !== region) return own < 0 ? 0 : blend(picture, i, own, region);
+  // Outside the region only its fringe counts: a pixel beside it (8 neighbours). Farther out a
+  // blended pixel is another line's fringe, not this one's.
+  if (own !== region) return own < 0 || !touches(picture, region, x, y) ? 0 : blend(picture, i, own, region);
   // Beside what? The first 4-neighbour of another region; none: inside the ink.
   const w = picture.width;
   const beside =
@@ -57,6 +59,18 @@ function pixelCoverage(picture: InkPicture, region: number, i: number, x: number
   if (beside === region) return 1;
   if (beside < 0) return data[i * 4 + 3]! / 255;
   return blend(picture, i, beside, region);
+}
+
+function touches(picture: InkPicture, region: number, x: number, y: number): boolean {
+  for (let dy = -1; dy <= 1; dy++) {
+    const ny = y + dy;
+    if (ny < 0 || ny >= picture.height) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      const nx = x + dx;
+      if (nx >= 0 && nx < picture.width && picture.regionOf[ny * picture.width + nx] === region) return true;
+    }
+  }
+  return false;
 }
 
 /** Where pixel i's colour lies from region `under`'s colour (0) to region `ink`'s (1), clamped. */

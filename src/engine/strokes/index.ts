@@ -10,6 +10,7 @@
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
 import { fitChain } from '../fit.js';
+import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
 import { regionCenterlines, type LineCap, type PixelBox } from './centerline.js';
 import type { InkPicture } from './coverage.js';
@@ -87,7 +88,9 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     if (pen.points) {
       const fitted = fitChain(pen.points, pen.closed, CENTERLINE_FIT);
       uses = [{ chain: chains.length, reversed: false }];
-      chains.push({ startX: fitted.startX, startY: fitted.startY, segments: fitted.segments, leftRegion: -1, rightRegion: -1, closed: pen.closed });
+      // A dot (all its points one point) is a zero-length line: drawn as its round cap.
+      const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
+      chains.push({ startX: fitted.startX, startY: fitted.startY, segments, leftRegion: -1, rightRegion: -1, closed: pen.closed });
     } else {
       uses = what.loop!.map((use) => {
         let c = renumbered.get(use.chain);
@@ -126,9 +129,10 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
 }
 
 /**
- * One colour is one pen: when every centre-line of a colour is within 10 % of their length-weighted
- * median width, they all get that width (a drawing's lines measure 3.95, 3.98, 4.02 px where the
- * artist drew 4; one width is also one style shared by the colour's group in the file).
+ * Lines of one colour drawn with one pen measure 3.95, 3.98, 4.02 px where the artist drew 4: the
+ * colour's centre-lines, sorted by width, are cut into runs whose widths stay within 10 % of the
+ * run's narrowest, and every line of a run gets the run's length-weighted median width (fewer
+ * distinct widths: fewer styles in the file, one pen per width on a plotter).
  */
 function evenWidths(pens: PenPath[]): void {
   const byColor = new Map<number, number[]>();
@@ -140,17 +144,33 @@ function evenWidths(pens: PenPath[]): void {
   });
   for (const members of byColor.values()) {
     const sorted = [...members].sort((a, b) => pens[a]!.widthPx - pens[b]!.widthPx || a - b);
-    const total = sorted.reduce((sum, i) => sum + pens[i]!.lengthPx, 0);
-    let run = 0;
-    let median = pens[sorted[0]!]!.widthPx;
-    for (const i of sorted) {
-      run += pens[i]!.lengthPx;
-      median = pens[i]!.widthPx;
-      if (run >= total / 2) break;
+    let from = 0;
+    while (from < sorted.length) {
+      let to = from + 1;
+      while (to < sorted.length && pens[sorted[to]!]!.widthPx <= pens[sorted[from]!]!.widthPx * 1.1) to++;
+      const run = sorted.slice(from, to);
+      const widthPx = weightedMedianWidth(pens, run);
+      for (const i of run) pens[i] = { ...pens[i]!, widthPx };
+      from = to;
     }
-    if (sorted.some((i) => Math.abs(pens[i]!.widthPx - median) > 0.1 * median)) continue;
-    for (const i of members) pens[i] = { ...pens[i]!, widthPx: median };
   }
+}
+
+/** The width at half the total length of `run` (sorted by width). */
+function weightedMedianWidth(pens: readonly PenPath[], run: readonly number[]): number {
+  const total = run.reduce((sum, i) => sum + pens[i]!.lengthPx, 0);
+  let length = 0;
+  for (const i of run) {
+    length += pens[i]!.lengthPx;
+    if (length >= total / 2) return pens[i]!.widthPx;
+  }
+  return pens[run[run.length - 1]!]!.widthPx;
+}
+
+function dotSegment(x: number, y: number): SegmentPath {
+  const builder = new SegmentBuilder();
+  builder.line(x, y);
+  return builder.take(0);
 }
 
 function round2(v: number): number {
