@@ -238,3 +238,14 @@ describe('tracelab.strokes=centerline: dots', () => {
     expect(Math.abs(dot!.widthPx - 4) / 4).toBeLessThanOrEqual(0.1);
   });
 });
+
+describe('tracelab.strokes=centerline: max_stroke_width', () => {
+  it('a line drawn exactly max_stroke_width wide is a line (its measure may be a few % over), one 20 % wider is not', () => {
+    const frame = (w: number): RgbaImage => draw(100, (x, y) => Math.abs(Math.max(Math.abs(x - 50), Math.abs(y - 50)) - 35) <= w / 2);
+    const at = centerline(frame(8), { maxStrokeWidthPx: 8 });
+    expect(at.strokes).toHaveLength(1);
+    expect(at.strokes![0]!.outline).toBe(false);
+    const over = centerline(frame(9.6), { maxStrokeWidthPx: 8 });
+    expect(over.strokes!.every((s) => s.outline)).toBe(true);
+  });
+});

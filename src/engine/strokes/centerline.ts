@@ -40,6 +40,11 @@ export interface PixelBox {
 const SAMPLE_STEP_PX = 0.25;
 /** Coverage below which a cross-section has left the line. */
 const EDGE_COVERAGE = 0.05;
+/**
+ * A line measures within ±5 % of its width (the fixtures' bound): one drawn exactly at the widest
+ * a line may be (a 2-unit icon stroke at 4 px per unit, max_stroke_width 8) still counts as one.
+ */
+const WIDTH_SLACK = 1.05;
 /** Narrower lines get round ends: a 1-bit staircase under 6 px squares a round end off. */
 const MIN_CAP_TEST_WIDTH_PX = 6;
 /** Branches within this angle of straight continue through a junction. */
@@ -78,7 +83,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
   const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth));
-  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx };
+  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
   let saturated = 0;
@@ -93,8 +98,20 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const paths = assemblePaths(graph, edges, frame, roughWidth);
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
-  if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx) return { kind: 'wide' };
+  if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return { kind: 'lines', paths };
+}
+
+/** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
+function isHardEdged(grid: CoverageGrid): boolean {
+  let partial = 0;
+  let full = 0;
+  for (let k = 0; k < grid.value.length; k++) {
+    const c = grid.value[k]!;
+    if (c >= 0.85) full++;
+    else if (c > 0.15) partial++;
+  }
+  return partial < 0.05 * full;
 }
 
 /** The mask pixel nearest the mask's centroid (−1 for an empty mask). */
@@ -128,6 +145,8 @@ interface Frame {
   readonly oy: number;
   /** Farthest a cross-section looks from the skeleton. */
   readonly reachPx: number;
+  /** The ink has no anti-aliasing (1-bit): its centres step with the staircase and are smoothed. */
+  readonly hardEdged: boolean;
   readonly maxWidthPx: number;
 }
 
@@ -205,7 +224,7 @@ function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLi
   const nodes = graph.nodes;
   if (nodes.length === 0) return { kind: 'lines', paths: [] };
   const widthPx = 2 * Math.sqrt(coveredArea / nodes.length / Math.PI);
-  if (widthPx > frame.maxWidthPx) return { kind: 'wide' };
+  if (widthPx > frame.maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return {
     kind: 'lines',
     paths: nodes.map((node) => {
@@ -417,7 +436,7 @@ function finishPath(xs: number[], ys: number[], closed: boolean, startFree: bool
     xs.push(xs[0]!);
     ys.push(ys[0]!);
   }
-  smooth(xs, ys, closed);
+  if (frame.hardEdged) smooth(xs, ys, closed);
   let round = 0;
   let butt = 0;
   if (!closed) {
@@ -464,7 +483,8 @@ function trimEnd(xs: number[], ys: number[], lengthPx: number, atStart: boolean)
 /**
  * Two passes of a [1 2 1] / 4 average along the path (ends kept): the centres of a hard-edged
  * line's cross-sections step with its staircase by up to a third of a pixel; averaged, the line is
- * as smooth as the one drawn, and the fitter needs a few curves where it needed many.
+ * as smooth as the one drawn, and the fitter needs a few curves where it needed many. Not for
+ * anti-aliased ink: its centres are exact already, and averaging would round its corners off.
  */
 function smooth(xs: number[], ys: number[], closed: boolean): void {
   const n = xs.length;
