@@ -68,8 +68,11 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
     }
   }
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
+  // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
+  // is far wider than a line is no line (and is not thinned: see thin).
+  if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
   const centre = centrePixel(mask, mw);
-  thin(mask, mw, mh);
+  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel.
@@ -100,6 +103,19 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return { kind: 'lines', paths };
+}
+
+/** Pixel sides between the mask and the rest (its perimeter on the lattice). */
+function borderLength(mask: Uint8Array, mw: number, mh: number): number {
+  let n = 0;
+  for (let y = 1; y < mh - 1; y++) {
+    for (let x = 1; x < mw - 1; x++) {
+      const i = y * mw + x;
+      if (!mask[i]) continue;
+      n += (mask[i - 1] ? 0 : 1) + (mask[i + 1] ? 0 : 1) + (mask[i - mw] ? 0 : 1) + (mask[i + mw] ? 0 : 1);
+    }
+  }
+  return n;
 }
 
 /** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */

@@ -63,11 +63,38 @@ export function polylinePath(points: Float64Array, closed: boolean, colorKey: nu
   };
 }
 
-/** Open paths of one colour and width whose ends meet, joined; open paths whose ends meet, closed. */
+/**
+ * Open paths of one colour and width whose ends meet, joined; open paths whose ends meet, closed.
+ * Ends are found through a grid of joinPx cells (an end's partner lies in its cell or a
+ * neighbouring one), so a drawing of a thousand strokes does not compare every pair.
+ */
 export function joinPaths(paths: readonly PenPath[], joinPx: number): PenPath[] {
   const open: (PenPath | undefined)[] = [];
   const out: PenPath[] = [];
   for (const p of paths) (p.points && !p.closed ? open : out).push(p);
+  const cell = Math.max(joinPx, 1e-6);
+  const ends = new Map<string, number[]>();
+  const cellKey = (x: number, y: number): string => `${Math.floor(x / cell)},${Math.floor(y / cell)}`;
+  const index = (j: number): void => {
+    const p = open[j]!;
+    for (const key of [cellKey(p.startX, p.startY), cellKey(p.endX, p.endY)]) {
+      const list = ends.get(key);
+      if (list) list.push(j);
+      else ends.set(key, [j]);
+    }
+  };
+  for (let j = 0; j < open.length; j++) index(j);
+  const near = (x: number, y: number, except: number): number[] => {
+    const found: number[] = [];
+    const cx = Math.floor(x / cell);
+    const cy = Math.floor(y / cell);
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        for (const j of ends.get(`${cx + dx},${cy + dy}`) ?? []) if (j !== except && open[j] && !found.includes(j)) found.push(j);
+      }
+    }
+    return found.sort((a, b) => a - b);
+  };
   for (let i = 0; i < open.length; i++) {
     let a = open[i];
     if (!a) continue;
@@ -75,7 +102,8 @@ export function joinPaths(paths: readonly PenPath[], joinPx: number): PenPath[] 
     let grown = true;
     while (grown) {
       grown = false;
-      for (let j = 0; j < open.length; j++) {
+      const candidates = [...near(a.startX, a.startY, i), ...near(a.endX, a.endY, i)].sort((p, q) => p - q);
+      for (const j of candidates) {
         const b = open[j];
         if (!b || b.colorKey !== a.colorKey || Math.abs(b.widthPx - a.widthPx) > 0.1 * Math.max(a.widthPx, b.widthPx)) continue;
         const joined = joinTwo(a, b, joinPx);
@@ -83,6 +111,7 @@ export function joinPaths(paths: readonly PenPath[], joinPx: number): PenPath[] 
         open[j] = undefined;
         a = joined;
         grown = true;
+        break;
       }
     }
     const n = a.points!.length / 2;
@@ -135,65 +164,98 @@ export function orderPaths(paths: readonly PenPath[]): PenPath[] {
   const colors: number[] = [];
   for (const p of paths) if (!colors.includes(p.colorKey)) colors.push(p.colorKey);
   const out: PenPath[] = [];
-  let penX = 0;
-  let penY = 0;
-  let first = true;
+  const pen = { x: 0, y: 0, first: true };
   for (const color of colors) {
     const group = paths.filter((p) => p.colorKey === color);
-    const inner = group.map((p, i) => (p.closed ? group.filter((q, j) => j !== i && q.closed && inside(q.box, p.box)).length : 0));
+    const waiting = innerCounts(group);
     const done = new Uint8Array(group.length);
-    const waiting = inner.slice();
+    const pick: Pick = { index: -1, distance2: Infinity, reverse: false, vertex: 0 };
     for (let step = 0; step < group.length; step++) {
-      let best = -1;
-      let bestDistance = Infinity;
-      let bestReverse = false;
-      let bestVertex = 0;
-      for (let i = 0; i < group.length; i++) {
-        if (done[i] || waiting[i]! > 0) continue;
-        const p = group[i]!;
-        if (first) {
-          // The first path: the one whose start is nearest the page's corner.
-          const d = Math.hypot(p.startX, p.startY);
-          if (d < bestDistance) [best, bestDistance, bestReverse, bestVertex] = [i, d, false, 0];
-          continue;
-        }
-        const toStart = Math.hypot(p.startX - penX, p.startY - penY);
-        if (toStart < bestDistance) [best, bestDistance, bestReverse, bestVertex] = [i, toStart, false, 0];
-        if (!p.closed) {
-          const toEnd = Math.hypot(p.endX - penX, p.endY - penY);
-          if (toEnd < bestDistance) [best, bestDistance, bestReverse, bestVertex] = [i, toEnd, true, 0];
-        } else if (p.points) {
-          const k = nearestVertex(p.points, penX, penY);
-          const d = Math.hypot(p.points[2 * k]! - penX, p.points[2 * k + 1]! - penY);
-          if (d < bestDistance) [best, bestDistance, bestReverse, bestVertex] = [i, d, false, k];
-        }
-      }
-      if (best < 0) {
-        // Boxes inside each other both ways (equal boxes): take the first left.
-        best = done.indexOf(0);
-        bestReverse = false;
-        bestVertex = 0;
-      }
-      first = false;
-      done[best] = 1;
-      const chosen = group[best]!;
-      for (let i = 0; i < group.length; i++) if (!done[i] && group[i]!.closed && chosen.closed && inside(chosen.box, group[i]!.box)) waiting[i]!--;
-      const placed = chosen.points && (bestReverse || bestVertex > 0)
-        ? polylinePath(bestReverse ? reversed(chosen.points) : rotated(chosen.points, bestVertex), chosen.closed, chosen.colorKey, chosen.widthPx, chosen.tag)
+      nearestPath(group, done, waiting, pen, pick);
+      // Boxes inside each other both ways (equal boxes) wait for each other: take the first left.
+      if (pick.index < 0) Object.assign(pick, { index: done.indexOf(0), reverse: false, vertex: 0 });
+      pen.first = false;
+      done[pick.index] = 1;
+      const chosen = group[pick.index]!;
+      if (chosen.closed) for (let i = 0; i < group.length; i++) if (!done[i] && group[i]!.closed && inside(chosen.box, group[i]!.box)) waiting[i]!--;
+      const placed = chosen.points && (pick.reverse || pick.vertex > 0)
+        ? polylinePath(pick.reverse ? reversed(chosen.points) : rotated(chosen.points, pick.vertex), chosen.closed, chosen.colorKey, chosen.widthPx, chosen.tag)
         : chosen;
       out.push(placed);
-      penX = placed.endX;
-      penY = placed.endY;
+      pen.x = placed.endX;
+      pen.y = placed.endY;
     }
   }
   return out;
+}
+
+/** The path nearestPath chose: its index, squared distance, and whether to reverse it or start it at a vertex. */
+interface Pick {
+  index: number;
+  distance2: number;
+  reverse: boolean;
+  vertex: number;
+}
+
+/** Per closed path, how many closed paths of the group lie inside its box (0 for an open one). */
+function innerCounts(group: readonly PenPath[]): Int32Array {
+  const counts = new Int32Array(group.length);
+  for (let i = 0; i < group.length; i++) {
+    if (!group[i]!.closed) continue;
+    for (let j = 0; j < group.length; j++) if (j !== i && group[j]!.closed && inside(group[j]!.box, group[i]!.box)) counts[i]!++;
+  }
+  return counts;
+}
+
+/** The free path nearest the pen (squared distances; the first path: nearest the page's corner). */
+function nearestPath(group: readonly PenPath[], done: Uint8Array, waiting: Int32Array, pen: { x: number; y: number; first: boolean }, pick: Pick): void {
+  pick.index = -1;
+  pick.distance2 = Infinity;
+  pick.reverse = false;
+  pick.vertex = 0;
+  const px = pen.first ? 0 : pen.x;
+  const py = pen.first ? 0 : pen.y;
+  for (let i = 0; i < group.length; i++) {
+    if (done[i] || waiting[i]! > 0) continue;
+    const p = group[i]!;
+    const toStart = squared(p.startX - px, p.startY - py);
+    if (toStart < pick.distance2) setPick(pick, i, toStart, false, 0);
+    if (pen.first) continue;
+    if (!p.closed) {
+      const toEnd = squared(p.endX - px, p.endY - py);
+      if (toEnd < pick.distance2) setPick(pick, i, toEnd, true, 0);
+    } else if (p.points && boxDistance2(p.box, px, py) < pick.distance2) {
+      // The box is never farther than any vertex: most closed lines are skipped unwalked.
+      const k = nearestVertex(p.points, px, py);
+      const d = squared(p.points[2 * k]! - px, p.points[2 * k + 1]! - py);
+      if (d < pick.distance2) setPick(pick, i, d, false, k);
+    }
+  }
+}
+
+function setPick(pick: Pick, index: number, distance2: number, reverse: boolean, vertex: number): void {
+  pick.index = index;
+  pick.distance2 = distance2;
+  pick.reverse = reverse;
+  pick.vertex = vertex;
+}
+
+function squared(dx: number, dy: number): number {
+  return dx * dx + dy * dy;
+}
+
+/** Squared distance from (x, y) to the box (0 inside it). */
+function boxDistance2(box: readonly number[], x: number, y: number): number {
+  const dx = Math.max(box[0]! - x, 0, x - box[2]!);
+  const dy = Math.max(box[1]! - y, 0, y - box[3]!);
+  return dx * dx + dy * dy;
 }
 
 function nearestVertex(points: Float64Array, x: number, y: number): number {
   let best = 0;
   let bestDistance = Infinity;
   for (let k = 0; k < points.length / 2; k++) {
-    const d = Math.hypot(points[2 * k]! - x, points[2 * k + 1]! - y);
+    const d = squared(points[2 * k]! - x, points[2 * k + 1]! - y);
     if (d < bestDistance) {
       bestDistance = d;
       best = k;

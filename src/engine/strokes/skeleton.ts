@@ -36,11 +36,18 @@ export interface SkeletonGraph {
 const RING_DX = [0, 1, 1, 1, 0, -1, -1, -1];
 const RING_DY = [-1, -1, 0, 1, 1, 1, 0, -1];
 
-/** Thins `mask` in place to its skeleton (Zhang & Suen 1984, two sub-iterations until stable). */
-export function thin(mask: Uint8Array, width: number, height: number): void {
+/**
+ * Thins `mask` in place to its skeleton (Zhang & Suen 1984, two sub-iterations until stable).
+ * Each round peels one pixel off every side, so ink 2·k px wide needs k rounds: after `maxRounds`
+ * the mask is left half thinned and false is returned (ink that wide is no line, and thinning a
+ * large blob to the end would cost its width × its box).
+ */
+export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity): boolean {
   const remove: number[] = [];
   let changed = true;
+  let rounds = 0;
   while (changed) {
+    if (rounds++ >= maxRounds) return false;
     changed = false;
     for (let pass = 0; pass < 2; pass++) {
       remove.length = 0;
@@ -56,6 +63,7 @@ export function thin(mask: Uint8Array, width: number, height: number): void {
     }
   }
   removeStaircases(mask, width, height);
+  return true;
 }
 
 /** Zhang–Suen's test for pixel i in sub-iteration `pass`. */
