@@ -172,6 +172,18 @@ describe('tracelab.strokes=centerline: junctions', () => {
     expect(plus.strokes).toHaveLength(2);
   });
 
+  it('a ring with a handle (a magnifier): the ring stays one closed circle through the junction, the handle ends on it', () => {
+    const result = centerline(draw(120, any(ring(50, 50, 30, 6), capsule(50 + 30 * Math.SQRT1_2, 50 + 30 * Math.SQRT1_2, 105, 105, 6))));
+    expect(result.strokes).toHaveLength(2);
+    const closed = result.strokes!.findIndex((s) => s.closed);
+    expect(closed).toBeGreaterThanOrEqual(0);
+    for (const [x, y] of strokePoints(result, closed)) expect(Math.abs(Math.hypot(x - 50, y - 50) - 30)).toBeLessThanOrEqual(0.5);
+    const handle = strokePoints(result, 1 - closed);
+    const inner = handle.reduce((a, b) => (Math.hypot(a[0] - 50, a[1] - 50) < Math.hypot(b[0] - 50, b[1] - 50) ? a : b));
+    // Its end lies within the ring's ink (3 px of its centre-line): no gap.
+    expect(Math.abs(Math.hypot(inner[0] - 50, inner[1] - 50) - 30)).toBeLessThanOrEqual(3);
+  });
+
   it('Y (three arms at 120°): the arms meet at the centre, two joined into one stroke, none left short', () => {
     const arm = (deg: number): Inside => capsule(60, 60, 60 + 40 * Math.cos((deg * Math.PI) / 180), 60 + 40 * Math.sin((deg * Math.PI) / 180), 4);
     const result = centerline(draw(120, any(arm(-90), arm(30), arm(150))));

@@ -7,7 +7,7 @@
  * line's width pruned, nearby junctions merged). Each skeleton pixel is moved across the line to
  * the centre of the ink's coverage on the cross-section through it, whose integral is the width
  * there (sub-pixel, from the anti-aliasing). At a junction the two branches that continue each
- * other best (within 40° of straight) are one line through it; the others end at the junction's
+ * other best (within 50° of straight) are one line through it; the others end at the junction's
  * centre, the least-squares meeting point of its branches, so lines meet without a gap or a spur.
  * A free end is carried on to where the ink ends; a butt end keeps its square corners in the ink,
  * a round one does not (lines under 6 px are given round ends: too few pixels to tell).
@@ -48,7 +48,7 @@ const WIDTH_SLACK = 1.05;
 /** Narrower lines get round ends: a 1-bit staircase under 6 px squares a round end off. */
 const MIN_CAP_TEST_WIDTH_PX = 6;
 /** Branches within this angle of straight continue through a junction. */
-const STRAIGHT_THROUGH_COS = Math.cos((40 * Math.PI) / 180);
+const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
 
 /** The lines of `region`, or `wide` when its ink is wider than maxWidthPx. */
 export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number): RegionLines {
@@ -285,7 +285,7 @@ function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fra
     ends[e.from]!.push({ edge: k, atStart: true });
     ends[e.to]!.push({ edge: k, atStart: false });
   });
-  const trimPx = roughWidth / 2 + 1;
+  const trimPx = roughWidth + 1;
   // Per edge end: the partner end it continues into (−1: none), coded edge * 2 + (atStart ? 0 : 1).
   const partner = new Int32Array(graph.edges.length * 2).fill(-1);
   const centre: { x: number; y: number }[] = graph.nodes.map((node) => ({ x: node.x + frame.ox + 0.5, y: node.y + frame.oy + 0.5 }));
@@ -382,7 +382,7 @@ function leavingDirection(m: MeasuredEdge, atStart: boolean, node: { x: number; 
     const k = atStart ? j : n - 1 - j;
     const d = Math.hypot(m.x[k]! - node.x, m.y[k]! - node.y);
     if (near < 0 && d >= trimPx) near = k;
-    if (d <= trimPx + 1.5 * roughWidth + 2) far = k;
+    if (d <= trimPx + roughWidth + 1) far = k;
     else break;
   }
   if (near < 0) near = atStart ? n - 1 : 0;
@@ -423,7 +423,7 @@ function meetingPoint(dirs: readonly { x: number; y: number; dx: number; dy: num
   return Math.hypot(x - fallback.x, y - fallback.y) > 3 + dirs.length ? fallback : { x, y };
 }
 
-/** Greedily pairs the ends whose directions continue each other best (within 40° of straight). */
+/** Greedily pairs the ends whose directions continue each other best (within 50° of straight: a ring's two arcs, measured by chords a width or two long, meet at 140°). */
 function pairStraightest(list: readonly EdgeEnd[], dirs: readonly { dx: number; dy: number }[], partner: Int32Array): void {
   const pairs: { i: number; j: number; straight: number }[] = [];
   for (let i = 0; i < list.length; i++) {
