@@ -774,6 +774,8 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   shapeStacking: 'cutouts',
   gradients: false,
   profile: 'auto',
+  strokes: 'none',
+  maxStrokeWidthPx: DEFAULT_MAX_STROKE_WIDTH_PX,
   parameterizedShapes: {
     ellipseGeneral: true,
     ellipseCircle: true,
