@@ -6,7 +6,8 @@
  * SVG's; every pixel-art SSIM ≥ 0.95). Then the targets of the gradients extension
  * (`tracelab-gradients` = Tracelab with tracelab.gradients=true, `tracelab` = with it off), see
  * gradientSection. Then the targets of issue 27 (1-bit and anti-aliased line art against potrace and
- * VTracer, photos of every size: profile, primitives, gzip), see issue27Section.
+ * VTracer, photos of every size: profile, primitives, gzip), see issue27Section. Then the stroke
+ * kind's rows (issue 38: stroke widths written against the artist's), see strokeSection.
  *
  * In: the bench's rows (objects with the CSV's columns) and the corpus folder (for *.ref.svg).
  * Out: Markdown lines. `node bench/report.mjs [latest.csv] [corpus]` prints it for a finished run.
@@ -93,7 +94,7 @@ function kindMedians(rows, tracer, category) {
  */
 export function imageReport(rows, images, corpusDir) {
   const refSizes = referenceSizes(images, corpusDir);
-  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir)), ...issue27Section(rows)];
+  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir)), ...issue27Section(rows), ...strokeSection(rows, refSizes)];
 }
 
 function tracelabReport(rows, refSizes) {
@@ -557,7 +558,7 @@ export function readCsv(text) {
     return cells;
   };
   const head = split(lines[0]);
-  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x', 'black_pct']);
+  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x', 'black_pct', 'artist_stroke_px', 'stroke_width_px', 'stroke_width_err']);
   return lines.slice(1).map((line) => {
     const cells = split(line);
     const row = {};
@@ -572,4 +573,54 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const corpus = resolve(process.argv[3] ?? process.env.TRACELAB_CORPUS ?? join(bench, '..', '..', 'shared', 'corpus'));
   const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8'));
   process.stdout.write(imageReport(readCsv(readFileSync(csvFile, 'utf8')), manifest.images, corpus).join('\n') + '\n');
+}
+
+/** The rows of the stroke kind's section: the default, the strokes rows, VTracer, the artist's SVG. */
+export const STROKE_SECTION_TRACERS = ['tracelab', 'tracelab-strokes', 'tracelab-centerline', 'vtracer-native', 'artist'];
+
+/**
+ * Per tracer, over the stroke kind's images it traced: how many, the median SSIM, the median of
+ * the per-image gzip / the artist's gzip (refGzip: by file), on how many images it wrote strokes
+ * (stroke_width_px set), the median relative error of the written stroke width against the
+ * artist's (stroke_width_err, over those images) and the worst image for each.
+ */
+export function strokeRecords(rows, refGzip) {
+  const out = [];
+  for (const tracer of STROKE_SECTION_TRACERS) {
+    const rs = rows.filter((r) => r.category === 'stroke' && r.tracer === tracer && r.status === 'ok');
+    if (rs.length === 0) continue;
+    const ratio = (r) => (refGzip.get(r.file) ? r.gzip_bytes / refGzip.get(r.file) : NaN);
+    const stroked = rs.filter((r) => Number.isFinite(r.stroke_width_err));
+    out.push({
+      tracer,
+      n: rs.length,
+      ssim: median(rs.map((r) => r.ssim)),
+      gzipVsArtist: median(rs.map(ratio)),
+      worstGzip: largest(rs, ratio),
+      worstGzipRatio: largest(rs, ratio) ? ratio(largest(rs, ratio)) : NaN,
+      withStrokes: stroked.length,
+      widthErr: median(stroked.map((r) => r.stroke_width_err)),
+      worstWidth: largest(stroked, (r) => r.stroke_width_err),
+    });
+  }
+  return out;
+}
+
+/** Markdown for strokeRecords: one row per tracer, then the per-image stroke widths. */
+export function strokeSection(rows, refGzip) {
+  const records = strokeRecords(rows, refGzip);
+  if (records.length === 0) return [];
+  const pct = (v) => (Number.isFinite(v) ? `${(v * 100).toFixed(1)} %` : 'n/a');
+  const md = ['### Stroke kind (issue 38): stroke widths', '',
+    'Images an artist drew with strokes of one width (the manifest\'s `stroke_width_px`). Written width = the median '
+    + '`stroke-width` of the SVG\'s stroked elements (inherited from groups, in the input\'s pixels; Tracelab\'s gap filler, '
+    + '`vector-effect="non-scaling-stroke"`, is not a stroke); width error = |written − artist| / artist, median over the '
+    + 'images where strokes were written. gzip / artist: median of the per-image ratios.', '',
+    '| row | images | SSIM | gzip / artist | worst gzip / artist | images with strokes | width error (median) | worst width error |',
+    '| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |'];
+  for (const x of records) {
+    md.push(`| ${x.tracer} | ${x.n} | ${fmt(x.ssim, 4)} | ${times(x.gzipVsArtist)} | ${x.worstGzip ? `${x.worstGzip.id} ${times(x.worstGzipRatio)}` : 'n/a'} | ${x.withStrokes} | ${pct(x.widthErr)} | ${x.worstWidth ? `${x.worstWidth.id} ${pct(x.worstWidth.stroke_width_err)}` : 'n/a'} |`);
+  }
+  md.push('');
+  return md;
 }

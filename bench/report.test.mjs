@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   annotateRows, bilevelRecords, flatTargets, gradientArtRecords, gradientSection, imageReport, issue27Section, lineArtRecords,
-  photoRecords, photoTargets, readCsv, targetSummary,
+  photoRecords, photoTargets, readCsv, strokeRecords, strokeSection, targetSummary,
 } from './report.mjs';
+import { medianStrokePx, pixelsPerUnit, strokeWidths } from './svgstats.mjs';
 
 const row = (tracer, file, category, gzip, ssim, de = 1, gap = 0) => ({
   tracer, file, id: file.replace('.png', ''), category, status: 'ok', gzip_bytes: gzip, ssim, de2000: de, gap_pct: gap,
@@ -206,4 +207,37 @@ test('photos of every size: profile, forbidden primitives, gzip against VTracer'
   assert.match(text, /\| p-96 \| photo_small \| 96 \| pixel \| ✗ \| 0 \| 2 \/ 0 \/ 0 \/ 0 \/ 1 \| 2 \/ 0 \| ✗ \|/);
   // no line-art or photo rows: no section
   assert.deepEqual(issue27Section([row('tracelab', 'x.png', 'clipart', 1, 1)]), []);
+});
+
+test('stroke kind: median stroke-width error over the images with strokes, gzip against the artist, worst images', () => {
+  const stroke = (tracer, file, gzip, ssim, err) => ({ ...row(tracer, file, 'stroke', gzip, ssim), stroke_width_err: err });
+  const rows = [
+    stroke('tracelab', 'a.png', 3000, 0.99, null), stroke('tracelab', 'b.png', 4000, 0.98, null),
+    stroke('tracelab-strokes', 'a.png', 1200, 0.985, 0.04), stroke('tracelab-strokes', 'b.png', 2600, 0.98, 0.2), stroke('tracelab-strokes', 'c.png', 900, 0.97, 0.1),
+    stroke('artist', 'a.png', 1000, 0.999, 0),
+    row('tracelab', 'x.png', 'icon', 100, 0.9),
+  ];
+  const refGzip = new Map([['a.png', 1000], ['b.png', 2000], ['c.png', 1000]]);
+  const [off, on, artist] = strokeRecords(rows, refGzip);
+  assert.deepEqual([off.tracer, off.n, off.withStrokes, off.gzipVsArtist], ['tracelab', 2, 0, 2.5]);
+  assert.ok(Number.isNaN(off.widthErr));
+  assert.deepEqual([on.tracer, on.n, on.withStrokes, on.widthErr, on.worstWidth.id, on.gzipVsArtist, on.worstGzip.id], ['tracelab-strokes', 3, 3, 0.1, 'b', 1.2, 'b']);
+  assert.equal(artist.widthErr, 0);
+  const md = strokeSection(rows, refGzip).join('\n');
+  assert.match(md, /\| tracelab-strokes \| 3 \| 0\.9800 \| 1\.20× \| b 1\.30× \| 3 \| 10\.0 % \| b 20\.0 % \|/);
+  assert.match(md, /\| tracelab \| 2 \| .* \| 0 \| n\/a \| n\/a \|/);
+  assert.deepEqual(strokeSection([row('tracelab', 'x.png', 'icon', 100, 0.9)], refGzip), []);
+});
+
+test('stroke widths an SVG writes: inherited from groups and styles, gap filler and defs left out, in pixels', () => {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" stroke-width="1.5" stroke="currentColor" fill="none">
+    <path d="M0 0h4"/><g style="stroke-width:3"><circle r="2"/><path fill="#f00" d="M1 1h2"/></g>
+    <g stroke-width="2"><path stroke="#123" vector-effect="non-scaling-stroke" d="M0 0"/><use href="#a"/></g>
+    <defs><path id="a" stroke="#000" stroke-width="9" d="M0 0"/></defs><path stroke="none" d="M0 0"/><!-- <path stroke="#000"/> -->
+    <text fill="#ff0" stroke-width="4">Aa</text></svg>`;
+  assert.deepEqual(strokeWidths(svg), [{ width: 1.5, filled: false }, { width: 3, filled: false }, { width: 3, filled: true }, { width: 4, filled: true }]);
+  assert.equal(pixelsPerUnit(svg, 240), 10);
+  assert.equal(medianStrokePx(svg, 240), 30);
+  assert.equal(medianStrokePx(svg.replace('stroke-width="4"', 'stroke-width="5" stroke="#000"').replace(/<path fill="#f00"[^>]*>/, ''), 240), 30);
+  assert.equal(medianStrokePx('<svg width="10"><path fill="#000" d="M0 0"/></svg>', 10), null);
 });

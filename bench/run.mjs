@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import { CATEGORIES } from './corpus.mjs';
 import { compareImages, flattenOver, ssim } from './metrics.mjs';
-import { drawnElements, svgStats } from './svgstats.mjs';
+import { drawnElements, medianStrokePx, svgStats } from './svgstats.mjs';
 import { imageReport } from './report.mjs';
 import { DERIVED_KINDS, PHOTO_SIZES, bilevelPbm, deriveImages, pngReader } from './derived.mjs';
 import { FAMILIES, tracelabFacts } from './tracelab-facts.mjs';
@@ -112,6 +112,14 @@ const tracelabCmd = (extra) => (inp, out) => [nodeBin, [join(ROOT, 'bin/tracelab
 
 /** The params of the `tracelab-gradients` row: the gradients extension on. */
 export const GRADIENT_PARAMS = ['tracelab.gradients=true'];
+/**
+ * The strokes rows (issue 38): Tracelab with `tracelab.strokes=auto` (lines and outlines as
+ * stroked paths) and `=centerline` (centre-lines only, for plotters and cutters). They run on the
+ * kinds with lines (STROKE_ROW_KINDS), and only when the CLI accepts the param (probeParams):
+ * a build without the option skips them with a note instead of failing every image.
+ */
+export const STROKES_ROWS = { 'tracelab-strokes': ['tracelab.strokes=auto'], 'tracelab-centerline': ['tracelab.strokes=centerline'] };
+const STROKE_ROW_KINDS = ['stroke', 'icon', 'clipart', 'lineart_bw'];
 
 export function makeTracers() {
   return [
@@ -130,6 +138,16 @@ export function makeTracers() {
       env: { TRACELAB_TIMINGS: '1' },
       timings: true,
     },
+    ...Object.entries(STROKES_ROWS).map(([name, params]) => ({
+      name,
+      cmd: tracelabCmd(params),
+      cwd: ROOT,
+      env: { TRACELAB_TIMINGS: '1' },
+      timings: true,
+      probeParams: params,
+      categories: STROKE_ROW_KINDS,
+      naNote: `the strokes rows run on ${STROKE_ROW_KINDS.join(', ')} only.`,
+    })),
     // Not a tracer: the artist's own SVG (the manifest's reference_svg), measured and scored like
     // a traced one, for the images that have one; nothing is run or timed.
     { name: 'artist', artist: true },
@@ -154,6 +172,17 @@ export function makeTracers() {
 }
 
 // ------------------------------------------------------------ running
+
+/**
+ * Whether Tracelab's CLI accepts `params` (a trace of `file` with them exits 0): null when it
+ * does, else the first line of its error (e.g. an unknown parameter, error 1019).
+ */
+function probeParams(params, file) {
+  const out = join(OUT, '.probe.svg');
+  const r = spawnSync(nodeBin, [join(ROOT, 'bin/tracelab.js'), 'vectorize', file, '-o', out, ...params.flatMap((p) => ['--param', p])], { cwd: ROOT, encoding: 'utf8', timeout: TIMEOUT_MS });
+  rmSync(out, { force: true });
+  return r.status === 0 ? null : (`${r.stderr ?? ''}`.trim().split('\n')[0] || `exit ${r.status}`).slice(0, 200);
+}
 
 /**
  * Run one command in a fresh process (own process group), with wall time from
@@ -438,6 +467,15 @@ async function main() {
     if (note) potrace.skipNote = `potrace skipped: ${note}`;
   }
 
+  for (const t of tracers.filter((t) => t.probeParams)) {
+    const first = allImages.find((im) => t.categories.includes(im.category));
+    if (!first) continue;
+    const note = probeParams(t.probeParams, first.path ?? join(CORPUS, first.file));
+    if (note) {
+      t.skipNote = `${t.name} skipped: this build does not accept ${t.probeParams.join(' ')} (${note})`;
+      log(`bench: ${t.skipNote}`);
+    }
+  }
   for (const t of tracers) if (!t.artist) mkdirSync(join(OUT, t.name), { recursive: true });
   mkdirSync(RESULTS, { recursive: true });
   const rssFile = join(OUT, '.rss.tmp');
@@ -463,6 +501,7 @@ async function main() {
       category: im.category, id: im.id, file: im.file, width: im.width, height: im.height, tracer: t.name,
       status: 'error', error: '', ssim: null, psnr: null, de2000: null, gap_pct: null, bytes: null,
       gzip_bytes: null, paths: null, nodes: null, gradients: null, time_ms: null, rss_mb: null, runs: 0, note: '',
+      artist_stroke_px: im.stroke_width_px ?? null, stroke_width_px: null, stroke_width_err: null,
       derived_from: im.derived_from ?? '', subkind: im.subkind ?? '', black_pct: im.black_pct ?? null, ssim_4x: null,
     };
     rows.push(row);
@@ -511,6 +550,11 @@ async function main() {
       Object.assign(row, svgStats(svg));
       const elements = drawnElements(svg);
       for (const tag of SVG_ELEMENT_COLUMNS) row[`svg_${tag}`] = elements[tag];
+      // The stroke kind: the width this SVG's strokes are written with against the artist's.
+      if (im.stroke_width_px) {
+        row.stroke_width_px = medianStrokePx(svg, img.width);
+        row.stroke_width_err = row.stroke_width_px === null ? null : Math.abs(row.stroke_width_px - im.stroke_width_px) / im.stroke_width_px;
+      }
       let rendered;
       try {
         // The artist's SVG may hold <text> (the corpus's text images): drawn with the system's fonts.
@@ -573,7 +617,7 @@ async function main() {
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
     'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'runs', 'note',
     ...STAGES.map(stageColumn), ...extraStages,
-    'derived_from', 'subkind', 'black_pct', 'ssim_4x', 'profile', ...FAMILIES.map((f) => `shapes_${f}`), ...SVG_ELEMENT_COLUMNS.map((t) => `svg_${t}`)];
+    'derived_from', 'subkind', 'black_pct', 'ssim_4x', 'artist_stroke_px', 'stroke_width_px', 'stroke_width_err', 'profile', ...FAMILIES.map((f) => `shapes_${f}`), ...SVG_ELEMENT_COLUMNS.map((t) => `svg_${t}`)];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
 
   // ---- Markdown
@@ -597,6 +641,7 @@ async function main() {
   const ver = {
     tracelab: `Tracelab ${tracelabVersion()}: \`node bin/tracelab.js vectorize IN -o OUT.svg\`${TRACELAB_PARAMS.length ? ` with ${TRACELAB_PARAMS.map((p) => `\`--param ${p}\``).join(' ')}` : ', default params'}`,
     'tracelab-gradients': `the same CLI with the gradients extension on: ${[...GRADIENT_PARAMS, ...TRACELAB_PARAMS].map((p) => `\`--param ${p}\``).join(' ')}`,
+    ...Object.fromEntries(Object.entries(STROKES_ROWS).map(([name, params]) => [name, `the same CLI with ${[...params, ...TRACELAB_PARAMS].map((p) => `\`--param ${p}\``).join(' ')} (${STROKE_ROW_KINDS.join(', ')} only)`])),
     artist: 'not a tracer: the artist\'s original SVG (the manifest\'s reference_svg), for the images that have one, rendered and scored like the traced SVGs (its <text>, if any, with the system fonts); nothing is run, so no time or RSS',
     'vtracer-native': `@neplex/vectorizer ${pkgVersion('@neplex/vectorizer')} (VTracer, native napi addon), vtracer CLI defaults: colour, stacked, spline, filter_speckle 4, color_precision 6, layer_difference 16, corner 60, length 4, splice 45, max_iterations 10, path_precision 2`,
     'vtracer-wasm': `vtracer-wasm ${pkgVersion('vtracer-wasm')} (VTracer compiled to WebAssembly, what a browser runs), same settings as vtracer-native (its raw config wants colorPrecision 2 = bits dropped, filterSpeckle 16 = area, corner/splice thresholds in radians)`,

@@ -131,3 +131,82 @@ export function drawnElements(svg) {
   for (const m of body.matchAll(DRAWN)) counts[m[1].toLowerCase()]++;
   return counts;
 }
+
+const PAINT_PROPS = ['stroke', 'stroke-width', 'fill', 'vector-effect'];
+
+/** The paint properties an element sets: its presentation attributes, then its style (which wins). */
+function ownPaint(attrs) {
+  const own = {};
+  for (const prop of PAINT_PROPS) {
+    const m = attrs.match(new RegExp(`(?:^|\\s)${prop}\\s*=\\s*["']([^"']*)["']`));
+    if (m) own[prop] = m[1].trim();
+  }
+  const style = attrs.match(/(?:^|\s)style\s*=\s*["']([^"']*)["']/);
+  if (style) {
+    for (const decl of style[1].split(';')) {
+      const i = decl.indexOf(':');
+      const prop = decl.slice(0, i).trim();
+      if (PAINT_PROPS.includes(prop)) own[prop] = decl.slice(i + 1).trim();
+    }
+  }
+  return own;
+}
+
+/**
+ * The stroke widths an SVG writes, in its user units: one entry per drawn element (path, circle,
+ * ellipse, rect, polygon, polyline, line, text) whose stroke, inherited from its groups, is painted with
+ * a width above 0 (SVG's default width 1 where none is set). Left out: elements inside <defs>, and
+ * Tracelab's gap filler (its strokes are `vector-effect="non-scaling-stroke"` paths, or <use>s of
+ * the filled shapes, which are not drawn elements here). Transforms are not applied (the artist's
+ * files the bench picks have none). Each entry: { width, filled } (filled: the element's own fill
+ * is painted, i.e. an outline around a fill rather than a free line).
+ */
+export function strokeWidths(svg) {
+  const body = svg.replace(/<!--[\s\S]*?-->/g, '');
+  const stack = [{ stroke: 'none', 'stroke-width': '1', fill: 'black', 'vector-effect': 'none' }];
+  const out = [];
+  let defsDepth = 0;
+  for (const m of body.matchAll(/<(\/?)([a-zA-Z][\w:-]*)([^>]*?)(\/?)>/g)) {
+    const [, closing, tag, attrs, selfClosing] = m;
+    if (closing) {
+      if (tag === 'defs') defsDepth--;
+      if (stack.length > 1) stack.pop();
+      continue;
+    }
+    const paint = { ...stack[stack.length - 1], ...ownPaint(attrs) };
+    if (tag === 'defs') defsDepth++;
+    if (defsDepth === 0 && /^(path|circle|ellipse|rect|polygon|polyline|line|text)$/.test(tag)) {
+      const width = parseFloat(paint['stroke-width']);
+      if (paint.stroke !== 'none' && paint.stroke !== '' && paint['vector-effect'] !== 'non-scaling-stroke' && width > 0) {
+        out.push({ width, filled: paint.fill !== 'none' });
+      }
+    }
+    if (selfClosing) {
+      if (tag === 'defs') defsDepth--;
+      continue;
+    }
+    stack.push(paint);
+  }
+  return out;
+}
+
+/** Rendered pixels per user unit of an SVG drawn `pixelWidth` wide (its viewBox, else its width). */
+export function pixelsPerUnit(svg, pixelWidth) {
+  const root = svg.match(/<svg\b[^>]*>/)?.[0] ?? '';
+  const viewBox = root.match(/viewBox\s*=\s*["']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)/);
+  const width = root.match(/\swidth\s*=\s*["']\s*([\d.eE+]+)\s*(px)?["']/);
+  const units = viewBox ? parseFloat(viewBox[1]) : width ? parseFloat(width[1]) : NaN;
+  return units > 0 ? pixelWidth / units : NaN;
+}
+
+/**
+ * The stroke width an SVG draws, in pixels of a render `pixelWidth` wide: the median of its
+ * stroke widths (strokeWidths), or null when it writes no stroke.
+ */
+export function medianStrokePx(svg, pixelWidth) {
+  const widths = strokeWidths(svg).map((s) => s.width).sort((a, b) => a - b);
+  if (widths.length === 0) return null;
+  const mid = widths.length >> 1;
+  const median = widths.length % 2 ? widths[mid] : (widths[mid - 1] + widths[mid]) / 2;
+  return median * pixelsPerUnit(svg, pixelWidth);
+}

@@ -9,7 +9,9 @@
  *     gradient shape each, consistent with the stats line and the palette panel (gradient
  *     elements in the SVG ⇔ "Gradients: N" ⇔ the Gradients row), byte-identical to the shared
  *     pipeline run in Node (CLI, server, library); turning it off gives the first result back
- *     byte for byte (the defaults are the API's), also the same as Node's.
+ *     byte for byte (the defaults are the API's), also the same as Node's;
+ *   - choosing a preset (Logo, then Defaults) keeps tracelab.gradients ticked and its gradient
+ *     fills, and the picker names what it kept (issue 41 item 3);
  *   - tracelab.strokes=centerline on a drawing of three lines: pen strokes, the same SVG as Node,
  *     "Strokes: 3" and the pen lengths in the stats line, and the Outline mode is the plot preview.
  * The remote panel's "Not sent to Vectorizer.AI" note is checked in remote.spec.ts, next to its
@@ -220,6 +222,33 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           await group(page).waitFor();
           assert.equal(await gradientsBox(page).isChecked(), true);
           assert.equal(await group(page).getAttribute('open'), '');
+        },
+      },
+      {
+        name: '1280 px: with tracelab.gradients ticked, choosing the Logo preset keeps the box ticked and the gradient fills, and the picker says it kept it (issue 41 item 3)',
+        async run() {
+          // After the reload above: the box is ticked, no picture yet, trace ids start again.
+          assert.equal(await gradientsBox(page).isChecked(), true);
+          lastId = 0;
+          await upload(page, 'shaded.png', shadedPng());
+          lastId = (await waitForTrace(page, lastId, { rendered: true })).id;
+          const preset = page.getByLabel('Preset', { exact: true });
+          await preset.selectOption('logo');
+          const logo = await waitForTrace(page, lastId, { rendered: true });
+          lastId = logo.id;
+          assert.equal(await gradientsBox(page).isChecked(), true, 'the Logo preset left tracelab.gradients ticked');
+          assert.equal(await preset.inputValue(), 'logo');
+          assert.equal(await page.locator('[data-option="processing.max_colors"] input').inputValue(), '8', 'the preset set its own fields');
+          const svg = await fetchText(page, logo.src);
+          assert.equal(await assertGradientsConsistent(page, svg), 2, 'the ramp and the disc stay gradient fills');
+          const node = await runVectorize(planVectorize([['processing.max_colors', '8'], ['processing.shapes.min_area_px', '4'], ['tracelab.gradients', 'true']]), new Uint8Array(shadedPng()));
+          assert.equal(svg, new TextDecoder().decode(node.body), 'the page traced with the Logo values and the extension');
+          assert.equal(((await page.getByTestId('preset-kept').textContent()) ?? '').trim(), 'Presets keep your tracelab.gradients=true.');
+          // Defaults (no preset) keeps it too.
+          await preset.selectOption('defaults');
+          lastId = (await waitForTrace(page, lastId, { rendered: true })).id;
+          assert.equal(await gradientsBox(page).isChecked(), true, 'Defaults left tracelab.gradients ticked');
+          assert.match(decodeURIComponent(decodeURIComponent(new URL(page.url()).hash)), /^#o=tracelab\.gradients=true$/);
         },
       },
       noProblemsCheck(problems),

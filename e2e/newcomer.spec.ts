@@ -94,10 +94,15 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
         await upload(page, 'huge.png', hugePng());
         // Generous: what tells "at once" from "decoded first" is the steps below, not the clock.
         await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.startsWith('Error'), null, { timeout: 15_000 });
-        assert.match(await statusText(page), /^Error 1013: Image has too many pixels: 8000×8000/);
+        // Issue 41 item 6: numbers with separators, and no "shrink larger images first" beside the button that does it.
+        assert.equal(
+          await statusText(page),
+          'Error 1013: Image has too many pixels: 8000×8000 = 64,000,000 px; the maximum is 33,554,432 px. The page can shrink it for you (in your browser) and trace that:',
+        );
         const steps = await page.evaluate(() => (window as unknown as { seenSteps: string[] }).seenSteps);
         assert.ok(!steps.includes('decode') && !steps.includes('draft'), `steps shown: ${JSON.stringify(steps)}`);
-        const offer = page.getByRole('button', { name: 'Trace it shrunk to 2,097,252 px' });
+        // The button names the size it traces at (issue 41 item 6: it said "to 2,097,252 px").
+        const offer = page.getByRole('button', { name: 'Trace it shrunk to 1448 × 1448 px', exact: true });
         await offer.click();
         await nextResult(page);
         // √(2,097,252 / 64,000,000) × 8000 = 1448.2: the largest square within input.max_pixels.

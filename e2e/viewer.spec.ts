@@ -1,7 +1,8 @@
 /**
  * Browser checks of the viewer and the palette panel (run by scripts/e2e.mjs, like trace.spec.ts):
  * overlay with a divider moved by keys and by a mouse drag, outline mode, zoom down to single
- * pixels with synchronised panes, pan, and deleting / remapping a colour from the palette panel.
+ * pixels with synchronised panes, pan, and deleting / remapping a colour from the palette panel;
+ * tuning a 2-MP picture keeps its result on screen instead of the re-trace's draft (issue 41).
  * Saves screenshots of the overlay and outline views next to ctx.screenshotPath.
  */
 
@@ -406,12 +407,103 @@ const CHECKS: Check[] = [
   },
 ];
 
+/** What the result pane showed in one animation frame (paneLog). */
+interface PaneFrame {
+  /** data-trace-id of the result image (negative: a draft; 0: no image). */
+  readonly id: number;
+  readonly className: string;
+  readonly status: string;
+  /** The "Updating… N %" badge over a kept result, or null. */
+  readonly badge: string | null;
+  /** The result bar's progress bar is there. */
+  readonly progress: boolean;
+}
+
+/** Starts recording what the result pane shows at every animation frame (window.__paneLog). */
+async function startPaneLog(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const log: unknown[] = [];
+    const w = window as unknown as { __paneLog?: unknown[] };
+    w.__paneLog = log;
+    const tick = () => {
+      if (w.__paneLog !== log) return;
+      const img = document.querySelector<HTMLImageElement>('img[alt="Traced vector result"]');
+      log.push({
+        id: Number(img?.dataset.traceId ?? 0),
+        className: img?.className ?? '',
+        status: document.querySelector('[role="status"]')?.textContent?.trim() ?? '',
+        badge: document.querySelector('.badge.updating')?.textContent ?? null,
+        progress: document.querySelector('progress[aria-label="Trace progress"]') !== null,
+      });
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** Stops the recording and returns it. */
+async function stopPaneLog(page: Page): Promise<PaneFrame[]> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __paneLog?: PaneFrame[] };
+    const log = w.__paneLog ?? [];
+    delete w.__paneLog;
+    return log;
+  });
+}
+
+/**
+ * Issue 41 item 5, on a page of its own (a fresh worker: nothing of the picture is cached, so each
+ * trace below makes a draft): a 2-MP picture's first trace shows its draft; changing an option
+ * keeps the finished result on screen, dimmed, with "Updating… N %" over it and the progress bar,
+ * until the new result replaces it — the draft of the re-trace is never swapped in.
+ */
+function tuningChecks(): Check[] {
+  const nextResult = resultWaiter();
+  return [
+    {
+      name: "tuning a 2-MP picture keeps its result on screen, dimmed with progress, until the new one is ready; no draft is swapped in (issue 41 item 5); a new picture's first trace still shows its draft",
+      async run(page) {
+        await startPaneLog(page);
+        await upload(page, 'dense.png', Buffer.from(denseShapesPng()));
+        await nextResult(page);
+        const first = await stopPaneLog(page);
+        assert.ok(first.some((f) => f.id < 0 && /\bdraft\b/.test(f.className)), `the first trace of a new picture shows its draft: ${JSON.stringify(first.filter((f) => f.id !== 0).slice(0, 3))}`);
+        const shown = Number(await resultImg(page).getAttribute('data-trace-id'));
+        assert.ok(shown > 0);
+
+        await startPaneLog(page);
+        await page.locator('[data-option="processing.max_colors"] input').fill('5');
+        const src = await nextResult(page);
+        const frames = await stopPaneLog(page);
+        const tracing = frames.filter((f) => f.status.startsWith('Tracing'));
+        assert.ok(tracing.length > 0, 'the re-trace ran while recorded');
+        const other = tracing.filter((f) => f.id !== shown);
+        assert.deepEqual(other.slice(0, 3), [], `while re-tracing, the pane kept result ${shown} (a negative id is the draft)`);
+        assert.ok(tracing.every((f) => /\bstale\b/.test(f.className)), 'the kept result is dimmed');
+        assert.ok(tracing.some((f) => f.progress && /^Updating… \d+ %$/.test(f.badge ?? '')), `progress is shown: ${JSON.stringify(tracing.slice(-2))}`);
+        // The new result replaced it, undimmed, without the badge.
+        assert.ok(src.startsWith('blob:'));
+        assert.doesNotMatch((await resultImg(page).getAttribute('class')) ?? '', /stale|draft/);
+        assert.equal(await page.locator('.badge.updating').count(), 0);
+      },
+    },
+  ];
+}
+
 /** Runs every check on one page; the last check is "no console errors" over the whole session. */
 export async function runChecks(ctx: E2eContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
   screenshotPath = ctx.screenshotPath;
   waitForNewResult = resultWaiter();
-  const { context, page, problems } = await openPage(ctx, { workers: false });
-  const results = await runCheckList([...CHECKS, noProblemsCheck(problems)], report, page);
-  await context.close();
+  const results: CheckResult[] = [];
+  {
+    const { context, page, problems } = await openPage(ctx, { workers: false });
+    results.push(...(await runCheckList([...CHECKS, noProblemsCheck(problems)], report, page)));
+    await context.close();
+  }
+  {
+    const { context, page, problems } = await openPage(ctx, { workers: false });
+    results.push(...(await runCheckList([...tuningChecks(), noProblemsCheck(problems, 'tuning: no console errors, page errors or failed requests')], report, page)));
+    await context.close();
+  }
   return results;
 }

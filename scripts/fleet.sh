@@ -1,31 +1,58 @@
 #!/usr/bin/env bash
 # A fleet on one machine: redis-server (append-only file on), N `tracelab serve --store redis://…`
-# replicas on 127.0.0.1:8801… (each started again when it dies), and haproxy (deploy/haproxy.cfg)
-# answering on one port. Runs in the
-# foreground until Ctrl-C / SIGTERM, then stops haproxy, drains the replicas (SIGTERM: running
-# traces finish) and stops Redis (which writes its data to disk). docs/fleet.md "The load balancer" has the details.
+# replicas on 127.0.0.1:8801… and haproxy (deploy/haproxy.cfg) answering on one port. The script
+# supervises all of it: Redis and every replica are started again when they die (back-off 1 s,
+# doubling to 30 s while they keep dying young), and a start-up error that a restart cannot fix
+# (a port taken, `serve` exit status 3) stops the fleet at once, saying why. "serving" is printed
+# only once haproxy listens. Runs in the foreground until Ctrl-C / SIGTERM, then stops haproxy,
+# drains the replicas (SIGTERM: running traces finish) and stops Redis (which writes its data to
+# disk). docs/fleet.md "The load balancer" and "Supervision" have the details.
 #
 #   scripts/fleet.sh [N]                      N replicas (default 3)
-#   FLEET_PORT=8787      the API: http://127.0.0.1:$FLEET_PORT/api/v1
+#   FLEET_PORT=8790      the API: http://127.0.0.1:$FLEET_PORT/api/v1 (not serve's 8787)
 #   FLEET_BASE_PORT=8800 replica i listens on FLEET_BASE_PORT + i
 #   FLEET_REDIS_PORT=6380  FLEET_DIR=.fleet   Redis port; folder for Redis data and logs
+#                        (relative to the folder the script is started from)
 #   TRACELAB_BIN=bin/tracelab.js   the CLI the replicas run
 #   Any TRACELAB_* variable (TRACELAB_CREDITS, TRACELAB_THREADS, …) is passed to the replicas;
 #   the account is seeded from it once, when Redis holds none yet.
-# Needs redis-server and haproxy (Debian: apt-get install redis-server haproxy) and the CLI bundle
-# (npm run build:cli).
+# Exit status: 0 after Ctrl-C / SIGTERM, 1 when the fleet could not start or had to stop, 2 for a
+# bad N. Needs redis-server and haproxy (Debian: apt-get install redis-server haproxy) and the CLI
+# bundle (npm run build:cli; the npm package ships it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 n="${1:-3}"
-port="${FLEET_PORT:-8787}"
+port="${FLEET_PORT:-8790}"
 base="${FLEET_BASE_PORT:-8800}"
 redis_port="${FLEET_REDIS_PORT:-6380}"
-dir="$(mkdir -p "${FLEET_DIR:-.fleet}" && cd "${FLEET_DIR:-.fleet}" && pwd)"
 [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "fleet: N must be a positive integer; received '$n'" >&2; exit 2; }
+# FLEET_DIR is the caller's (a path relative to where the script is started), never the package's.
+dir="$(mkdir -p "${FLEET_DIR:-.fleet}" && cd "${FLEET_DIR:-.fleet}" && pwd)"
+cd "$(dirname "$0")/.."
 command -v redis-server >/dev/null || { echo "fleet: redis-server is missing (apt-get install redis-server)" >&2; exit 1; }
 command -v haproxy >/dev/null || { echo "fleet: haproxy is missing (apt-get install haproxy)" >&2; exit 1; }
 bin="${TRACELAB_BIN:-bin/tracelab.js}"
 [ "$bin" != bin/tracelab.js ] || [ -f dist-cli/tracelab.mjs ] || npm run build:cli
+
+# Exit status of `tracelab serve` for a start-up error a restart does not fix (src/cli/main.ts).
+EXIT_CANNOT_START=3
+# Back-off of restarts: first wait, longest wait, and how long a process must have run for its
+# next death to start again from the first wait.
+BACKOFF_FIRST_S=1
+BACKOFF_MAX_S=30
+BACKOFF_RESET_AFTER_S=60
+fatal_file="$dir/fatal"
+rm -f "$fatal_file"
+
+# A port someone else listens on: say which and stop before anything starts.
+port_free() {
+  node -e "const s=require('net').createServer();s.once('error',()=>process.exit(1));s.listen($1,'127.0.0.1',()=>s.close(()=>process.exit(0)))"
+}
+check_port() {
+  port_free "$1" || { echo "fleet: cannot start: port $1 ($2) is already in use on 127.0.0.1; stop what listens there or set $3" >&2; exit 1; }
+}
+check_port "$port" "the API" FLEET_PORT
+check_port "$redis_port" "Redis" FLEET_REDIS_PORT
+for i in $(seq "$n"); do check_port "$((base + i))" "replica r$i" FLEET_BASE_PORT; done
 
 pids=()
 stop() {
@@ -35,34 +62,107 @@ stop() {
   [ -n "${haproxy_pid:-}" ] && kill "$haproxy_pid" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  [ -n "${redis_pid:-}" ] && kill -TERM "$redis_pid" 2>/dev/null && wait "$redis_pid" 2>/dev/null || true
+  [ -n "${redis_supervisor:-}" ] && kill -TERM "$redis_supervisor" 2>/dev/null && wait "$redis_supervisor" 2>/dev/null || true
 }
-# Ctrl-C / SIGTERM is the normal way to stop the fleet: exit 0 after stopping it.
-trap 'stop; exit 0' INT TERM
+# Ctrl-C / SIGTERM is the normal way to stop the fleet: exit 0 after stopping it. A supervisor
+# that meets an error it cannot fix writes it to $fatal_file and sends SIGTERM: exit 1 then.
+on_term() {
+  stop
+  if [ -s "$fatal_file" ]; then
+    echo "fleet: stopped because: $(cat "$fatal_file")" >&2
+    exit 1
+  fi
+  exit 0
+}
+trap on_term INT TERM
 trap stop EXIT
+fail() {
+  echo "$1" > "$fatal_file"
+  kill -TERM $$
+}
 
-redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$dir" --appendonly yes --save '' \
-  --daemonize no --logfile "$dir/redis.log" &
-redis_pid=$!
-for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+# The next wait after a death: back to the first one when the process had run long enough.
+next_delay() {
+  local delay=$1 ran=$2
+  if [ "$ran" -ge "$BACKOFF_RESET_AFTER_S" ]; then echo "$BACKOFF_FIRST_S"; else echo "$delay"; fi
+}
+doubled() {
+  local d=$(($1 * 2))
+  [ "$d" -gt "$BACKOFF_MAX_S" ] && d=$BACKOFF_MAX_S
+  echo "$d"
+}
+
+# Redis under a supervisor: started again when it dies (SIGKILL, OOM killer, crash), keeping its
+# data (append-only file); the replicas reconnect by themselves. One that cannot start at all
+# (it never answers PING) stops the fleet.
+supervise_redis() {
+  local child code delay=$BACKOFF_FIRST_S started ran sleeper=
+  trap 'kill -TERM "$child" $sleeper 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM
+  while :; do
+    redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$dir" --appendonly yes --save '' \
+      --daemonize no --logfile "$dir/redis.log" &
+    child=$!
+    started=$SECONDS
+    echo "fleet: Redis pid $child on :$redis_port" >&2
+    local ready=0
+    for _ in $(seq 100); do
+      if redis-cli -p "$redis_port" ping >/dev/null 2>&1; then ready=1; break; fi
+      kill -0 "$child" 2>/dev/null || break
+      sleep 0.1
+    done
+    if [ "$ready" = 0 ]; then
+      kill -TERM "$child" 2>/dev/null || true
+      fail "Redis could not start on 127.0.0.1:$redis_port: $(tail -n 3 "$dir/redis.log" 2>/dev/null | tr '\n' ' ')(log: $dir/redis.log)"
+      exit 0
+    fi
+    code=0
+    wait "$child" || code=$?
+    ran=$((SECONDS - started))
+    delay=$(next_delay "$delay" "$ran")
+    echo "fleet: Redis exited with status $code after $ran s; starting it again in $delay s" >&2
+    # In the background: a SIGTERM during the wait is handled at once, not after it.
+    sleep "$delay" &
+    sleeper=$!
+    wait "$sleeper" || true
+    sleeper=
+    delay=$(doubled "$delay")
+  done
+}
+supervise_redis &
+redis_supervisor=$!
+for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
 cfg="$dir/haproxy.cfg"
 sed '/^    server r[0-9]/d' deploy/haproxy.cfg > "$cfg"
 # Each replica runs under a supervisor that starts it again when it dies (a crash, the OOM killer,
-# a SIGKILL): haproxy's health checks take it out of the pool meanwhile and back in once it answers.
-# SIGTERM to the supervisor is passed on to its replica, which drains and exits; then so does the
-# supervisor.
+# a SIGKILL), after a back-off: haproxy's health checks take it out of the pool meanwhile and back
+# in once it answers. A replica that exits with status 3 (it cannot start: its port is taken, …)
+# would only fail again: the supervisor stops the fleet, saying why. SIGTERM to the supervisor is
+# passed on to its replica, which drains and exits; then so does the supervisor.
 supervise() {
-  local i=$1 p=$2 child code
-  trap 'kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM
+  local i=$1 p=$2 child code delay=$BACKOFF_FIRST_S started ran sleeper=
+  trap 'kill -TERM "$child" $sleeper 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM
   while :; do
     TRACELAB_TRUST_REQUEST_ID=1 node "$bin" serve --port "$p" --store "redis://127.0.0.1:$redis_port/0" 2> >(sed -u "s/^/[r$i] /" >&2) &
     child=$!
+    started=$SECONDS
     echo "fleet: replica r$i pid $child on :$p" >&2
     code=0
     wait "$child" || code=$?
-    echo "fleet: replica r$i exited with status $code; starting it again in 1 s" >&2
-    sleep 1
+    ran=$((SECONDS - started))
+    if [ "$code" = "$EXIT_CANNOT_START" ]; then
+      echo "fleet: replica r$i cannot start on :$p (exit status $code, its error is above); not starting it again" >&2
+      fail "replica r$i cannot start on 127.0.0.1:$p (see its [r$i] error line)"
+      exit 0
+    fi
+    delay=$(next_delay "$delay" "$ran")
+    echo "fleet: replica r$i exited with status $code after $ran s; starting it again in $delay s" >&2
+    # In the background: a SIGTERM during the wait is handled at once, not after it.
+    sleep "$delay" &
+    sleeper=$!
+    wait "$sleeper" || true
+    sleeper=
+    delay=$(doubled "$delay")
   done
 }
 for i in $(seq "$n"); do
@@ -71,15 +171,35 @@ for i in $(seq "$n"); do
   pids+=($!)
   echo "    server r$i 127.0.0.1:$p" >> "$cfg"
 done
+ready() {
+  node -e "fetch('http://127.0.0.1:$1/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+}
 for i in $(seq "$n"); do
   p=$((base + i))
-  for _ in $(seq 100); do
-    node -e "fetch('http://127.0.0.1:$p/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" && break
+  for _ in $(seq 300); do
+    ready "$p" && break
     sleep 0.1
   done
 done
 
-TRACELAB_FLEET_BIND="127.0.0.1:$port" TRACELAB_DEPLOY_DIR="$PWD/deploy" haproxy -db -f "$cfg" &
+TRACELAB_FLEET_BIND="127.0.0.1:$port" TRACELAB_DEPLOY_DIR="$PWD/deploy" haproxy -db -f "$cfg" 2> >(tee "$dir/haproxy.log" >&2) &
 haproxy_pid=$!
+# "serving" only once haproxy answers on its port; if it exits instead, say why and stop.
+until node -e "fetch('http://127.0.0.1:$port/healthz').then(() => process.exit(0), () => process.exit(1))"; do
+  if ! kill -0 "$haproxy_pid" 2>/dev/null; then
+    code=0
+    wait "$haproxy_pid" || code=$?
+    haproxy_pid=
+    echo "fleet: haproxy could not start on 127.0.0.1:$port (exit status $code): $(grep -m1 -i 'alert\|cannot\|error' "$dir/haproxy.log" || true)" >&2
+    echo "haproxy could not listen on 127.0.0.1:$port" > "$fatal_file"
+    stop
+    echo "fleet: stopped because: $(cat "$fatal_file")" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
 echo "fleet: $n replicas + Redis :$redis_port behind haproxy: http://127.0.0.1:$port/api/v1 (Ctrl-C stops)"
-wait "$haproxy_pid"
+code=0
+wait "$haproxy_pid" || code=$?
+# Reached only when haproxy itself dies (a signal to the script runs on_term instead).
+fail "haproxy exited with status $code"

@@ -14,7 +14,8 @@ if (existsSync(backup)) renameSync(backup, manifest);
 if (verb === 'strip') {
   const text = readFileSync(manifest, 'utf8');
   writeFileSync(backup, text);
-  const { scripts: _scripts, ...published } = JSON.parse(text);
+  // allowScripts (npm 11) is the project's policy for its own development install, not the user's.
+  const { scripts: _scripts, allowScripts: _allowScripts, ...published } = JSON.parse(text);
   writeFileSync(manifest, `${JSON.stringify(published, null, 2)}\n`);
 } else if (verb !== 'restore') {
   process.stderr.write('usage: node scripts/pack-manifest.mjs strip | restore\n');

@@ -113,7 +113,7 @@ async function main() {
     assert(readFileSync(join(root, 'package.json'), 'utf8') === manifestBefore, 'package.json differs after npm pack');
     tarball = join(temp, out[0].filename);
     const files = out[0].files.map((f) => f.path);
-    for (const need of ['dist-lib/node/index.js', 'dist-lib/node/trace-thread.js', 'dist-lib/browser/worker.js', 'dist-lib/types/lib/node.d.ts', 'dist-cli/tracelab.mjs', 'dist-lib/THIRD-PARTY-LICENSES.txt', 'LICENSE']) {
+    for (const need of ['dist-lib/node/index.js', 'dist-lib/node/trace-thread.js', 'dist-lib/browser/worker.js', 'dist-lib/types/lib/node.d.ts', 'dist-cli/tracelab.mjs', 'dist-lib/THIRD-PARTY-LICENSES.txt', 'LICENSE', 'scripts/fleet.sh', 'deploy/haproxy.cfg', 'deploy/errors/503.http', 'deploy/systemd/tracelab-replica@.service']) {
       assert(files.includes(need), `${need} is not in the tarball`);
     }
     assert(!files.some((f) => f.startsWith('src/') || f.startsWith('node_modules/')), 'sources or node_modules in the tarball');

@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import { decode as decodePng, encode as encodePng } from 'fast-png';
 import jpeg from 'jpeg-js';
-import { countGradients } from '../svgstats.mjs';
+import { countGradients, pixelsPerUnit, strokeWidths } from '../svgstats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Package downloads live with the other tool caches (not under bench/, where `node --test bench/`
@@ -50,7 +50,14 @@ const PACKAGES = {
   'mate-backgrounds': 'MATE backgrounds, nature photos: GPL-2+ (per-photo authors in AUTHORS), see mate-backgrounds copyright',
   'breeze-icon-theme': 'Breeze icons: LGPL-3+, see breeze-icon-theme copyright',
   'desktop-base': 'Debian desktop themes (emerald, lines, moonlight, softwaves by Juliette Taka): GPL-2+, see desktop-base copyright',
+  heroicons: 'heroicons (npm, Tailwind Labs): MIT, see the package LICENSE',
+  iconoir: 'Iconoir (npm, Luca Burgio): MIT, see the package LICENSE',
 };
+/**
+ * npm packages of the stroke kind (icon sets drawn with stroke-width paths), fetched with
+ * `npm pack` at a fixed version into the cache and unpacked there.
+ */
+const NPM_PACKAGES = { heroicons: '2.2.0', iconoir: '7.12.1' };
 /** Packages of the validation set, and those the tuning set adds (it picks the validation set too, to avoid its files). */
 const REPORT_PACKAGES = [
   'openclipart-svg', 'tango-icon-theme', 'papirus-icon-theme', 'python3-skimage', 'crawl-tiles-data', 'pingus-data',
@@ -89,6 +96,19 @@ function fetchPackages(names) {
       writeFileSync(stamp, deb);
     }
   }
+}
+
+/** The unpacked folder of an npm package of NPM_PACKAGES (`npm pack` once, then `tar -x`). */
+function npmPackage(name) {
+  const version = NPM_PACKAGES[name];
+  const dir = join(cache, 'npm', `${name}-${version}`);
+  if (!existsSync(join(dir, 'package'))) {
+    mkdirSync(dir, { recursive: true });
+    console.log(`validation: npm pack ${name}@${version}`);
+    execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('tar', ['-xzf', join(dir, `${name}-${version}.tgz`), '-C', dir]);
+  }
+  return join(dir, 'package');
 }
 
 function walk(dir) {
@@ -349,9 +369,10 @@ function everyRendered(list, count, offset, longSide) {
 /**
  * Like `everyRendered`, but a file with the same bytes as the source of an image of one of `sets`
  * (or as an earlier pick of this call) is passed over too (collections hold copies of one file
- * under several names), and so is one whose render is not visibly shaded (see `shaded`).
+ * under several names), and so is one whose render `accept` refuses (by default: one that is not
+ * visibly shaded, see `shaded`).
  */
-function everyNew(list, count, offset, longSide, sets) {
+function everyNew(list, count, offset, longSide, sets, accept = shaded) {
   const out = [];
   const picked = new Set();
   const step = list.length / count;
@@ -363,7 +384,7 @@ function everyNew(list, count, offset, longSide, sets) {
       const text = bytes.toString('utf8');
       try {
         const img = renderSvg(text, longSide);
-        if (!shaded(img)) continue;
+        if (!accept(img)) continue;
         picked.add(key);
         out.push([list[j], text, img]);
         break;
@@ -429,6 +450,8 @@ function openclipartLists() {
   const twoColour = [];
   const gradient = [];
   const busy = [];
+  const outlined = [];
+  const hairline = [];
   for (const p of walk(base)) {
     if (!p.endsWith('.svg') || CORPUS_FILES.has(basename(p))) continue;
     const size = statSync(p).size;
@@ -446,10 +469,103 @@ function openclipartLists() {
     if (isBw) bw.push(p);
     else if (colors.size >= 3 && colors.size <= 10) flat.push(p);
     if (!isBw && colors.size === 3 && colors.has('#000000') && colors.has('#ffffff')) twoColour.push(p);
+    const width = outlineWidth(text);
+    if (width > 0) {
+      // Width in pixels at the kind's long side of 600 px.
+      const px = width * pixelsPerUnit(text, 600) * Math.min(1, svgAspect(text));
+      if (px >= OUTLINE_PX_MIN && px <= OUTLINE_PX_MAX) outlined.push(p);
+      else if (px >= HAIRLINE_PX_MIN && px <= HAIRLINE_PX_MAX) hairline.push(p);
+    }
   }
   busy.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return { base, bw, flat, twoColour, gradient, busy: busy.map(([p]) => p) };
+  return { base, bw, flat, twoColour, gradient, busy: busy.map(([p]) => p), outlined, hairline };
 }
+
+/** Outlines of the stroke kind's clip art: 1.5–12 px wide at long side 600; hairlines 0.25–1 px. */
+const OUTLINE_PX_MIN = 1.5;
+const OUTLINE_PX_MAX = 12;
+const HAIRLINE_PX_MIN = 0.25;
+const HAIRLINE_PX_MAX = 1;
+
+/** Width / height of an SVG's viewBox (else its width and height attributes), 1 when unknown. */
+function svgAspect(text) {
+  const root = text.match(/<svg\b[^>]*>/)?.[0] ?? '';
+  const vb = root.match(/viewBox\s*=\s*["']\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)[\s,]+([\d.eE+]+)/);
+  const w = root.match(/\swidth\s*=\s*["']\s*([\d.eE+]+)/);
+  const h = root.match(/\sheight\s*=\s*["']\s*([\d.eE+]+)/);
+  const [x, y] = vb ? [parseFloat(vb[1]), parseFloat(vb[2])] : w && h ? [parseFloat(w[1]), parseFloat(h[1])] : [1, 1];
+  return x > 0 && y > 0 ? x / y : 1;
+}
+
+/**
+ * The width (user units) an SVG's outlines share, or 0: at least 3 stroked elements (svgstats
+ * strokeWidths), 80 % of them of one width, half of them around a fill (outlines, not free
+ * lines), and no transform anywhere (so the width written is the width drawn).
+ */
+function outlineWidth(text) {
+  if (/\stransform\s*=/.test(text)) return 0;
+  const strokes = strokeWidths(text);
+  if (strokes.length < 3 || strokes.filter((s) => s.filled).length * 2 < strokes.length) return 0;
+  return sharedWidth(strokes.map((s) => s.width), 0.8);
+}
+
+/** The width at least `share` of `widths` have (to 3 significant digits), or 0. */
+function sharedWidth(widths, share) {
+  const counts = new Map();
+  for (const w of widths) counts.set(w.toPrecision(3), (counts.get(w.toPrecision(3)) ?? 0) + 1);
+  const [width, n] = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? ['0', 0];
+  return n >= share * widths.length ? parseFloat(width) : 0;
+}
+
+/**
+ * The stroke kind: pictures an artist drew with strokes of one width, each rendered from the
+ * artist's SVG (kept as .ref.svg) with the width in the manifest (`stroke_width` in the SVG's
+ * units, `stroke_width_px` in the PNG's pixels). Icons: heroicons' outline set and Iconoir's
+ * regular set (every stroke 1.5 units of a 24-unit box), at 256 px; openclipart pieces outlined
+ * with one stroke width (outlined clip art) or with a hairline under a pixel, at long side 600;
+ * text set in DejaVu with an outline stroke. `picks` chooses which files (the validation and
+ * the tuning set take other ones); `avoid`: sets whose files are not taken again.
+ */
+function buildStrokes(set, oc, picks, avoid) {
+  const add = (id, img, pkg, path, processing, note, text, width) => {
+    set.add('stroke', id, img, pkg, path, processing, note, text);
+    // The npm files are not under the Debian root: their bytes mark them used here.
+    set.used.add(sha1(Buffer.from(text)));
+    Object.assign(set.images[set.images.length - 1], { stroke_width: width, stroke_width_px: Number((width * pixelsPerUnit(text, img.width)).toFixed(3)) });
+  };
+  const any = () => true;
+  const hero = npmPackage('heroicons');
+  for (const [p, text, img] of everyNew(realSvgs(join(hero, '24/outline')), picks.icons, picks.heroOffset, 256, avoid, any)) {
+    add(`heroicons-${idOf(p)}`, img, 'heroicons', `npm:heroicons@${NPM_PACKAGES.heroicons}/${relative(hero, p)}`, 'resvg, 256px, over white', 'line icon drawn with strokes (heroicons outline)', text, sharedWidth(strokeWidths(text).map((s) => s.width), 1));
+  }
+  const iconoir = npmPackage('iconoir');
+  // Only icons whose every stroke has the set's width (a few are drawn at 1.2–1.5).
+  const iconoirFiles = realSvgs(join(iconoir, 'icons/regular')).filter((p) => sharedWidth(strokeWidths(readFileSync(p, 'utf8')).map((s) => s.width), 1) === 1.5);
+  for (const [p, text, img] of everyNew(iconoirFiles, picks.icons, picks.iconoirOffset, 256, avoid, any)) {
+    add(`iconoir-${idOf(p)}`, img, 'iconoir', `npm:iconoir@${NPM_PACKAGES.iconoir}/${relative(iconoir, p)}`, 'resvg, 256px, over white', 'line icon drawn with strokes (Iconoir regular)', text, 1.5);
+  }
+  for (const [p, text, img] of everyNew(oc.outlined, picks.outlined, picks.clipOffset, 600, avoid, any)) {
+    add(`outlined-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'clip art outlined with strokes of one width', text, outlineWidth(text));
+  }
+  for (const [p, text, img] of everyNew(oc.hairline, picks.hairline, picks.clipOffset, 600, avoid, any)) {
+    add(`hairline-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'art outlined with a hairline thinner than a pixel', text, outlineWidth(text));
+  }
+  // Text: outlined lettering (a fill and an outline stroke) and hollow lettering (the outline only).
+  const fonts = join(root, 'usr/share/fonts/truetype/dejavu');
+  for (const { id, fill, width, size } of picks.text) {
+    const words = ['Strokes', 'and outlines'];
+    const lines = words.map((t, i) => `<text x="16" y="${16 + (i + 1) * size * 1.2}" font-family="DejaVu Sans" font-weight="bold" font-size="${size}" fill="${fill}" stroke="#1a1a1a" stroke-width="${width}" stroke-linejoin="round">${t}</text>`).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size * 9}" height="${32 + words.length * size * 1.2}" viewBox="0 0 ${size * 9} ${32 + words.length * size * 1.2}">${lines}</svg>`;
+    const img = renderSvg(svg, size * 9, [join(fonts, 'DejaVuSans-Bold.ttf')]);
+    add(`text-${id}`, img, 'fonts-dejavu-core', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf', 'SVG <text> with a stroke, rendered with resvg, over white', fill === 'none' ? 'hollow lettering (outline stroke only)' : 'lettering with an outline stroke', svg, width);
+  }
+}
+
+/** Which stroke-kind files the validation set takes; the tuning set takes others (offsets). */
+const STROKE_PICKS = {
+  report: { icons: 6, heroOffset: 3, iconoirOffset: 5, outlined: 4, hairline: 2, clipOffset: 0, text: [{ id: 'outlined', fill: '#f2c230', width: 3, size: 64 }, { id: 'hollow', fill: 'none', width: 2, size: 64 }] },
+  tune: { icons: 4, heroOffset: 30, iconoirOffset: 100, outlined: 3, hairline: 1, clipOffset: 2, text: [{ id: 'outlined', fill: '#4a90d9', width: 4, size: 56 }] },
+};
 
 /**
  * Share of neighbouring pixel pairs (right and below) whose BT.601 luma steps add up to < 2
@@ -533,7 +649,7 @@ class ImageSet {
   }
 }
 
-/** The validation set (report on it): the corpus's six kinds, smooth photos and the gradient kind. */
+/** The validation set (report on it): the corpus's six kinds, smooth photos, the gradient kind and the stroke kind. */
 function buildValidation(set, oc, photos) {
   // Clip art: 10 flat-colour pieces across the collection, plus two-colour logos with outlines.
   for (const [p, text, img] of everyRendered(oc.flat, 10, 3, 600)) {
@@ -636,6 +752,7 @@ function buildValidation(set, oc, photos) {
   for (const [p, text, img] of everyNew(oc.busy, 1, 0, 600, [set])) {
     set.add('gradient', `scene-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'busy scene, dozens of gradients (the largest such file)', text);
   }
+  buildStrokes(set, oc, STROKE_PICKS.report, [set]);
 }
 
 /**
@@ -673,6 +790,7 @@ function buildTuning(set, report, oc, photos) {
   for (const { path, img } of [photos[1], photos[3]]) {
     set.add('photo', `smooth-${idOf(path)}`, img, 'mate-backgrounds', sysPath(path), 'area-averaged to long side 600 px, over white', 'smooth photo');
   }
+  buildStrokes(set, oc, STROKE_PICKS.tune, avoid);
 }
 
 function main() {

@@ -31,7 +31,10 @@
  * connection cut while the request was still being written (EPIPE, seen in Node): the service never
  * had the whole request, so it charged nothing, and the call backs off and is retried like a 503.
  * That is what a load balancer does when it answers 503 itself (no server in its pool) and closes
- * the connection before an upload larger than its buffer is through.
+ * the connection before an upload larger than its buffer is through. A call that may have been
+ * charged and lost its connection otherwise (reset, replica killed, body cut) is thrown as an
+ * ApiClientError with code −20 (`chargeUnknown`, status 0, the network error as its `cause`)
+ * whose message says the call may or may not have been charged and how to check.
  */
 
 import { forRealService, isRealServiceUrl } from './extensions.js';
@@ -136,8 +139,14 @@ export type FieldValue = string | number | boolean;
  * numbers as plain decimals.
  */
 export type Fields = (DottedOptions & NestedOptions) | Iterable<readonly [string, FieldValue]>;
-/** `/download` parameters: the output options of Fields and `receipt` (an upgraded preview's X-Receipt). */
-export type DownloadFields = (DottedOptions & NestedOptions & { readonly receipt?: string }) | Iterable<readonly [string, FieldValue]>;
+/** The `output.*` options, dotted: the only API parameters `/download` takes besides `receipt`. */
+export type DottedOutputOptions = { readonly [K in keyof DottedOptions as K extends `output.${string}` ? K : never]: DottedOptions[K] };
+/**
+ * `/download` parameters: the output options of Fields (dotted or nested under `output`) and
+ * `receipt` (an upgraded preview's X-Receipt). A `processing.*`, `input.*`, `mode` or other
+ * vectorize-only option does not compile (at run time it is 1019: it needs a new /vectorize).
+ */
+export type DownloadFields = (DottedOutputOptions & Pick<NestedOptions, 'output'> & { readonly receipt?: string }) | Iterable<readonly [string, FieldValue]>;
 
 export interface FileResult {
   readonly status: number;
@@ -293,6 +302,50 @@ function isCutWhileSending(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * Did the connection break after the request may have reached the service (reset, closed by the
+ * peer)? Node's fetch (undici) says so with these codes on the error's causes. Not a refused or
+ * unresolved connection (nothing was sent), and never true in browsers, whose "Failed to fetch"
+ * has no cause (a CORS refusal, an unreachable host: the page explains those itself).
+ */
+const LOST_AFTER_SENDING_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+function isLostAfterSending(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (LOST_AFTER_SENDING_CODES.has(String((current as { code?: unknown }).code))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The text of a network error and its causes (`fetch failed: read ECONNRESET`). */
+function networkErrorText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current.message !== '' && !parts.includes(current.message)) parts.push(current.message);
+    current = current.cause;
+  }
+  return parts.length > 0 ? parts.join(': ') : String(error);
+}
+
+/**
+ * The error for a call that may have been charged and lost its connection after the request went
+ * out (the service may have charged it before the answer was cut): says so, and how to check.
+ */
+function chargeUnknownError(url: string, path: RequestPlan['path'], cause: unknown): ApiClientError {
+  const again = path === 'download' ? 'downloading again without the receipt' : 'sending it again';
+  const check = `compare the account's credits (GET /account; \`tracelab account --remote\`) with those before the call: ${again} may charge it twice`;
+  return new ApiClientError(
+    0,
+    ERROR_CODES.chargeUnknown,
+    `The connection to ${url} was lost before its answer arrived (${networkErrorText(cause)}): the call may or may not have been charged. To check, ${check}.`,
+    undefined,
+    { cause },
+  );
 }
 
 /** `Retry-After` as seconds (delta-seconds or HTTP-date relative to `now`). */
@@ -498,6 +551,9 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   async function send(plan: RequestPlan, signal: AbortSignal | undefined): Promise<Exchange> {
+    if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
+      throw parameterError(`signal must be an AbortSignal; received ${signal === null ? 'null' : typeof signal}`);
+    }
     const headers: Record<string, string> = { Accept: plan.accept };
     if (auth !== undefined) headers['Authorization'] = auth;
     let networkRetries = 0;
@@ -505,11 +561,13 @@ export function createClient(options: ClientOptions): ApiClient {
       if (signal?.aborted) throw abortReason(signal);
       const current = attemptSignal(signal, timeoutMs, clock);
       let exchange: Exchange | undefined;
+      let answered = false;
       try {
         const init: RequestInit = { method: plan.method, headers, signal: current.signal };
         if (plan.body !== undefined) init.body = plan.body();
         const res = await raceAbort(doFetch(`${base}/${plan.path}`, init), current.signal);
         current.touch();
+        answered = true;
         exchange = { res, bytes: await readBody(res, current) };
       } catch (e) {
         if (signal?.aborted) throw abortReason(signal);
@@ -519,6 +577,8 @@ export function createClient(options: ClientOptions): ApiClient {
         } else if (plan.retryNetworkError && networkRetries < 1 && attempt < maxAttempts) {
           networkRetries++;
           continue;
+        } else if (!current.timedOut() && !plan.retryNetworkError && (answered || isLostAfterSending(e))) {
+          throw chargeUnknownError(`${base}/${plan.path}`, plan.path, e);
         } else throw error;
       } finally {
         current.dispose();

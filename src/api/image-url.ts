@@ -1,8 +1,9 @@
 /**
  * The checks on an image fetched from an address, made by both the service (`image.url`,
  * service-image.ts) and the playground (an address typed on the page, src/ui/image-sources.ts).
- * One function per condition, so the same condition gives the same code, status and message in
- * both (reference §4.2: 1020 not 200, 1021 not an image, 1022 not fetched, 1024 not an address;
+ * One function per condition, so the same condition gives the same code and status in both, and
+ * the same message except where a fetch failed: there the service gives one message for every
+ * reason (urlNotFetchedError) (reference §4.2: 1020 not 200, 1021 not an image, 1022 not fetched, 1024 not an address;
  * 1012 too many bytes). Where the two rightly differ, it is an argument with its reason: the page
  * resolves relative addresses against itself (`base`) and accepts any media type but a web page
  * (it looks at the bytes), the service takes absolute addresses and wants image/*.
@@ -47,7 +48,17 @@ export function parseImageUrl(raw: string, base?: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw urlInvalidError(`The image URL must start with http:// or https://; received ${JSON.stringify(url.protocol)}.`);
   }
+  // Never forwarded (the server would hand the user's password to whatever the address names) and
+  // never quoted back: the message names neither.
+  if (url.username !== '' || url.password !== '') {
+    throw urlInvalidError('The image URL carries a user name or password (user:password@…); give the address of a public image without credentials.');
+  }
   return url;
+}
+
+/** An image URL as echoed back (the form echo, messages): any `user:password@` replaced by `***@`. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/*)[^/?#]*@/, '$1***@');
 }
 
 /** 400 / 1022: fetching `href` took longer than `timeoutMs`. */
@@ -56,6 +67,22 @@ export function urlTimeoutError(href: string, timeoutMs: number): TracelabError 
     ERROR_CODES.urlFetchFailed,
     400,
     `Fetching ${quotedUrl(href)} took longer than ${timeoutMs / 1000} s; try again, or download the image and use the file.`,
+  );
+}
+
+/**
+ * The service's one answer for an image address it did not get an image from, whatever the reason
+ * (a refused non-public address, no connection, a reset, the 30-s timeout, or — with `code` 1020 —
+ * an answer other than HTTP 200): a fetcher on the server must not tell a caller what answers
+ * behind an address, or it becomes a scanner of the server's network. The codes stay the
+ * reference's (§4.2: 1020 not 200, 1022 not fetched); the page, which fetches from the user's own
+ * browser, says more (urlFetchFailedError, urlTimeoutError, checkImageAnswer).
+ */
+export function urlNotFetchedError(href: string, code: typeof ERROR_CODES.urlFetchFailed | typeof ERROR_CODES.urlNotOk = ERROR_CODES.urlFetchFailed): TracelabError {
+  return new TracelabError(
+    code,
+    400,
+    `No image could be fetched from ${quotedUrl(href)}: the service fetches public addresses only, which must answer HTTP 200 with an image within ${URL_FETCH_TIMEOUT_MS / 1000} s.`,
   );
 }
 

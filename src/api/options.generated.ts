@@ -13,7 +13,7 @@ export interface DottedOptions {
   /**
    * Largest input · pixels — Larger inputs are shrunk to at most this many pixels (width × height) before tracing.
    *
-   * Allowed: integer 100…3145828.
+   * Allowed: integer 100…3,145,828.
    * @defaultValue `2097252`
    */
   readonly 'input.max_pixels'?: number;
@@ -46,14 +46,14 @@ export interface DottedOptions {
    */
   readonly 'processing.shapes.min_area_px'?: number;
   /**
-   * Input colour profile — How an ICC profile embedded in the input is handled.
+   * Input colour profile — How an ICC profile embedded in the input is handled: ignore traces the stored values; preserve converts them to sRGB through an RGB or grey matrix/TRC profile first.
    *
    * Allowed: ignore | preserve.
    * @defaultValue `ignore`
    */
   readonly 'processing.color_profile.input'?: 'ignore' | 'preserve';
   /**
-   * Output colour profile — ICC profile behaviour for output files.
+   * Output colour profile — ICC profile behaviour for output files: preserve embeds the input's RGB profile (when the colours are still in it) in PNG, PDF and EPS.
    *
    * Allowed: ignore | preserve.
    * @defaultValue `ignore`
@@ -321,7 +321,7 @@ export interface DottedOptions {
   /**
    * Scale · × — Uniform scale factor; takes precedence over width/height.
    *
-   * Allowed: number 0…1000.
+   * Allowed: number 0…1,000.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.scale'?: number;
@@ -370,14 +370,14 @@ export interface DottedOptions {
   /**
    * Input resolution · dpi — Override the input image's DPI (default: from the file).
    *
-   * Allowed: number 1…1000000.
+   * Allowed: number 1…1,000,000.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.input_dpi'?: number;
   /**
    * Output resolution · dpi — Output DPI, used to convert physical units to pixels.
    *
-   * Allowed: number 1…1000000.
+   * Allowed: number 1…1,000,000.
    * @defaultValue none (absent unless given)
    */
   readonly 'output.size.output_dpi'?: number;
@@ -424,7 +424,7 @@ export interface NestedOptions {
     /**
      * Largest input · pixels — Larger inputs are shrunk to at most this many pixels (width × height) before tracing.
      *
-     * Allowed: integer 100…3145828.
+     * Allowed: integer 100…3,145,828.
      * @defaultValue `2097252`
      */
     readonly max_pixels?: number;
@@ -464,14 +464,14 @@ export interface NestedOptions {
     };
     readonly color_profile?: {
       /**
-       * Input colour profile — How an ICC profile embedded in the input is handled.
+       * Input colour profile — How an ICC profile embedded in the input is handled: ignore traces the stored values; preserve converts them to sRGB through an RGB or grey matrix/TRC profile first.
        *
        * Allowed: ignore | preserve.
        * @defaultValue `ignore`
        */
       readonly input?: 'ignore' | 'preserve';
       /**
-       * Output colour profile — ICC profile behaviour for output files.
+       * Output colour profile — ICC profile behaviour for output files: preserve embeds the input's RGB profile (when the colours are still in it) in PNG, PDF and EPS.
        *
        * Allowed: ignore | preserve.
        * @defaultValue `ignore`
@@ -795,7 +795,7 @@ export interface NestedOptions {
       /**
        * Scale · × — Uniform scale factor; takes precedence over width/height.
        *
-       * Allowed: number 0…1000.
+       * Allowed: number 0…1,000.
        * @defaultValue none (absent unless given)
        */
       readonly scale?: number;
@@ -844,14 +844,14 @@ export interface NestedOptions {
       /**
        * Input resolution · dpi — Override the input image's DPI (default: from the file).
        *
-       * Allowed: number 1…1000000.
+       * Allowed: number 1…1,000,000.
        * @defaultValue none (absent unless given)
        */
       readonly input_dpi?: number;
       /**
        * Output resolution · dpi — Output DPI, used to convert physical units to pixels.
        *
-       * Allowed: number 1…1000000.
+       * Allowed: number 1…1,000,000.
        * @defaultValue none (absent unless given)
        */
       readonly output_dpi?: number;

@@ -11,7 +11,7 @@
 
 import type { EngineParams, Rgba } from '../engine/types.js';
 import type { OutputOptions } from '../formats/types.js';
-import { parameterError, type TracelabError } from '../engine/errors.js';
+import { groupDigits, parameterError, type TracelabError } from '../engine/errors.js';
 import { formatHexColor, parseHexColor, parsePalette, quoteReceived } from './palette.js';
 
 export type Endpoint = 'vectorize' | 'download';
@@ -219,9 +219,9 @@ export const OPTION_SCHEMA = [
   floatOpt('processing.shapes.min_area_px', ['Minimum area', 'px²'], 'processing', 0, 100, 0.125,
     'Shapes smaller than this area (px²) are removed (despeckle).', VECTORIZE),
   enumOpt('processing.color_profile.input', 'Input colour profile', 'processing.color_profile', ['ignore', 'preserve'], 'ignore',
-    'How an ICC profile embedded in the input is handled.', VECTORIZE),
+    'How an ICC profile embedded in the input is handled: ignore traces the stored values; preserve converts them to sRGB through an RGB or grey matrix/TRC profile first.', VECTORIZE),
   enumOpt('processing.color_profile.output', 'Output colour profile', 'processing.color_profile', ['ignore', 'preserve'], 'ignore',
-    'ICC profile behaviour for output files.', VECTORIZE),
+    "ICC profile behaviour for output files: preserve embeds the input's RGB profile (when the colours are still in it) in PNG, PDF and EPS.", VECTORIZE),
   shape('processing.parameterizedShapes.ellipse.general.enabled', 'Ellipses', 'general ellipses'),
   shape('processing.parameterizedShapes.ellipse.circle.enabled', 'Circles', 'circles'),
   shape('processing.parameterizedShapes.triangle.general.enabled', 'Triangles', 'general triangles'),
@@ -375,7 +375,7 @@ export function describeAllowed(spec: OptionSpec): string {
 }
 
 function formatNumber(n: number): string {
-  return Math.abs(n) >= 1e9 ? n.toExponential().replace('e+', 'e') : String(n);
+  return Math.abs(n) >= 1e9 ? n.toExponential().replace('e+', 'e') : groupDigits(n);
 }
 
 /** Parse one field's text per its spec. Throws `parameterError` naming field, allowed set and value. */
@@ -606,19 +606,6 @@ export function toOutputOptions(opts: VectorizeOptions): OutputOptions {
   };
 }
 
-/**
- * Options that are valid API values but that this version does not honour. Asking for one is an
- * error rather than being silently ignored: a user comparing with the real service must not get
- * a different file without being told.
- */
-function unsupportedOption(o: VectorizeOptions): string | undefined {
-  if (o['processing.color_profile.input'] !== 'ignore') return `processing.color_profile.input=${o['processing.color_profile.input']}`;
-  if (o['processing.color_profile.output'] !== 'ignore') return `processing.color_profile.output=${o['processing.color_profile.output']}`;
-  // Stroked outlines with the fills they border extended under them (issue 38, item 5) are not built yet.
-  if (o['tracelab.strokes'] === 'auto') return 'tracelab.strokes=auto';
-  return undefined;
-}
-
 /** Fields that set the page's size: their documented ranges start at 0, which gives no page. */
 const PAGE_SIZE_FIELDS = ['output.size.scale', 'output.size.width', 'output.size.height'] as const;
 
@@ -636,25 +623,18 @@ export function checkFieldValue(name: string, value: unknown): void {
   }
 }
 
-/** Output options that contradict each other (400 / 1019 naming the fields). */
-function contradiction(o: VectorizeOptions): string | undefined {
-  if (o['output.gap_filler.clip'] && o['output.gap_filler.enabled'] && o['output.file_format'] === 'svg' && o['output.svg.version'] === 'svg_tiny_1_2') {
-    return 'output.gap_filler.clip=true needs clipping paths, which output.svg.version=svg_tiny_1_2 does not have; use output.svg.version=svg_1_1, or output.gap_filler.clip=false (unclipped gap-filler strokes).';
-  }
-  return undefined;
-}
-
 /**
  * The checks of parsed options beyond each field's range (what planVectorize and a Tracelab server
- * refuse with 400 / 1019 before any work): the page-size rule (checkFieldValue), contradicting
- * output options, values not implemented.
+ * refuse with 400 / 1019 before any work): the page-size rule (checkFieldValue), and
+ * tracelab.strokes=auto (not built yet). Every documented value and
+ * combination of the others is implemented (issue 41: the colour profiles and a clipped gap filler in SVG Tiny 1.2
+ * used to be refused here).
  */
 export function checkCombination(options: VectorizeOptions): void {
   for (const name of PAGE_SIZE_FIELDS) checkFieldValue(name, options[name]);
-  const contradicted = contradiction(options);
-  if (contradicted) throw parameterError(contradicted);
-  const unsupported = unsupportedOption(options);
-  if (unsupported) {
-    throw parameterError(`${unsupported} is a valid API value, but this version of tracelab does not implement it yet`);
+  // The Tracelab extension's stroked outlines with the fills they border extended under them
+  // (issue 38, item 5) are not built yet: asked for, auto is refused rather than traced as none.
+  if (options['tracelab.strokes'] === 'auto') {
+    throw parameterError('tracelab.strokes=auto is a valid value, but this version of tracelab does not implement it yet');
   }
 }

@@ -6,7 +6,8 @@
 import { decodeImage } from '../decode/index.js';
 import { MAX_ACCEPTED_PIXELS, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
 import { inLineRunner, traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
-import type { EngineParams, ImageProfile, StrokeStats, TraceResult, TraceStats } from '../engine/types.js';
+import type { EngineParams, ImageProfile, RgbaImage, StrokeStats, TraceResult, TraceStats } from '../engine/types.js';
+import { parseIccProfile } from '../decode/icc.js';
 import { forEachDrawable, type OutputPlan } from '../formats/plan.js';
 import { writeFile } from './write-file.js';
 import type { OutputOptions } from '../formats/types.js';
@@ -48,6 +49,8 @@ export interface PixelInput {
   readonly data: Uint8Array | Uint8ClampedArray;
   /** Pixels per inch, when the caller knows it (sets the natural page size of PDF/EPS, like a file's pHYs). */
   readonly dpi?: number;
+  /** The ICC profile the colours are in, when the file embedded one (processing.color_profile.*). */
+  readonly colorProfile?: Uint8Array;
 }
 
 /**
@@ -67,24 +70,73 @@ export function checkPixels(pixels: PixelInput): void {
 }
 
 /**
+ * What `processing.color_profile.*` make of the pixels' embedded profile: the pixels to trace and the profile to
+ * embed in the output. Input `preserve` converts RGB and grey matrix/TRC profiles to sRGB (src/decode/icc.ts);
+ * output `preserve` embeds the profile the traced colours are still in — the input's RGB profile unless input
+ * `preserve` converted them to sRGB (then there is nothing to embed: sRGB is what an untagged file means). A
+ * profile icc.ts cannot apply (LUT-only, CMYK) leaves the pixels as they are. Without a profile, or with both
+ * fields `ignore`, the pixels are handed on untouched.
+ */
+function applyColorProfile(plan: VectorizePlan, pixels: PixelInput): { image: RgbaImage; embed?: Uint8Array } {
+  const image = { width: pixels.width, height: pixels.height, data: pixels.data };
+  const profileBytes = pixels.colorProfile;
+  const input = plan.options['processing.color_profile.input'];
+  const output = plan.options['processing.color_profile.output'];
+  if (!profileBytes || (input === 'ignore' && output === 'ignore')) return { image };
+  const profile = parseIccProfile(profileBytes);
+  if (!profile) return { image };
+  let converted = false;
+  if (input === 'preserve' && profile.toSrgb) {
+    converted = true;
+    if (!profile.isSrgb) image.data = srgbCopy(pixels.data, profile.toSrgb);
+  }
+  const embed = output === 'preserve' && !converted && profile.colorSpace === 'RGB' ? profileBytes : undefined;
+  return embed ? { image, embed } : { image };
+}
+
+/**
+ * The sRGB conversion of `data`, made once per pixel array: a retrace of the same picture (the playground's option
+ * changes) then hands the engine the same array, so its memo of earlier stages still applies.
+ */
+const SRGB_COPIES = new WeakMap<object, Uint8Array>();
+function srgbCopy(data: Uint8Array | Uint8ClampedArray, toSrgb: (rgba: Uint8Array) => Uint8Array): Uint8Array {
+  let copy = SRGB_COPIES.get(data);
+  if (!copy) SRGB_COPIES.set(data, (copy = toSrgb(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.length))));
+  return copy;
+}
+
+/** What decides a trace's result besides the picture: a cached trace with the same key is the same trace. */
+export function traceKey(plan: VectorizePlan): string {
+  const o = plan.options;
+  return JSON.stringify([plan.engineParams, o['processing.color_profile.input'], o['processing.color_profile.output']]);
+}
+
+/** The trace with what the pipeline adds to the engine's: the input's resolution and the profile to embed. */
+function withInputFacts(traced: TraceResult, pixels: PixelInput, embed: Uint8Array | undefined): TraceResult {
+  // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
+  let result = pixels.dpi ? { ...traced, inputDpi: pixels.dpi } : traced;
+  if (embed) result = { ...result, colorProfile: embed };
+  return result;
+}
+
+/**
  * Trace decoded pixels (a file's, or a caller's). With a `runner` (a pool of engine threads) large
  * images are split across its threads; the result is the same bytes either way.
  */
 export async function tracePixels(plan: VectorizePlan, pixels: PixelInput, hooks: TraceHooks = {}, runner?: JobRunner): Promise<TraceResult> {
   checkPixels(pixels);
-  const image = { width: pixels.width, height: pixels.height, data: pixels.data };
+  const { image, embed } = applyColorProfile(plan, pixels);
   // A checkpoint needs the awaiting driver even without threads (same bytes either way).
   const driver = runner ?? (hooks.checkpoint ? inLineRunner(hooks.checkpoint) : undefined);
   const traced = driver ? await traceImageWith(driver, image, plan.engineParams, hooks) : traceImage(image, plan.engineParams, hooks);
-  // The file's resolution sets the natural page size of PDF/EPS and physical units (reference §3.10).
-  return pixels.dpi ? { ...traced, inputDpi: pixels.dpi } : traced;
+  return withInputFacts(traced, pixels, embed);
 }
 
 /** The synchronous twin of tracePixels (no thread pool): for callers that run it in a worker of their own. */
 export function tracePixelsSync(plan: VectorizePlan, pixels: PixelInput, hooks: TraceHooks = {}): TraceResult {
   checkPixels(pixels);
-  const traced = traceImage({ width: pixels.width, height: pixels.height, data: pixels.data }, plan.engineParams, hooks);
-  return pixels.dpi ? { ...traced, inputDpi: pixels.dpi } : traced;
+  const { image, embed } = applyColorProfile(plan, pixels);
+  return withInputFacts(traceImage(image, plan.engineParams, hooks), pixels, embed);
 }
 
 /**
@@ -110,8 +162,13 @@ export async function traceBytes(
 export async function decodeBytes(bytes: Uint8Array): Promise<PixelInput> {
   if (bytes.length === 0) throw unreadableImageError('the input is empty (0 bytes)');
   const decoded = await decodeImage(bytes);
-  const pixels = { width: decoded.width, height: decoded.height, data: decoded.data };
-  return decoded.dpi ? { ...pixels, dpi: decoded.dpi.x } : pixels;
+  return {
+    width: decoded.width,
+    height: decoded.height,
+    data: decoded.data,
+    ...(decoded.dpi ? { dpi: decoded.dpi.x } : {}),
+    ...(decoded.iccProfile ? { colorProfile: decoded.iccProfile } : {}),
+  };
 }
 
 /** The engine's gradient counts (tracelab.gradients): present only when above 0. */

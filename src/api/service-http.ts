@@ -4,11 +4,19 @@
  */
 
 import { ERROR_CODES, parameterError, TracelabError } from '../engine/errors.js';
+import { withoutCredentials } from './image-url.js';
 import { formatCredits } from './pricing.js';
 
 export const AUTH_REALM = 'tracelab';
 /** Longest echoed text value in `dataReceived`; longer values are cut and marked. */
 export const ECHO_MAX_CHARS = 200;
+/** Most field values echoed in `dataReceived`; the rest of a form is not echoed. */
+export const ECHO_MAX_ENTRIES = 100;
+/**
+ * Most parts (fields and files) of one form; more → 400 / 1019 before the form is parsed. The API
+ * has a few dozen parameters; without a cap the 40-MiB body holds ~800,000 of them.
+ */
+export const MAX_FORM_PARTS = 1000;
 
 export type EchoValue = string | { filename: string; bytes: number; type: string };
 export type DataReceived = Record<string, EchoValue | EchoValue[]>;
@@ -20,14 +28,61 @@ export interface ParsedForm {
   readonly dataReceived: DataReceived;
 }
 
-function echo(value: string | File): EchoValue {
+function echo(name: string, value: string | File): EchoValue {
   if (typeof value !== 'string') return { filename: value.name, bytes: value.size, type: value.type };
-  return value.length > ECHO_MAX_CHARS ? `${value.slice(0, ECHO_MAX_CHARS)}… (${value.length} characters)` : value;
+  const text = name === 'image.url' ? withoutCredentials(value) : value;
+  return text.length > ECHO_MAX_CHARS ? `${text.slice(0, ECHO_MAX_CHARS)}… (${text.length} characters)` : text;
+}
+
+/**
+ * How many times `needle` occurs in `bytes`, counting stops past `stopAfter`. Linear in the bytes
+ * when `needle` starts with CR LF and has no CR after it (a multipart delimiter): a partial match
+ * never overlaps the next candidate, which starts at a later CR.
+ */
+function countDelimiters(bytes: Uint8Array, needle: Uint8Array, stopAfter: number): number {
+  const first = needle[0]!;
+  let count = 0;
+  // A plain loop: indexOf per candidate costs a call each, seconds on a body full of CRs.
+  for (let at = 0; at < bytes.length && count <= stopAfter; at++) {
+    if (bytes[at] !== first) continue;
+    let matched = 1;
+    while (matched < needle.length && bytes[at + matched] === needle[matched]) matched++;
+    if (matched === needle.length) count++;
+    at += matched - 1;
+  }
+  return count;
+}
+
+/** The multipart boundary of a Content-Type (RFC 2046 §5.1.1 characters, 1–70 of them), or undefined. */
+function multipartBoundary(type: string): string | undefined {
+  if (!/^\s*multipart\/form-data\s*;/i.test(type)) return undefined;
+  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i.exec(type);
+  const boundary = m?.[1] ?? m?.[2];
+  return boundary !== undefined && /^[0-9A-Za-z'()+_,\-./:=? ]+$/.test(boundary) ? boundary : undefined;
+}
+
+/** The number of parts `bytes` holds as a form of Content-Type `type`, counted at most to just past the cap. */
+function formPartCount(bytes: Uint8Array, type: string): number {
+  const boundary = multipartBoundary(type);
+  if (boundary !== undefined) {
+    const delimiter = new TextEncoder().encode(`\r\n--${boundary}`);
+    // The first delimiter may open the body without the CR LF before it; the last one closes the form.
+    const opening = bytes[0] === 0x2d && bytes[1] === 0x2d ? 1 : 0;
+    return Math.max(0, opening + countDelimiters(bytes, delimiter, MAX_FORM_PARTS + 1) - 1);
+  }
+  if (/^\s*application\/x-www-form-urlencoded/i.test(type)) {
+    let count = bytes.length > 0 ? 1 : 0;
+    for (let at = 0; at < bytes.length && count <= MAX_FORM_PARTS; at++) if (bytes[at] === 0x26) count++;
+    return count;
+  }
+  return 0; // not a form: formData() refuses it below
 }
 
 /**
  * Reads the body as `multipart/form-data` (or url-encoded). A request without a body reads as an
- * empty form; a body that cannot be parsed is 400/1019.
+ * empty form; a body that cannot be parsed, or has more than MAX_FORM_PARTS parts, is 400/1019.
+ * Linear in the body: the parts are counted with one scan before the platform parser runs, and
+ * the echo (`dataReceived`) keeps at most ECHO_MAX_ENTRIES values.
  */
 export async function readForm(request: Request): Promise<ParsedForm> {
   const strings: Array<[string, string]> = [];
@@ -35,20 +90,33 @@ export async function readForm(request: Request): Promise<ParsedForm> {
   const dataReceived: DataReceived = {};
   const type = request.headers.get('Content-Type') ?? '';
   if (request.body === null && type === '') return { strings, files, dataReceived };
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    throw parameterError(
+  const unreadable = (): TracelabError =>
+    parameterError(
       `The request body could not be read as multipart/form-data (Content-Type ${JSON.stringify(type.slice(0, 100))}); send the parameters as multipart form fields.`,
     );
+  let form: FormData;
+  try {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const parts = formPartCount(bytes, type);
+    if (parts > MAX_FORM_PARTS) {
+      throw parameterError(`The form has more than ${MAX_FORM_PARTS} fields; the API takes a few dozen parameters at most.`);
+    }
+    form = await new Response(bytes, { headers: { 'Content-Type': type } }).formData();
+  } catch (e) {
+    if (e instanceof TracelabError) throw e;
+    throw unreadable();
   }
+  let echoed = 0;
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') strings.push([name, value]);
     else files.push([name, value]);
-    const e = echo(value);
+    if (echoed >= ECHO_MAX_ENTRIES) continue;
+    echoed++;
+    const e = echo(name, value);
     const prev = dataReceived[name];
-    dataReceived[name] = prev === undefined ? e : Array.isArray(prev) ? [...prev, e] : [prev, e];
+    if (prev === undefined) dataReceived[name] = e;
+    else if (Array.isArray(prev)) prev.push(e);
+    else dataReceived[name] = [prev, e];
   }
   return { strings, files, dataReceived };
 }

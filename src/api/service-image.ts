@@ -4,7 +4,7 @@
  */
 
 import { checkImageBytes, ERROR_CODES, missingImageError, parameterError, TracelabError } from '../engine/errors.js';
-import { checkImageAnswer, parseImageUrl, readImageBody, URL_FETCH_TIMEOUT_MS, urlFetchFailedError, urlTimeoutError } from './image-url.js';
+import { checkImageAnswer, parseImageUrl, readImageBody, URL_FETCH_TIMEOUT_MS, urlNotFetchedError } from './image-url.js';
 import type { ParsedForm } from './service-http.js';
 
 export { MAX_IMAGE_BYTES } from '../engine/errors.js';
@@ -63,18 +63,19 @@ export async function fileBytes(file: File): Promise<Uint8Array> {
 }
 
 /**
- * Bytes of an `image.base64` value. Whitespace and a `data:…;base64,` prefix are tolerated. More
- * than 1 MB of text → 413/1012; text that is not base64 → 400/1019.
+ * Bytes of an `image.base64` value. Whitespace (line breaks of MIME-wrapped text, a trailing
+ * newline) and a `data:…;base64,` prefix are tolerated and not counted: more than 1 MB of base64
+ * characters → 413/1012; text that is not base64 → 400/1019.
  */
 export function base64Bytes(text: string): Uint8Array {
-  if (text.length > MAX_BASE64_CHARS) {
+  const body = text.replace(/^\s*data:[^,]*;base64,/i, '').replace(/\s+/g, '');
+  if (body.length > MAX_BASE64_CHARS) {
     throw new TracelabError(
       ERROR_CODES.imageTooLargeBytes,
       413,
-      `image.base64 is ${text.length} characters; the maximum is ${MAX_BASE64_CHARS} characters (1 MB). Upload larger images as a file.`,
+      `image.base64 is ${body.length} characters (whitespace not counted); the maximum is ${MAX_BASE64_CHARS} characters (1 MB). Upload larger images as a file.`,
     );
   }
-  const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
   const std = body.replace(/-/g, '+').replace(/_/g, '/');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(std) || std.replace(/=+$/, '').length % 4 === 1) {
     throw parameterError('image.base64 is not valid base64 text.');
@@ -91,8 +92,10 @@ export type FetchImage = (url: string, signal: AbortSignal) => Promise<Response>
 /**
  * Fetches an `image.url` (absolute http/https only) with a 30 s timeout and a streamed
  * 31,457,280-byte cap, through the checks the playground makes too (image-url.ts): not an http(s)
- * address → 400/1024; network error or timeout → 400/1022; answer other than 200 → 400/1020; not
- * `image/*` → 400/1021; body over the cap → 413/1012.
+ * address, or one with credentials → 400/1024; a refused address, network error or timeout →
+ * 400/1022; answer other than 200 → 400/1020 — these three with one message whatever the cause
+ * (urlNotFetchedError: no port scanning through the messages); not `image/*` → 400/1021; body
+ * over the cap → 413/1012.
  */
 export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = URL_FETCH_TIMEOUT_MS): Promise<Uint8Array> {
   const url = parseImageUrl(raw);
@@ -102,12 +105,7 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
     timeoutMs,
   );
   const href = url.href;
-  const fetchFailed = (e: unknown): TracelabError =>
-    e instanceof TracelabError
-      ? e
-      : controller.signal.aborted
-        ? urlTimeoutError(href, timeoutMs)
-        : urlFetchFailedError(href, e instanceof Error ? e.message : String(e));
+  const fetchFailed = (e: unknown): TracelabError => (e instanceof TracelabError ? e : urlNotFetchedError(href));
   try {
     let res: Response;
     try {
@@ -115,7 +113,9 @@ export async function urlBytes(raw: string, fetchImage: FetchImage, timeoutMs = 
     } catch (e) {
       throw fetchFailed(e);
     }
-    await checkImageAnswer(res, href, { anyTypeButWebPage: false });
+    await checkImageAnswer(res, href, { anyTypeButWebPage: false }).catch((e: unknown) => {
+      throw e instanceof TracelabError && e.code === ERROR_CODES.urlNotOk ? urlNotFetchedError(href, ERROR_CODES.urlNotOk) : e;
+    });
     return await readImageBody(res, href).catch((e: unknown) => {
       throw fetchFailed(e);
     });

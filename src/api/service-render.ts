@@ -57,7 +57,7 @@ export async function render(result: TraceResult, req: RenderRequest): Promise<R
       const { encodePng, renderPlan } = await import('../formats/png.js');
       const { rgba, width, height } = renderPlan(buildPlan(result, options));
       watermarkRgba(rgba, width, height, req.watermark);
-      return { body: encodePng(rgba, width, height), ...media };
+      return { body: encodePng(rgba, width, height, result.colorProfile), ...media };
     }
     default:
       // PDF, EPS and DXF carry the watermark as shapes.
@@ -65,9 +65,10 @@ export async function render(result: TraceResult, req: RenderRequest): Promise<R
   }
 }
 
-/** TraceResult → bytes stored in `ImageRecord.trace` (JSON; doubles round-trip exactly). */
+/** TraceResult → bytes stored in `ImageRecord.trace` (JSON; doubles round-trip exactly; the colour profile as a byte list). */
 export function serializeTrace(result: TraceResult): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(result));
+  const stored = result.colorProfile ? { ...result, colorProfile: Array.from(result.colorProfile) } : result;
+  return new TextEncoder().encode(JSON.stringify(stored));
 }
 
 /** Stored trace bytes → TraceResult; anything unreadable is 500/1028 (corrupt token). */
@@ -99,5 +100,9 @@ export function deserializeTrace(token: string, bytes: Uint8Array): TraceResult 
     }
     return { ...(chain as Chain), segments: SegmentPath.of(chain.segments as Segment[]) };
   });
-  return { ...(r as TraceResult), chains };
+  const profile = (r as { colorProfile?: unknown }).colorProfile;
+  if (profile !== undefined && !(Array.isArray(profile) && profile.every((v) => Number.isInteger(v) && v >= 0 && v < 256))) {
+    throw corruptTokenError(token, 'stored trace has a colour profile that is not a byte list');
+  }
+  return { ...(r as TraceResult), chains, ...(profile ? { colorProfile: Uint8Array.from(profile as number[]) } : {}) };
 }

@@ -7,7 +7,7 @@
  *     tracelab download TOKEN -o OUT [--format F] [--receipt R] [--param key=value]... [--remote]
  *     tracelab delete TOKEN [--remote]
  *     tracelab account [--remote]
- *     tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB | disk]
+ *     tracelab serve [--port N] [--host H] [--store redis://HOST:PORT/DB | disk] [--allow-default-secret]
  *
  * Flags that are shorthands for API parameters become multipart-style fields, so the API's own
  * validation (parseOptions) applies to them.
@@ -62,7 +62,7 @@ export type Command =
       /** --jobs: worker threads (default every core); with --remote, requests in flight (default 5). */
       readonly jobs?: number;
       readonly quiet?: true;
-      /** --remote (or VECTORIZER_API_URL set): each input is a `/vectorize` call to that service (a fleet's haproxy, the real service). */
+      /** --remote (only the flag; VECTORIZER_API_URL alone never): each input is a `/vectorize` call to that service (a fleet's haproxy, the real service). */
       readonly remote?: true;
     }
   | { readonly kind: 'delete'; readonly token: string; readonly remote?: true }
@@ -73,6 +73,8 @@ export type Command =
       readonly port: number;
       /** --store: `redis://HOST:PORT/DB` (a fleet's shared store) or `disk` (the data directory); absent → TRACELAB_REDIS_URL, else disk. */
       readonly store?: string;
+      /** --allow-default-secret: listen on a non-loopback address although TRACELAB_API_SECRET is the default. */
+      readonly allowDefaultSecret?: true;
     };
 
 /** Flags that take a value, and the API field they stand for (undefined = not an API field). */
@@ -94,7 +96,7 @@ const VALUE_FLAGS: Readonly<Record<string, string | undefined>> = {
   '--jobs': undefined,
   '--store': undefined,
 };
-const BOOLEAN_FLAGS = new Set(['--remote', '--quiet']);
+const BOOLEAN_FLAGS = new Set(['--remote', '--quiet', '--allow-default-secret']);
 
 /** Flags each verb accepts. */
 const VERB_FLAGS: Readonly<Record<Verb, readonly string[]>> = {
@@ -102,7 +104,7 @@ const VERB_FLAGS: Readonly<Record<Verb, readonly string[]>> = {
   download: ['-o', '--output', '--format', '--receipt', '--param', '--remote'],
   delete: ['--remote'],
   account: ['--remote'],
-  serve: ['--port', '--host', '--store'],
+  serve: ['--port', '--host', '--store', '--allow-default-secret'],
 };
 const SERVICE_FLAGS = new Set(['--mode', '--retention-days', '--url', '--base64', '--token']);
 
@@ -295,7 +297,13 @@ function finishServe(parsed: Scanned): Command {
   if (store !== undefined && store !== 'disk' && !/^rediss?:\/\/[^\s]+$/.test(store)) {
     throw new UsageError(`--store expects redis://HOST:PORT/DB or disk; received '${store}'`);
   }
-  return { kind: 'serve', host, port: Number(portText), ...(store !== undefined ? { store } : {}) };
+  return {
+    kind: 'serve',
+    host,
+    port: Number(portText),
+    ...(store !== undefined ? { store } : {}),
+    ...(parsed.seen.has('--allow-default-secret') ? { allowDefaultSecret: true as const } : {}),
+  };
 }
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = { svg: 'svg', pdf: 'pdf', eps: 'eps', ps: 'eps', dxf: 'dxf', png: 'png' };

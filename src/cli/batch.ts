@@ -52,7 +52,7 @@ export interface BatchItem {
 
 export interface BatchFailure {
   readonly input: string;
-  /** API error code (1006 unreadable image, 1013 too many pixels, …) or -1. */
+  /** API error code (1006 unreadable image, 1013 too many pixels, …), -1, or 0 (ERROR_CODES.none) for an input that could not be read. */
   readonly code: number;
   readonly message: string;
 }
@@ -65,44 +65,65 @@ export interface BatchResult {
   readonly seconds: number;
 }
 
+export interface ExpandedInputs {
+  /** The files to trace, in order (a missing path too: it fails as that input, naming it). */
+  readonly files: string[];
+  /** Folders given that hold no image file. */
+  readonly emptyFolders: string[];
+}
+
 /** Expands directories (their image files, sorted) and keeps files as given, in order. */
-export async function expandInputs(inputs: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
+export async function expandInputs(inputs: readonly string[]): Promise<ExpandedInputs> {
+  const files: string[] = [];
+  const emptyFolders: string[] = [];
   for (const input of inputs) {
     let info;
     try {
       info = await stat(input);
     } catch {
-      out.push(input); // reported as that input's failure, not the batch's
+      files.push(input); // reported as that input's failure, not the batch's
       continue;
     }
     if (!info.isDirectory()) {
-      out.push(input);
+      files.push(input);
       continue;
     }
     const names = (await readdir(input)).filter((n) => IMAGE_EXTENSIONS.has(extname(n).toLowerCase())).sort();
-    for (const name of names) out.push(join(input, name));
+    if (names.length === 0) emptyFolders.push(input);
+    for (const name of names) files.push(join(input, name));
   }
-  return out;
+  return { files, emptyFolders };
+}
+
+/** The extensions a folder's image files are found by, for messages: `.png, .jpg, …`. */
+const IMAGE_EXTENSION_LIST = [...IMAGE_EXTENSIONS].join(', ');
+
+/** Thrown (exit 2, nothing written) when the inputs hold no file at all to trace. */
+function nothingToTrace(emptyFolders: readonly string[]): Error {
+  const folders = emptyFolders.map((f) => `'${f}'`).join(', ');
+  return new Error(`nothing to trace: ${emptyFolders.length === 1 ? 'folder' : 'folders'} ${folders} ${emptyFolders.length === 1 ? 'has' : 'have'} no image files (${IMAGE_EXTENSION_LIST})`);
 }
 
 /**
  * The output file of each input: its name with the format's extension. Inputs that would share an
  * output (a.png and a.jpg) keep their whole name (a.png.svg, a.jpg.svg); any that still collide
- * get -2, -3, … in input order. Deterministic for a given input list.
+ * get -2, -3, … in input order. Names are compared without case, as case-insensitive disks (macOS,
+ * Windows) do: Logo.PNG and logo.webp become Logo.PNG.svg and logo.webp.svg, never one file
+ * written twice. Deterministic for a given input list.
  */
 export function outputNames(inputs: readonly string[], outDir: string, extension: string): { items: BatchItem[]; renamed: BatchItem[] } {
   const stem = (p: string): string => basename(p, extname(p));
+  const key = (name: string): string => name.toLowerCase();
   const count = new Map<string, number>();
-  for (const input of inputs) count.set(stem(input), (count.get(stem(input)) ?? 0) + 1);
+  for (const input of inputs) count.set(key(stem(input)), (count.get(key(stem(input))) ?? 0) + 1);
   const used = new Set<string>();
   const items: BatchItem[] = [];
   const renamed: BatchItem[] = [];
   for (const input of inputs) {
     const plain = stem(input) + extension;
-    let name = count.get(stem(input))! > 1 ? basename(input) + extension : plain;
-    for (let k = 2; used.has(name); k++) name = `${basename(input)}-${k}${extension}`;
-    used.add(name);
+    let name = count.get(key(stem(input)))! > 1 ? basename(input) + extension : plain;
+    for (let k = 2; used.has(key(name)); k++) name = `${basename(input)}-${k}${extension}`;
+    used.add(key(name));
     const item = { input, output: join(outDir, name) };
     items.push(item);
     if (name !== plain) renamed.push(item);
@@ -113,7 +134,9 @@ export function outputNames(inputs: readonly string[], outDir: string, extension
 export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const started = Date.now();
   const plan = planVectorize(options.fields); // bad parameters fail before anything is read
-  const inputs = await expandInputs(options.inputs);
+  const { files: inputs, emptyFolders } = await expandInputs(options.inputs);
+  if (inputs.length === 0) throw nothingToTrace(emptyFolders);
+  for (const folder of emptyFolders) options.writeStderr(`tracelab: note: folder '${folder}' has no image files (${IMAGE_EXTENSION_LIST})\n`);
   const extension = EXTENSION[plan.outputOptions.fileFormat] ?? '.svg';
   const { items, renamed } = outputNames(inputs, options.outDir, extension);
   await mkdir(options.outDir, { recursive: true });
@@ -136,7 +159,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
         const body = client
           ? (await client.vectorize({ image: bytes, filename: basename(item.input) }, fields)).body
           : (await pool!.run({ source: { kind: 'image', bytes, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false })).body;
-        await writeFileAtomically(item.output, body);
+        // Never through a link someone left in the folder: the link is replaced, its target untouched.
+        await writeFileAtomically(item.output, body, undefined, { followSymlink: false });
         done.push(item);
         progress.finished(item, Date.now() - t0);
       } catch (error) {
@@ -170,18 +194,42 @@ function compileOnWorkerThreads(): void {
   setFlagsFromString('--no-concurrent-sparkplug');
 }
 
+/** An input that could not be read: no API call failed, so it has no API code (ERROR_CODES.none). */
+class InputReadError extends Error {}
+
 async function readInput(path: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(await readFile(path));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message);
+    const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EISDIR' ? 'is a folder' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new InputReadError(reason);
   }
 }
 
 function toFailure(input: string, error: unknown): BatchFailure {
   if (error instanceof TracelabError || error instanceof ApiClientError) return { input, code: error.code, message: error.message };
+  if (error instanceof InputReadError) return { input, code: ERROR_CODES.none, message: error.message };
   return { input, code: ERROR_CODES.generic, message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Text from a file name or an error message as printed on a terminal: control characters (C0, DEL,
+ * C1 — an ESC starts a terminal escape sequence that could rewrite the screen or the window title)
+ * and bidirectional overrides are shown as `\xNN` / `\u{NNNN}` escapes. Plain names print
+ * unchanged.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
+
+/** `error CODE: message`, or the message alone for a failure without an API code (an unreadable input), printable. */
+function failureText(failure: BatchFailure): string {
+  const message = printable(failure.message.replace(/\s*\n\s*/g, ' '));
+  return failure.code === ERROR_CODES.none ? message : `error ${failure.code}: ${message}`;
 }
 
 /** The summary lines printed after a batch (also with --quiet). */
@@ -189,8 +237,8 @@ export function summaryLines(result: BatchResult): string[] {
   const total = result.done.length + result.failed.length;
   const rate = result.seconds > 0 ? result.done.length / result.seconds : 0;
   const lines = [`tracelab: ${result.done.length} of ${total} traced, ${result.failed.length} failed in ${result.seconds.toFixed(1)} s (${rate.toFixed(1)} images/s)`];
-  for (const r of result.renamed) lines.push(`tracelab: note: ${r.input} -> ${r.output} (another input has the same name)`);
-  for (const f of result.failed) lines.push(`tracelab: failed: ${f.input}: error ${f.code}: ${f.message.replace(/\s*\n\s*/g, ' ')}`);
+  for (const r of result.renamed) lines.push(`tracelab: note: ${printable(r.input)} -> ${printable(r.output)} (another input has the same name)`);
+  for (const f of result.failed) lines.push(`tracelab: failed: ${printable(f.input)}: ${failureText(f)}`);
   return lines;
 }
 
@@ -238,11 +286,11 @@ function progressReporter(total: number, options: BatchOptions): Progress {
   return {
     finished(item, ms) {
       count++;
-      write(`tracelab: [${count}/${total}] ${item.input} -> ${item.output} (${ms} ms)\n`);
+      write(`tracelab: [${count}/${total}] ${printable(item.input)} -> ${printable(item.output)} (${ms} ms)\n`);
     },
     failed(failure) {
       count++;
-      write(`tracelab: [${count}/${total}] ${failure.input}: error ${failure.code}: ${failure.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      write(`tracelab: [${count}/${total}] ${printable(failure.input)}: ${failureText(failure)}\n`);
     },
     end() {},
   };

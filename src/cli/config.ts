@@ -13,7 +13,8 @@
  *                       or the path of a file holding it; without it the account comes from
  *                       TRACELAB_PLAN / TRACELAB_STATE / TRACELAB_CREDITS (src/api/account.ts).
  *   VECTORIZER_API_URL / VECTORIZER_API_ID / VECTORIZER_API_SECRET   the service `--remote` talks to
- *                       (as the official CLI); a set VECTORIZER_API_URL makes every verb remote.
+ *                       (as the official CLI); only `--remote` makes a verb remote, the variable
+ *                       alone never does (a plain `vectorize` stays local and free).
  *   TRACELAB_THREADS    `tracelab serve`'s trace worker threads (default availableParallelism() − 1,
  *                       at least 1, at most 4; 0 traces on the server's own thread).
  *   TRACELAB_THREAD_MEMORY_MB   each trace worker's V8 heap budget (default 1024).
@@ -25,6 +26,12 @@
  *                       at most (default 32); one more is answered 429 / 1015 + Retry-After.
  *   TRACELAB_SHUTDOWN_GRACE_S   on SIGTERM `serve` refuses new requests (503) and lets running ones
  *                       finish for at most this long (default 30).
+ *   TRACELAB_BODY_TIMEOUT_S     `serve` answers 408 to a request whose body has not arrived this long
+ *                       after the request started (default 60).
+ *   TRACELAB_QUEUE_STUCK_S      `serve`'s /healthz and /readyz answer 503 once every queue slot has
+ *                       been taken for this long (default 120).
+ *   TRACELAB_ALLOWED_ORIGINS    comma-separated web origins (https://app.example) whose pages may
+ *                       post to `serve`; requests from any other page's origin get 403.
  */
 
 import { readFileSync } from 'node:fs';
@@ -33,10 +40,11 @@ import { availableParallelism, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { writeFileAtomically } from './atomic-write.js';
 import { createSafeFetchImage } from './safe-fetch.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './server.js';
 import { AccountConfigError, LocalAccount, fromEnv, fromJson } from '../api/account.js';
 import { createService } from '../api/service.js';
 import type { TraceRunner } from '../api/service-trace.js';
-import { createDirectoryStore } from '../api/storage/directory.js';
+import { createDirectoryStore, RECORD_FILE_MODE, STORE_DIR_MODE } from '../api/storage/directory.js';
 import { setWebpWasm } from '../decode/index.js';
 import { webpWasmPath } from './node-codecs.js';
 
@@ -75,6 +83,12 @@ export interface TracelabConfig {
   readonly fleetMaxInFlight?: number;
   /** TRACELAB_SHUTDOWN_GRACE_S in ms: how long SIGTERM waits for running requests. */
   readonly shutdownGraceMs?: number;
+  /** TRACELAB_BODY_TIMEOUT_S in ms: a request body not received by then → 408. */
+  readonly bodyTimeoutMs?: number;
+  /** TRACELAB_QUEUE_STUCK_S in ms: the health probes say 503 once the queue has been full this long. */
+  readonly queueStuckMs?: number;
+  /** TRACELAB_ALLOWED_ORIGINS: origins besides the server's own whose pages may send requests. */
+  readonly allowedOrigins?: readonly string[];
 }
 
 export interface TraceThreadsConfig {
@@ -85,6 +99,9 @@ export interface TraceThreadsConfig {
   /** Longest job, ms (then 503 / −10). */
   readonly jobTimeoutMs: number;
 }
+
+/** How long `serve`'s queue may stay full before its health probes answer 503 (TRACELAB_QUEUE_STUCK_S). */
+export const DEFAULT_QUEUE_STUCK_MS = 120_000;
 
 /** Default heap budget of one trace worker, MB (see docs/service.md "Limits and safety"). */
 export const DEFAULT_THREAD_MEMORY_MB = 1024;
@@ -135,6 +152,12 @@ export function readConfig(env: Env = process.env, home: string = homedir()): Tr
     redisUrl: get(env, 'TRACELAB_REDIS_URL'),
     fleetMaxInFlight: positiveInt(env, 'TRACELAB_FLEET_MAX_INFLIGHT', 32),
     shutdownGraceMs: nonNegativeInt(env, 'TRACELAB_SHUTDOWN_GRACE_S', 30) * 1000,
+    bodyTimeoutMs: positiveInt(env, 'TRACELAB_BODY_TIMEOUT_S', DEFAULT_BODY_TIMEOUT_MS / 1000) * 1000,
+    queueStuckMs: positiveInt(env, 'TRACELAB_QUEUE_STUCK_S', DEFAULT_QUEUE_STUCK_MS / 1000) * 1000,
+    allowedOrigins: (get(env, 'TRACELAB_ALLOWED_ORIGINS') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
   };
 }
 
@@ -197,9 +220,10 @@ export class PersistedAccount extends LocalAccount {
   }
 }
 
+/** account.json: the owner's only, as the image records (storage/directory.ts). */
 async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomically(file, new TextEncoder().encode(text));
+  await mkdir(dirname(file), { recursive: true, mode: STORE_DIR_MODE });
+  await writeFileAtomically(file, new TextEncoder().encode(text), undefined, { mode: RECORD_FILE_MODE });
 }
 
 function readText(path: string, what: string): string | undefined {

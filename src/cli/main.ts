@@ -21,6 +21,19 @@ const TRACE_THREAD_ENTRY = new URL('./trace-thread.mjs', import.meta.url);
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_ERROR = 2;
+/**
+ * `serve` could not start for a reason a restart does not fix (the port is taken, the address is
+ * not this machine's, no permission to bind): supervisors (scripts/fleet.sh, systemd's
+ * RestartPreventExitStatus) stop instead of restarting it in a loop.
+ */
+export const EXIT_CANNOT_START = 3;
+
+/** listen() errors that another try will meet again. */
+const LASTING_LISTEN_ERRORS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is already in use (another process listens there; choose another --port or stop it)',
+  EADDRNOTAVAIL: 'the address is not one of this machine\'s (check --host)',
+  EACCES: 'no permission to listen there (ports below 1024 need privileges)',
+};
 
 export interface CliIo {
   readStdin(): Promise<Uint8Array>;
@@ -60,9 +73,11 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         await io.writeStdout(`${version}\n`);
         return EXIT_OK;
       case 'vectorize': {
-        if (command.remote === true || command.service === true || process.env['VECTORIZER_API_URL']?.trim()) {
+        // Remote only with --remote: a set VECTORIZER_API_URL alone never turns a free local trace into a paid call.
+        if (command.remote === true || command.service === true) {
           return await runServiceVerb(command, io);
         }
+        io.writeStderr(ignoredRemoteUrlNote(false));
         // Loaded on demand (lean start): --help, --version and the service verbs never load the
         // engine, the decoders or the writers.
         const { planVectorize, runVectorize } = await import('./vectorize.js');
@@ -88,11 +103,14 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         // Loaded on demand, like the service: a single trace does not load the batch code.
         const { runBatch, summaryLines } = await import('./batch.js');
         let remote: { client: () => import('../api/client.js').ApiClient } | undefined;
-        if (command.remote === true || process.env['VECTORIZER_API_URL']?.trim()) {
-          const [{ readConfig }, { connectRemote, notSentLine }] = await Promise.all([import('./config.js'), import('./remote.js')]);
+        if (command.remote === true) {
+          const [{ readConfig }, { connectRemote, notSentLine, remoteNotice }] = await Promise.all([import('./config.js'), import('./remote.js')]);
           const config = readConfig();
           remote = { client: () => connectRemote(config).client };
+          io.writeStderr(remoteNotice(config, 'batch'));
           io.writeStderr(notSentLine(remote.client(), command.fields));
+        } else {
+          io.writeStderr(ignoredRemoteUrlNote(false));
         }
         const result = await runBatch({
           ...(remote ? { remote } : {}),
@@ -118,13 +136,19 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         const config = readConfig();
         // --store wins over TRACELAB_REDIS_URL; `--store disk` forces the data directory.
         const redisUrl = command.store === undefined ? config.redisUrl : command.store === 'disk' ? undefined : command.store;
+        const lasting = (e: unknown): string | undefined => LASTING_LISTEN_ERRORS[String((e as { code?: unknown } | null)?.code)];
         await runServe({
           host: command.host,
           port: command.port,
           config: { ...config, redisUrl },
+          allowDefaultSecret: command.allowDefaultSecret === true,
           writeStderr: (t) => io.writeStderr(t),
           // The worker-thread entry is bundled next to this file (scripts/build-cli.mjs).
           traceThread: TRACE_THREAD_ENTRY,
+        }).catch((e: unknown) => {
+          const why = lasting(e);
+          if (why === undefined) throw e;
+          throw Object.assign(new Error(`cannot start: cannot listen on ${command.host}:${command.port}: ${why}`), { exitStatus: EXIT_CANNOT_START });
         });
         return EXIT_OK;
       }
@@ -139,7 +163,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
       return EXIT_ERROR;
     }
     io.writeStderr(`tracelab: error: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
-    return EXIT_ERROR;
+    return (err as { exitStatus?: unknown } | null)?.exitStatus === EXIT_CANNOT_START ? EXIT_CANNOT_START : EXIT_ERROR;
   }
 }
 
@@ -147,15 +171,17 @@ type ServiceCommand = Extract<Command, { kind: 'vectorize' | 'download' | 'delet
 
 /**
  * A verb through the `/api/v1` service: the local one in-process (TRACELAB_DATA_DIR), or with
- * `--remote` / VECTORIZER_API_URL the HTTP service VECTORIZER_API_URL (default the real one).
+ * `--remote` the HTTP service VECTORIZER_API_URL (default the real one).
  */
 async function runServiceVerb(command: ServiceCommand, io: CliIo): Promise<number> {
-  const [{ readConfig }, { connectLocal, connectRemote, describeResult, notSentLine, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
+  const [{ readConfig }, { connectLocal, connectRemote, describeResult, notSentLine, remoteNotice, base64Of, readKeptReceipt, keepReceipt, forgetReceipt }] = await Promise.all([
     import('./config.js'),
     import('./remote.js'),
   ]);
   const config = readConfig();
-  const remote = command.remote === true || config.remote.url !== undefined;
+  const remote = command.remote === true;
+  if (remote) io.writeStderr(remoteNotice(config, command.kind));
+  else io.writeStderr(ignoredRemoteUrlNote(true));
   const connection = remote
     ? connectRemote(config)
     : connectLocal(config, (e) => io.writeStderr(`tracelab: warning: ${oneLine(e instanceof Error ? e.message : String(e))}\n`));
@@ -225,6 +251,17 @@ async function writeAtomically(path: string, body: Uint8Array): Promise<void> {
   } catch (err) {
     throw new Error(`cannot write OUTPUT '${path}': ${(err as Error).message}`);
   }
+}
+
+/**
+ * The stderr note for a VECTORIZER_API_URL set without --remote ('' when it is not set): the
+ * variable only says where --remote goes, so the user who set it learns the call stayed here.
+ */
+function ignoredRemoteUrlNote(localService: boolean): string {
+  const url = process.env['VECTORIZER_API_URL']?.trim();
+  if (!url) return '';
+  const where = localService ? 'the local service (TRACELAB_DATA_DIR)' : 'the embedded engine, no credits';
+  return `tracelab: note: VECTORIZER_API_URL is set but --remote is not: using ${where}; add --remote to call ${url}\n`;
 }
 
 function oneLine(text: string): string {

@@ -14,11 +14,18 @@ export interface FileReadError extends Error {
 }
 
 /** The file's bytes (a buffer of its own); `what` names it in the error ("INPUT", "image file"). */
-export async function readNamedFile(file: string | URL, what: string): Promise<Uint8Array> {
+export async function readNamedFile(given: string | URL, what: string): Promise<Uint8Array> {
+  // A `file://…` string is a file URL (as `new URL(…)` would be), not a relative path named so.
+  const file = typeof given === 'string' && /^file:\/\//i.test(given) ? fileUrl(given, what) : given;
   if (file instanceof URL && file.protocol !== 'file:') {
     throw new TypeError(`cannot read ${what} '${file.href}': only file: URLs are read; fetch other URLs and pass the bytes`);
   }
-  const path = file instanceof URL ? fileURLToPath(file) : file;
+  let path: string;
+  try {
+    path = file instanceof URL ? fileURLToPath(file) : file;
+  } catch (err) {
+    throw new TypeError(`cannot read ${what} '${file instanceof URL ? file.href : file}': ${(err as Error).message}`, { cause: err });
+  }
   try {
     return new Uint8Array(await readFile(path));
   } catch (err) {
@@ -26,5 +33,13 @@ export async function readNamedFile(file: string | URL, what: string): Promise<U
     const reason = code === 'ENOENT' ? 'no such file' : (err as Error).message;
     const error = new Error(`cannot read ${what} '${path}': ${reason}`, { cause: err });
     throw Object.assign(error, { path, ...(typeof code === 'string' ? { code } : {}) }) as FileReadError;
+  }
+}
+
+function fileUrl(text: string, what: string): URL {
+  try {
+    return new URL(text);
+  } catch (err) {
+    throw new TypeError(`cannot read ${what} '${text}': not a valid file: URL`, { cause: err });
   }
 }

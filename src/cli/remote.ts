@@ -8,6 +8,8 @@
  * first: `tracelab: note: Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension)`.
  * Whether VECTORIZER_API_URL is the real service is the client's rule (its host is vectorizer.ai
  * or a subdomain; src/api/extensions.ts): a `tracelab serve` or fleet there gets every option.
+ * Remote is only ever chosen by `--remote` (VECTORIZER_API_URL alone says where, not whether), and
+ * every remote verb says so first (remoteNotice): a remote call may cost credits.
  */
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -47,6 +49,20 @@ export function connectRemote(config: TracelabConfig): ServiceConnection {
     apiSecret: config.remote.apiSecret,
   });
   return { client, finish: async () => undefined };
+}
+
+/** The verbs whose remote call may be charged (the others read or delete, and cost nothing). */
+const CHARGED_VERBS = new Set(['vectorize', 'download', 'batch']);
+
+/**
+ * The stderr line every remote verb prints before its call: which service it calls and, for the
+ * verbs that can be charged, that the call may cost credits there.
+ */
+export function remoteNotice(config: TracelabConfig, verb: 'vectorize' | 'download' | 'delete' | 'account' | 'batch'): string {
+  const url = config.remote.url ?? DEFAULT_BASE_URL;
+  const what = verb === 'batch' ? 'every file is one call to' : 'calling';
+  const cost = CHARGED_VERBS.has(verb) ? ' (calls there may be charged credits; without --remote tracing is local and free)' : '';
+  return `tracelab: remote: ${what} ${url}${cost}\n`;
 }
 
 /** The stderr line naming the extension options `client` leaves out of a call with `fields`; '' when none. */

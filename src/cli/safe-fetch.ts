@@ -1,11 +1,14 @@
 /**
  * `image.url` fetching for the Node service (SSRF guard, OWASP SSRF prevention): http(s) only,
- * every hostname resolved by our own lookup, and a connection to a loopback, private, link-local,
- * unique-local, multicast or unspecified address is refused unless explicitly allowed
+ * no `user:password@`, every hostname resolved by our own lookup, and a connection to any address
+ * that is not public (public-address.ts: loopback, private, link-local, unique-local, multicast,
+ * unspecified, special-purpose, this host's own, and any IPv6 form carrying such an IPv4 address:
+ * mapped, compatible, NAT64, 6to4) is refused unless explicitly allowed
  * (TRACELAB_ALLOW_PRIVATE_URLS=1). The check runs inside the socket's `lookup`, so the address
- * checked is the address connected to (no DNS-rebinding gap). Redirects are followed by hand
- * (at most 5), each hop checked again. In: URL + abort signal. Out: a fetch Response whose body
- * streams the answer (size and time limits are the caller's, src/api/service-image.ts).
+ * checked is the address connected to (no DNS-rebinding gap); a literal IP is checked before the
+ * connection. Redirects are followed by hand (at most 5), each hop checked again. In: URL + abort
+ * signal. Out: a fetch Response whose body streams the answer (size and time limits are the
+ * caller's, src/api/service-image.ts, which also turns every refusal and failure into one message).
  */
 
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -15,37 +18,46 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 
 import type { FetchImage } from '../api/service-image.js';
+import { exactAddressKey, isPublicAddress } from './public-address.js';
 
 const MAX_REDIRECTS = 5;
 
-/** True for addresses a public image URL must never reach. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) {
-    const [a, b] = address.split('.').map(Number) as [number, number];
-    return (
-      a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224
-    );
+/** A fetch the guard refused: the address is not public, or the URL carries credentials. */
+export class RefusedAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedAddressError';
   }
-  if (family === 6) {
-    const v = address.toLowerCase();
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v);
-    if (mapped) return isPrivateAddress(mapped[1]!);
-    return v === '::' || v === '::1' || v.startsWith('fc') || v.startsWith('fd') || v.startsWith('fe8') || v.startsWith('fe9') || v.startsWith('fea') || v.startsWith('feb') || v.startsWith('ff');
-  }
-  return true; // not an IP at all: refuse
 }
 
-/** A socket lookup that refuses private addresses (all of a name's addresses must be public). */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+/**
+ * True for addresses a public image URL must never reach (every non-public address, this host's
+ * own included; public-address.ts). Kept under its old name for callers and tests.
+ */
+export function isPrivateAddress(address: string): boolean {
+  return !isPublicAddress(address);
+}
+
+/** Whether the guard lets a connection to `address` through. */
+type AddressPolicy = (address: string) => boolean;
+
+function addressPolicy(options: SafeFetchOptions): AddressPolicy {
+  if (options.allowPrivate === true) return () => true;
+  const exempt = new Set((options.allowAddresses ?? []).map(exactAddressKey).filter((k) => k !== undefined));
+  return (address) => {
+    const key = exactAddressKey(address);
+    return (key !== undefined && exempt.has(key)) || isPublicAddress(address);
+  };
+}
+
+/** A socket lookup that refuses non-public addresses (all of a name's addresses must pass). */
+function guardedLookup(allowed: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as unknown as LookupAddress[];
-      const bad = list.find((a) => isPrivateAddress(a.address));
-      if (!allowPrivate && bad) {
-        return callback(new Error(`${hostname} resolves to the non-public address ${bad.address}; the service does not fetch private, loopback or link-local addresses`), '', 0);
+      if (list.some((a) => !allowed(a.address))) {
+        return callback(new RefusedAddressError(`${hostname} resolves to a non-public address; the service fetches public addresses only`), '', 0);
       }
       const first = list[0];
       if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
@@ -58,20 +70,29 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 export interface SafeFetchOptions {
   /** Allow loopback/private targets (tests, intranets). Default false. */
   readonly allowPrivate?: boolean;
+  /**
+   * Addresses let through although not public, compared by value (`127.0.0.1` does not let
+   * `::ffff:7f00:1` or `127.0.0.2` through). Default none.
+   */
+  readonly allowAddresses?: readonly string[];
+}
+
+/** Refuses a URL the guard never fetches: not http(s), credentials in it, a literal non-public address. */
+function checkHop(url: URL, allowed: AddressPolicy): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedAddressError(`redirected to a ${url.protocol} URL`);
+  if (url.username !== '' || url.password !== '') throw new RefusedAddressError('the URL carries credentials (user:password@)');
+  // A literal IP skips DNS (and so the lookup): check it here.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 && !allowed(host)) throw new RefusedAddressError(`${host} is a non-public address; the service fetches public addresses only`);
 }
 
 export function createSafeFetchImage(options: SafeFetchOptions = {}): FetchImage {
-  const allowPrivate = options.allowPrivate === true;
-  const lookup = guardedLookup(allowPrivate);
+  const allowed = addressPolicy(options);
+  const lookup = guardedLookup(allowed);
   return async (href, signal) => {
     let url = new URL(href);
     for (let hop = 0; ; hop++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`redirected to a ${url.protocol} URL`);
-      // A literal IP skips DNS (and so the lookup): check it here.
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-        throw new Error(`${host} is a non-public address; the service does not fetch private, loopback or link-local addresses`);
-      }
+      checkHop(url, allowed);
       const res = await get(url, lookup, signal);
       const location = res.headers.location;
       if (res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && location) {

@@ -7,7 +7,12 @@
  *   read; a streamed body that passes the cap errors the handler's body stream, stops reading and
  *   the answer is 413 whatever the handler made of it. Either way the connection is closed so the
  *   rest of an oversized upload is never read.
- * - The handler's `Response` is written back (status, headers, streamed body with back-pressure).
+ * - A body not received within `bodyTimeoutMs` of the request's start errors the handler's body
+ *   stream the same way, and the answer is 408 (a trickling upload holds a socket and memory, not
+ *   the server).
+ * - The handler's `Response` is written back (status, headers, streamed body with back-pressure),
+ *   always with `X-Content-Type-Options: nosniff` (a browser must not run an answer as another
+ *   type than the one it declares).
  * - Nothing a client sends can crash the process: a handler exception is a 500 JSON error, a
  *   client that disconnects aborts `request.signal` and cancels the response body.
  * - `close()` stops accepting, closes connections without a request in flight at once, lets requests
@@ -19,13 +24,16 @@ import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 
-import { ERROR_CODES } from '../engine/errors.js';
+import { ERROR_CODES, TracelabError } from '../engine/errors.js';
+import { errorResponse } from '../api/service-http.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_MAX_BODY_BYTES = 40 * 1024 * 1024;
+/** Time from a request's start until its whole body must have arrived (a 40-MiB body at 1 MB/s fits). */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** How long an idle keep-alive connection stays open. */
 export /** An unread upload still arriving this long after the answer is cut off. */
 const DRAIN_TIMEOUT_MS = 30_000;
@@ -39,6 +47,8 @@ export interface StartServerOptions {
   readonly port?: number;
   /** Hard cap on a request body; default 40 MiB. */
   readonly maxBodyBytes?: number;
+  /** Deadline for receiving a request body, from the request's start; default 60 s. */
+  readonly bodyTimeoutMs?: number;
   /** How long `close()` waits for requests in flight before cutting them; default 5000 ms. */
   readonly graceMs?: number;
   /** Told about handler exceptions and write failures (default: ignore). */
@@ -54,12 +64,13 @@ export interface RunningServer {
 
 const INTERNAL_ERROR = 'Internal server error';
 
-/** The API's JSON error body (reference §4.1). */
+/**
+ * The API's JSON error (reference §4.1) for what this front end answers itself (413, malformed
+ * request, handler exception): the service's own error shape — `dataReceived: null` (nothing was
+ * read) and `X-Credits-Charged: 0.000000` — so a client reads it like any other API error.
+ */
 export function jsonError(status: number, code: number, message: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { status, code, message } }), {
-    status,
-    headers: { 'Content-Type': 'application/json', ...extraHeaders },
-  });
+  return errorResponse(new TracelabError(code, status, message), null, extraHeaders);
 }
 
 class BodyTooLargeError extends Error {
@@ -67,6 +78,25 @@ class BodyTooLargeError extends Error {
     super(`Request body larger than ${limit} bytes`);
     this.name = 'BodyTooLargeError';
   }
+}
+
+class BodyTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Request body not received within ${ms / 1000} s`);
+    this.name = 'BodyTimeoutError';
+  }
+}
+
+function bodyTimeoutResponse(ms: number): Response {
+  return jsonError(408, ERROR_CODES.generic, `The request body was not received within ${ms / 1000} s; send it faster, or a smaller image.`, { Connection: 'close' });
+}
+
+/** The peer address of each request made by a node listener (for per-client rules such as a login delay). */
+const clientAddresses = new WeakMap<Request, string>();
+
+/** The address of the client that sent `request` through createNodeListener; undefined for any other request. */
+export function clientAddressOf(request: Request): string | undefined {
+  return clientAddresses.get(request);
 }
 
 function tooLargeResponse(limit: number, received?: number): Response {
@@ -82,6 +112,8 @@ export interface NodeListenerOptions {
   readonly handler: FetchHandler;
   /** Hard cap on a request body; default 40 MiB. */
   readonly maxBodyBytes?: number;
+  /** Deadline for receiving a request body, from the request's start; default 60 s. */
+  readonly bodyTimeoutMs?: number;
   /** Told about handler exceptions and write failures (default: ignore). */
   readonly onError?: (error: unknown) => void;
   /** Base URL for a request without a usable Host header (default http://localhost). */
@@ -100,6 +132,7 @@ export interface NodeListenerOptions {
 export function createNodeListener(options: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const handler = options.handler;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const origin = options.origin ?? ((): string => 'http://localhost');
   const isClosing = options.isClosing ?? ((): boolean => false);
   const report = (e: unknown): void => {
@@ -150,14 +183,21 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     }
 
     let tooLarge = false;
+    let timedOut = false;
     let body: ReadableStream<Uint8Array> | undefined;
+    let bodyTimer: NodeJS.Timeout | undefined;
     if (hasBody) {
       let received = 0;
       const iterator = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
       body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          stream = controller;
+        },
         async pull(controller) {
           try {
             const { done, value } = await iterator.next();
+            if (timedOut) return; // the stream is errored already
             if (done) {
               controller.close();
               return;
@@ -171,13 +211,22 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
             }
             controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
           } catch (e) {
-            controller.error(e);
+            if (!timedOut) controller.error(e);
           }
         },
         cancel() {
           req.pause();
         },
       });
+      bodyTimer = setTimeout(() => {
+        if (req.complete || tooLarge) return;
+        timedOut = true;
+        req.pause();
+        stream?.error(new BodyTimeoutError(bodyTimeoutMs));
+      }, bodyTimeoutMs);
+      const stopTimer = (): void => clearTimeout(bodyTimer);
+      req.on('end', stopTimer);
+      res.on('close', stopTimer);
     }
 
     const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: aborter.signal };
@@ -186,6 +235,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
       init.duplex = 'half';
     }
     const request = new Request(url, init);
+    if (req.socket.remoteAddress !== undefined) clientAddresses.set(request, req.socket.remoteAddress);
 
     let response: Response;
     try {
@@ -193,6 +243,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
       if (!(response instanceof Response)) throw new TypeError('the handler did not return a Response');
     } catch (e) {
       if (tooLarge) response = tooLargeResponse(maxBody);
+      else if (timedOut) response = bodyTimeoutResponse(bodyTimeoutMs);
       else if (aborter.signal.aborted) {
         res.destroy();
         return;
@@ -201,18 +252,18 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
         response = jsonError(500, ERROR_CODES.generic, INTERNAL_ERROR, { Connection: 'close' });
       }
     }
-    if (tooLarge) {
+    if (tooLarge || timedOut) {
       await response.body?.cancel().catch(() => undefined);
-      response = tooLargeResponse(maxBody);
+      response = tooLarge ? tooLargeResponse(maxBody) : bodyTimeoutResponse(bodyTimeoutMs);
     }
     // A body the handler left unread (an early 429 or 4xx) must not stall keep-alive. With a declared
     // length within the cap, the rest is read and dropped after the answer, so the client finishes
     // its upload and reads the answer (cutting the socket mid-upload gives it EPIPE instead of the
     // 429 its back-off needs); an unbounded or oversized upload closes the connection.
     const unread = hasBody && !req.complete;
-    const drainable = unread && !tooLarge && declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= maxBody;
+    const drainable = unread && !tooLarge && !timedOut && declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= maxBody;
     if (drainable) res.on('finish', () => drainUpload(req));
-    await writeResponse(response, req, res, method, tooLarge || (unread && !drainable));
+    await writeResponse(response, req, res, method, tooLarge || timedOut || (unread && !drainable));
   }
 
   /** Reads and drops the rest of an upload (bounded by its declared length), then keep-alive goes on. */
@@ -244,6 +295,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) headers['set-cookie'] = cookies;
     if (closeAfter || isClosing()) headers['connection'] = 'close';
+    headers['x-content-type-options'] = 'nosniff';
     const compressible = isCompressible(response);
     const gzip = compressible && response.body !== null && method !== 'HEAD' && acceptsGzip(req.headers['accept-encoding']);
     if (compressible) headers['vary'] = headers['vary'] ? `${String(headers['vary'])}, Accept-Encoding` : 'Accept-Encoding';
@@ -322,7 +374,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     handle(req, res).catch((e: unknown) => {
       report(e);
       if (!res.headersSent) {
-        res.writeHead(500, { 'Content-Type': 'application/json', Connection: 'close' });
+        res.writeHead(500, { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
         res.end(JSON.stringify({ error: { status: 500, code: ERROR_CODES.generic, message: INTERNAL_ERROR } }));
       } else res.destroy();
     });
@@ -351,6 +403,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   const listener = createNodeListener({
     handler,
     maxBodyBytes: maxBody,
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     onError: report,
     origin: () => origin,
     isClosing: () => closing,

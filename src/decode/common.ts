@@ -21,6 +21,8 @@ export interface DecodedImage {
   format: ImageFormat;
   /** From pHYs / JFIF / EXIF / BMP / TIFF header when present. */
   dpi?: Dpi;
+  /** The embedded ICC profile (PNG iCCP, JPEG APP2, WebP ICCP, TIFF tag 34675), when there is a readable one. */
+  iccProfile?: Uint8Array;
 }
 
 /** What a format module hands back to index.ts (format is added there). */
@@ -35,6 +37,15 @@ export interface RawImage {
 export interface ImageHeader {
   width: number;
   height: number;
+}
+
+/**
+ * A 16-bit sample as 8 bits, rounded to the nearest level (v16 × 255 / 65535), as libpng's and libtiff's readers
+ * scale it: a 16-bit file then reads exactly like its 8-bit copy (issue 41: truncating to the high byte shifted
+ * about half the levels of a smooth gradient by one, which split its bands differently).
+ */
+export function sample16To8(v16: number): number {
+  return Math.round((v16 * 255) / 65535);
 }
 
 /** 1006 with a message that names the problem. */

@@ -7,6 +7,7 @@
 import { MAX_ACCEPTED_PIXELS, TracelabError, tooManyPixelsError } from '../engine/errors.js';
 import { corrupt, describeThrown, type DecodedImage, type ImageFormat, type ImageHeader, type RawImage } from './common.js';
 import { firstBytesHex, sniffFormat } from './sniff.js';
+import { embeddedProfile } from './icc-extract.js';
 
 export type { DecodedImage, Dpi, ImageFormat } from './common.js';
 export { sniffFormat } from './sniff.js';
@@ -128,6 +129,8 @@ export async function decodeImage(bytes: Uint8Array, limits?: DecodeLimits): Pro
   }
   const image: DecodedImage = { width: raw.width, height: raw.height, data: raw.data, format };
   if (raw.dpi) image.dpi = raw.dpi;
+  const profile = embeddedProfile(format, bytes);
+  if (profile) image.iccProfile = profile;
   return image;
 }
 

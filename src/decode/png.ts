@@ -10,7 +10,7 @@
 import { decode as fastPngDecode } from 'fast-png';
 import { Unzlib } from 'fflate';
 
-import { corrupt, makeDpi, u32be, type ImageHeader, type RawImage } from './common.js';
+import { corrupt, makeDpi, sample16To8, u32be, type ImageHeader, type RawImage } from './common.js';
 import { crc32 } from './crc32.js';
 import { concatBytes } from './bytes.js';
 import { adam7RawSize, deinterlaceSubByte } from './png-adam7.js';
@@ -220,7 +220,7 @@ function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(n * 4);
   const max = depth === 16 ? 65535 : (1 << depth) - 1;
   const lut = new Uint8Array(max + 1); // sample value → 8-bit
-  for (let v = 0; v <= max; v++) lut[v] = Math.round((v * 255) / max);
+  for (let v = 0; v <= max; v++) lut[v] = depth === 16 ? sample16To8(v) : Math.round((v * 255) / max);
   const trns = info.trns;
   const key = (i: number) => (trns && trns.length >= i * 2 + 2 ? (trns[i * 2] << 8) | trns[i * 2 + 1] : -1);
 

@@ -6,7 +6,7 @@
 
 import UTIF from 'utif2';
 
-import { corrupt, makeDpi, ownArrayBuffer, quietly, u16be, u16le, u32be, u32le, type Dpi, type ImageHeader, type RawImage } from './common.js';
+import { corrupt, makeDpi, ownArrayBuffer, quietly, sample16To8, u16be, u16le, u32be, u32le, type Dpi, type ImageHeader, type RawImage } from './common.js';
 import { applyOrientation } from './exif.js';
 import { checkTiffStrips } from './tiff-guard.js';
 
@@ -113,28 +113,46 @@ function rational(ifd: Ifd, tag: number): number | undefined {
   return Array.isArray(r) && r[1] ? r[0] / r[1] : undefined;
 }
 
-/** UTIF.toRGBA8 plus what it lacks: CMYK without its window.UDOC hook, grey+alpha, associated alpha. */
+/**
+ * Grey (photometric 0/1), RGB (2) and CMYK (5) at 8 or 16 bits with an optional alpha sample, → 8-bit RGBA.
+ * Used where UTIF.toRGBA8 falls short: CMYK without its window.UDOC hook, and 16-bit samples, which it truncates
+ * to their high byte; here they are rounded (sample16To8) so a 16-bit file reads like its 8-bit copy.
+ */
+function directRgba(ifd: Ifd, photometric: number, bps: number, spp: number): Uint8Array {
+  const { width, height, data } = ifd;
+  const n = width * height;
+  // UTIF stores 16-bit samples little-endian.
+  const at = bps === 8 ? (i: number) => data[i] : (i: number) => sample16To8(data[i * 2] | (data[i * 2 + 1] << 8));
+  const colours = photometric === 5 ? 4 : photometric === 2 ? 3 : 1;
+  const out = new Uint8Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const s = i * spp;
+    const o = i * 4;
+    if (photometric === 5) {
+      const k = 255 - at(s + 3);
+      for (let c = 0; c < 3; c++) out[o + c] = Math.round(((255 - at(s + c)) * k) / 255);
+    } else if (colours === 3) {
+      for (let c = 0; c < 3; c++) out[o + c] = at(s + c);
+    } else {
+      out[o] = out[o + 1] = out[o + 2] = photometric === 0 ? 255 - at(s) : at(s);
+    }
+    out[o + 3] = spp > colours ? at(s + colours) : 255;
+  }
+  return out;
+}
+
+/** UTIF.toRGBA8 plus what it lacks: CMYK, 16-bit grey/RGB rounded (directRgba), grey+alpha, associated alpha. */
 function toRgba(ifd: Ifd): Uint8Array {
   const photometric = num(ifd, 262, 2);
   const bps = num(ifd, 258, 1);
   const spp = num(ifd, 277, 1);
   const { width, height, data } = ifd;
   const n = width * height;
-  if (photometric === 5 && (bps === 8 || bps === 16) && spp >= 4) {
-    // UTIF stores 16-bit samples little-endian; the high byte is enough here.
-    const at = bps === 8 ? (i: number) => data[i] : (i: number) => data[i * 2 + 1];
-    const out = new Uint8Array(n * 4);
-    for (let i = 0; i < n; i++) {
-      const s = i * spp;
-      const k = 255 - at(s + 3);
-      out[i * 4] = Math.round(((255 - at(s)) * k) / 255);
-      out[i * 4 + 1] = Math.round(((255 - at(s + 1)) * k) / 255);
-      out[i * 4 + 2] = Math.round(((255 - at(s + 2)) * k) / 255);
-      out[i * 4 + 3] = spp > 4 ? at(s + 4) : 255;
-    }
-    return out;
-  }
-  const out = utif.toRGBA8(ifd);
+  const direct =
+    (photometric === 5 && (bps === 8 || bps === 16) && spp >= 4) ||
+    (bps === 16 && ((photometric === 2 && spp >= 3) || ((photometric === 0 || photometric === 1) && spp >= 1)));
+  if (photometric === 5 && direct) return directRgba(ifd, photometric, bps, spp);
+  const out = direct ? directRgba(ifd, photometric, bps, spp) : utif.toRGBA8(ifd);
   if (photometric === 1 && bps === 8 && spp === 2) {
     for (let i = 0; i < n; i++) out[i * 4 + 3] = data[i * 2 + 1];
   }
@@ -146,6 +164,20 @@ function toRgba(ifd: Ifd): Uint8Array {
     }
   }
   return out;
+}
+
+/**
+ * 400/1006 when a strip or tile starts or ends past the end of the file: a truncated download or
+ * copy, whose missing rows UTIF would otherwise fill with zeros and the trace would show as a
+ * black band (the reference's "failed to read the supplied image", as for every other format).
+ */
+function checkStripsInFile(ifd: Ifd, offsetTag: number, countTag: number, fileLength: number): void {
+  const offsets = ifd[`t${offsetTag}`] as number[] | undefined;
+  const counts = ifd[`t${countTag}`] as number[] | undefined;
+  if (!Array.isArray(offsets) || !Array.isArray(counts)) return;
+  for (let i = 0; i < offsets.length; i++) {
+    if (offsets[i]! + (counts[i] ?? 0) > fileLength) throw corrupt('truncated TIFF (image data runs past the end of the file)');
+  }
 }
 
 /** Strip/tile byte counts cut to the file: UTIF copies `count` bytes in a loop, so 0xFFFFFFFF would hang it. */
@@ -173,6 +205,8 @@ export function decodeTiff(bytes: Uint8Array): RawImage {
     const ifds = utif.decode(buffer, { parseMN: false, debug: false });
     const ifd = ifds[0];
     if (!ifd) throw corrupt('corrupt TIFF (no pages)');
+    checkStripsInFile(ifd, 273, 279, bytes.length);
+    checkStripsInFile(ifd, 324, 325, bytes.length);
     clampByteCounts(ifd, 273, 279, bytes.length);
     clampByteCounts(ifd, 324, 325, bytes.length);
     const tiled = ifd.t322 !== undefined;

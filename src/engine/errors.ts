@@ -19,6 +19,14 @@ export const ERROR_CODES = {
   storeFailed: -4,
   /** −10: internal timeout (a trace ran out of time); retry. */
   internalTimeout: -10,
+  /**
+   * −20 (Tracelab's client, no API code): the connection of a call that may be charged (a paid
+   * `/vectorize`, a `/download`) was lost after the request went out; the service may or may not
+   * have charged it — check the account before calling again.
+   */
+  chargeUnknown: -20,
+  /** −30 (Tracelab's library, no API code): the tracer was closed (`close()`); make another one. */
+  tracerClosed: -30,
   /** 1001: no or malformed credentials, or an unknown API Id. */
   apiIdNotFound: 1001,
   /** 1004: wrong API Secret. */
@@ -88,9 +96,11 @@ export function unreadableImageError(detail: string): TracelabError {
 /** Reference §5.1: the largest image accepted, in bytes (uploads, fetched URLs, stored images; the page applies it too). */
 export const MAX_IMAGE_BYTES = 31_457_280;
 
-/** `n` with comma thousands separators ("31,457,280"). */
-function groupDigits(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** `n` with comma thousands separators in its whole part ("31,457,280", "1,000,000.25"): every number a message shows. */
+export function groupDigits(n: number): string {
+  const [whole = '', fraction] = String(n).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
 /**
@@ -112,19 +122,38 @@ export function checkImageBytes(bytes: number, what: string, max = MAX_IMAGE_BYT
 
 /** 413 / 1013: more pixels than the service accepts at all (it shrinks only up to this size). */
 export const MAX_ACCEPTED_PIXELS = 33_554_432;
+/** The advice that ends a tooManyPixelsError message (the playground, which offers the shrink itself, says so instead). */
+export const TOO_MANY_PIXELS_ADVICE = 'Accepted images are shrunk to input.max_pixels before tracing; shrink larger images first.';
+
 export function tooManyPixelsError(width: number, height: number): TracelabError {
   const pixels = width * height;
   return new TracelabError(
     ERROR_CODES.tooManyPixels,
     413,
-    `Image has too many pixels: ${width}×${height} = ${pixels} px; the maximum is ${MAX_ACCEPTED_PIXELS} px. ` +
-      'Accepted images are shrunk to input.max_pixels before tracing; shrink larger images first.',
+    `Image has too many pixels: ${width}×${height} = ${groupDigits(pixels)} px; the maximum is ${groupDigits(MAX_ACCEPTED_PIXELS)} px. ${TOO_MANY_PIXELS_ADVICE}`,
   );
+}
+
+/**
+ * The picture size a tooManyPixelsError message names ("8000×8000"), or undefined for any other
+ * message: for a caller that has only the message (the playground's worker passes errors on as
+ * code and message).
+ */
+export function tooManyPixelsSize(message: string): { width: number; height: number } | undefined {
+  const m = /^Image has too many pixels: (\d+)×(\d+) = /.exec(message);
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : undefined;
 }
 
 /** 400 / 1019: a parameter is unknown, of the wrong type or out of range. */
 export function parameterError(message: string): TracelabError {
   return new TracelabError(ERROR_CODES.parameterError, 400, message);
+}
+
+/** A call to a tracer after its `close()` (or one that close() cut short). */
+export function tracerClosedError(cause?: unknown): TracelabError {
+  const error = new TracelabError(ERROR_CODES.tracerClosed, 503, 'This tracer is closed (close() was called); create another one with createTracer().');
+  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true, writable: true });
+  return error;
 }
 
 /** The largest PNG result, in pixels (64 MB of RGBA); the reference leaves the number open. */
@@ -135,7 +164,7 @@ export function outputTooLargeError(width: number, height: number): TracelabErro
   return new TracelabError(
     ERROR_CODES.outputTooLarge,
     400,
-    `The requested PNG would be ${width}×${height} = ${width * height} px; the maximum result size is ${MAX_RESULT_PIXELS} px. ` +
+    `The requested PNG would be ${width}×${height} = ${groupDigits(width * height)} px; the maximum result size is ${groupDigits(MAX_RESULT_PIXELS)} px. ` +
       'Lower output.size.scale, output.size.width/height or output.size.output_dpi.',
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Tracelab engine: bitmap in, shapes out. Pure and deterministic (no DOM, no I/O, no clocks in
  * the result). Pipeline, one module per stage:
- *   0 resize    shrink to input.max_pixels (area average)
+ *   0 resize    shrink to input.max_pixels (area average); translucent plateaus made opaque
+ *               for tracing, their alpha put back on their shapes in stage 8 (translucency.ts)
  *   1 profile   pixel art / flat art / photo / line art, from evidence (profile.ts), or as
  *               tracelab.profile forces it (EngineParams.profile)
  *   2 palette   flat-pixel histogram → Lab leader clustering → k-means → max_colors → palette rules
@@ -25,7 +26,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, countColors, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile.js';
+import { classifyImage, countColors, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
@@ -33,6 +34,7 @@ import { applyShading, type Shaded } from './shaded-regions.js';
 import { findSmoothAreas } from './shading.js';
 import { shrunkSize } from './resize.js';
 import { centerlineResult } from './strokes/index.js';
+import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
 import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
@@ -58,6 +60,19 @@ function automaticSpeckleArea(facts: ProfileFacts, pixelCount: number): number {
   // Line art: specks of a pixel or two are scanning dust (potrace's turdsize 2).
   if (facts.profile === 'lineart') return 2;
   return 0;
+}
+
+/**
+ * Clean flat art: regions under this area (px) that lie between two or more others are the
+ * anti-aliasing of an edge taken for a colour of its own (beads along a wedge's border), and
+ * join their nearest-colour neighbour; an isolated dot of the same size is a feature and stays.
+ */
+const EDGE_CRUMB_AREA_PX = 4;
+/** Shapes under this area (px) are counted in the stats (`smallShapes`). */
+const SMALL_SHAPE_AREA_PX = EDGE_CRUMB_AREA_PX;
+
+function edgeCrumbArea(facts: ProfileFacts): number {
+  return facts.profile === 'flat' && !isNoisy(facts) ? EDGE_CRUMB_AREA_PX : 0;
 }
 
 function photoSpeckleArea(pixelCount: number): number {
@@ -296,7 +311,10 @@ const FORCED_REASON = 'chosen by tracelab.profile';
 
 /** Resize and profile: depend on the picture and its traced size only. */
 interface Prepared {
+  /** The picture at its traced size, translucent plateaus made opaque (translucency.ts). */
   readonly traced: RgbaImage;
+  /** Its translucent plateaus, when it has any: their alpha goes back onto the shapes. */
+  readonly translucency: Translucency | undefined;
   readonly spread: Uint8Array;
   readonly facts: ProfileFacts;
 }
@@ -342,7 +360,7 @@ function* traceBitmap(
   const { facts } = decided;
 
   // 2–3 palette and labels.
-  const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${params.maxColors}|${JSON.stringify(params.palette)}`;
+  const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${decided.inkAndPaper}|${params.maxColors}|${JSON.stringify(params.palette)}`;
   // One slot per profile: noise first labelled as flat art keeps both labellings.
   let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, ['palette', 'label'], () => paletteAndLabels(prepared, decided, params, size, clock));
   // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
@@ -383,7 +401,9 @@ function* traceBitmap(
   const traced = yield* boundaryAndFit(prepared, decided, { links, palette }, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
 
   // 8 shapes.
-  const shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
+  let shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
+  const { translucency } = prepared;
+  if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
   const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
   return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
@@ -435,14 +455,15 @@ function tracedSize(image: RgbaImage, params: EngineParams, threads: number, min
 function* prepare(image: RgbaImage, size: TracedSize, clock: StageClock): Pipeline<Prepared> {
   const { width, height } = size;
   const data = size.shrunk ? yield* inParallel({ kind: 'shrink', image, outWidth: width, outHeight: height }, size.rowParts(height), (rows) => joinRows(rows, width * height * 4, bytes)) : image.data;
-  const traced: RgbaImage = { width, height, data };
+  const translucency = findTranslucency(data, width, height);
+  const traced: RgbaImage = { width, height, data: translucency ? translucency.data : data };
   clock.lap('resize');
   yield startJob({ kind: 'spread', image: traced }, size.rowParts(height));
   const colors = countColors(data, width * height); // needs no spread: runs meanwhile
   const spread = joinRows((yield FINISH)!, width * height, bytes);
   const facts = classifyImage(data, width, height, spread, colors);
   clock.lap('profile');
-  return { traced, spread, facts };
+  return { traced, translucency, spread, facts };
 }
 
 /** What the picture is (facts, with the profile that was decided) and how it is traced. */
@@ -456,6 +477,8 @@ interface Decided {
    */
   readonly tracing: ProfileFacts;
   readonly noisy: boolean;
+  /** Line art traced in its ink and paper only (profile.ts inInkAndPaper). */
+  readonly inkAndPaper: boolean;
 }
 
 /** The profile from an earlier look (lattice, region count), tracelab.profile, or the evidence. */
@@ -470,17 +493,17 @@ function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind |
   // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
   if (params.strokes === 'centerline' && facts.profile === 'pixel') {
     const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
-    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat) };
+    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
   }
-  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing) };
+  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart') };
 }
 
 /** Stages 2–3: the palette, a label per pixel, and the diagonal links that keep thin strokes whole. */
 function* paletteAndLabels(prepared: Prepared, decided: Decided, params: EngineParams, size: TracedSize, clock: StageClock): Pipeline<Labelled> {
   const { traced, spread } = prepared;
-  const { facts, tracing, noisy } = decided;
+  const { facts, tracing, noisy, inkAndPaper } = decided;
   const { width, height } = size;
-  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, spread, maxColors: params.maxColors, rules: params.palette });
+  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, inkAndPaper, spread, maxColors: params.maxColors, rules: params.palette });
   const merged = mergeEqualFills(palette);
   clock.lap('palette');
   const labelJob: EngineJob = { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf };
@@ -549,7 +572,7 @@ function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: numbe
   const found = findRegions(labels, width, height, links);
   if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
   // The regions before despeckling are this stage's own: despeckle may write over them.
-  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true);
+  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true, edgeCrumbArea(facts));
 }
 
 /** Where the boundary stage is kept in the memo (with the regions it was built from). */
@@ -628,7 +651,11 @@ function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: nu
 /** The result and its stats. */
 function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, facts: ProfileFacts, areas: Areas, chains: Chain[], shapes: Shape[], clock: StageClock): TraceResult {
   let gradientShapes = 0;
-  for (const shape of shapes) if (shape.gradient) gradientShapes++;
+  let smallShapes = 0;
+  for (const shape of shapes) {
+    if (shape.gradient) gradientShapes++;
+    if (shape.areaPx < SMALL_SHAPE_AREA_PX) smallShapes++;
+  }
   return {
     width: size.width,
     height: size.height,
@@ -641,6 +668,7 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, f
       colors: countFlatColors(shapes, areas.paletteFills, areas.shaded !== undefined),
       ...(gradientShapes > 0 ? { gradients: gradientShapes } : {}),
       ...(areas.smoothAreas > 0 ? { smoothAreas: areas.smoothAreas } : {}),
+      ...(smallShapes > 0 ? { smallShapes } : {}),
       regions: areas.regions.count,
       chains: chains.length,
       profile: facts.profile,

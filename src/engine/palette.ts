@@ -8,9 +8,10 @@
  * anti-aliased edge blends never claim palette slots (the halo problem); leader clustering in
  * Lab (ΔE76 radius), three k-means passes over the histogram bins, a minimum population, then
  * Ward merging down to max_colors. Deterministic: bins are visited in a fixed order.
- * Pixel-art images keep their exact colours.
+ * Pixel-art images keep their exact colours; line art from a scan keeps its paper and ink only
+ * (paperAndInk).
  */
-import { labDistanceSq, rgbToLab } from './color.js';
+import { deltaE2000, labDistanceSq, rgbToLab } from './color.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
 import { OPAQUE_ALPHA_MIN } from './profile.js';
 import type { ImageProfile, PaletteRule, Rgba } from './types.js';
@@ -36,12 +37,16 @@ interface Histogram {
   readonly sumR: Float64Array;
   readonly sumG: Float64Array;
   readonly sumB: Float64Array;
+  /** Sum of r² + g² + b² per bin: with the sums, how far a bin's pixels spread around its mean. */
+  readonly sumSquares: Float64Array;
 }
 
 export interface PaletteOptions {
   readonly profile: ImageProfile;
   /** JPEG-damaged or scanned: wider merge radius, no thin-colour pass (ringing is not a colour). */
   readonly noisy: boolean;
+  /** Line art from a scan: only its paper and its ink (profile.ts inInkAndPaper). */
+  readonly inkAndPaper?: boolean;
   /** neighbourSpread() of the image. */
   readonly spread: Uint8Array;
   readonly maxColors: number;
@@ -71,6 +76,7 @@ export function buildPalette(
 ): Palette {
   const exact = options.profile === 'pixel';
   let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy, options.spread);
+  if (options.inkAndPaper && !exact) clusters = paperAndInk(clusters);
   // Pixel art read through JPEG: each art colour arrives as a cloud of near colours.
   if (exact && options.noisy) clusters = foldRareColors(leaderFold(clusters, NOISY_PIXEL_RADIUS, Infinity), RARE_CELL_SHARE);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
@@ -78,6 +84,22 @@ export function buildPalette(
   if (clusters.count.length > WARD_MAX_INPUT) clusters = leaderFold(clusters, PRE_MERGE_RADIUS, WARD_MAX_INPUT);
   if (clusters.count.length > limit) clusters = wardMerge(clusters, limit);
   return finishPalette(clusters, options.rules);
+}
+
+/**
+ * The paper (the most populous cluster) and the ink (the cluster farthest from it in Lab), in
+ * their palette order; every other cluster is a shade of the scanner's (a halo, a second paper
+ * tone from grain or uneven light) and its pixels take the nearer of the two when labelled.
+ */
+function paperAndInk(c: Clusters): Clusters {
+  if (c.count.length <= 2) return c;
+  let paper = 0;
+  for (let i = 1; i < c.count.length; i++) if (c.count[i]! > c.count[paper]!) paper = i;
+  const lab = new Float64Array(c.count.length * 3);
+  for (let i = 0; i < c.count.length; i++) rgbToLab(c.r[i]!, c.g[i]!, c.b[i]!, lab, i * 3);
+  let ink = paper === 0 ? 1 : 0;
+  for (let i = 0; i < c.count.length; i++) if (i !== paper && labDistanceSq(lab, i, paper) > labDistanceSq(lab, ink, paper)) ink = i;
+  return keepClusters(c, (i) => i === paper || i === ink);
 }
 
 interface Clusters {
@@ -160,6 +182,7 @@ function buildHistogram(
   const sumR = new Float64Array(binCount);
   const sumG = new Float64Array(binCount);
   const sumB = new Float64Array(binCount);
+  const sumSquares = new Float64Array(binCount);
   // The spread test as one integer range [lowest, highest] (spreads are whole numbers 0–255).
   const spread = filter.keep === 'all' ? undefined : filter.spread;
   const lowest = filter.keep === 'unflat' ? Math.floor(filter.tolerance) + 1 : 0;
@@ -179,6 +202,7 @@ function buildHistogram(
     sumR[bin]! += r * runLength;
     sumG[bin]! += g * runLength;
     sumB[bin]! += b * runLength;
+    sumSquares[bin]! += (r * r + g * g + b * b) * runLength;
     runLength = 0;
   };
   for (let y = 0; y < height; y++) {
@@ -202,7 +226,7 @@ function buildHistogram(
   const used: number[] = [];
   for (let bin = 0; bin < binCount; bin++) if (count[bin]! > 0) used.push(bin);
   sortIndicesByKey(used, count, true);
-  return { bins: Int32Array.from(used), count, sumR, sumG, sumB };
+  return { bins: Int32Array.from(used), count, sumR, sumG, sumB, sumSquares };
 }
 
 /**
@@ -239,11 +263,17 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   }
   const radius = noisy ? Math.max(MERGE_RADIUS[profile], NOISY_MERGE_RADIUS) : MERGE_RADIUS[profile];
   const radiusSq = radius ** 2;
+  const pinned = profile === 'flat' && !noisy ? distinctFlatBins(hist, data, width, height) : new Uint8Array(bins.length);
   // Leader clustering: the most populous bins found clusters, the rest join the nearest leader.
+  // A bin that is one exact colour over a large flat area (the artist's shadow tone beside the
+  // body colour) joins a leader only where a person could not tell the two apart: it is a colour
+  // of the picture, however close to its neighbour.
   const leaderLab: number[] = [];
+  const distinctFlatLab: number[] = [];
   const assign = new Int32Array(bins.length);
   for (let i = 0; i < bins.length; i++) {
     let best = -1;
+    if (pinned[i]) distinctFlatLab.push(binLab[i * 3]!, binLab[i * 3 + 1]!, binLab[i * 3 + 2]!);
     let bestD = radiusSq;
     for (let k = 0; k < leaderLab.length / 3; k++) {
       const d = sq(binLab[i * 3]! - leaderLab[k * 3]!) + sq(binLab[i * 3 + 1]! - leaderLab[k * 3 + 1]!) + sq(binLab[i * 3 + 2]! - leaderLab[k * 3 + 2]!);
@@ -252,6 +282,8 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
         best = k;
       }
     }
+    // A distinct flat colour a person tells from its leader founds a cluster of its own.
+    if (best >= 0 && pinned[i] && deltaE2000(binLab, i, leaderLab, best) >= DISTINCT_FLAT_MIN_DELTA_E00) best = -1;
     if (best < 0) {
       best = leaderLab.length / 3;
       leaderLab.push(binLab[i * 3]!, binLab[i * 3 + 1]!, binLab[i * 3 + 2]!);
@@ -260,13 +292,14 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   }
   let k = leaderLab.length / 3;
   let centers = Float64Array.from(leaderLab);
-  // k-means polish over bins (weights = counts); empty clusters vanish.
+  // k-means polish over bins (weights = counts); empty clusters vanish. A distinct flat colour
+  // stays with its leader: a drifting centre must not hand it to a neighbouring colour.
   let clusters = noClusters();
   for (let pass = 0; pass < 3; pass++) {
     if (pass > 0) {
-      for (let i = 0; i < bins.length; i++) assign[i] = nearestCenter(binLab, i, centers, k);
+      for (let i = 0; i < bins.length; i++) if (!pinned[i]) assign[i] = nearestCenter(binLab, i, centers, k);
     }
-    clusters = accumulate(hist, bins, assign, k);
+    clusters = accumulate(hist, bins, assign, k, pinned);
     centers = new Float64Array(clusters.count.length * 3);
     for (let c = 0; c < clusters.count.length; c++) rgbToLab(clusters.r[c]!, clusters.g[c]!, clusters.b[c]!, centers, c * 3);
     k = clusters.count.length;
@@ -277,7 +310,108 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
   const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
-  return profile === 'photo' ? addUnexplainedColors(data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height);
+  return profile === 'photo' ? addUnexplainedColors(data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height, distinctFlatLab);
+}
+
+/**
+ * A flat colour of at least this share of the picture keeps a cluster of its own (issue 39: the
+ * lemon's shadow, 13 % of the picture, was merged into the body colour 3 ΔE00 away).
+ */
+const FLAT_COLOR_KEEP_SHARE = 0.005;
+/**
+ * Largest spread of a bin's pixels around their mean (mean of squared RGB distances, in RGB
+ * units²) for the bin to be one exact colour: a flat tone with a few anti-aliasing stragglers,
+ * not a gradient's steps, which spread over the whole 8-unit bin (≥ 5 units² on one channel).
+ */
+const EXACT_BIN_MAX_SPREAD_SQ = 2;
+/** Largest step (RGB units, any channel) from one tone of a rendered gradient to the next. */
+const SOFT_STEP = 3;
+/** Distinct flat colours looked for (the most populous bins first). */
+const MAX_DISTINCT_FLAT_COLORS = 64;
+/**
+ * CIEDE2000 from which a distinct flat colour is not merged with its neighbour: the lemon's
+ * shadow is 3.0 from its body, the glove's leather tones 3.1; JPEG's two tones of one blue 1.0.
+ */
+const DISTINCT_FLAT_MIN_DELTA_E00 = 1.5;
+/** True when Lab colour i of `lab` is one a person cannot tell from a colour of `distinctLab`. */
+function isDistinctFlatColor(lab: Float64Array, i: number, distinctLab: readonly number[]): boolean {
+  for (let k = 0; k < distinctLab.length / 3; k++) if (deltaE2000(lab, i, distinctLab, k) < DISTINCT_FLAT_MIN_DELTA_E00) return true;
+  return false;
+}
+
+/**
+ * Per bin of the histogram (in `hist.bins` order), 1 where the bin is a distinct flat colour of
+ * the art: one exact colour (its pixels spread at most EXACT_BIN_MAX_SPREAD_SQ around their mean)
+ * over at least FLAT_COLOR_KEEP_SHARE of the picture, whose area is bounded by hard edges. A
+ * rendered gradient's tones are flat and exact too, but each borders the next tone one or two
+ * units away: a colour with mostly soft borders is a gradient step, not a colour of its own.
+ */
+function distinctFlatBins(hist: Histogram, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
+  const bins = hist.bins;
+  const pinned = new Uint8Array(bins.length);
+  const minCount = width * height * FLAT_COLOR_KEEP_SHARE;
+  const candidateOfBin = new Int16Array(1 << (3 * BIN_BITS)).fill(-1);
+  const candidates: number[] = [];
+  const means: number[] = [];
+  for (let i = 0; i < bins.length && candidates.length < MAX_DISTINCT_FLAT_COLORS; i++) {
+    const bin = bins[i]!;
+    const n = hist.count[bin]!;
+    if (n < minCount) break; // bins are sorted by count
+    const meanR = hist.sumR[bin]! / n;
+    const meanG = hist.sumG[bin]! / n;
+    const meanB = hist.sumB[bin]! / n;
+    if (hist.sumSquares[bin]! / n - (meanR * meanR + meanG * meanG + meanB * meanB) > EXACT_BIN_MAX_SPREAD_SQ) continue;
+    candidateOfBin[bin] = candidates.length;
+    candidates.push(i);
+    means.push(meanR, meanG, meanB);
+  }
+  if (candidates.length === 0) return pinned;
+  const soft = new Float64Array(candidates.length);
+  const hard = new Float64Array(candidates.length);
+  countBorderSteps(data, width, height, candidateOfBin, means, soft, hard);
+  for (let c = 0; c < candidates.length; c++) if (hard[c]! > soft[c]!) pinned[candidates[c]!] = 1;
+  return pinned;
+}
+
+/**
+ * For the pixels of each candidate colour (in the candidate's bin, within half a unit plus one of
+ * its mean on every channel), counts the 4-neighbours of another colour: `soft` where the step is
+ * at most SOFT_STEP on every channel, `hard` otherwise.
+ */
+function countBorderSteps(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  candidateOfBin: Int16Array,
+  means: readonly number[],
+  soft: Float64Array,
+  hard: Float64Array,
+): void {
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      const r = data[o]!;
+      const g = data[o + 1]!;
+      const b = data[o + 2]!;
+      const c = candidateOfBin[((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT)]!;
+      if (c < 0 || Math.abs(r - means[c * 3]!) > 1.5 || Math.abs(g - means[c * 3 + 1]!) > 1.5 || Math.abs(b - means[c * 3 + 2]!) > 1.5) continue;
+      if (x > 0) countStep(data, o, o - 4, c, soft, hard);
+      if (x < width - 1) countStep(data, o, o + 4, c, soft, hard);
+      if (y > 0) countStep(data, o, o - width * 4, c, soft, hard);
+      if (y < height - 1) countStep(data, o, o + width * 4, c, soft, hard);
+    }
+  }
+}
+
+function countStep(data: Uint8Array | Uint8ClampedArray, o: number, p: number, c: number, soft: Float64Array, hard: Float64Array): void {
+  const dr = Math.abs(data[o]! - data[p]!);
+  const dg = Math.abs(data[o + 1]! - data[p + 1]!);
+  const db = Math.abs(data[o + 2]! - data[p + 2]!);
+  const step = Math.max(dr, dg, db);
+  if (step === 0) return;
+  if (step <= SOFT_STEP) soft[c]!++;
+  else hard[c]!++;
 }
 
 /** ΔE76 from every palette colour beyond which a photo's pixel is not explained by the palette. */
@@ -470,23 +604,43 @@ function isBlendOfClusters(c: Clusters, r: number, g: number, b: number, noisy: 
   return false;
 }
 
-function accumulate(hist: Histogram, bins: Int32Array, assign: Int32Array, k: number): Clusters {
+/**
+ * Cluster means of the bins assigned to each cluster; empty clusters vanish (assign is renumbered).
+ * A cluster that holds pinned bins (distinct flat colours) and whose mean drifted visibly from
+ * them (other bins pulled it: the calculator's light bezel became a grey that is no colour of the
+ * art) takes the pinned bins' colour: the others add their pixels, not their colour.
+ */
+function accumulate(hist: Histogram, bins: Int32Array, assign: Int32Array, k: number, pinned: Uint8Array): Clusters {
   const n = new Float64Array(k);
-  const r = new Float64Array(k);
-  const g = new Float64Array(k);
-  const b = new Float64Array(k);
+  const sums = new Float64Array(k * 3);
+  const pinnedN = new Float64Array(k);
+  const pinnedSums = new Float64Array(k * 3);
   for (let i = 0; i < bins.length; i++) {
     const bin = bins[i]!;
     const c = assign[i]!;
     n[c]! += hist.count[bin]!;
-    r[c]! += hist.sumR[bin]!;
-    g[c]! += hist.sumG[bin]!;
-    b[c]! += hist.sumB[bin]!;
+    sums[c * 3]! += hist.sumR[bin]!;
+    sums[c * 3 + 1]! += hist.sumG[bin]!;
+    sums[c * 3 + 2]! += hist.sumB[bin]!;
+    if (!pinned[i]) continue;
+    pinnedN[c]! += hist.count[bin]!;
+    pinnedSums[c * 3]! += hist.sumR[bin]!;
+    pinnedSums[c * 3 + 1]! += hist.sumG[bin]!;
+    pinnedSums[c * 3 + 2]! += hist.sumB[bin]!;
   }
   const out = noClusters();
   const remap = new Int32Array(k).fill(-1);
+  const lab = new Float64Array(6);
   for (let c = 0; c < k; c++) {
-    if (n[c] !== 0) remap[c] = pushCluster(out, n[c]!, r[c]! / n[c]!, g[c]! / n[c]!, b[c]! / n[c]!);
+    if (n[c] === 0) continue;
+    for (let ch = 0; ch < 3; ch++) sums[c * 3 + ch]! /= n[c]!;
+    if (pinnedN[c]! > 0) {
+      for (let ch = 0; ch < 3; ch++) pinnedSums[c * 3 + ch]! /= pinnedN[c]!;
+      rgbToLab(sums[c * 3]!, sums[c * 3 + 1]!, sums[c * 3 + 2]!, lab, 0);
+      rgbToLab(pinnedSums[c * 3]!, pinnedSums[c * 3 + 1]!, pinnedSums[c * 3 + 2]!, lab, 3);
+      if (deltaE2000(lab, 0, lab, 1) >= DISTINCT_FLAT_MIN_DELTA_E00) for (let ch = 0; ch < 3; ch++) sums[c * 3 + ch] = pinnedSums[c * 3 + ch]!;
+    }
+    remap[c] = pushCluster(out, n[c]!, sums[c * 3]!, sums[c * 3 + 1]!, sums[c * 3 + 2]!);
   }
   for (let i = 0; i < assign.length; i++) assign[i] = remap[assign[i]!]!;
   return out;
@@ -576,7 +730,7 @@ function foldRareColors(input: Clusters, share: number): Clusters {
  * paper) — is that cluster's edge, not a colour: it joins it. Art's own close shades are rarely
  * on such a line (a shade of yellow is not yellow mixed with white), so they stay.
  */
-function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Clusters {
+function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number, distinctFlatLab: readonly number[]): Clusters {
   const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
   let interior: Float64Array | undefined;
   const lab = new Float64Array(c.count.length * 3);
@@ -585,7 +739,8 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
   let paper = 0;
   for (let i = 1; i < c.count.length; i++) if (c.count[i]! > c.count[paper]!) paper = i;
   for (let s = 0; s < c.count.length; s++) {
-    if (s === paper) continue;
+    // A large flat area of one exact colour is the art's, not a rim (a bezel's light edge).
+    if (s === paper || isDistinctFlatColor(lab, s, distinctFlatLab)) continue;
     for (let a = 0; a < c.count.length && into[s]! < 0; a++) {
       if (a === s || into[a]! >= 0 || labDistanceSq(lab, s, a) > SHADE_MAX_DELTA_E ** 2) continue;
       // Only a shade towards the picture's most common colour (the paper a scan's ink bleeds

@@ -8,9 +8,12 @@
  * - 'flat': flat or anti-aliased art (palette + sub-pixel edges);
  * - 'photo': continuous tone — grain (no exact runs) or smooth ramps with noise (coarser palette,
  *   automatic speckle removal, no polygonal primitives);
- * - 'lineart': ink on paper — exactly two colours without blends (potrace-style outlines), or two
- *   contrasting tones with anti-aliased blends between them (twoTones; traced as flat art).
- * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides.
+ * - 'lineart': ink on paper — exactly two colours without blends (potrace-style outlines), two
+ *   contrasting tones with anti-aliased blends between them (twoTones; traced as flat art), a scan
+ *   of ink on paper (inkOnPaper: grain, a drifting paper, blurred edges; traced in its two tones,
+ *   inInkAndPaper), or one ink anti-aliased on transparent paper.
+ * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides,
+ * and apart from them hairline pixels (darkenedBlend: the two sides darkened by a partial line).
  */
 import { pixelWords, RGB_MASK } from './pixel-words.js';
 import type { ImageProfile } from './types.js';
@@ -26,6 +29,12 @@ const MAX_PIXEL_ART_COLORS = 4096;
 const PIXEL_MIN_EDGE_DENSITY = 0.005;
 /** Share of contrasty neighbour pairs with an in-between blend above which art is anti-aliased. */
 const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
+/**
+ * Share of contrasty pairs that are hairline blends (blendTest) from which edges are not hard: a
+ * logo outlined with a 0.4-px hairline has 0.05–0.16 (by the bench's count), pixel art of the
+ * corpus and validation set 0.01 or less (its 1-px outlines repeat one exact colour).
+ */
+const HAIRLINE_RATIO_MAX = 0.025;
 /** Share of flat pixels from which art is flat (areas of one colour), not texture or photo. */
 const FLAT_SHARE_MIN = 0.45;
 /** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
@@ -144,6 +153,13 @@ export interface ProfileFacts {
   readonly antiAliasedTiles: number;
   /** Ink and paper: how much of the picture is two contrasting tones and blends between them. */
   readonly tones: TwoTones;
+  /** Ink and paper as a scan delivers them (grain, drift, blurred edges): see InkOnPaper. */
+  readonly ink: InkOnPaper;
+  /**
+   * Share of contrasty pixel pairs whose middle pixel is a darkened blend of the two: a line
+   * thinner than a pixel drawn between them (a hairline outline), anti-aliased by its coverage.
+   */
+  readonly hairlineRatio: number;
   /**
    * Tiles of pixel art inside the picture (a sprite on a page, pixel art beside a photo): per
    * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
@@ -185,9 +201,10 @@ export function classifyImage(
   // The pixel loop is a function of its own: V8 compiles a long function again for each hot loop
   // and deoptimises on code after a loop that had not run yet; a small one compiles once.
   const tileFlat = new Int32Array(tilesX * tilesY);
-  const { contrastPairs, blends, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
+  const { contrastPairs, blends, hairlines, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
+  const hairlineRatio = contrastPairs === 0 ? 0 : hairlines / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   const edgeDensity = opaque === 0 ? 0 : contrastPairs / opaque;
   const tileRuns = new Int32Array(tilesX * tilesY);
@@ -212,8 +229,10 @@ export function classifyImage(
     if (tileBlends[t]! >= tileContrast[t]! * AA_TILE_BLEND_RATIO) antiAliased++;
   }
   const antiAliasedTiles = judged === 0 ? 0 : antiAliased / judged;
-  const tones = twoTones(data, width * height);
-  const measured = { distinct: colors.distinct, opaque, blendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones };
+  const histogram = toneHistogram(data, width * height);
+  const tones = twoTones(data, width * height, histogram);
+  const ink = inkOnPaper(data, width, height, histogram);
+  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
   const { profile, reason } = decideProfile(measured);
   const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
   return {
@@ -230,6 +249,8 @@ export function classifyImage(
     rampTiles,
     antiAliasedTiles,
     tones,
+    ink,
+    hairlineRatio,
     hardTiles: { tilePx: TILE_PX, columns: tilesX, set: hardTiles },
     photoTiles: { tilePx: TILE_PX, columns: tilesX, set: photoTiles },
   };
@@ -259,7 +280,7 @@ export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean 
 
 /** The measurements decideProfile reads (see ProfileFacts for each), with the exact colour and opaque pixel counts. */
 export interface ProfileEvidence
-  extends Pick<ProfileFacts, 'blendRatio' | 'edgeDensity' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones'> {
+  extends Pick<ProfileFacts, 'blendRatio' | 'hairlineRatio' | 'edgeDensity' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones' | 'ink'> {
   readonly distinct: number;
   readonly opaque: number;
 }
@@ -282,7 +303,10 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // microscope slide, fog) has no contrasty edge at all, and long runs by chance in 8-bit grey.
   // A small palette is evidence enough (a striped tile has only straight edges, which are not
   // counted).
-  const mayBePixelArt = e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS);
+  // Hairlines (outlines thinner than a pixel, anti-aliased by coverage) are edges that are not
+  // hard, though no pixel of them is a blend of its two sides alone.
+  const mayBePixelArt =
+    e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS) && e.hairlineRatio < HAIRLINE_RATIO_MAX;
   if (mayBePixelArt && e.blendRatio < MAX_PIXEL_ART_BLEND_RATIO && e.runShare >= PIXEL_RUNS_MIN) {
     return { profile: 'pixel', reason: `hard edges without anti-aliasing, ${pct(e.runShare)} of pixels in runs, ${colours} colours: pixel art` };
   }
@@ -294,6 +318,10 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // all blends). Traced as flat art is; the profile says what the picture is.
   if (e.tones.blendShare >= TWO_TONE_BLEND_SHARE_MIN && e.tones.toneShare >= TWO_TONE_SHARE_MIN && e.opaque > MAX_SPRITE_PIXELS) {
     return { profile: 'lineart', reason: `two tones (${pct(e.tones.toneShare)} of pixels) and anti-aliased blends between them: line art` };
+  }
+  // A scan: the same ink and paper, but with grain, a drifting paper tone, blurred edges.
+  if (isInkOnPaper(e.ink) && e.opaque > MAX_SPRITE_PIXELS) {
+    return { profile: 'lineart', reason: `ink on paper (${pct(e.ink.axisShare)} of pixels between the two tones, in-between tones only along the ink's edges): line art` };
   }
   if (e.rampTiles >= SMOOTH_RAMP_TILES_MIN && e.noiseShare >= SMOOTH_NOISE_MIN) {
     return { profile: 'photo', reason: `smooth ramps over ${pct(e.rampTiles)} of the picture, ${pct(e.noiseShare)} of pixels in rare colours (grain): photo` };
@@ -312,6 +340,9 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   }
   // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
   // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
+  // One ink whose edges are anti-aliased in the alpha channel (two colours cannot blend: every
+  // blend counted is an alpha one): ink on transparent paper, a drawing or lettering.
+  if (e.distinct <= 2 && e.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO) return { profile: 'lineart', reason: 'one ink anti-aliased on transparent paper: line art' };
   if (e.distinct <= MAX_TEXTURE_COLORS) return { profile: 'pixel', reason: `${colours} colours without flat areas (dithering or a drawn texture): pixel art` };
   return { profile: 'photo', reason: `continuous tone: ${colours} colours, ${pct(e.flatShare)} of pixels in flat areas: photo` };
 }
@@ -416,7 +447,7 @@ function rampTileShare(data: Uint8Array | Uint8ClampedArray, width: number, heig
 
 /**
  * classifyImage's pixel loop: high-contrast neighbour pairs that turn or slant (contrastPairs),
- * those of them that are blends, and flat opaque pixels; per tile into tileContrast, tileBlends and
+ * those of them that are blends, those that are hairline blends, and flat opaque pixels; per tile into tileContrast, tileBlends and
  * tileFlat.
  */
 function countEdgePairs(
@@ -428,9 +459,10 @@ function countEdgePairs(
   tileContrast: Int32Array,
   tileBlends: Int32Array,
   tileFlat: Int32Array,
-): { contrastPairs: number; blends: number; flat: number } {
+): { contrastPairs: number; blends: number; hairlines: number; flat: number } {
   let contrastPairs = 0;
   let blends = 0;
+  let hairlines = 0;
   let flat = 0;
   for (let y = 0; y < height; y++) {
     const tileRow = (y >> TILE_SHIFT) * tilesX;
@@ -470,20 +502,23 @@ function countEdgePairs(
       if (x > 0 && x < width - 1 && !(y > 0 && y < height - 1 && straightRun(data, o, row) && straightRun(data, o - 4, row) && straightRun(data, o + 4, row))) {
         const r = blendTest(data, o, o - 4, o + 4);
         contrastPairs += r & 1;
-        blends += r >> 1;
+        blends += (r >> 1) & 1;
+        hairlines += r >> 2;
         tileContrast[tile]! += r & 1;
-        tileBlends[tile]! += r >> 1;
+        // A tile's hairline blends make its edges as soft as anti-aliasing does.
+        tileBlends[tile]! += ((r >> 1) | (r >> 2)) & 1;
       }
       if (y > 0 && y < height - 1 && !(x > 0 && x < width - 1 && straightRun(data, o, 4) && straightRun(data, o - row, 4) && straightRun(data, o + row, 4))) {
         const r = blendTest(data, o, o - width * 4, o + width * 4);
         contrastPairs += r & 1;
-        blends += r >> 1;
+        blends += (r >> 1) & 1;
+        hairlines += r >> 2;
         tileContrast[tile]! += r & 1;
-        tileBlends[tile]! += r >> 1;
+        tileBlends[tile]! += ((r >> 1) | (r >> 2)) & 1;
       }
     }
   }
-  return { contrastPairs, blends, flat };
+  return { contrastPairs, blends, hairlines, flat };
 }
 
 /** Side of the square tiles (px) in which pixel art is recognised within a mixed picture. */
@@ -592,6 +627,7 @@ function findSlot(keys: Int32Array, bits: number, key: number): number {
  * Bit 0: the two outer pixels contrast strongly (RGB distance ≥ 48). Bit 1: the middle pixel is
  * a linear mix t·a + (1−t)·b of them (0.08 < t < 0.92, within 8 RGB units) — what anti-aliasing
  * produces. Pixel-art shading ramps are rarely such exact mixes (artists shift hue along a ramp).
+ * Bit 2 (with bit 0, not bit 1): a hairline's blend (darkenedBlend).
  */
 function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): number {
   if (data[a + 3]! < OPAQUE_ALPHA_MIN || data[b + 3]! < OPAQUE_ALPHA_MIN) return 0;
@@ -610,7 +646,37 @@ function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number,
     const eb = mb - t * db;
     if (er * er + eg * eg + eb * eb < 64) return 3;
   }
-  return linearBlend(data, mid, a, b) ? 3 : 1;
+  if (linearBlend(data, mid, a, b)) return 3;
+  return darkenedBlend(data, mid, a, b) ? 5 : 1;
+}
+
+/**
+ * Bit 2 of blendTest: the middle pixel is a darkened mix u·a + v·b (u, v ≥ 0, 0.3 ≤ u + v ≤ 0.95,
+ * within 8 RGB units) and darker than both sides by 8 levels of luma or more: the two sides with a
+ * dark line thinner than a pixel between them, covering the rest (a hairline outline). Pixel art's
+ * 1-px outline is the line colour itself (u + v ≈ 0), its shading a hue of its own.
+ */
+function darkenedBlend(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): boolean {
+  const lumaOf = (o: number): number => 0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]!;
+  if (lumaOf(mid) > Math.min(lumaOf(a), lumaOf(b)) - 8) return false;
+  const ar = data[a]!, ag = data[a + 1]!, ab = data[a + 2]!;
+  const br = data[b]!, bg = data[b + 1]!, bb = data[b + 2]!;
+  const mr = data[mid]!, mg = data[mid + 1]!, mb = data[mid + 2]!;
+  // Least squares for u, v: the 2 × 2 normal equations.
+  const aa = ar * ar + ag * ag + ab * ab;
+  const bbSq = br * br + bg * bg + bb * bb;
+  const abDot = ar * br + ag * bg + ab * bb;
+  const det = aa * bbSq - abDot * abDot;
+  if (Math.abs(det) < 1) return false;
+  const am = ar * mr + ag * mg + ab * mb;
+  const bm = br * mr + bg * mg + bb * mb;
+  const u = (am * bbSq - bm * abDot) / det;
+  const v = (bm * aa - am * abDot) / det;
+  if (u < 0 || v < 0 || u + v < 0.3 || u + v > 0.95) return false;
+  const er = mr - u * ar - v * br;
+  const eg = mg - u * ag - v * bg;
+  const eb = mb - u * ab - v * bb;
+  return er * er + eg * eg + eb * eb < 64;
 }
 
 /** sRGB byte → linear light (0–1). */
@@ -733,12 +799,14 @@ const TONE_MIN_CONTRAST = 96;
 /** RGB distance within which a pixel is on a tone or on the blend between the tones. */
 const TONE_NEAR = 24;
 
-/**
- * The two tones of an ink-on-paper picture: the most common colour (a 16-level-per-channel
- * histogram bin, its mean) and the most common one at least TONE_MIN_CONTRAST away in some
- * channel; then how many pixels are those tones or blends of them (anti-aliased edges).
- */
-export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: number): TwoTones {
+/** A histogram of opaque colours in TONE_BITS-per-channel bins: pixels and channel sums per bin. */
+interface ToneHistogram {
+  readonly count: Int32Array;
+  readonly sum: Float64Array;
+  readonly opaque: number;
+}
+
+function toneHistogram(data: Uint8Array | Uint8ClampedArray, pixelCount: number): ToneHistogram {
   const bins = 1 << (3 * TONE_BITS);
   const shift = 8 - TONE_BITS;
   const count = new Int32Array(bins);
@@ -769,20 +837,46 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
     runKey = key;
     runLength = 1;
   }
+  return { count, sum, opaque };
+}
+
+/** Mean colour of bin b. */
+function binMean(h: ToneHistogram, b: number): readonly [number, number, number] {
+  const n = h.count[b]!;
+  return [h.sum[b * 3]! / n, h.sum[b * 3 + 1]! / n, h.sum[b * 3 + 2]! / n];
+}
+
+/** The most populous bin (the paper of an ink-on-paper picture). */
+function paperBin(h: ToneHistogram): number {
+  let first = 0;
+  for (let b = 1; b < h.count.length; b++) if (h.count[b]! > h.count[first]!) first = b;
+  return first;
+}
+
+/** Largest channel difference between bin b's mean and `a`. */
+function binDistance(h: ToneHistogram, b: number, a: readonly [number, number, number]): number {
+  const n = h.count[b]!;
+  return Math.max(Math.abs(h.sum[b * 3]! / n - a[0]), Math.abs(h.sum[b * 3 + 1]! / n - a[1]), Math.abs(h.sum[b * 3 + 2]! / n - a[2]));
+}
+
+/**
+ * The two tones of an ink-on-paper picture: the most common colour (a 16-level-per-channel
+ * histogram bin, its mean) and the most common one at least TONE_MIN_CONTRAST away in some
+ * channel; then how many pixels are those tones or blends of them (anti-aliased edges).
+ */
+export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: number, histogram: ToneHistogram = toneHistogram(data, pixelCount)): TwoTones {
+  const { count, opaque } = histogram;
   const none: TwoTones = { blendShare: 0, toneShare: 0 };
   if (opaque === 0) return none;
-  let first = 0;
-  for (let b = 1; b < bins; b++) if (count[b]! > count[first]!) first = b;
-  const a = [sum[first * 3]! / count[first]!, sum[first * 3 + 1]! / count[first]!, sum[first * 3 + 2]! / count[first]!] as const;
+  const first = paperBin(histogram);
+  const a = binMean(histogram, first);
   let second = -1;
-  for (let b = 0; b < bins; b++) {
+  for (let b = 0; b < count.length; b++) {
     if (count[b] === 0 || (second >= 0 && count[b]! <= count[second]!)) continue;
-    const n = count[b]!;
-    const far = Math.max(Math.abs(sum[b * 3]! / n - a[0]), Math.abs(sum[b * 3 + 1]! / n - a[1]), Math.abs(sum[b * 3 + 2]! / n - a[2]));
-    if (far >= TONE_MIN_CONTRAST) second = b;
+    if (binDistance(histogram, b, a) >= TONE_MIN_CONTRAST) second = b;
   }
   if (second < 0) return none;
-  const c = [sum[second * 3]! / count[second]!, sum[second * 3 + 1]! / count[second]!, sum[second * 3 + 2]! / count[second]!] as const;
+  const c = binMean(histogram, second);
   const dx = c[0] - a[0];
   const dy = c[1] - a[1];
   const dz = c[2] - a[2];
@@ -821,4 +915,211 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
     }
   }
   return { blendShare: onBlend / opaque, toneShare: onTone / opaque };
+}
+
+/**
+ * Ink on paper as a scanner or a camera delivers it: the paper has grain and drifts in tone, the
+ * ink's edges are blurred into a halo of in-between tones, JPEG adds its noise. Measured along the
+ * line from the paper (the most common tone) to the ink (the darkest tone common enough to be
+ * the ink's, not a speck's), in units of that contrast (t: 0 paper, 1 ink).
+ */
+export interface InkOnPaper {
+  /** Largest channel difference between paper and ink (0 when there is no second tone). */
+  readonly contrast: number;
+  /**
+   * Share of opaque pixels within TONE_NEAR of the line through paper and ink (neither side far
+   * beyond); 0 when more than 1 − INK_AXIS_SHARE_MIN of them are off it (the count stops there:
+   * a colour picture is no ink on paper, and a photo's pixels need not all be projected).
+   */
+  readonly axisShare: number;
+  /**
+   * Share of opaque pixels of an in-between tone (t in the middle band) whose 3 × 3 neighbourhood
+   * hardly changes: flat areas of a grey, which anti-aliasing and blur never make (their
+   * in-between tones sit on a slope between ink and paper). 1 when not measured (no line, or the
+   * count passed INK_LOOSE_SHARE_MAX and stopped).
+   */
+  readonly looseShare: number;
+  /**
+   * Share of neighbouring TILE_PX tiles whose papers differ by more than PAPER_STEP_MAX of the
+   * contrast: a second paper (a scroll's fill on a white page) rather than a drift of one (1 when
+   * not measured).
+   */
+  readonly paperSteps: number;
+}
+
+const NO_INK: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1 };
+/** The ink is the farthest bin holding at least this share of the most common far bin's pixels. */
+const INK_BIN_SHARE = 1 / 8;
+/** The middle band of t (neither paper nor ink). */
+const MID_TONE_MIN = 0.3;
+const MID_TONE_MAX = 0.7;
+/** A middle-band pixel whose 3 × 3 neighbourhood spans less than this (in t) is a flat grey. */
+const LOOSE_RANGE_MAX = 0.25;
+/** Tiles whose paper tones differ by more than this (in t) are two papers. */
+const PAPER_STEP_MAX = 0.08;
+/** A tile's paper is measured when at least this share of its pixels is paper. */
+const TILE_PAPER_MIN = 0.25;
+/** Pixels beyond the paper (t below) or the ink (t above) that still lie on the line: grain, darker ink cores. */
+const AXIS_T_MIN = -0.6;
+const AXIS_T_MAX = 2;
+
+export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, height: number, histogram: ToneHistogram): InkOnPaper {
+  const { count, opaque } = histogram;
+  if (opaque === 0) return NO_INK;
+  const paper = binMean(histogram, paperBin(histogram));
+  let common = -1;
+  for (let b = 0; b < count.length; b++) {
+    if (count[b] !== 0 && (common < 0 || count[b]! > count[common]!) && binDistance(histogram, b, paper) >= TONE_MIN_CONTRAST) common = b;
+  }
+  if (common < 0) return NO_INK;
+  // A blurred thin stroke spreads its ink over many bins: the darkest of them that is still common
+  // is the ink's core (the most common far bin may be its halo).
+  let inkBin = common;
+  let farthest = binDistance(histogram, common, paper);
+  for (let b = 0; b < count.length; b++) {
+    if (count[b]! * (1 / INK_BIN_SHARE) < count[common]!) continue;
+    const d = binDistance(histogram, b, paper);
+    if (d > farthest) {
+      farthest = d;
+      inkBin = b;
+    }
+  }
+  const ink = binMean(histogram, inkBin);
+  const t = toneAlongAxis(data, width * height, paper, ink, Math.floor(opaque * (1 - INK_AXIS_SHARE_MIN)));
+  if (!t) return { ...NO_INK, contrast: farthest };
+  let onAxis = 0;
+  for (let i = 0; i < t.length; i++) if (!Number.isNaN(t[i]!)) onAxis++;
+  const loose = looseMidTones(t, width, height, Math.floor(opaque * INK_LOOSE_SHARE_MAX));
+  if (loose === undefined) return { ...NO_INK, contrast: farthest, axisShare: onAxis / opaque };
+  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: loose / opaque, paperSteps: paperStepShare(t, width, height) };
+}
+
+/**
+ * Per pixel, its position t along paper → ink, or NaN when it is transparent or off that line;
+ * undefined as soon as more than `maxOff` opaque pixels are off it.
+ */
+function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number], maxOff: number): Float32Array | undefined {
+  const t = new Float32Array(pixelCount).fill(NaN);
+  const dx = ink[0] - paper[0];
+  const dy = ink[1] - paper[1];
+  const dz = ink[2] - paper[2];
+  const length2 = dx * dx + dy * dy + dz * dz;
+  const near2 = TONE_NEAR * TONE_NEAR;
+  // Art and paper repeat the colour of the pixel before: its t is reused.
+  let lastKey = -1;
+  let lastT = NaN;
+  let off = 0;
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    if (key !== lastKey) {
+      lastKey = key;
+      const px = data[o]! - paper[0];
+      const py = data[o + 1]! - paper[1];
+      const pz = data[o + 2]! - paper[2];
+      const along = (px * dx + py * dy + pz * dz) / length2;
+      const off2 = (px - along * dx) ** 2 + (py - along * dy) ** 2 + (pz - along * dz) ** 2;
+      lastT = off2 <= near2 && along >= AXIS_T_MIN && along <= AXIS_T_MAX ? along : NaN;
+    }
+    if (Number.isNaN(lastT) && ++off > maxOff) return undefined;
+    t[i] = lastT;
+  }
+  return t;
+}
+
+/**
+ * Middle-band pixels whose 3 × 3 neighbourhood (all on the line) spans less than LOOSE_RANGE_MAX;
+ * undefined as soon as there are more than `maxLoose`.
+ */
+function looseMidTones(t: Float32Array, width: number, height: number, maxLoose: number): number | undefined {
+  let loose = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const own = t[y * width + x]!;
+      if (!(own >= MID_TONE_MIN && own <= MID_TONE_MAX)) continue;
+      let low = own;
+      let high = own;
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+          const v = t[ny * width + nx]!;
+          // A neighbour off the line (a colour) is a step too.
+          if (Number.isNaN(v)) low = -Infinity;
+          else if (v < low) low = v;
+          else if (v > high) high = v;
+        }
+      }
+      if (high - low < LOOSE_RANGE_MAX && ++loose > maxLoose) return undefined;
+    }
+  }
+  return loose;
+}
+
+/** Share of neighbouring tile pairs (both with TILE_PAPER_MIN paper) whose mean paper t differs by more than PAPER_STEP_MAX. */
+function paperStepShare(t: Float32Array, width: number, height: number): number {
+  const tilesX = Math.ceil(width / TILE_PX);
+  const tilesY = Math.ceil(height / TILE_PX);
+  const paperSum = new Float64Array(tilesX * tilesY);
+  const paperCount = new Int32Array(tilesX * tilesY);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = t[y * width + x]!;
+      if (!(v < MID_TONE_MIN)) continue;
+      const tile = (y >> TILE_SHIFT) * tilesX + (x >> TILE_SHIFT);
+      paperSum[tile]! += v;
+      paperCount[tile]!++;
+    }
+  }
+  const paperOf = (tile: number): number => (paperCount[tile]! > 0 && paperCount[tile]! >= tileArea(tile, tilesX, width, height) * TILE_PAPER_MIN ? paperSum[tile]! / paperCount[tile]! : NaN);
+  let pairs = 0;
+  let steps = 0;
+  for (let ty = 0; ty < tilesY; ty++) {
+    for (let tx = 0; tx < tilesX; tx++) {
+      const own = paperOf(ty * tilesX + tx);
+      if (Number.isNaN(own)) continue;
+      for (const next of [tx + 1 < tilesX ? ty * tilesX + tx + 1 : -1, ty + 1 < tilesY ? (ty + 1) * tilesX + tx : -1]) {
+        if (next < 0) continue;
+        const other = paperOf(next);
+        if (Number.isNaN(other)) continue;
+        pairs++;
+        if (Math.abs(own - other) > PAPER_STEP_MAX) steps++;
+      }
+    }
+  }
+  return pairs === 0 ? 0 : steps / pairs;
+}
+
+/** Thresholds of isInkOnPaper, measured on scans drawn with grain, blur, drift and JPEG (tests/helpers/scans.ts). */
+const INK_AXIS_SHARE_MIN = 0.99;
+const INK_LOOSE_SHARE_MAX = 0.015;
+const INK_PAPER_STEPS_MAX = 0.05;
+
+/**
+ * Whether the picture is ink on one paper: two tones at least TONE_MIN_CONTRAST apart, nearly
+ * every pixel on the line between them (no third colour), in-between tones only on the slopes
+ * between ink and paper (none in flat areas: grey-shaded art and photos have those), one paper
+ * whose tone may drift but does not step.
+ */
+export function isInkOnPaper(ink: InkOnPaper): boolean {
+  return ink.contrast >= TONE_MIN_CONTRAST && ink.axisShare >= INK_AXIS_SHARE_MIN && ink.looseShare <= INK_LOOSE_SHARE_MAX && ink.paperSteps <= INK_PAPER_STEPS_MAX;
+}
+
+/**
+ * Share of pixels in exact runs below which line art has grain: clean drawings and text keep 0.90
+ * or more (small anti-aliased glyphs 0.90), scans of them 0.59 or less (a JPEG q85 scan of a
+ * sparse drawing, whose paper JPEG smooths into runs); the middle of that gap.
+ */
+const SCAN_RUNS_MAX = 0.75;
+
+/**
+ * Whether line art comes back as ink and paper only (the palette's two tones): when its paper has
+ * grain (few exact runs: a scan, a photo of a page), its in-between tones are the scanner's blur
+ * and grain, not the artist's colours, and a second paper tone would trace the grain. Clean line
+ * art keeps its palette (every colour of it is the artist's), and grey-shaded art is never ink on
+ * paper (its greys lie in flat areas). With tracelab.profile=lineart (`forced`) the picture needs
+ * only grain and two tones with nothing off the line between them.
+ */
+export function inInkAndPaper(facts: Pick<ProfileFacts, 'profile' | 'runShare' | 'ink'>, forced: boolean): boolean {
+  if (facts.profile !== 'lineart' || facts.runShare >= SCAN_RUNS_MAX) return false;
+  return forced ? facts.ink.contrast >= TONE_MIN_CONTRAST && facts.ink.axisShare >= INK_AXIS_SHARE_MIN : isInkOnPaper(facts.ink);
 }

@@ -155,15 +155,26 @@ export interface AreaFloor {
 
 /**
  * Merges regions smaller than `minAreaPx` (or, for a region whose first pixel lies in a tile of
- * `floor`, than floor.minAreaPx if larger) into their best neighbour. `labelLab` holds the Lab
+ * `floor`, than floor.minAreaPx if larger) into their best neighbour; also regions smaller than
+ * `crumbMaxAreaPx` that border two or more regions (edge crumbs; an island stays). `labelLab` holds the Lab
  * colour of each label (3 floats per label) for choosing the nearest-colour neighbour.
  * `owned`: the regions are the caller's to give up: their regionOf is written over and becomes
  * the result's (the stage then holds one whole-picture array instead of three).
  */
-export function despeckle(regions: Regions, width: number, height: number, minAreaPx: number, labelLab: Float64Array, links?: Uint8Array, floor?: AreaFloor, owned = false): Regions {
+export function despeckle(
+  regions: Regions,
+  width: number,
+  height: number,
+  minAreaPx: number,
+  labelLab: Float64Array,
+  links?: Uint8Array,
+  floor?: AreaFloor,
+  owned = false,
+  crumbMaxAreaPx = 0,
+): Regions {
   const { count, regionOf, labelOf } = regions;
   const floorArea = floor && floor.minAreaPx > minAreaPx ? floor.minAreaPx : 0;
-  if ((minAreaPx <= 1 && floorArea <= 1) || count === 0) return regions;
+  if ((minAreaPx <= 1 && floorArea <= 1 && crumbMaxAreaPx <= 1) || count === 0) return regions;
   const area = Int32Array.from(regions.area);
   // Each whole-picture loop lives in a helper of its own: V8 compiles a long function again for
   // each hot loop it reaches, and deoptimises on code after a loop that had not run yet.
@@ -171,7 +182,7 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   // Only the specks' pixels are ever scanned (a region merged into a speck was a speck itself):
   // the large regions, most of the picture, are not listed.
   const isSmall = new Uint8Array(count);
-  for (let r = 0; r < count; r++) if (area[r]! < (minAreaOf ? minAreaOf[r]! : minAreaPx)) isSmall[r] = 1;
+  for (let r = 0; r < count; r++) if (area[r]! < Math.max(minAreaOf ? minAreaOf[r]! : minAreaPx, crumbMaxAreaPx)) isSmall[r] = 1;
   const { start, pixels } = pixelsByRegion(regionOf, count, isSmall);
   const parent = new Int32Array(count);
   for (let r = 0; r < count; r++) parent[r] = r;
@@ -190,7 +201,8 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
   const neighbours = new Int32Array(count);
   let neighbourCount = 0;
   for (const r of small) {
-    if (findRegionRoot(parent, r) !== r || area[r]! >= (minAreaOf ? minAreaOf[r]! : minAreaPx)) continue;
+    const speckArea = minAreaOf ? minAreaOf[r]! : minAreaPx;
+    if (findRegionRoot(parent, r) !== r || area[r]! >= Math.max(speckArea, crumbMaxAreaPx)) continue;
     for (let k = 0; k < neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
     neighbourCount = 0;
     for (let m = r; m >= 0; m = nextMember[m]!) {
@@ -204,6 +216,9 @@ export function despeckle(regions: Regions, width: number, height: number, minAr
         if (y < height - 1) neighbourCount = tallyNeighbour(regionOf[i + width]!, parent, r, sharedLength, neighbours, neighbourCount);
       }
     }
+    // Above the speck area only an edge crumb goes: a sliver between two or more regions (the
+    // anti-aliasing of their edge taken for a colour), not an island (a dot, an eye's highlight).
+    if (area[r]! >= speckArea && neighbourCount < 2) continue;
     let best = -1;
     let bestDistance = Infinity;
     let bestShared = -1;

@@ -290,6 +290,13 @@ export interface TraceStats {
    * absent = none.
    */
   readonly smoothAreas?: number;
+  /**
+   * Shapes under 4 px of area; absent = none. In clean flat art these are dots standing on their
+   * own (a highlight, a star), kept as features: edge crumbs — a few pixels between two regions —
+   * join a neighbour. Pixel art keeps every cell; photos and noisy art lose specks under their
+   * despeckle area, line art under 2 px; `processing.shapes.min_area_px` removes the rest.
+   */
+  readonly smallShapes?: number;
   readonly regions: number;
   readonly chains: number;
   readonly profile: ImageProfile;
@@ -322,6 +329,11 @@ export interface TraceResult {
   readonly inputHeight: number;
   /** Pixels per inch from the input file's metadata, when it had any (sets the natural page size). */
   readonly inputDpi?: number;
+  /**
+   * The ICC profile (RGB) the colours are in, for writers to embed (processing.color_profile.output = preserve;
+   * set by the pipeline, never by the engine).
+   */
+  readonly colorProfile?: Uint8Array;
   /** How the shapes were built (absent in traces stored by older versions = cutouts). */
   readonly shapeStacking?: ShapeStacking;
   readonly chains: readonly Chain[];

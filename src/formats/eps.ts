@@ -84,7 +84,10 @@ function writeEpsInto(out: TextSink, plan: OutputPlan): TextSink {
     `[${pageMatrix(plan).map((v) => formatNumber(v)).join(' ')}] concat`,
     '1 setlinecap 1 setlinejoin',
   ];
-  for (const text of header) writeLine(out, text);
+  for (const text of header) {
+    writeLine(out, text);
+    if (text === '%%EndComments' && plan.result.colorProfile) writeIccComment(out, plan.result.colorProfile);
+  }
   // Pattern definitions go here once the drawing has named them all.
   const patternsAt = out.length;
   const patterns = new Patterns();
@@ -115,6 +118,26 @@ function writeEpsInto(out: TextSink, plan: OutputPlan): TextSink {
   if (definitions.length > 0) out.insertText(patternsAt, definitions.map((d) => `${d}\n`).join(''));
   out.text('grestore\nend\nshowpage\n%%Trailer\n%%EOF\n');
   return out;
+}
+
+/** Profile bytes per hex line of the ICC comment block (64 hex digits: DSC lines stay under 255 characters). */
+const ICC_BYTES_PER_LINE = 32;
+
+/**
+ * The ICC profile as DSC comments after the header (processing.color_profile.output = preserve), as Photoshop's
+ * EPS writer carries one: `%%BeginICCProfile: (name) lines Hex`, each line `%` and hex digits, `%%EndICCProfile`.
+ * Layout programs that manage colour read it; a PostScript interpreter skips comments, so the drawing is unchanged
+ * (DeviceRGB).
+ */
+function writeIccComment(out: TextSink, profile: Uint8Array): void {
+  const lines = Math.ceil(profile.length / ICC_BYTES_PER_LINE);
+  writeLine(out, `%%BeginICCProfile: (Embedded) ${lines} Hex`);
+  for (let at = 0; at < profile.length; at += ICC_BYTES_PER_LINE) {
+    let hex = '%';
+    for (const byte of profile.subarray(at, at + ICC_BYTES_PER_LINE)) hex += byte.toString(16).padStart(2, '0');
+    writeLine(out, hex);
+  }
+  writeLine(out, '%%EndICCProfile');
 }
 
 /** One line of text and its line feed. */

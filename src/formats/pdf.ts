@@ -23,6 +23,9 @@
  * `/Pattern cs /Pn scn`, strokes with `/Pattern CS /Pn SCN`; the item's alpha applies as for flat
  * colours (ExtGState).
  *
+ * With an embedded colour profile (TraceResult.colorProfile, processing.color_profile.output = preserve) the page's
+ * /ColorSpace resources name it /DefaultRGB, an ICCBased space: every DeviceRGB colour is then read through it.
+ *
  * pdf-lib assembles the file (objects, xref, trailer). Byte-identical for the same plan: no
  * dates, no document ID, Producer and Creator fixed to "Tracelab", deflate (pako) at its fixed
  * default level.
@@ -57,8 +60,15 @@ export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
   const { alphas, gradients } = writeContentStream(contentSink.reset(), plan);
   const stream = plan.options.pdf.compress ? context.flateStream(contentSink.view()) : context.stream(contentSink.toBytes());
   page.node.set(PDFName.of('Contents'), context.register(stream));
-  if (alphas.length > 0 || gradients.length > 0) {
+  const profile = plan.result.colorProfile;
+  if (alphas.length > 0 || gradients.length > 0 || profile) {
     const resources: Record<string, PDFDict> = {};
+    if (profile) {
+      // processing.color_profile.output = preserve: DeviceRGB on this page means the profile's RGB (PDF 1.4 §4.5.4,
+      // default colour spaces), so every rg/RG colour and shading is read through it without a new operator.
+      const iccStream = context.register(context.flateStream(profile, { N: 3, Alternate: 'DeviceRGB' }));
+      resources['ColorSpace'] = context.obj({ DefaultRGB: context.obj([PDFName.of('ICCBased'), iccStream]) });
+    }
     if (alphas.length > 0) {
       const states: Record<string, PDFDict> = {};
       alphas.forEach((a, i) => {

@@ -410,6 +410,15 @@ function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: Chain
   }
 }
 
+/**
+ * Whether the gap filler is clipped to the shapes it serves (output.gap_filler.clip): everywhere but SVG Tiny 1.2,
+ * which has no clipping paths — there the filler is written unclipped, as with clip=false (it reaches at most half
+ * its stroke width past the two shapes, where their shared border meets a third shape or the picture's edge).
+ */
+export function clipsGapFiller(options: OutputOptions): boolean {
+  return options.gapFiller.clip && !(options.fileFormat === 'svg' && options.svg.version === 'svg_tiny_1_2');
+}
+
 /** Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. */
 function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits): Map<string, StrokeItem[]> {
   const { shapes, stacked, parentShape, depth, paintIndex } = table;
@@ -422,6 +431,8 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
     if (a < 0 || b < 0) continue;
+    // An opaque filler under a translucent shape would show through it as a line along the border.
+    if (shapes[a]!.color.a < 255 || shapes[b]!.color.a < 255) continue;
     let anchor = 'root';
     if (stacked) {
       // A shape lying on its parent needs no filler: the parent is painted underneath.
@@ -450,7 +461,7 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     const use = visits.uses[v]!;
     entry.paths.push({ uses: [use], closed: visits.closed[v] === 1 });
     // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
-    if (options.gapFiller.clip) {
+    if (clipsGapFiller(options)) {
       entry.clip.add(a);
       entry.clip.add(b);
     }
@@ -467,7 +478,7 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
         widthPx: options.gapFiller.strokeWidthPx,
         nonScaling: options.gapFiller.nonScalingStroke,
         paths: e.paths,
-        ...(options.gapFiller.clip ? { clipShapes: [...e.clip].sort(ascending) } : {}),
+        ...(clipsGapFiller(options) ? { clipShapes: [...e.clip].sort(ascending) } : {}),
       });
     }
     fillers.set(anchor, strokes);

@@ -4,7 +4,8 @@
  * Out: a PNG file (8-bit RGBA, non-interlaced). Each row's filter is the one whose filtered bytes have the smallest sum of
  * absolute values (read as signed bytes), the usual heuristic; the filtered data is compressed
  * once with fflate's zlib at a fixed level, so the same pixels always give the same bytes, in
- * Node and in the browser.
+ * Node and in the browser. An ICC profile to embed (processing.color_profile.output = preserve) is an `iCCP` chunk
+ * before the image data: keyword "ICC profile", compression method 0, the profile zlib-compressed at the same level.
  */
 import { zlibSync } from 'fflate';
 import { crc32 } from '../decode/crc32.js';
@@ -19,10 +20,10 @@ const ZLIB_LEVEL = 6;
 /** The PNG file of an output plan: its size, fills, strokes and gap filler (transparent background). */
 export function writePlanPng(plan: OutputPlan): Uint8Array {
   const { rgba, width, height } = renderPlan(plan);
-  return encodePng(rgba, width, height);
+  return encodePng(rgba, width, height, plan.result.colorProfile);
 }
 
-export function encodePng(rgba: Uint8Array, width: number, height: number): Uint8Array {
+export function encodePng(rgba: Uint8Array, width: number, height: number, iccProfile?: Uint8Array): Uint8Array {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 0x7fffffff || height > 0x7fffffff) {
     throw new RangeError(`PNG size must be positive integers, got ${width}×${height}`);
   }
@@ -56,7 +57,7 @@ export function encodePng(rgba: Uint8Array, width: number, height: number): Uint
   ihdr[10] = 0; // deflate
   ihdr[11] = 0; // adaptive filtering
   ihdr[12] = 0; // no interlace
-  const chunks = [chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
+  const chunks = [chunk('IHDR', ihdr), ...(iccProfile ? [iccpChunk(iccProfile)] : []), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
   let total = SIGNATURE.length;
   for (const c of chunks) total += c.length;
   const out = new Uint8Array(total);
@@ -128,6 +129,17 @@ function paeth(a: number, b: number, c: number): number {
   const pc = Math.abs(p - c);
   if (pa <= pb && pa <= pc) return a;
   return pb <= pc ? b : c;
+}
+
+const ICC_KEYWORD = 'ICC profile';
+
+function iccpChunk(profile: Uint8Array): Uint8Array {
+  const compressed = zlibSync(profile, { level: ZLIB_LEVEL });
+  const data = new Uint8Array(ICC_KEYWORD.length + 2 + compressed.length);
+  for (let i = 0; i < ICC_KEYWORD.length; i++) data[i] = ICC_KEYWORD.charCodeAt(i);
+  // data[keyword length] = 0 (terminator) and the next byte = 0 (compression method: zlib)
+  data.set(compressed, ICC_KEYWORD.length + 2);
+  return chunk('iCCP', data);
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

@@ -18,6 +18,8 @@ export {
   type CallOptions,
   type VectorizeInput,
   type Fields,
+  type DownloadFields,
+  type DottedOutputOptions,
   type FieldValue,
   type FileResult,
   type AccountStatus,

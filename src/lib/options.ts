@@ -41,14 +41,64 @@ function fieldText(name: string, value: unknown): string {
   throw parameterError(`${name} must be ${expected}; received ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
 }
 
+/** What a received value is, for a message: `null`, `an array`, `a number (42)`, `a string`. */
+function describeReceived(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return `a number (${value})`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * The call settings of `options`, checked (400 / 1019 for anything else): `signal` an AbortSignal,
+ * `onProgress` a function. `options` itself must be an object or left out (not null).
+ */
+export function callSettings(options: unknown): CallOptions {
+  checkOptionsObject(options);
+  if (options === undefined) return {};
+  const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
+  if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
+    throw parameterError(`signal must be an AbortSignal (e.g. AbortSignal.timeout(ms) or an AbortController's signal); received ${describeReceived(signal)}`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw parameterError(`onProgress must be a function (progress) => void; received ${describeReceived(onProgress)}`);
+  }
+  return { ...(signal !== undefined ? { signal } : {}), ...(onProgress !== undefined ? { onProgress: onProgress as NonNullable<CallOptions['onProgress']> } : {}) };
+}
+
+function checkOptionsObject(options: unknown): asserts options is object | undefined {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw parameterError(`options must be an object of API parameters (or left out); received ${describeReceived(options)}`);
+  }
+}
+
+/**
+ * API parameters that only mean something to the HTTP service's billing and storage: the library
+ * makes the full (production) result and keeps nothing, so asking otherwise is refused rather
+ * than silently ignored.
+ */
+function refuseServiceOnly(name: string, text: string): void {
+  if (name === 'mode' && ['test', 'preview', 'test_preview'].includes(text)) {
+    throw parameterError(
+      `mode=${text} is a billing tier of the HTTP API (a watermarked or preview result there); the library has no account and always makes the full result: leave mode out, or call a service with tracelab/client`,
+    );
+  }
+  if (name === 'policy.retention_days' && text.trim() !== '' && Number(text) !== 0) {
+    throw parameterError(`policy.retention_days=${text} keeps an image token on the HTTP service; the library keeps nothing: leave it out, or call a service with tracelab/client`);
+  }
+}
+
 /**
  * Flattens `options` (without `signal` / `onProgress`) to API fields in the order given. Unknown
- * names pass through: parseOptions rejects them with its "did you mean" message.
+ * names pass through: parseOptions rejects them with its "did you mean" message. `null` or a
+ * non-object is 1019; so are the service-only `mode` (other than production) and
+ * `policy.retention_days` (other than 0).
  */
 export function optionFields(options: object | undefined): [string, string][] {
   const out: [string, string][] = [];
-  if (options === undefined || options === null) return out;
-  if (typeof options !== 'object' || Array.isArray(options)) throw parameterError('options must be an object of API parameters');
+  checkOptionsObject(options);
+  if (options === undefined) return out;
   const walk = (obj: object, prefix: string): void => {
     for (const [key, value] of Object.entries(obj)) {
       const name = prefix ? `${prefix}.${key}` : key;
@@ -62,7 +112,9 @@ export function optionFields(options: object | undefined): [string, string][] {
         walk(value, name);
         continue;
       }
-      out.push([name, fieldText(name, value)]);
+      const text = fieldText(name, value);
+      refuseServiceOnly(name, text);
+      out.push([name, text]);
     }
   };
   walk(options, '');

@@ -8,10 +8,10 @@
  * The job is the service's TraceJob, so the bytes are those of the CLI and `tracelab serve`.
  */
 import { arrayBufferBytes } from '../decode/bytes.js';
-import { unreadableImageError } from '../engine/errors.js';
+import { TracelabError, tracerClosedError, unreadableImageError } from '../engine/errors.js';
 import { planVectorize, type PixelInput, type TraceSummary } from '../api/pipeline.js';
 import type { TraceJob, TraceRunner, TraceSource } from '../api/service-trace.js';
-import { optionFields, type TraceOptions } from './options.js';
+import { callSettings, optionFields, type TraceOptions } from './options.js';
 
 /** Decoded RGBA pixels (e.g. an `ImageData`): 4 bytes per pixel, rows top to bottom. */
 export interface Pixels {
@@ -121,8 +121,8 @@ export async function toSource(input: ImageInput | FilePath, fields: [string, st
  * One vectorize call on `run`. Throws TracelabError (1006, 1013, 1019, …), the signal's reason or,
  * for a file that cannot be read, the Error of `readPath`.
  */
-export async function vectorizeWith(run: TraceRunner, input: ImageInput | FilePath, options: TraceOptions = {}, readPath?: PathReader): Promise<VectorizeResult> {
-  const { signal, onProgress } = options;
+export async function vectorizeWith(run: TraceRunner, input: ImageInput | FilePath, options?: TraceOptions, readPath?: PathReader): Promise<VectorizeResult> {
+  const { signal, onProgress } = callSettings(options); // 1019 for null options, a signal that is not an AbortSignal, …
   signal?.throwIfAborted();
   const fields = optionFields(options);
   planVectorize(fields); // every option check (1019) before the input is read
@@ -149,9 +149,17 @@ export function lazyTracer(
   return {
     threads,
     vectorize(input, options) {
-      if (closed) return Promise.reject(new Error('this tracer is closed'));
-      const run: TraceRunner = (job, signal, onProgress) => (pool ??= makePool(threads)).run(job, signal, onProgress);
-      return vectorizeWith(run, input, options, readPath);
+      if (closed) return Promise.reject(tracerClosedError());
+      const run: TraceRunner = (job, signal, onProgress) => {
+        if (closed) throw tracerClosedError();
+        return (pool ??= makePool(threads)).run(job, signal, onProgress);
+      };
+      // A call that close() cut short (queued or running) fails with the same coded error; its
+      // own abort and API errors stay as they are.
+      return vectorizeWith(run, input, options, readPath).catch((e: unknown) => {
+        const aborted = options !== null && typeof options === 'object' && options.signal instanceof AbortSignal && options.signal.aborted;
+        throw closed && !aborted && !(e instanceof TracelabError) ? tracerClosedError(e) : e;
+      });
     },
     async close() {
       closed = true;

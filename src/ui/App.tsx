@@ -16,8 +16,8 @@ import { PalettePanel } from './PalettePanel.js';
 import { StatsLine } from './Stats.js';
 import { useMountSteps } from './hooks.js';
 import type { TracerClient } from '../worker/client.js';
-import { formatNumber } from './format.js';
-import { offersShrink, traceShrunk } from './oversize.js';
+import { offersShrink, shrinkOffer, traceShrunk } from './oversize.js';
+import { keepResultInView } from './result-in-view.js';
 import { resultHint, statusText, type TracelabStore } from './store.js';
 import { Viewer, type ViewRenderer } from './Viewer.js';
 
@@ -86,6 +86,9 @@ export function App({ store, exporter, previewer, onMounted }: AppProps) {
       store.getState().reportError({ code: ERROR_CODES.none, message: `The sample image could not be loaded (${detail})` }, ticket);
     }
   }, [store]);
+
+  // On a phone, a new input's status line and result pane are scrolled into view (issue 41).
+  useEffect(() => keepResultInView(store), [store]);
 
   // Paste an image from the clipboard anywhere on the page.
   useEffect(() => {
@@ -184,12 +187,13 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
   const invalidOption = Object.entries(optionErrors)[0];
   const options = useStore(store, (s) => s.options);
   const hint = invalidOption ? null : resultHint(job, options);
+  const offer = !invalidOption && offersShrink(job, source) ? shrinkOffer(job, options['input.max_pixels']) : null;
   return (
     <section className="result-bar" aria-label="Result" id="result" tabIndex={-1}>
       <p className={`status status-${invalidOption ? 'error' : job.status}`} role="status" aria-live="polite" aria-atomic="true">
         {invalidOption
           ? `Invalid option ${invalidOption[0]}: ${invalidOption[1].message} Not traced; downloads are off until it is fixed.`
-          : statusText(job, source !== null)}
+          : (offer?.status ?? statusText(job, source !== null))}
       </p>
       {hint && (
         <p className="result-hint" role="note">
@@ -201,9 +205,9 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
           Go to {invalidOption[0]}
         </button>
       )}
-      {!invalidOption && offersShrink(job, source) && (
+      {offer && (
         <button type="button" className="secondary" onClick={() => void traceShrunk(store, exporter)}>
-          Trace it shrunk to {formatNumber(options['input.max_pixels'])} px
+          {offer.button}
         </button>
       )}
       {job.status === 'running' && job.progress && (

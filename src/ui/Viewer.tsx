@@ -22,7 +22,7 @@ import { useStore } from 'zustand';
 
 import type { ViewRender, ViewWindow } from '../worker/protocol.js';
 import { useObjectUrl } from './hooks.js';
-import { fieldsFor, type Job, type Source, type TracelabStore, type ViewMode, type ViewerState } from './store.js';
+import { fieldsFor, showsDraft, type Job, type Source, type TracelabStore, type ViewMode, type ViewerState } from './store.js';
 import { actualSize, panBy, PAN_STEP_PX, placement, sharpWindow, stepZoom, wheelFactor, zoomAt, type Size } from './viewer-geometry.js';
 import { formatNumber } from './format.js';
 
@@ -64,9 +64,10 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
     useObjectUrl(source ? (source.blob ?? (source.bytes as Uint8Array<ArrayBuffer>)) : null, source?.type || 'application/octet-stream', source)
       ?.url ?? null;
   // Large results show the worker's PNG rendering: an SVG <img> is rasterised on the main thread.
-  // While a large image's trace runs, its draft (a PNG of a shrunk trace) stands in; its key is
-  // negative so it is never taken for a finished trace (data-trace-id).
-  const showDraft = job.status === 'running' && job.draft !== null;
+  // While a large image's first trace runs, its draft (a PNG of a shrunk trace) stands in (a
+  // re-trace keeps the current result instead: showsDraft); its key is negative so it is never
+  // taken for a finished trace (data-trace-id).
+  const showDraft = showsDraft(job);
   const svgView = useObjectUrl(
     showDraft ? (job.draft!.png as Uint8Array<ArrayBuffer>) : job.previewPng ? (job.previewPng as Uint8Array<ArrayBuffer>) : job.svg,
     showDraft || job.previewPng ? 'image/png' : 'image/svg+xml',
@@ -109,7 +110,7 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
       ? sharpWindow(placement(viewer, image, pane), image, pane, window.devicePixelRatio || 1)
       : null;
   const sharp = useSharpView(renderer, source, job, wanted, () => fieldsFor(options));
-  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp: sharp.render, draft: showDraft };
+  const result: ResultView = { url: svgView?.url ?? null, traceId: svgView?.key ?? null, busy, sharp: sharp.render, draft: showDraft, progress: job.progress?.fraction ?? 0 };
   const outline: ResultView = { url: outlineView?.url ?? null, traceId: outlineView?.key ?? null, busy };
   const common = { store, image, hintId, onResize: setPane };
 
@@ -129,17 +130,24 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
               }
             </Viewport>
           </figure>
-          <figure className="pane">
+          <figure className="pane" data-result-pane>
             <figcaption>{resultCaption(job, sharp.state)}</figcaption>
             <Viewport {...common} label="Result view" busy={busy}>
               {(stage, scale) =>
-                stage && result.url ? <div className="stage" style={stage}>{resultImg(result, scale)}</div> : resultPlaceholder(busy)
+                stage && result.url ? (
+                  <>
+                    <div className="stage" style={stage}>{resultImg(result, scale)}</div>
+                    {updatingBadge(result)}
+                  </>
+                ) : (
+                  resultPlaceholder(busy)
+                )
               }
             </Viewport>
           </figure>
         </div>
       ) : (
-        <figure className="pane viewer-single">
+        <figure className="pane viewer-single" data-result-pane>
           <figcaption>
             <span>{inputCaption(source)}</span>
             <span aria-hidden="true"> · </span>
@@ -188,6 +196,8 @@ interface ResultView {
   readonly busy: boolean;
   /** The image is a running trace's draft (shown lightly faded, not as a stale result). */
   readonly draft?: boolean;
+  /** The running trace's share done (0–1), shown over a result kept while it runs. */
+  readonly progress?: number;
   /** The zoomed view re-rendered sharply (large results only), drawn over the image. */
   readonly sharp?: ViewRender | null;
 }
@@ -325,7 +335,7 @@ function inputCaption(source: Source | null): string {
  * sharp — only once the render of the view on screen is drawn, not while it is being made.
  */
 function resultCaption(job: Job, sharp: SharpState['state']): string {
-  if (job.status === 'running' && job.draft) return `Result (draft traced at ${job.draft.width} × ${job.draft.height} px; the full trace is running)`;
+  if (showsDraft(job)) return `Result (draft traced at ${job.draft.width} × ${job.draft.height} px; the full trace is running)`;
   const size = job.width !== null && job.height !== null ? ` — ${job.width} × ${job.height} px` : '';
   const preview = job.previewPng ? `; large: ${PREVIEW_CAPTION[sharp]}` : '';
   return `Result (SVG${preview})${size}`;
@@ -366,6 +376,19 @@ function inputPlaceholder(input: InputView, source: Source | null): ReactNode {
   if (!source) return <p className="placeholder">No image yet</p>;
   // Loading: the (hidden) image must still be mounted so its onLoad reports the size.
   return input.url ? <div className="stage loading">{inputImg(input, 1)}</div> : null;
+}
+
+/**
+ * Over a result kept on screen (dimmed) while its re-trace runs: how far the new one is. Hidden
+ * from assistive technology: the status line says "Tracing…" and the result bar has the progress bar.
+ */
+function updatingBadge(result: ResultView): ReactNode {
+  if (!result.busy || result.draft || !result.url) return null;
+  return (
+    <p className="placeholder badge updating" aria-hidden="true">
+      Updating… {Math.round((result.progress ?? 0) * 100)} %
+    </p>
+  );
 }
 
 function resultPlaceholder(busy: boolean): ReactNode {
@@ -613,6 +636,7 @@ function Overlay({ store, image, hintId, onResize, input, result, source }: Over
             <span className="layer-label left" aria-hidden="true">Input</span>
             <span className="layer-label right" aria-hidden="true">Result</span>
             {!result.url && <p className="placeholder badge">{result.busy ? 'Tracing…' : 'The traced SVG appears here'}</p>}
+            {updatingBadge(result)}
           </>
         ) : (
           inputPlaceholder(input, source)

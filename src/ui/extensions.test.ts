@@ -14,7 +14,7 @@ import type { VectorizeStats } from '../worker/protocol.js';
 import { gradientCss, gradientLabel, rampText } from './gradient-swatch.js';
 import { EXTENSION_GROUP_NOTE, OptionsPanel } from './OptionsPanel.js';
 import { MAX_GRADIENT_SWATCHES, PalettePanel } from './PalettePanel.js';
-import { matchingPreset, presetById } from './presets.js';
+import { choosePreset, keptFields, matchingPreset } from './presets.js';
 import { decodeShareHash, encodeShareUrl } from './share.js';
 import { StatsLine } from './Stats.js';
 import { createTracelabStore, fieldsFor, resultHint, type TracelabStore } from './store.js';
@@ -83,13 +83,16 @@ describe('tracelab.gradients round-trips like any option', () => {
       "tracelab.gradients must be true or false; received 'yes' (from the share link; ignored)",
     ]);
 
-    // A preset plus an extension is the user's own setting; choosing a preset starts again from it.
-    const photo = presetById('photo')!;
-    store.getState().applyOptions(photo.values, 'defaults');
-    expect(store.getState().options['tracelab.gradients']).toBe(false);
+    // Presets set no extension: choosing one keeps it, and it is still that preset, with the
+    // extension named as kept (issue 41 item 3); "Reset to defaults" resets it too.
+    choosePreset(store, 'photo');
+    expect(store.getState().options['tracelab.gradients']).toBe(true);
     expect(matchingPreset(store.getState().options)).toBe('photo');
+    expect(keptFields(store.getState().options)).toEqual([['tracelab.gradients', 'true']]);
+    store.getState().setOption('tracelab.gradients', false);
+    expect(matchingPreset(store.getState().options)).toBe('photo');
+    expect(keptFields(store.getState().options)).toEqual([]);
     store.getState().setOption('tracelab.gradients', true);
-    expect(matchingPreset(store.getState().options)).toBeUndefined();
     store.getState().resetOptions();
     expect(store.getState().options['tracelab.gradients']).toBe(false);
   });
@@ -111,7 +114,14 @@ describe('tracelab.strokes and tracelab.max_stroke_width round-trip like any opt
     expect(decodeShareHash(`#o=${encodeURIComponent('tracelab.strokes=pen')}`).problems).toEqual([
       "tracelab.strokes must be one of none, auto, centerline; received 'pen' (from the share link; ignored)",
     ]);
-    store.getState().applyOptions(presetById('photo')!.values, 'defaults');
+    // Presets set no extension: choosing one keeps both, named as kept; "Reset to defaults" resets them.
+    choosePreset(store, 'photo');
+    expect(matchingPreset(store.getState().options)).toBe('photo');
+    expect(keptFields(store.getState().options)).toEqual([
+      ['tracelab.strokes', 'centerline'],
+      ['tracelab.max_stroke_width', '4.5'],
+    ]);
+    store.getState().resetOptions();
     expect(store.getState().options['tracelab.strokes']).toBe('none');
     expect(store.getState().options['tracelab.max_stroke_width']).toBe(8);
   });

@@ -6,9 +6,11 @@
  * PNG as the new source, which is then traced like any other; or the error in the status line.
  */
 
-import { ERROR_CODES } from '../engine/errors.js';
+import { ERROR_CODES, TOO_MANY_PIXELS_ADVICE, tooManyPixelsSize } from '../engine/errors.js';
+import { shrunkSize } from '../engine/resize.js';
 import type { ShrunkImage } from '../worker/protocol.js';
-import type { Job, Source, TracelabStore } from './store.js';
+import { formatNumber } from './format.js';
+import { statusText, type Job, type Source, type TracelabStore } from './store.js';
 import { toJobError } from './tracing.js';
 
 export interface Shrinker {
@@ -18,6 +20,24 @@ export interface Shrinker {
 /** Whether the offer applies: the current source was refused for its pixel count. */
 export function offersShrink(job: Job, source: Source | null): boolean {
   return source !== null && job.status === 'error' && job.error?.code === ERROR_CODES.tooManyPixels;
+}
+
+/** Said instead of the API's advice to shrink the picture first: the button beside it does that. */
+const OFFER_NOTE = 'The page can shrink it for you (in your browser) and trace that:';
+
+/**
+ * The words of the offer (issue 41: the status said "shrink larger images first" beside the button
+ * that does it, and the button "Trace it shrunk to 2,097,252 px"): the status line with the note
+ * above in place of the API's advice, and the button with the size the picture will be traced at
+ * (the tracer's own rule, shrunkSize, which the worker's shrink follows), or its pixel budget when
+ * the message does not name the picture's size.
+ */
+export function shrinkOffer(job: Job, maxPixels: number): { status: string; button: string } {
+  const status = statusText(job, true).replace(TOO_MANY_PIXELS_ADVICE, OFFER_NOTE);
+  const size = tooManyPixelsSize(job.error?.message ?? '');
+  const target = size && shrunkSize(size.width, size.height, maxPixels);
+  const button = target ? `Trace it shrunk to ${target.width} × ${target.height} px` : `Trace it shrunk to at most ${formatNumber(maxPixels)} px`;
+  return { status, button };
 }
 
 /** `logo.png` shrunk to 1448 × 1448 → `logo-1448x1448.png` (downloads take their names from it). */

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-import { parseOptions } from '../api/options.js';
+import { DEFAULT_OPTIONS, parseOptions } from '../api/options.js';
 import { planVectorize, runVectorize } from '../api/pipeline.js';
-import { matchingPreset, presetById, presetOptions, PRESETS } from './presets.js';
+import { choosePreset, keptFields, matchingPreset, presetById, presetOptions, PRESET_FIELDS, PRESETS } from './presets.js';
 import { createTracelabStore, fieldsFor, SERVICE_FIELDS } from './store.js';
 
 const samples = fileURLToPath(new URL('../../public/samples/', import.meta.url));
@@ -38,18 +38,42 @@ describe('presets', () => {
     expect(new Set(PRESETS.map((p) => JSON.stringify(fieldsFor(presetOptions(p))))).size).toBe(PRESETS.length);
   });
 
-  it('apply on top of the defaults (whatever was set before) and are recognised', () => {
-    const store = createTracelabStore({ 'processing.max_colors': '5', 'output.svg.fixed_size': 'true' });
+  it('set the preset fields the same whatever was set before, and are recognised', () => {
+    const store = createTracelabStore({ 'processing.max_colors': '5', 'output.group_by': 'color' });
     expect(matchingPreset(store.getState().options)).toBeUndefined();
-    for (const p of PRESETS) {
-      store.getState().applyOptions(p.values, 'defaults');
-      expect(store.getState().options['output.svg.fixed_size']).toBe(false);
-      expect(matchingPreset(store.getState().options)).toBe(p.id);
+    // Every preset after every other: no value of the one before is left over.
+    for (const before of PRESETS) {
+      for (const p of PRESETS) {
+        choosePreset(store, before.id);
+        choosePreset(store, p.id);
+        expect(store.getState().options).toEqual(presetOptions(p));
+        expect(matchingPreset(store.getState().options)).toBe(p.id);
+      }
     }
     store.getState().setOptionText('processing.shapes.min_area_px', '7');
     expect(matchingPreset(store.getState().options)).toBeUndefined();
-    store.getState().resetOptions();
+    choosePreset(store, 'defaults');
+    expect(store.getState().options).toEqual(DEFAULT_OPTIONS);
     expect(matchingPreset(store.getState().options)).toBe('defaults');
+  });
+
+  it('keep the tracelab.* extensions and every option no preset sets, and name them (issue 41 item 3)', () => {
+    const own = { 'tracelab.gradients': 'true', 'output.svg.fixed_size': 'true', 'output.size.width': '300', 'input.max_pixels': '1000000' };
+    const store = createTracelabStore({ ...own, 'processing.max_colors': '5' });
+    for (const id of [...PRESETS.map((p) => p.id), 'defaults'] as const) {
+      choosePreset(store, id);
+      const options = store.getState().options;
+      expect(options['tracelab.gradients']).toBe(true);
+      expect(options['output.svg.fixed_size']).toBe(true);
+      expect(options['output.size.width']).toBe(300);
+      expect(options['input.max_pixels']).toBe(1_000_000);
+      expect(matchingPreset(options)).toBe(id);
+      expect(keptFields(options)).toEqual(fieldsFor(parseOptions(Object.entries(own), 'vectorize')));
+    }
+    // What the presets set is theirs: none of them is kept.
+    expect(keptFields(store.getState().options).some(([name]) => PRESET_FIELDS.has(name))).toBe(false);
+    expect(PRESET_FIELDS.has('processing.max_colors')).toBe(true);
+    expect([...PRESET_FIELDS].some((name) => name.startsWith('tracelab.'))).toBe(false);
   });
 
   it('line art: two colours, pure black and white, specks gone', async () => {
@@ -77,5 +101,13 @@ describe('presets', () => {
     const photo = await trace('photo', 'photo.png');
     const defaults = await runVectorize(planVectorize([]), sample('photo.png'));
     expect(photo.result.shapes.length).toBeLessThan(defaults.result.shapes.length);
+  });
+
+  it('photo: a smaller SVG than the defaults on both photo samples (issue 41: 1.01 MB against 835 kB on the coffee)', async () => {
+    for (const file of ['photo-coffee.jpg', 'photo.png']) {
+      const { svg } = await trace('photo', file);
+      const defaults = await runVectorize(planVectorize([]), sample(file));
+      expect(svg.length, file).toBeLessThan(defaults.body.length);
+    }
   });
 });

@@ -300,7 +300,10 @@ describe('curl snippet', () => {
 describe('JS snippet', () => {
   it('uses the client API with env placeholders and the fields as typed literals (numbers, booleans, strings)', () => {
     const text = jsSnippet(PALETTE_FIELDS, { fileName: 'shapes.png' });
-    expect(text).toContain('import { createClient } from "./src/api/client.js";');
+    // The package's entry, which `npm install tracelab` gives (issue 41: a path only a checkout has).
+    expect(text).toContain('import { createClient } from "tracelab/client";');
+    expect(text).not.toContain('./src/');
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports['./client']).toBeDefined();
     expect(text).toContain(`apiId: process.env.${API_ID_VAR} ?? 'YOUR_API_ID'`);
     expect(text).toContain(`apiSecret: process.env.${API_SECRET_VAR} ?? 'YOUR_API_SECRET'`);
     expect(text).toContain('"processing.max_colors": 6,');

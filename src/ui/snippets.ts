@@ -1,7 +1,7 @@
 /**
  * Code that reproduces the playground's current request outside the page: curl against an
- * `/api/v1` service (the local `tracelab serve` or the real Vectorizer.AI), the project's JS client
- * (src/api/client.ts) and the `tracelab` CLI.
+ * `/api/v1` service (the local `tracelab serve` or the real Vectorizer.AI), the package's JS client
+ * (`tracelab/client`) and the `tracelab` CLI.
  *
  * In: the API fields of the trace (fieldsFor(options): only non-default values, no service fields)
  * and where to send / which file to read. Out: text to paste. Credentials are never put in a
@@ -20,6 +20,9 @@ import { formatFieldValue } from '../api/client.js';
 import { OPTION_BY_NAME } from '../api/options.js';
 
 export type Fields = readonly (readonly [string, string])[];
+
+/** The package entry of the API client (package.json "exports"). */
+export const CLIENT_PACKAGE = 'tracelab/client';
 
 export const LOCAL_BASE_URL = 'http://127.0.0.1:8787/api/v1';
 export const REMOTE_BASE_URL = 'https://api.vectorizer.ai/api/v1';
@@ -148,17 +151,22 @@ export function curlSnippet(allFields: Fields, options: SnippetOptions = {}): st
   ].join('\n');
 }
 
-/** The JS client (src/api/client.ts) in Node: read the file, vectorize, write the result. */
+/**
+ * The JS client in Node: read the file, vectorize, write the result. It imports the package's
+ * `tracelab/client` (what `npm install tracelab` gives; issue 41: it imported
+ * `./src/api/client.js`, which only a checkout of the project has, and only as TypeScript);
+ * `importFrom` replaces that (the tests run it against the project's source).
+ */
 export function jsSnippet(allFields: Fields, options: SnippetOptions & { readonly importFrom?: string } = {}): string {
   const baseUrl = (options.baseUrl ?? LOCAL_BASE_URL).replace(/\/+$/, '');
   const { fields, notSent } = fieldsForServer(allFields, baseUrl);
   const fileName = options.fileName ?? 'image.png';
   const out = outputName(fileName, formatOf(fields, options.format));
-  const importFrom = options.importFrom ?? './src/api/client.js';
+  const importFrom = options.importFrom ?? CLIENT_PACKAGE;
   const fieldLines = fields.map(([name, value]) => `    ${jsString(name)}: ${jsValue(name, value)},`);
   return [
     `// ${credentialHint(baseUrl)}`,
-    '// Run from a Tracelab checkout with a TypeScript-aware runner (e.g. `npx tsx snippet.mts`).',
+    '// Needs the tracelab package (`npm install tracelab`); save as snippet.mjs and run `node snippet.mjs`.',
     ...notSent.map((line) => `// ${line}`),
     "import { readFile, writeFile } from 'node:fs/promises';",
     `import { createClient } from ${jsString(importFrom)};`,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TracelabError } from '../engine/errors.js';
 import type { VectorizeResult } from '../worker/protocol.js';
 import { DEFAULT_OPTIONS } from '../api/index.js';
-import { createTracelabStore, fieldsFor, optionSpec, PANEL_OPTIONS, resultHint, statusText, validateOption } from './store.js';
+import { createTracelabStore, fieldsFor, optionSpec, PANEL_OPTIONS, resultHint, showsDraft, statusText, validateOption } from './store.js';
 import { connectTracer, type Tracer } from './tracing.js';
 
 const RESULT: VectorizeResult = {
@@ -182,6 +182,28 @@ describe('status text', () => {
     const stats = { profile: 'flat' as const, colors: 1, regions: 1, shapes: 1, bytes: 10, nodes: 4, palette: [] };
     store.getState().finishJob(second, { svg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
     expect(store.getState().job.draft).toBeNull();
+  });
+
+  it("a draft is shown for a picture's first trace only: a re-trace keeps the result on screen (issue 41 item 5)", () => {
+    const store = createTracelabStore();
+    const draft = { png: new Uint8Array([1]), width: 4, height: 3 };
+    const stats = { profile: 'flat' as const, colors: 1, regions: 1, shapes: 1, bytes: 10, nodes: 4, palette: [] };
+    store.getState().setSource({ name: 'big.png', bytes: new Uint8Array([1]), size: 1, type: 'image/png' });
+    const first = store.getState().startJob();
+    store.getState().setProgress(first, { step: 'draft', fraction: 0.1, draft });
+    expect(showsDraft(store.getState().job)).toBe(true);
+    store.getState().finishJob(first, { svg: '<svg/>', previewPng: null, stats, ms: 1, width: 10, height: 10 });
+    expect(showsDraft(store.getState().job)).toBe(false);
+    // An option change: the re-trace's draft arrives, the finished result stays the one shown.
+    const second = store.getState().startJob();
+    store.getState().setProgress(second, { step: 'draft', fraction: 0.1, draft });
+    expect(store.getState().job.svg).toBe('<svg/>');
+    expect(showsDraft(store.getState().job)).toBe(false);
+    // A new picture: its first trace shows its draft again.
+    store.getState().setSource({ name: 'other.png', bytes: new Uint8Array([2]), size: 1, type: 'image/png' });
+    const third = store.getState().startJob();
+    store.getState().setProgress(third, { step: 'draft', fraction: 0.1, draft });
+    expect(showsDraft(store.getState().job)).toBe(true);
   });
 
   it('a one-colour result says why (Line art palette on a light colour picture, issue 17)', () => {

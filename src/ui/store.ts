@@ -108,8 +108,12 @@ export interface OptionsSlice {
   setOptionText(name: string, text: string, edit?: OptionsEdit): boolean;
   /** Sets one option from a typed value; throws TracelabError 1019 for a value the schema rejects. */
   setOption<N extends OptionName>(name: N, value: VectorizeOptions[N]): void;
-  /** Replaces several options at once (presets, share links); invalid entries throw 1019, nothing changes. */
-  applyOptions(values: Readonly<Record<string, string>>, base?: 'current' | 'defaults'): void;
+  /**
+   * Sets several options at once (presets, share links) on top of `base`: the current options
+   * (default), the defaults, or given options (presets.ts presetBase). Invalid entries throw 1019,
+   * nothing changes.
+   */
+  applyOptions(values: Readonly<Record<string, string>>, base?: 'current' | 'defaults' | VectorizeOptions): void;
   resetOptions(): void;
 }
 
@@ -358,7 +362,7 @@ const optionsSlice =
       set({ options: { ...get().options, [name]: value }, optionsEdit: 'settled' });
     },
     applyOptions(values, base = 'current') {
-      const options = parseAll(values, base === 'defaults' ? DEFAULT_OPTIONS : get().options);
+      const options = parseAll(values, base === 'defaults' ? DEFAULT_OPTIONS : base === 'current' ? get().options : base);
       set({ options, optionErrors: {}, optionsEdit: 'settled' });
     },
     resetOptions() {
@@ -432,6 +436,16 @@ export function createTracelabStore(initialOptions: Readonly<Record<string, stri
     ...serviceSlice(...a),
     ...remoteSlice(...a),
   }));
+}
+
+/**
+ * Whether the viewer shows the running trace's draft (a large picture's quick trace, shrunk): only
+ * for the first trace of a picture, while no result of it is on screen. Re-traced after an option
+ * change, the current result stays (dimmed) until the new one is ready: swapping the sharp result
+ * for a blurry draft for ~2.5 s at each change made tuning a 2-MP picture hard (issue 41 item 5).
+ */
+export function showsDraft(job: Job): job is Job & { readonly draft: TraceDraft } {
+  return job.status === 'running' && job.draft !== null && job.svg === null;
 }
 
 /** The text of the aria-live status region. */

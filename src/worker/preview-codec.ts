@@ -27,7 +27,8 @@ import { isElliptical, mapGradient, radialFrame } from '../formats/gradient.js';
 import type { FillItem, OutputPlan, PlanItem, StrokeItem } from '../formats/plan.js';
 import { ChainCache } from '../formats/raster.js';
 import { pngSize, type PngSize } from '../formats/raster-plan.js';
-import { ERROR_CODES, TracelabError } from '../engine/errors.js';
+import { ERROR_CODES, groupDigits, TracelabError } from '../engine/errors.js';
+import { shrunkSize } from '../engine/resize.js';
 import type { ShrunkImage } from './protocol.js';
 import type { PreviewCodec } from './vectorize.js';
 
@@ -48,9 +49,8 @@ async function browserBitmap(bytes: Uint8Array): Promise<ImageBitmap | undefined
  * 2D context. Closes `full`.
  */
 function drawShrunk(full: ImageBitmap, targetPixels: number, quality: ImageSmoothingQuality): OffscreenCanvasRenderingContext2D | undefined {
-  const scale = Math.min(1, Math.sqrt(targetPixels / (full.width * full.height)));
-  const width = Math.max(1, Math.floor(full.width * scale));
-  const height = Math.max(1, Math.floor(full.height * scale));
+  // The tracer's own rule (input.max_pixels), so the playground can name the size beforehand.
+  const { width, height } = shrunkSize(full.width, full.height, targetPixels) ?? full;
   const ctx = new OffscreenCanvas(width, height).getContext('2d');
   if (ctx) {
     ctx.imageSmoothingQuality = quality;
@@ -69,7 +69,7 @@ function drawShrunk(full: ImageBitmap, targetPixels: number, quality: ImageSmoot
  */
 export async function shrinkToPng(bytes: Uint8Array, maxPixels: number): Promise<ShrunkImage> {
   const cannot = (why: string) =>
-    new TracelabError(ERROR_CODES.tooManyPixels, 413, `The browser could not shrink this picture (${why}); shrink it to at most ${maxPixels} pixels in an image editor first.`);
+    new TracelabError(ERROR_CODES.tooManyPixels, 413, `The browser could not shrink this picture (${why}); shrink it to at most ${groupDigits(maxPixels)} pixels in an image editor first.`);
   if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') throw cannot('it has no canvas in workers');
   const full = await browserBitmap(bytes);
   if (!full) throw cannot('it cannot read it');

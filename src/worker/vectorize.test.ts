@@ -293,3 +293,21 @@ describe('vectorizeInWorker across calls: reuse, drafts and supersession', () =>
     expect(steps).toEqual([]);
   });
 });
+
+describe('colour profiles in the playground worker (issue 41)', () => {
+  it('switching processing.color_profile.input traces again instead of reusing the cached trace', async () => {
+    const { buildPng } = await import('../../tests/decode/build.js');
+    const { displayP3Profile } = await import('../../tests/helpers/icc.js');
+    const samples: number[] = [];
+    for (let i = 0; i < 24 * 16; i++) samples.push(...(i % 24 < 12 ? [200, 100, 50] : [50, 150, 220]));
+    const png = buildPng({ width: 24, height: 16, colorType: 2, depth: 8, samples, icc: displayP3Profile() });
+    forgetLastTrace();
+    const stored = await vectorizeInWorker(png, []);
+    const converted = await vectorizeInWorker(png, [['processing.color_profile.input', 'preserve']]);
+    const back = await vectorizeInWorker(png, []);
+    expect(stored.svg).toContain('fill="#c86432"');
+    // Display P3 (200, 100, 50) in sRGB, as lcms2 converts it (tests/decode/icc.test.ts checks against it).
+    expect(converted.svg).toContain('fill="#d75d1f"');
+    expect(back.svg).toBe(stored.svg);
+  });
+});

@@ -9,7 +9,7 @@ import { formatHexColor } from '../api/palette.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { preparePngInflate } from '../decode/browser-inflate.js';
 import { readImageHeader } from '../decode/index.js';
-import { decodeBytes, gradientCounts, planVectorize, summarize, tracePixels, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
+import { decodeBytes, gradientCounts, planVectorize, summarize, tracePixels, traceKey, type PixelInput, type VectorizePlan } from '../api/pipeline.js';
 import { writeFile, writePlanFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
@@ -120,7 +120,7 @@ async function traceOnce(
   beforeTrace?: () => Promise<void>,
   checkpoint?: () => Promise<void>,
 ): Promise<{ result: TraceResult; reused: boolean; reusedDecode: boolean; reusedStages: readonly string[] }> {
-  const engineKey = JSON.stringify(plan.engineParams);
+  const engineKey = traceKey(plan);
   if (lastTrace && lastTrace.engineKey === engineKey && sameBytes(lastTrace.bytes, bytes)) {
     return { result: lastTrace.result, reused: true, reusedDecode: true, reusedStages: ENGINE_STAGES };
   }

@@ -92,7 +92,7 @@ describe('requests', () => {
     const bad = await c.vectorize({ url: 'u' }, { 'processing.max_colors': 999 }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(TracelabError); // the library's own error, not a server answer
     expect((bad as TracelabError).code).toBe(1019);
-    await expect(c.download('tok', { mode: 'test' })).rejects.toMatchObject({ status: 400, code: 1019 });
+    await expect(c.download('tok', [['mode', 'test']])).rejects.toMatchObject({ status: 400, code: 1019 });
     expect(calls).toHaveLength(0);
   });
 
@@ -491,5 +491,77 @@ describe('runBatch', () => {
     expect(concurrencyAt(1e12, 5, 300_000, 100)).toBe(100);
     expect(concurrencyAt(1e9, 5, 300_000, 7)).toBe(7);
     await expect(runBatch([], async () => 1)).resolves.toEqual([]);
+  });
+});
+
+describe('issue 41: client corners — a paid call cut after the upload (a real server on loopback), a call signal that is not one', () => {
+  /** A node:http server that reads each whole request, counts it, then resets the connection without answering (a replica killed mid-call). */
+  async function cuttingServer(): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+    const { createServer } = await import('node:http');
+    let requests = 0;
+    const server = createServer((req) => {
+      req.resume();
+      req.on('end', () => {
+        requests++;
+        req.socket.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    return { url: `http://127.0.0.1:${port}/api/v1`, requests: () => requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it.each([
+    ['a production vectorize', (c: ReturnType<typeof createClient>) => c.vectorize({ image: new Uint8Array(64 * 1024).fill(1) }), 'vectorize', 'sending it again'],
+    ['a download', (c: ReturnType<typeof createClient>) => c.download('tok'), 'download', 'downloading again without the receipt'],
+  ] as const)('%s: ApiClientError −20 (status 0) saying it may or may not have been charged and how to check; sent once', async (_, call, path, again) => {
+    const server = await cuttingServer();
+    try {
+      const client = createClient({ baseUrl: server.url, apiId: 'id', apiSecret: 'secret' });
+      const e = await call(client).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(ApiClientError);
+      const error = e as ApiClientError;
+      expect([error.status, error.code]).toEqual([0, -20]);
+      expect(error.message).toMatch(new RegExp(`^The connection to ${server.url}/${path} was lost before its answer arrived \\(fetch failed: [^)]+\\): the call may or may not have been charged\\. To check, compare the account's credits \\(GET /account; \`tracelab account --remote\`\\) with those before the call: ${again} may charge it twice\\.$`));
+      expect((error.cause as Error).message).toBe('fetch failed');
+      expect(server.requests()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a call signal that is not an AbortSignal is 400 / 1019 before any request, not a TypeError from deep inside', async () => {
+    const { fetch, calls } = stubFetch(svg());
+    const c = createClient({ baseUrl: 'http://127.0.0.1:9/api/v1', apiId: 'id', apiSecret: 'secret', fetch });
+    for (const run of [() => c.vectorize({ url: 'u' }, {}, { signal: 42 as never }), () => c.account({ signal: {} as never })]) {
+      await expect(run()).rejects.toMatchObject({ name: 'TracelabError', code: 1019, message: expect.stringMatching(/^signal must be an AbortSignal; received (number|object)$/) });
+    }
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a refused connection (nothing was sent, nothing charged) stays the plain network error', async () => {
+    const server = await cuttingServer();
+    await server.close(); // its port now refuses connections
+    const client = createClient({ baseUrl: server.url, apiId: 'id', apiSecret: 'secret' });
+    const e = await client.vectorize({ image: new Uint8Array(16) }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(TypeError);
+    expect(((e as Error).cause as { code?: string }).code).toBe('ECONNREFUSED');
+  });
+
+  it('a test-mode vectorize is free: still retried once, then the plain network error', async () => {
+    const server = await cuttingServer();
+    try {
+      const client = createClient({ baseUrl: server.url, apiId: 'id', apiSecret: 'secret' });
+      await expect(client.vectorize({ image: new Uint8Array(16) }, { mode: 'test' })).rejects.toThrow(/^fetch failed$/);
+      expect(server.requests()).toBe(2);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -54,7 +54,7 @@ describe('Tracelab extension options', () => {
     expect(() => parseOptions([['tracelab.strokes', 'Centerline']], 'vectorize')).toThrow(
       "tracelab.strokes must be one of none, auto, centerline; received 'Centerline' (did you mean centerline? values are case-sensitive)",
     );
-    expect(() => planVectorize([['tracelab.strokes', 'auto']])).toThrow('tracelab.strokes=auto is a valid API value, but this version of tracelab does not implement it yet');
+    expect(() => planVectorize([['tracelab.strokes', 'auto']])).toThrow('tracelab.strokes=auto is a valid value, but this version of tracelab does not implement it yet');
     expect(planVectorize([['tracelab.strokes', 'centerline'], ['tracelab.max_stroke_width', '3.5']]).engineParams).toMatchObject({ strokes: 'centerline', maxStrokeWidthPx: 3.5 });
     expect(planVectorize([]).engineParams).toMatchObject({ strokes: 'none', maxStrokeWidthPx: 8 });
     expect(() => parseOptions([['tracelab.max_stroke_width', '0.4']], 'vectorize')).toThrow("tracelab.max_stroke_width must be a number in 0.5…100; received '0.4'");

@@ -1,10 +1,13 @@
 /**
  * The service's `image.url` (urlBytes, src/api/service-image.ts) and the playground's image URL
  * (fetchImageUrl, src/ui/image-sources.ts) make their checks through the same functions
- * (src/api/image-url.ts): the same condition gives the same status, code and message in both.
+ * (src/api/image-url.ts): the same condition gives the same status and code in both, and the same
+ * message — except for a fetch that failed, where the service gives one message whatever the
+ * cause (it must not tell what answers behind an address) and the page says more.
  */
 import { describe, expect, it } from 'vitest';
 
+import { urlNotFetchedError } from '../../src/api/image-url.js';
 import { urlBytes } from '../../src/api/service-image.js';
 import { MAX_IMAGE_BYTES, TracelabError } from '../../src/engine/errors.js';
 import { fetchImageUrl } from '../../src/ui/image-sources.js';
@@ -50,21 +53,33 @@ describe('image URL checks: one code and message per condition, service and play
     ['declared too large', 'https://images.example/a.png', png({ headers: { 'Content-Length': String(MAX_IMAGE_BYTES + 1) } }), 413, 1012],
     ['streamed too large', 'https://images.example/a.png', png({}, endless), 413, 1012],
   ];
-  it.each(cases)('%s', async (_name, raw, answer, status, code) => {
+  it.each(cases)('%s', async (name, raw, answer, status, code) => {
     const { service, page } = await both(raw, answer);
     expect(service).toMatchObject({ status, code });
-    expect(page).toEqual(service);
+    if (name === 'not HTTP 200') {
+      // The service does not say what the address answered; the page (the user's own browser) does.
+      expect(service.message).toBe(urlNotFetchedError('https://images.example/a.png').message);
+      expect(page).toEqual({ status, code, message: 'https://images.example/a.png answered HTTP 404 Not Found instead of an image.' });
+    } else expect(page).toEqual(service);
   });
 
-  it('timed out', async () => {
+  it('credentials in the address: 1024 on both sides, and neither message quotes them', async () => {
+    const { service, page } = await both('https://alice7:hunter2@images.example/a.png', never);
+    expect(service).toMatchObject({ status: 400, code: 1024 });
+    expect(page).toEqual(service);
+    expect(service.message).not.toMatch(/hunter2|alice7/);
+  });
+
+  it('timed out: the service gives its one message, the page names the time', async () => {
     const { service, page } = await both('https://images.example/slow.png', hang, 20);
-    expect(service).toMatchObject({ status: 400, code: 1022, message: expect.stringContaining('took longer than 0.02 s') });
-    expect(page).toEqual(service);
+    expect(service).toEqual({ status: 400, code: 1022, message: urlNotFetchedError('https://images.example/slow.png').message });
+    expect(page).toMatchObject({ status: 400, code: 1022, message: expect.stringContaining('took longer than 0.02 s') });
   });
 
-  it('not fetched: the same code and the same sentence, the reason the side knows (the page cannot tell CORS from a network failure)', async () => {
+  it('not fetched: the same code; the service never repeats the network error, the page gives the reason it knows (CORS or network)', async () => {
     const { service, page } = await both('https://images.example/a.png', () => Promise.reject(new TypeError('getaddrinfo ENOTFOUND images.example')));
-    expect(service).toEqual({ status: 400, code: 1022, message: 'Could not fetch https://images.example/a.png: getaddrinfo ENOTFOUND images.example' });
+    expect(service).toEqual({ status: 400, code: 1022, message: urlNotFetchedError('https://images.example/a.png').message });
+    expect(service.message).not.toContain('ENOTFOUND');
     expect(page).toMatchObject({ status: 400, code: 1022, message: expect.stringMatching(/^Could not fetch https:\/\/images\.example\/a\.png: .*\(CORS\)/) });
   });
 

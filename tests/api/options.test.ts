@@ -243,14 +243,14 @@ describe('parseOptions: range errors (1019) name field, range and value', () => 
 
   it('boundaries', () => {
     expect(errorOf([['processing.max_colors', '-1']])).toContain("'-1'");
-    expect(errorOf([['input.max_pixels', '99']])).toContain('100…3145828');
+    expect(errorOf([['input.max_pixels', '99']])).toContain('100…3,145,828');
     expect(one('input.max_pixels', '100')).toBe(100);
     expect(one('input.max_pixels', '3145828')).toBe(3_145_828);
     expect(errorOf([['input.max_pixels', '3145829']])).toContain('input.max_pixels');
     expect(errorOf([['policy.retention_days', '31']])).toContain('0…30');
     expect(errorOf([['output.curves.line_fit_tolerance', '0.0009']])).toContain('0.001…1');
     expect(errorOf([['output.strokes.stroke_width', '5.01']])).toContain('0…5');
-    expect(errorOf([['output.size.input_dpi', '0']])).toContain('1…1000000');
+    expect(errorOf([['output.size.input_dpi', '0']])).toContain('1…1,000,000');
     expect(errorOf([['output.size.width', '2e12']])).toContain('0…1e12');
   });
 

@@ -71,3 +71,63 @@ describe('withQueueLimit', () => {
     await expect(account).resolves.toBeDefined();
   });
 });
+
+describe('withQueueLimit: slots are taken once the body has arrived (issue 37 item 3)', () => {
+  /** A POST whose body arrives when the test says so. */
+  function upload(): { request: Request; finish: () => void } {
+    let finish!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('mode=test'));
+        finish = () => controller.close();
+      },
+    });
+    const request = new Request('http://tracelab.invalid/api/v1/vectorize', { method: 'POST', body, duplex: 'half' } as RequestInit);
+    return { request, finish };
+  }
+
+  it('an upload still arriving holds no slot; once in, it waits for one like any request', async () => {
+    const gate = gatedHandler();
+    const limited = withQueueLimit(gate.handler, { maxInFlight: 1, retryAfterSeconds: 5 });
+    const slow = upload();
+    const slowAnswer = limited(slow.request);
+    const account = limited(request());
+    expect(gate.waiting).toHaveLength(1); // the GET got the one slot although the upload came first
+    slow.finish();
+    expect((await slowAnswer).status).toBe(429); // its body is in, and the slot is still taken
+    gate.release();
+    expect((await account).status).toBe(200);
+  });
+
+  it('bodies being received are bounded too (maxReceiving): one more is 429 at once', async () => {
+    const gate = gatedHandler();
+    const limited = withQueueLimit(gate.handler, { maxInFlight: 4, retryAfterSeconds: 5, maxReceiving: 1 });
+    const first = upload();
+    const firstAnswer = limited(first.request);
+    const second = await limited(upload().request);
+    expect(second.status).toBe(429);
+    expect((await second.json()).error.message).toContain('1 uploads are already being received');
+    first.finish();
+    await vi.waitFor(() => expect(gate.waiting).toHaveLength(1));
+    gate.release();
+    expect((await firstAnswer).status).toBe(200);
+  });
+
+  it('state() tells since when every slot has been taken, and forgets it when one frees', async () => {
+    let now = 1000;
+    const gate = gatedHandler();
+    const limited = withQueueLimit(gate.handler, { maxInFlight: 2, retryAfterSeconds: 5, now: () => now });
+    expect(limited.state().fullSinceMs).toBeUndefined();
+    const a = limited(request());
+    now = 2000;
+    expect(limited.state()).toEqual({ inFlight: 1, receiving: 0, fullSinceMs: undefined });
+    const b = limited(request());
+    now = 5000;
+    expect(limited.state()).toEqual({ inFlight: 2, receiving: 0, fullSinceMs: 2000 });
+    gate.release();
+    await a;
+    expect(limited.state().fullSinceMs).toBeUndefined();
+    gate.release();
+    await b;
+  });
+});

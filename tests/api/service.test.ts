@@ -5,6 +5,7 @@ import { createService, type ServiceOptions } from '../../src/api/service.js';
 import { createMemoryStore, type ImageStore, type RandomSource } from '../../src/api/storage/index.js';
 import { watermarkRgba, watermarkSvg } from '../../src/api/watermark.js';
 import { encodePng } from '../helpers/encode.js';
+import { concat, pngChunk } from '../decode/build.js';
 import { drawShape, rect } from '../helpers/raster.js';
 import { CONTRACT_CREDENTIALS, CONTRACT_EPOCH, runContract, SMALL_PNG, type ContractSetup } from './contract.js';
 
@@ -216,5 +217,34 @@ describe('X-Tracelab-Request-Id (a fleet behind haproxy)', () => {
     expect(await chargedIds(undefined)).toEqual([undefined]);
     expect(await chargedIds(false)).toEqual([undefined]);
     expect(await chargedIds(true)).toEqual(['client-chosen-id']);
+  });
+});
+
+describe('issue 41: the image.base64 cap counts base64 characters, not whitespace', () => {
+  /** SMALL_PNG padded with a private ancillary chunk (decoders skip it) to exactly `bytes` bytes. */
+  function pngOfSize(bytes: number): Uint8Array {
+    const afterIhdr = 8 + 25;
+    const pad = bytes - SMALL_PNG.length - 12;
+    const out = concat(SMALL_PNG.subarray(0, afterIhdr), pngChunk('prVt', new Uint8Array(pad).fill(7)), SMALL_PNG.subarray(afterIhdr));
+    expect(out.length).toBe(bytes);
+    return out;
+  }
+  const exact = Buffer.from(pngOfSize((1_048_576 / 4) * 3)).toString('base64');
+
+  it('exactly 1,048,576 base64 characters plus a trailing newline are accepted, and so is the same text wrapped at 76 columns', async () => {
+    expect(exact.length).toBe(1_048_576);
+    const { api } = inProcess({});
+    const plain = await api.vectorize({ base64: `${exact}\n` }, { mode: 'test' });
+    expect(plain.status).toBe(200);
+    const wrapped = exact.replace(/.{76}/g, '$&\r\n');
+    const mime = await api.vectorize({ base64: wrapped }, { mode: 'test' });
+    expect(new TextDecoder().decode(mime.body)).toBe(new TextDecoder().decode(plain.body));
+  });
+
+  it('one base64 character more is 413 / 1012 whatever the whitespace', async () => {
+    const { api } = inProcess({});
+    const e = await failure(api.vectorize({ base64: `${exact}AAAA\n` }, { mode: 'test' }));
+    expect([e.status, e.code]).toEqual([413, 1012]);
+    expect(e.message).toContain('1048580 characters');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -234,5 +234,30 @@ describe('directory store', () => {
 
   it('list of a missing directory is empty', async () => {
     expect(await createDirectoryStore(join(dir, 'nope')).list?.()).toEqual([]);
+  });
+});
+
+describe('directory store permissions (issue 37 item 6)', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'tracelab-store-mode-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('records are written 0600 and the directories the store creates 0700, whatever the umask allows', async () => {
+    const previous = process.umask(0o022); // the usual umask: 0644 files and 0755 folders unless asked otherwise
+    try {
+      const dir = join(root, 'data', 'images');
+      const store = createDirectoryStore(dir);
+      const record = sample();
+      await store.put(record);
+      expect((await stat(join(dir, record.token + RECORD_EXTENSION))).mode & 0o777).toBe(0o600);
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
+      expect((await stat(join(root, 'data'))).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+    }
   });
 });

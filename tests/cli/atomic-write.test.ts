@@ -49,6 +49,34 @@ describe('writeFileAtomically', () => {
     expect(await readdir(dir)).toEqual(['out.svg']);
   });
 
+  it('with followSymlink: false replaces the link itself and leaves its target alone (batch output, issue 37 item 5)', async () => {
+    const outside = join(dir, 'victim.txt');
+    const link = join(dir, 'out.svg');
+    await writeFile(outside, 'precious');
+    await chmod(outside, 0o600);
+    await symlink(outside, link);
+    await writeFileAtomically(link, bytes('new'), undefined, { followSymlink: false });
+    expect(await readFile(outside, 'utf8')).toBe('precious');
+    expect((await lstat(link)).isSymbolicLink()).toBe(false);
+    expect(await readFile(link, 'utf8')).toBe('new');
+    // A link to a missing file: still no file is created at its target.
+    await rm(link);
+    await symlink(join(dir, 'nowhere.txt'), link);
+    await writeFileAtomically(link, bytes('again'), undefined, { followSymlink: false });
+    expect(existsSync(join(dir, 'nowhere.txt'))).toBe(false);
+    expect(await readFile(link, 'utf8')).toBe('again');
+  });
+
+  it('a new file gets the mode asked for (account.json: 0600)', async () => {
+    const previous = process.umask(0o022);
+    try {
+      await writeFileAtomically(join(dir, 'account.json'), bytes('{}'), undefined, { mode: 0o600 });
+      expect((await stat(join(dir, 'account.json'))).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
   it('through a symbolic link replaces the file it names; the link stays', async () => {
     const target = join(dir, 'real.svg');
     const link = join(dir, 'link.svg');

@@ -5,12 +5,12 @@
  * one, and the exit status.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng, encodeJpeg } from '../helpers/encode.js';
+import { encodePng, encodeJpeg, encodeWebp } from '../helpers/encode.js';
 import { disc, drawShape, rect } from '../helpers/raster.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -109,6 +109,31 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     expect(r.stdout).not.toMatch(/tracelab: \[1\/2\]/);
   });
 
+  it('never writes through a symbolic link left in the output folder: the link is replaced, its target untouched (issue 37 item 5)', () => {
+    mkdirSync(join(dir, 'linked'), { recursive: true });
+    writeFileSync(join(dir, 'victim.txt'), 'precious');
+    symlinkSync('../victim.txt', join(dir, 'linked', 'pic1.svg'));
+    const r = tracelab(['vectorize', 'in/pic1.png', '--out-dir', 'linked', '--quiet']);
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, 'victim.txt'), 'utf8')).toBe('precious');
+    expect(lstatSync(join(dir, 'linked', 'pic1.svg')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(dir, 'linked', 'pic1.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<\/svg>\s*$/);
+  });
+
+  it('prints file names with terminal escape codes escaped (issue 37 item 5)', () => {
+    mkdirSync(join(dir, 'esc'), { recursive: true });
+    const name = 'x\u001b]0;owned\u0007\u001b[2J\u009b.png';
+    writeFileSync(join(dir, 'esc', name), 'not an image');
+    copyFileSync(join(dir, 'in', 'pic1.png'), join(dir, 'esc', 'ok\u001b[31m.png'));
+    const r = tracelab(['vectorize', 'esc', '--out-dir', 'esc-out', '--jobs', '1']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stderr).toContain('esc/x\\x1b]0;owned\\x07\\x1b[2J\\x9b.png: error 1006');
+    expect(r.stderr).toMatch(/esc\/ok\\x1b\[31m\.png -> esc-out\/ok\\x1b\[31m\.svg \(\d+ ms\)/);
+    // The file itself keeps its real name.
+    expect(readdirSync(join(dir, 'esc-out'))).toEqual(['ok\u001b[31m.svg']);
+  });
+
   it('refuses what a batch cannot do, as usage errors (exit 1)', () => {
     expect(tracelab(['vectorize', 'in', '--out-dir', 'x', '-o', 'y.svg']).stderr).toContain('not both');
     expect(tracelab(['vectorize', 'in', '--out-dir', 'x', '--mode', 'test']).status).toBe(1);
@@ -120,5 +145,40 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('error 1019');
     expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+});
+
+describe('issue 41: batch names on case-insensitive disks, empty folders, missing paths', () => {
+  const picture = drawShape(64, 48, [255, 255, 255], [{ color: [200, 30, 40], inside: disc(30, 24, 16) }]);
+
+  it('Logo.PNG and logo.webp get distinct output names that also differ without case', async () => {
+    const folder = join(dir, 'cased');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'Logo.PNG'), encodePng(picture));
+    writeFileSync(join(folder, 'logo.webp'), await encodeWebp(picture));
+    const r = tracelab(['vectorize', 'cased', '--out-dir', 'cased-out', '--quiet']);
+    expect(r.status, r.stderr).toBe(0);
+    const written = readdirSync(join(dir, 'cased-out')).sort();
+    expect(written).toEqual(['Logo.PNG.svg', 'logo.webp.svg']);
+    expect(new Set(written.map((n) => n.toLowerCase())).size).toBe(2);
+    expect(r.stderr).toContain('tracelab: 2 of 2 traced, 0 failed');
+  });
+
+  it('an empty folder is a one-line error naming it, exit 2, and nothing is created', () => {
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    writeFileSync(join(dir, 'empty', 'readme.txt'), 'not an image');
+    const r = tracelab(['vectorize', 'empty', '--out-dir', 'empty-out']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("tracelab: error: nothing to trace: folder 'empty' has no image files (.png, .jpg, .jpeg, .webp, .gif, .bmp, .tif, .tiff)\n");
+    expect(existsSync(join(dir, 'empty-out'))).toBe(false);
+  });
+
+  it('a missing path fails as that input with a message naming it (no "error -1"); the others are traced', () => {
+    const r = tracelab(['vectorize', 'in/pic1.png', 'nope.png', '--out-dir', 'missing-out', '--quiet']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('tracelab: 1 of 2 traced, 1 failed');
+    expect(r.stderr).toContain('tracelab: failed: nope.png: no such file or folder\n');
+    expect(r.stderr).not.toContain('error -1');
+    expect(readdirSync(join(dir, 'missing-out'))).toEqual(['pic1.svg']);
   });
 });

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redSquarePng } from './png.js';
+import { buildPng } from '../decode/build.js';
+import { displayP3Profile } from '../helpers/icc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'tracelab.js');
@@ -105,6 +107,20 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     expect(svg).toMatch(/^(<\?xml|<svg)/);
     expect(svg).toContain('<path');
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('colour profiles (issue 41): input=preserve converts a Display P3 picture, output=preserve embeds its profile in the PNG', () => {
+    const samples: number[] = [];
+    for (let i = 0; i < 16 * 16; i++) samples.push(200, 100, 50);
+    const profile = displayP3Profile();
+    writeFileSync(join(dir, 'p3.png'), buildPng({ width: 16, height: 16, colorType: 2, depth: 8, samples, icc: profile }));
+    const converted = tracelab(['vectorize', 'p3.png', '-o', 'p3.svg', '--param', 'processing.color_profile.input=preserve']);
+    expect(converted.stderr).toBe('');
+    expect(converted.status).toBe(0);
+    expect(readFileSync(join(dir, 'p3.svg'), 'utf8')).toContain('fill="#d75d1f"'); // lcms2's sRGB for P3 (200, 100, 50)
+    const kept = tracelab(['vectorize', 'p3.png', '-o', 'p3-out.png', '--param', 'processing.color_profile.output=preserve']);
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'p3-out.png')).includes(Buffer.from('iCCP'))).toBe(true);
   });
 
   it('--param tracelab.gradients=true traces with the embedded engine; a bad value is error 1019', () => {

@@ -61,13 +61,16 @@ function fakeRealService(): { url: string; fields: [string, string][] }[] {
   return seen;
 }
 
+/** The line every remote call prints first (issue 41: a remote call may be charged). */
+const REMOTE_NOTICE = 'tracelab: remote: calling https://api.vectorizer.ai/api/v1 (calls there may be charged credits; without --remote tracing is local and free)\n';
+
 describe('tracelab --remote to the real service', () => {
   it('vectorize leaves tracelab.* out of the request and names it in one stderr line', async () => {
     const seen = fakeRealService();
     const io = captureIo();
     const out = join(dir, 'remote.svg');
     const status = await main(['vectorize', input, '-o', out, '--remote', '--mode', 'test', '--param', 'tracelab.gradients=true', '--param', 'processing.max_colors=4'], io);
-    expect(io.stderr).toBe(`${NOTE}tracelab: credits charged: 0.000000\n`);
+    expect(io.stderr).toBe(`${REMOTE_NOTICE}${NOTE}tracelab: credits charged: 0.000000\n`);
     expect(status).toBe(0);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe('https://api.vectorizer.ai/api/v1/vectorize');
@@ -83,7 +86,7 @@ describe('tracelab --remote to the real service', () => {
     const seen = fakeRealService();
     const io = captureIo();
     expect(await main(['vectorize', input, '-o', join(dir, 'plain.svg'), '--remote', '--mode', 'test'], io)).toBe(0);
-    expect(io.stderr).toBe('tracelab: credits charged: 0.000000\n');
+    expect(io.stderr).toBe(`${REMOTE_NOTICE}tracelab: credits charged: 0.000000\n`);
     expect(seen[0]!.fields).toEqual([['mode', 'test'], ['output.file_format', 'svg']]);
   });
 
@@ -104,7 +107,7 @@ describe('tracelab --remote to the real service', () => {
     const status = await main(['vectorize', input, second, '--out-dir', outDir, '--remote', '--mode', 'test', '--quiet', '--param', 'tracelab.gradients=true'], io);
     expect(status).toBe(0);
     expect(io.stderr.split('\n').filter((l) => l.includes('Not sent to Vectorizer.AI'))).toEqual([NOTE.trimEnd()]);
-    expect(io.stderr.startsWith(NOTE)).toBe(true);
+    expect(io.stderr.startsWith(REMOTE_NOTICE.replace('calling', 'every file is one call to') + NOTE)).toBe(true);
     expect(seen).toHaveLength(2);
     for (const { fields } of seen) expect(fields.some(([name]) => name.startsWith('tracelab.'))).toBe(false);
   });

@@ -23,16 +23,21 @@
  * The throughput figure (3 replicas vs 1) is measured by bench/fleet.mjs, not asserted here.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
+import { ApiClientError, createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
 import { runBatch } from '../../src/api/client-batch.js';
 import { decodeRecord } from '../../src/api/storage/codec.js';
 import { connectRedis, type RedisConnection } from '../../src/cli/redis-client.js';
 import { AUTH, freePort, serveEnv, startHaproxy, startRedis, startReplica, stopAll, until200, type Replica } from '../helpers/fleet.js';
 import { buildPrivateCli, root, type PrivateBuild } from './private-build.js';
+import { DEFAULT_PORT } from '../../src/cli/server.js';
+import { parseArgs } from '../../src/cli/args.js';
+import { EXIT_CANNOT_START } from '../../src/cli/main.js';
 import { redSquarePng } from './png.js';
 import { concat, pngChunk } from '../decode/build.js';
 
@@ -51,7 +56,18 @@ afterAll(() => {
   build?.remove();
 });
 
+/** Process groups of the fleet.sh runs of a test, killed after it whatever happened (a timed-out test included). */
+const scriptGroups = new Set<number>();
+
 afterEach(async () => {
+  for (const pid of scriptGroups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  scriptGroups.clear();
   await stopAll();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -128,22 +144,25 @@ describe('docs/service.md flows across three replicas', () => {
   }, 90_000);
 
   it('answers 429 / 1015 with Retry-After once the account has its fleet-wide limit of requests in flight', async () => {
-    // Limit 1: one slow upload held on replica 1 makes replica 2 answer 429 for the same account.
-    const { redis, replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1' });
-    let release = (): void => undefined;
-    const slow = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="mode"\r\n\r\ntest\r\n'));
-        // not closed until the check below is done: the request stays in flight, holding the slot
-        release = () => controller.close();
-      },
+    // Limit 1: one request held on replica 1 makes replica 2 answer 429 for the same account. It is
+    // held by its image.url, a loopback host that never answers (a slow upload no longer holds a
+    // slot: the slot is taken once the body has arrived, issue 37 item 3).
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createHttpServer(() => undefined);
+    silent.on('connection', (sock) => {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
     });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const release = (): void => {
+      for (const sock of sockets) sock.destroy();
+    };
+    const { redis, replicas } = await startFleet(newWork(), 2, { TRACELAB_FLEET_MAX_INFLIGHT: '1', TRACELAB_ALLOW_PRIVATE_URLS: '1' });
     const held = fetch(`${replicas[0]!.url}/vectorize`, {
       method: 'POST',
-      headers: { Authorization: AUTH, 'Content-Type': 'multipart/form-data; boundary=b' },
-      body: slow,
-      duplex: 'half',
-    } as RequestInit).then(
+      headers: { Authorization: AUTH },
+      body: formOf({ 'image.url': `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}/slow.png`, mode: 'test' }),
+    }).then(
       async (res) => `answered ${res.status} ${await res.text()}`,
       (e: unknown) => `failed ${String(e)}`,
     );
@@ -165,7 +184,8 @@ describe('docs/service.md flows across three replicas', () => {
     expect(answer.headers.get('retry-after')).toBe('5');
     expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(1015);
     release();
-    await held;
+    expect(await held).toMatch(/^answered 400 .*"code":1022/);
+    silent.close();
   }, 60_000);
 });
 
@@ -203,22 +223,26 @@ describe('the disk store stays the default', () => {
 });
 
 /** scripts/fleet.sh with N replicas on free ports, in its own process group (so clean-up reaches everything it started). */
-async function startFleetScript(replicas: number) {
+async function startFleetScript(replicas: number, ports: { port?: number; redisPort?: number; base?: number } = {}, waitForServing = true) {
   const dir = newWork();
-  const [port, redisPort] = [await freePort(), await freePort()];
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = ports.port ?? (await freePort());
+  const redisPort = ports.redisPort ?? (await freePort());
+  const base = ports.base ?? 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), String(replicas)], {
     cwd: root,
     detached: true,
     env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  scriptGroups.add(child.pid!);
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const output = (): string => out;
-  for (let k = 0; k < 600 && !new RegExp(`fleet: ${replicas} replicas`).test(out); k++) await new Promise((r) => setTimeout(r, 50));
+  let ended = false;
+  void exited.then(() => (ended = true));
+  for (let k = 0; waitForServing && !ended && k < 600 && !new RegExp(`fleet: ${replicas} replicas`).test(out); k++) await new Promise((r) => setTimeout(r, 50));
   return {
     child,
     output,
@@ -232,6 +256,16 @@ async function startFleetScript(replicas: number) {
       expect(await exited).toBe(0);
       for (const p of [port, ...Array.from({ length: replicas }, (_, i) => base + i + 1), redisPort]) {
         await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
+      }
+    },
+    /** Resolves when `pattern` appears in the output (polling; rejects after `ms`). */
+    async waitFor(pattern: RegExp, ms = 30_000): Promise<RegExpExecArray> {
+      const end = Date.now() + ms;
+      for (;;) {
+        const m = pattern.exec(out);
+        if (m) return m;
+        if (Date.now() > end) throw new Error(`no ${pattern} in: ${out}`);
+        await new Promise((r) => setTimeout(r, 25));
       }
     },
     killGroup(): void {
@@ -271,7 +305,7 @@ describe('scripts/fleet.sh', () => {
       expect(first).toBeGreaterThan(0);
       process.kill(first!, 'SIGKILL');
       for (let k = 0; k < 200 && replicaPids().length < 2; k++) await new Promise((r) => setTimeout(r, 50));
-      expect(fleet.output()).toMatch(/fleet: replica r1 exited with status 137; starting it again/);
+      expect(fleet.output()).toMatch(/fleet: replica r1 exited with status 137 after \d+ s; starting it again in 1 s/);
       const [, second] = replicaPids();
       expect(second).not.toBe(first);
       // The new replica answers on the same port, and calls through haproxy work.
@@ -283,6 +317,180 @@ describe('scripts/fleet.sh', () => {
       fleet.killGroup();
     }
   }, 90_000);
+});
+
+/** Holds `port` on 127.0.0.1 (accepting and dropping connections) until `release()`. */
+async function holdPort(port: number): Promise<{ release(): Promise<void> }> {
+  const server = createNetServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('issue 41: scripts/fleet.sh supervises all of itself; a paid call cut by a replica kill', () => {
+  it('a SIGKILLed Redis is started again (same data, append-only file), the replicas reconnect, and calls through haproxy work again', async () => {
+    const fleet = await startFleetScript(2);
+    try {
+      const client = clientFor(`http://127.0.0.1:${fleet.port}/api/v1`);
+      const before = await client.vectorize({ image: redSquarePng() }, { mode: 'preview', 'policy.retention_days': 1 });
+      const redisPid = Number((await fleet.waitFor(/fleet: Redis pid (\d+)/))[1]);
+      process.kill(redisPid, 'SIGKILL');
+      await fleet.waitFor(/fleet: Redis exited with status 137 after \d+ s; starting it again in 1 s/);
+      const again = Number((await fleet.waitFor(new RegExp(`fleet: Redis pid (?!${redisPid}\\b)(\\d+)`)))[1]);
+      expect(again).not.toBe(redisPid);
+      await fleet.waitFor(/\[r1\] tracelab: redis [^\n]*: connected again[^]*\[r2\] tracelab: redis [^\n]*: connected again|\[r2\] tracelab: redis [^\n]*: connected again[^]*\[r1\] tracelab: redis [^\n]*: connected again/);
+      // The token made before the kill is still there (append-only file), and new calls are served.
+      const bought = await client.download(before.imageToken!);
+      expect(bought.creditsCharged).toBe(0.9);
+      expect((await client.vectorize({ image: redSquarePng() }, { mode: 'test' })).status).toBe(200);
+      await fleet.stopAndCheckGone();
+    } finally {
+      fleet.killGroup();
+    }
+  }, 90_000);
+
+  it('a replica that cannot start (its port taken while it was down) stops the fleet at once, saying why: exit 1, one restart, nothing left listening', async () => {
+    const fleet = await startFleetScript(2);
+    let holder: { release(): Promise<void> } | undefined;
+    try {
+      const first = Number((await fleet.waitFor(/fleet: replica r1 pid (\d+)/))[1]);
+      await until200(`http://127.0.0.1:${fleet.base + 1}/readyz`);
+      process.kill(first, 'SIGKILL');
+      // Within the 1-s back-off, another process takes the replica's port.
+      await fleet.waitFor(/fleet: replica r1 exited with status 137 after \d+ s; starting it again in 1 s/);
+      holder = await holdPort(fleet.base + 1);
+      await fleet.waitFor(/fleet: stopped because/, 60_000);
+      expect(await fleet.exited).toBe(1);
+      const out = fleet.output();
+      expect(out).toContain(`[r1] tracelab: error: cannot start: cannot listen on 127.0.0.1:${fleet.base + 1}: the port is already in use`);
+      expect(out).toContain(`fleet: replica r1 cannot start on :${fleet.base + 1} (exit status 3, its error is above); not starting it again`);
+      expect(out).toContain(`fleet: stopped because: replica r1 cannot start on 127.0.0.1:${fleet.base + 1}`);
+      expect(out.match(/replica r1 exited/g)).toHaveLength(1);
+      for (const p of [fleet.port, fleet.base + 2, fleet.redisPort]) await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
+    } finally {
+      await holder?.release();
+      fleet.killGroup();
+    }
+  }, 90_000);
+
+  it.each([
+    ['the API (FLEET_PORT)', 'port', 'the API', 'FLEET_PORT'],
+    ['a replica (FLEET_BASE_PORT + 2)', 'replica', 'replica r2', 'FLEET_BASE_PORT'],
+    ['Redis (FLEET_REDIS_PORT)', 'redisPort', 'Redis', 'FLEET_REDIS_PORT'],
+  ] as const)('a port clash on %s fails before anything starts, naming the port; "serving" is never printed', async (_, which, named, variable) => {
+    const clash = await freePort();
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const holder = await holdPort(which === 'replica' ? base + 2 : clash);
+    const fleet = await startFleetScript(2, which === 'port' ? { port: clash, base } : which === 'redisPort' ? { redisPort: clash, base } : { base }, false);
+    try {
+      expect(await fleet.exited).toBe(1);
+      const port = which === 'replica' ? base + 2 : clash;
+      expect(fleet.output()).toBe(`fleet: cannot start: port ${port} (${named}) is already in use on 127.0.0.1; stop what listens there or set ${variable}\n`);
+    } finally {
+      await holder.release();
+      fleet.killGroup();
+    }
+  }, 60_000);
+
+  it("its default API port is not serve's (8787), as docs/fleet.md says", () => {
+    const script = readFileSync(join(root, 'scripts', 'fleet.sh'), 'utf8');
+    const fleetDefault = Number(/^port="\$\{FLEET_PORT:-(\d+)\}"$/m.exec(script)?.[1]);
+    expect(fleetDefault).toBeGreaterThan(0);
+    expect(fleetDefault).not.toBe(DEFAULT_PORT);
+    expect(readFileSync(join(root, 'docs', 'fleet.md'), 'utf8')).toContain(`http://127.0.0.1:${fleetDefault}/api/v1`);
+  });
+
+  it('the package ships what docs/fleet.md needs, and the systemd unit runs `serve` as the CLI parses it, not restarting after exit status 3', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+    const shipped = (path: string): boolean => pkg.files.some((entry) => (entry.endsWith('/') ? path.startsWith(entry) : entry === path));
+    const page = readFileSync(join(root, 'docs', 'fleet.md'), 'utf8');
+    const named = [...new Set([...page.matchAll(/`((?:scripts|deploy)\/[\w@./-]+)`/g)].map((m) => m[1]!))];
+    expect(named).toEqual(expect.arrayContaining(['scripts/fleet.sh', 'deploy/haproxy.cfg', 'deploy/systemd/tracelab-replica@.service', 'deploy/systemd/replica.env', 'deploy/systemd/haproxy-tracelab.conf']));
+    for (const path of named) {
+      expect(shipped(path), `${path} (named in docs/fleet.md) is not in package.json "files"`).toBe(true);
+      expect(existsSync(join(root, path.replace(/\/$/, ''))), path).toBe(true);
+    }
+    const unit = readFileSync(join(root, 'deploy', 'systemd', 'tracelab-replica@.service'), 'utf8');
+    const setting = (key: string): string => new RegExp(`^${key}=(.*)$`, 'm').exec(unit)?.[1] ?? '';
+    expect(Number(setting('RestartPreventExitStatus'))).toBe(EXIT_CANNOT_START);
+    expect(setting('Restart')).toBe('on-failure');
+    expect(setting('KillSignal')).toBe('SIGTERM');
+    expect(Number(setting('TimeoutStopSec').replace(/s$/, ''))).toBeGreaterThan(30); // the default shutdown grace
+    const env = Object.fromEntries(readFileSync(join(root, 'deploy', 'systemd', 'replica.env'), 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split('=', 2) as [string, string]));
+    const execArgs = setting('ExecStart').split(' ').slice(2).map((a) => a.replace(/\$\{(\w+)\}/g, (_, name: string) => env[name] ?? `<${name} unset>`).replace('%i', '8801'));
+    expect(parseArgs(execArgs)).toEqual({ kind: 'serve', host: env['TRACELAB_HOST'], port: 8801, store: env['TRACELAB_REDIS_URL'] });
+    const dropIn = readFileSync(join(root, 'deploy', 'systemd', 'haproxy-tracelab.conf'), 'utf8');
+    expect(dropIn).toContain(`TRACELAB_FLEET_BIND=:${/^port="\$\{FLEET_PORT:-(\d+)\}"$/m.exec(readFileSync(join(root, 'scripts', 'fleet.sh'), 'utf8'))?.[1]}`);
+    // Where systemd is installed, it reads the unit without a warning (unknown keys, bad values).
+    const analyze = '/usr/bin/systemd-analyze';
+    if (existsSync(analyze)) {
+      const unitDir = newWork();
+      writeFileSync(join(unitDir, 'tracelab-replica@.service'), unit);
+      const verified = spawnSync(analyze, ['verify', join(unitDir, 'tracelab-replica@8801.service')], { encoding: 'utf8' });
+      expect(verified.stderr).toBe('');
+    }
+  });
+
+  it('serve on a taken port exits with status 3 (a start-up error a restart does not fix) and says why', async () => {
+    const port = await freePort();
+    const holder = await holdPort(port);
+    try {
+      const r = spawnSync(process.execPath, [build.bin, 'serve', '--port', String(port)], { env: serveEnv({ TRACELAB_DATA_DIR: join(newWork(), 'data') }), encoding: 'utf8', timeout: 30_000 });
+      expect(r.status).toBe(3);
+      expect(r.stderr).toContain(`tracelab: error: cannot start: cannot listen on 127.0.0.1:${port}: the port is already in use`);
+    } finally {
+      await holder.release();
+    }
+  }, 60_000);
+
+  it('a paid call whose replica is SIGKILLed after the upload: ApiClientError −20 (may or may not have been charged, how to check), not a bare "fetch failed"; the account shows it was not', async () => {
+    const dir = newWork();
+    const { redis, replicas } = await startFleet(dir, 1, { TRACELAB_CREDITS: '10' });
+    const replica = replicas[0]!;
+    const call = clientFor(replica.url).vectorize({ image: PHOTO }, { mode: 'production' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // The call is in flight (its slot is in Redis) and its 23-kB upload long sent: the trace runs.
+    const redisClient = await connectRedis(redis.url, () => undefined);
+    try {
+      for (let k = 0; k < 400; k++) {
+        const slots = (await redisClient.eval(`return redis.call('ZRANGE', KEYS[1], 0, -1)`, ['tracelab:inflight:tracelab'], [])) as string[];
+        if (slots.some((id) => id.startsWith(`${hostname()}:${replica.child.pid}:`))) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      await redisClient.quit();
+    }
+    await replica.kill();
+    const e = await call;
+    expect(e).toBeInstanceOf(ApiClientError);
+    expect(e).toMatchObject({ status: 0, code: -20 });
+    expect((e as Error).message).toMatch(/^The connection to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/vectorize was lost before its answer arrived \(fetch failed: [^)]+\): the call may or may not have been charged\. To check, compare the account's credits/);
+    // The check it suggests: a replica on the same Redis reads the balance, untouched.
+    const back = await startReplica(build.bin, dir, { store: redis.url });
+    expect((await clientFor(back.url).account()).credits).toBe(10);
+  }, 90_000);
+
+  it("haproxy's own error answers carry X-Credits-Charged: 0.000000 and the reference's dataReceived", async () => {
+    const dir = newWork();
+    const haproxy = await startHaproxy(dir, [await freePort()]); // nothing listens there: the pool is empty
+    let res: Response | undefined;
+    for (let k = 0; k < 100; k++) {
+      res = await fetch(`${haproxy.url}/account`, { headers: { Authorization: AUTH } });
+      if (res.status === 503) break;
+      await res.arrayBuffer();
+    }
+    expect(res!.status).toBe(503);
+    expect(res!.headers.get('x-credits-charged')).toBe('0.000000');
+    expect(res!.headers.get('retry-after')).toBe('1');
+    expect(await res!.json()).toEqual({ error: { status: 503, code: -3, message: expect.any(String) }, dataReceived: null });
+  }, 60_000);
 });
 
 const PHOTO = new Uint8Array(readFileSync(join(root, 'public', 'samples', 'photo.png')));

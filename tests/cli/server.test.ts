@@ -314,4 +314,48 @@ describe('startServer with the real /api/v1 service', () => {
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(await res.json()).toMatchObject({ error: { status: 400 } });
   });
+
+  it('issue 41: a body over 40 MiB is 413 / 1012 with X-Credits-Charged: 0.000000 and the reference error fields, declared or streamed', async () => {
+    const server = await serveService();
+    const limit = 40 * 1024 * 1024;
+    const expectReferenceError = (status: number, headers: Record<string, string | string[] | undefined>, body: string): void => {
+      expect(status).toBe(413);
+      expect(headers['x-credits-charged']).toBe('0.000000');
+      expect(headers['content-type']).toBe('application/json');
+      const parsed = JSON.parse(body) as { error: { status: number; code: number; message: string }; dataReceived: unknown };
+      expect(Object.keys(parsed).sort()).toEqual(['dataReceived', 'error']);
+      expect(parsed.dataReceived).toBeNull();
+      expect(parsed.error).toMatchObject({ status: 413, code: 1012 });
+      expect(parsed.error.message).toContain(`the maximum is ${limit} bytes`);
+    };
+    // Declared: answered before a byte of the body is read.
+    const declared = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/vectorize`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': String(limit + 1) } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expectReferenceError(declared.status, declared.headers, declared.body);
+    // Streamed without Content-Length: cut at the cap.
+    const streamed = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/v1/vectorize`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'multipart/form-data; boundary=b' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', () => undefined); // the server closes the socket while we still write
+      const chunk = new Uint8Array(1024 * 1024);
+      (async () => {
+        for (let i = 0; i < 42 && !req.destroyed; i++) {
+          if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+        }
+        req.end();
+      })().catch(reject);
+    });
+    expectReferenceError(streamed.status, streamed.headers, streamed.body);
+  });
 });

@@ -127,7 +127,52 @@ describe('serve', () => {
       expect(readFileSync(join(dir, 'r.svg'), 'utf8')).toContain('<svg');
       const denied = await run(['account', '--remote'], { ...remoteEnv, VECTORIZER_API_SECRET: 'wrong' });
       expect(denied.code).toBe(2);
-      expect(denied.err).toMatch(/^tracelab: error 10\d\d: [^\n]+\n$/);
+      expect(denied.err).toMatch(/^tracelab: remote: calling [^\n]+\ntracelab: error 10\d\d: [^\n]+\n$/);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('issue 41: VECTORIZER_API_URL alone keeps vectorize local and free; --remote calls it, saying so on every call', async () => {
+    const serverData = join(dir, 'remote-server-data');
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: dir, env: { ...env(), TRACELAB_DATA_DIR: serverData, TRACELAB_CREDITS: '10' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString('utf8');
+        const m = /tracelab: serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)\n/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    const remoteEnv = { VECTORIZER_API_URL: url, VECTORIZER_API_ID: 'tracelab', VECTORIZER_API_SECRET: 'tracelab' };
+    const serverCredits = async (): Promise<number> => {
+      const res = await fetch(`${url}/account`, { headers: { Authorization: `Basic ${Buffer.from('tracelab:tracelab').toString('base64')}` } });
+      return ((await res.json()) as { credits: number }).credits;
+    };
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; err: string }>((resolve) => {
+        const c = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { ...env(), ...remoteEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        c.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+        c.on('exit', (code) => resolve({ code, err }));
+      });
+    try {
+      const local = await run(['vectorize', 'red.png', '-o', 'local.svg']);
+      expect(local.code, local.err).toBe(0);
+      expect(local.err).toBe(`tracelab: note: VECTORIZER_API_URL is set but --remote is not: using the embedded engine, no credits; add --remote to call ${url}\n`);
+      expect(await serverCredits()).toBe(10);
+      const account = await run(['account']);
+      expect(account.err).toContain('--remote is not: using the local service');
+      const paid = await run(['vectorize', 'red.png', '-o', 'paid.svg', '--remote']);
+      expect(paid.code, paid.err).toBe(0);
+      expect(paid.err.split('\n')[0]).toBe(`tracelab: remote: calling ${url} (calls there may be charged credits; without --remote tracing is local and free)`);
+      expect(paid.err).toContain('tracelab: credits charged: 1.000000\n');
+      expect(await serverCredits()).toBe(9);
+      const remoteAccount = await run(['account', '--remote']);
+      expect(remoteAccount.err).toBe(`tracelab: remote: calling ${url}\n`);
     } finally {
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGTERM');

@@ -73,6 +73,8 @@ export interface PngSpec {
   trns?: number[];
   /** pixels per unit X, Y and unit (1 = metre). */
   phys?: [number, number, number];
+  /** An embedded ICC profile (iCCP chunk, zlib). */
+  icc?: Uint8Array;
   omitIend?: boolean;
 }
 
@@ -95,6 +97,7 @@ export function buildPng(spec: PngSpec): Uint8Array {
   return concat(
     PNG_SIGNATURE,
     ihdr(width, height, depth, colorType, spec.interlace ? 1 : 0),
+    spec.icc ? pngChunk('iCCP', [...ascii('test'), 0, 0, ...zlibSync(spec.icc)]) : [],
     spec.phys ? pngChunk('pHYs', [...be32(spec.phys[0]), ...be32(spec.phys[1]), spec.phys[2]]) : [],
     spec.palette ? pngChunk('PLTE', spec.palette.flat()) : [],
     spec.trns ? pngChunk('tRNS', spec.trns) : [],
@@ -170,4 +173,62 @@ export function exifSegment(orientation: number, dpi?: number): Uint8Array {
 /** Inserts a segment right after a JPEG's SOI marker. */
 export function insertAfterSoi(jpeg: Uint8Array, segment: Uint8Array): Uint8Array {
   return concat(jpeg.subarray(0, 2), segment, jpeg.subarray(2));
+}
+
+export interface TiffSpec {
+  width: number;
+  height: number;
+  /** 8 or 16 bits per sample. */
+  depth: 8 | 16;
+  /** 1 BlackIsZero grey, 2 RGB, 5 CMYK. */
+  photometric: 1 | 2 | 5;
+  /** Samples per pixel (grey 1–2, RGB 3–4, CMYK 4). An extra sample is unassociated alpha. */
+  channels: number;
+  /** Samples row-major, `channels` per pixel, at `depth`. */
+  samples: number[];
+  /** An embedded ICC profile (tag 34675). */
+  icc?: Uint8Array;
+}
+
+/** An uncompressed, big-endian, one-strip TIFF; the entries in tag order, values after the IFD. */
+export function buildTiff(spec: TiffSpec): Uint8Array {
+  const { width, height, depth, photometric, channels, samples } = spec;
+  const pixels = depth === 16 ? samples.flatMap(be16) : samples;
+  const colourChannels = photometric === 1 ? 1 : photometric === 2 ? 3 : 4;
+  const extra = channels > colourChannels;
+  // [tag, type, values]: type 3 SHORT, 4 LONG, 7 UNDEFINED
+  const entries: Array<[number, number, number[]]> = [
+    [256, 4, [width]],
+    [257, 4, [height]],
+    [258, 3, new Array(channels).fill(depth)],
+    [259, 3, [1]],
+    [262, 3, [photometric]],
+    [273, 4, [0]], // strip offset, patched below
+    [277, 3, [channels]],
+    [278, 4, [height]],
+    [279, 4, [pixels.length]],
+  ];
+  if (extra) entries.push([338, 3, [2]]);
+  if (spec.icc) entries.push([34675, 7, Array.from(spec.icc)]);
+  const ifdBytes = 2 + entries.length * 12 + 4;
+  let valueAt = 8 + ifdBytes;
+  const outOfLine: number[][] = [];
+  const body: number[] = [...be16(entries.length)];
+  let stripOffsetAt = 0;
+  for (const [tag, type, values] of entries) {
+    const bytes = values.flatMap((v) => (type === 3 ? be16(v) : type === 4 ? be32(v) : [v]));
+    body.push(...be16(tag), ...be16(type), ...be32(values.length));
+    if (bytes.length <= 4) {
+      if (tag === 273) stripOffsetAt = 8 + body.length;
+      body.push(...bytes, ...new Array(4 - bytes.length).fill(0));
+    } else {
+      body.push(...be32(valueAt));
+      outOfLine.push(bytes.length % 2 ? [...bytes, 0] : bytes);
+      valueAt += outOfLine[outOfLine.length - 1].length;
+    }
+  }
+  body.push(...be32(0));
+  const file = concat(ascii('MM'), be16(42), be32(8), body, ...outOfLine, pixels);
+  file.set(be32(valueAt), stripOffsetAt);
+  return file;
 }

@@ -434,6 +434,18 @@ describe('TIFF', () => {
     expect((await decodeImage(fixture('tiff-rgb-300dpi.tif'))).dpi).toEqual({ x: 300, y: 300 });
   });
 
+  it('a truncated file (its image data cut off) is 1006, not an image with a black band (issue 37 item 6)', async () => {
+    const size = 64;
+    const rgba = new Uint8Array(size * size * 4).fill(200);
+    const whole = new Uint8Array(UTIF.encodeImage(rgba, size, size));
+    expect((await decodeImage(whole)).width).toBe(size);
+    for (const keep of [0.9, 0.5]) {
+      const err = await decodeError(whole.subarray(0, Math.floor(whole.length * keep)));
+      expect(err.code).toBe(1006);
+      expect(err.message).toMatch(/truncated TIFF \(image data runs past the end of the file\)/);
+    }
+  });
+
   it('CCITT fax compression is refused, not decoded', async () => {
     const err = await decodeError(fixture('tiff-g4.tif'));
     expect(err.code).toBe(1006);

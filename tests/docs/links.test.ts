@@ -75,6 +75,24 @@ describe('links in README.md and docs/*.md', () => {
   });
 });
 
+/** Paths written as inline code (`../shared/corpus`), outside fenced blocks: the ones that climb with `../`. */
+function codePathsOf(page: string): Link[] {
+  const outsideFences = readFileSync(join(root, page), 'utf8').replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, '');
+  return [...outsideFences.matchAll(/`(\.\.\/[^`\s]*)`/g)].map((m) => ({ page, target: m[1]! }));
+}
+
+describe('paths in README.md and docs/*.md', () => {
+  it('name nothing outside the repository, in a link or in inline code: a clone has only the repository (issue 41: `../shared/…`)', () => {
+    const outside: string[] = [];
+    for (const { page, target } of pages.flatMap((page) => [...linksOf(page), ...codePathsOf(page)])) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+      const file = resolve(dirname(join(root, page)), decodeURI(target.split('#', 1)[0]!));
+      if (relative(root, file).startsWith('..') || !existsSync(file)) outside.push(`${page}: ${target}`);
+    }
+    expect(outside).toEqual([]);
+  });
+});
+
 describe('sections of README.md and docs/*.md named in code, scripts and docs', () => {
   it('exist on the page named', () => {
     const headingsOf = (page: string): Set<string> =>

@@ -10,13 +10,14 @@ import { DEFAULT_ACCOUNT, LocalAccount } from '../../src/api/account.js';
 import { MAX_PALETTE_ENTRIES } from '../../src/api/palette.js';
 import { MAX_RETENTION_DAYS } from '../../src/api/pricing.js';
 import { createService } from '../../src/api/service.js';
-import { AUTH_REALM, ECHO_MAX_CHARS, RETRY_AFTER_503_SECONDS } from '../../src/api/service-http.js';
+import { AUTH_REALM, ECHO_MAX_CHARS, ECHO_MAX_ENTRIES, MAX_FORM_PARTS, RETRY_AFTER_503_SECONDS } from '../../src/api/service-http.js';
+import { DEFAULT_LOGIN_THROTTLE } from '../../src/api/login-throttle.js';
 import { MAX_BASE64_CHARS, MAX_IMAGE_BYTES, URL_FETCH_TIMEOUT_MS } from '../../src/api/service-image.js';
-import { DEFAULT_QUEUE, withQueueLimit } from '../../src/api/service-queue.js';
+import { DEFAULT_QUEUE, RECEIVING_PER_SLOT, withQueueLimit } from '../../src/api/service-queue.js';
 import { createMemoryStore } from '../../src/api/storage/index.js';
 import { RECEIPT_PREFIX, TEST_TOKEN_PREFIX } from '../../src/api/storage/token.js';
-import { DEFAULT_TRACE_TIMEOUT_S, readConfig } from '../../src/cli/config.js';
-import { DEFAULT_MAX_BODY_BYTES, startServer, type RunningServer } from '../../src/cli/server.js';
+import { DEFAULT_QUEUE_STUCK_MS, DEFAULT_TRACE_TIMEOUT_S, readConfig } from '../../src/cli/config.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, startServer, type RunningServer } from '../../src/cli/server.js';
 import { DEFAULT_JOB_TIMEOUT_MS } from '../../src/cli/trace-pool.js';
 import { MAX_ACCEPTED_PIXELS, MAX_RESULT_PIXELS } from '../../src/engine/errors.js';
 import { redSquarePng } from '../cli/png.js';
@@ -72,6 +73,17 @@ describe('docs/service.md "Differences from the reference"', () => {
     expect(row('token and receipt formats')).toContain(`\`${RECEIPT_PREFIX}\` + 32`);
     expect(row('authentication')).toContain(`\`WWW-Authenticate: Basic realm="${AUTH_REALM}"\``);
     expect(row('error body')).toContain(`cut at ${ECHO_MAX_CHARS} characters`);
+    // Issue 37: the form caps, the body deadline, the stuck queue, the login delay.
+    expect(row('error body')).toContain(`the first ${ECHO_MAX_ENTRIES} values`);
+    expect(row('request encoding')).toContain(`more than ${grouped(MAX_FORM_PARTS)} fields and files`);
+    expect(config.bodyTimeoutMs).toBe(DEFAULT_BODY_TIMEOUT_MS);
+    expect(row('whole request body')).toContain(`within ${DEFAULT_BODY_TIMEOUT_MS / 1000} s of the request's start`);
+    expect(row('connection timeouts')).toContain(`a request body within ${DEFAULT_BODY_TIMEOUT_MS / 1000} s`);
+    expect(config.queueStuckMs).toBe(DEFAULT_QUEUE_STUCK_MS);
+    expect(row('health paths')).toContain(`\`TRACELAB_QUEUE_STUCK_S\` (${DEFAULT_QUEUE_STUCK_MS / 1000} s)`);
+    expect(row('rate limiting')).toContain(`at most ${RECEIVING_PER_SLOT} × ${DEFAULT_QUEUE.maxInFlight} bodies being received`);
+    expect(row('authentication')).toContain(`waits ${DEFAULT_LOGIN_THROTTLE.baseDelayMs} ms`);
+    expect(row('authentication')).toContain(`up to ${DEFAULT_LOGIN_THROTTLE.maxDelayMs / 1000} s`);
   });
 
   describe('headers, on a running server', () => {
@@ -103,7 +115,7 @@ describe('docs/service.md "Differences from the reference"', () => {
       await res.arrayBuffer();
     });
 
-    it('errors: methods, CORS preflight, the outer body cap without dataReceived', async () => {
+    it('errors: methods, CORS preflight, the outer body cap with dataReceived and X-Credits-Charged', async () => {
       const preflight = await fetch(`${server.url}/api/v1/vectorize`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' } });
       expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([401, null]);
       await preflight.arrayBuffer();
@@ -117,11 +129,11 @@ describe('docs/service.md "Differences from the reference"', () => {
         body: new Uint8Array(DEFAULT_MAX_BODY_BYTES + 1),
       });
       expect(tooLarge.status).toBe(413);
-      // The gap the table reports: this answer has neither dataReceived nor X-Credits-Charged (when the
-      // code part of issue 29 item 14 adds them, update the table's two rows and this check).
-      expect(await tooLarge.json()).toEqual({ error: { status: 413, code: 1012, message: expect.any(String) } });
-      expect(tooLarge.headers.get('x-credits-charged')).toBeNull();
-      expect(row('error body')).toContain('have no `dataReceived` member');
+      // Issue 41: the HTTP layer's own answer has the reference's error fields and the credits header.
+      expect(await tooLarge.json()).toEqual({ error: { status: 413, code: 1012, message: expect.any(String) }, dataReceived: null });
+      expect(tooLarge.headers.get('x-credits-charged')).toBe('0.000000');
+      expect(row('error body')).toContain('say `"dataReceived": null`');
+      expect(row('`X-Credits-Charged`')).toContain('also on the answers the HTTP layer makes');
     });
   });
 });

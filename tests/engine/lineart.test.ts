@@ -11,6 +11,7 @@ import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { sampleChain } from '../helpers/geometry.js';
 import { drawCells } from '../helpers/raster.js';
+import { coverageOf, drawingMarks, greySpriteSheet, hairlineLogo, inkOnTransparent, SCAN, scanOf, SPRITE_GREYS, textMarks } from '../helpers/scans.js';
 
 type Inside = (x: number, y: number) => boolean;
 
@@ -207,5 +208,103 @@ describe('line art: anti-aliased ink on paper', () => {
     expect(writeSvg(auto)).toBe(writeSvg(flat));
     // Two colours: ink and paper.
     expect(auto.stats.colors).toBe(2);
+  });
+});
+
+/**
+ * Issue 38 item 5: scans read as line art and come back as ink and paper only; a hairline-outlined
+ * logo is flat art; grey-shaded pixel art keeps its greys. The scans are drawn here
+ * (tests/helpers/scans.ts): ink by area coverage on a paper whose tone drifts by 22 levels, one
+ * blur pass, grain of ±9 levels, a real JPEG q75 round trip.
+ */
+describe('line art: scans and hairlines (issue 38)', () => {
+  const width = 320;
+  const height = 240;
+  const drawing = drawingMarks();
+  const text = textMarks();
+  const isInk = (shape: TraceResult['shapes'][number]) => shape.color.r < 160;
+
+  /** Ink shapes, paper shapes, and the paper shape that holds the frame (its loop spans the picture). */
+  function inkAndPaper(result: TraceResult) {
+    const ink = result.shapes.filter(isInk);
+    const paper = result.shapes.filter((s) => !isInk(s));
+    const background = paper.filter((s) => s.areaPx > width * height * 0.5);
+    return { ink, paper, background };
+  }
+
+  it('a scanned drawing is line art in two tones: one shape per stroke, ring and dot, the paper one background shape', () => {
+    const result = traceImage(scanOf(width, height, coverageOf(width, height, drawing.marks)), DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
+    expect(result.stats.colors).toBe(2);
+    const { ink, paper, background } = inkAndPaper(result);
+    // No grain: every mark is one ink shape, the paper is the background plus each ring's inside.
+    expect(ink.length).toBe(drawing.strokes);
+    expect(paper.length).toBe(1 + drawing.rings);
+    expect(background.length).toBe(1);
+    // The ink is dark (the scan's ink, not a halo grey), the paper light.
+    expect(ink[0]!.color.r).toBeLessThan(110);
+    expect(background[0]!.color.r).toBeGreaterThan(210);
+  });
+
+  it('scanned text is line art in two tones with as many shapes as the same text drawn clean', () => {
+    const coverage = coverageOf(width, height, text.marks);
+    const clean = traceImage(scanOf(width, height, coverage, { ...SCAN, ink: [0, 0, 0], paper: [255, 255, 255], paperDrift: 0, grain: 0, blurPasses: 0, jpegQuality: 0 }), DEFAULT_ENGINE_PARAMS);
+    expect(clean.stats.profile).toBe('lineart');
+    expect(clean.shapes.length).toBe(text.glyphs + text.counters + 1);
+    for (const scan of [scanOf(width, height, coverage), scanOf(width, height, coverage, { ...SCAN, ink: [30, 30, 30], paper: [236, 236, 236], chromaGrain: 0, seed: 8 })]) {
+      const result = traceImage(scan, DEFAULT_ENGINE_PARAMS);
+      // The grey scan too: its grain spreads its levels as a grey photo's do.
+      expect(result.stats.profile).toBe('lineart');
+      expect(result.stats.profileReason).toMatch(/^ink on paper|^two tones/);
+      expect(result.stats.colors).toBe(2);
+      expect(result.shapes.length).toBe(clean.shapes.length);
+      expect(inkAndPaper(result).background.length).toBe(1);
+    }
+  });
+
+  it('a scan with more grain (±20), more blur (3 passes), a paper darkening by 40 levels or JPEG q50 is still line art in two tones', () => {
+    const coverage = coverageOf(width, height, text.marks);
+    for (const worse of [{ grain: 20 }, { blurPasses: 3 }, { paperDrift: 40 }, { jpegQuality: 50 }]) {
+      const result = traceImage(scanOf(width, height, coverage, { ...SCAN, ...worse }), DEFAULT_ENGINE_PARAMS);
+      expect([worse, result.stats.profile, result.stats.colors]).toEqual([worse, 'lineart', 2]);
+    }
+  });
+
+  it('tracelab.profile=lineart on a heavily grained, darkening scan (read as a photo) still gives ink and paper only, no paper grain', () => {
+    const heavy = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, grain: 14, blurPasses: 2, paperDrift: 40, seed: 3 });
+    expect(traceImage(heavy, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('photo');
+    const result = traceImage(heavy, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+    expect(result.stats.colors).toBe(2);
+    // Blur joins some glyphs, grain leaves a few specks: far from a shape per grain.
+    expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.1);
+    expect(inkAndPaper(result).background.length).toBe(1);
+  });
+
+  it('ink on transparent paper is line art and comes back as ink only (no paper shape)', () => {
+    const result = traceImage(inkOnTransparent(width, height, coverageOf(width, height, drawing.marks), [20, 20, 20]), DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
+    expect(result.shapes.length).toBe(drawing.strokes);
+    for (const shape of result.shapes) expect([shape.color.r, shape.color.g, shape.color.b]).toEqual([20, 20, 20]);
+    // Traced with sub-pixel edges from the alpha coverage: curves, not a staircase.
+    expect(result.chains.flatMap((c) => c.segments.toSegments()).some((s) => s.kind !== 'line')).toBe(true);
+  });
+
+  it('a logo outlined with a 0.4-px hairline is flat art, not pixel art', () => {
+    const result = traceImage(hairlineLogo(360, 0.4), DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('flat');
+    expect(result.stats.colors).toBeLessThanOrEqual(6);
+  });
+
+  it('a grey-shaded pixel-art sprite sheet keeps its greys, also when forced to line art', () => {
+    for (const scale of [1, 2]) {
+      const sheet = greySpriteSheet(scale);
+      const auto = traceImage(sheet, DEFAULT_ENGINE_PARAMS);
+      expect(auto.stats.profile).toBe('pixel');
+      const forced = traceImage(sheet, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+      for (const result of [auto, forced]) {
+        const greys = new Set(result.shapes.map((s) => s.color.r));
+        expect([...greys].sort((a, b) => a - b)).toEqual([...SPRITE_GREYS].sort((a, b) => a - b));
+      }
+    }
   });
 });

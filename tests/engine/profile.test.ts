@@ -7,11 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage, TraceMemo } from '../../src/engine/index.js';
-import { classifyImage, decideProfile, neighbourSpread, type ProfileEvidence } from '../../src/engine/profile.js';
+import { classifyImage, decideProfile, neighbourSpread, type InkOnPaper, type ProfileEvidence } from '../../src/engine/profile.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { drawShape, type Rgb } from '../helpers/raster.js';
 
 const params = (over: Partial<EngineParams> = {}): EngineParams => ({ ...DEFAULT_ENGINE_PARAMS, ...over });
+/** The scan evidence of a picture that is no ink on paper (no second tone). */
+const NO_SCAN: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1 };
 
 /** Mulberry32: a small seeded generator, so the grain is the same on every run. */
 function seeded(seed: number): () => number {
@@ -203,7 +205,7 @@ describe('classifyImage: the profile from evidence, not from size', () => {
   });
 
   it('decides from the measurements in a fixed order (each rule can be reached and missed)', () => {
-    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, edgeDensity: 0.3, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 } };
+    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, edgeDensity: 0.3, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 }, ink: NO_SCAN, hairlineRatio: 0 };
     expect(decideProfile(base).profile).toBe('flat');
     // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
@@ -237,6 +239,24 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     // ... but not a two-colour ramp (all blends), nor an icon-sized picture.
     expect(decideProfile({ ...ink, tones: { ...ink.tones, toneShare: 0.55 } }).profile).toBe('flat');
     expect(decideProfile({ ...ink, opaque: 64 * 64 }).profile).toBe('flat');
+    // A scan: grain and blur put pixels off the two tones, but every pixel lies between ink and
+    // paper and the in-between tones sit on the ink's edges; the same numbers in grey are no photo.
+    const scan: ProfileEvidence = { ...base, distinct: 4097, runShare: 0.3, flatShare: 0.5, noiseShare: 0.2, ink: { contrast: 150, axisShare: 1, looseShare: 0.001, paperSteps: 0 } };
+    expect(decideProfile(scan).reason).toMatch(/^ink on paper .*: line art$/);
+    expect(decideProfile({ ...scan, grey: true, distinct: 256, topLevelsShare: 0.4 }).profile).toBe('lineart');
+    // ... not with flat areas of a grey (grey-shaded art, a photo), a third colour, a second
+    // paper, a contrast below 96 levels, or icon size.
+    expect(decideProfile({ ...scan, ink: { ...scan.ink, looseShare: 0.02 } }).profile).toBe('photo');
+    expect(decideProfile({ ...scan, ink: { ...scan.ink, axisShare: 0.985 } }).profile).toBe('photo');
+    expect(decideProfile({ ...scan, ink: { ...scan.ink, paperSteps: 0.06 } }).profile).toBe('photo');
+    expect(decideProfile({ ...scan, ink: { ...scan.ink, contrast: 95 } }).profile).toBe('photo');
+    expect(decideProfile({ ...scan, opaque: 128 * 128 }).profile).toBe('photo');
+    // Hairlines soften edges that no two-colour blend shows: not pixel art.
+    expect(decideProfile({ ...base, blendRatio: 0.1, runShare: 0.95 }).profile).toBe('pixel');
+    expect(decideProfile({ ...base, blendRatio: 0.1, runShare: 0.95, hairlineRatio: 0.025 }).profile).toBe('flat');
+    // One ink anti-aliased in the alpha channel, no flat areas: ink on transparent paper, not dithering.
+    expect(decideProfile({ ...base, distinct: 1, flatShare: 0.1, blendRatio: 0.6, runShare: 1 }).reason).toBe('one ink anti-aliased on transparent paper: line art');
+    expect(decideProfile({ ...base, distinct: 3, flatShare: 0.1, blendRatio: 0.6, runShare: 1 }).profile).toBe('pixel');
   });
 });
 

@@ -256,6 +256,18 @@ describe('draw styles, groups, gap filler', () => {
     const ids = [...svg.matchAll(/xlink:href="#(s\d+)"/g)].map((m) => m[1]);
     for (const id of ids) expect(svg).toContain(`id="${id}"`);
   });
+
+  it('gap filler clip in SVG Tiny 1.2 (no clipPath there): the filler is written unclipped, as with clip=false (issue 41)', () => {
+    const tiny = { ...DEFAULT_OUTPUT_OPTIONS.svg, version: 'svg_tiny_1_2' as const };
+    const clipped = writeSvg(nested(), outputOptions({ svg: tiny, gapFiller: { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, clip: true } }));
+    const unclipped = writeSvg(nested(), outputOptions({ svg: tiny, gapFiller: { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, clip: false } }));
+    expect(clipped).toContain('baseProfile="tiny"');
+    expect(clipped).not.toContain('clipPath');
+    expect(clipped).not.toContain('clip-path');
+    expect(clipped).toBe(unclipped);
+    // The plan the other formats get keeps the clip (PDF and EPS clip, SVG 1.1 has clip paths).
+    expect(writeSvg(nested(), outputOptions({ gapFiller: { ...DEFAULT_OUTPUT_OPTIONS.gapFiller, clip: true } }))).toContain('<clipPath');
+  });
 });
 
 describe('primitives (output.parameterized_shapes.flatten)', () => {
@@ -430,7 +442,6 @@ describe('rectangles from line loops (detectPrimitive)', () => {
 describe('contradictory options (400 / 1019)', () => {
   it('names the field', () => {
     expect(() => planVectorize([['output.size.width', '0']])).toThrow(/output\.size\.width must be greater than 0/);
-    expect(() => planVectorize([['output.gap_filler.clip', 'true'], ['output.svg.version', 'svg_tiny_1_2']])).toThrow(/svg_tiny_1_2/);
     expect(() => planVectorize([['output.file_format', 'dxf'], ['output.size.scale', '2']])).not.toThrow();
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type ApiClient, type Fields } from '../../src/lib/client.js';
+import { createClient, type ApiClient, type DownloadFields, type Fields } from '../../src/lib/client.js';
 import { createHandler, toNodeListener, type TracelabHandler } from '../../src/lib/handler.js';
 import { vectorizeHere, TracelabError } from '../../src/lib/engine.js';
 
@@ -79,7 +79,8 @@ describe('tracelab/client options', () => {
       }
     }
     await expect(client.download('api-test-token', { output: { size: { scale: 0 } } })).rejects.toMatchObject({ code: 1019, message: expect.stringContaining('output.size.scale') });
-    await expect(client.download('api-test-token', { processing: { max_colors: 3 } })).rejects.toMatchObject({ code: 1019 });
+    // Raw pairs reach the run-time check (the typed form does not compile: see the issue 41 test below).
+    await expect(client.download('api-test-token', [['processing.max_colors', 3]])).rejects.toMatchObject({ code: 1019 });
     expect(seen.slice(before)).toEqual([]);
   });
 
@@ -110,5 +111,21 @@ describe('tracelab/client options', () => {
     // Raw pairs stay open (checked at run time only).
     const pairs: Fields = [['output.file_format', 'svg']];
     expect([good, format, colours, name, pairs]).toHaveLength(5);
+  });
+
+  it('issue 41: download takes the output options and receipt only; a processing option does not compile and is 1019 at run time (checked by npm run typecheck)', async () => {
+    const good: DownloadFields = { output: { file_format: 'pdf' }, 'output.svg.fixed_size': true, receipt: 'r' };
+    // @ts-expect-error -- processing options need a new /vectorize call
+    const nested: DownloadFields = { processing: { max_colors: 4 } };
+    // @ts-expect-error -- the same, dotted
+    const dotted: DownloadFields = { 'processing.max_colors': 4 };
+    // @ts-expect-error -- mode belongs to /vectorize
+    const mode: DownloadFields = { mode: 'test' };
+    expect([good, nested, dotted, mode]).toHaveLength(4);
+    const before = seen.length;
+    // @ts-expect-error -- the call itself does not compile either
+    const call = client.download('api-test-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', { processing: { max_colors: 4 } });
+    await expect(call).rejects.toMatchObject({ code: 1019 });
+    expect(seen.length).toBe(before);
   });
 });

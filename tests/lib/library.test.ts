@@ -46,7 +46,7 @@ describe('library options', () => {
     check({ 'processing.max_colors': 300 }, 'processing.max_colors must be an integer in 0…256; received \'300\'');
     check({ output: { file_format: 'SVG' } }, 'did you mean svg?');
     check({ output: { file_format: 'svg' }, 'output.file_format': 'pdf' }, 'given more than once');
-    check({ 'output.size.scale': [2] }, 'output.size.scale must be number 0…1000; received an array');
+    check({ 'output.size.scale': [2] }, 'output.size.scale must be number 0…1,000; received an array');
     check({ 'image.url': 'https://example.com/a.png' }, "pass the image as vectorize's first argument");
   });
 
@@ -191,3 +191,80 @@ describe('library input: a file path (Node only)', () => {
   });
 });
 
+
+describe('issue 41: library edge cases get coded errors', () => {
+  const tracer = (): ReturnType<typeof lazyTracer> => lazyTracer(1, () => ({ run: runTraceJobHere, close: () => undefined }), readImageFile);
+
+  it('options null, signal 42, onProgress "x": 400 / 1019 naming what was received (not a TypeError), before any work', async () => {
+    const t = tracer();
+    const cases: [unknown, string][] = [
+      [null, 'options must be an object of API parameters (or left out); received null'],
+      [42, 'options must be an object of API parameters (or left out); received a number (42)'],
+      [{ signal: 42 }, 'signal must be an AbortSignal (e.g. AbortSignal.timeout(ms) or an AbortController\'s signal); received a number (42)'],
+      [{ signal: {} }, 'signal must be an AbortSignal'],
+      [{ onProgress: 'x' }, 'onProgress must be a function (progress) => void; received a string'],
+    ];
+    for (const [options, message] of cases) {
+      for (const call of [() => t.vectorize(png, options as TraceOptions), () => vectorizeHere(png, options as TraceOptions)]) {
+        const e = await call().then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(e, JSON.stringify(options)).toMatchObject({ name: 'TracelabError', status: 400, code: 1019, message: expect.stringContaining(message) });
+      }
+    }
+    expect(() => vectorizeSync({ data: new Uint8Array(4), width: 1, height: 1 }, null as unknown as TraceOptions)).toThrow(expect.objectContaining({ code: 1019 }));
+    // Left out, or an empty object, is fine.
+    expect((await t.vectorize(png)).extension).toBe('svg');
+    expect((await t.vectorize(png, {})).extension).toBe('svg');
+  });
+
+  it("a 'file:///…' string is read as a file URL (same bytes as the path); a malformed one is refused naming it", async () => {
+    const sample = new URL('../../public/samples/shapes.png', import.meta.url);
+    const t = tracer();
+    const fromPath = await t.vectorize(fileURLToPath(sample));
+    const fromString = await t.vectorize(sample.href);
+    expect(sample.href.startsWith('file:///')).toBe(true);
+    expect(Buffer.from(fromString.data).equals(Buffer.from(fromPath.data))).toBe(true);
+    await expect(t.vectorize('file://remote-host/a.png')).rejects.toThrow("cannot read image file 'file://remote-host/a.png'");
+    const missing = pathToFileURL(join(tmpdir(), 'tracelab-no-such-file.png')).href;
+    await expect(t.vectorize(missing)).rejects.toMatchObject({ code: 'ENOENT', message: `cannot read image file '${fileURLToPath(missing)}': no such file` });
+  });
+
+  it('a closed tracer rejects with TracelabError −30 (tracerClosed), also for a call close() cut short', async () => {
+    const t = tracer();
+    await t.close();
+    const e = await t.vectorize(png).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).toMatchObject({ name: 'TracelabError', code: -30, status: 503, message: 'This tracer is closed (close() was called); create another one with createTracer().' });
+    // A call waiting in the pool when close() comes rejects with the same code.
+    let release = (): void => undefined;
+    let started = (): void => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const run = (): Promise<never> =>
+      new Promise<never>((_, reject) => {
+        release = () => reject(new Error('the trace pool was closed'));
+        started();
+      });
+    const waiting = lazyTracer(1, () => ({ run, close: () => release() }));
+    const pending = waiting.vectorize(png).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    await running;
+    await waiting.close();
+    expect(await pending).toMatchObject({ name: 'TracelabError', code: -30 });
+  });
+
+  it("mode 'test' / 'preview' and policy.retention_days > 0 are refused (1019: the library has no account and keeps nothing); production and 0 are accepted", async () => {
+    for (const options of [{ mode: 'test' }, { mode: 'preview' }, { mode: 'test_preview' }, { policy: { retention_days: 2 } }] as TraceOptions[]) {
+      await expect(vectorizeHere(png, options), JSON.stringify(options)).rejects.toMatchObject({ code: 1019, message: expect.stringContaining('the library') });
+    }
+    await expect(vectorizeHere(png, { mode: 'test' })).rejects.toThrow('mode=test is a billing tier of the HTTP API');
+    const plain = await vectorizeHere(png);
+    const production = await vectorizeHere(png, { mode: 'production', 'policy.retention_days': 0 });
+    expect(Buffer.from(production.data).equals(Buffer.from(plain.data))).toBe(true);
+  });
+});

@@ -14,6 +14,8 @@
  * - The store keeps no state in memory, so a new store on the same directory (a restart) sees every
  *   record written before. Temp files a killed process left behind are never read;
  *   `removeStaleTempFiles` deletes them (`tracelab serve` does at start-up).
+ * - Records hold the users' images: files are created mode 0600 and the directories the store
+ *   creates 0700 (owner only, whatever the umask lets through).
  * - Every file-system call goes through `StoreFs` (default node:fs/promises), so tests can inject
  *   failures such as ENOSPC.
  */
@@ -44,10 +46,14 @@ export interface StoreFs {
   syncDir(path: string): Promise<void>;
 }
 
+/** Permissions of a record file and of the directories the store creates: the owner's only. */
+export const RECORD_FILE_MODE = 0o600;
+export const STORE_DIR_MODE = 0o700;
+
 export const nodeStoreFs: StoreFs = {
-  mkdir: (path) => mkdir(path, { recursive: true }),
+  mkdir: (path) => mkdir(path, { recursive: true, mode: STORE_DIR_MODE }),
   async writeNew(path, bytes) {
-    const fh = await open(path, 'wx');
+    const fh = await open(path, 'wx', RECORD_FILE_MODE);
     try {
       await fh.writeFile(bytes);
       await fh.sync();
