@@ -215,21 +215,25 @@ function nearestPath(group: readonly PenPath[], done: Uint8Array, waiting: Int32
   pick.vertex = 0;
   const px = pen.first ? 0 : pen.x;
   const py = pen.first ? 0 : pen.y;
+  // First the ends and starts (cheap), then the vertices of the closed lines whose box is nearer
+  // than the best so far (the box is never farther than any vertex): most are never walked.
   for (let i = 0; i < group.length; i++) {
     if (done[i] || waiting[i]! > 0) continue;
     const p = group[i]!;
     const toStart = squared(p.startX - px, p.startY - py);
     if (toStart < pick.distance2) setPick(pick, i, toStart, false, 0);
-    if (pen.first) continue;
-    if (!p.closed) {
-      const toEnd = squared(p.endX - px, p.endY - py);
-      if (toEnd < pick.distance2) setPick(pick, i, toEnd, true, 0);
-    } else if (p.points && boxDistance2(p.box, px, py) < pick.distance2) {
-      // The box is never farther than any vertex: most closed lines are skipped unwalked.
-      const k = nearestVertex(p.points, px, py);
-      const d = squared(p.points[2 * k]! - px, p.points[2 * k + 1]! - py);
-      if (d < pick.distance2) setPick(pick, i, d, false, k);
-    }
+    if (pen.first || p.closed) continue;
+    const toEnd = squared(p.endX - px, p.endY - py);
+    if (toEnd < pick.distance2) setPick(pick, i, toEnd, true, 0);
+  }
+  if (pen.first) return;
+  for (let i = 0; i < group.length; i++) {
+    if (done[i] || waiting[i]! > 0) continue;
+    const p = group[i]!;
+    if (!p.closed || !p.points || boxDistance2(p.box, px, py) >= pick.distance2) continue;
+    const k = nearestVertex(p.points, px, py);
+    const d = squared(p.points[2 * k]! - px, p.points[2 * k + 1]! - py);
+    if (d < pick.distance2) setPick(pick, i, d, false, k);
   }
 }
 
