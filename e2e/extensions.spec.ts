@@ -11,7 +11,9 @@
  *     pipeline run in Node (CLI, server, library); turning it off gives the first result back
  *     byte for byte (the defaults are the API's), also the same as Node's;
  *   - choosing a preset (Logo, then Defaults) keeps tracelab.gradients ticked and its gradient
- *     fills, and the picker names what it kept (issue 41 item 3).
+ *     fills, and the picker names what it kept (issue 41 item 3);
+ *   - tracelab.strokes=centerline on a drawing of three lines: pen strokes, the same SVG as Node,
+ *     "Strokes: 3" and the pen lengths in the stats line, and the Outline mode is the plot preview.
  * The remote panel's "Not sent to Vectorizer.AI" note is checked in remote.spec.ts, next to its
  * fake service.
  */
@@ -53,6 +55,24 @@ function shadedPng(): Buffer {
       const i = (y * width + x) * 4;
       for (let c = 0; c < 3; c++) data[i + c] = Math.round(sum[c]! / 16);
       data[i + 3] = 255;
+    }
+  }
+  return Buffer.from(encode({ width, height, data, channels: 4 }));
+}
+
+/** Three 3-px black lines on white, anti-aliased (4 × 4 samples): what tracelab.strokes=centerline is for. */
+function linesPng(): Buffer {
+  const width = 120;
+  const height = 80;
+  const data = new Uint8Array(width * height * 4);
+  const ink = (x: number, y: number): boolean =>
+    (Math.abs(y - 15) <= 1.5 && x >= 10 && x <= 110) || (Math.abs(x - 20) <= 1.5 && y >= 30 && y <= 70) || (Math.abs(x - y - 30) <= 2.1 && x >= 60 && x <= 100);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let covered = 0;
+      for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (ink(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) covered++;
+      const v = Math.round(255 * (1 - covered / 16));
+      data.set([v, v, v, 255], (y * width + x) * 4);
     }
   }
   return Buffer.from(encode({ width, height, data, channels: 4 }));
@@ -165,6 +185,32 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
           lastId = off.id;
           assert.equal(await fetchText(page, off.src), firstSvg, 'extension off again: the first result, byte for byte');
           assert.equal(new URL(page.url()).hash, '');
+        },
+      },
+      {
+        name: '1280 px: tracelab.strokes=centerline traces a drawing to pen strokes (the same SVG as Node), the stats give the pen lengths, Outline is the plot preview',
+        async run() {
+          await upload(page, 'lines.png', linesPng());
+          const before = await waitForTrace(page, lastId, { rendered: true });
+          lastId = before.id;
+          await page.getByLabel('tracelab.strokes', { exact: true }).selectOption('centerline');
+          const traced = await waitForTrace(page, lastId, { rendered: true });
+          lastId = traced.id;
+          const svg = await fetchText(page, traced.src);
+          assert.match(svg, /<g id="pen-000000" fill="none" stroke="#000"/);
+          const node = await runVectorize(planVectorize([['tracelab.strokes', 'centerline']]), new Uint8Array(linesPng()));
+          assert.equal(svg, new TextDecoder().decode(node.body), 'the page and Node write the same SVG');
+          const line = await stats(page);
+          assert.equal(line['Strokes'], '3');
+          assert.equal(line['Shapes'], '0');
+          assert.match(line['Pen up'] ?? '', /^\d[\d,]* px$/);
+          await page.getByRole('radio', { name: 'Outline' }).check();
+          await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('img[alt="Traced outlines"]')?.naturalWidth ?? 0) > 0);
+          const preview = await fetchText(page, (await page.getByRole('img', { name: 'Traced outlines' }).getAttribute('src')) ?? '');
+          assert.match(preview, /<path id="pen-up" [^>]*stroke-dasharray="3 3"/);
+          await page.getByRole('radio', { name: 'Side by side' }).check();
+          await page.getByLabel('tracelab.strokes', { exact: true }).selectOption('none');
+          lastId = (await waitForTrace(page, lastId, { rendered: true })).id;
         },
       },
       {

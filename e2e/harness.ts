@@ -249,9 +249,10 @@ export async function fetchBytes(page: Page, url: string): Promise<Buffer> {
 
 /**
  * The keys of the stats line (src/ui/Stats.tsx); Why (the engine's reason for the profile) when
- * the worker gave one, Gradients only when the result has gradient fills.
+ * the worker gave one, Gradients only when the result has gradient fills, Strokes to Pen up only
+ * when it has pen strokes (tracelab.strokes).
  */
-const STATS_KEYS = ['Profile', 'Why', 'Colours', 'Shapes', 'Gradients', 'Nodes', 'Size', 'Time', 'Re-ran'];
+const STATS_KEYS = ['Profile', 'Why', 'Colours', 'Shapes', 'Gradients', 'Strokes', 'Widths', 'Pen down', 'Pen up', 'Nodes', 'Size', 'Time', 'Re-ran'];
 const STATS_ITEM = new RegExp(`(${STATS_KEYS.join('|')}): ((?:(?!${STATS_KEYS.map((k) => `${k}:`).join('|')}).)*)`, 'g');
 
 /** The stats line as a record: { Profile: 'flat art', Colours: '4', … }. */

@@ -395,6 +395,20 @@ export interface DottedOptions {
    * @defaultValue `auto`
    */
   readonly 'tracelab.profile'?: 'auto' | 'pixel' | 'flat' | 'photo' | 'lineart';
+  /**
+   * Lines as strokes — Tracelab extension: none (every line a thin filled shape, as the API does), auto (lines and outlines of even width become stroked paths) or centerline (no fills: every line up to tracelab.max_stroke_width becomes its centre-line, wider ink its outline, ordered for plotters, lasers and cutters). Not part of the Vectorizer.AI API.
+   *
+   * Allowed: none | auto | centerline.
+   * @defaultValue `none`
+   */
+  readonly 'tracelab.strokes'?: 'none' | 'auto' | 'centerline';
+  /**
+   * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). Not part of the Vectorizer.AI API.
+   *
+   * Allowed: number 0.5…100.
+   * @defaultValue `8`
+   */
+  readonly 'tracelab.max_stroke_width'?: number;
 }
 
 /** The same parameters as nested objects, e.g. `{ output: { file_format: 'pdf' } }`. */
@@ -858,6 +872,20 @@ export interface NestedOptions {
      * @defaultValue `auto`
      */
     readonly profile?: 'auto' | 'pixel' | 'flat' | 'photo' | 'lineart';
+    /**
+     * Lines as strokes — Tracelab extension: none (every line a thin filled shape, as the API does), auto (lines and outlines of even width become stroked paths) or centerline (no fills: every line up to tracelab.max_stroke_width becomes its centre-line, wider ink its outline, ordered for plotters, lasers and cutters). Not part of the Vectorizer.AI API.
+     *
+     * Allowed: none | auto | centerline.
+     * @defaultValue `none`
+     */
+    readonly strokes?: 'none' | 'auto' | 'centerline';
+    /**
+     * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). Not part of the Vectorizer.AI API.
+     *
+     * Allowed: number 0.5…100.
+     * @defaultValue `8`
+     */
+    readonly max_stroke_width?: number;
   };
 }
 

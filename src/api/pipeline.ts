@@ -6,7 +6,7 @@
 import { decodeImage } from '../decode/index.js';
 import { MAX_ACCEPTED_PIXELS, tooManyPixelsError, unreadableImageError } from '../engine/errors.js';
 import { inLineRunner, traceImage, traceImageWith, type JobRunner, type TraceHooks } from '../engine/index.js';
-import type { EngineParams, ImageProfile, RgbaImage, TraceResult, TraceStats } from '../engine/types.js';
+import type { EngineParams, ImageProfile, RgbaImage, StrokeStats, TraceResult, TraceStats } from '../engine/types.js';
 import { parseIccProfile } from '../decode/icc.js';
 import { forEachDrawable, type OutputPlan } from '../formats/plan.js';
 import { writeFile } from './write-file.js';
@@ -203,6 +203,8 @@ export interface TraceSummary extends GradientCounts {
   /** Input size in pixels. */
   readonly width: number;
   readonly height: number;
+  /** Pen strokes (tracelab.strokes): how many, their widths, pen-down and pen-up lengths (traced px); absent = none. */
+  readonly strokes?: StrokeStats;
 }
 
 /** The summary of `result` as written with `plan` (shapes: see TraceSummary.shapes). */
@@ -223,6 +225,7 @@ export function summarize(result: TraceResult, plan: OutputPlan): TraceSummary {
     width: result.inputWidth,
     height: result.inputHeight,
     ...gradientCounts(result.stats),
+    ...(result.stats.strokes ? { strokes: result.stats.strokes } : {}),
   };
 }
 

@@ -94,8 +94,8 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         // TRACELAB_STATS=1: what the engine decided — the profile and why, colours, regions — on
         // stderr as one JSON line (the playground shows the same in its stats line).
         if (process.env.TRACELAB_STATS === '1') {
-          const { profile, profileReason, colors, regions } = result.result.stats;
-          io.writeStderr(`tracelab-stats ${JSON.stringify({ profile, profileReason, colors, regions })}\n`);
+          const { profile, profileReason, colors, regions, strokes } = result.result.stats;
+          io.writeStderr(`tracelab-stats ${JSON.stringify({ profile, profileReason, colors, regions, ...(strokes ? { strokes } : {}) })}\n`);
         }
         return EXIT_OK;
       }

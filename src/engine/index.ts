@@ -33,6 +33,7 @@ import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.
 import { applyShading, type Shaded } from './shaded-regions.js';
 import { findSmoothAreas } from './shading.js';
 import { shrunkSize } from './resize.js';
+import { centerlineResult } from './strokes/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
@@ -227,10 +228,11 @@ function* tracePipeline(
   const memo = (hooks.memo ?? new TraceMemo(OWN_MEMO_SLOTS)).begin(image);
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   // (Stored in a box: "no lattice" is a result too.)
-  // A profile forced by tracelab.profile other than 'pixel' overrides this decision too.
+  // A profile forced by tracelab.profile other than 'pixel' overrides this decision too; centre-lines
+  // are read from the picture at its own size.
   const forced = forcedProfile(params);
   const { lattice, cellsKind } =
-    forced !== undefined && forced !== 'pixel'
+    (forced !== undefined && forced !== 'pixel') || params.strokes === 'centerline'
       ? { lattice: null, cellsKind: undefined }
       : (memo.get<LatticeLook>('lattice', '') ?? memo.set('lattice', '', lookForLattice(image)));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
@@ -403,8 +405,31 @@ function* traceBitmap(
   const { translucency } = prepared;
   if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
-  return traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+  const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+  return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
 }
+
+/** tracelab.strokes=centerline (strokes/index.ts): the shapes' ink as pen strokes, timed as stage `strokes`. */
+function withCenterlines(result: TraceResult, traced: RgbaImage, areas: Areas, inputWidth: number, params: EngineParams): TraceResult {
+  const t0 = now();
+  const { regions } = areas;
+  const picture = { data: traced.data, width: traced.width, height: traced.height, regionOf: regions.regionOf, regionColor: regionColors(regions, areas.colors) };
+  const tracedPerInputPx = traced.width / inputWidth;
+  const stroked = centerlineResult(result, {
+    picture,
+    labelOf: regions.labelOf,
+    regionCount: regions.count,
+    fills: areas.fills,
+    maxWidthPx: (params.maxStrokeWidthPx ?? DEFAULT_MAX_STROKE_WIDTH_PX) * tracedPerInputPx,
+    joinPx: JOIN_INPUT_PX * tracedPerInputPx,
+  });
+  return withStageMs(stroked, { strokes: now() - t0 });
+}
+
+/** tracelab.max_stroke_width's default (input px): see src/api/options.ts. */
+const DEFAULT_MAX_STROKE_WIDTH_PX = 8;
+/** Pen ends this close are joined: 0.05 mm (vpype linemerge's default) at 96 px per inch, in input px. */
+const JOIN_INPUT_PX = (0.05 / 25.4) * 96;
 
 /** The traced size (after input.max_pixels) and how its data-parallel stages are cut. */
 interface TracedSize {
@@ -465,6 +490,11 @@ function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind |
       ? { ...measured, profile: forced, reason: FORCED_REASON }
       : measured;
   const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
+  // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
+  if (params.strokes === 'centerline' && facts.profile === 'pixel') {
+    const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
+    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
+  }
   return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart') };
 }
 
@@ -772,6 +802,8 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   shapeStacking: 'cutouts',
   gradients: false,
   profile: 'auto',
+  strokes: 'none',
+  maxStrokeWidthPx: DEFAULT_MAX_STROKE_WIDTH_PX,
   parameterizedShapes: {
     ellipseGeneral: true,
     ellipseCircle: true,

@@ -71,7 +71,19 @@ export interface EngineParams {
    * MAX_TRACED_REGIONS regions.
    */
   readonly profile?: ImageProfile | 'auto';
+  /**
+   * Tracelab extension `tracelab.strokes`: 'none' (absent) traces every line as a thin filled
+   * shape; 'centerline' gives no fills: ink up to maxStrokeWidthPx wide becomes centre-line
+   * strokes (TraceResult.strokes), wider ink its outlines (src/engine/strokes/). 'auto' is
+   * refused by src/api (checkCombination) until stroked outlines with fills under them are built;
+   * the engine traces it as 'none'.
+   */
+  readonly strokes?: StrokeMode;
+  /** Tracelab extension `tracelab.max_stroke_width` (traced px): the widest ink read as a line. Absent = 8. */
+  readonly maxStrokeWidthPx?: number;
 }
+
+export type StrokeMode = 'none' | 'auto' | 'centerline';
 
 export type { Segment } from './segment-path.js';
 
@@ -237,8 +249,40 @@ export interface Shape {
   readonly primitive?: ShapePrimitive;
 }
 
+/**
+ * A pen stroke (tracelab.strokes=centerline): a path of chain uses (one centre-line chain, or an
+ * outline loop of a shape's chains) stroked `widthPx` wide (traced px) in `color`, no fill.
+ */
+export interface StrokeLine {
+  readonly uses: readonly ChainUse[];
+  readonly closed: boolean;
+  readonly color: Rgba;
+  readonly widthPx: number;
+  readonly cap: 'butt' | 'round';
+  readonly join: 'miter' | 'round';
+  /** The outline of ink wider than tracelab.max_stroke_width (else a centre-line). */
+  readonly outline: boolean;
+}
+
+/** What tracelab.strokes made: strokes, their widths (traced px), and the pen's travel. */
+export interface StrokeStats {
+  readonly count: number;
+  /** Of them, outlines of ink wider than a line. */
+  readonly outlines: number;
+  readonly widthMinPx: number;
+  readonly widthMedianPx: number;
+  readonly widthMaxPx: number;
+  /** Length drawn (pen down) and travelled between strokes (pen up), in pen order. */
+  readonly penDownPx: number;
+  readonly penUpPx: number;
+  /** Pen-up length had the strokes been drawn in the order they were found (no ordering). */
+  readonly penUpInputOrderPx: number;
+}
+
 export interface TraceStats {
   readonly colors: number;
+  /** tracelab.strokes: the strokes made; absent = none. */
+  readonly strokes?: StrokeStats;
   /** Shapes filled with a gradient (tracelab.gradients); absent = none. */
   readonly gradients?: number;
   /**
@@ -295,5 +339,7 @@ export interface TraceResult {
   readonly chains: readonly Chain[];
   /** Shapes in paint order, bottom first. */
   readonly shapes: readonly Shape[];
+  /** Pen strokes in pen order (tracelab.strokes=centerline; drawn after the shapes); absent = none. */
+  readonly strokes?: readonly StrokeLine[];
   readonly stats: TraceStats;
 }

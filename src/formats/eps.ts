@@ -36,7 +36,7 @@ import { psLiteral, shadingLiteral } from './shading.js';
 import { TextSink } from './text-sink.js';
 
 /** Stroke width and stroke operators (writeStrokePaths). */
-const EPS_STROKE = { width: ' setlinewidth\n', stroke: 's\n' } as const;
+const EPS_STROKE = { width: ' setlinewidth\n', cap: ' setlinecap\n', join: ' setlinejoin\n', stroke: 's\n' } as const;
 
 /** Short names for the operators every path repeats, kept in a private dictionary. */
 const PROLOG = [

@@ -39,7 +39,7 @@ import { shadingLiteral } from './shading.js';
 import { TextSink } from './text-sink.js';
 
 /** Stroke width and stroke operators (writeStrokePaths). */
-const PDF_STROKE = { width: ' w\n', stroke: 'S\n' } as const;
+const PDF_STROKE = { width: ' w\n', cap: ' J\n', join: ' j\n', stroke: 'S\n' } as const;
 
 /** One content-stream buffer for every PDF this module writes (reset per file). */
 const contentSink = new TextSink(1 << 16);

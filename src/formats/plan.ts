@@ -37,7 +37,7 @@
  *   as before.
  * - Consecutive outlines are merged only when colour and gradient are both the same.
  */
-import type { Chain, ChainUse, Gradient, Loop, Rgba, Shape, ShapePrimitive, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Gradient, Loop, Rgba, Shape, ShapePrimitive, StrokeLine, TraceResult } from '../engine/types.js';
 import { ALL_CURVES, LINES_AND_CUBICS, ScaleMap, UNMAPPED, appendWalked, intersectCurves, isCircularArc, restrictChains, type AllowedCurves, type PointMap } from './curves.js';
 import { arcCenter } from './flatten.js';
 import { gradientKey, isDrawableGradient } from './gradient.js';
@@ -82,7 +82,8 @@ export interface FillItem {
 
 export interface StrokeItem {
   readonly kind: 'stroke';
-  readonly role: 'gap_filler' | 'outline';
+  /** `pen`: the trace's own strokes (tracelab.strokes; TraceResult.strokes), their width part of the drawing. */
+  readonly role: 'gap_filler' | 'outline' | 'pen';
   /** The flat colour: the paint when there is no gradient, else the fallback (see the header). */
   readonly color: Rgba;
   /** Painted with this gradient (shared by every item with an equal one) instead of `color`. */
@@ -93,6 +94,9 @@ export interface StrokeItem {
   readonly paths: readonly PlanPath[];
   /** Gap filler with clip: drawn only inside the union of these shapes (indices into result.shapes). */
   readonly clipShapes?: readonly number[];
+  /** Line ends and corners; absent = round (every stroke but a pen stroke's). */
+  readonly cap?: 'butt' | 'round';
+  readonly join?: 'miter' | 'round';
 }
 
 export interface GroupItem {
@@ -162,7 +166,36 @@ export function buildPlan(result: TraceResult, options: OutputOptions): OutputPl
   const tracedPerInputPx = result.width / result.inputWidth;
   const chains = restrictChains(result.chains, allowed, options.curves.lineFitTolerancePx * tracedPerInputPx);
   const items = buildItems(result, options, chains, allowed, isUniform(page));
-  return { result, options, page, chains, allowed, items };
+  const pens = result.strokes && result.strokes.length > 0 ? penItems(result.strokes, result.inputWidth / result.width) : undefined;
+  return { result, options, page, chains, allowed, items: pens ? [...items, ...pens] : items };
+}
+
+/**
+ * The trace's pen strokes (tracelab.strokes), after the shapes, in pen order: one group per colour
+ * (`pen-<rrggbb>`, whatever output.group_by says: a colour is a pen, a layer, a machine operation),
+ * in it consecutive strokes of one width, cap and join as one item. Their width scales with the
+ * page (it is the drawing's, not a hairline's).
+ */
+function penItems(strokes: readonly StrokeLine[], inputPerTracedPx: number): GroupItem[] {
+  const groups: GroupItem[] = [];
+  const byColor = new Map<string, StrokeItem[]>();
+  for (const stroke of strokes) {
+    const key = colorKey(stroke.color);
+    let list = byColor.get(key);
+    if (!list) {
+      byColor.set(key, (list = []));
+      groups.push({ kind: 'group', id: `pen-${key}`, items: list });
+    }
+    const path: PlanPath = { uses: stroke.uses, closed: stroke.closed };
+    const widthPx = Math.round(stroke.widthPx * inputPerTracedPx * 100) / 100;
+    const last = list[list.length - 1];
+    if (last && last.widthPx === widthPx && last.cap === stroke.cap && last.join === stroke.join) {
+      (last.paths as PlanPath[]).push(path);
+      continue;
+    }
+    list.push({ kind: 'stroke', role: 'pen', color: stroke.color, widthPx, nonScaling: false, paths: [path], cap: stroke.cap, join: stroke.join });
+  }
+  return groups;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -174,14 +174,30 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
  * A stroke item in the PostScript family's operators: its width (0, a hairline, when it does not
  * scale), each of its paths, then the stroke. EPS: ' setlinewidth\n' and 's\n'; PDF: ' w\n' and 'S\n'.
  */
-export function writeStrokePaths(sink: TextSink, plan: OutputPlan, item: StrokeItem, decimals: number, ops: { readonly width: string; readonly stroke: string }): void {
+export function writeStrokePaths(sink: TextSink, plan: OutputPlan, item: StrokeItem, decimals: number, ops: StrokeOperators): void {
   if (item.nonScaling) sink.text(`0${ops.width}`);
   else {
     sink.fixed(strokeWidthOnPage(plan, item), MAX_DECIMALS);
     sink.text(ops.width);
   }
+  // Round caps and joins are the page's (set once at its start); a pen stroke (tracelab.strokes)
+  // with butt caps or miter joins sets its own and puts the round ones back after it.
+  const butt = item.cap === 'butt';
+  const miter = item.join === 'miter';
+  if (butt) sink.text(`0${ops.cap}`);
+  if (miter) sink.text(`0${ops.join}`);
   for (const p of item.paths) writePlanPath(sink, plan, p, decimals);
   sink.text(ops.stroke);
+  if (butt) sink.text(`1${ops.cap}`);
+  if (miter) sink.text(`1${ops.join}`);
+}
+
+/** The operators of a stroke: width, line cap, line join (each after its operand), stroke. */
+export interface StrokeOperators {
+  readonly width: string;
+  readonly cap: string;
+  readonly join: string;
+  readonly stroke: string;
 }
 
 const MOVE = 109; // m

@@ -17,7 +17,8 @@
  * the pixel's centre, mapped back through the device map (exact under any stretch of the page),
  * times the pixel's coverage, at the item colour's alpha.
  *
- * Strokes (round joins, round caps) are filled as a set of polygons that tile the stroke, all
+ * Strokes (round joins, round caps; a pen stroke of tracelab.strokes may have butt ends, and its
+ * miter joins are drawn round) are filled as a set of polygons that tile the stroke, all
  * with positive orientation, so nonzero gives the union and, where pieces only touch, exact-area
  * anti-aliasing: per edge a rectangle ±r around it; per join an outer circular sector between
  * the two edges' normals; per open end a half disc. Plain rectangles overlap on the inside of a
@@ -267,7 +268,7 @@ function drawStroke(ctx: DrawContext, item: StrokeItem): void {
   const cells = ctx.cells;
   if (!cells.begin(box[0]!, box[1]!, box[2]!, box[3]!)) return;
   const stroker = ctx.stroker;
-  stroker.reset(cells, r);
+  stroker.reset(cells, r, item.cap === 'butt');
   for (const path of item.paths) strokePath(stroker, ctx.chains, path);
   const gradient = deviceGradient(ctx, item);
   if (!clip) {
@@ -333,9 +334,13 @@ class Stroker {
   private poly: Float64Array = new Float64Array(64);
   private polyLen = 0;
 
-  reset(cells: CellBuffer, r: number): void {
+  /** Open ends get no cap (a pen stroke with butt ends, tracelab.strokes); else round caps. */
+  private butt = false;
+
+  reset(cells: CellBuffer, r: number, butt = false): void {
     this.cells = cells;
     this.r = r;
+    this.butt = butt;
   }
 
   beginPath(): void {
@@ -359,7 +364,8 @@ class Stroker {
     const pts = this.pts;
     const r = this.r;
     if (n === 1) {
-      // A zero-length path with round caps is a dot.
+      // A zero-length path with round caps is a dot; with butt ends, nothing.
+      if (this.butt) return;
       this.fan(pts[0]!, pts[1]!, pts[0]! + r, pts[1]!, pts[0]! + r, pts[1]!, 2 * Math.PI, true);
       return;
     }
@@ -394,7 +400,7 @@ class Stroker {
     }
     for (let v = first; v <= last; v++) this.join(v, (v + edges - 1) % edges, v, (v + n - 1) % n, (v + 1) % n);
     for (let i = 0; i < edges; i++) this.edgePiece(i, (i + 1) % n, closed || i > 0, closed || i < edges - 1);
-    if (!closed) {
+    if (!closed && !this.butt) {
       // Round caps: half discs behind the first point and beyond the last.
       const ax = pts[0]!, ay = pts[1]!;
       const nx0 = -e[1]!, ny0 = e[0]!;

@@ -29,7 +29,7 @@
  * points. Precision adapts to the picture: pixel art on the lattice gets integers, small images
  * two decimals, the rest one (≤ 0.05 px rounding, well under the fit tolerance).
  */
-import type { Chain, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
+import type { Chain, ChainUse, Gradient, Loop, Rgba, TraceResult } from '../engine/types.js';
 import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGradient } from './gradient.js';
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
@@ -132,7 +132,9 @@ function writeSvgInto(out: TextSink, plan: OutputPlan, fillerByReference: boolea
 function writeItems(out: TextSink, items: readonly PlanItem[], ctx: SvgContext): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
-    if (item.kind === 'group') {
+    if (item.kind === 'group' && isPenGroup(item.items)) {
+      writePenGroup(out, item.id, item.items as readonly StrokeItem[], ctx);
+    } else if (item.kind === 'group') {
       out.text(`<g id="${item.id}">\n`);
       writeItems(out, item.items, ctx);
       out.text('</g>\n');
@@ -406,6 +408,69 @@ function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, wi
     else writeLoop(pw, path.uses, ctx.chains, cursor);
   }
   out.text('"/>\n');
+}
+
+/** A group of pen strokes (tracelab.strokes, one colour: see penItems in plan.ts). */
+function isPenGroup(items: readonly PlanItem[]): boolean {
+  return items.length > 0 && items.every((i) => i.kind === 'stroke' && i.role === 'pen');
+}
+
+/**
+ * Pen strokes of one colour: `<g id fill="none" stroke stroke-linecap stroke-linejoin>` carrying
+ * the style most of them share (the width too, when all share it); each <path> says only how it
+ * differs. Widths are in input pixels, like the coordinates (they scale with the page).
+ */
+function writePenGroup(out: TextSink, id: string, items: readonly StrokeItem[], ctx: SvgContext): void {
+  const cap = mostCommon(items.map((i) => i.cap ?? 'round'));
+  const join = mostCommon(items.map((i) => i.join ?? 'round'));
+  const sharedWidth = items.every((i) => i.widthPx === items[0]!.widthPx) ? items[0]!.widthPx : undefined;
+  out.text(`<g id="${id}" fill="none" stroke="`);
+  writeHexColor(out, items[0]!.color);
+  out.byte(QUOTE);
+  if (items[0]!.color.a < 255) out.text(opacityAttribute(items[0]!.color, 'stroke'));
+  if (sharedWidth !== undefined) out.text(` stroke-width="${formatDecimal(sharedWidth)}"`);
+  out.text(` stroke-linecap="${cap}" stroke-linejoin="${join}">\n`);
+  for (const item of items) {
+    out.text('<path');
+    if (sharedWidth === undefined) out.text(` stroke-width="${formatDecimal(item.widthPx)}"`);
+    if ((item.cap ?? 'round') !== cap) out.text(` stroke-linecap="${item.cap ?? 'round'}"`);
+    if ((item.join ?? 'round') !== join) out.text(` stroke-linejoin="${item.join ?? 'round'}"`);
+    out.text(' d="');
+    const pw = ctx.pathWriter.begin();
+    const cursor: { x: number; y: number; open?: boolean } = { x: 0, y: 0 };
+    for (const path of item.paths) {
+      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
+      else writeLoop(pw, path.uses, ctx.chains, cursor);
+      // A dot (one zero-length line) would be a bare `m`, which draws nothing: `h0` draws its cap.
+      if (isDot(ctx.plan.chains, path.uses)) {
+        pw.letter('h');
+        pw.number(0);
+        cursor.open = false;
+      }
+    }
+    out.text('"/>\n');
+  }
+  out.text('</g>\n');
+}
+
+/** A path of one chain whose every segment ends where it starts (a dot of tracelab.strokes). */
+function isDot(chains: readonly Chain[], uses: readonly ChainUse[]): boolean {
+  if (uses.length !== 1) return false;
+  const c = chains[uses[0]!.chain]!;
+  for (let k = 0; k < c.segments.length; k++) if (c.segments.x(k) !== c.startX || c.segments.y(k) !== c.startY) return false;
+  return c.segments.length > 0;
+}
+
+/** The value most of `values` have (the first of them on a tie). */
+function mostCommon<T extends string>(values: readonly T[]): T {
+  const count = new Map<T, number>();
+  let best = values[0]!;
+  for (const v of values) {
+    const n = (count.get(v) ?? 0) + 1;
+    count.set(v, n);
+    if (n > count.get(best)!) best = v;
+  }
+  return best;
 }
 
 /** A primitive element's geometry attributes and its end (`<circle`, `<ellipse` or `<rect` and the paint come before). */

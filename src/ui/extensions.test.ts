@@ -48,6 +48,9 @@ describe('options panel: the extension group', () => {
     expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.gradients"><div class="option-title"><label for="[^"]+" id="[^"]+">Gradient fills<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>gradients<\/code><\/div><input id="[^"]+" type="checkbox"(?! checked)/);
     // tracelab.profile: a list of its five values, on auto.
     expect(group).toMatch(/data-option="tracelab\.profile"><div class="option-title"><label for="[^"]+" id="[^"]+">Picture kind<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>profile<\/code><\/div><select[^>]*>(<option value="(auto|pixel|flat|photo|lineart)"[^>]*>[^<]+<\/option>){5}<\/select>/);
+    // tracelab.strokes: a list of its three values, on none; tracelab.max_stroke_width a number field at 8 px.
+    expect(group).toMatch(/data-option="tracelab\.strokes"><div class="option-title"><label for="[^"]+" id="[^"]+">Lines as strokes<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>strokes<\/code><\/div><select[^>]*>(<option value="(none|auto|centerline)"[^>]*>[^<]+<\/option>){3}<\/select>/);
+    expect(group).toMatch(/data-option="tracelab\.max_stroke_width">.*?Widest stroke.*?<input[^>]*value="8"/);
     // No API group is marked as an extension, and the API's options are not in this one.
     expect(html.match(/extension-group/g)).toHaveLength(1);
     expect(group).not.toContain('data-option="processing.');
@@ -95,6 +98,35 @@ describe('tracelab.gradients round-trips like any option', () => {
   });
 });
 
+describe('tracelab.strokes and tracelab.max_stroke_width round-trip like any option', () => {
+  it('store, trace fields, share link (and back), presets', () => {
+    const store = createTracelabStore();
+    store.getState().setOption('tracelab.strokes', 'centerline');
+    store.getState().setOptionText('tracelab.max_stroke_width', '4.5', 'settled');
+    expect(fieldsFor(store.getState().options)).toEqual([
+      ['tracelab.strokes', 'centerline'],
+      ['tracelab.max_stroke_width', '4.5'],
+    ]);
+    const url = encodeShareUrl('https://example.test/demo/', store.getState().options);
+    expect(decodeURIComponent(decodeURIComponent(url))).toBe('https://example.test/demo/#o=tracelab.strokes=centerline&tracelab.max_stroke_width=4.5');
+    const decoded = decodeShareHash(new URL(url).hash);
+    expect(createTracelabStore(decoded.fields).getState().options).toEqual(store.getState().options);
+    expect(decodeShareHash(`#o=${encodeURIComponent('tracelab.strokes=pen')}`).problems).toEqual([
+      "tracelab.strokes must be one of none, auto, centerline; received 'pen' (from the share link; ignored)",
+    ]);
+    // Presets set no extension: choosing one keeps both, named as kept; "Reset to defaults" resets them.
+    choosePreset(store, 'photo');
+    expect(matchingPreset(store.getState().options)).toBe('photo');
+    expect(keptFields(store.getState().options)).toEqual([
+      ['tracelab.strokes', 'centerline'],
+      ['tracelab.max_stroke_width', '4.5'],
+    ]);
+    store.getState().resetOptions();
+    expect(store.getState().options['tracelab.strokes']).toBe('none');
+    expect(store.getState().options['tracelab.max_stroke_width']).toBe(8);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Stats and palette, from synthetic stats
 
@@ -118,6 +150,14 @@ describe('stats line', () => {
     expect(text(stats({ gradients: 3, smoothAreas: 3 }))).toContain('Shapes: |5|||Gradients: |3|||Nodes: ');
     expect(text(stats())).not.toContain('Gradients');
     expect(text(stats({ gradients: 0, smoothAreas: 4 }))).not.toContain('Gradients');
+  });
+
+  it('says how many pen strokes, their widths and the pen-down and pen-up lengths (tracelab.strokes), and nothing without them', () => {
+    const text = (s: VectorizeStats) => renderToStaticMarkup(createElement(StatsLine, { stats: s, ms: 12 })).replace(/<[^>]+>/g, '|');
+    const strokes = { count: 12, outlines: 1, widthMinPx: 1, widthMedianPx: 3, widthMaxPx: 3.1, penDownPx: 1204.4, penUpPx: 310.2, penUpInputOrderPx: 900 };
+    expect(text(stats({ shapes: 0, strokes }))).toContain('Shapes: |0|||Strokes: |12|||Widths: |1–3.1 px|||Pen down: |1,204 px|||Pen up: |310 px|||Nodes: ');
+    expect(text(stats({ strokes: { ...strokes, widthMinPx: 3.1 } }))).toContain('Widths: |3.1 px|||');
+    expect(text(stats())).not.toContain('Strokes');
   });
 
   it('says why the engine chose the profile right after "Profile:", and nothing when the worker did not say', () => {

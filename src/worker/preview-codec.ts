@@ -283,8 +283,8 @@ function paintItems(ctx: OffscreenCanvasRenderingContext2D, plan: OutputPlan, ch
       }
       ctx.strokeStyle = pattern ?? itemPaint(ctx, item, size);
       ctx.lineWidth = width;
-      ctx.lineJoin = 'round';
-      ctx.lineCap = 'round';
+      ctx.lineJoin = item.join ?? 'round';
+      ctx.lineCap = item.cap ?? 'round';
       ctx.stroke();
       ctx.restore();
     }

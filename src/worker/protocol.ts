@@ -6,7 +6,7 @@
 
 import { ERROR_CODES, TracelabError } from '../engine/errors.js';
 import type { GradientCounts } from '../api/pipeline.js';
-import type { ImageProfile } from '../engine/types.js';
+import type { ImageProfile, StrokeStats } from '../engine/types.js';
 import type { RenderWindow } from '../formats/raster-plan.js';
 
 /** How far a preview trace is: the step just finished and the share of the work done (0–1). */
@@ -83,6 +83,8 @@ export interface VectorizeStats extends GradientCounts {
   readonly bytes: number;
   /** Curve nodes (segment end points) over all chains. */
   readonly nodes: number;
+  /** Pen strokes (tracelab.strokes): count, widths, pen-down and pen-up lengths; absent = none. */
+  readonly strokes?: StrokeStats;
   /** Flat colours of the result (shapes without a gradient), largest area first. */
   readonly palette: readonly PaletteEntry[];
   /** Gradient fills of the result, largest area first; absent when there are none. */

@@ -14,6 +14,7 @@ import { writeFile, writePlanFile } from '../api/write-file.js';
 import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
 import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
+import { plotPreviewSvg } from '../formats/plot-preview.js';
 import { writeSvg } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, TraceMemo, type EngineStage, type JobRunner } from '../engine/index.js';
@@ -242,6 +243,7 @@ async function vectorizeOnce(
       shapes: summary.shapes,
       bytes: body.length,
       nodes: summary.nodes,
+      ...(summary.strokes ? { strokes: summary.strokes } : {}),
       ...gradientCounts(summary),
       palette: resultPalette(result),
       ...resultGradients(result),
@@ -313,11 +315,14 @@ export async function renderViewInWorker(
  * The last preview's result as outlines (the viewer's outline mode), from this worker's last
  * trace like renderViewInWorker. Written on request: with every result it was a second SVG
  * document of the same size (tens of milliseconds of each output change on a photo, and its
- * megabytes copied to the page) that only the outline mode shows.
+ * megabytes copied to the page) that only the outline mode shows. For pen strokes
+ * (tracelab.strokes=centerline) the outline mode is the plot preview (plot-preview.ts).
  */
 export async function renderOutlineInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>, runner?: JobRunner): Promise<string> {
   const plan = planPreview(fields);
   const { result } = await traceOnce(plan, bytes, undefined, runner);
+  // Pen strokes (tracelab.strokes): the plot preview, the pen's paths in order and its moves between them.
+  if (result.strokes && result.strokes.length > 0) return plotPreviewSvg(result, plan.outputOptions);
   return writeSvg(result, { ...plan.outputOptions, fileFormat: 'svg', drawStyle: 'stroke_shapes', strokes: { strokeWidthPx: 1, nonScalingStroke: true } });
 }
 

@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 
 import { forRealService, isExtensionOption, isRealServiceUrl, notSentNote } from '../../src/api/extensions.js';
 import { DEFAULT_OPTIONS, OPTION_GROUPS, OPTION_SCHEMA, parseOptions } from '../../src/api/options.js';
+import { planVectorize } from '../../src/api/pipeline.js';
+
+/** Every extension at its off value: the output is the API's. */
+const OFF = { 'tracelab.gradients': false, 'tracelab.profile': 'auto', 'tracelab.strokes': 'none', 'tracelab.max_stroke_width': 8 };
 
 describe('Tracelab extension options', () => {
   it('are exactly the options of the tracelab group, whose title says they are not part of the API; all default off', () => {
@@ -13,8 +17,8 @@ describe('Tracelab extension options', () => {
     // Default off: a request without them is a plain API request — no gradients, the profile picked
     // from the picture as the API does. A new extension must be added here with its off value.
     const given = parseOptions([], 'vectorize');
-    expect(Object.fromEntries(extensions.map((s) => [s.name, given[s.name]]))).toEqual({ 'tracelab.gradients': false, 'tracelab.profile': 'auto' });
-    expect(Object.fromEntries(extensions.map((s) => [s.name, DEFAULT_OPTIONS[s.name]]))).toEqual({ 'tracelab.gradients': false, 'tracelab.profile': 'auto' });
+    expect(Object.fromEntries(extensions.map((s) => [s.name, given[s.name]]))).toEqual(OFF);
+    expect(Object.fromEntries(extensions.map((s) => [s.name, DEFAULT_OPTIONS[s.name]]))).toEqual(OFF);
   });
 
   it('the real service is vectorizer.ai and its subdomains, nothing else', () => {
@@ -43,5 +47,21 @@ describe('Tracelab extension options', () => {
     expect(notSentNote(dropped)).toBe('Not sent to Vectorizer.AI: tracelab.gradients, tracelab.profile (Tracelab extensions)');
     expect(notSentNote([])).toBe('');
     expect(forRealService([['output.file_format', 'svg']])).toEqual({ fields: [['output.file_format', 'svg']], dropped: [] });
+  });
+
+  it('tracelab.strokes: none | auto | centerline, validated by the schema; auto is refused until it is built; max_stroke_width 0.5–100 px', () => {
+    expect(parseOptions([['tracelab.strokes', 'centerline']], 'vectorize')['tracelab.strokes']).toBe('centerline');
+    expect(() => parseOptions([['tracelab.strokes', 'Centerline']], 'vectorize')).toThrow(
+      "tracelab.strokes must be one of none, auto, centerline; received 'Centerline' (did you mean centerline? values are case-sensitive)",
+    );
+    expect(() => planVectorize([['tracelab.strokes', 'auto']])).toThrow('tracelab.strokes=auto is a valid value, but this version of tracelab does not implement it yet');
+    expect(planVectorize([['tracelab.strokes', 'centerline'], ['tracelab.max_stroke_width', '3.5']]).engineParams).toMatchObject({ strokes: 'centerline', maxStrokeWidthPx: 3.5 });
+    expect(planVectorize([]).engineParams).toMatchObject({ strokes: 'none', maxStrokeWidthPx: 8 });
+    expect(() => parseOptions([['tracelab.max_stroke_width', '0.4']], 'vectorize')).toThrow("tracelab.max_stroke_width must be a number in 0.5…100; received '0.4'");
+    expect(() => parseOptions([['tracelab.strokes', 'centerline']], 'download')).toThrow('tracelab.strokes is not accepted on /download');
+    expect(forRealService([['tracelab.strokes', 'centerline'], ['tracelab.max_stroke_width', '4'], ['mode', 'test']] as const)).toEqual({
+      fields: [['mode', 'test']],
+      dropped: ['tracelab.strokes', 'tracelab.max_stroke_width'],
+    });
   });
 });

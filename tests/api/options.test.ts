@@ -39,7 +39,7 @@ describe('OPTION_SCHEMA', () => {
     // 3 mode/input/policy + 5 processing + 11 parameterized shapes + 35 output.* + receipt, and
     // the Tracelab extensions (tracelab.*), which the reference does not have
     expect(names.filter((n) => !n.startsWith('tracelab.'))).toHaveLength(55);
-    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients', 'tracelab.profile']);
+    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients', 'tracelab.profile', 'tracelab.strokes', 'tracelab.max_stroke_width']);
     expect(names.filter((n) => n.startsWith('output.'))).toHaveLength(35);
     for (const n of [
       'processing.parameterizedShapes.ellipse.general.enabled',
@@ -344,6 +344,8 @@ describe('toEngineParams / toOutputOptions', () => {
       shapeStacking: 'cutouts',
       gradients: false,
       profile: 'auto',
+      strokes: 'none',
+      maxStrokeWidthPx: 8,
       parameterizedShapes: {
         ellipseGeneral: true,
         ellipseCircle: true,

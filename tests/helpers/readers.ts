@@ -137,11 +137,15 @@ export interface DxfEntity {
   readonly aci: number;
   readonly closed: boolean | null;
   readonly has_bulges: boolean;
+  /** Hundredths of a millimetre; negative: by layer / block / default. */
+  readonly lineweight: number;
   readonly points: [number, number][];
 }
 
 export interface DxfReport {
   readonly dxfversion: string;
+  /** $INSUNITS (0 unitless, 1 in, 4 mm, 5 cm). */
+  readonly insunits: number;
   readonly extmin: number[];
   readonly extmax: number[];
   readonly audit: { errors: number; fixes: number; messages: string[] };

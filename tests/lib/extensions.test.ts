@@ -64,6 +64,18 @@ describe('library: tracelab.* options', () => {
     await expect(vectorizeHere(png, { tracelab: { profile: 'sketch' } })).rejects.toMatchObject({ code: 1019 });
   });
 
+  it('tracelab.strokes / max_stroke_width: nested and dotted reach the engine, none and 8 by default; centerline gives a file of strokes and their stats', async () => {
+    const lines = await vectorizeHere(png, { tracelab: { strokes: 'centerline', max_stroke_width: 12 } });
+    await vectorizeHere(png, { 'tracelab.strokes': 'centerline' });
+    await vectorizeHere(png, {});
+    expect(seen.map((p) => [p.strokes, p.maxStrokeWidthPx])).toEqual([['centerline', 12], ['centerline', 8], ['none', 8]]);
+    expect(lines.stats.strokes!.count).toBeGreaterThan(0);
+    expect(lines.text).toMatch(/<g id="pen-[0-9a-f]{6}" fill="none" stroke="/);
+    expect(lines.text).not.toMatch(/ fill="#/);
+    // @ts-expect-error — not a stroke mode
+    await expect(vectorizeHere(png, { tracelab: { strokes: 'pen' } })).rejects.toMatchObject({ code: 1019 });
+  });
+
   it('a bad value is the schema’s 1019, before any trace', async () => {
     // @ts-expect-error — a string is not a boolean option's type
     await expect(vectorizeHere(png, { tracelab: { gradients: 'yes' } })).rejects.toMatchObject({

@@ -1,0 +1,580 @@
+/**
+ * Centre-lines of one region of ink (tracelab.strokes).
+ * In: the picture (coverage.ts), a region, its pixel box, the widest line (px).
+ * Out: the region's lines — each a polyline of sub-pixel centre points, open or closed, with its
+ * width and its end caps — or `wide` when the ink is wider than a line.
+ * Algorithm: the region's mask is thinned to a skeleton graph (skeleton.ts; spurs shorter than the
+ * line's width pruned, nearby junctions merged). Each skeleton pixel is moved across the line to
+ * the centre of the ink's coverage on the cross-section through it, whose integral is the width
+ * there (sub-pixel, from the anti-aliasing). At a junction the two branches that continue each
+ * other best (within 50° of straight) are one line through it; the others end at the junction's
+ * centre, the least-squares meeting point of its branches, so lines meet without a gap or a spur.
+ * A free end is carried on to where the ink ends; a butt end keeps its square corners in the ink,
+ * a round one does not (lines under 6 px are given round ends: too few pixels to tell).
+ */
+import { coverageAt, coverageGrid, type CoverageGrid, type InkPicture } from './coverage.js';
+import { skeletonGraph, thin, type SkeletonGraph } from './skeleton.js';
+
+export type LineCap = 'butt' | 'round';
+
+/** One centre-line, in traced pixels (pixel (x, y) covers [x, x + 1] × [y, y + 1]). */
+export interface CenterPath {
+  /** x, y pairs; a closed path does not repeat its first point. */
+  readonly points: Float64Array;
+  readonly closed: boolean;
+  readonly widthPx: number;
+  readonly cap: LineCap;
+}
+
+export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[] } | { readonly kind: 'wide' };
+
+/** Pixel box of a region: [x0, x1) × [y0, y1). */
+export interface PixelBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** Step (px) of the cross-section and end samples. */
+const SAMPLE_STEP_PX = 0.25;
+/** Coverage below which a cross-section has left the line. */
+const EDGE_COVERAGE = 0.05;
+/**
+ * A line measures within ±5 % of its width (the fixtures' bound): one drawn exactly at the widest
+ * a line may be (a 2-unit icon stroke at 4 px per unit, max_stroke_width 8) still counts as one.
+ */
+const WIDTH_SLACK = 1.05;
+/** Narrower lines get round ends: a 1-bit staircase under 6 px squares a round end off. */
+const MIN_CAP_TEST_WIDTH_PX = 6;
+/** Branches within this angle of straight continue through a junction. */
+const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
+
+/** The lines of `region`, or `wide` when its ink is wider than maxWidthPx. */
+export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number): RegionLines {
+  const reach = Math.ceil(maxWidthPx / 2) + 3;
+  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach);
+  // The mask, with a one-pixel empty border for the thinning.
+  const mw = box.x1 - box.x0 + 2;
+  const mh = box.y1 - box.y0 + 2;
+  const mask = new Uint8Array(mw * mh);
+  let area = 0;
+  let coveredArea = 0;
+  for (let y = box.y0; y < box.y1; y++) {
+    for (let x = box.x0; x < box.x1; x++) {
+      if (picture.regionOf[y * picture.width + x] !== region) continue;
+      mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+      area++;
+    }
+  }
+  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
+  // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
+  // is far wider than a line is no line (and is not thinned: see thin).
+  if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
+  const centre = centrePixel(mask, mw);
+  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
+  let skeletonPixels = 0;
+  for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
+  // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel.
+  if (skeletonPixels === 0 && centre >= 0) {
+    mask[centre] = 1;
+    skeletonPixels = 1;
+  }
+  // A first width from the pixels alone: area over skeleton length.
+  const roughWidth = Math.max(1, area / Math.max(1, skeletonPixels));
+  if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
+  // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
+  // terminal is 2–3 px long, so the floor is 1.5 px.
+  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth));
+  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid) };
+  if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
+  const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
+  let saturated = 0;
+  let samples = 0;
+  for (const e of edges) {
+    for (let k = 0; k < e.width.length; k++) {
+      samples++;
+      if (e.width[k]! < 0) saturated++;
+    }
+  }
+  if (samples > 0 && saturated > samples / 2) return { kind: 'wide' };
+  const paths = assemblePaths(graph, edges, frame, roughWidth);
+  if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
+  const widths = paths.map((p) => p.widthPx).sort(ascending);
+  if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
+  return { kind: 'lines', paths };
+}
+
+/** Pixel sides between the mask and the rest (its perimeter on the lattice). */
+function borderLength(mask: Uint8Array, mw: number, mh: number): number {
+  let n = 0;
+  for (let y = 1; y < mh - 1; y++) {
+    for (let x = 1; x < mw - 1; x++) {
+      const i = y * mw + x;
+      if (!mask[i]) continue;
+      n += (mask[i - 1] ? 0 : 1) + (mask[i + 1] ? 0 : 1) + (mask[i - mw] ? 0 : 1) + (mask[i + mw] ? 0 : 1);
+    }
+  }
+  return n;
+}
+
+/** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
+function isHardEdged(grid: CoverageGrid): boolean {
+  let partial = 0;
+  let full = 0;
+  for (let k = 0; k < grid.value.length; k++) {
+    const c = grid.value[k]!;
+    if (c >= 0.85) full++;
+    else if (c > 0.15) partial++;
+  }
+  return partial < 0.05 * full;
+}
+
+/** The mask pixel nearest the mask's centroid (−1 for an empty mask). */
+function centrePixel(mask: Uint8Array, mw: number): number {
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    sx += i % mw;
+    sy += Math.floor(i / mw);
+    n++;
+  }
+  if (n === 0) return -1;
+  let best = -1;
+  let bestDistance = Infinity;
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    const d = Math.hypot((i % mw) - sx / n, Math.floor(i / mw) - sy / n);
+    if (d < bestDistance) [best, bestDistance] = [i, d];
+  }
+  return best;
+}
+
+/** Where the region's mask lies in the picture, and its coverage. */
+interface Frame {
+  readonly grid: CoverageGrid;
+  /** Mask width (mask pixel i is picture pixel (i % mw + ox, ⌊i / mw⌋ + oy)). */
+  readonly mw: number;
+  readonly ox: number;
+  readonly oy: number;
+  /** Farthest a cross-section looks from the skeleton. */
+  readonly reachPx: number;
+  /** The ink has no anti-aliasing (1-bit): its centres step with the staircase and are smoothed. */
+  readonly hardEdged: boolean;
+  readonly maxWidthPx: number;
+}
+
+/** An edge's pixels as picture points (pixel centres) moved to the ink's centre, with the width there (−1: wider than the reach). */
+interface MeasuredEdge {
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly width: Float64Array;
+}
+
+function pixelX(frame: Frame, p: number): number {
+  return (p % frame.mw) + frame.ox + 0.5;
+}
+function pixelY(frame: Frame, p: number): number {
+  return Math.floor(p / frame.mw) + frame.oy + 0.5;
+}
+
+function measureEdge(pixels: readonly number[], frame: Frame, roughWidth: number): MeasuredEdge {
+  const n = pixels.length;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  const width = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    x[k] = pixelX(frame, pixels[k]!);
+    y[k] = pixelY(frame, pixels[k]!);
+  }
+  const half = Math.max(2, Math.round(roughWidth / 2));
+  const cx = new Float64Array(n);
+  const cy = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const a = Math.max(0, k - half);
+    const b = Math.min(n - 1, k + half);
+    let tx = x[b]! - x[a]!;
+    let ty = y[b]! - y[a]!;
+    const len = Math.hypot(tx, ty);
+    if (len === 0) {
+      cx[k] = x[k]!;
+      cy[k] = y[k]!;
+      width[k] = 0;
+      continue;
+    }
+    tx /= len;
+    ty /= len;
+    const section = crossSection(frame, x[k]!, y[k]!, -ty, tx);
+    cx[k] = x[k]! - ty * section.offset;
+    cy[k] = y[k]! + tx * section.offset;
+    width[k] = section.width;
+  }
+  return { x: cx, y: cy, width };
+}
+
+/** The ink across (x, y) along the unit normal (nx, ny): its width and the offset of its centre (−1 width: still ink at the reach). */
+function crossSection(frame: Frame, x: number, y: number, nx: number, ny: number): { width: number; offset: number } {
+  let sum = coverageAt(frame.grid, x, y) * SAMPLE_STEP_PX;
+  let moment = 0;
+  let saturated = false;
+  for (const side of [1, -1]) {
+    for (let s = SAMPLE_STEP_PX; ; s += SAMPLE_STEP_PX) {
+      if (s > frame.reachPx) {
+        saturated = true;
+        break;
+      }
+      const c = coverageAt(frame.grid, x + side * s * nx, y + side * s * ny);
+      if (c < EDGE_COVERAGE) break;
+      sum += c * SAMPLE_STEP_PX;
+      moment += side * s * c * SAMPLE_STEP_PX;
+    }
+  }
+  if (saturated) return { width: -1, offset: 0 };
+  return { width: sum, offset: sum > 0 ? moment / sum : 0 };
+}
+
+/** A region thinned to single pixels (dots): a zero-length round line each, as wide as the dot. */
+function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLines {
+  const nodes = graph.nodes;
+  if (nodes.length === 0) return { kind: 'lines', paths: [] };
+  const widthPx = 2 * Math.sqrt(coveredArea / nodes.length / Math.PI);
+  if (widthPx > frame.maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
+  return {
+    kind: 'lines',
+    paths: nodes.map((node) => {
+      // One dot: at the centre of its ink (coverage-weighted), not of its middle pixel.
+      const centre = nodes.length === 1 ? coverageCentroid(frame.grid) : undefined;
+      const x = centre ? centre.x : node.x + frame.ox + 0.5;
+      const y = centre ? centre.y : node.y + frame.oy + 0.5;
+      return { points: Float64Array.of(x, y, x, y), closed: false, widthPx, cap: 'round' as const };
+    }),
+  };
+}
+
+function coverageCentroid(grid: CoverageGrid): { x: number; y: number } | undefined {
+  let sx = 0;
+  let sy = 0;
+  let sum = 0;
+  for (let y = 0; y < grid.height; y++) {
+    for (let x = 0; x < grid.width; x++) {
+      const c = grid.value[y * grid.width + x]!;
+      sx += c * (grid.x0 + x + 0.5);
+      sy += c * (grid.y0 + y + 0.5);
+      sum += c;
+    }
+  }
+  return sum > 0 ? { x: sx / sum, y: sy / sum } : undefined;
+}
+
+/** One end of an edge at a node: which edge, and whether it is the edge's start. */
+interface EdgeEnd {
+  readonly edge: number;
+  readonly atStart: boolean;
+}
+
+/**
+ * The edges joined into paths: through each junction the straightest pairs continue; unpaired
+ * ends stop at the junction's centre, free ends at the ink's end.
+ */
+function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number): CenterPath[] {
+  const ends: EdgeEnd[][] = graph.nodes.map(() => []);
+  graph.edges.forEach((e, k) => {
+    if (e.from < 0) return;
+    ends[e.from]!.push({ edge: k, atStart: true });
+    ends[e.to]!.push({ edge: k, atStart: false });
+  });
+  const trimPx = roughWidth + 1;
+  // Per edge end: the partner end it continues into (−1: none), coded edge * 2 + (atStart ? 0 : 1).
+  const partner = new Int32Array(graph.edges.length * 2).fill(-1);
+  const centre: { x: number; y: number }[] = graph.nodes.map((node) => ({ x: node.x + frame.ox + 0.5, y: node.y + frame.oy + 0.5 }));
+  for (let n = 0; n < graph.nodes.length; n++) {
+    const list = ends[n]!;
+    if (list.length < 2) continue;
+    const dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimPx, roughWidth));
+    centre[n] = meetingPoint(dirs, centre[n]!);
+    pairStraightest(list, dirs, partner);
+  }
+  const code = (end: EdgeEnd): number => end.edge * 2 + (end.atStart ? 0 : 1);
+  const used = new Uint8Array(graph.edges.length);
+  const paths: CenterPath[] = [];
+  const walk = (first: EdgeEnd, closedLoop: boolean): void => {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    const widths: number[] = [];
+    let at = first;
+    let startsAtNode = graph.edges[at.edge]!.from >= 0;
+    const startNode = at.atStart ? graph.edges[at.edge]!.from : graph.edges[at.edge]!.to;
+    const startFree = startNode >= 0 && graph.nodes[startNode]!.degree === 1;
+    let endFree = false;
+    for (;;) {
+      used[at.edge] = 1;
+      const e = graph.edges[at.edge]!;
+      const m = edges[at.edge]!;
+      const fromNode = at.atStart ? e.from : e.to;
+      const toNode = at.atStart ? e.to : e.from;
+      const n = m.x.length;
+      for (let j = 0; j < n; j++) {
+        const k = at.atStart ? j : n - 1 - j;
+        // Points near a junction bend towards it: dropped (the path goes to its centre instead).
+        if (fromNode >= 0 && graph.nodes[fromNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[fromNode]!.x, m.y[k]! - centre[fromNode]!.y) < trimPx) continue;
+        if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[toNode]!.x, m.y[k]! - centre[toNode]!.y) < trimPx) continue;
+        xs.push(m.x[k]!);
+        ys.push(m.y[k]!);
+        if (m.width[k]! > 0 && farFromNodes(m, k, trimPx + roughWidth / 2)) widths.push(m.width[k]!);
+      }
+      const endCode = code({ edge: at.edge, atStart: !at.atStart });
+      const next = partner[endCode]!;
+      if (toNode < 0 || next < 0) {
+        if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3) {
+          xs.push(centre[toNode]!.x);
+          ys.push(centre[toNode]!.y);
+        }
+        endFree = toNode >= 0 && graph.nodes[toNode]!.degree === 1;
+        break;
+      }
+      const nextEnd: EdgeEnd = { edge: next >> 1, atStart: (next & 1) === 0 };
+      if (closedLoop && nextEnd.edge === first.edge && nextEnd.atStart === first.atStart) break;
+      if (used[nextEnd.edge]) break;
+      at = nextEnd;
+    }
+    if (startsAtNode && !closedLoop && startNode >= 0 && graph.nodes[startNode]!.degree >= 3) {
+      xs.unshift(centre[startNode]!.x);
+      ys.unshift(centre[startNode]!.y);
+    }
+    startsAtNode = false;
+    if (xs.length === 0) return;
+    const widthPx = median(widths.length > 0 ? widths : allWidths(edges, used));
+    paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, widthPx, frame));
+  };
+  // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
+  for (let n = 0; n < graph.nodes.length; n++) {
+    for (const end of ends[n]!) {
+      if (used[end.edge] || partner[code(end)]! >= 0) continue;
+      walk(end, false);
+    }
+  }
+  for (let k = 0; k < graph.edges.length; k++) if (!used[k]) walk({ edge: k, atStart: true }, true);
+  return paths;
+}
+
+function farFromNodes(m: MeasuredEdge, k: number, distancePx: number): boolean {
+  const n = m.x.length;
+  return Math.hypot(m.x[k]! - m.x[0]!, m.y[k]! - m.y[0]!) >= distancePx && Math.hypot(m.x[k]! - m.x[n - 1]!, m.y[k]! - m.y[n - 1]!) >= distancePx;
+}
+
+function allWidths(edges: readonly MeasuredEdge[], used: Uint8Array): number[] {
+  const out: number[] = [];
+  edges.forEach((m, k) => {
+    if (!used[k]) return;
+    for (let j = 0; j < m.width.length; j++) if (m.width[j]! > 0) out.push(m.width[j]!);
+  });
+  return out.length > 0 ? out : [1];
+}
+
+/** The direction an edge leaves its node: from its point at trimPx to the one ~1.5 widths further. */
+function leavingDirection(m: MeasuredEdge, atStart: boolean, node: { x: number; y: number }, trimPx: number, roughWidth: number): { x: number; y: number; dx: number; dy: number } {
+  const n = m.x.length;
+  let near = -1;
+  let far = -1;
+  for (let j = 0; j < n; j++) {
+    const k = atStart ? j : n - 1 - j;
+    const d = Math.hypot(m.x[k]! - node.x, m.y[k]! - node.y);
+    if (near < 0 && d >= trimPx) near = k;
+    if (d <= trimPx + roughWidth + 1) far = k;
+    else break;
+  }
+  if (near < 0) near = atStart ? n - 1 : 0;
+  if (far < 0 || far === near) far = atStart ? n - 1 : 0;
+  let dx = m.x[far]! - node.x;
+  let dy = m.y[far]! - node.y;
+  if (far !== near) {
+    dx = m.x[far]! - m.x[near]!;
+    dy = m.y[far]! - m.y[near]!;
+  }
+  const len = Math.hypot(dx, dy) || 1;
+  return { x: m.x[near]!, y: m.y[near]!, dx: dx / len, dy: dy / len };
+}
+
+/** The point nearest to every branch's line (least squares), or `fallback` when they are (nearly) parallel. */
+function meetingPoint(dirs: readonly { x: number; y: number; dx: number; dy: number }[], fallback: { x: number; y: number }): { x: number; y: number } {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let e = 0;
+  for (const l of dirs) {
+    // Normal n = (−dy, dx); minimise Σ (n · (p − q))².
+    const nx = -l.dy;
+    const ny = l.dx;
+    const k = nx * l.x + ny * l.y;
+    a += nx * nx;
+    b += nx * ny;
+    c += ny * ny;
+    d += nx * k;
+    e += ny * k;
+  }
+  const det = a * c - b * b;
+  if (det < 0.05 * dirs.length * dirs.length) return fallback;
+  const x = (d * c - b * e) / det;
+  const y = (a * e - b * d) / det;
+  // A meeting point far from the junction's pixels is an ill-conditioned fit: keep the pixels'.
+  return Math.hypot(x - fallback.x, y - fallback.y) > 3 + dirs.length ? fallback : { x, y };
+}
+
+/** Greedily pairs the ends whose directions continue each other best (within 50° of straight: a ring's two arcs, measured by chords a width or two long, meet at 140°). */
+function pairStraightest(list: readonly EdgeEnd[], dirs: readonly { dx: number; dy: number }[], partner: Int32Array): void {
+  const pairs: { i: number; j: number; straight: number }[] = [];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const straight = -(dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy);
+      if (list.length === 2 || straight >= STRAIGHT_THROUGH_COS) pairs.push({ i, j, straight });
+    }
+  }
+  pairs.sort((p, q) => q.straight - p.straight || p.i - q.i || p.j - q.j);
+  const taken = new Uint8Array(list.length);
+  for (const p of pairs) {
+    if (taken[p.i] || taken[p.j]) continue;
+    const a = list[p.i]!;
+    const b = list[p.j]!;
+    // An edge from and to this node (a loop) cannot continue into itself at the same end.
+    if (a.edge === b.edge && a.atStart === b.atStart) continue;
+    taken[p.i] = taken[p.j] = 1;
+    partner[a.edge * 2 + (a.atStart ? 0 : 1)] = b.edge * 2 + (b.atStart ? 0 : 1);
+    partner[b.edge * 2 + (b.atStart ? 0 : 1)] = a.edge * 2 + (a.atStart ? 0 : 1);
+  }
+}
+
+/** The path's points with its free ends carried to the ink's end, and its cap. */
+function finishPath(xs: number[], ys: number[], closed: boolean, startFree: boolean, endFree: boolean, widthPx: number, frame: Frame): CenterPath {
+  if (xs.length === 1) {
+    xs.push(xs[0]!);
+    ys.push(ys[0]!);
+  }
+  if (frame.hardEdged) smooth(xs, ys, closed);
+  let round = 0;
+  let butt = 0;
+  if (!closed) {
+    // The skeleton's last half width bends into a corner of the end: the end is carried on from
+    // the line before it.
+    if (endFree) trimEnd(xs, ys, widthPx / 2 + 1, false);
+    if (startFree) trimEnd(xs, ys, widthPx / 2 + 1, true);
+    if (endFree) (extendEnd(xs, ys, xs.length - 1, -1, widthPx, frame) === 'butt' ? butt++ : round++);
+    if (startFree) (extendEnd(xs, ys, 0, 1, widthPx, frame) === 'butt' ? butt++ : round++);
+  }
+  const points = new Float64Array(xs.length * 2);
+  for (let k = 0; k < xs.length; k++) {
+    points[2 * k] = xs[k]!;
+    points[2 * k + 1] = ys[k]!;
+  }
+  return { points, closed, widthPx, cap: butt > round ? 'butt' : 'round' };
+}
+
+/** Drops the points within lengthPx of the path's end (its start when `atStart`), keeping a quarter of the path and 2 points. */
+function trimEnd(xs: number[], ys: number[], lengthPx: number, atStart: boolean): void {
+  const n = xs.length;
+  let total = 0;
+  for (let k = 1; k < n; k++) total += Math.hypot(xs[k]! - xs[k - 1]!, ys[k]! - ys[k - 1]!);
+  const limit = Math.min(lengthPx, total / 4);
+  let drop = 0;
+  let run = 0;
+  for (let j = 1; j < n - 2; j++) {
+    const k = atStart ? j : n - 1 - j;
+    const prev = atStart ? k - 1 : k + 1;
+    run += Math.hypot(xs[k]! - xs[prev]!, ys[k]! - ys[prev]!);
+    if (run > limit) break;
+    drop = j;
+  }
+  if (drop === 0) return;
+  if (atStart) {
+    xs.splice(0, drop);
+    ys.splice(0, drop);
+  } else {
+    xs.length -= drop;
+    ys.length -= drop;
+  }
+}
+
+/**
+ * Two passes of a [1 2 1] / 4 average along the path (ends kept): the centres of a hard-edged
+ * line's cross-sections step with its staircase by up to a third of a pixel; averaged, the line is
+ * as smooth as the one drawn, and the fitter needs a few curves where it needed many. Not for
+ * anti-aliased ink: its centres are exact already, and averaging would round its corners off.
+ */
+function smooth(xs: number[], ys: number[], closed: boolean): void {
+  const n = xs.length;
+  if (n < 5) return;
+  for (let pass = 0; pass < 2; pass++) {
+    const ox = xs.slice();
+    const oy = ys.slice();
+    for (let k = 0; k < n; k++) {
+      if (!closed && (k === 0 || k === n - 1)) continue;
+      const a = (k - 1 + n) % n;
+      const b = (k + 1) % n;
+      xs[k] = (ox[a]! + 2 * ox[k]! + ox[b]!) / 4;
+      ys[k] = (oy[a]! + 2 * oy[k]! + oy[b]!) / 4;
+    }
+  }
+}
+
+/**
+ * Carries the free end at index k (the path runs towards k from k + step) on to where the ink
+ * ends; returns its cap. The new end is the tip for a butt end, half a width short of it for a
+ * round one (its cap reaches the tip).
+ */
+function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx: number, frame: Frame): LineCap {
+  const back = Math.max(0, Math.min(xs.length - 1, k + step * Math.max(2, Math.round(widthPx))));
+  let tx = xs[k]! - xs[back]!;
+  let ty = ys[k]! - ys[back]!;
+  const len = Math.hypot(tx, ty);
+  if (len === 0) return 'round';
+  tx /= len;
+  ty /= len;
+  let s = 0;
+  while (s < 2 * widthPx + 4 && coverageAt(frame.grid, xs[k]! + (s + SAMPLE_STEP_PX) * tx, ys[k]! + (s + SAMPLE_STEP_PX) * ty) >= 0.5) s += SAMPLE_STEP_PX;
+  // The tip: where coverage falls through one half, between the last two samples.
+  const tipX = xs[k]! + (s + SAMPLE_STEP_PX / 2) * tx;
+  const tipY = ys[k]! + (s + SAMPLE_STEP_PX / 2) * ty;
+  let cap: LineCap = 'round';
+  if (widthPx >= MIN_CAP_TEST_WIDTH_PX) {
+    // A butt end's corners are ink; a round end's are not.
+    const inset = Math.min(0.5, widthPx / 6);
+    const side = 0.4 * widthPx;
+    const c1 = coverageAt(frame.grid, tipX - inset * tx - side * ty, tipY - inset * ty + side * tx);
+    const c2 = coverageAt(frame.grid, tipX - inset * tx + side * ty, tipY - inset * ty - side * tx);
+    if (c1 >= 0.5 && c2 >= 0.5) cap = 'butt';
+  }
+  const pull = cap === 'butt' ? 0 : widthPx / 2;
+  const reach = Math.max(0, s + SAMPLE_STEP_PX / 2 - pull);
+  xs[k] = xs[k]! + reach * tx;
+  ys[k] = ys[k]! + reach * ty;
+  return cap;
+}
+
+/**
+ * A region that is one line: its width from its ink's area over its length (area = width × length,
+ * plus the round ends' two half discs), steadier than the cross-sections on a hard-edged (1-bit)
+ * line, whose staircase makes each cross-section a little off (a 2-px 1-bit line at 30° measures
+ * 1.7 px across, 2.0 by its area). Kept only near the cross-sections' (within 30 %): a neighbour's
+ * ink in the area would say otherwise.
+ */
+function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
+  const p = path.points;
+  let length = 0;
+  for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k]! - p[k - 2]!, p[k + 1]! - p[k - 1]!);
+  if (path.closed) length += Math.hypot(p[0]! - p[p.length - 2]!, p[1]! - p[p.length - 1]!);
+  const caps = path.closed || path.cap === 'butt' ? 0 : Math.PI / 4;
+  const widthPx = caps === 0 ? coveredArea / Math.max(1e-9, length) : (-length + Math.sqrt(length * length + 4 * caps * coveredArea)) / (2 * caps);
+  return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort(ascending);
+  const m = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}

@@ -1,0 +1,108 @@
+/**
+ * How much of each pixel one region's ink covers, and that coverage sampled anywhere (tracelab.strokes).
+ * In: the traced pixels, the region map and each region's observed colour; a region and a box.
+ * Out: a coverage grid over the box, 0–1 per pixel, read bilinearly between pixel centres.
+ * A pixel's coverage is where its colour lies between the colour of what is beside the ink and the
+ * ink's own colour (the anti-aliasing blend, linear in sRGB as renderers blend): for a pixel of the
+ * region, against a 4-neighbour of another region; for a pixel of another region beside it (its
+ * fringe), against that region's colour; against transparency, its alpha; elsewhere 0. So a 0.4-px hairline, whose pixels are light
+ * shades, still measures 0.4 px across.
+ */
+
+export interface InkPicture {
+  readonly data: Uint8Array | Uint8ClampedArray;
+  readonly width: number;
+  readonly height: number;
+  /** Region per pixel, −1 = transparent. */
+  readonly regionOf: Int32Array;
+  /** Observed r, g, b per region. */
+  readonly regionColor: Float64Array;
+}
+
+/** A coverage grid over the box [x0, x0 + width) × [y0, y0 + height) of the picture. */
+export interface CoverageGrid {
+  readonly x0: number;
+  readonly y0: number;
+  readonly width: number;
+  readonly height: number;
+  readonly value: Float32Array;
+}
+
+/** Coverage of `region`'s ink over the box, clipped to the picture (outside it: 0). */
+export function coverageGrid(picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number): CoverageGrid {
+  const value = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const py = y0 + y;
+    if (py < 0 || py >= picture.height) continue;
+    for (let x = 0; x < width; x++) {
+      const px = x0 + x;
+      if (px < 0 || px >= picture.width) continue;
+      value[y * width + x] = pixelCoverage(picture, region, py * picture.width + px, px, py);
+    }
+  }
+  return { x0, y0, width, height, value };
+}
+
+function pixelCoverage(picture: InkPicture, region: number, i: number, x: number, y: number): number {
+  const { regionOf, data } = picture;
+  const own = regionOf[i]!;
+  // Outside the region only its fringe counts: a pixel beside it (8 neighbours). Farther out a
+  // blended pixel is another line's fringe, not this one's.
+  if (own !== region) return own < 0 || !touches(picture, region, x, y) ? 0 : blend(picture, i, own, region);
+  // Beside what? The first 4-neighbour of another region; none: inside the ink.
+  const w = picture.width;
+  const beside =
+    x > 0 && regionOf[i - 1] !== region ? regionOf[i - 1]! :
+    x + 1 < w && regionOf[i + 1] !== region ? regionOf[i + 1]! :
+    y > 0 && regionOf[i - w] !== region ? regionOf[i - w]! :
+    y + 1 < picture.height && regionOf[i + w] !== region ? regionOf[i + w]! : region;
+  if (beside === region) return 1;
+  if (beside < 0) return data[i * 4 + 3]! / 255;
+  return blend(picture, i, beside, region);
+}
+
+function touches(picture: InkPicture, region: number, x: number, y: number): boolean {
+  for (let dy = -1; dy <= 1; dy++) {
+    const ny = y + dy;
+    if (ny < 0 || ny >= picture.height) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      const nx = x + dx;
+      if (nx >= 0 && nx < picture.width && picture.regionOf[ny * picture.width + nx] === region) return true;
+    }
+  }
+  return false;
+}
+
+/** Where pixel i's colour lies from region `under`'s colour (0) to region `ink`'s (1), clamped. */
+function blend(picture: InkPicture, i: number, under: number, ink: number): number {
+  const { data, regionColor } = picture;
+  const ur = regionColor[under * 3]!;
+  const ug = regionColor[under * 3 + 1]!;
+  const ub = regionColor[under * 3 + 2]!;
+  const kr = regionColor[ink * 3]! - ur;
+  const kg = regionColor[ink * 3 + 1]! - ug;
+  const kb = regionColor[ink * 3 + 2]! - ub;
+  const span = kr * kr + kg * kg + kb * kb;
+  if (span < 1) return under === ink ? 1 : 0;
+  const t = ((data[i * 4]! - ur) * kr + (data[i * 4 + 1]! - ug) * kg + (data[i * 4 + 2]! - ub) * kb) / span;
+  return t <= 0 ? 0 : t >= 1 ? 1 : t;
+}
+
+/** Coverage at picture point (x, y) (pixel centres at +0.5), bilinear between pixel centres. */
+export function coverageAt(grid: CoverageGrid, x: number, y: number): number {
+  const gx = x - 0.5 - grid.x0;
+  const gy = y - 0.5 - grid.y0;
+  const ix = Math.floor(gx);
+  const iy = Math.floor(gy);
+  const fx = gx - ix;
+  const fy = gy - iy;
+  const v00 = cell(grid, ix, iy);
+  const v10 = cell(grid, ix + 1, iy);
+  const v01 = cell(grid, ix, iy + 1);
+  const v11 = cell(grid, ix + 1, iy + 1);
+  return (v00 * (1 - fx) + v10 * fx) * (1 - fy) + (v01 * (1 - fx) + v11 * fx) * fy;
+}
+
+function cell(grid: CoverageGrid, x: number, y: number): number {
+  return x < 0 || y < 0 || x >= grid.width || y >= grid.height ? 0 : grid.value[y * grid.width + x]!;
+}

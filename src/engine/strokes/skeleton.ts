@@ -1,0 +1,339 @@
+/**
+ * The skeleton of one region of ink, as a graph (tracelab.strokes).
+ * In: a binary mask (1 = ink) of `width` × `height` with a one-pixel empty border.
+ * Out: its one-pixel-thin, 8-connected skeleton (Zhang–Suen thinning, then the staircase pixels
+ * a 4-step leaves removed), read as a graph: nodes are free ends and junctions (adjacent junction
+ * pixels are one node), edges the pixel runs between them; a ring without nodes is one closed edge.
+ * Spurs — edges from a free end to a junction shorter than `spurPx` (the noise of a boundary, not a
+ * line the artist drew) — are removed and the graph read again until none is left.
+ * Pure: every array is made here and returned or dropped.
+ */
+
+/** One edge: its pixels (indices into the mask) from node `from` to node `to` (−1: a ring). */
+export interface SkeletonEdge {
+  readonly pixels: readonly number[];
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A node: a free end (one edge) or a junction (three or more), its pixels and their centre. */
+export interface SkeletonNode {
+  readonly pixels: readonly number[];
+  readonly x: number;
+  readonly y: number;
+  /** Edges that end here (an edge from and to this node appears twice). */
+  readonly degree: number;
+}
+
+export interface SkeletonGraph {
+  readonly nodes: readonly SkeletonNode[];
+  readonly edges: readonly SkeletonEdge[];
+  /** Skeleton pixels (after spurs were removed). */
+  readonly pixelCount: number;
+}
+
+/** The eight neighbours in circular order from north, clockwise (dx, dy). */
+const RING_DX = [0, 1, 1, 1, 0, -1, -1, -1];
+const RING_DY = [-1, -1, 0, 1, 1, 1, 0, -1];
+
+/**
+ * Thins `mask` in place to its skeleton (Zhang & Suen 1984, two sub-iterations until stable).
+ * Each round peels one pixel off every side, so ink 2·k px wide needs k rounds: after `maxRounds`
+ * the mask is left half thinned and false is returned (ink that wide is no line, and thinning a
+ * large blob to the end would cost its width × its box).
+ */
+export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity): boolean {
+  const remove: number[] = [];
+  let changed = true;
+  let rounds = 0;
+  while (changed) {
+    if (rounds++ >= maxRounds) return false;
+    changed = false;
+    for (let pass = 0; pass < 2; pass++) {
+      remove.length = 0;
+      for (let y = 1; y < height - 1; y++) {
+        for (let x = 1; x < width - 1; x++) {
+          const i = y * width + x;
+          if (mask[i] === 0 || !removable(mask, width, i, pass)) continue;
+          remove.push(i);
+        }
+      }
+      for (const i of remove) mask[i] = 0;
+      if (remove.length > 0) changed = true;
+    }
+  }
+  removeStaircases(mask, width, height);
+  return true;
+}
+
+/** Zhang–Suen's test for pixel i in sub-iteration `pass`. */
+function removable(mask: Uint8Array, width: number, i: number, pass: number): boolean {
+  const p2 = mask[i - width]!;
+  const p3 = mask[i - width + 1]!;
+  const p4 = mask[i + 1]!;
+  const p5 = mask[i + width + 1]!;
+  const p6 = mask[i + width]!;
+  const p7 = mask[i + width - 1]!;
+  const p8 = mask[i - 1]!;
+  const p9 = mask[i - width - 1]!;
+  const b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
+  if (b < 2 || b > 6) return false;
+  const a = (p2 === 0 && p3 === 1 ? 1 : 0) + (p3 === 0 && p4 === 1 ? 1 : 0) + (p4 === 0 && p5 === 1 ? 1 : 0) + (p5 === 0 && p6 === 1 ? 1 : 0) +
+    (p6 === 0 && p7 === 1 ? 1 : 0) + (p7 === 0 && p8 === 1 ? 1 : 0) + (p8 === 0 && p9 === 1 ? 1 : 0) + (p9 === 0 && p2 === 1 ? 1 : 0);
+  if (a !== 1) return false;
+  return pass === 0 ? p2 * p4 * p6 === 0 && p4 * p6 * p8 === 0 : p2 * p4 * p8 === 0 && p2 * p6 * p8 === 0;
+}
+
+/**
+ * Removes the corner pixel of each 4-connected step (N and E set, S, W and SW empty, and its
+ * turns): its two neighbours touch diagonally, so the skeleton stays connected, and every pixel
+ * of a plain line then has exactly two neighbours (no false junction at each step).
+ */
+function removeStaircases(mask: Uint8Array, width: number, height: number): void {
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      if (mask[i] === 0) continue;
+      const n = mask[i - width]!;
+      const e = mask[i + 1]!;
+      const s = mask[i + width]!;
+      const w = mask[i - 1]!;
+      const ne = mask[i - width + 1]!;
+      const se = mask[i + width + 1]!;
+      const sw = mask[i + width - 1]!;
+      const nw = mask[i - width - 1]!;
+      if (
+        (n && e && !s && !w && !sw) ||
+        (e && s && !n && !w && !nw) ||
+        (s && w && !n && !e && !ne) ||
+        (w && n && !s && !e && !se)
+      ) {
+        mask[i] = 0;
+      }
+    }
+  }
+}
+
+/** Skeleton neighbours of pixel i (8-connected). */
+function neighbours(mask: Uint8Array, width: number, i: number, out: number[]): number[] {
+  out.length = 0;
+  for (let k = 0; k < 8; k++) {
+    const j = i + RING_DY[k]! * width + RING_DX[k]!;
+    if (mask[j]) out.push(j);
+  }
+  return out;
+}
+
+/**
+ * The graph of a thinned mask, spurs shorter than `spurPx` removed (the mask is changed with
+ * them). Junction nodes joined by an edge shorter than `mergePx` become one node (an X drawn
+ * with width often thins to two nearby junctions).
+ */
+export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number): SkeletonGraph {
+  for (let round = 0; round < 8; round++) {
+    const graph = readGraph(mask, width, height, mergePx);
+    let pruned = false;
+    for (const edge of graph.edges) {
+      if (edge.from < 0 || edge.from === edge.to) continue;
+      const a = graph.nodes[edge.from]!;
+      const b = graph.nodes[edge.to]!;
+      const spurEnd = a.degree === 1 && b.degree >= 3 ? a : b.degree === 1 && a.degree >= 3 ? b : undefined;
+      if (!spurEnd || edgeLength(edge.pixels, width) >= spurPx) continue;
+      // The spur's own pixels go (its end node's too), the junction's stay.
+      const junction = spurEnd === a ? b : a;
+      const keep = new Set(junction.pixels);
+      for (const p of edge.pixels) if (!keep.has(p)) mask[p] = 0;
+      for (const p of spurEnd.pixels) mask[p] = 0;
+      pruned = true;
+    }
+    if (!pruned) return graph;
+  }
+  return readGraph(mask, width, height, mergePx);
+}
+
+/** Euclidean length of a pixel run. */
+export function edgeLength(pixels: readonly number[], width: number): number {
+  let length = 0;
+  for (let k = 1; k < pixels.length; k++) {
+    const dx = (pixels[k]! % width) - (pixels[k - 1]! % width);
+    const dy = Math.floor(pixels[k]! / width) - Math.floor(pixels[k - 1]! / width);
+    length += Math.sqrt(dx * dx + dy * dy);
+  }
+  return length;
+}
+
+function readGraph(mask: Uint8Array, width: number, height: number, mergePx: number): SkeletonGraph {
+  const degree = new Uint8Array(mask.length);
+  const scratch: number[] = [];
+  let pixelCount = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      if (!mask[i]) continue;
+      pixelCount++;
+      degree[i] = neighbours(mask, width, i, scratch).length;
+    }
+  }
+  // Node of each node pixel: junction pixels (3+ neighbours) that touch are one node; free ends
+  // (1 neighbour) and isolated pixels (0) are nodes of their own.
+  const nodeOf = new Int32Array(mask.length).fill(-1);
+  const nodePixels: number[][] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || degree[i] === 2 || nodeOf[i]! >= 0) continue;
+    const id = nodePixels.length;
+    const pixels = [i];
+    nodeOf[i] = id;
+    if (degree[i]! >= 3) {
+      for (let k = 0; k < pixels.length; k++) {
+        for (const j of neighbours(mask, width, pixels[k]!, scratch)) {
+          if (degree[j]! >= 3 && nodeOf[j]! < 0) {
+            nodeOf[j] = id;
+            pixels.push(j);
+          }
+        }
+      }
+    }
+    nodePixels.push(pixels);
+  }
+  const edges = traceEdges(mask, width, degree, nodeOf, nodePixels);
+  return mergeJunctions(edges, nodePixels, degree, width, mergePx, pixelCount);
+}
+
+/** The runs of two-neighbour pixels between nodes, and the rings without a node. */
+function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf: Int32Array, nodePixels: readonly number[][]): SkeletonEdge[] {
+  const visited = new Uint8Array(mask.length);
+  const edges: SkeletonEdge[] = [];
+  const scratch: number[] = [];
+  const around: number[] = [];
+  for (let node = 0; node < nodePixels.length; node++) {
+    for (const p of nodePixels[node]!) {
+      for (const first of [...neighbours(mask, width, p, around)]) {
+        if (nodeOf[first] === node) continue;
+        if (nodeOf[first]! >= 0) {
+          // Two nodes side by side: one edge between them, listed once (from the lower node).
+          if (nodeOf[first]! > node) edges.push({ pixels: [p, first], from: node, to: nodeOf[first]! });
+          continue;
+        }
+        if (visited[first]) continue;
+        const pixels = [p];
+        let prev = p;
+        let at = first;
+        let to = -1;
+        for (;;) {
+          pixels.push(at);
+          if (nodeOf[at]! >= 0) {
+            to = nodeOf[at]!;
+            break;
+          }
+          visited[at] = 1;
+          let next = -1;
+          for (const j of neighbours(mask, width, at, scratch)) {
+            if (j === prev || (visited[j] && nodeOf[j]! < 0)) continue;
+            // Back into the node it started from, but not straight back to the start pixel.
+            if (nodeOf[j]! >= 0 && j !== prev) {
+              next = j;
+              break;
+            }
+            if (next < 0) next = j;
+          }
+          if (next < 0) break;
+          prev = at;
+          at = next;
+        }
+        edges.push({ pixels, from: node, to: to >= 0 ? to : node });
+      }
+    }
+  }
+  // Rings: two-neighbour pixels never reached from a node.
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i] || visited[i] || nodeOf[i]! >= 0 || degree[i] !== 2) continue;
+    const pixels = [i];
+    visited[i] = 1;
+    let prev = -1;
+    let at = i;
+    for (;;) {
+      let next = -1;
+      for (const j of neighbours(mask, width, at, scratch)) {
+        if (j !== prev && !visited[j]) {
+          next = j;
+          break;
+        }
+      }
+      if (next < 0) break;
+      visited[next] = 1;
+      pixels.push(next);
+      prev = at;
+      at = next;
+    }
+    if (pixels.length >= 3) edges.push({ pixels, from: -1, to: -1 });
+  }
+  return edges;
+}
+
+/**
+ * Junctions joined by an edge shorter than mergePx become one node (its pixels absorbed); the
+ * nodes are then renumbered, with their centres and degrees.
+ */
+function mergeJunctions(edges: SkeletonEdge[], nodePixels: number[][], degree: Uint8Array, width: number, mergePx: number, pixelCount: number): SkeletonGraph {
+  const parent = nodePixels.map((_, k) => k);
+  const find = (k: number): number => {
+    while (parent[k] !== k) k = parent[k] = parent[parent[k]!]!;
+    return k;
+  };
+  const isJunction = (k: number): boolean => nodePixels[k]!.length > 1 || degree[nodePixels[k]![0]!]! >= 3;
+  const absorbed = new Set<SkeletonEdge>();
+  for (const edge of edges) {
+    if (edge.from < 0 || !isJunction(edge.from) || !isJunction(edge.to)) continue;
+    if (edgeLength(edge.pixels, width) >= mergePx) continue;
+    if (edge.from === edge.to) {
+      // A bubble of a few pixels inside one junction: part of it.
+      absorbed.add(edge);
+      continue;
+    }
+    const a = find(edge.from);
+    const b = find(edge.to);
+    if (a === b) continue;
+    parent[b] = a;
+    absorbed.add(edge);
+  }
+  const renumber = new Int32Array(nodePixels.length).fill(-1);
+  const nodes: { pixels: number[]; degree: number }[] = [];
+  for (let k = 0; k < nodePixels.length; k++) {
+    const root = find(k);
+    if (renumber[root]! < 0) {
+      renumber[root] = nodes.length;
+      nodes.push({ pixels: [], degree: 0 });
+    }
+    renumber[k] = renumber[root]!;
+    nodes[renumber[k]!]!.pixels.push(...nodePixels[k]!);
+  }
+  const kept: SkeletonEdge[] = [];
+  for (const edge of edges) {
+    if (absorbed.has(edge)) {
+      nodes[renumber[edge.from]!]!.pixels.push(...edge.pixels.slice(1, -1));
+      continue;
+    }
+    if (edge.from < 0) {
+      kept.push(edge);
+      continue;
+    }
+    const from = renumber[edge.from]!;
+    const to = renumber[edge.to]!;
+    nodes[from]!.degree++;
+    nodes[to]!.degree++;
+    kept.push({ pixels: edge.pixels, from, to });
+  }
+  return {
+    nodes: nodes.map((n) => {
+      let sx = 0;
+      let sy = 0;
+      for (const p of n.pixels) {
+        sx += p % width;
+        sy += Math.floor(p / width);
+      }
+      return { pixels: n.pixels, x: sx / n.pixels.length, y: sy / n.pixels.length, degree: n.degree };
+    }),
+    edges: kept,
+    pixelCount,
+  };
+}
