@@ -945,9 +945,15 @@ export interface InkOnPaper {
    * not measured).
    */
   readonly paperSteps: number;
+  /**
+   * Share of opaque pixels of an in-between tone (t in the middle band): a scan's are the slopes of
+   * its ink's edges, a minority beside paper and ink; a grey photo's texture (gravel) is mostly
+   * in-between tones, each on a slope too (1 when not measured).
+   */
+  readonly midShare: number;
 }
 
-const NO_INK: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1 };
+const NO_INK: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1, midShare: 1 };
 /** The ink is the farthest bin holding at least this share of the most common far bin's pixels. */
 const INK_BIN_SHARE = 1 / 8;
 /** The middle band of t (neither paper nor ink). */
@@ -991,7 +997,14 @@ export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, 
   for (let i = 0; i < t.length; i++) if (!Number.isNaN(t[i]!)) onAxis++;
   const loose = looseMidTones(t, width, height, Math.floor(opaque * INK_LOOSE_SHARE_MAX));
   if (loose === undefined) return { ...NO_INK, contrast: farthest, axisShare: onAxis / opaque };
-  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: loose / opaque, paperSteps: paperStepShare(t, width, height) };
+  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: loose / opaque, paperSteps: paperStepShare(t, width, height), midShare: midToneCount(t) / opaque };
+}
+
+/** Pixels whose t lies in the middle band. */
+function midToneCount(t: Float32Array): number {
+  let mid = 0;
+  for (let i = 0; i < t.length; i++) if (t[i]! >= MID_TONE_MIN && t[i]! <= MID_TONE_MAX) mid++;
+  return mid;
 }
 
 /**
@@ -1093,6 +1106,12 @@ function paperStepShare(t: Float32Array, width: number, height: number): number 
 const INK_AXIS_SHARE_MIN = 0.99;
 const INK_LOOSE_SHARE_MAX = 0.015;
 const INK_PAPER_STEPS_MAX = 0.05;
+/**
+ * At most this share of in-between tones: the validation set's scans have 2–14 % (every drawn
+ * scan of tests/helpers/scans.ts stays under it), the grey gravel photos of the bench's derived
+ * photo_small kind 27–28 %.
+ */
+const INK_MID_SHARE_MAX = 0.2;
 
 /**
  * Whether the picture is ink on one paper: two tones at least TONE_MIN_CONTRAST apart, nearly
@@ -1101,7 +1120,7 @@ const INK_PAPER_STEPS_MAX = 0.05;
  * whose tone may drift but does not step.
  */
 export function isInkOnPaper(ink: InkOnPaper): boolean {
-  return ink.contrast >= TONE_MIN_CONTRAST && ink.axisShare >= INK_AXIS_SHARE_MIN && ink.looseShare <= INK_LOOSE_SHARE_MAX && ink.paperSteps <= INK_PAPER_STEPS_MAX;
+  return ink.contrast >= TONE_MIN_CONTRAST && ink.axisShare >= INK_AXIS_SHARE_MIN && ink.looseShare <= INK_LOOSE_SHARE_MAX && ink.paperSteps <= INK_PAPER_STEPS_MAX && ink.midShare <= INK_MID_SHARE_MAX;
 }
 
 /**

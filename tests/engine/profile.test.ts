@@ -13,7 +13,7 @@ import { drawShape, type Rgb } from '../helpers/raster.js';
 
 const params = (over: Partial<EngineParams> = {}): EngineParams => ({ ...DEFAULT_ENGINE_PARAMS, ...over });
 /** The scan evidence of a picture that is no ink on paper (no second tone). */
-const NO_SCAN: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1 };
+const NO_SCAN: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1, midShare: 1 };
 
 /** Mulberry32: a small seeded generator, so the grain is the same on every run. */
 function seeded(seed: number): () => number {
@@ -241,11 +241,13 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     expect(decideProfile({ ...ink, opaque: 64 * 64 }).profile).toBe('flat');
     // A scan: grain and blur put pixels off the two tones, but every pixel lies between ink and
     // paper and the in-between tones sit on the ink's edges; the same numbers in grey are no photo.
-    const scan: ProfileEvidence = { ...base, distinct: 4097, runShare: 0.3, flatShare: 0.5, noiseShare: 0.2, ink: { contrast: 150, axisShare: 1, looseShare: 0.001, paperSteps: 0 } };
+    const scan: ProfileEvidence = { ...base, distinct: 4097, runShare: 0.3, flatShare: 0.5, noiseShare: 0.2, ink: { contrast: 150, axisShare: 1, looseShare: 0.001, paperSteps: 0, midShare: 0.14 } };
     expect(decideProfile(scan).reason).toMatch(/^ink on paper .*: line art$/);
     expect(decideProfile({ ...scan, grey: true, distinct: 256, topLevelsShare: 0.4 }).profile).toBe('lineart');
     // ... not with flat areas of a grey (grey-shaded art, a photo), a third colour, a second
-    // paper, a contrast below 96 levels, or icon size.
+    // paper, a contrast below 96 levels, icon size, or mostly in-between tones (a grey photo of
+    // gravel: every tone between its darkest and its commonest, each on a slope).
+    expect(decideProfile({ ...scan, ink: { ...scan.ink, midShare: 0.27 } }).profile).toBe('photo');
     expect(decideProfile({ ...scan, ink: { ...scan.ink, looseShare: 0.02 } }).profile).toBe('photo');
     expect(decideProfile({ ...scan, ink: { ...scan.ink, axisShare: 0.985 } }).profile).toBe('photo');
     expect(decideProfile({ ...scan, ink: { ...scan.ink, paperSteps: 0.06 } }).profile).toBe('photo');
