@@ -132,6 +132,8 @@ function resolveEdgeBlends(
   // `nearest` holds rows [nearestFrom, …); the result holds rows [rowFrom, rowTo).
   const labels = nearest.slice((rowFrom - nearestFrom) * width, (rowTo - nearestFrom) * width);
   const candidates = new Int32Array(9);
+  // sharesAround's answers, left, right, above, below (per band, reused from pixel to pixel).
+  const around = new Float64Array(4);
   const obs = palette.observed;
   const nearestBase = nearestFrom * width;
   for (let y = rowFrom; y < rowTo; y++) {
@@ -219,9 +221,8 @@ function resolveEdgeBlends(
             const minor = t < 0.5 ? la : lb;
             const share = t < 0.5 ? t : 1 - t;
             if (share >= RIDGE_MIN_COVERAGE) {
-              sharesAround(data, width, height, x, y, obs, minor, t < 0.5 ? lb : la);
+              sharesAround(data, width, height, x, y, obs, minor, t < 0.5 ? lb : la, around);
               const below = share - RIDGE_MARGIN;
-              const around = SHARES_AROUND;
               if ((around[0]! < below && around[1]! < below) || (around[2]! < below && around[3]! < below)) bestLabel = minor;
             }
           }
@@ -268,11 +269,11 @@ const RIDGE_MARGIN = 0.08;
 
 /**
  * Share (0–1) of colour a in the pixels left, right, above and below (x, y), each seen as a blend
- * of palette colours a and b (0 outside the picture), for the ridge test. Written to
- * SHARES_AROUND in that order: computed in one loop and stored, not returned one by one, since a
- * fractional number returned from a call V8 does not inline is a new heap number.
+ * of palette colours a and b (0 outside the picture), for the ridge test. Written to `out` in
+ * that order: computed in one loop and stored, not returned one by one, since a fractional number
+ * returned from a call V8 does not inline is a new heap number.
  */
-function sharesAround(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, obs: Float64Array, a: number, b: number): void {
+function sharesAround(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, obs: Float64Array, a: number, b: number, out: Float64Array): void {
   const dr = obs[a * 3]! - obs[b * 3]!;
   const dg = obs[a * 3 + 1]! - obs[b * 3 + 1]!;
   const db = obs[a * 3 + 2]! - obs[b * 3 + 2]!;
@@ -281,16 +282,15 @@ function sharesAround(data: Uint8Array | Uint8ClampedArray, width: number, heigh
     const nx = x + AROUND_DX[k]!;
     const ny = y + AROUND_DY[k]!;
     if (nx < 0 || ny < 0 || nx >= width || ny >= height || len2 < 1) {
-      SHARES_AROUND[k] = 0;
+      out[k] = 0;
       continue;
     }
     const o = (ny * width + nx) * 4;
     const t = ((data[o]! - obs[b * 3]!) * dr + (data[o + 1]! - obs[b * 3 + 1]!) * dg + (data[o + 2]! - obs[b * 3 + 2]!) * db) / len2;
-    SHARES_AROUND[k] = t < 0 ? 0 : t > 1 ? 1 : t;
+    out[k] = t < 0 ? 0 : t > 1 ? 1 : t;
   }
 }
 
-const SHARES_AROUND = new Float64Array(4);
 /** Left, right, above, below. */
 const AROUND_DX = Int8Array.from([-1, 1, 0, 0]);
 const AROUND_DY = Int8Array.from([0, 0, -1, 1]);

@@ -10,6 +10,9 @@ import { hypot2 } from './length.js';
 /** Bins of t per fit, at most (a ramp longer than this many px gets wider bins). */
 export const MAX_BINS = 1024;
 
+/** Stops of one ramp at most. */
+export const MAX_STOPS = 12;
+
 /** Pixels of one area: centres (traced px) and colours (sRGB 0–255), with local slopes. */
 export interface RampSamples {
   readonly count: number;
@@ -69,6 +72,58 @@ export function joinSamples(parts: readonly RampSamples[]): RampSamples {
   return out;
 }
 
+/**
+ * The ramp fits' and geometry searches' scratch and caches for one trace: shading.ts makes one per
+ * findSmoothAreas and passes it to every ramp fit (ramp-fit.ts) and search (ramp-geometry.ts). The
+ * caches hold values derived from a sample set, keyed by the set (a set is not changed once made,
+ * and the same set is measured again and again by the searches); the buffers grow and stay, since
+ * per-fit arrays were most of the stage's garbage.
+ */
+export class RampContext {
+  /** The last thinning of each sample set (thinned). */
+  readonly thinnings = new WeakMap<RampSamples, { readonly limit: number; readonly out: RampSamples }>();
+  /** Each sample set's bounding box (boundsOf). */
+  readonly bounds = new WeakMap<RampSamples, Bounds>();
+  /** Σ|c|² of each sample set (ramp-geometry.ts: the in-bin variance no geometry changes). */
+  readonly sumSquares = new WeakMap<RampSamples, number>();
+  /** ramp-geometry.ts: recent in-bin evaluations, a ring of RECENT_IN_BIN_SIZE, next written at recentNext. */
+  readonly recentInBin: { readonly samples: RampSamples; readonly geometry: RampGeometry; readonly value: number }[] = [];
+  recentNext = 0;
+  /** ramp-geometry.ts: the in-bin variance's bins (the search's inner loop: a few hundred calls per picture). */
+  readonly inBinCounts = new Float64Array(MAX_BINS + 1);
+  readonly inBinSums = new Float64Array((MAX_BINS + 1) * 3);
+  /** ramp-fit.ts: the last ramp fitted (its own copy of the stops) and its samples. */
+  lastRamp: { readonly samples: RampSamples; readonly ramp: LastRamp } | undefined = undefined;
+  /** ramp-fit.ts: t per sample (computeT), grown as needed, and the t range it found. */
+  t = new Float64Array(1024);
+  tMin = 0;
+  tMax = 0;
+  /**
+   * ramp-fit.ts: per-bin counts and Σr, Σg, Σb of one binning (at most MAX_BINS + 1 bins: the
+   * width is at least the range over MAX_BINS), overwritten by the next; the bins that hold
+   * samples, the ones the smoothed curve keeps, and the bins' mean colours.
+   */
+  readonly binCounts = new Float64Array(MAX_BINS + 1);
+  readonly binSums = new Float64Array((MAX_BINS + 1) * 3);
+  readonly filledBins = new Int32Array(MAX_BINS + 1);
+  readonly keptBins = new Int32Array(MAX_BINS + 1);
+  readonly binMeans = new Float64Array((MAX_BINS + 1) * 3);
+  /** ramp-fit.ts: splitCurve's stretches (at most MAX_STOPS − 1), the worst point of each and its ΔE76. */
+  readonly stretchAt = new Int32Array(MAX_STOPS);
+  readonly stretchDe = new Float64Array(MAX_STOPS);
+  /** ramp-fit.ts: one colour (Lab of a blend, a ramp's colour at a sample). */
+  readonly colour = new Float64Array(3);
+}
+
+/** The fields of a fitted ramp the ramp context keeps (ramp-fit.ts's FittedRamp). */
+interface LastRamp {
+  readonly geometry: RampGeometry;
+  readonly tMin: number;
+  readonly tMax: number;
+  readonly stops: Float64Array;
+  readonly meanError: number;
+}
+
 /** True when two geometries are of one kind with bit-identical numbers (the same t everywhere). */
 export function sameGeometry(a: RampGeometry, b: RampGeometry): boolean {
   if (a.kind === 'linear') return b.kind === 'linear' && Object.is(a.ux, b.ux) && Object.is(a.uy, b.uy);
@@ -77,18 +132,15 @@ export function sameGeometry(a: RampGeometry, b: RampGeometry): boolean {
 }
 
 /** Every k-th sample, so that at most `limit` remain (the samples themselves when fewer). */
-export function thinned(s: RampSamples, limit: number): RampSamples {
+export function thinned(context: RampContext, s: RampSamples, limit: number): RampSamples {
   if (s.count <= limit) return s;
   // The same set is thinned again for every ramp fitted to it (samples are not changed once made).
-  const known = THINNED.get(s);
+  const known = context.thinnings.get(s);
   if (known && known.limit === limit) return known.out;
   const out = thinnedCopy(s, limit);
-  THINNED.set(s, { limit, out });
+  context.thinnings.set(s, { limit, out });
   return out;
 }
-
-/** The last thinning of each sample set. */
-const THINNED = new WeakMap<RampSamples, { readonly limit: number; readonly out: RampSamples }>();
 
 function thinnedCopy(s: RampSamples, limit: number): RampSamples {
   const stride = Math.ceil(s.count / limit);
@@ -133,11 +185,9 @@ export function sampleBounds(s: RampSamples): Bounds {
 }
 
 /** The samples' bounding box, computed once per sample set. */
-const BOUNDS = new WeakMap<RampSamples, Bounds>();
-
-export function boundsOf(s: RampSamples): Bounds {
-  let b = BOUNDS.get(s);
-  if (!b) BOUNDS.set(s, (b = sampleBounds(s)));
+export function boundsOf(context: RampContext, s: RampSamples): Bounds {
+  let b = context.bounds.get(s);
+  if (!b) context.bounds.set(s, (b = sampleBounds(s)));
   return b;
 }
 

@@ -18,7 +18,7 @@ import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
-import { emptySamples, geometryT, joinSamples, type RampSamples } from './ramp-samples.js';
+import { emptySamples, geometryT, joinSamples, RampContext, type RampSamples } from './ramp-samples.js';
 import type { Regions } from './regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
@@ -122,12 +122,14 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   let nextId = members.length;
   const partOf = new Int32Array(regions.count).fill(-1);
   const localIndex = new Int32Array(regions.count).fill(-1);
+  // The ramp fits' and searches' buffers and caches, for this picture's areas.
+  const context = new RampContext();
   for (let g = 0; g < members.length; g++) {
     // Shades too close to span a ramp (JPEG noise splitting one flat colour) make no area, whole
     // or split: nothing to fit.
     if (shadeSpanDe(input.regionColor, members[g]!) < SHADE_SPAN_SHARE * MIN_SPAN_DE) continue;
     const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
-    const whole = fitGroup(input, owner, g, groupPx, members[g]!);
+    const whole = fitGroup(context, input, owner, g, groupPx, members[g]!);
     if (whole) {
       areas.push(whole);
       continue;
@@ -144,14 +146,14 @@ export function findSmoothAreas(input: ShadingInput): Shading {
     for (let c = 0; c < partCount; c++) {
       const partMembers = members[g]!.filter((_, i) => cluster[i] === c);
       if (partMembers.length < 2) continue;
-      const area = fitGroup(input, owner, nextId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
+      const area = fitGroup(context, input, owner, nextId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
       if (area) areas.push(area);
     }
     nextId += partCount;
   }
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
-  shareGradients(areas);
+  shareGradients(context, areas);
   const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
   return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
 }
@@ -373,7 +375,7 @@ function owned(owner: Int32Array, q: number, g: number): boolean {
  * The area of group g (the pixels whose owner is g) when one gradient explains it, else undefined.
  * @param pixels the group's pixels (any order; all of them, opaque or not, for the mean colour).
  */
-function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
+function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
   const { data, width, height } = input;
   // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
   let sumR = 0;
@@ -407,10 +409,10 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
   // Shades that match their pixels already are flat colours (checked again on all samples below).
   if (search.flatError < FLAT_FLOOR) return undefined;
   // A first guess whose ramp already jumps (an edge joined in through a soft seam) is not searched.
-  const geometry = findGeometry(search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(search.samples, first)));
+  const geometry = findGeometry(context, search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(context, search.samples, first)));
   if (!geometry) return undefined;
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
-  const ramp = rampFor(full.samples, geometry);
+  const ramp = rampFor(context, full.samples, geometry);
   const flatError = full.flatError;
   if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp) || !designed(ramp)) return undefined;
   let cx = 0;
@@ -496,7 +498,7 @@ const SHARED_RAMP_GAP = 14;
  * fitted again as one; where the shared ramp still explains every piece nearly as well as its own
  * did, they all take it (one definition in the file, one look across the pieces).
  */
-function shareGradients(candidates: Candidate[]): void {
+function shareGradients(context: RampContext, candidates: Candidate[]): void {
   const parent = candidates.map((_, i) => i);
   const root = (i: number): number => {
     while (parent[i] !== i) i = parent[i]!;
@@ -519,12 +521,12 @@ function shareGradients(candidates: Candidate[]): void {
   }
   for (const set of sets.values()) {
     if (set.length < 2) continue;
-    const geometry = findGeometry(joinSamples(set.map((i) => candidates[i]!.search)));
+    const geometry = findGeometry(context, joinSamples(set.map((i) => candidates[i]!.search)));
     if (!geometry) continue;
-    const joint = rampFor(joinSamples(set.map((i) => candidates[i]!.samples)), geometry);
+    const joint = rampFor(context, joinSamples(set.map((i) => candidates[i]!.samples)), geometry);
     const fitsAll = set.every((i) => {
       const c = candidates[i]!;
-      const e = rampError(c.samples, joint.geometry, joint.stops);
+      const e = rampError(context, c.samples, joint.geometry, joint.stops);
       return explains(e, c.flatError) && e <= c.ramp.meanError * 1.3 + 0.3;
     });
     if (fitsAll) for (const i of set) candidates[i]!.ramp = joint;
