@@ -116,7 +116,13 @@ function nearestLab(palette: Palette, lab: Float64Array): number {
   return best;
 }
 
-/** Relabels non-flat pixels by the best two-colour blend among the labels around them. */
+/**
+ * Relabels non-flat pixels by the best two-colour blend among the labels around them. Per pixel,
+ * four rules in turn: gather the labels around it (gatherCandidates); the nearest single colour
+ * (bestSingleColour); a blend of two that explains it clearly better, kept on the side that
+ * covers at least half of it unless it is a thin line's ridge (considerBlend); and an edge shade
+ * between two flat colours that matches a third colour stays their edge (edgeShadeRule).
+ */
 function resolveEdgeBlends(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
@@ -131,113 +137,186 @@ function resolveEdgeBlends(
 ): Int32Array {
   // `nearest` holds rows [nearestFrom, …); the result holds rows [rowFrom, rowTo).
   const labels = nearest.slice((rowFrom - nearestFrom) * width, (rowTo - nearestFrom) * width);
-  const candidates = new Int32Array(9);
-  // sharesAround's answers, left, right, above, below (per band, reused from pixel to pixel).
-  const around = new Float64Array(4);
-  const obs = palette.observed;
-  const nearestBase = nearestFrom * width;
+  const pass = new EdgeBlendPass(data, width, height, palette.observed, nearest, nearestFrom * width, spread, edgeShades);
   for (let y = rowFrom; y < rowTo; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      const own = nearest[i - nearestBase]!;
+      const own = nearest[i - pass.nearestBase]!;
+      // Transparent and flat pixels keep their nearest colour.
       if (own < 0 || spread[i]! <= 4) continue;
-      // Candidates: the pixel's own label, then each other label around it once, in scan order.
-      let m = 0;
-      candidates[m++] = own;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        const rowBase = yy * width - nearestBase;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const l = nearest[rowBase + xx]!;
-          // Most neighbours share the pixel's label (this also skips the pixel itself).
-          if (l === own || l < 0) continue;
-          let c = 1;
-          while (c < m && candidates[c] !== l) c++;
-          if (c === m) candidates[m++] = l;
-        }
-      }
-      if (m < 2) continue;
-      const o = i * 4;
-      const pr = data[o]!;
-      const pg = data[o + 1]!;
-      const pb = data[o + 2]!;
-      // Single colours first (own label wins ties), then pairs.
-      let bestLabel = own;
-      let bestResidual = residualSingle(obs, own, pr, pg, pb);
-      for (let c = 1; c < m; c++) {
-        const r = residualSingle(obs, candidates[c]!, pr, pg, pb);
-        if (r < bestResidual - 1e-9) {
-          bestResidual = r;
-          bestLabel = candidates[c]!;
-        }
-      }
-      const singleLabel = bestLabel;
-      const singleResidual = bestResidual;
-      let pairResidual = Infinity;
-      let pairLabel = -1;
-      for (let a = 0; a < m; a++) {
-        for (let b = a + 1; b < m; b++) {
-          const la = candidates[a]!;
-          const lb = candidates[b]!;
-          const ar = obs[la * 3]!;
-          const ag = obs[la * 3 + 1]!;
-          const ab = obs[la * 3 + 2]!;
-          const dr = ar - obs[lb * 3]!;
-          const dg = ag - obs[lb * 3 + 1]!;
-          const db = ab - obs[lb * 3 + 2]!;
-          const len2 = dr * dr + dg * dg + db * db;
-          if (len2 < 1) continue;
-          // t = share of A in the pixel.
-          let t = ((pr - obs[lb * 3]!) * dr + (pg - obs[lb * 3 + 1]!) * dg + (pb - obs[lb * 3 + 2]!) * db) / len2;
-          t = t < 0 ? 0 : t > 1 ? 1 : t;
-          const er = pr - (obs[lb * 3]! + t * dr);
-          const eg = pg - (obs[lb * 3 + 1]! + t * dg);
-          const eb = pb - (obs[lb * 3 + 2]! + t * db);
-          const residual = er * er + eg * eg + eb * eb;
-          // Only a crisp edge: both colours lie flat right beside the pixel (a gradient's or a
-          // blur's in-between shades are steps of their own, not an edge of two colours).
-          if (
-            edgeShades &&
-            la !== singleLabel &&
-            lb !== singleLabel &&
-            t > 0.12 &&
-            t < 0.88 &&
-            residual < pairResidual &&
-            flatNeighbour(nearest, nearestBase, spread, width, height, x, y, la, 2) &&
-            flatNeighbour(nearest, nearestBase, spread, width, height, x, y, lb, 2)
-          ) {
-            pairResidual = residual;
-            pairLabel = t >= 0.5 ? la : lb;
-          }
-          // A blend must explain the pixel clearly better than any single colour.
-          if (residual < bestResidual * 0.5 - 1e-9) {
-            bestResidual = residual;
-            bestLabel = t >= 0.5 ? la : lb;
-            // A thin line (less than a pixel wide) is still a line: keep a pixel that is a
-            // ridge of the minor colour's coverage across one axis, even under half coverage.
-            const minor = t < 0.5 ? la : lb;
-            const share = t < 0.5 ? t : 1 - t;
-            if (share >= RIDGE_MIN_COVERAGE) {
-              sharesAround(data, width, height, x, y, obs, minor, t < 0.5 ? lb : la, around);
-              const below = share - RIDGE_MARGIN;
-              if ((around[0]! < below && around[1]! < below) || (around[2]! < below && around[3]! < below)) bestLabel = minor;
-            }
-          }
-        }
-      }
-      // An edge shade between A and B that happens to match a third palette colour C (a
-      // highlight halfway between them) is still the edge of A and B: labelled C it would become a
-      // sliver of C along the edge. C is really here only where C has flat pixels next to it.
-      if (edgeShades && bestLabel === singleLabel && pairLabel >= 0 && singleResidual > 0.5 && pairResidual < MAX_EDGE_BLEND_RESIDUAL && !flatNeighbour(nearest, nearestBase, spread, width, height, x, y, singleLabel)) {
-        bestLabel = pairLabel;
-      }
-      labels[i - rowFrom * width] = bestLabel;
+      if (gatherCandidates(pass, x, y, own) < 2) continue;
+      labels[i - rowFrom * width] = edgePixelLabel(pass, x, y, i);
     }
   }
   return labels;
+}
+
+/**
+ * One band's edge-blend pass: its inputs, the scratch its steps share (one per labelRows call,
+ * reused from pixel to pixel) and the current pixel's best explanations so far, which the steps
+ * leave here rather than return (a pair of numbers per call was garbage in the hottest loop).
+ */
+class EdgeBlendPass {
+  /** The pixel's own label, then each other label around it once (candidateCount of them). */
+  readonly candidates = new Int32Array(9);
+  candidateCount = 0;
+  /** sharesAround's answers: left, right, above, below. */
+  readonly around = new Float64Array(4);
+  /** The best label and its RGB residual² so far; the nearest single colour and its residual. */
+  bestLabel = -1;
+  bestResidual = 0;
+  singleLabel = -1;
+  singleResidual = 0;
+  /** The best crisp edge of two flat colours (edgeShades) and its residual², -1 and ∞ when none. */
+  pairLabel = -1;
+  pairResidual = Infinity;
+
+  constructor(
+    readonly data: Uint8Array | Uint8ClampedArray,
+    readonly width: number,
+    readonly height: number,
+    /** The palette's observed colours, r, g, b per label. */
+    readonly obs: Float64Array,
+    readonly nearest: Int32Array,
+    /** Pixel index of nearest[0]. */
+    readonly nearestBase: number,
+    readonly spread: Uint8Array,
+    readonly edgeShades: boolean,
+  ) {}
+}
+
+/** The pixel's own label, then each other label of its 3 × 3 once, in scan order; returns their count. */
+function gatherCandidates(pass: EdgeBlendPass, x: number, y: number, own: number): number {
+  const { candidates, nearest, nearestBase, width, height } = pass;
+  let m = 0;
+  candidates[m++] = own;
+  for (let dy = -1; dy <= 1; dy++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= height) continue;
+    const rowBase = yy * width - nearestBase;
+    for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx;
+      if (xx < 0 || xx >= width) continue;
+      const l = nearest[rowBase + xx]!;
+      // Most neighbours share the pixel's label (this also skips the pixel itself).
+      if (l === own || l < 0) continue;
+      let c = 1;
+      while (c < m && candidates[c] !== l) c++;
+      if (c === m) candidates[m++] = l;
+    }
+  }
+  pass.candidateCount = m;
+  return m;
+}
+
+/** The label of edge pixel i at (x, y) among its candidates: single colours first, then blends. */
+function edgePixelLabel(pass: EdgeBlendPass, x: number, y: number, i: number): number {
+  const o = i * 4;
+  const pr = pass.data[o]!;
+  const pg = pass.data[o + 1]!;
+  const pb = pass.data[o + 2]!;
+  bestSingleColour(pass, pr, pg, pb);
+  const { candidates, candidateCount: m } = pass;
+  for (let a = 0; a < m; a++) {
+    for (let b = a + 1; b < m; b++) considerBlend(pass, x, y, candidates[a]!, candidates[b]!, pr, pg, pb);
+  }
+  return edgeShadeRule(pass, x, y) ? pass.pairLabel : pass.bestLabel;
+}
+
+/** The nearest candidate colour to the pixel (own label wins ties): best, single and no pair yet. */
+function bestSingleColour(pass: EdgeBlendPass, pr: number, pg: number, pb: number): void {
+  const { candidates, candidateCount: m, obs } = pass;
+  let bestLabel = candidates[0]!;
+  let bestResidual = residualSingle(obs, bestLabel, pr, pg, pb);
+  for (let c = 1; c < m; c++) {
+    const r = residualSingle(obs, candidates[c]!, pr, pg, pb);
+    if (r < bestResidual - 1e-9) {
+      bestResidual = r;
+      bestLabel = candidates[c]!;
+    }
+  }
+  pass.bestLabel = pass.singleLabel = bestLabel;
+  pass.bestResidual = pass.singleResidual = bestResidual;
+  pass.pairLabel = -1;
+  pass.pairResidual = Infinity;
+}
+
+/**
+ * The pixel as a blend t·A + (1 − t)·B of candidates la (A) and lb (B): kept as a crisp edge of
+ * two flat colours (edgeShades) when both lie flat right beside it, and as the pixel's label when
+ * it explains the pixel clearly better than any single colour (the side covering at least half,
+ * or the minor side on a thin line's ridge).
+ */
+function considerBlend(pass: EdgeBlendPass, x: number, y: number, la: number, lb: number, pr: number, pg: number, pb: number): void {
+  const obs = pass.obs;
+  const ar = obs[la * 3]!;
+  const ag = obs[la * 3 + 1]!;
+  const ab = obs[la * 3 + 2]!;
+  const dr = ar - obs[lb * 3]!;
+  const dg = ag - obs[lb * 3 + 1]!;
+  const db = ab - obs[lb * 3 + 2]!;
+  const len2 = dr * dr + dg * dg + db * db;
+  if (len2 < 1) return;
+  // t = share of A in the pixel.
+  let t = ((pr - obs[lb * 3]!) * dr + (pg - obs[lb * 3 + 1]!) * dg + (pb - obs[lb * 3 + 2]!) * db) / len2;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const er = pr - (obs[lb * 3]! + t * dr);
+  const eg = pg - (obs[lb * 3 + 1]! + t * dg);
+  const eb = pb - (obs[lb * 3 + 2]! + t * db);
+  const residual = er * er + eg * eg + eb * eb;
+  // Only a crisp edge: both colours lie flat right beside the pixel (a gradient's or a blur's
+  // in-between shades are steps of their own, not an edge of two colours).
+  if (
+    pass.edgeShades &&
+    la !== pass.singleLabel &&
+    lb !== pass.singleLabel &&
+    t > 0.12 &&
+    t < 0.88 &&
+    residual < pass.pairResidual &&
+    flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, la, 2) &&
+    flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, lb, 2)
+  ) {
+    pass.pairResidual = residual;
+    pass.pairLabel = t >= 0.5 ? la : lb;
+  }
+  // A blend must explain the pixel clearly better than any single colour.
+  if (residual < pass.bestResidual * 0.5 - 1e-9) {
+    pass.bestResidual = residual;
+    pass.bestLabel = t >= 0.5 ? la : lb;
+    if (isRidge(pass, x, y, t, la, lb)) pass.bestLabel = t < 0.5 ? la : lb;
+  }
+}
+
+/**
+ * A thin line (less than a pixel wide) is still a line: true when the pixel is a ridge of the
+ * minor colour's coverage across one axis, even under half coverage (then it keeps the minor
+ * colour).
+ */
+function isRidge(pass: EdgeBlendPass, x: number, y: number, t: number, la: number, lb: number): boolean {
+  const share = t < 0.5 ? t : 1 - t;
+  if (share < RIDGE_MIN_COVERAGE) return false;
+  const minor = t < 0.5 ? la : lb;
+  sharesAround(pass.data, pass.width, pass.height, x, y, pass.obs, minor, t < 0.5 ? lb : la, pass.around);
+  const below = share - RIDGE_MARGIN;
+  const around = pass.around;
+  return (around[0]! < below && around[1]! < below) || (around[2]! < below && around[3]! < below);
+}
+
+/**
+ * An edge shade between A and B that happens to match a third palette colour C (a highlight
+ * halfway between them) is still the edge of A and B: labelled C it would become a sliver of C
+ * along the edge. C is really here only where C has flat pixels next to it. True when the pixel
+ * takes the edge's label (pass.pairLabel).
+ */
+function edgeShadeRule(pass: EdgeBlendPass, x: number, y: number): boolean {
+  return (
+    pass.edgeShades &&
+    pass.bestLabel === pass.singleLabel &&
+    pass.pairLabel >= 0 &&
+    pass.singleResidual > 0.5 &&
+    pass.pairResidual < MAX_EDGE_BLEND_RESIDUAL &&
+    !flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, pass.singleLabel)
+  );
 }
 
 /** RGB residual² within which a pixel counts as a two-colour edge blend whatever else it matches. */
