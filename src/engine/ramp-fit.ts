@@ -9,8 +9,8 @@
  * fitted to the bins by least squares (hat functions, a tridiagonal system).
  */
 import { rgbToLab } from './color.js';
-import { hypot2, hypot3 } from './length.js';
-import { MAX_BINS, MAX_STOPS, sameGeometry, thinned, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { hypot3 } from './length.js';
+import { ellipseT, linearT, MAX_BINS, MAX_STOPS, radialT, sameGeometry, STOP_STRIDE, stopChannel, stopCount, stopT, thinned, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 import type { Gradient, GradientStop } from './types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
@@ -61,19 +61,13 @@ function computeT(context: RampContext, s: RampSamples, g: RampGeometry): void {
   const ys = s.y;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
-    for (let i = 0; i < n; i++) t[i] = ux * xs[i]! + uy * ys[i]!;
+    for (let i = 0; i < n; i++) t[i] = linearT(ux, uy, xs[i]!, ys[i]!);
   } else if (g.kind === 'radial') {
     const { cx, cy } = g;
-    for (let i = 0; i < n; i++) t[i] = hypot2(xs[i]! - cx, ys[i]! - cy);
+    for (let i = 0; i < n; i++) t[i] = radialT(cx, cy, xs[i]!, ys[i]!);
   } else {
     const { cx, cy, ux, uy, ratio } = g;
-    for (let i = 0; i < n; i++) {
-      const dx = xs[i]! - cx;
-      const dy = ys[i]! - cy;
-      const u = ux * dx + uy * dy;
-      const v = (ux * dy - uy * dx) / ratio;
-      t[i] = Math.sqrt(u * u + v * v);
-    }
+    for (let i = 0; i < n; i++) t[i] = ellipseT(cx, cy, ux, uy, ratio, xs[i]!, ys[i]!);
   }
   let tMin = Infinity;
   let tMax = -Infinity;
@@ -143,7 +137,7 @@ export function rampError(context: RampContext, s: RampSamples, g: RampGeometry,
 
 /** The ramp's colour at t (stops t, r, g, b; padded beyond the ends) into out[0..2]. */
 export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): void {
-  rampColorOf(stops, 0, stops.length / 4, t, out);
+  rampColorOf(stops, 0, stopCount(stops), t, out);
 }
 
 /**
@@ -153,20 +147,17 @@ export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): 
 export function rampColorOf(stops: Float64Array, first: number, count: number, t: number, out: Float64Array): void {
   // No stops: nothing written (as a view of none would read undefined and write nothing).
   if (count < 1) return;
-  const base = first * 4;
-  const last = count - 1;
-  if (t <= stops[base]!) {
-    out[0] = stops[base + 1]!;
-    out[1] = stops[base + 2]!;
-    out[2] = stops[base + 3]!;
+  const last = first + count - 1;
+  if (t <= stopT(stops, first)) {
+    for (let c = 0; c < 3; c++) out[c] = stopChannel(stops, first, c);
     return;
   }
-  for (let k = 1; k <= last; k++) {
-    const t1 = stops[base + k * 4]!;
+  for (let k = first + 1; k <= last; k++) {
+    const t1 = stopT(stops, k);
     if (t <= t1 || k === last) {
-      const t0 = stops[base + (k - 1) * 4]!;
+      const t0 = stopT(stops, k - 1);
       const f = t >= t1 ? 1 : (t - t0) / (t1 - t0);
-      for (let c = 0; c < 3; c++) out[c] = stops[base + (k - 1) * 4 + 1 + c]! + (stops[base + k * 4 + 1 + c]! - stops[base + (k - 1) * 4 + 1 + c]!) * f;
+      for (let c = 0; c < 3; c++) out[c] = stopChannel(stops, k - 1, c) + (stopChannel(stops, k, c) - stopChannel(stops, k - 1, c)) * f;
       return;
     }
   }
@@ -341,8 +332,8 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
   }
   // A stop no bin weighs on (an empty stretch) gets a tiny pull towards its neighbours' average.
   for (let i = 0; i < k; i++) diag[i]! += 1e-9;
-  const stops = new Float64Array(k * 4);
-  for (let i = 0; i < k; i++) stops[i * 4] = positions[i]!;
+  const stops = new Float64Array(k * STOP_STRIDE);
+  for (let i = 0; i < k; i++) stops[i * STOP_STRIDE] = positions[i]!;
   const cp = new Float64Array(k);
   const dp = new Float64Array(k);
   for (let c = 0; c < 3; c++) {
@@ -356,10 +347,10 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
     }
     // Back substitution.
     let next = dp[k - 1]!;
-    stops[(k - 1) * 4 + 1 + c] = next;
+    stops[(k - 1) * STOP_STRIDE + 1 + c] = next;
     for (let i = k - 2; i >= 0; i--) {
       next = dp[i]! - cp[i]! * next;
-      stops[i * 4 + 1 + c] = next;
+      stops[i * STOP_STRIDE + 1 + c] = next;
     }
   }
   return stops;
@@ -373,17 +364,17 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
  */
 export function toGradient(ramp: FittedRamp, originX: number, originY: number): Gradient {
   const g = ramp.geometry;
-  const count = ramp.stops.length / 4;
+  const count = stopCount(ramp.stops);
   const stops: GradientStop[] = [];
   const stopAt = (k: number, offset: number): GradientStop => ({
     offset,
-    color: { r: byte(ramp.stops[k * 4 + 1]!), g: byte(ramp.stops[k * 4 + 2]!), b: byte(ramp.stops[k * 4 + 3]!), a: 255 },
+    color: { r: byte(stopChannel(ramp.stops, k, 0)), g: byte(stopChannel(ramp.stops, k, 1)), b: byte(stopChannel(ramp.stops, k, 2)), a: 255 },
   });
   if (g.kind === 'linear') {
-    const t0 = ramp.stops[0]!;
-    const t1 = ramp.stops[(count - 1) * 4]!;
-    const tOrigin = g.ux * originX + g.uy * originY;
-    for (let k = 0; k < count; k++) stops.push(stopAt(k, round4((ramp.stops[k * 4]! - t0) / (t1 - t0))));
+    const t0 = stopT(ramp.stops, 0);
+    const t1 = stopT(ramp.stops, count - 1);
+    const tOrigin = linearT(g.ux, g.uy, originX, originY);
+    for (let k = 0; k < count; k++) stops.push(stopAt(k, round4((stopT(ramp.stops, k) - t0) / (t1 - t0))));
     return {
       kind: 'linear',
       x1: originX + g.ux * (t0 - tOrigin),
@@ -393,12 +384,12 @@ export function toGradient(ramp: FittedRamp, originX: number, originY: number): 
       stops,
     };
   }
-  const radius = ramp.stops[(count - 1) * 4]!;
+  const radius = stopT(ramp.stops, count - 1);
   // A first stop within a few per cent of the centre is the centre's colour; further out the
   // centre keeps that colour (a repeated stop at 0).
-  const startsAtCentre = ramp.stops[0]! / radius < RADIAL_CENTRE_SHARE;
+  const startsAtCentre = stopT(ramp.stops, 0) / radius < RADIAL_CENTRE_SHARE;
   if (!startsAtCentre) stops.push(stopAt(0, 0));
-  for (let k = 0; k < count; k++) stops.push(stopAt(k, k === 0 && startsAtCentre ? 0 : round4(Math.max(0, ramp.stops[k * 4]!) / radius)));
+  for (let k = 0; k < count; k++) stops.push(stopAt(k, k === 0 && startsAtCentre ? 0 : round4(Math.max(0, stopT(ramp.stops, k)) / radius)));
   if (g.kind === 'radial') return { kind: 'radial', cx: g.cx, cy: g.cy, r: radius, stops };
   // The first axis's direction in [0°, 180°) (either way along it is the same ellipse).
   let rotationDeg = (Math.atan2(g.uy, g.ux) * 180) / Math.PI;

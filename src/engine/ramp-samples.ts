@@ -196,11 +196,79 @@ export function boundsOf(context: RampContext, s: RampSamples): Bounds {
  * computeT (ramp-fit.ts) repeats these operations in a loop per kind: change both together.
  */
 export function geometryT(g: RampGeometry, x: number, y: number): number {
-  if (g.kind === 'linear') return g.ux * x + g.uy * y;
-  if (g.kind === 'radial') return hypot2(x - g.cx, y - g.cy);
-  const dx = x - g.cx;
-  const dy = y - g.cy;
-  const u = g.ux * dx + g.uy * dy;
-  const v = (g.ux * dy - g.uy * dx) / g.ratio;
+  if (g.kind === 'linear') return linearT(g.ux, g.uy, x, y);
+  if (g.kind === 'radial') return radialT(g.cx, g.cy, x, y);
+  return ellipseT(g.cx, g.cy, g.ux, g.uy, g.ratio, x, y);
+}
+
+// t(x, y) of each kind, written once: geometryT, the packed geometries (packedT) and the ramp
+// fit's loop over samples (ramp-fit.ts computeT) all call these. Plain numbers in and out (V8
+// inlines them; an object read per sample was a new heap number per read).
+
+/** Position (px) along the unit axis (ux, uy). */
+export function linearT(ux: number, uy: number, x: number, y: number): number {
+  return ux * x + uy * y;
+}
+
+/** Distance (px) from the centre (cx, cy). */
+export function radialT(cx: number, cy: number, x: number, y: number): number {
+  return hypot2(x - cx, y - cy);
+}
+
+/** Elliptical distance (px along the first axis (ux, uy)) from the centre (cx, cy); ratio = second axis / first. */
+export function ellipseT(cx: number, cy: number, ux: number, uy: number, ratio: number, x: number, y: number): number {
+  const dx = x - cx;
+  const dy = y - cy;
+  const u = ux * dx + uy * dy;
+  const v = (ux * dy - uy * dx) / ratio;
   return Math.sqrt(u * u + v * v);
+}
+
+/**
+ * Geometries packed in a Float64Array (shaded-regions.ts keeps one per area for the sub-pixel
+ * edges), GEOMETRY_STRIDE numbers each: the kind's code, then its numbers in RampGeometry's order:
+ *   linear:  LINEAR,  ux, uy
+ *   radial:  RADIAL,  cx, cy
+ *   ellipse: ELLIPSE, cx, cy, ux, uy, ratio
+ * Unused slots hold 0.
+ */
+export const GEOMETRY_STRIDE = 6;
+export const GEOMETRY_LINEAR = 0;
+export const GEOMETRY_RADIAL = 1;
+export const GEOMETRY_ELLIPSE = 2;
+
+/** Writes g packed at out[offset …]. */
+export function packGeometry(g: RampGeometry, out: Float64Array, offset: number): void {
+  if (g.kind === 'linear') out.set([GEOMETRY_LINEAR, g.ux, g.uy], offset);
+  else if (g.kind === 'radial') out.set([GEOMETRY_RADIAL, g.cx, g.cy], offset);
+  else out.set([GEOMETRY_ELLIPSE, g.cx, g.cy, g.ux, g.uy, g.ratio], offset);
+}
+
+/** t of (x, y) for the geometry packed at packed[offset …]. */
+export function packedT(packed: Float64Array, offset: number, x: number, y: number): number {
+  const kind = packed[offset]!;
+  if (kind === GEOMETRY_LINEAR) return linearT(packed[offset + 1]!, packed[offset + 2]!, x, y);
+  if (kind === GEOMETRY_RADIAL) return radialT(packed[offset + 1]!, packed[offset + 2]!, x, y);
+  return ellipseT(packed[offset + 1]!, packed[offset + 2]!, packed[offset + 3]!, packed[offset + 4]!, packed[offset + 5]!, x, y);
+}
+
+/**
+ * A ramp's stops packed in a Float64Array, STOP_STRIDE numbers each: t (px), then r, g, b (sRGB
+ * floats), t increasing. Read through these accessors (k counts stops from 0).
+ */
+export const STOP_STRIDE = 4;
+
+export function stopCount(stops: Float64Array): number {
+  return stops.length / STOP_STRIDE;
+}
+export function stopT(stops: Float64Array, k: number): number {
+  return stops[k * STOP_STRIDE]!;
+}
+/** Channel c (0 red, 1 green, 2 blue) of stop k. */
+export function stopChannel(stops: Float64Array, k: number, c: number): number {
+  return stops[k * STOP_STRIDE + 1 + c]!;
+}
+/** t of the last stop. */
+export function lastStopT(stops: Float64Array): number {
+  return stops[stops.length - STOP_STRIDE]!;
 }

@@ -18,7 +18,7 @@ import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
-import { emptySamples, geometryT, joinSamples, RampContext, type RampSamples } from './ramp-samples.js';
+import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, type RampSamples } from './ramp-samples.js';
 import type { Regions } from './regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
@@ -551,8 +551,8 @@ function alike(a: FittedRamp, b: FittedRamp): boolean {
     }
   }
   // Compare the ramps at a few t where both have stops' range (b's t flips with a reversed axis).
-  const from = Math.max(a.stops[0]!, sign > 0 ? b.stops[0]! : -b.stops[b.stops.length - 4]!);
-  const to = Math.min(a.stops[a.stops.length - 4]!, sign > 0 ? b.stops[b.stops.length - 4]! : -b.stops[0]!);
+  const from = Math.max(stopT(a.stops, 0), sign > 0 ? stopT(b.stops, 0) : -lastStopT(b.stops));
+  const to = Math.min(lastStopT(a.stops), sign > 0 ? lastStopT(b.stops) : -stopT(b.stops, 0));
   if (!(to > from)) return false;
   const ca = new Float64Array(3);
   const cb = new Float64Array(3);
@@ -658,7 +658,7 @@ function shadeSpanDe(regionColor: Float64Array, members: readonly number[]): num
 /** Largest ΔE76 between the first stop and any other. */
 function rampSpanDe(ramp: FittedRamp): number {
   const lab = new Float64Array(ramp.stops.length / 4 * 3);
-  for (let k = 0; k < ramp.stops.length / 4; k++) rgbToLab(ramp.stops[k * 4 + 1]!, ramp.stops[k * 4 + 2]!, ramp.stops[k * 4 + 3]!, lab, k * 3);
+  for (let k = 0; k < stopCount(ramp.stops); k++) rgbToLab(stopChannel(ramp.stops, k, 0), stopChannel(ramp.stops, k, 1), stopChannel(ramp.stops, k, 2), lab, k * 3);
   let span = 0;
   for (let k = 1; k < ramp.stops.length / 4; k++) span = Math.max(span, hypot3(lab[k * 3]! - lab[0]!, lab[k * 3 + 1]! - lab[1]!, lab[k * 3 + 2]! - lab[2]!));
   return span;
