@@ -6,6 +6,7 @@
  * the side that covers at least half of it, so anti-aliasing between red and white never becomes
  * a sliver of some unrelated pink that happens to be in the palette.
  */
+import { blendResidualSq, blendShare } from './blend.js';
 import { rgbToLab } from './color.js';
 import type { Palette } from './palette.js';
 import { OPAQUE_ALPHA_MIN } from './profile.js';
@@ -252,18 +253,14 @@ function considerBlend(pass: EdgeBlendPass, x: number, y: number, la: number, lb
   const ar = obs[la * 3]!;
   const ag = obs[la * 3 + 1]!;
   const ab = obs[la * 3 + 2]!;
-  const dr = ar - obs[lb * 3]!;
-  const dg = ag - obs[lb * 3 + 1]!;
-  const db = ab - obs[lb * 3 + 2]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) return;
+  const br = obs[lb * 3]!;
+  const bg = obs[lb * 3 + 1]!;
+  const bb = obs[lb * 3 + 2]!;
   // t = share of A in the pixel.
-  let t = ((pr - obs[lb * 3]!) * dr + (pg - obs[lb * 3 + 1]!) * dg + (pb - obs[lb * 3 + 2]!) * db) / len2;
+  let t = blendShare(pr, pg, pb, ar, ag, ab, br, bg, bb, EDGE_BLEND_MIN_SPAN_SQ);
+  if (Number.isNaN(t)) return;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const er = pr - (obs[lb * 3]! + t * dr);
-  const eg = pg - (obs[lb * 3 + 1]! + t * dg);
-  const eb = pb - (obs[lb * 3 + 2]! + t * db);
-  const residual = er * er + eg * eg + eb * eb;
+  const residual = blendResidualSq(pr, pg, pb, ar, ag, ab, br, bg, bb, t);
   // Only a crisp edge: both colours lie flat right beside the pixel (a gradient's or a blur's
   // in-between shades are steps of their own, not an edge of two colours).
   if (
@@ -319,6 +316,9 @@ function edgeShadeRule(pass: EdgeBlendPass, x: number, y: number): boolean {
   );
 }
 
+/** Two palette colours closer than this (RGB units²) are one colour: no blend of them is measured. */
+const EDGE_BLEND_MIN_SPAN_SQ = 1;
+
 /** RGB residual² within which a pixel counts as a two-colour edge blend whatever else it matches. */
 const MAX_EDGE_BLEND_RESIDUAL = 7 * 7;
 
@@ -353,20 +353,13 @@ const RIDGE_MARGIN = 0.08;
  * returned from a call V8 does not inline is a new heap number.
  */
 function sharesAround(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, obs: Float64Array, a: number, b: number, out: Float64Array): void {
-  const dr = obs[a * 3]! - obs[b * 3]!;
-  const dg = obs[a * 3 + 1]! - obs[b * 3 + 1]!;
-  const db = obs[a * 3 + 2]! - obs[b * 3 + 2]!;
-  const len2 = dr * dr + dg * dg + db * db;
   for (let k = 0; k < 4; k++) {
     const nx = x + AROUND_DX[k]!;
     const ny = y + AROUND_DY[k]!;
-    if (nx < 0 || ny < 0 || nx >= width || ny >= height || len2 < 1) {
-      out[k] = 0;
-      continue;
-    }
     const o = (ny * width + nx) * 4;
-    const t = ((data[o]! - obs[b * 3]!) * dr + (data[o + 1]! - obs[b * 3 + 1]!) * dg + (data[o + 2]! - obs[b * 3 + 2]!) * db) / len2;
-    out[k] = t < 0 ? 0 : t > 1 ? 1 : t;
+    const t = nx < 0 || ny < 0 || nx >= width || ny >= height ? NaN : blendShare(data[o]!, data[o + 1]!, data[o + 2]!, obs[a * 3]!, obs[a * 3 + 1]!, obs[a * 3 + 2]!, obs[b * 3]!, obs[b * 3 + 1]!, obs[b * 3 + 2]!, EDGE_BLEND_MIN_SPAN_SQ);
+    // Outside the picture, or a and b one colour: no share.
+    out[k] = Number.isNaN(t) ? 0 : t < 0 ? 0 : t > 1 ? 1 : t;
   }
 }
 

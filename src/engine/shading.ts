@@ -14,6 +14,7 @@
  * out exactly as without this stage. Pieces of one gradient share it; specks beside an area join
  * it or, as edge blends, the side that covers most of them.
  */
+import { blendResidualSq, blendShare } from './blend.js';
 import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
@@ -272,7 +273,7 @@ function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInp
         // An edge blend between the area and its other neighbour: it goes to the side that
         // covers most of it (the sub-pixel edge then places the border inside it).
         const o = other[r]!;
-        const share = o >= 0 ? blendShare(mr, mg, mb, ramp, regionColor, o) : NaN;
+        const share = o >= 0 ? shareOfRamp(mr, mg, mb, ramp, regionColor, o) : NaN;
         if (Number.isNaN(share)) continue;
         if (share < 0.5) {
           joinInto[r] = o;
@@ -296,18 +297,13 @@ const BLEND_MIN_CONTRAST = 24;
  * The share of colour A (r, g, b of `a`) in a colour m taken as the blend t·A + (1 − t)·B with
  * region `b`'s colour, or NaN when m is not such a blend.
  */
-function blendShare(mr: number, mg: number, mb: number, a: Float64Array, regionColor: Float64Array, b: number): number {
+function shareOfRamp(mr: number, mg: number, mb: number, a: Float64Array, regionColor: Float64Array, b: number): number {
   const br = regionColor[b * 3]!;
   const bg = regionColor[b * 3 + 1]!;
   const bb = regionColor[b * 3 + 2]!;
-  const dr = a[0]! - br;
-  const dg = a[1]! - bg;
-  const db = a[2]! - bb;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < BLEND_MIN_CONTRAST * BLEND_MIN_CONTRAST) return NaN;
-  const t = ((mr - br) * dr + (mg - bg) * dg + (mb - bb) * db) / len2;
-  if (t < -0.1 || t > 1.1) return NaN;
-  const miss = hypot3(mr - (br + t * dr), mg - (bg + t * dg), mb - (bb + t * db));
+  const t = blendShare(mr, mg, mb, a[0]!, a[1]!, a[2]!, br, bg, bb, BLEND_MIN_CONTRAST * BLEND_MIN_CONTRAST);
+  if (Number.isNaN(t) || t < -0.1 || t > 1.1) return NaN;
+  const miss = Math.sqrt(blendResidualSq(mr, mg, mb, a[0]!, a[1]!, a[2]!, br, bg, bb, t));
   return miss <= BLEND_MISS ? t : NaN;
 }
 

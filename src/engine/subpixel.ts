@@ -9,6 +9,7 @@
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
 import type { TileMask } from './profile.js';
+import { blendResidualSq, blendShare } from './blend.js';
 import { hypot3 } from './length.js';
 import { rampColorOfArea, rampT, type AreaRamps } from './shaded-regions.js';
 
@@ -96,6 +97,9 @@ export function latticePoints(graph: ChainGraph, c: number): Float64Array {
 
 /** Coverage of about this size is noise (compression, scanning) when placing a thin line's edges. */
 const THIN_COVERAGE = 0.05;
+
+/** Two colours closer than this (RGB units²) are one colour: no coverage is measured between them. */
+const COVERAGE_MIN_SPAN_SQ = 1;
 
 /** Minimum RGB distance between two region colours for coverage to be trusted. */
 const MIN_CONTRAST = 24;
@@ -300,16 +304,9 @@ function shadedCoverage(scratch: SubpixelScratch, ctx: SampleContext, x: number,
   localColor(ctx, a, x, y, ca);
   localColor(ctx, b, x, y, cb);
   const o = (y * ctx.width + x) * 4;
-  const dr = ca[0]! - cb[0]!;
-  const dg = ca[1]! - cb[1]!;
-  const db = ca[2]! - cb[2]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) {
-    scratch.coverage[0] = 0.5;
-    return;
-  }
-  const t = ((ctx.data[o]! - cb[0]!) * dr + (ctx.data[o + 1]! - cb[1]!) * dg + (ctx.data[o + 2]! - cb[2]!) * db) / len2;
-  scratch.coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
+  const t = blendShare(ctx.data[o]!, ctx.data[o + 1]!, ctx.data[o + 2]!, ca[0]!, ca[1]!, ca[2]!, cb[0]!, cb[1]!, cb[2]!, COVERAGE_MIN_SPAN_SQ);
+  // The two sides one colour here: the edge is halfway.
+  scratch.coverage[0] = Number.isNaN(t) ? 0.5 : t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 
@@ -366,11 +363,8 @@ function coverageOfA(scratch: SubpixelScratch, ctx: SampleContext, x: number, y:
     return;
   }
   const col = ctx.regionColor;
-  const dr = col[a * 3]! - col[b * 3]!;
-  const dg = col[a * 3 + 1]! - col[b * 3 + 1]!;
-  const db = col[a * 3 + 2]! - col[b * 3 + 2]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  const t = ((ctx.data[o]! - col[b * 3]!) * dr + (ctx.data[o + 1]! - col[b * 3 + 1]!) * dg + (ctx.data[o + 2]! - col[b * 3 + 2]!) * db) / len2;
+  // Only regions MIN_CONTRAST apart get here (coveragePoints' contrastOk): no floor needed.
+  const t = blendShare(ctx.data[o]!, ctx.data[o + 1]!, ctx.data[o + 2]!, col[a * 3]!, col[a * 3 + 1]!, col[a * 3 + 2]!, col[b * 3]!, col[b * 3 + 1]!, col[b * 3 + 2]!, 0);
   scratch.coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
@@ -389,18 +383,11 @@ function coverageAgainstDeleted(ctx: SampleContext, o: number, r: number): numbe
   let best = 1;
   let bestMiss = Infinity;
   for (let d = 0; d < deleted.length; d += 3) {
-    const dr = col[r * 3]! - deleted[d]!;
-    const dg = col[r * 3 + 1]! - deleted[d + 1]!;
-    const db = col[r * 3 + 2]! - deleted[d + 2]!;
-    const len2 = dr * dr + dg * dg + db * db;
-    if (len2 < 1) continue;
-    const raw = ((pr - deleted[d]!) * dr + (pg - deleted[d + 1]!) * dg + (pb - deleted[d + 2]!) * db) / len2;
+    const raw = blendShare(pr, pg, pb, col[r * 3]!, col[r * 3 + 1]!, col[r * 3 + 2]!, deleted[d]!, deleted[d + 1]!, deleted[d + 2]!, COVERAGE_MIN_SPAN_SQ);
+    if (Number.isNaN(raw)) continue;
     const t = raw < 0 ? 0 : raw > 1 ? 1 : raw;
     // Distance of the pixel from the blend at t: the deleted colour that explains the pixel best.
-    const er = pr - (deleted[d]! + t * dr);
-    const eg = pg - (deleted[d + 1]! + t * dg);
-    const eb = pb - (deleted[d + 2]! + t * db);
-    const miss = er * er + eg * eg + eb * eb;
+    const miss = blendResidualSq(pr, pg, pb, col[r * 3]!, col[r * 3 + 1]!, col[r * 3 + 2]!, deleted[d]!, deleted[d + 1]!, deleted[d + 2]!, t);
     if (miss < bestMiss) {
       bestMiss = miss;
       best = t;
