@@ -121,8 +121,9 @@ function nearestLab(palette: Palette, lab: Float64Array): number {
  * Relabels non-flat pixels by the best two-colour blend among the labels around them. Per pixel,
  * four rules in turn: gather the labels around it (gatherCandidates); the nearest single colour
  * (bestSingleColour); a blend of two that explains it clearly better, kept on the side that
- * covers at least half of it unless it is a thin line's ridge (considerBlend); and an edge shade
- * between two flat colours that matches a third colour stays their edge (edgeShadeRule).
+ * covers at least half of it unless it is a thin line's ridge (edgePixelLabel, isRidge); and an
+ * edge shade between two flat colours that matches a third colour stays their edge
+ * (isCrispEdge, edgeShadeRule).
  */
 function resolveEdgeBlends(
   data: Uint8Array | Uint8ClampedArray,
@@ -153,9 +154,9 @@ function resolveEdgeBlends(
 }
 
 /**
- * One band's edge-blend pass: its inputs, the scratch its steps share (one per labelRows call,
- * reused from pixel to pixel) and the current pixel's best explanations so far, which the steps
- * leave here rather than return (a pair of numbers per call was garbage in the hottest loop).
+ * One band's edge-blend pass: its inputs and the scratch its steps share (one per labelRows call,
+ * reused from pixel to pixel), with the current pixel's nearest single colour, which
+ * bestSingleColour leaves here rather than return (a pair of numbers per call was garbage).
  */
 class EdgeBlendPass {
   /** The pixel's own label, then each other label around it once (candidateCount of them). */
@@ -163,14 +164,9 @@ class EdgeBlendPass {
   candidateCount = 0;
   /** sharesAround's answers: left, right, above, below. */
   readonly around = new Float64Array(4);
-  /** The best label and its RGB residual² so far; the nearest single colour and its residual. */
-  bestLabel = -1;
-  bestResidual = 0;
+  /** The current pixel's nearest single candidate colour and its RGB residual² (bestSingleColour). */
   singleLabel = -1;
   singleResidual = 0;
-  /** The best crisp edge of two flat colours (edgeShades) and its residual², -1 and ∞ when none. */
-  pairLabel = -1;
-  pairResidual = Infinity;
 
   constructor(
     readonly data: Uint8Array | Uint8ClampedArray,
@@ -210,21 +206,56 @@ function gatherCandidates(pass: EdgeBlendPass, x: number, y: number, own: number
   return m;
 }
 
-/** The label of edge pixel i at (x, y) among its candidates: single colours first, then blends. */
+/**
+ * The label of edge pixel i at (x, y) among its candidates: the nearest single colour first; then
+ * each pair as a blend t·A + (1 − t)·B, kept as a crisp edge of two flat colours (isCrispEdge) and
+ * taken as the label when it explains the pixel clearly better than any single colour (the side
+ * covering at least half, or the minor side on a thin line's ridge); last the edge-shade rule.
+ * The best explanations so far stay in locals (this loop runs per pair of every edge pixel).
+ */
 function edgePixelLabel(pass: EdgeBlendPass, x: number, y: number, i: number): number {
+  const { obs, candidates, data } = pass;
   const o = i * 4;
-  const pr = pass.data[o]!;
-  const pg = pass.data[o + 1]!;
-  const pb = pass.data[o + 2]!;
+  const pr = data[o]!;
+  const pg = data[o + 1]!;
+  const pb = data[o + 2]!;
   bestSingleColour(pass, pr, pg, pb);
-  const { candidates, candidateCount: m } = pass;
+  const singleLabel = pass.singleLabel;
+  let bestLabel = singleLabel;
+  let bestResidual = pass.singleResidual;
+  let pairLabel = -1;
+  let pairResidual = Infinity;
+  const m = pass.candidateCount;
   for (let a = 0; a < m; a++) {
-    for (let b = a + 1; b < m; b++) considerBlend(pass, x, y, candidates[a]!, candidates[b]!, pr, pg, pb);
+    const la = candidates[a]!;
+    const ar = obs[la * 3]!;
+    const ag = obs[la * 3 + 1]!;
+    const ab = obs[la * 3 + 2]!;
+    for (let b = a + 1; b < m; b++) {
+      const lb = candidates[b]!;
+      const br = obs[lb * 3]!;
+      const bg = obs[lb * 3 + 1]!;
+      const bb = obs[lb * 3 + 2]!;
+      // t = share of A in the pixel.
+      let t = blendShare(pr, pg, pb, ar, ag, ab, br, bg, bb, EDGE_BLEND_MIN_SPAN_SQ);
+      if (Number.isNaN(t)) continue;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      const residual = blendResidualSq(pr, pg, pb, ar, ag, ab, br, bg, bb, t);
+      if (pass.edgeShades && la !== singleLabel && lb !== singleLabel && t > 0.12 && t < 0.88 && residual < pairResidual && isCrispEdge(pass, x, y, la, lb)) {
+        pairResidual = residual;
+        pairLabel = t >= 0.5 ? la : lb;
+      }
+      // A blend must explain the pixel clearly better than any single colour.
+      if (residual < bestResidual * 0.5 - 1e-9) {
+        bestResidual = residual;
+        bestLabel = isRidge(pass, x, y, t, la, lb) ? (t < 0.5 ? la : lb) : t >= 0.5 ? la : lb;
+      }
+    }
   }
-  return edgeShadeRule(pass, x, y) ? pass.pairLabel : pass.bestLabel;
+  return edgeShadeRule(pass, x, y, bestLabel, pass.singleResidual, pairLabel, pairResidual) ? pairLabel : bestLabel;
 }
 
-/** The nearest candidate colour to the pixel (own label wins ties): best, single and no pair yet. */
+/** The nearest candidate colour to the pixel (own label wins ties), left in pass.singleLabel and singleResidual. */
 function bestSingleColour(pass: EdgeBlendPass, pr: number, pg: number, pb: number): void {
   const { candidates, candidateCount: m, obs } = pass;
   let bestLabel = candidates[0]!;
@@ -236,52 +267,16 @@ function bestSingleColour(pass: EdgeBlendPass, pr: number, pg: number, pb: numbe
       bestLabel = candidates[c]!;
     }
   }
-  pass.bestLabel = pass.singleLabel = bestLabel;
-  pass.bestResidual = pass.singleResidual = bestResidual;
-  pass.pairLabel = -1;
-  pass.pairResidual = Infinity;
+  pass.singleLabel = bestLabel;
+  pass.singleResidual = bestResidual;
 }
 
 /**
- * The pixel as a blend t·A + (1 − t)·B of candidates la (A) and lb (B): kept as a crisp edge of
- * two flat colours (edgeShades) when both lie flat right beside it, and as the pixel's label when
- * it explains the pixel clearly better than any single colour (the side covering at least half,
- * or the minor side on a thin line's ridge).
+ * Only a crisp edge: both colours lie flat right beside the pixel (a gradient's or a blur's
+ * in-between shades are steps of their own, not an edge of two colours).
  */
-function considerBlend(pass: EdgeBlendPass, x: number, y: number, la: number, lb: number, pr: number, pg: number, pb: number): void {
-  const obs = pass.obs;
-  const ar = obs[la * 3]!;
-  const ag = obs[la * 3 + 1]!;
-  const ab = obs[la * 3 + 2]!;
-  const br = obs[lb * 3]!;
-  const bg = obs[lb * 3 + 1]!;
-  const bb = obs[lb * 3 + 2]!;
-  // t = share of A in the pixel.
-  let t = blendShare(pr, pg, pb, ar, ag, ab, br, bg, bb, EDGE_BLEND_MIN_SPAN_SQ);
-  if (Number.isNaN(t)) return;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const residual = blendResidualSq(pr, pg, pb, ar, ag, ab, br, bg, bb, t);
-  // Only a crisp edge: both colours lie flat right beside the pixel (a gradient's or a blur's
-  // in-between shades are steps of their own, not an edge of two colours).
-  if (
-    pass.edgeShades &&
-    la !== pass.singleLabel &&
-    lb !== pass.singleLabel &&
-    t > 0.12 &&
-    t < 0.88 &&
-    residual < pass.pairResidual &&
-    flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, la, 2) &&
-    flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, lb, 2)
-  ) {
-    pass.pairResidual = residual;
-    pass.pairLabel = t >= 0.5 ? la : lb;
-  }
-  // A blend must explain the pixel clearly better than any single colour.
-  if (residual < pass.bestResidual * 0.5 - 1e-9) {
-    pass.bestResidual = residual;
-    pass.bestLabel = t >= 0.5 ? la : lb;
-    if (isRidge(pass, x, y, t, la, lb)) pass.bestLabel = t < 0.5 ? la : lb;
-  }
+function isCrispEdge(pass: EdgeBlendPass, x: number, y: number, la: number, lb: number): boolean {
+  return flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, la, 2) && flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, lb, 2);
 }
 
 /**
@@ -303,15 +298,15 @@ function isRidge(pass: EdgeBlendPass, x: number, y: number, t: number, la: numbe
  * An edge shade between A and B that happens to match a third palette colour C (a highlight
  * halfway between them) is still the edge of A and B: labelled C it would become a sliver of C
  * along the edge. C is really here only where C has flat pixels next to it. True when the pixel
- * takes the edge's label (pass.pairLabel).
+ * takes the edge's label (pairLabel) instead of bestLabel.
  */
-function edgeShadeRule(pass: EdgeBlendPass, x: number, y: number): boolean {
+function edgeShadeRule(pass: EdgeBlendPass, x: number, y: number, bestLabel: number, singleResidual: number, pairLabel: number, pairResidual: number): boolean {
   return (
     pass.edgeShades &&
-    pass.bestLabel === pass.singleLabel &&
-    pass.pairLabel >= 0 &&
-    pass.singleResidual > 0.5 &&
-    pass.pairResidual < MAX_EDGE_BLEND_RESIDUAL &&
+    bestLabel === pass.singleLabel &&
+    pairLabel >= 0 &&
+    singleResidual > 0.5 &&
+    pairResidual < MAX_EDGE_BLEND_RESIDUAL &&
     !flatNeighbour(pass.nearest, pass.nearestBase, pass.spread, pass.width, pass.height, x, y, pass.singleLabel)
   );
 }
