@@ -31,6 +31,8 @@ const PHONES = [
   { width: 320, height: 568 },
   { width: 390, height: 844 },
 ] as const;
+/** What the view-order check measures: the input bar, the status, the viewer, the presets, the options form. */
+const MEASURED = ['.input-bar', '[role="status"]', '.viewer', '.presets', 'form.options'];
 /** The panels under the viewer that a visitor who only traces does not need. */
 const PANEL_TITLES = ['Local service', 'Real service (Vectorizer.AI)', 'Reproduce this result', 'Many images'];
 
@@ -143,6 +145,10 @@ export async function runChecks(ctx: E2eContext, report: Report): Promise<CheckR
         async run() {
           await upload(page, 'fixture.png', fixturePng);
           await waitForDone(page);
+          // Every element measured must be on the page first: the presets and the options form
+          // can still be rendering when the trace is done on a loaded machine (they then measured
+          // as missing: {"presets":null,"options":null}).
+          await page.waitForFunction((selectors) => selectors.every((selector) => document.querySelector(selector) !== null), MEASURED);
           const boxes = await page.evaluate(() => {
             const top = (selector: string) => {
               const el = document.querySelector(selector);

@@ -39,26 +39,41 @@ export interface FittedChain {
   readonly primitive?: ShapePrimitive;
 }
 
-// Scratch of the fitters, reused from chain to chain (a fit runs start to end on one thread and
-// never re-enters itself): the garbage of per-span arrays, tuples and segment objects was most
-// of the engine's allocation.
-/** Segments of the chain being fitted; `take` hands them to the chain. */
-const chainOut = new SegmentBuilder();
-/** A span's pieces before mergePieces, and the sample each one ends at. */
-const pieces = new SegmentBuilder();
-let pieceEnds = new Int32Array(64);
-/** mergePieces' candidate for two neighbours as one piece. */
-const candidate = new SegmentBuilder();
-/** Chord parameters of the samples being fitted (used before any recursion, never after). */
-let params = new Float64Array(256);
-/** The cubic being fitted, 8 numbers: P0, P1, P2, P3. */
-const bez = new Float64Array(8);
-/** Turn per sample (findCorners), a closed loop rotated to its first corner, sharpenTips' vertices. */
-let turns = new Float64Array(256);
-let rotatedBuf = new Float64Array(512);
-let tipX = new Float64Array(64);
-let tipY = new Float64Array(64);
-let tipKeep = new Uint8Array(64);
+/**
+ * The fitters' scratch and their multi-value results, reused from chain to chain: one per fitting
+ * thread's part (jobs.ts makes one per part, tests one per call), passed down to every step. The
+ * garbage of per-span arrays, tuples and segment objects was most of the engine's allocation, so
+ * the buffers grow and stay; a fit runs start to end on one thread and never re-enters itself.
+ */
+export class FitScratch {
+  /** Segments of the chain being fitted; `take` hands them to the chain. */
+  readonly chainOut = new SegmentBuilder();
+  /** A span's pieces before mergePieces, and the sample each one ends at. */
+  readonly pieces = new SegmentBuilder();
+  pieceEnds = new Int32Array(64);
+  /** mergePieces' candidate for two neighbours as one piece. */
+  readonly candidate = new SegmentBuilder();
+  /** Chord parameters of the samples being fitted (used before any recursion, never after). */
+  params = new Float64Array(256);
+  /** The cubic being fitted, 8 numbers: P0, P1, P2, P3. */
+  readonly bez = new Float64Array(8);
+  /** Turn per sample (findCorners), a closed loop rotated to its first corner, sharpenTips' vertices. */
+  turns = new Float64Array(256);
+  rotatedBuf = new Float64Array(512);
+  tipX = new Float64Array(64);
+  tipY = new Float64Array(64);
+  tipKeep = new Uint8Array(64);
+  /** fitLine's line: a point on it (its samples' mean) and its unit direction. */
+  lineX = 0;
+  lineY = 0;
+  lineDX = 0;
+  lineDY = 0;
+  /** The unit vector the tangent functions and normalize leave (read right after the call). */
+  unitX = 1;
+  unitY = 0;
+  /** The sample maxCubicError found farthest from the curve (read right after the call). */
+  worstSample = 0;
+}
 
 /** A Float64Array of at least n numbers: `buf` itself, or a larger one (contents dropped). */
 function atLeast(buf: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
@@ -72,10 +87,10 @@ function atLeast(buf: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayB
  * parallel, so the corners are where the direction turns. A closed chain starts at its first
  * corner. (A list of its vertices was most of pixel art's garbage: it has hundreds of thousands.)
  */
-export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array, from: number, to: number, closed: boolean): FittedChain {
+export function fitLatticeSteps(s: FitScratch, startX: number, startY: number, dirs: Uint8Array, from: number, to: number, closed: boolean): FittedChain {
   const steps = to - from;
   const n = closed ? steps : steps + 1;
-  const segments = chainOut;
+  const segments = s.chainOut;
   segments.truncate(0);
   let x = startX;
   let y = startY;
@@ -108,37 +123,37 @@ export function fitLatticeSteps(startX: number, startY: number, dirs: Uint8Array
  * `shape`, when given, is tried on a closed loop that is not round, before any span is fitted: a
  * shape it returns replaces the whole loop, so the spans it would have replaced are never fitted.
  */
-export function fitChain(input: Float64Array, closed: boolean, options: FitOptions, shape?: (loop: Float64Array) => FittedChain | undefined): FittedChain {
+export function fitChain(s: FitScratch, input: Float64Array, closed: boolean, options: FitOptions, shape?: (loop: Float64Array) => FittedChain | undefined): FittedChain {
   let points = input;
   // `points` is replaced (not mutated) when corners are sharpened.
   const n = points.length / 2;
   if (n < 2) return { startX: points[0] ?? 0, startY: points[1] ?? 0, segments: EMPTY_PATH };
-  const corners = findCorners(points, closed, options.cornerAngleDeg);
+  const corners = findCorners(s, points, closed, options.cornerAngleDeg);
   // Only a corner-free closed loop can be a circle or an ellipse.
   if (closed && corners.length === 0) {
-    const round = fitRoundLoop(points, options);
+    const round = fitRoundLoop(s, points, options);
     if (round) return round;
   }
   if (closed && shape) {
     const found = shape(points);
     if (found) return found;
   }
-  points = sharpenCorners(points, corners, closed);
-  chainOut.truncate(0);
+  points = sharpenCorners(s, points, corners, closed);
+  s.chainOut.truncate(0);
   if (!closed) {
     // Spans between the corners, from sample 0 to sample n − 1.
     let from = 0;
     for (const i of corners) {
       if (i <= 0 || i >= n - 1) continue;
-      fitSpan(points, from, i, options.tolerancePx, false);
+      fitSpan(s, points, from, i, options.tolerancePx, false);
       from = i;
     }
-    fitSpan(points, from, n - 1, options.tolerancePx, false);
-    return sharpenTips(points[0]!, points[1]!, false);
+    fitSpan(s, points, from, n - 1, options.tolerancePx, false);
+    return sharpenTips(s, points[0]!, points[1]!, false);
   }
   // Closed: rotate so the loop starts at a corner (or at sample 0), then close it.
   const start = corners.length > 0 ? corners[0]! : 0;
-  const rotated = (rotatedBuf = atLeast(rotatedBuf, (n + 1) * 2));
+  const rotated = (s.rotatedBuf = atLeast(s.rotatedBuf, (n + 1) * 2));
   for (let i = 0; i <= n; i++) {
     const j = (start + i) % n;
     rotated[i * 2] = points[j * 2]!;
@@ -154,11 +169,11 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
   const smoothSeam = corners.length === 0;
   let from = 0;
   for (const i of inner) {
-    fitSpan(rotated, from, i, options.tolerancePx, smoothSeam);
+    fitSpan(s, rotated, from, i, options.tolerancePx, smoothSeam);
     from = i;
   }
-  fitSpan(rotated, from, n, options.tolerancePx, smoothSeam);
-  return sharpenTips(rotated[0]!, rotated[1]!, true);
+  fitSpan(s, rotated, from, n, options.tolerancePx, smoothSeam);
+  return sharpenTips(s, rotated[0]!, rotated[1]!, true);
 }
 
 /**
@@ -166,22 +181,22 @@ export function fitChain(input: Float64Array, closed: boolean, options: FitOptio
  * the true corner. Move each corner sample to the intersection of lines fitted (least squares)
  * to the runs on either side, when the runs are straight enough and the point stays near.
  */
-function sharpenCorners(p: Float64Array, corners: readonly number[], closed: boolean): Float64Array {
+function sharpenCorners(s: FitScratch, p: Float64Array, corners: readonly number[], closed: boolean): Float64Array {
   if (corners.length === 0) return p;
   const n = p.length / 2;
   const out = Float64Array.from(p);
   const run = 4;
   for (const c of corners) {
-    if (!fitLine(p, c, -1, run, n, closed)) continue;
-    const ax = lineX;
-    const ay = lineY;
-    const adx = lineDX;
-    const ady = lineDY;
-    if (!fitLine(p, c, 1, run, n, closed)) continue;
-    const bx = lineX;
-    const by = lineY;
-    const bdx = lineDX;
-    const bdy = lineDY;
+    if (!fitLine(s, p, c, -1, run, n, closed)) continue;
+    const ax = s.lineX;
+    const ay = s.lineY;
+    const adx = s.lineDX;
+    const ady = s.lineDY;
+    if (!fitLine(s, p, c, 1, run, n, closed)) continue;
+    const bx = s.lineX;
+    const by = s.lineY;
+    const bdx = s.lineDX;
+    const bdy = s.lineDY;
     // Intersect the lines (point + direction form).
     const denom = adx * bdy - ady * bdx;
     if (Math.abs(denom) < 0.3) continue; // nearly parallel: no well-defined corner
@@ -195,12 +210,6 @@ function sharpenCorners(p: Float64Array, corners: readonly number[], closed: boo
   return out;
 }
 
-/** fitLine's line: a point on it (its samples' mean) and its unit direction. */
-let lineX = 0;
-let lineY = 0;
-let lineDX = 0;
-let lineDY = 0;
-
 /** Sample k (1 … run) beside sample c in direction dir, wrapped around a closed loop; -1 past an open end. */
 function besideSample(c: number, dir: number, k: number, n: number, closed: boolean): number {
   const j = c + dir * k;
@@ -212,7 +221,7 @@ function besideSample(c: number, dir: number, k: number, n: number, closed: bool
  * Least-squares line through `run` samples beside sample c (excluding c), left in lineX … lineDY;
  * false if there are fewer than 3 of them or they are bent.
  */
-function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number, closed: boolean): boolean {
+function fitLine(s: FitScratch, p: Float64Array, c: number, dir: number, run: number, n: number, closed: boolean): boolean {
   // The samples are the first `count` of besideSample(…, 1 … run): an open chain's end stops them.
   let count = 0;
   while (count < run && besideSample(c, dir, count + 1, n, closed) >= 0) count++;
@@ -247,10 +256,10 @@ function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number
     worst = Math.max(worst, Math.abs(-(p[j * 2]! - mx) * dy + (p[j * 2 + 1]! - my) * dx));
   }
   if (worst > 0.3) return false;
-  lineX = mx;
-  lineY = my;
-  lineDX = dx;
-  lineDY = dy;
+  s.lineX = mx;
+  s.lineY = my;
+  s.lineDX = dx;
+  s.lineDY = dy;
   return true;
 }
 
@@ -260,13 +269,13 @@ function fitLine(p: Float64Array, c: number, dir: number, run: number, n: number
  * sharp angle, the short line is replaced by the point where the two long lines cross, if that
  * point is near (< 3 px). Closed polygons are treated cyclically.
  */
-function sharpenTips(startX: number, startY: number, closed: boolean): FittedChain {
-  const segs = chainOut;
+function sharpenTips(s: FitScratch, startX: number, startY: number, closed: boolean): FittedChain {
+  const segs = s.chainOut;
   const n = segs.length;
   if (n < 3 || !segs.allOfKind(SEGMENT_LINE)) return { startX, startY, segments: segs.take(0) };
   // Vertices v[0..n]: v[0] is the start, v[k] the end of segment k-1 (closed: v[n] === v[0]).
-  const vx = (tipX = atLeast(tipX, n + 1));
-  const vy = (tipY = atLeast(tipY, n + 1));
+  const vx = (s.tipX = atLeast(s.tipX, n + 1));
+  const vy = (s.tipY = atLeast(s.tipY, n + 1));
   vx[0] = startX;
   vy[0] = startY;
   for (let k = 0; k < n; k++) {
@@ -274,8 +283,8 @@ function sharpenTips(startX: number, startY: number, closed: boolean): FittedCha
     vy[k + 1] = segs.y(k);
   }
   const count = closed ? n : n + 1;
-  if (tipKeep.length < count) tipKeep = new Uint8Array(Math.max(count, tipKeep.length * 2));
-  const keep = tipKeep;
+  if (s.tipKeep.length < count) s.tipKeep = new Uint8Array(Math.max(count, s.tipKeep.length * 2));
+  const keep = s.tipKeep;
   keep.fill(1, 0, count);
   for (let i = 0; i < count; i++) {
     // Closed polygons index cyclically.
@@ -325,19 +334,19 @@ function sharpenTips(startX: number, startY: number, closed: boolean): FittedCha
 const SURE_CORNER_RAD = (65 * Math.PI) / 180;
 
 /** Indices of corner samples (ascending). */
-export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: number): number[] {
+export function findCorners(s: FitScratch, p: Float64Array, closed: boolean, cornerAngleDeg: number): number[] {
   const n = p.length / 2;
   if (n < 5) return [];
-  const s = n >= 12 ? 3 : 2;
+  const windowSamples = n >= 12 ? 3 : 2;
   const threshold = (cornerAngleDeg * Math.PI) / 180;
-  const turn = (turns = atLeast(turns, n));
-  for (let i = 0; i < n; i++) turn[i] = !closed && (i < 1 || i > n - 2) ? 0 : turnAt(p, n, closed, i, s);
+  const turn = (s.turns = atLeast(s.turns, n));
+  for (let i = 0; i < n; i++) turn[i] = !closed && (i < 1 || i > n - 2) ? 0 : turnAt(p, n, closed, i, windowSamples);
   const corners: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = turn[i]!;
     if (t < threshold) continue;
     let isMax = true;
-    for (let k = -s; k <= s && isMax; k++) {
+    for (let k = -windowSamples; k <= windowSamples && isMax; k++) {
       if (k === 0) continue;
       const j = closed ? wrapIndex(i + k, n) : i + k;
       if (j < 0 || j >= n) continue;
@@ -346,7 +355,7 @@ export function findCorners(p: Float64Array, closed: boolean, cornerAngleDeg: nu
     }
     if (!isMax) continue;
     // Scale-ratio test: an arc turns about twice as much over twice the window; a corner not.
-    const wide = turnAt(p, n, closed, i, 2 * s);
+    const wide = turnAt(p, n, closed, i, 2 * windowSamples);
     // A sharp turn is a corner whatever the wider window says: that window may already reach
     // the next corner of a small feature (a star arm a dozen pixels long).
     if (wide > t * 1.6 && t < SURE_CORNER_RAD) continue;
@@ -385,30 +394,30 @@ function turnAt(p: Float64Array, n: number, closed: boolean, i: number, w: numbe
  * Fits samples first..last (inclusive) and appends segments ending at sample `last` to chainOut.
  * Tangents travel as plain numbers (x, y pairs), not tuples: a pair per call was garbage.
  */
-function fitSpan(p: Float64Array, first: number, last: number, tolerance: number, smoothSeam: boolean): void {
-  if (smoothSeam) seamTangent(p, first, last, true);
-  else endTangent(p, first, last, true);
-  const t0x = unitX;
-  const t0y = unitY;
-  if (smoothSeam) seamTangent(p, first, last, false);
-  else endTangent(p, first, last, false);
-  const t1x = unitX;
-  const t1y = unitY;
-  pieces.truncate(0);
-  fitCubicRecursive(p, first, last, t0x, t0y, t1x, t1y, tolerance, 0);
-  mergePieces(p, first, t0x, t0y, t1x, t1y, tolerance);
-  chainOut.appendFrom(pieces);
+function fitSpan(s: FitScratch, p: Float64Array, first: number, last: number, tolerance: number, smoothSeam: boolean): void {
+  if (smoothSeam) seamTangent(s, p, first, last, true);
+  else endTangent(s, p, first, last, true);
+  const t0x = s.unitX;
+  const t0y = s.unitY;
+  if (smoothSeam) seamTangent(s, p, first, last, false);
+  else endTangent(s, p, first, last, false);
+  const t1x = s.unitX;
+  const t1y = s.unitY;
+  s.pieces.truncate(0);
+  fitCubicRecursive(s, p, first, last, t0x, t0y, t1x, t1y, tolerance, 0);
+  mergePieces(s, p, first, t0x, t0y, t1x, t1y, tolerance);
+  s.chainOut.appendFrom(s.pieces);
 }
 
 /** Appends a piece's end sample to pieceEnds (pieces and pieceEnds grow together). */
-function pushEnd(sample: number): void {
-  const k = pieces.length - 1;
-  if (k >= pieceEnds.length) {
-    const grown = new Int32Array(pieceEnds.length * 2);
-    grown.set(pieceEnds);
-    pieceEnds = grown;
+function pushEnd(s: FitScratch, sample: number): void {
+  const k = s.pieces.length - 1;
+  if (k >= s.pieceEnds.length) {
+    const grown = new Int32Array(s.pieceEnds.length * 2);
+    grown.set(s.pieceEnds);
+    s.pieceEnds = grown;
   }
-  pieceEnds[k] = sample;
+  s.pieceEnds[k] = sample;
 }
 
 /**
@@ -417,28 +426,28 @@ function pushEnd(sample: number): void {
  * at its outer ends) and kept merged when that piece is still within the tolerance. Fewer nodes
  * for the same error budget. `pieceEnds[i]` is the sample where piece i ends; both are updated.
  */
-function mergePieces(p: Float64Array, first: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): void {
-  const ends = pieceEnds;
-  const last = ends[pieces.length - 1]!;
+function mergePieces(s: FitScratch, p: Float64Array, first: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): void {
+  const ends = s.pieceEnds;
+  const last = ends[s.pieces.length - 1]!;
   let k = 0;
-  while (k + 1 < pieces.length) {
+  while (k + 1 < s.pieces.length) {
     const from = k === 0 ? first : ends[k - 1]!;
     const to = ends[k + 1]!;
-    pieceTangent(p, from, true, first, last, t0x, t0y, t1x, t1y);
-    const sx = unitX;
-    const sy = unitY;
+    pieceTangent(s, p, from, true, first, last, t0x, t0y, t1x, t1y);
+    const sx = s.unitX;
+    const sy = s.unitY;
     let ex = t1x;
     let ey = t1y;
     if (to !== last) {
-      pieceTangent(p, to, false, first, last, t0x, t0y, t1x, t1y);
-      ex = unitX;
-      ey = unitY;
+      pieceTangent(s, p, to, false, first, last, t0x, t0y, t1x, t1y);
+      ex = s.unitX;
+      ey = s.unitY;
     }
     // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
     // a node but no bytes.
-    if (fitOnePiece(p, from, to, sx, sy, ex, ey, tolerance) && pieceCost(candidate.code(0)) < pieceCost(pieces.code(k)) + pieceCost(pieces.code(k + 1))) {
-      pieces.mergePair(k, candidate, 0);
-      ends.copyWithin(k, k + 1, pieces.length + 1);
+    if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance) && pieceCost(s.candidate.code(0)) < pieceCost(s.pieces.code(k)) + pieceCost(s.pieces.code(k + 1))) {
+      s.pieces.mergePair(k, s.candidate, 0);
+      ends.copyWithin(k, k + 1, s.pieces.length + 1);
       if (k > 0) k--; // the merged piece may now merge with its left neighbour
     } else k++;
   }
@@ -448,21 +457,21 @@ function mergePieces(p: Float64Array, first: number, t0x: number, t0y: number, t
  * mergePieces' tangent at sample i, pointing into the piece that starts (atStart) or ends there,
  * left in unitX, unitY: the span's own end tangents at its ends, else the central difference.
  */
-function pieceTangent(p: Float64Array, i: number, atStart: boolean, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): void {
+function pieceTangent(s: FitScratch, p: Float64Array, i: number, atStart: boolean, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): void {
   if (i === first) {
-    unitX = t0x;
-    unitY = t0y;
+    s.unitX = t0x;
+    s.unitY = t0y;
     return;
   }
   if (i === last) {
-    unitX = -t1x;
-    unitY = -t1y;
+    s.unitX = -t1x;
+    s.unitY = -t1y;
     return;
   }
-  normalize(p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
+  normalize(s, p[(i + 1) * 2]! - p[(i - 1) * 2]!, p[(i + 1) * 2 + 1]! - p[(i - 1) * 2 + 1]!);
   if (!atStart) {
-    unitX = -unitX;
-    unitY = -unitY;
+    s.unitX = -s.unitX;
+    s.unitY = -s.unitY;
   }
 }
 
@@ -472,89 +481,85 @@ function pieceCost(code: SegmentCode): number {
 }
 
 /** One line or one curve through samples from..to within the tolerance, as `candidate`'s only segment; false if none. */
-function fitOnePiece(p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): boolean {
-  candidate.truncate(0);
+function fitOnePiece(s: FitScratch, p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): boolean {
+  s.candidate.truncate(0);
   if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) {
-    candidate.line(p[to * 2]!, p[to * 2 + 1]!);
+    s.candidate.line(p[to * 2]!, p[to * 2 + 1]!);
     return true;
   }
-  const u = chordParameters(p, from, to);
-  leastSquaresCubic(p, from, to, u, t0x, t0y, t1x, t1y);
-  let err = maxCubicError(p, from, to, u, bez);
+  const u = chordParameters(s, p, from, to);
+  leastSquaresCubic(s, p, from, to, u, t0x, t0y, t1x, t1y);
+  let err = maxCubicError(s, p, from, to, u, s.bez);
   for (let iter = 0; iter < 4 && err > tolerance && err <= tolerance * 6; iter++) {
-    reparameterize(p, from, to, u, bez);
-    leastSquaresCubic(p, from, to, u, t0x, t0y, t1x, t1y);
-    err = maxCubicError(p, from, to, u, bez);
+    reparameterize(p, from, to, u, s.bez);
+    leastSquaresCubic(s, p, from, to, u, t0x, t0y, t1x, t1y);
+    err = maxCubicError(s, p, from, to, u, s.bez);
   }
   if (err > tolerance) return false;
-  pushCubic(candidate, bez, tolerance);
+  pushCubic(s.candidate, s.bez, tolerance);
   return true;
 }
 
-/** The unit vector the tangent functions and normalize leave (read right after the call). */
-let unitX = 1;
-let unitY = 0;
-
-function endTangent(p: Float64Array, first: number, last: number, atStart: boolean): void {
+function endTangent(s: FitScratch, p: Float64Array, first: number, last: number, atStart: boolean): void {
   const span = last - first;
   const k = Math.max(1, Math.min(3, span));
   const a = atStart ? first : last;
   const b = atStart ? first + k : last - k;
-  normalize(p[b * 2]! - p[a * 2]!, p[b * 2 + 1]! - p[a * 2 + 1]!);
+  normalize(s, p[b * 2]! - p[a * 2]!, p[b * 2 + 1]! - p[a * 2 + 1]!);
 }
 
 /** Tangent at the seam of a corner-free closed loop: central difference across the seam. */
-function seamTangent(p: Float64Array, first: number, last: number, atStart: boolean): void {
+function seamTangent(s: FitScratch, p: Float64Array, first: number, last: number, atStart: boolean): void {
   const k = Math.max(1, Math.min(2, Math.floor((last - first) / 4)));
   const ax = p[(last - k) * 2]!;
   const ay = p[(last - k) * 2 + 1]!;
   const bx = p[(first + k) * 2]!;
   const by = p[(first + k) * 2 + 1]!;
-  normalize(bx - ax, by - ay);
+  normalize(s, bx - ax, by - ay);
   if (!atStart) {
-    unitX = -unitX;
-    unitY = -unitY;
+    s.unitX = -s.unitX;
+    s.unitY = -s.unitY;
   }
 }
 
-function normalize(x: number, y: number): void {
+function normalize(s: FitScratch, x: number, y: number): void {
   const l = hypot2(x, y);
   if (l < 1e-12) {
-    unitX = 1;
-    unitY = 0;
+    s.unitX = 1;
+    s.unitY = 0;
   } else {
-    unitX = x / l;
-    unitY = y / l;
+    s.unitX = x / l;
+    s.unitY = y / l;
   }
 }
 
 /** Schneider's recursion over samples first..last; appends to `pieces` and pieceEnds. */
-function fitCubicRecursive(p: Float64Array, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, depth: number): void {
+function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, depth: number): void {
   const x3 = p[last * 2]!;
   const y3 = p[last * 2 + 1]!;
   if (last - first <= 1 || maxLineDistance(p, first, last) <= tolerance) {
-    pieces.line(x3, y3);
-    pushEnd(last);
+    s.pieces.line(x3, y3);
+    pushEnd(s, last);
     return;
   }
-  const u = chordParameters(p, first, last);
-  leastSquaresCubic(p, first, last, u, t0x, t0y, t1x, t1y);
-  let err = maxCubicError(p, first, last, u, bez);
-  let worst = worstSample;
+  const u = chordParameters(s, p, first, last);
+  leastSquaresCubic(s, p, first, last, u, t0x, t0y, t1x, t1y);
+  let err = maxCubicError(s, p, first, last, u, s.bez);
+  let worst = s.worstSample;
   if (err <= tolerance) {
-    pushCubic(pieces, bez, tolerance);
-    pushEnd(last);
+    pushCubic(s.pieces, s.bez, tolerance);
+    pushEnd(s, last);
     return;
   }
   if (err <= tolerance * 6) {
     for (let iter = 0; iter < 4; iter++) {
-      reparameterize(p, first, last, u, bez);
-      leastSquaresCubic(p, first, last, u, t0x, t0y, t1x, t1y);
-      err = maxCubicError(p, first, last, u, bez);
-      worst = worstSample;
+      reparameterize(p, first, last, u, s.bez);
+      leastSquaresCubic(s, p, first, last, u, t0x, t0y, t1x, t1y);
+      err = maxCubicError(s, p, first, last, u, s.bez);
+      worst = s.worstSample;
       if (err <= tolerance) {
-        pushCubic(pieces, bez, tolerance);
-        pushEnd(last);
+        pushCubic(s.pieces, s.bez, tolerance);
+        pushEnd(s, last);
         return;
       }
     }
@@ -562,18 +567,18 @@ function fitCubicRecursive(p: Float64Array, first: number, last: number, t0x: nu
   if (depth > 40) {
     // Pathological input: fall back to the polyline, which is exact at the samples.
     for (let i = first + 1; i <= last; i++) {
-      pieces.line(p[i * 2]!, p[i * 2 + 1]!);
-      pushEnd(i);
+      s.pieces.line(p[i * 2]!, p[i * 2 + 1]!);
+      pushEnd(s, i);
     }
     return;
   }
   // `u` and `bez` are scratch: nothing below reads them after the first recursive call.
   const split = Math.min(last - 1, Math.max(first + 1, worst));
-  normalize(p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
-  const tcx = unitX;
-  const tcy = unitY;
-  fitCubicRecursive(p, first, split, t0x, t0y, tcx, tcy, tolerance, depth + 1);
-  fitCubicRecursive(p, split, last, -tcx, -tcy, t1x, t1y, tolerance, depth + 1);
+  normalize(s, p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
+  const tcx = s.unitX;
+  const tcy = s.unitY;
+  fitCubicRecursive(s, p, first, split, t0x, t0y, tcx, tcy, tolerance, depth + 1);
+  fitCubicRecursive(s, p, split, last, -tcx, -tcy, t1x, t1y, tolerance, depth + 1);
 }
 
 /**
@@ -610,9 +615,9 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
  * Chord-length parameters of samples first..last in [0, 1], in the scratch `params` (entries
  * 0 … last − first; the array may be longer).
  */
-function chordParameters(p: Float64Array, first: number, last: number): Float64Array {
+function chordParameters(s: FitScratch, p: Float64Array, first: number, last: number): Float64Array {
   const m = last - first + 1;
-  const u = (params = atLeast(params, m));
+  const u = (s.params = atLeast(s.params, m));
   u[0] = 0;
   for (let i = first + 1; i <= last; i++) {
     u[i - first] = u[i - first - 1]! + hypot2(p[i * 2]! - p[(i - 1) * 2]!, p[i * 2 + 1]! - p[(i - 1) * 2 + 1]!);
@@ -626,7 +631,7 @@ function chordParameters(p: Float64Array, first: number, last: number): Float64A
 type Cubic = Float64Array;
 
 /** Least-squares cubic through samples first..last with fixed end tangents, written into `bez`. */
-function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Float64Array, t0x: number, t0y: number, t1x: number, t1y: number): void {
+function leastSquaresCubic(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, t0x: number, t0y: number, t1x: number, t1y: number): void {
   const x0 = p[first * 2]!;
   const y0 = p[first * 2 + 1]!;
   const x3 = p[last * 2]!;
@@ -665,14 +670,14 @@ function leastSquaresCubic(p: Float64Array, first: number, last: number, u: Floa
     alpha0 = chord / 3;
     alpha1 = chord / 3;
   }
-  bez[0] = x0;
-  bez[1] = y0;
-  bez[2] = x0 + t0x * alpha0;
-  bez[3] = y0 + t0y * alpha0;
-  bez[4] = x3 + t1x * alpha1;
-  bez[5] = y3 + t1y * alpha1;
-  bez[6] = x3;
-  bez[7] = y3;
+  s.bez[0] = x0;
+  s.bez[1] = y0;
+  s.bez[2] = x0 + t0x * alpha0;
+  s.bez[3] = y0 + t0y * alpha0;
+  s.bez[4] = x3 + t1x * alpha1;
+  s.bez[5] = y3 + t1y * alpha1;
+  s.bez[6] = x3;
+  s.bez[7] = y3;
 }
 
 /**
@@ -689,15 +694,12 @@ function bezierY(b: Cubic, t: number): number {
   return mt * mt * mt * b[1]! + 3 * t * mt * mt * b[3]! + 3 * t * t * mt * b[5]! + t * t * t * b[7]!;
 }
 
-/** The sample maxCubicError found farthest from the curve (read right after the call). */
-let worstSample = 0;
-
 /**
  * Largest distance between the samples first..last and the curve; the sample where it occurs is
- * left in `worstSample` (a module variable rather than a returned pair: this runs once per fit
+ * left in `s.worstSample` (a scratch field rather than a returned pair: this runs once per fit
  * attempt, and the pair was garbage).
  */
-function maxCubicError(p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): number {
+function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): number {
   let worst = 0;
   let worstIndex = Math.floor((first + last) / 2);
   for (let i = first + 1; i < last; i++) {
@@ -721,7 +723,7 @@ function maxCubicError(p: Float64Array, first: number, last: number, u: Float64A
       worstIndex = i - first < (last - first) / 2 ? i + 1 : i;
     }
   }
-  worstSample = worstIndex;
+  s.worstSample = worstIndex;
   return worst;
 }
 
@@ -777,9 +779,9 @@ function pushCubic(out: SegmentBuilder, b: Cubic, tolerance: number): void {
  * A closed loop that lies within tolerance of an ellipse (or circle) becomes two half-ellipse
  * arcs. Near-circular fits (axes within 2 %) count as circles and obey the circle switch.
  */
-export function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain | undefined {
+export function fitRoundLoop(s: FitScratch, p: Float64Array, options: FitOptions): FittedChain | undefined {
   if (options.detectCircles) {
-    const circle = fitCircleLoop(p, options.tolerancePx);
+    const circle = fitCircleLoop(s, p, options.tolerancePx);
     if (circle) return circle;
   }
   if (!options.detectEllipses || p.length / 2 < 16) return undefined;
@@ -798,7 +800,7 @@ export function fitRoundLoop(p: Float64Array, options: FitOptions): FittedChain 
     startX,
     startY,
     primitive: { family: 'ellipse', cx: e.cx, cy: e.cy, rotationDeg, rx: e.a, ry: e.b },
-    segments: halfArcs(e.a, e.b, rotationDeg, sweep, endX, endY, startX, startY),
+    segments: halfArcs(s, e.a, e.b, rotationDeg, sweep, endX, endY, startX, startY),
   };
 }
 
@@ -826,7 +828,7 @@ function loopTurning(p: Float64Array, cx: number, cy: number): number {
  * A closed, corner-free loop whose samples all lie within tolerance of one circle (Kåsa
  * algebraic fit) becomes two half-circle arcs starting at the sample nearest the top.
  */
-function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefined {
+function fitCircleLoop(s: FitScratch, p: Float64Array, tolerance: number): FittedChain | undefined {
   const n = p.length / 2;
   if (n < 12) return undefined;
   const [mx, my] = centroid(p);
@@ -877,13 +879,13 @@ function fitCircleLoop(p: Float64Array, tolerance: number): FittedChain | undefi
     startX,
     startY,
     primitive: { family: 'circle', cx, cy, rotationDeg: 0, r },
-    segments: halfArcs(r, r, 0, sweep, cx, cy + r, startX, startY),
+    segments: halfArcs(s, r, r, 0, sweep, cx, cy + r, startX, startY),
   };
 }
 
 /** A round loop's two half arcs: to the far end (midX, midY), then back to the start. */
-function halfArcs(rx: number, ry: number, rotationDeg: number, sweep: boolean, midX: number, midY: number, endX: number, endY: number): SegmentPath {
-  const out = chainOut;
+function halfArcs(s: FitScratch, rx: number, ry: number, rotationDeg: number, sweep: boolean, midX: number, midY: number, endX: number, endY: number): SegmentPath {
+  const out = s.chainOut;
   out.truncate(0);
   out.arc(rx, ry, rotationDeg, false, sweep, midX, midY);
   out.arc(rx, ry, rotationDeg, false, sweep, endX, endY);

@@ -36,7 +36,7 @@ import { shrunkSize } from './resize.js';
 import { centerlineResult } from './strokes/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './shapes.js';
-import { bytes, FINISH, inParallel, int32s, joinRows, memoised, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
+import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
 import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 
 export type * from './types.js';
@@ -354,15 +354,15 @@ function* traceBitmap(
   const size = tracedSize(image, params, threads, minPixels);
 
   // 0–1 resize and profile: the picture at its traced size, and what kind of picture it is.
-  const preparedKey = `${size.width}x${size.height}`;
-  const prepared = yield* memoised(memo, 'prepared', preparedKey, clock, ['resize', 'profile'], () => prepare(image, size, clock));
+  const preparedKey = memoKey('prepared', '', params, size.width, size.height);
+  const prepared = yield* memoised(memo, 'prepared', preparedKey, clock, MEMO_SLOTS.prepared.stages, () => prepare(image, size, clock));
   const decided = decide(prepared.facts, params, known);
   const { facts } = decided;
 
   // 2–3 palette and labels.
-  const labelKey = `${preparedKey}|${facts.profile}|${decided.noisy}|${decided.inkAndPaper}|${params.maxColors}|${JSON.stringify(params.palette)}`;
+  const labelKey = memoKey('labels', preparedKey, params, facts.profile, decided.noisy, decided.inkAndPaper);
   // One slot per profile: noise first labelled as flat art keeps both labellings.
-  let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, ['palette', 'label'], () => paletteAndLabels(prepared, decided, params, size, clock));
+  let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, MEMO_SLOTS.labels.stages, () => paletteAndLabels(prepared, decided, params, size, clock));
   // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
   // and give a file no one wants: above this many regions the picture is traced as photo texture.
   const asPhoto = (): Pipeline<TraceResult> =>
@@ -375,8 +375,7 @@ function* traceBitmap(
 
   // 4–4b regions (despeckled) and smooth shading.
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(decided.tracing, size.width * size.height));
-  const gradients = params.gradients === true;
-  const outlineKey = `${labelKey}|${minArea}|${gradients}`;
+  const outlineKey = memoKey('outline', labelKey, params, minArea);
   const outlineSlot = `outline:${facts.profile}`;
   const outlined = memo.get<Outlined>(outlineSlot, outlineKey);
   let areas: Areas;
@@ -604,7 +603,7 @@ function* boundaryAndFit(
   const { regions } = areas;
   const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
   const shapeSwitches = shapesFor(tracing.profile, params.parameterizedShapes);
-  const fitKey = `${outlineKey}|${JSON.stringify(shapeSwitches)}`;
+  const fitKey = memoKey('fit', outlineKey, params, shapeSwitches);
   const fitSlot = `fit:${facts.profile}`;
   let fitted = memo.get<FittedChains>(fitSlot, fitKey);
   if (!fitted) {

@@ -11,15 +11,16 @@
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
 import { diagonalLinkRows } from './diagonals.js';
-import { fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit.js';
+import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit.js';
 import { labelRows } from './label.js';
 import type { Palette } from './palette.js';
 import { fitPrimitive } from './primitives.js';
-import { polygonCurves, polygonTurns, sampleOutline } from './outline-curves.js';
+import { PolishScratch } from './primitives/solver.js';
+import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline } from './outline-curves.js';
 import { outlinePolygon } from './outline-polygon.js';
 import { neighbourSpread, type TileMask } from './profile.js';
 import { shrinkRows } from './resize.js';
-import { coveragePoints, latticePoints, type SampleContext } from './subpixel.js';
+import { coveragePoints, latticePoints, SubpixelScratch, type SampleContext } from './subpixel.js';
 import { SEGMENT_LINE, SEGMENT_STRIDE, SegmentPath } from './segment-path.js';
 import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
 
@@ -107,8 +108,18 @@ function labelPart(job: Extract<EngineJob, { kind: 'label' }>, part: JobPart): I
 
 function fitPart(job: Extract<EngineJob, { kind: 'fit' }>, part: JobPart): FittedChain[] {
   const out: FittedChain[] = [];
-  for (let c = part.from; c < part.to; c++) out.push(fitOneChain(job.graph, c, job.profile, job.shapes, job.context));
+  // One scratch per part: its buffers grow to the part's longest chain and serve every chain.
+  const scratch: ChainFitScratch = { fit: new FitScratch(), subpixel: new SubpixelScratch(), shapes: new PolishScratch(), outline: new OutlineScratch() };
+  for (let c = part.from; c < part.to; c++) out.push(fitOneChain(scratch, job.graph, c, job.profile, job.shapes, job.context));
   return out;
+}
+
+/** The scratch of one part: the curve fitters', the sub-pixel sampler's, the parameterized shapes' and line art's outline curves'. */
+interface ChainFitScratch {
+  readonly fit: FitScratch;
+  readonly subpixel: SubpixelScratch;
+  readonly shapes: PolishScratch;
+  readonly outline: OutlineScratch;
 }
 
 /** Fit tolerance (px) and corner angle per profile. */
@@ -123,20 +134,20 @@ const FIT: Record<Exclude<ImageProfile, 'pixel' | 'lineart'>, { tolerancePx: num
  * triangle or star that measurably matches its samples (primitives.ts). Its segments are then the
  * primitive's exact geometry and `primitive` describes it.
  */
-function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
+function fitOneChain(scratch: ChainFitScratch, graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
   const closed = graph.closed[c] === 1;
-  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitLatticeSteps(graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
-  if (profile === 'lineart') return fitLineArt(graph, c, closed, shapes, context);
-  const points = coveragePoints(graph, c, context);
+  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitLatticeSteps(scratch.fit, graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
+  if (profile === 'lineart') return fitLineArt(scratch, graph, c, closed, shapes, context);
+  const points = coveragePoints(scratch.subpixel, graph, c, context);
   const isolated = closed && !touchesBorder(graph, c, context.width, context.height);
   // A blob in the photo part of a flat picture is a photo's blob: no invented corners.
   const allowed = profile === 'flat' && mostlyOnTiles(graph, c, context.photoTiles) ? shapesFor('photo', shapes) : shapes;
   // An isolated loop that is no circle or ellipse may be a rectangle, triangle, bullet, 4-gon or
   // star; fitChain tries that before fitting the spans the shape would replace.
-  const shape = isolated ? (loop: Float64Array): FittedChain | undefined => fitPrimitive(loop, allowed) : undefined;
+  const shape = isolated ? (loop: Float64Array): FittedChain | undefined => fitPrimitive(scratch.shapes, loop, allowed) : undefined;
   // A literal, not a spread of FIT[profile]: the spread was a slow object clone on every chain.
   const fit = FIT[profile];
-  return fitChain(points, closed, { tolerancePx: fit.tolerancePx, cornerAngleDeg: fit.cornerAngleDeg, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
+  return fitChain(scratch.fit, points, closed, { tolerancePx: fit.tolerancePx, cornerAngleDeg: fit.cornerAngleDeg, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
 }
 
 /**
@@ -144,9 +155,9 @@ function fitOneChain(graph: ChainGraph, c: number, profile: ImageProfile, shapes
  * isolated closed outline may then be a circle or an ellipse (arcs), or a rectangle, triangle or
  * star, tested on points along that outline as flat art's are on its edge samples.
  */
-function fitLineArt(graph: ChainGraph, c: number, closed: boolean, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
+function fitLineArt(scratch: ChainFitScratch, graph: ChainGraph, c: number, closed: boolean, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
   const polygon = outlinePolygon(latticePoints(graph, c), closed);
-  const fitted = polygonCurves(polygon, closed, OUTLINE_CURVES);
+  const fitted = polygonCurves(scratch.outline, polygon, closed, OUTLINE_CURVES);
   if (!closed || touchesBorder(graph, c, context.width, context.height) || fitted.segments.length < 2) return fitted;
   // Every parameterized shape's polygon is convex or, for a star, turns in and out by turns; a
   // glyph or a blob is neither, and is spared the costly fits (a page of text has thousands).
@@ -154,8 +165,8 @@ function fitLineArt(graph: ChainGraph, c: number, closed: boolean, shapes: Param
   if (turns === 'other') return fitted;
   const samples = sampleOutline(fitted);
   const corners = fitted.segments.hasKind(SEGMENT_LINE);
-  const round = corners || turns !== 'convex' ? undefined : fitRoundLoop(samples, { ...LINE_ART_ROUND, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
-  return round ?? fitPrimitive(samples, shapes) ?? fitted;
+  const round = corners || turns !== 'convex' ? undefined : fitRoundLoop(scratch.fit, samples, { ...LINE_ART_ROUND, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral });
+  return round ?? fitPrimitive(scratch.shapes, samples, shapes) ?? fitted;
 }
 
 /**

@@ -303,12 +303,11 @@ function flattenNoise(cells: RgbaImage, tolerance: number): RgbaImage {
   return { width, height, data: out };
 }
 
-/** mapLines' output, reused from chain to chain (a builder per chain was a buffer per chain). */
-const mapped = new SegmentBuilder();
-
-/** A straight path with every end point mapped (x → mx(x), y → my(y)). */
-function mapLines(path: SegmentPath, mx: (x: number) => number, my: (y: number) => number): SegmentPath {
-  const out = mapped;
+/**
+ * A straight path with every end point mapped (x → mx(x), y → my(y)), built in `out` (one builder
+ * reused from chain to chain: a builder per chain was a buffer per chain).
+ */
+function mapLines(out: SegmentBuilder, path: SegmentPath, mx: (x: number) => number, my: (y: number) => number): SegmentPath {
   out.truncate(0);
   for (let k = 0; k < path.length; k++) {
     if (path.code(k) !== SEGMENT_LINE) throw new Error(`lattice traces are straight; found a ${path.at(k).kind}`);
@@ -334,11 +333,12 @@ export function mapToLattice(
   const sy = height / image.height;
   const mx = (x: number): number => lattice.xs[x]! * sx;
   const my = (y: number): number => lattice.ys[y]! * sy;
+  const mapped = new SegmentBuilder();
   const chains: Chain[] = onCells.chains.map((chain) => ({
     ...chain,
     startX: mx(chain.startX),
     startY: my(chain.startY),
-    segments: mapLines(chain.segments, mx, my),
+    segments: mapLines(mapped, chain.segments, mx, my),
   }));
   const pixelsPerCell = (width * height) / (onCells.width * onCells.height);
   const shapes: Shape[] = onCells.shapes.map(({ primitive: _none, ...shape }) => ({ ...shape, areaPx: shape.areaPx * pixelsPerCell }));

@@ -2,29 +2,42 @@
  * Index sorts for the engine's once-per-picture stages.
  * In: an index list and a key per index. Out: the indices ordered by key (ascending or
  * descending), equal keys by index — the order `(a, b) => key[a] - key[b] || a - b` gives.
- * The comparators are module functions reading the keys from a module variable set for the
- * duration of one synchronous sort. An inline comparator would be a new closure on every call,
- * and V8 compiles such closures afresh for every picture, on the same cores that trace.
+ * A bottom-up merge sort with the keys passed in, rather than Array#sort with a comparator: the
+ * comparator would have to read the keys from a module variable (parked state) or be a new
+ * closure on every call, which V8 compiles afresh for every picture on the cores that trace. The
+ * order is total (ties by index), so any correct sort gives the same result.
  */
 
-let sortKeys: ArrayLike<number> = [];
-
-function byKeyAscending(a: number, b: number): number {
-  return sortKeys[a]! - sortKeys[b]! || a - b;
-}
-
-function byKeyDescending(a: number, b: number): number {
-  return sortKeys[b]! - sortKeys[a]! || a - b;
+/** True when index a goes before index b. */
+function before(keys: ArrayLike<number>, descending: boolean, a: number, b: number): boolean {
+  const difference = descending ? keys[b]! - keys[a]! : keys[a]! - keys[b]!;
+  if (difference < 0) return true;
+  if (difference > 0) return false;
+  return a < b; // equal keys (and NaN differences, as the comparator's `|| a - b` treats them)
 }
 
 /** Sorts `indices` in place by keys[index] (largest first when descending), ties by index. */
 export function sortIndicesByKey(indices: number[], keys: ArrayLike<number>, descending: boolean): number[] {
-  sortKeys = keys;
-  try {
-    return indices.sort(descending ? byKeyDescending : byKeyAscending);
-  } finally {
-    sortKeys = [];
+  const n = indices.length;
+  let from = indices;
+  let to: number[] = new Array<number>(n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) to[k++] = before(keys, descending, from[j]!, from[i]!) ? from[j++]! : from[i++]!;
+      while (i < mid) to[k++] = from[i++]!;
+      while (j < hi) to[k++] = from[j++]!;
+    }
+    const swap = from;
+    from = to;
+    to = swap;
   }
+  if (from !== indices) for (let k = 0; k < n; k++) indices[k] = from[k]!;
+  return indices;
 }
 
 /** 0 … keys.length − 1 ordered by key (largest first when descending), ties by index. */

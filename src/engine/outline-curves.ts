@@ -38,9 +38,9 @@ interface Pieces {
   readonly alpha: Float64Array;
 }
 
-export function polygonCurves(polygon: Float64Array, closed: boolean, options: OutlineCurveOptions): FittedChain {
+export function polygonCurves(scratch: OutlineScratch, polygon: Float64Array, closed: boolean, options: OutlineCurveOptions): FittedChain {
   const m = polygon.length / 2;
-  if (m < 3) return polyline(polygon, closed);
+  if (m < 3) return polyline(scratch, polygon, closed);
   const first = closed ? 0 : 1;
   const last = closed ? m - 1 : m - 2;
   const count = last - first + 1;
@@ -59,16 +59,21 @@ export function polygonCurves(polygon: Float64Array, closed: boolean, options: O
   }
   const order = new Int32Array(count);
   for (let k = 0; k < count; k++) order[k] = (k + rotation) % count;
-  return emit(polygon, closed, pieces, order, options.mergeTolerancePx);
+  return emit(scratch, polygon, closed, pieces, order, options.mergeTolerancePx);
 }
 
-/** The outline's segments as emitted, and after joinStraightRuns (reused from outline to outline). */
-const emitted = new SegmentBuilder();
-const joined = new SegmentBuilder();
+/**
+ * The outline's segments as emitted, and after joinStraightRuns: one pair per fitting part
+ * (jobs.ts), reused from outline to outline.
+ */
+export class OutlineScratch {
+  readonly emitted = new SegmentBuilder();
+  readonly joined = new SegmentBuilder();
+}
 
-function polyline(polygon: Float64Array, closed: boolean): FittedChain {
+function polyline(scratch: OutlineScratch, polygon: Float64Array, closed: boolean): FittedChain {
   const m = polygon.length / 2;
-  const segments = emitted;
+  const segments = scratch.emitted;
   segments.truncate(0);
   for (let k = 1; k < m; k++) segments.line(polygon[k * 2]!, polygon[k * 2 + 1]!);
   if (closed && m > 1) segments.line(polygon[0]!, polygon[1]!);
@@ -120,7 +125,7 @@ function pieceCubic(polygon: Float64Array, v: number, alpha: number): Cubic {
 }
 
 /** Walks the pieces in order, merging runs of curves (fewest Béziers, by dynamic programming). */
-function emit(polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int32Array, tolerancePx: number): FittedChain {
+function emit(scratch: OutlineScratch, polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int32Array, tolerancePx: number): FittedChain {
   const m = polygon.length / 2;
   const count = order.length;
   // best[k]: fewest output curves for the first k pieces; from[k]: where the last run began.
@@ -162,7 +167,7 @@ function emit(polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int
   const runs: { start: number; end: number; cubic: Cubic | undefined }[] = [];
   for (let k = count; k > 0; k = from[k]!) runs.push({ start: from[k]!, end: k, cubic: merged[k] });
   runs.reverse();
-  const segments = emitted;
+  const segments = scratch.emitted;
   segments.truncate(0);
   const startVertex = pieces.vertex[order[0]!]!;
   let [startX, startY] = sideMidpoint(polygon, startVertex - 1);
@@ -190,7 +195,7 @@ function emit(polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int
     }
   }
   if (!closed) segments.line(polygon[(m - 1) * 2]!, polygon[(m - 1) * 2 + 1]!);
-  return { startX, startY, segments: joinStraightRuns(startX, startY, segments) };
+  return { startX, startY, segments: joinStraightRuns(scratch, startX, startY, segments) };
 }
 
 /** Signed turn (radians) of the polygon at vertex v. */
@@ -339,8 +344,8 @@ function smallestPositiveRoot(a: number, b: number, c: number): number | undefin
 }
 
 /** Drops a line's end point where the next line carries on in the same direction. */
-function joinStraightRuns(startX: number, startY: number, segments: SegmentBuilder): SegmentPath {
-  const out = joined;
+function joinStraightRuns(scratch: OutlineScratch, startX: number, startY: number, segments: SegmentBuilder): SegmentPath {
+  const out = scratch.joined;
   out.truncate(0);
   let px = startX;
   let py = startY;

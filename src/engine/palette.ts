@@ -11,10 +11,20 @@
  * Pixel-art images keep their exact colours; line art from a scan keeps its paper and ink only
  * (paperAndInk).
  */
+import { blendResidualSq, blendResidualSqFromB, blendShare } from './blend.js';
 import { deltaE2000, labDistanceSq, rgbToLab } from './color.js';
 import { indicesByKey, sortIndicesByKey } from './order.js';
 import { OPAQUE_ALPHA_MIN } from './profile.js';
 import type { ImageProfile, PaletteRule, Rgba } from './types.js';
+
+/** Two cluster colours closer than this (RGB units²) are one colour: no blend of them is measured. */
+const CLUSTER_BLEND_MIN_SPAN_SQ = 1;
+/** A cluster colour within this (RGB units², 10 units) of the segment between two others is their blend. */
+const CLUSTER_BLEND_MAX_RESIDUAL_SQ = 100;
+/** An ink shade is measured only against paper at least this far (RGB units², 48 units) from the ink … */
+const INK_SHADE_MIN_SPAN_SQ = 48 * 48;
+/** … and lies within this (RGB units², 8 units) of the line from the ink to the paper. */
+const INK_SHADE_MAX_RESIDUAL_SQ = 8 * 8;
 
 export interface Palette {
   /** Number of clusters. */
@@ -550,17 +560,10 @@ const CLEAN_THIN_BLEND_SHARE = 0.2;
  * inside it), the share of k in it; else Infinity.
  */
 function shareOfSecond(c: Clusters, i: number, j: number, k: number): number {
-  const dr = c.r[k]! - c.r[j]!;
-  const dg = c.g[k]! - c.g[j]!;
-  const db = c.b[k]! - c.b[j]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) return Infinity;
-  const t = ((c.r[i]! - c.r[j]!) * dr + (c.g[i]! - c.g[j]!) * dg + (c.b[i]! - c.b[j]!) * db) / len2;
-  if (t <= 0 || t >= 1) return Infinity;
-  const er = c.r[i]! - c.r[j]! - t * dr;
-  const eg = c.g[i]! - c.g[j]! - t * dg;
-  const eb = c.b[i]! - c.b[j]! - t * db;
-  return er * er + eg * eg + eb * eb < 100 ? t : Infinity;
+  const t = blendShare(c.r[i]!, c.g[i]!, c.b[i]!, c.r[k]!, c.g[k]!, c.b[k]!, c.r[j]!, c.g[j]!, c.b[j]!, CLUSTER_BLEND_MIN_SPAN_SQ);
+  // (NaN, one colour, fails both comparisons: checked apart.)
+  if (Number.isNaN(t) || t <= 0 || t >= 1) return Infinity;
+  return blendResidualSqFromB(c.r[i]!, c.g[i]!, c.b[i]!, c.r[k]!, c.g[k]!, c.b[k]!, c.r[j]!, c.g[j]!, c.b[j]!, t) < CLUSTER_BLEND_MAX_RESIDUAL_SQ ? t : Infinity;
 }
 
 function isThinStrokePixel(data: Uint8Array | Uint8ClampedArray, width: number, height: number, x: number, y: number, tol: number): boolean {
@@ -588,17 +591,9 @@ function isBlendOfClusters(c: Clusters, r: number, g: number, b: number, noisy: 
   const maxResidualSq = noisy ? 35 * 35 : 100;
   for (let i = 0; i < c.count.length; i++) {
     for (let j = i + 1; j < c.count.length; j++) {
-      const dr = c.r[i]! - c.r[j]!;
-      const dg = c.g[i]! - c.g[j]!;
-      const db = c.b[i]! - c.b[j]!;
-      const len2 = dr * dr + dg * dg + db * db;
-      if (len2 < 1) continue;
-      const t = ((r - c.r[j]!) * dr + (g - c.g[j]!) * dg + (b - c.b[j]!) * db) / len2;
-      if (t < -overshoot || t > 1 + overshoot) continue;
-      const er = r - (c.r[j]! + t * dr);
-      const eg = g - (c.g[j]! + t * dg);
-      const eb = b - (c.b[j]! + t * db);
-      if (er * er + eg * eg + eb * eb < maxResidualSq) return true;
+      const t = blendShare(r, g, b, c.r[i]!, c.g[i]!, c.b[i]!, c.r[j]!, c.g[j]!, c.b[j]!, CLUSTER_BLEND_MIN_SPAN_SQ);
+      if (Number.isNaN(t) || t < -overshoot || t > 1 + overshoot) continue;
+      if (blendResidualSq(r, g, b, c.r[i]!, c.g[i]!, c.b[i]!, c.r[j]!, c.g[j]!, c.b[j]!, t) < maxResidualSq) return true;
     }
   }
   return false;
@@ -747,17 +742,10 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
       // into): shades between two inks are the art's shading.
       for (const b of [paper]) {
         if (b === s || b === a) continue;
-        const dr = c.r[b]! - c.r[a]!;
-        const dg = c.g[b]! - c.g[a]!;
-        const db = c.b[b]! - c.b[a]!;
-        const len2 = dr * dr + dg * dg + db * db;
-        if (len2 < 48 * 48) continue;
-        const t = ((c.r[s]! - c.r[a]!) * dr + (c.g[s]! - c.g[a]!) * dg + (c.b[s]! - c.b[a]!) * db) / len2;
-        if (t <= 0 || t > 0.15) continue;
-        const er = c.r[s]! - c.r[a]! - t * dr;
-        const eg = c.g[s]! - c.g[a]! - t * dg;
-        const eb = c.b[s]! - c.b[a]! - t * db;
-        if (er * er + eg * eg + eb * eb >= 8 * 8) continue;
+        // s as a blend of the paper b into the ink a: a little paper (t up to 0.15), close to the line.
+        const t = blendShare(c.r[s]!, c.g[s]!, c.b[s]!, c.r[b]!, c.g[b]!, c.b[b]!, c.r[a]!, c.g[a]!, c.b[a]!, INK_SHADE_MIN_SPAN_SQ);
+        if (Number.isNaN(t) || t <= 0 || t > 0.15) continue;
+        if (blendResidualSqFromB(c.r[s]!, c.g[s]!, c.b[s]!, c.r[b]!, c.g[b]!, c.b[b]!, c.r[a]!, c.g[a]!, c.b[a]!, t) >= INK_SHADE_MAX_RESIDUAL_SQ) continue;
         // An edge shade is a rim: few of its pixels are surrounded by their own colour.
         interior ??= interiorShares(c, data, width, height);
         if (interior[s]! < SHADE_MAX_INTERIOR) {

@@ -39,6 +39,7 @@
  */
 import type { ParameterizedShapeSwitches } from './types.js';
 import { fitBullet } from './primitives/bullet.js';
+import type { PolishScratch } from './primitives/solver.js';
 import { convexHull, minAreaRect, shoelace, strided } from './primitives/geometry.js';
 import type { PrimitiveFit } from './primitives/path.js';
 import { beyondPolygons } from './primitives/polygon-certificate.js';
@@ -63,7 +64,7 @@ const FIT_SAMPLES = 600;
  * the budget — for a convex loop the simplest family that fits, for a notched one the star with
  * the smallest mean error — with segments running in the samples' direction.
  */
-export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitches): PrimitiveFit | undefined {
+export function fitPrimitive(scratch: PolishScratch, p: Float64Array, switches: ParameterizedShapeSwitches): PrimitiveFit | undefined {
   const n = p.length / 2;
   if (n < 24) return undefined;
   const signed = shoelace(p);
@@ -90,22 +91,22 @@ export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitch
     // Simplest family first; the first that fits owns the loop, whether its switch is on or not
     // (a rectangle is tried even with its switch off so that it cannot come back as a 4-gon).
     if (switches.quadrilateralRectangle || switches.quadrilateralGeneral || switches.quadrilateralBullet) {
-      const rect = fitRectangle(p, fitPoints, box, area, clockwise, beyondQuads);
+      const rect = fitRectangle(scratch, p, fitPoints, box, area, clockwise, beyondQuads);
       if (fits(rect)) return switches.quadrilateralRectangle ? rect : undefined;
     }
     if ((switches.triangleGeneral || switches.triangleIsosceles || switches.quadrilateralGeneral) && !beyondTriangles()) {
-      const tri = fitTriangle(p, fitPoints, hull, budget.mean, clockwise);
+      const tri = fitTriangle(scratch, p, fitPoints, hull, budget.mean, clockwise);
       if (fits(tri)) {
         const isosceles = tri.primitive.family === 'triangle' && tri.primitive.isosceles;
         return (isosceles ? switches.triangleIsosceles : switches.triangleGeneral) ? tri : undefined;
       }
     }
     if (switches.quadrilateralBullet) {
-      const bullet = fitBullet(p, fitPoints, box, area, clockwise);
+      const bullet = fitBullet(scratch, p, fitPoints, box, area, clockwise);
       if (fits(bullet)) return bullet;
     }
     if (switches.quadrilateralGeneral && !beyondQuads()) {
-      const quad = fitQuadrilateral(p, fitPoints, hull, size, budget.mean, clockwise);
+      const quad = fitQuadrilateral(scratch, p, fitPoints, hull, size, budget.mean, clockwise);
       if (fits(quad)) return quad;
     }
     return undefined;
@@ -118,7 +119,7 @@ export function fitPrimitive(p: Float64Array, switches: ParameterizedShapeSwitch
   for (let points = 3; points <= 6; points++) {
     const on = [switches.starN3, switches.starN4, switches.starN5, switches.starN6][points - 3];
     if (!on || points !== tips) continue;
-    const star = fitStar(p, fitPoints, points, clockwise);
+    const star = fitStar(scratch, p, fitPoints, points, clockwise);
     if (fits(star) && (!best || star.meanError < best.meanError)) best = star;
   }
   return best;

@@ -15,6 +15,7 @@
  * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides,
  * and apart from them hairline pixels (darkenedBlend: the two sides darkened by a partial line).
  */
+import { blendResidualSqFromB, blendShare, blendSpanSq } from './blend.js';
 import { pixelWords, RGB_MASK } from './pixel-words.js';
 import type { ImageProfile } from './types.js';
 
@@ -631,21 +632,9 @@ function findSlot(keys: Int32Array, bits: number, key: number): number {
  */
 function blendTest(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): number {
   if (data[a + 3]! < OPAQUE_ALPHA_MIN || data[b + 3]! < OPAQUE_ALPHA_MIN) return 0;
-  const dr = data[a]! - data[b]!;
-  const dg = data[a + 1]! - data[b + 1]!;
-  const db = data[a + 2]! - data[b + 2]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 48 * 48) return 0;
-  const mr = data[mid]! - data[b]!;
-  const mg = data[mid + 1]! - data[b + 1]!;
-  const mb = data[mid + 2]! - data[b + 2]!;
-  const t = (mr * dr + mg * dg + mb * db) / len2;
-  if (t > 0.08 && t < 0.92) {
-    const er = mr - t * dr;
-    const eg = mg - t * dg;
-    const eb = mb - t * db;
-    if (er * er + eg * eg + eb * eb < 64) return 3;
-  }
+  const t = blendShare(data[mid]!, data[mid + 1]!, data[mid + 2]!, data[a]!, data[a + 1]!, data[a + 2]!, data[b]!, data[b + 1]!, data[b + 2]!, CONTRAST_MIN_SPAN_SQ);
+  if (Number.isNaN(t)) return 0;
+  if (t > 0.08 && t < 0.92 && blendResidualSqFromB(data[mid]!, data[mid + 1]!, data[mid + 2]!, data[a]!, data[a + 1]!, data[a + 2]!, data[b]!, data[b + 1]!, data[b + 2]!, t) < MIX_MAX_RESIDUAL_SQ) return 3;
   if (linearBlend(data, mid, a, b)) return 3;
   return darkenedBlend(data, mid, a, b) ? 5 : 1;
 }
@@ -679,6 +668,13 @@ function darkenedBlend(data: Uint8Array | Uint8ClampedArray, mid: number, a: num
   return er * er + eg * eg + eb * eb < 64;
 }
 
+/** Outer pixels closer than this (RGB units², 48 units) do not contrast: no mix is measured between them. */
+const CONTRAST_MIN_SPAN_SQ = 48 * 48;
+/** A middle pixel within this (RGB units², 8 units) of the straight mix is anti-aliasing. */
+const MIX_MAX_RESIDUAL_SQ = 64;
+/** The same floor in linear light (units² of 0–1 light). */
+const LINEAR_MIN_SPAN_SQ = 1e-4;
+
 /** sRGB byte → linear light (0–1). */
 const LINEAR = Float64Array.from({ length: 256 }, (_, v) => {
   const c = v / 255;
@@ -691,21 +687,19 @@ const LINEAR = Float64Array.from({ length: 256 }, (_, v) => {
  * sRGB between two saturated colours, off the straight sRGB segment.
  */
 function linearBlend(data: Uint8Array | Uint8ClampedArray, mid: number, a: number, b: number): boolean {
-  const dr = LINEAR[data[a]!]! - LINEAR[data[b]!]!;
-  const dg = LINEAR[data[a + 1]!]! - LINEAR[data[b + 1]!]!;
-  const db = LINEAR[data[a + 2]!]! - LINEAR[data[b + 2]!]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1e-4) return false;
-  const mr = LINEAR[data[mid]!]! - LINEAR[data[b]!]!;
-  const mg = LINEAR[data[mid + 1]!]! - LINEAR[data[b + 1]!]!;
-  const mb = LINEAR[data[mid + 2]!]! - LINEAR[data[b + 2]!]!;
-  const t = (mr * dr + mg * dg + mb * db) / len2;
-  if (t <= 0.08 || t >= 0.92) return false;
-  const er = mr - t * dr;
-  const eg = mg - t * dg;
-  const eb = mb - t * db;
+  const ar = LINEAR[data[a]!]!;
+  const ag = LINEAR[data[a + 1]!]!;
+  const ab = LINEAR[data[a + 2]!]!;
+  const br = LINEAR[data[b]!]!;
+  const bg = LINEAR[data[b + 1]!]!;
+  const bb = LINEAR[data[b + 2]!]!;
+  const mr = LINEAR[data[mid]!]!;
+  const mg = LINEAR[data[mid + 1]!]!;
+  const mb = LINEAR[data[mid + 2]!]!;
+  const t = blendShare(mr, mg, mb, ar, ag, ab, br, bg, bb, LINEAR_MIN_SPAN_SQ);
+  if (Number.isNaN(t) || t <= 0.08 || t >= 0.92) return false;
   // 2 % of the pair's distance, and at least what 8-bit rounding leaves.
-  return er * er + eg * eg + eb * eb < Math.max(len2 * 0.0004, 2e-5);
+  return blendResidualSqFromB(mr, mg, mb, ar, ag, ab, br, bg, bb, t) < Math.max(blendSpanSq(ar, ag, ab, br, bg, bb) * 0.0004, 2e-5);
 }
 
 /**

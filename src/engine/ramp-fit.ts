@@ -9,8 +9,8 @@
  * fitted to the bins by least squares (hat functions, a tridiagonal system).
  */
 import { rgbToLab } from './color.js';
-import { hypot2, hypot3 } from './length.js';
-import { MAX_BINS, sameGeometry, thinned, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { hypot3 } from './length.js';
+import { ellipseT, linearT, MAX_BINS, MAX_STOPS, radialT, sameGeometry, STOP_STRIDE, stopChannel, stopCount, stopT, thinned, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 import type { Gradient, GradientStop } from './types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
@@ -29,8 +29,7 @@ export interface FittedRamp {
 /** Largest ΔE76 between the ramp and the pixels' mean colour at any t (1-px bins). */
 export const STOP_TOLERANCE_DE = 1.6;
 
-/** Stops of one ramp at most. */
-export const MAX_STOPS = 12;
+export { MAX_STOPS } from './ramp-samples.js';
 
 /** A radial ramp whose first stop lies within this share of its radius starts at the centre. */
 const RADIAL_CENTRE_SHARE = 0.04;
@@ -49,38 +48,26 @@ interface Bins {
   readonly sum: Float64Array;
 }
 
-/** Scratch t per sample, grown as needed. */
-let scratchT = new Float64Array(1024);
-
-/** The t range computeT found: tRange[0] = tMin, tRange[1] = tMax (no tuple per call). */
-const tRange = new Float64Array(2);
-
 /**
- * t of every sample into scratchT, its range into tRange: geometryT's operations, in one loop per
+ * t of every sample into context.t, its range into context.tMin, tMax: geometryT's operations, in one loop per
  * kind with the geometry's numbers read once. Read per sample, they were new heap numbers: the
  * three kinds' objects meet at these loads.
  */
-function computeT(s: RampSamples, g: RampGeometry): void {
-  if (scratchT.length < s.count) scratchT = new Float64Array(s.count * 2);
-  const t = scratchT;
+function computeT(context: RampContext, s: RampSamples, g: RampGeometry): void {
+  if (context.t.length < s.count) context.t = new Float64Array(s.count * 2);
+  const t = context.t;
   const n = s.count;
   const xs = s.x;
   const ys = s.y;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
-    for (let i = 0; i < n; i++) t[i] = ux * xs[i]! + uy * ys[i]!;
+    for (let i = 0; i < n; i++) t[i] = linearT(ux, uy, xs[i]!, ys[i]!);
   } else if (g.kind === 'radial') {
     const { cx, cy } = g;
-    for (let i = 0; i < n; i++) t[i] = hypot2(xs[i]! - cx, ys[i]! - cy);
+    for (let i = 0; i < n; i++) t[i] = radialT(cx, cy, xs[i]!, ys[i]!);
   } else {
     const { cx, cy, ux, uy, ratio } = g;
-    for (let i = 0; i < n; i++) {
-      const dx = xs[i]! - cx;
-      const dy = ys[i]! - cy;
-      const u = ux * dx + uy * dy;
-      const v = (ux * dy - uy * dx) / ratio;
-      t[i] = Math.sqrt(u * u + v * v);
-    }
+    for (let i = 0; i < n; i++) t[i] = ellipseT(cx, cy, ux, uy, ratio, xs[i]!, ys[i]!);
   }
   let tMin = Infinity;
   let tMax = -Infinity;
@@ -89,24 +76,17 @@ function computeT(s: RampSamples, g: RampGeometry): void {
     if (v < tMin) tMin = v;
     if (v > tMax) tMax = v;
   }
-  tRange[0] = tMin;
-  tRange[1] = tMax;
+  context.tMin = tMin;
+  context.tMax = tMax;
 }
 
 /**
- * Per-bin sums of binSamples: at most MAX_BINS + 1 bins (the width is at least the range over
- * MAX_BINS), so sized once. Overwritten by the next binning: the bins live only while rampFor fits
- * their stops.
+ * The samples binned by t (1-px bins, at most MAX_BINS), in the context's bin sums: the bins are
+ * overwritten by the next call (they live only while rampFor fits their stops).
  */
-const binCounts = new Float64Array(MAX_BINS + 1);
-const binSums = new Float64Array((MAX_BINS + 1) * 3);
-
-/** The samples binned by t (1-px bins, at most MAX_BINS); the bins are overwritten by the next call. */
-function binSamples(s: RampSamples, g: RampGeometry): Bins {
-  computeT(s, g);
-  const tMin = tRange[0]!;
-  const tMax = tRange[1]!;
-  const t = scratchT;
+function binSamples(context: RampContext, s: RampSamples, g: RampGeometry): Bins {
+  computeT(context, s, g);
+  const { tMin, tMax, t, binCounts, binSums } = context;
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const count = Math.floor((tMax - tMin) / width) + 1;
   // (No samples: the range is not finite, and sized arrays would have thrown here too.)
@@ -128,29 +108,26 @@ function binSamples(s: RampSamples, g: RampGeometry): Bins {
 }
 
 /** The ramp (stops) of a geometry and its error over the samples. */
-export function rampFor(s: RampSamples, g: RampGeometry): FittedRamp {
+export function rampFor(context: RampContext, s: RampSamples, g: RampGeometry): FittedRamp {
   // An area's ramp is fitted for its first guess and again for the searched geometry, which is
   // often that guess still (bit for bit): the same samples and numbers give the same ramp.
-  const last = LAST_RAMP;
+  const last = context.lastRamp;
   if (last && last.samples === s && sameGeometry(last.ramp.geometry, g)) return { ...last.ramp, geometry: g, stops: Float64Array.from(last.ramp.stops) };
-  const bins = binSamples(s, g);
-  const stops = fitStops(bins);
-  const ramp = { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(thinned(s, ERROR_SAMPLES), g, stops) };
-  LAST_RAMP = { samples: s, ramp: { ...ramp, stops: Float64Array.from(stops) } };
+  const bins = binSamples(context, s, g);
+  const stops = fitStops(context, bins);
+  const ramp = { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(context, thinned(context, s, ERROR_SAMPLES), g, stops) };
+  context.lastRamp = { samples: s, ramp: { ...ramp, stops: Float64Array.from(stops) } };
   return ramp;
 }
 
-/** The last ramp fitted (its own copy of the stops) and its samples. */
-let LAST_RAMP: { readonly samples: RampSamples; readonly ramp: FittedRamp } | undefined;
-
 
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
-export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array): number {
+export function rampError(context: RampContext, s: RampSamples, g: RampGeometry, stops: Float64Array): number {
   let error = 0;
-  const out = RAMP_COLOR;
+  const out = context.colour;
   // t of every sample first, in computeT's loop per geometry kind (the same t as geometryT's).
-  computeT(s, g);
-  const t = scratchT;
+  computeT(context, s, g);
+  const t = context.t;
   for (let i = 0; i < s.count; i++) {
     rampColorAt(stops, t[i]!, out);
     error += hypot3(s.rgb[i * 3]! - out[0]!, s.rgb[i * 3 + 1]! - out[1]!, s.rgb[i * 3 + 2]! - out[2]!);
@@ -158,12 +135,9 @@ export function rampError(s: RampSamples, g: RampGeometry, stops: Float64Array):
   return error / Math.max(1, s.count);
 }
 
-/** rampError's colour of the ramp at one sample. */
-const RAMP_COLOR = new Float64Array(3);
-
 /** The ramp's colour at t (stops t, r, g, b; padded beyond the ends) into out[0..2]. */
 export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): void {
-  rampColorOf(stops, 0, stops.length / 4, t, out);
+  rampColorOf(stops, 0, stopCount(stops), t, out);
 }
 
 /**
@@ -173,20 +147,17 @@ export function rampColorAt(stops: Float64Array, t: number, out: Float64Array): 
 export function rampColorOf(stops: Float64Array, first: number, count: number, t: number, out: Float64Array): void {
   // No stops: nothing written (as a view of none would read undefined and write nothing).
   if (count < 1) return;
-  const base = first * 4;
-  const last = count - 1;
-  if (t <= stops[base]!) {
-    out[0] = stops[base + 1]!;
-    out[1] = stops[base + 2]!;
-    out[2] = stops[base + 3]!;
+  const last = first + count - 1;
+  if (t <= stopT(stops, first)) {
+    for (let c = 0; c < 3; c++) out[c] = stopChannel(stops, first, c);
     return;
   }
-  for (let k = 1; k <= last; k++) {
-    const t1 = stops[base + k * 4]!;
+  for (let k = first + 1; k <= last; k++) {
+    const t1 = stopT(stops, k);
     if (t <= t1 || k === last) {
-      const t0 = stops[base + (k - 1) * 4]!;
+      const t0 = stopT(stops, k - 1);
       const f = t >= t1 ? 1 : (t - t0) / (t1 - t0);
-      for (let c = 0; c < 3; c++) out[c] = stops[base + (k - 1) * 4 + 1 + c]! + (stops[base + k * 4 + 1 + c]! - stops[base + (k - 1) * 4 + 1 + c]!) * f;
+      for (let c = 0; c < 3; c++) out[c] = stopChannel(stops, k - 1, c) + (stopChannel(stops, k, c) - stopChannel(stops, k - 1, c)) * f;
       return;
     }
   }
@@ -198,29 +169,30 @@ export function rampColorOf(stops: Float64Array, first: number, count: number, t
  * smoothed, thin bins left out), always splitting the stretch that is furthest off, then the
  * stop colours fitted to the bins by least squares.
  */
-function fitStops(bins: Bins): Float64Array {
+function fitStops(context: RampContext, bins: Bins): Float64Array {
+  const { filledBins, binMeans } = context;
   let filledCount = 0;
   let total = 0;
   for (let b = 0; b < bins.count; b++) {
     if (bins.n[b]! > 0) {
-      FILLED_BINS[filledCount++] = b;
+      filledBins[filledCount++] = b;
       total += bins.n[b]!;
     }
   }
-  const filled = FILLED_BINS.subarray(0, filledCount);
+  const filled = filledBins.subarray(0, filledCount);
   // Bins of one or two pixels (a corner, the tip of a ramp) are noise, not shape; the centre of a
   // radial ramp has few pixels per bin yet carries its first stop.
   const minCount = Math.min(3, (0.5 * total) / filled.length);
   // Only the filled bins' means are written, and only they are read.
-  const means = BIN_MEANS;
+  const means = binMeans;
   for (const b of filled) for (let c = 0; c < 3; c++) means[b * 3 + c] = bins.sum[b * 3 + c]! / bins.n[b]!;
-  const curve = smoothedCurve(bins, filled, minCount);
+  const curve = smoothedCurve(context, bins, filled, minCount);
   const positions: number[] = [];
   if (curve.count < 2) {
     positions.push(binCentre(bins, filled[0]!), binCentre(bins, filled[filled.length - 1]!));
     if (positions[1] === positions[0]) positions[1] = positions[0]! + bins.width;
   } else {
-    for (const i of splitCurve(curve)) positions.push(curve.t[i]!);
+    for (const i of splitCurve(context, curve)) positions.push(curve.t[i]!);
   }
   return leastSquaresStops(bins, means, filled, positions);
 }
@@ -230,14 +202,6 @@ function binCentre(bins: Bins, b: number): number {
   return bins.tMin + (b + 0.5) * bins.width;
 }
 
-/**
- * fitStops' bins that hold samples, the ones smoothedCurve keeps of them, and the bins' mean
- * colours: at most MAX_BINS + 1 bins, so sized once (number[] pushes grew by copies per ramp).
- */
-const FILLED_BINS = new Int32Array(MAX_BINS + 1);
-const KEPT_BINS = new Int32Array(MAX_BINS + 1);
-const BIN_MEANS = new Float64Array((MAX_BINS + 1) * 3);
-
 /** The bins' mean colours along t, each averaged with its neighbours (±2 bins, by count), thin bins left out. */
 interface Curve {
   readonly count: number;
@@ -246,10 +210,11 @@ interface Curve {
   readonly lab: Float64Array;
 }
 
-function smoothedCurve(bins: Bins, filled: Int32Array, minCount: number): Curve {
+function smoothedCurve(context: RampContext, bins: Bins, filled: Int32Array, minCount: number): Curve {
+  const keptBins = context.keptBins;
   let keptCount = 0;
-  for (const b of filled) if (bins.n[b]! >= minCount) KEPT_BINS[keptCount++] = b;
-  const kept = KEPT_BINS.subarray(0, keptCount);
+  for (const b of filled) if (bins.n[b]! >= minCount) keptBins[keptCount++] = b;
+  const kept = keptBins.subarray(0, keptCount);
   const t = new Float64Array(kept.length);
   const rgb = new Float64Array(kept.length * 3);
   const lab = new Float64Array(kept.length * 3);
@@ -279,11 +244,12 @@ function smoothedCurve(bins: Bins, filled: Int32Array, minCount: number): Curve 
  * points strays more than STOP_TOLERANCE_DE from the straight sRGB blend of its ends, its worst
  * point (the worst stretch first), up to MAX_STOPS.
  */
-function splitCurve(curve: Curve): number[] {
+function splitCurve(context: RampContext, curve: Curve): number[] {
+  const { stretchAt, stretchDe } = context;
   const kept = [0, curve.count - 1];
   // The worst point of each stretch between kept points (stretch s: kept[s] … kept[s + 1]); a
   // split only changes the stretch it cuts, so the others are not measured again.
-  measureStretch(curve, kept[0]!, kept[1]!, 0);
+  measureStretch(context, curve, kept[0]!, kept[1]!, 0);
   let stretches = 1;
   while (kept.length < MAX_STOPS) {
     let bestAt = -1;
@@ -303,27 +269,19 @@ function splitCurve(curve: Curve): number[] {
     stretchAt.copyWithin(bestStretch + 2, bestStretch + 1, stretches);
     stretchDe.copyWithin(bestStretch + 2, bestStretch + 1, stretches);
     stretches++;
-    measureStretch(curve, kept[bestStretch]!, bestAt, bestStretch);
-    measureStretch(curve, bestAt, kept[bestStretch + 2]!, bestStretch + 1);
+    measureStretch(context, curve, kept[bestStretch]!, bestAt, bestStretch);
+    measureStretch(context, curve, bestAt, kept[bestStretch + 2]!, bestStretch + 1);
   }
   return kept;
 }
 
 /**
- * splitCurve's stretches: the worst point of each and its ΔE76 (-1 and 0 when none is off).
- * Typed columns of MAX_STOPS − 1 stretches, rather than an object per measured stretch.
- */
-const stretchAt = new Int32Array(MAX_STOPS);
-const stretchDe = new Float64Array(MAX_STOPS);
-/** The Lab colour of the straight blend at one curve point. */
-const blendLab = new Float64Array(3);
-
-/**
  * The curve point strictly between i and j furthest (ΔE76) from the straight sRGB blend of i and
- * j, written to stretch s.
+ * j, written to stretch s of the context's stretch columns (-1 and 0 when none is off): typed
+ * columns rather than an object per measured stretch.
  */
-function measureStretch(curve: Curve, i: number, j: number, s: number): void {
-  const lab = blendLab;
+function measureStretch(context: RampContext, curve: Curve, i: number, j: number, s: number): void {
+  const lab = context.colour;
   let at = -1;
   let de = 0;
   for (let k = i + 1; k < j; k++) {
@@ -341,8 +299,8 @@ function measureStretch(curve: Curve, i: number, j: number, s: number): void {
       at = k;
     }
   }
-  stretchAt[s] = at;
-  stretchDe[s] = de;
+  context.stretchAt[s] = at;
+  context.stretchDe[s] = de;
 }
 
 /**
@@ -374,8 +332,8 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
   }
   // A stop no bin weighs on (an empty stretch) gets a tiny pull towards its neighbours' average.
   for (let i = 0; i < k; i++) diag[i]! += 1e-9;
-  const stops = new Float64Array(k * 4);
-  for (let i = 0; i < k; i++) stops[i * 4] = positions[i]!;
+  const stops = new Float64Array(k * STOP_STRIDE);
+  for (let i = 0; i < k; i++) stops[i * STOP_STRIDE] = positions[i]!;
   const cp = new Float64Array(k);
   const dp = new Float64Array(k);
   for (let c = 0; c < 3; c++) {
@@ -389,10 +347,10 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
     }
     // Back substitution.
     let next = dp[k - 1]!;
-    stops[(k - 1) * 4 + 1 + c] = next;
+    stops[(k - 1) * STOP_STRIDE + 1 + c] = next;
     for (let i = k - 2; i >= 0; i--) {
       next = dp[i]! - cp[i]! * next;
-      stops[i * 4 + 1 + c] = next;
+      stops[i * STOP_STRIDE + 1 + c] = next;
     }
   }
   return stops;
@@ -406,17 +364,17 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
  */
 export function toGradient(ramp: FittedRamp, originX: number, originY: number): Gradient {
   const g = ramp.geometry;
-  const count = ramp.stops.length / 4;
+  const count = stopCount(ramp.stops);
   const stops: GradientStop[] = [];
   const stopAt = (k: number, offset: number): GradientStop => ({
     offset,
-    color: { r: byte(ramp.stops[k * 4 + 1]!), g: byte(ramp.stops[k * 4 + 2]!), b: byte(ramp.stops[k * 4 + 3]!), a: 255 },
+    color: { r: byte(stopChannel(ramp.stops, k, 0)), g: byte(stopChannel(ramp.stops, k, 1)), b: byte(stopChannel(ramp.stops, k, 2)), a: 255 },
   });
   if (g.kind === 'linear') {
-    const t0 = ramp.stops[0]!;
-    const t1 = ramp.stops[(count - 1) * 4]!;
-    const tOrigin = g.ux * originX + g.uy * originY;
-    for (let k = 0; k < count; k++) stops.push(stopAt(k, round4((ramp.stops[k * 4]! - t0) / (t1 - t0))));
+    const t0 = stopT(ramp.stops, 0);
+    const t1 = stopT(ramp.stops, count - 1);
+    const tOrigin = linearT(g.ux, g.uy, originX, originY);
+    for (let k = 0; k < count; k++) stops.push(stopAt(k, round4((stopT(ramp.stops, k) - t0) / (t1 - t0))));
     return {
       kind: 'linear',
       x1: originX + g.ux * (t0 - tOrigin),
@@ -426,12 +384,12 @@ export function toGradient(ramp: FittedRamp, originX: number, originY: number): 
       stops,
     };
   }
-  const radius = ramp.stops[(count - 1) * 4]!;
+  const radius = stopT(ramp.stops, count - 1);
   // A first stop within a few per cent of the centre is the centre's colour; further out the
   // centre keeps that colour (a repeated stop at 0).
-  const startsAtCentre = ramp.stops[0]! / radius < RADIAL_CENTRE_SHARE;
+  const startsAtCentre = stopT(ramp.stops, 0) / radius < RADIAL_CENTRE_SHARE;
   if (!startsAtCentre) stops.push(stopAt(0, 0));
-  for (let k = 0; k < count; k++) stops.push(stopAt(k, k === 0 && startsAtCentre ? 0 : round4(Math.max(0, ramp.stops[k * 4]!) / radius)));
+  for (let k = 0; k < count; k++) stops.push(stopAt(k, k === 0 && startsAtCentre ? 0 : round4(Math.max(0, stopT(ramp.stops, k)) / radius)));
   if (g.kind === 'radial') return { kind: 'radial', cx: g.cx, cy: g.cy, r: radius, stops };
   // The first axis's direction in [0°, 180°) (either way along it is the same ellipse).
   let rotationDeg = (Math.atan2(g.uy, g.ux) * 180) / Math.PI;

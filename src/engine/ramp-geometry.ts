@@ -13,10 +13,7 @@
  * al. 2017), done here with closed forms and small searches.
  */
 import { hypot2 } from './length.js';
-import { boundsOf, geometryT, MAX_BINS, sameGeometry, type RampGeometry, type RampSamples } from './ramp-samples.js';
-
-/** Scratch bins of the in-bin variance (the search's inner loop: a few hundred calls per picture). */
-const SCRATCH_BINS = { n: new Float64Array(MAX_BINS + 1), sum: new Float64Array((MAX_BINS + 1) * 3) };
+import { boundsOf, geometryT, MAX_BINS, sameGeometry, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 
 /** A radial fit must leave at most this share of the linear fit's in-bin variance to be chosen. */
 const RADIAL_ADVANTAGE = 0.8;
@@ -59,23 +56,23 @@ export const SEARCH_SAMPLES = 1500;
  * (within the searches' reach), else the samples are not a ramp and no search is made.
  * @param accept when given, asked about the best first guess: false ends the search (undefined).
  */
-export function findGeometry(search: RampSamples, gate?: number, accept?: (first: RampGeometry) => boolean): RampGeometry | undefined {
+export function findGeometry(context: RampContext, search: RampSamples, gate?: number, accept?: (first: RampGeometry) => boolean): RampGeometry | undefined {
   if (search.count < 8) return undefined;
-  const bounds = boundsOf(search);
+  const bounds = boundsOf(context, search);
   const extent = Math.max(bounds.maxX - bounds.minX, bounds.maxY - bounds.minY, 1);
   const tensor = slopeTensor(search);
   if (!tensor) return undefined;
   const centre = tensor.centre && hypot2(tensor.centre[0] - (bounds.minX + bounds.maxX) / 2, tensor.centre[1] - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent ? tensor.centre : undefined;
   // First guesses: the tensor's axis, the slope lines' meeting point and (when those two are
   // near misses, or a centre is worth searching) the slopes' ellipse.
-  const linearFirst = inBinError(search, linearAt(tensor.angle));
-  const roundFirst = centre ? inBinError(search, { kind: 'radial', cx: centre[0], cy: centre[1] }) : Infinity;
+  const linearFirst = inBinError(context, search, linearAt(tensor.angle));
+  const roundFirst = centre ? inBinError(context, search, { kind: 'radial', cx: centre[0], cy: centre[1] }) : Infinity;
   let oval: Oval | null | undefined;
   let ovalFirst = Infinity;
   const guessOval = (): void => {
     if (oval !== undefined || !centre) return;
     oval = initialEllipse(search, centre[0], centre[1]) ?? null;
-    if (oval) ovalFirst = inBinError(search, ellipseAt(oval.cx, oval.cy, oval.angle, oval.ratio));
+    if (oval) ovalFirst = inBinError(context, search, ellipseAt(oval.cx, oval.cy, oval.angle, oval.ratio));
   };
   // A field no geometry near the first guesses comes close to explaining is texture: the
   // searches would not rescue it.
@@ -97,7 +94,7 @@ export function findGeometry(search: RampSamples, gate?: number, accept?: (first
           : linearAt(tensor.angle);
     if (!accept(firstGeometry)) return undefined;
   }
-  const linear = bestLinear(search, tensor.angle, extent);
+  const linear = bestLinear(context, search, tensor.angle, extent);
   let best: { geometry: RampGeometry; sse: number } = linear;
   // A linear fit within the 8-bit steps of a render leaves nothing for a centre to explain; a
   // centre whose first guess is far behind the linear fit is not searched either.
@@ -105,7 +102,7 @@ export function findGeometry(search: RampSamples, gate?: number, accept?: (first
   if (curved) guessOval();
   const promising = curved && Math.min(roundFirst, ovalFirst) < RADIAL_PROMISE * linear.sse;
   if (centre && promising) {
-    const radial = bestRadial(search, centre, extent);
+    const radial = bestRadial(context, search, centre, extent);
     const g = radial.geometry as Extract<RampGeometry, { kind: 'radial' }>;
     const near = hypot2(g.cx - (bounds.minX + bounds.maxX) / 2, g.cy - (bounds.minY + bounds.maxY) / 2) < MAX_CENTRE_DISTANCE * extent;
     if (near && radial.sse < RADIAL_ADVANTAGE * linear.sse) best = radial;
@@ -113,7 +110,7 @@ export function findGeometry(search: RampSamples, gate?: number, accept?: (first
     // gradient transform): from the slopes' quadratic form, refined when its first guess already
     // beats the circle's.
     if (near && oval && ovalFirst < RADIAL_ADVANTAGE * roundFirst) {
-      const ellipse = bestEllipse(search, oval, extent);
+      const ellipse = bestEllipse(context, search, oval, extent);
       if (ellipse && ellipse.sse < RADIAL_ADVANTAGE * best.sse) best = ellipse;
     }
   }
@@ -195,14 +192,12 @@ function meetingPoint(s: RampSamples, extent: number): [number, number] | undefi
 }
 
 /** Σ|c|² of a sample set (the part of the in-bin variance no geometry changes), computed once. */
-const SUM_SQUARES = new WeakMap<RampSamples, number>();
-
-function sumOfSquares(s: RampSamples): number {
-  let v = SUM_SQUARES.get(s);
+function sumOfSquares(context: RampContext, s: RampSamples): number {
+  let v = context.sumSquares.get(s);
   if (v === undefined) {
     v = 0;
     for (let i = 0; i < s.count * 3; i++) v += s.rgb[i]! * s.rgb[i]!;
-    SUM_SQUARES.set(s, v);
+    context.sumSquares.set(s, v);
   }
   return v;
 }
@@ -212,24 +207,22 @@ function sumOfSquares(s: RampSamples): number {
  * of |Σc|²/n. The t range comes from the samples' bounding box (no first pass to find it); this
  * is the search's inner loop, a few hundred times per picture.
  */
-export function inBinError(s: RampSamples, g: RampGeometry): number {
+export function inBinError(context: RampContext, s: RampSamples, g: RampGeometry): number {
   // The searches come back to points already evaluated (the first guesses are each search's
   // start; a compass step back; a parabola's end): the same samples and bit-identical geometry
   // give the same error, so a few recent evaluations are kept.
-  for (const recent of RECENT_IN_BIN) if (recent.samples === s && sameGeometry(recent.geometry, g)) return recent.value;
-  const value = computeInBinError(s, g);
-  RECENT_IN_BIN[recentNext] = { samples: s, geometry: g, value };
-  recentNext = (recentNext + 1) % RECENT_IN_BIN_SIZE;
+  for (const recent of context.recentInBin) if (recent.samples === s && sameGeometry(recent.geometry, g)) return recent.value;
+  const value = computeInBinError(context, s, g);
+  context.recentInBin[context.recentNext] = { samples: s, geometry: g, value };
+  context.recentNext = (context.recentNext + 1) % RECENT_IN_BIN_SIZE;
   return value;
 }
 
-/** Recent in-bin evaluations (a ring of RECENT_IN_BIN_SIZE). */
+/** Recent in-bin evaluations kept (a ring in the context). */
 const RECENT_IN_BIN_SIZE = 8;
-const RECENT_IN_BIN: { readonly samples: RampSamples; readonly geometry: RampGeometry; readonly value: number }[] = [];
-let recentNext = 0;
 
-function computeInBinError(s: RampSamples, g: RampGeometry): number {
-  const b = boundsOf(s);
+function computeInBinError(context: RampContext, s: RampSamples, g: RampGeometry): number {
+  const b = boundsOf(context, s);
   let tMin: number;
   let tMax: number;
   if (g.kind === 'linear') {
@@ -254,8 +247,8 @@ function computeInBinError(s: RampSamples, g: RampGeometry): number {
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const perWidth = 1 / width;
   const count = Math.floor((tMax - tMin) * perWidth) + 1;
-  const n = SCRATCH_BINS.n.fill(0, 0, count);
-  const sum = SCRATCH_BINS.sum.fill(0, 0, count * 3);
+  const n = context.inBinCounts.fill(0, 0, count);
+  const sum = context.inBinSums.fill(0, 0, count * 3);
   const { x, y, rgb } = s;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
@@ -301,7 +294,7 @@ function computeInBinError(s: RampSamples, g: RampGeometry): number {
     const bb = sum[k * 3 + 2]!;
     explained += (r * r + gg * gg + bb * bb) / nk;
   }
-  return sumOfSquares(s) - explained;
+  return sumOfSquares(context, s) - explained;
 }
 
 function linearAt(angle: number): RampGeometry {
@@ -313,15 +306,15 @@ function linearAt(angle: number): RampGeometry {
  * through three angles, the bracket narrowing around the best, from ANGLE_SEARCH_RAD down to
  * ~0.001 rad (0.06°).
  */
-function bestLinear(s: RampSamples, start: number, extent: number): { geometry: RampGeometry; sse: number } {
+function bestLinear(context: RampContext, s: RampSamples, start: number, extent: number): { geometry: RampGeometry; sse: number } {
   let centre = start;
-  let fc = inBinError(s, linearAt(centre));
+  let fc = inBinError(context, s, linearAt(centre));
   let step = ANGLE_SEARCH_RAD;
   // Fine enough when the axis's ends move by a tenth of a pixel at most.
   const finest = Math.max(0.001, PRECISION_PX / extent);
   for (let round = 0; step > finest && round < 24; round++) {
-    const fl = inBinError(s, linearAt(centre - step));
-    const fr = inBinError(s, linearAt(centre + step));
+    const fl = inBinError(context, s, linearAt(centre - step));
+    const fr = inBinError(context, s, linearAt(centre + step));
     // Vertex of the parabola through the three; kept within the bracket.
     const curvature = fl + fr - 2 * fc;
     let next = centre;
@@ -330,7 +323,7 @@ function bestLinear(s: RampSamples, start: number, extent: number): { geometry: 
     if (curvature > 0) {
       const vertex = centre + (step * (fl - fr)) / (2 * curvature);
       if (Math.abs(vertex - centre) < step) {
-        const fv = inBinError(s, linearAt(vertex));
+        const fv = inBinError(context, s, linearAt(vertex));
         if (fv < fn) [next, fn] = [vertex, fv];
       }
     }
@@ -349,10 +342,10 @@ function bestLinear(s: RampSamples, start: number, extent: number): { geometry: 
  * each way along x and y, move to the best, halve the step when none is better; from a fiftieth of
  * the extent down to 0.1 px.
  */
-function bestRadial(s: RampSamples, start: readonly [number, number], extent: number): { geometry: RampGeometry; sse: number } {
+function bestRadial(context: RampContext, s: RampSamples, start: readonly [number, number], extent: number): { geometry: RampGeometry; sse: number } {
   let cx = start[0];
   let cy = start[1];
-  let best = inBinError(s, { kind: 'radial', cx, cy });
+  let best = inBinError(context, s, { kind: 'radial', cx, cy });
   let step = Math.max(0.4, extent / 50);
   let evaluations = 0;
   while (step >= Math.max(PRECISION_PX, extent / 1000) && evaluations < CENTRE_STEPS) {
@@ -360,7 +353,7 @@ function bestRadial(s: RampSamples, start: readonly [number, number], extent: nu
     for (let d = 0; d < 4; d++) {
       const x = cx + (d === 0 ? step : d === 1 ? -step : 0);
       const y = cy + (d === 2 ? step : d === 3 ? -step : 0);
-      const f = inBinError(s, { kind: 'radial', cx: x, cy: y });
+      const f = inBinError(context, s, { kind: 'radial', cx: x, cy: y });
       evaluations++;
       if (f < best) {
         best = f;
@@ -394,8 +387,8 @@ interface Oval {
   readonly ratio: number;
 }
 
-function bestEllipse(s: RampSamples, first: Oval, extent: number): { geometry: RampGeometry; sse: number } | undefined {
-  const refined = refineEllipse(s, first.cx, first.cy, first.angle, first.ratio, extent);
+function bestEllipse(context: RampContext, s: RampSamples, first: Oval, extent: number): { geometry: RampGeometry; sse: number } | undefined {
+  const refined = refineEllipse(context, s, first.cx, first.cy, first.angle, first.ratio, extent);
   return 1 / refined.ratio < MIN_ELLIPSE_RATIO ? undefined : { geometry: ellipseAt(refined.cx, refined.cy, refined.angle, refined.ratio), sse: refined.sse };
 }
 
@@ -502,11 +495,11 @@ function ellipseAt(cx: number, cy: number, angle: number, ratio: number): RampGe
 }
 
 /** Compass search over centre, angle and log ratio (steps halved until fine), ratio kept ≤ 1. */
-function refineEllipse(s: RampSamples, cx0: number, cy0: number, angle0: number, ratio0: number, extent: number): { cx: number; cy: number; angle: number; ratio: number; sse: number } {
+function refineEllipse(context: RampContext, s: RampSamples, cx0: number, cy0: number, angle0: number, ratio0: number, extent: number): { cx: number; cy: number; angle: number; ratio: number; sse: number } {
   const p = [cx0, cy0, angle0, Math.log(ratio0)];
   const steps = [Math.max(0.4, extent / 50), Math.max(0.4, extent / 50), 0.05, 0.05];
   const floor = [Math.max(PRECISION_PX, extent / 1000), Math.max(PRECISION_PX, extent / 1000), Math.max(0.004, PRECISION_PX / extent), 0.004];
-  const at = (q: readonly number[]): number => inBinError(s, ellipseAt(q[0]!, q[1]!, q[2]!, Math.min(1, Math.exp(q[3]!))));
+  const at = (q: readonly number[]): number => inBinError(context, s, ellipseAt(q[0]!, q[1]!, q[2]!, Math.min(1, Math.exp(q[3]!))));
   let best = at(p);
   for (let evaluations = 0; evaluations < ELLIPSE_STEPS && steps.some((st, i) => st >= floor[i]!); ) {
     let moved = false;

@@ -169,26 +169,37 @@ export class SegmentPath {
   toJSON(): Segment[] {
     return this.toSegments();
   }
-  static of(segments: Iterable<Segment>): SegmentPath {
-    const b = (scratchBuilder ??= new SegmentBuilder());
-    b.truncate(0);
-    for (const s of segments) b.append(s);
-    return b.take(0);
+  /**
+   * The segments as a path. `builder`: one to reuse when making many paths (its arena then holds
+   * them all); without one, the path gets an array of its own of exactly its size.
+   */
+  static of(segments: readonly Segment[], builder?: SegmentBuilder): SegmentPath {
+    if (!builder) {
+      const own = new SegmentBuilder(segments.length);
+      for (const s of segments) own.append(s);
+      return own.detach();
+    }
+    builder.truncate(0);
+    for (const s of segments) builder.append(s);
+    return builder.take(0);
   }
 }
 
 export const EMPTY_PATH = new SegmentPath(new Float64Array(0));
-
-/** SegmentPath.of's builder, made on first use and reused (a builder per call was a buffer per call). */
-let scratchBuilder: SegmentBuilder | undefined;
 
 /**
  * A growable list of segments the fitters append to, then `take` into a chain's path. One
  * builder is reused for many chains: its buffer only grows, so appending allocates nothing.
  */
 export class SegmentBuilder {
-  private buf = new Float64Array(64 * SEGMENT_STRIDE);
+  private buf: Float64Array;
   private count = 0;
+  /** Where take() copies the paths it hands out (each builder's own: no state shared between builders). */
+  private readonly arena = new SegmentArena();
+
+  constructor(initialSegments = 64) {
+    this.buf = new Float64Array(initialSegments * SEGMENT_STRIDE);
+  }
 
   get length(): number {
     return this.count;
@@ -278,8 +289,16 @@ export class SegmentBuilder {
 
   /** Segments from … end as a path of their own (copied to the arena); the builder keeps the ones before `from`. */
   take(from: number): SegmentPath {
-    const path = arena.keep(this.buf, from, this.count - from);
+    const path = this.arena.keep(this.buf, from, this.count - from);
     this.count = from;
+    return path;
+  }
+
+  /** All segments as a path over the builder's own buffer (no copy); the builder starts empty again. */
+  detach(): SegmentPath {
+    const path = this.count === 0 ? EMPTY_PATH : new SegmentPath(this.buf, 0, this.count);
+    this.buf = new Float64Array(0);
+    this.count = 0;
     return path;
   }
 
@@ -307,8 +326,13 @@ function copyNumbers(from: Float64Array, fromAt: number, to: Float64Array, toAt:
   for (let i = 0; i < count; i++) to[toAt + i] = from[fromAt + i]!;
 }
 
-/** Segments per arena chunk (8 numbers of 8 bytes each: 256 KiB; a smaller chunk wastes less where few paths keep it alive). */
+/**
+ * Segments per arena chunk at most (8 numbers of 8 bytes each: 256 KiB; a smaller chunk wastes
+ * less where few paths keep it alive). An arena's chunks start at FIRST_CHUNK_SEGMENTS and double
+ * up to it, so a builder that takes a few small paths keeps a small chunk.
+ */
 const CHUNK_SEGMENTS = 4096;
+const FIRST_CHUNK_SEGMENTS = 64;
 
 /**
  * Where taken paths keep their numbers: chunks filled front to back and never written again, so a
@@ -319,11 +343,13 @@ const CHUNK_SEGMENTS = 4096;
 class SegmentArena {
   private chunk = new Float64Array(0);
   private used = 0;
+  private nextChunkSegments = FIRST_CHUNK_SEGMENTS;
 
   keep(source: Float64Array, from: number, count: number): SegmentPath {
     if (count === 0) return EMPTY_PATH;
     if (this.used + count > this.chunk.length / SEGMENT_STRIDE) {
-      this.chunk = new Float64Array(Math.max(CHUNK_SEGMENTS, count) * SEGMENT_STRIDE);
+      this.chunk = new Float64Array(Math.max(this.nextChunkSegments, count) * SEGMENT_STRIDE);
+      this.nextChunkSegments = Math.min(CHUNK_SEGMENTS, this.nextChunkSegments * 2);
       this.used = 0;
     }
     copyNumbers(source, from * SEGMENT_STRIDE, this.chunk, this.used * SEGMENT_STRIDE, count * SEGMENT_STRIDE);
@@ -333,4 +359,3 @@ class SegmentArena {
   }
 }
 
-const arena = new SegmentArena();

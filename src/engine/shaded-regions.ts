@@ -13,8 +13,9 @@
  *    rim joins its neighbouring band.
  */
 import { rgbToLab } from './color.js';
-import { hypot2, hypot3 } from './length.js';
+import { hypot3 } from './length.js';
 import { rampColorAt, rampColorOf, type FittedRamp } from './ramp-fit.js';
+import { GEOMETRY_STRIDE, lastStopT, packedT, packGeometry, STOP_STRIDE, stopT } from './ramp-samples.js';
 import type { Regions } from './regions.js';
 import type { Shading, ShadingInput, SmoothArea } from './shading.js';
 import { findRoot } from './smooth-areas.js';
@@ -41,10 +42,7 @@ export interface AreaRamps {
   readonly areaOfRegion: Int32Array;
   /** Per region: its band within the area (gradients off), or −1. */
   readonly bandOfRegion: Int32Array;
-  /**
-   * Per area, GEOMETRY_STRIDE numbers: 0 = linear (ux, uy), 1 = radial (cx, cy), 2 = ellipse (cx,
-   * cy, ux, uy, ratio).
-   */
+  /** Per area, its ramp's geometry packed (ramp-samples.ts packGeometry: GEOMETRY_STRIDE numbers). */
   readonly geometry: Float64Array;
   /** Per area: its stops at stops[stopStart[a] … stopStart[a + 1]) (4 numbers each: t, r, g, b). */
   readonly stopStart: Int32Array;
@@ -67,22 +65,8 @@ export interface Shaded {
 
 /** t of point (x, y) for area a of the packed ramps. */
 export function rampT(ramps: AreaRamps, a: number, x: number, y: number): number {
-  const g = ramps.geometry;
-  const o = a * GEOMETRY_STRIDE;
-  const kind = g[o]!;
-  if (kind === 0) return g[o + 1]! * x + g[o + 2]! * y;
-  const dx = x - g[o + 1]!;
-  const dy = y - g[o + 2]!;
-  if (kind === 1) return hypot2(dx, dy);
-  const ux = g[o + 3]!;
-  const uy = g[o + 4]!;
-  const u = ux * dx + uy * dy;
-  const v = (ux * dy - uy * dx) / g[o + 5]!;
-  return Math.sqrt(u * u + v * v);
+  return packedT(ramps.geometry, a * GEOMETRY_STRIDE, x, y);
 }
-
-/** Numbers per area in AreaRamps.geometry. */
-const GEOMETRY_STRIDE = 6;
 
 /** The colour of area a's ramp at point (x, y) into out[0..2]. */
 export function rampColorOfArea(ramps: AreaRamps, a: number, x: number, y: number, out: Float64Array): void {
@@ -206,13 +190,9 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
   const cut = new Map<FittedRamp, number[]>();
   for (let a = 0; a < areas.length; a++) {
     const ramp = areas[a]!.ramp;
-    const g = ramp.geometry;
-    const o = a * GEOMETRY_STRIDE;
-    if (g.kind === 'linear') geometry.set([0, g.ux, g.uy], o);
-    else if (g.kind === 'radial') geometry.set([1, g.cx, g.cy], o);
-    else geometry.set([2, g.cx, g.cy, g.ux, g.uy, g.ratio], o);
+    packGeometry(ramp.geometry, geometry, a * GEOMETRY_STRIDE);
     for (const v of ramp.stops) stops.push(v);
-    stopStart[a + 1] = stops.length / 4;
+    stopStart[a + 1] = stops.length / STOP_STRIDE;
     if (!gradients) {
       let ts = cut.get(ramp);
       if (!ts) cut.set(ramp, (ts = bandThresholds(ramp, photo)));
@@ -228,8 +208,8 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
  * per px of t), about one band per BAND_STEP_DE, 2 to MAX_BANDS bands.
  */
 function bandThresholds(ramp: FittedRamp, photo: boolean): number[] {
-  const t0 = ramp.stops[0]!;
-  const t1 = ramp.stops[ramp.stops.length - 4]!;
+  const t0 = stopT(ramp.stops, 0);
+  const t1 = lastStopT(ramp.stops);
   const steps = Math.max(2, Math.min(2048, Math.ceil(t1 - t0)));
   const lengths = new Float64Array(steps + 1);
   const rgb = new Float64Array(3);
@@ -261,9 +241,9 @@ function bandThresholds(ramp: FittedRamp, photo: boolean): number[] {
 function bandColor(packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>, a: number, b: number): Rgba {
   const from = packed.thresholdStart[a]!;
   const to = packed.thresholdStart[a + 1]!;
-  const stops = packed.stops.subarray(packed.stopStart[a]! * 4, packed.stopStart[a + 1]! * 4);
-  const lo = b === 0 ? stops[0]! : packed.thresholds[from + b - 1]!;
-  const hi = from + b < to ? packed.thresholds[from + b]! : stops[stops.length - 4]!;
+  const stops = packed.stops.subarray(packed.stopStart[a]! * STOP_STRIDE, packed.stopStart[a + 1]! * STOP_STRIDE);
+  const lo = b === 0 ? stopT(stops, 0) : packed.thresholds[from + b - 1]!;
+  const hi = from + b < to ? packed.thresholds[from + b]! : lastStopT(stops);
   const rgb = new Float64Array(3);
   rampColorAt(stops, (lo + hi) / 2, rgb);
   return { r: rgb[0]!, g: rgb[1]!, b: rgb[2]!, a: 255 };

@@ -14,11 +14,12 @@
  * out exactly as without this stage. Pieces of one gradient share it; specks beside an area join
  * it or, as edge blends, the side that covers most of them.
  */
+import { blendResidualSq, blendShare } from './blend.js';
 import { rgbToLab } from './color.js';
 import { hypot2, hypot3 } from './length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
-import { emptySamples, geometryT, joinSamples, type RampSamples } from './ramp-samples.js';
+import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, type RampSamples } from './ramp-samples.js';
 import type { Regions } from './regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
@@ -122,12 +123,14 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   let nextId = members.length;
   const partOf = new Int32Array(regions.count).fill(-1);
   const localIndex = new Int32Array(regions.count).fill(-1);
+  // The ramp fits' and searches' buffers and caches, for this picture's areas.
+  const context = new RampContext();
   for (let g = 0; g < members.length; g++) {
     // Shades too close to span a ramp (JPEG noise splitting one flat colour) make no area, whole
     // or split: nothing to fit.
     if (shadeSpanDe(input.regionColor, members[g]!) < SHADE_SPAN_SHARE * MIN_SPAN_DE) continue;
     const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
-    const whole = fitGroup(input, owner, g, groupPx, members[g]!);
+    const whole = fitGroup(context, input, owner, g, groupPx, members[g]!);
     if (whole) {
       areas.push(whole);
       continue;
@@ -144,14 +147,14 @@ export function findSmoothAreas(input: ShadingInput): Shading {
     for (let c = 0; c < partCount; c++) {
       const partMembers = members[g]!.filter((_, i) => cluster[i] === c);
       if (partMembers.length < 2) continue;
-      const area = fitGroup(input, owner, nextId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
+      const area = fitGroup(context, input, owner, nextId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
       if (area) areas.push(area);
     }
     nextId += partCount;
   }
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
-  shareGradients(areas);
+  shareGradients(context, areas);
   const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
   return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
 }
@@ -270,7 +273,7 @@ function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInp
         // An edge blend between the area and its other neighbour: it goes to the side that
         // covers most of it (the sub-pixel edge then places the border inside it).
         const o = other[r]!;
-        const share = o >= 0 ? blendShare(mr, mg, mb, ramp, regionColor, o) : NaN;
+        const share = o >= 0 ? shareOfRamp(mr, mg, mb, ramp, regionColor, o) : NaN;
         if (Number.isNaN(share)) continue;
         if (share < 0.5) {
           joinInto[r] = o;
@@ -294,18 +297,13 @@ const BLEND_MIN_CONTRAST = 24;
  * The share of colour A (r, g, b of `a`) in a colour m taken as the blend t·A + (1 − t)·B with
  * region `b`'s colour, or NaN when m is not such a blend.
  */
-function blendShare(mr: number, mg: number, mb: number, a: Float64Array, regionColor: Float64Array, b: number): number {
+function shareOfRamp(mr: number, mg: number, mb: number, a: Float64Array, regionColor: Float64Array, b: number): number {
   const br = regionColor[b * 3]!;
   const bg = regionColor[b * 3 + 1]!;
   const bb = regionColor[b * 3 + 2]!;
-  const dr = a[0]! - br;
-  const dg = a[1]! - bg;
-  const db = a[2]! - bb;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < BLEND_MIN_CONTRAST * BLEND_MIN_CONTRAST) return NaN;
-  const t = ((mr - br) * dr + (mg - bg) * dg + (mb - bb) * db) / len2;
-  if (t < -0.1 || t > 1.1) return NaN;
-  const miss = hypot3(mr - (br + t * dr), mg - (bg + t * dg), mb - (bb + t * db));
+  const t = blendShare(mr, mg, mb, a[0]!, a[1]!, a[2]!, br, bg, bb, BLEND_MIN_CONTRAST * BLEND_MIN_CONTRAST);
+  if (Number.isNaN(t) || t < -0.1 || t > 1.1) return NaN;
+  const miss = Math.sqrt(blendResidualSq(mr, mg, mb, a[0]!, a[1]!, a[2]!, br, bg, bb, t));
   return miss <= BLEND_MISS ? t : NaN;
 }
 
@@ -373,7 +371,7 @@ function owned(owner: Int32Array, q: number, g: number): boolean {
  * The area of group g (the pixels whose owner is g) when one gradient explains it, else undefined.
  * @param pixels the group's pixels (any order; all of them, opaque or not, for the mean colour).
  */
-function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
+function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
   const { data, width, height } = input;
   // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
   let sumR = 0;
@@ -407,10 +405,10 @@ function fitGroup(input: ShadingInput, owner: Int32Array, g: number, pixels: Int
   // Shades that match their pixels already are flat colours (checked again on all samples below).
   if (search.flatError < FLAT_FLOOR) return undefined;
   // A first guess whose ramp already jumps (an edge joined in through a soft seam) is not searched.
-  const geometry = findGeometry(search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(search.samples, first)));
+  const geometry = findGeometry(context, search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(context, search.samples, first)));
   if (!geometry) return undefined;
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
-  const ramp = rampFor(full.samples, geometry);
+  const ramp = rampFor(context, full.samples, geometry);
   const flatError = full.flatError;
   if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp) || !designed(ramp)) return undefined;
   let cx = 0;
@@ -496,7 +494,7 @@ const SHARED_RAMP_GAP = 14;
  * fitted again as one; where the shared ramp still explains every piece nearly as well as its own
  * did, they all take it (one definition in the file, one look across the pieces).
  */
-function shareGradients(candidates: Candidate[]): void {
+function shareGradients(context: RampContext, candidates: Candidate[]): void {
   const parent = candidates.map((_, i) => i);
   const root = (i: number): number => {
     while (parent[i] !== i) i = parent[i]!;
@@ -519,12 +517,12 @@ function shareGradients(candidates: Candidate[]): void {
   }
   for (const set of sets.values()) {
     if (set.length < 2) continue;
-    const geometry = findGeometry(joinSamples(set.map((i) => candidates[i]!.search)));
+    const geometry = findGeometry(context, joinSamples(set.map((i) => candidates[i]!.search)));
     if (!geometry) continue;
-    const joint = rampFor(joinSamples(set.map((i) => candidates[i]!.samples)), geometry);
+    const joint = rampFor(context, joinSamples(set.map((i) => candidates[i]!.samples)), geometry);
     const fitsAll = set.every((i) => {
       const c = candidates[i]!;
-      const e = rampError(c.samples, joint.geometry, joint.stops);
+      const e = rampError(context, c.samples, joint.geometry, joint.stops);
       return explains(e, c.flatError) && e <= c.ramp.meanError * 1.3 + 0.3;
     });
     if (fitsAll) for (const i of set) candidates[i]!.ramp = joint;
@@ -549,8 +547,8 @@ function alike(a: FittedRamp, b: FittedRamp): boolean {
     }
   }
   // Compare the ramps at a few t where both have stops' range (b's t flips with a reversed axis).
-  const from = Math.max(a.stops[0]!, sign > 0 ? b.stops[0]! : -b.stops[b.stops.length - 4]!);
-  const to = Math.min(a.stops[a.stops.length - 4]!, sign > 0 ? b.stops[b.stops.length - 4]! : -b.stops[0]!);
+  const from = Math.max(stopT(a.stops, 0), sign > 0 ? stopT(b.stops, 0) : -lastStopT(b.stops));
+  const to = Math.min(lastStopT(a.stops), sign > 0 ? lastStopT(b.stops) : -stopT(b.stops, 0));
   if (!(to > from)) return false;
   const ca = new Float64Array(3);
   const cb = new Float64Array(3);
@@ -656,7 +654,7 @@ function shadeSpanDe(regionColor: Float64Array, members: readonly number[]): num
 /** Largest ΔE76 between the first stop and any other. */
 function rampSpanDe(ramp: FittedRamp): number {
   const lab = new Float64Array(ramp.stops.length / 4 * 3);
-  for (let k = 0; k < ramp.stops.length / 4; k++) rgbToLab(ramp.stops[k * 4 + 1]!, ramp.stops[k * 4 + 2]!, ramp.stops[k * 4 + 3]!, lab, k * 3);
+  for (let k = 0; k < stopCount(ramp.stops); k++) rgbToLab(stopChannel(ramp.stops, k, 0), stopChannel(ramp.stops, k, 1), stopChannel(ramp.stops, k, 2), lab, k * 3);
   let span = 0;
   for (let k = 1; k < ramp.stops.length / 4; k++) span = Math.max(span, hypot3(lab[k * 3]! - lab[0]!, lab[k * 3 + 1]! - lab[1]!, lab[k * 3 + 2]! - lab[2]!));
   return span;

@@ -70,8 +70,9 @@ export function splitSmooth(
   for (let i = 0; i < k; i++) localIndex[members[i]!] = i;
   const clusters = accumulate(data, width, regionOf, pixels, localIndex, k);
   for (let i = 0; i < k; i++) localIndex[members[i]!] = -1;
+  const work = new SplitScratch();
   const rss = new Float64Array(k);
-  for (let i = 0; i < k; i++) rss[i] = clusterRss(clusters[i]!);
+  for (let i = 0; i < k; i++) rss[i] = clusterRss(work, clusters[i]!);
   // Adjacency between clusters; union-find maps a member to its cluster.
   const parent = new Int32Array(k);
   for (let i = 0; i < k; i++) parent[i] = i;
@@ -83,9 +84,8 @@ export function splitSmooth(
   }
   const version = new Int32Array(k);
   const heap = new MergeHeap();
-  const scratch: Cluster = { ox: 0, oy: 0, m: new Float64Array(STRIDE) };
   const push = (a: number, b: number): void => {
-    const cost = mergeCost(clusters[a]!, clusters[b]!, rss[a]!, rss[b]!, scratch);
+    const cost = mergeCost(work, clusters[a]!, clusters[b]!, rss[a]!, rss[b]!);
     if (cost <= MERGE_COST) heap.push(cost, a, b, version[a]!, version[b]!);
   };
   for (let p = 0; p < pairs.length; p += 2) push(Math.min(pairs[p]!, pairs[p + 1]!), Math.max(pairs[p]!, pairs[p + 1]!));
@@ -96,8 +96,8 @@ export function splitSmooth(
     const na = clusters[e.a]!.m[0]!;
     const nb = clusters[e.b]!.m[0]!;
     const [into, from] = na > nb || (na === nb && e.a < e.b) ? [e.a, e.b] : [e.b, e.a];
-    addInto(clusters[into]!, clusters[from]!);
-    rss[into] = clusterRss(clusters[into]!);
+    addInto(work, clusters[into]!, clusters[from]!);
+    rss[into] = clusterRss(work, clusters[into]!);
     parent[from] = into;
     version[into]!++;
     version[from]!++;
@@ -202,10 +202,10 @@ function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionO
 }
 
 /** Moments of `c` about the point (ox + dx, oy + dy), into out (geometric and colour). */
-function shifted(c: Cluster, dx: number, dy: number, out: Float64Array): void {
+function shifted(work: SplitScratch, c: Cluster, dx: number, dy: number, out: Float64Array): void {
   const m = c.m;
-  const px = POWERS_X;
-  const py = POWERS_Y;
+  const px = work.powersX;
+  const py = work.powersY;
   px[0] = 1;
   px[1] = -dx;
   px[2] = dx * dx;
@@ -233,37 +233,45 @@ function shifted(c: Cluster, dx: number, dy: number, out: Float64Array): void {
   out[STRIDE - 1] = m[STRIDE - 1]!;
 }
 
-/** Scratch of shifted, addInto and clusterRss (none calls itself or another that uses the same). */
-const POWERS_X = new Float64Array(5);
-const POWERS_Y = new Float64Array(5);
-const MOVED = new Float64Array(STRIDE);
-const CENTRED = new Float64Array(STRIDE);
-const NORMAL = new Float64Array(BASIS * BASIS);
-const RHS = new Float64Array(BASIS);
-const SCALE = new Float64Array(5);
+/**
+ * Scratch of shifted, addInto and clusterRss (none calls itself or another that uses the same),
+ * one per splitSmooth call, passed down: powers of the shift, a shifted or centred moment set,
+ * the normal matrix and right-hand side of the field's least squares, the scale per degree.
+ */
+class SplitScratch {
+  readonly powersX = new Float64Array(5);
+  readonly powersY = new Float64Array(5);
+  readonly moved = new Float64Array(STRIDE);
+  readonly centred = new Float64Array(STRIDE);
+  readonly normal = new Float64Array(BASIS * BASIS);
+  readonly rhs = new Float64Array(BASIS);
+  readonly scale = new Float64Array(5);
+  /** mergeCost's union of two clusters. */
+  readonly union: Cluster = { ox: 0, oy: 0, m: new Float64Array(STRIDE) };
+}
 
-function addInto(into: Cluster, from: Cluster): void {
-  const moved = MOVED;
-  shifted(from, into.ox - from.ox, into.oy - from.oy, moved);
+function addInto(work: SplitScratch, into: Cluster, from: Cluster): void {
+  const moved = work.moved;
+  shifted(work, from, into.ox - from.ox, into.oy - from.oy, moved);
   for (let t = 0; t < STRIDE; t++) into.m[t]! += moved[t]!;
 }
 
 /** Residual sum of squares of the best quadratic field per channel (solved about the centroid, scaled). */
-function clusterRss(c: Cluster): number {
+function clusterRss(work: SplitScratch, c: Cluster): number {
   const n = c.m[0]!;
   if (n < 1) return 0;
   const cx = c.m[MONO_INDEX[1]![0]!]! / n;
   const cy = c.m[MONO_INDEX[0]![1]!]! / n;
-  const centred = CENTRED;
-  shifted(c, cx, cy, centred);
+  const centred = work.centred;
+  shifted(work, c, cx, cy, centred);
   const varSum = (centred[MONO_INDEX[2]![0]!]! + centred[MONO_INDEX[0]![2]!]!) / n;
   const s = Math.sqrt(varSum / 2) + 0.5;
   // Scale x, y by 1/s: a moment of degree d by s^−d (s ** d once per degree).
-  const scale = SCALE;
+  const scale = work.scale;
   for (let d = 0; d <= 4; d++) scale[d] = s ** d;
   for (let t = 0; t < MONOS; t++) centred[t]! /= scale[MONO_I[t]! + MONO_J[t]!]!;
   for (let ch = 0; ch < 3; ch++) for (let t = 0; t < BASIS; t++) centred[MONOS + ch * BASIS + t]! /= scale[MONO_I[t]! + MONO_J[t]!]!;
-  const a = NORMAL;
+  const a = work.normal;
   for (let p = 0; p < BASIS; p++) {
     for (let q = 0; q < BASIS; q++) a[p * BASIS + q] = centred[MONO_INDEX[MONO_I[p]! + MONO_I[q]!]![MONO_J[p]! + MONO_J[q]!]!]!;
     // A light ridge: a small cluster (a few pixels, a one-pixel line) has no curvature to fit.
@@ -271,7 +279,7 @@ function clusterRss(c: Cluster): number {
   }
   if (!cholesky(a, BASIS)) return centred[STRIDE - 1]! - sumSquaresOfMeans(centred, n);
   let fitted = 0;
-  const rhs = RHS;
+  const rhs = work.rhs;
   for (let ch = 0; ch < 3; ch++) {
     for (let t = 0; t < BASIS; t++) rhs[t] = centred[MONOS + ch * BASIS + t]!;
     // βᵀb = bᵀA⁻¹b = |L⁻¹b|².
@@ -316,12 +324,13 @@ function forwardSolve(l: Float64Array, n: number, b: Float64Array): void {
 }
 
 /** Increase of squared error from fitting one field to both, per pixel of the smaller. */
-function mergeCost(a: Cluster, b: Cluster, rssA: number, rssB: number, scratch: Cluster): number {
-  scratch.ox = a.ox;
-  scratch.oy = a.oy;
-  scratch.m.set(a.m);
-  addInto(scratch, b);
-  const union = clusterRss(scratch);
+function mergeCost(work: SplitScratch, a: Cluster, b: Cluster, rssA: number, rssB: number): number {
+  const both = work.union;
+  both.ox = a.ox;
+  both.oy = a.oy;
+  both.m.set(a.m);
+  addInto(work, both, b);
+  const union = clusterRss(work, both);
   return (union - rssA - rssB) / Math.max(1, Math.min(a.m[0]!, b.m[0]!));
 }
 

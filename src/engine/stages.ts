@@ -8,6 +8,7 @@
  */
 import type { EngineJob, JobOutput, JobPart } from './jobs.js';
 import type { MemoView } from './memo.js';
+import type { EngineParams } from './types.js';
 
 /** The engine's stages in order (progress reports name the stage just finished). */
 export const ENGINE_STAGES = ['resize', 'profile', 'palette', 'label', 'regions', 'shading', 'boundary', 'fit', 'shapes'] as const;
@@ -57,6 +58,48 @@ export function stageClock(onStage: ((stage: EngineStage, index: number) => void
       onStage?.(name, ENGINE_STAGES.indexOf(name));
     },
   };
+}
+
+/** What a memo slot's stage group depends on, and the stages it serves. */
+export interface MemoSlotSchema {
+  /** The slot whose value its stages read: its key extends that slot's key (null: the first). */
+  readonly after: MemoSlotName | null;
+  /** Engine parameters whose values are in the key as they are. */
+  readonly params: readonly (keyof EngineParams)[];
+  /**
+   * Engine parameters that reach the stages only through a value derived from them (with the
+   * picture's facts), which memoKey takes in their place: the traced size (maxPixels), the
+   * profile decided (profile), the speckle floor (minAreaPx), the profile's shape families
+   * (parameterizedShapes).
+   */
+  readonly through: readonly (keyof EngineParams)[];
+  /** The stages a hit serves (reported as reused). */
+  readonly stages: readonly EngineStage[];
+}
+
+export type MemoSlotName = 'prepared' | 'labels' | 'outline' | 'fit';
+
+/**
+ * The memo's slots in pipeline order, each declaring what it depends on: the one place a stage
+ * group's reuse is decided (memoKey builds every key from it; tests/engine/memo.test.ts toggles
+ * every engine parameter and checks that exactly the slots declaring it, and those after them,
+ * miss). A parameter no slot declares (shapeStacking; strokes and maxStrokeWidthPx, read by the
+ * centre-line pass after the kept stages and, for pixel art, through the profile decided) only
+ * changes stages that are never kept.
+ */
+export const MEMO_SLOTS: Readonly<Record<MemoSlotName, MemoSlotSchema>> = {
+  prepared: { after: null, params: [], through: ['maxPixels'], stages: ['resize', 'profile'] },
+  labels: { after: 'prepared', params: ['maxColors', 'palette'], through: ['profile'], stages: ['palette', 'label'] },
+  outline: { after: 'labels', params: ['gradients'], through: ['minAreaPx'], stages: ['regions', 'shading', 'boundary'] },
+  fit: { after: 'outline', params: [], through: ['parameterizedShapes'], stages: ['fit'] },
+};
+
+/**
+ * The key of `slot`: the key of the slot it extends, then the values of the parameters it
+ * declares and of the values derived from its `through` parameters (in that order), as JSON.
+ */
+export function memoKey(slot: MemoSlotName, afterKey: string, params: EngineParams, ...derived: unknown[]): string {
+  return `${afterKey}|${slot}:${JSON.stringify([...MEMO_SLOTS[slot].params.map((name) => params[name] ?? null), ...derived])}`;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
 import type { TileMask } from './profile.js';
+import { blendResidualSq, blendShare } from './blend.js';
 import { hypot3 } from './length.js';
 import { rampColorOfArea, rampT, type AreaRamps } from './shaded-regions.js';
 
@@ -97,32 +98,50 @@ export function latticePoints(graph: ChainGraph, c: number): Float64Array {
 /** Coverage of about this size is noise (compression, scanning) when placing a thin line's edges. */
 const THIN_COVERAGE = 0.05;
 
+/** Two colours closer than this (RGB units²) are one colour: no coverage is measured between them. */
+const COVERAGE_MIN_SPAN_SQ = 1;
+
 /** Minimum RGB distance between two region colours for coverage to be trusted. */
 const MIN_CONTRAST = 24;
 
-/** coveragePoints' samples, reused from chain to chain (grown as needed, never shrunk). */
-let pointsScratch = new Float64Array(1024);
+/**
+ * The sub-pixel sampler's scratch, one per fitting part (jobs.ts), reused from chain to chain.
+ * `coverage[0]` is the answer of coverageOfA and shadedCoverage, read by their caller right after
+ * the call: they write it there rather than return it, since coveragePoints makes two or three
+ * such calls per crack, more than V8 inlines there, and a fractional number returned from a call
+ * that is not inlined is a new heap number.
+ */
+export class SubpixelScratch {
+  /** coveragePoints' samples (grown as needed, never shrunk). */
+  points = new Float64Array(1024);
+  /** bandJunction's regions around a vertex. */
+  readonly junctionRegions = new Int32Array(4);
+  /** shadedCoverage's local colours of the two regions. */
+  readonly localA = new Float64Array(3);
+  readonly localB = new Float64Array(3);
+  readonly coverage = new Float64Array(1);
+}
 
 /**
  * A chain's sub-pixel samples, as a view of a scratch buffer: valid until the next call (the
  * fitter reads them and keeps numbers, never the array). A new array per chain was the largest
  * allocation left in the fit stage.
  */
-export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext): Float64Array {
+export function coveragePoints(scratch: SubpixelScratch, graph: ChainGraph, c: number, ctx: SampleContext): Float64Array {
   const from = graph.dirStart[c]!;
   const to = graph.dirStart[c + 1]!;
   const steps = to - from;
   const closed = graph.closed[c] === 1;
   const count = closed ? steps : steps + 2;
-  if (pointsScratch.length < count * 2) pointsScratch = new Float64Array(Math.max(count * 2, pointsScratch.length * 2));
-  const out = pointsScratch.subarray(0, count * 2);
+  if (scratch.points.length < count * 2) scratch.points = new Float64Array(Math.max(count * 2, scratch.points.length * 2));
+  const out = scratch.points.subarray(0, count * 2);
   const a = graph.left[c]!;
   const b = graph.right[c]!;
   let x = graph.startX[c]!;
   let y = graph.startY[c]!;
   let k = 0;
   if (!closed) {
-    if (!bandJunction(ctx, x, y, out, 0)) pinchEnd(ctx, x, y, graph.dirs[from]!, out, 0);
+    if (!bandJunction(scratch, ctx, x, y, out, 0)) pinchEnd(ctx, x, y, graph.dirs[from]!, out, 0);
     k = 1;
   }
   const ramps = ctx.ramps;
@@ -147,15 +166,15 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
       const tr = rampT(ramps!, area, rx + 0.5, ry + 0.5);
       if (tr !== tl) offset = Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5));
     } else if (shaded && contrastOk) {
-      shadedCoverage(ctx, lx, ly, a, b);
-      const tl = coverage[0]!;
-      shadedCoverage(ctx, rx, ry, a, b);
-      offset = Math.max(-0.5, Math.min(0.5, tl + coverage[0]! - 1));
+      shadedCoverage(scratch, ctx, lx, ly, a, b);
+      const tl = scratch.coverage[0]!;
+      shadedCoverage(scratch, ctx, rx, ry, a, b);
+      offset = Math.max(-0.5, Math.min(0.5, tl + scratch.coverage[0]! - 1));
     } else if (contrastOk) {
-      coverageOfA(ctx, lx, ly, a, b);
-      const tp = coverage[0]!;
-      coverageOfA(ctx, rx, ry, a, b);
-      let tq = coverage[0]!;
+      coverageOfA(scratch, ctx, lx, ly, a, b);
+      const tp = scratch.coverage[0]!;
+      coverageOfA(scratch, ctx, rx, ry, a, b);
+      let tq = scratch.coverage[0]!;
       // A one-pixel gap between two parts of A shares its coverage between its two edges.
       if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
       const farX = lx + DY[d]!;
@@ -165,8 +184,8 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
         // Coverage in q puts this edge that far into q and p's missing share on the far side;
         // coverage beyond p puts p's missing share on this side; with neither, it is split.
         // Shares vary smoothly with the two coverages (no jumps along a line: fewer nodes).
-        coverageOfA(ctx, farX, farY, a, b);
-        const tFar = coverage[0]!;
+        coverageOfA(scratch, ctx, farX, farY, a, b);
+        const tFar = scratch.coverage[0]!;
         const share = (tFar + THIN_COVERAGE) / (tq + tFar + 2 * THIN_COVERAGE);
         offset = Math.max(-0.5, Math.min(0.5, tq - (1 - tp) * share));
       } else offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
@@ -178,7 +197,7 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
     x += DX[d]!;
     y += DY[d]!;
   }
-  if (!closed && !bandJunction(ctx, x, y, out, k)) pinchEnd(ctx, x, y, (graph.dirs[to - 1]! + 2) & 3, out, k);
+  if (!closed && !bandJunction(scratch, ctx, x, y, out, k)) pinchEnd(ctx, x, y, (graph.dirs[to - 1]! + 2) & 3, out, k);
   return out;
 }
 
@@ -189,11 +208,11 @@ export function coveragePoints(graph: ChainGraph, c: number, ctx: SampleContext)
  * every band. Every chain ending at the vertex computes the same point. False (nothing written)
  * for any other vertex.
  */
-function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Array, k: number): boolean {
+function bandJunction(scratch: SubpixelScratch, ctx: SampleContext, x: number, y: number, out: Float64Array, k: number): boolean {
   const ramps = ctx.ramps;
   if (!ramps || x <= 0 || y <= 0 || x >= ctx.width || y >= ctx.height) return false;
   const w = ctx.width;
-  const around = JUNCTION_REGIONS;
+  const around = scratch.junctionRegions;
   around[0] = ctx.regionOf[(y - 1) * w + x - 1]!; // top left
   around[1] = ctx.regionOf[(y - 1) * w + x]!; // top right
   around[2] = ctx.regionOf[y * w + x - 1]!; // bottom left
@@ -236,10 +255,10 @@ function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Arra
     const py = y - 1 + (p >> 1);
     const qx = x - 1 + (q & 1);
     const qy = y - 1 + (q >> 1);
-    shadedCoverage(ctx, px, py, rp, other);
-    const tp = coverage[0]!;
-    shadedCoverage(ctx, qx, qy, rp, other);
-    const offset = Math.max(-0.5, Math.min(0.5, tp + coverage[0]! - 1));
+    shadedCoverage(scratch, ctx, px, py, rp, other);
+    const tp = scratch.coverage[0]!;
+    shadedCoverage(scratch, ctx, qx, qy, rp, other);
+    const offset = Math.max(-0.5, Math.min(0.5, tp + scratch.coverage[0]! - 1));
     sx += (px + qx + 1) / 2 + (qx - px) * offset;
     sy += (py + qy + 1) / 2 + (qy - py) * offset;
     n++;
@@ -250,7 +269,6 @@ function bandJunction(ctx: SampleContext, x: number, y: number, out: Float64Arra
   return true;
 }
 
-const JUNCTION_REGIONS = new Int32Array(4);
 /** The cracks at a vertex as pairs of its pixels (0 TL, 1 TR, 2 BL, 3 BR): up, down, left, right. */
 const CRACK_PIXELS = Int8Array.from([0, 1, 2, 3, 0, 2, 1, 3]);
 
@@ -270,36 +288,27 @@ function bandThreshold(ramps: AreaRamps, a: number, b: number): number {
 
 /**
  * coverageOfA where a or b is a shaded region: each side's colour is its colour at this pixel
- * (a shaded region's ramp there, another region's mean). Written to coverage[0].
+ * (a shaded region's ramp there, another region's mean). Written to scratch.coverage[0].
  */
-function shadedCoverage(ctx: SampleContext, x: number, y: number, a: number, b: number): void {
+function shadedCoverage(scratch: SubpixelScratch, ctx: SampleContext, x: number, y: number, a: number, b: number): void {
   if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) {
-    coverage[0] = a < 0 ? 1 : 0;
+    scratch.coverage[0] = a < 0 ? 1 : 0;
     return;
   }
   if (a < 0 || b < 0) {
-    coverageOfA(ctx, x, y, a, b);
+    coverageOfA(scratch, ctx, x, y, a, b);
     return;
   }
-  const ca = LOCAL_A;
-  const cb = LOCAL_B;
+  const ca = scratch.localA;
+  const cb = scratch.localB;
   localColor(ctx, a, x, y, ca);
   localColor(ctx, b, x, y, cb);
   const o = (y * ctx.width + x) * 4;
-  const dr = ca[0]! - cb[0]!;
-  const dg = ca[1]! - cb[1]!;
-  const db = ca[2]! - cb[2]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  if (len2 < 1) {
-    coverage[0] = 0.5;
-    return;
-  }
-  const t = ((ctx.data[o]! - cb[0]!) * dr + (ctx.data[o + 1]! - cb[1]!) * dg + (ctx.data[o + 2]! - cb[2]!) * db) / len2;
-  coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
+  const t = blendShare(ctx.data[o]!, ctx.data[o + 1]!, ctx.data[o + 2]!, ca[0]!, ca[1]!, ca[2]!, cb[0]!, cb[1]!, cb[2]!, COVERAGE_MIN_SPAN_SQ);
+  // The two sides one colour here: the edge is halfway.
+  scratch.coverage[0] = Number.isNaN(t) ? 0.5 : t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
-const LOCAL_A = new Float64Array(3);
-const LOCAL_B = new Float64Array(3);
 
 /** Region r's colour at pixel (x, y): its ramp's there when it is shaded, else its mean. */
 function localColor(ctx: SampleContext, r: number, x: number, y: number, out: Float64Array): void {
@@ -335,39 +344,28 @@ function rightPixelY(y: number, d: number): number {
 }
 
 /**
- * The answer of coverageOfA and shadedCoverage, read by their caller right after the call. They
- * write it here rather than return it: coveragePoints makes two or three such calls per crack,
- * more than V8 inlines there, and a fractional number returned from a call that is not inlined
- * is a new heap number.
- */
-const coverage = new Float64Array(1);
-
-/**
  * Share (0–1) of region A's colour in pixel (x, y), between regions A and B (-1 = nothing),
- * written to coverage[0].
+ * written to scratch.coverage[0].
  */
-function coverageOfA(ctx: SampleContext, x: number, y: number, a: number, b: number): void {
+function coverageOfA(scratch: SubpixelScratch, ctx: SampleContext, x: number, y: number, a: number, b: number): void {
   if (x < 0 || y < 0 || x >= ctx.width || y >= ctx.height) {
-    coverage[0] = a < 0 ? 1 : 0;
+    scratch.coverage[0] = a < 0 ? 1 : 0;
     return;
   }
   const o = (y * ctx.width + x) * 4;
   const alpha = ctx.data[o + 3]! / 255;
   if (a < 0) {
-    coverage[0] = 1 - alpha * coverageAgainstDeleted(ctx, o, b);
+    scratch.coverage[0] = 1 - alpha * coverageAgainstDeleted(ctx, o, b);
     return;
   }
   if (b < 0) {
-    coverage[0] = alpha * coverageAgainstDeleted(ctx, o, a);
+    scratch.coverage[0] = alpha * coverageAgainstDeleted(ctx, o, a);
     return;
   }
   const col = ctx.regionColor;
-  const dr = col[a * 3]! - col[b * 3]!;
-  const dg = col[a * 3 + 1]! - col[b * 3 + 1]!;
-  const db = col[a * 3 + 2]! - col[b * 3 + 2]!;
-  const len2 = dr * dr + dg * dg + db * db;
-  const t = ((ctx.data[o]! - col[b * 3]!) * dr + (ctx.data[o + 1]! - col[b * 3 + 1]!) * dg + (ctx.data[o + 2]! - col[b * 3 + 2]!) * db) / len2;
-  coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
+  // Only regions MIN_CONTRAST apart get here (coveragePoints' contrastOk): no floor needed.
+  const t = blendShare(ctx.data[o]!, ctx.data[o + 1]!, ctx.data[o + 2]!, col[a * 3]!, col[a * 3 + 1]!, col[a * 3 + 2]!, col[b * 3]!, col[b * 3 + 1]!, col[b * 3 + 2]!, 0);
+  scratch.coverage[0] = t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
 /**
@@ -385,18 +383,11 @@ function coverageAgainstDeleted(ctx: SampleContext, o: number, r: number): numbe
   let best = 1;
   let bestMiss = Infinity;
   for (let d = 0; d < deleted.length; d += 3) {
-    const dr = col[r * 3]! - deleted[d]!;
-    const dg = col[r * 3 + 1]! - deleted[d + 1]!;
-    const db = col[r * 3 + 2]! - deleted[d + 2]!;
-    const len2 = dr * dr + dg * dg + db * db;
-    if (len2 < 1) continue;
-    const raw = ((pr - deleted[d]!) * dr + (pg - deleted[d + 1]!) * dg + (pb - deleted[d + 2]!) * db) / len2;
+    const raw = blendShare(pr, pg, pb, col[r * 3]!, col[r * 3 + 1]!, col[r * 3 + 2]!, deleted[d]!, deleted[d + 1]!, deleted[d + 2]!, COVERAGE_MIN_SPAN_SQ);
+    if (Number.isNaN(raw)) continue;
     const t = raw < 0 ? 0 : raw > 1 ? 1 : raw;
     // Distance of the pixel from the blend at t: the deleted colour that explains the pixel best.
-    const er = pr - (deleted[d]! + t * dr);
-    const eg = pg - (deleted[d + 1]! + t * dg);
-    const eb = pb - (deleted[d + 2]! + t * db);
-    const miss = er * er + eg * eg + eb * eb;
+    const miss = blendResidualSq(pr, pg, pb, col[r * 3]!, col[r * 3 + 1]!, col[r * 3 + 2]!, deleted[d]!, deleted[d + 1]!, deleted[d + 2]!, t);
     if (miss < bestMiss) {
       bestMiss = miss;
       best = t;

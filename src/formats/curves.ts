@@ -15,7 +15,7 @@
  * conversions writers call on the way (elevateQuad, arcToCubics) write their pieces into a
  * PieceSink, so no Segment object is made for them either.
  */
-import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentPath, type SegmentBuilder } from '../engine/segment-path.js';
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentPath, SegmentBuilder } from '../engine/segment-path.js';
 import type { Chain, Segment } from '../engine/types.js';
 import { arcCenter, arcPoint, flattenSegments } from './flatten.js';
 import { hypot2 } from '../engine/length.js';
@@ -50,7 +50,8 @@ export function isCircularArc(s: { rx: number; ry: number }): boolean {
 export function restrictChains(chains: readonly Chain[], allowed: AllowedCurves, tolerance: number): Chain[] {
   if (allowed.quadratic && allowed.cubic && allowed.circularArc && allowed.ellipticalArc) return chains.slice();
   // Off the default path (a curve kind switched off): built through Segment objects.
-  return chains.map((c) => ({ ...c, segments: SegmentPath.of(restrictSegments(c.startX, c.startY, c.segments, allowed, tolerance)) }));
+  const builder = new SegmentBuilder();
+  return chains.map((c) => ({ ...c, segments: SegmentPath.of(restrictSegments(c.startX, c.startY, c.segments, allowed, tolerance), builder) }));
 }
 
 export function restrictSegments(

@@ -43,7 +43,7 @@
  * length. Numbers are plain decimals (never exponent notation), so the same plan gives the same
  * bytes everywhere.
  */
-import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, type SegmentPath } from '../engine/segment-path.js';
+import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentPath } from '../engine/segment-path.js';
 import type { Gradient, Rgba } from '../engine/types.js';
 import { arcToCubics, elevateQuad, type PieceSink } from './curves.js';
 import { arcCenter, arcPoint, flattenPath } from './flatten.js';
@@ -64,12 +64,12 @@ import { decimalText, roundedSteps, TextSink } from './text-sink.js';
 import type { DxfCompatibility, SizeUnit } from './types.js';
 
 export function writeDxf(plan: OutputPlan): string {
-  return writeDxfInto(fileSink.reset(), plan).toString();
+  return writeDxfInto(new TextSink(FIRST_BUFFER_BYTES), plan).toString();
 }
 
 /** writeDxf's text as UTF-8 bytes (what a file holds), without the string in between. */
 export function writeDxfBytes(plan: OutputPlan): Uint8Array {
-  return writeDxfInto(fileSink.reset(), plan).toBytes();
+  return writeDxfInto(new TextSink(FIRST_BUFFER_BYTES), plan).toBytes();
 }
 
 function writeDxfInto(sink: TextSink, plan: OutputPlan): TextSink {
@@ -140,6 +140,8 @@ function collectEntities(plan: OutputPlan): Entity[] {
     tolerance: plan.options.curves.lineFitTolerancePx * plan.page.unitsPerInputPx,
   };
   const entities: Entity[] = [];
+  // Where every stroke path is walked (the paths taken keep their numbers in its arena).
+  const walked = new SegmentBuilder();
   forEachDrawable(plan.items, (item, groups) => {
     const layer = groups.length > 0 ? layerName(groups[0]!) : '0';
     if (item.kind === 'fill') {
@@ -150,7 +152,7 @@ function collectEntities(plan: OutputPlan): Entity[] {
       if (item.role === 'gap_filler') return;
       const lineweight = strokeLineweight(plan, item);
       for (const path of item.paths) {
-        const geometry = pathGeometry(pathOnPage(plan, path), frame);
+        const geometry = pathGeometry(pathOnPage(plan, path, walked), frame);
         if (geometry) entities.push({ geometry, layer, color: item.color, ...(lineweight !== undefined ? { lineweight } : {}) });
       }
     }
@@ -697,8 +699,8 @@ const SPACE = 32;
 const CR = 13;
 const LF = 10;
 
-/** One buffer for every file this module writes (reset per file; writing is synchronous). */
-const fileSink = new TextSink(1 << 16);
+/** A file's buffer to start with (64 KiB), doubled as the file grows: one per file. */
+const FIRST_BUFFER_BYTES = 1 << 16;
 
 // ---------------------------------------------------------------------------------------------
 // Sections

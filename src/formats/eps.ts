@@ -54,16 +54,16 @@ const PROLOG = [
 ];
 
 export function writeEps(plan: OutputPlan): string {
-  return writeEpsInto(sink.reset(), plan).toString();
+  return writeEpsInto(new TextSink(FIRST_BUFFER_BYTES), plan).toString();
 }
 
 /** writeEps's text as bytes (ASCII), for callers that want the file. */
 export function writeEpsBytes(plan: OutputPlan): Uint8Array {
-  return writeEpsInto(sink.reset(), plan).toBytes();
+  return writeEpsInto(new TextSink(FIRST_BUFFER_BYTES), plan).toBytes();
 }
 
-/** One buffer for every file this module writes (reset per file; writing is synchronous). */
-const sink = new TextSink(1 << 16);
+/** A file's buffer to start with (64 KiB), doubled as the file grows: one per file. */
+const FIRST_BUFFER_BYTES = 1 << 16;
 
 function writeEpsInto(out: TextSink, plan: OutputPlan): TextSink {
   const size = pageSizePoints(plan);

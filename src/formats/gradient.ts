@@ -107,19 +107,14 @@ export function halfTurnDeg(deg: number): number {
   return d;
 }
 
-/** Keys computed once per gradient object (the plan shares one object per distinct gradient). */
-const KEYS = new WeakMap<Gradient, string>();
-
-/** A string that two gradients share exactly when they are equal (kind, geometry, stops). */
+/**
+ * A string that two gradients share exactly when they are equal (kind, geometry, stops). Built on
+ * each call, not cached: it is asked once or twice per gradient item of a document.
+ */
 export function gradientKey(g: Gradient): string {
-  let key = KEYS.get(g);
-  if (key === undefined) {
-    const ellipse = isElliptical(g) ? `,${g.ry},${g.rotationDeg ?? 0}` : '';
-    const geometry = g.kind === 'linear' ? `L${g.x1},${g.y1},${g.x2},${g.y2}` : `R${g.cx},${g.cy},${g.r}${ellipse}`;
-    key = `${geometry};${g.stops.map((s) => `${s.offset}:${s.color.r},${s.color.g},${s.color.b},${s.color.a}`).join(';')}`;
-    KEYS.set(g, key);
-  }
-  return key;
+  const ellipse = isElliptical(g) ? `,${g.ry},${g.rotationDeg ?? 0}` : '';
+  const geometry = g.kind === 'linear' ? `L${g.x1},${g.y1},${g.x2},${g.y2}` : `R${g.cx},${g.cy},${g.r}${ellipse}`;
+  return `${geometry};${g.stops.map((s) => `${s.offset}:${s.color.r},${s.color.g},${s.color.b},${s.color.a}`).join(';')}`;
 }
 
 /**

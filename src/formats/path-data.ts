@@ -116,6 +116,12 @@ export class PathWriter {
   private readonly scale: number;
   /** Where the current path's text starts in the sink. */
   private start = 0;
+  /**
+   * writeLoop's and writeOpenChain's subpath being assembled, and its rotation to a corner: one
+   * subpath is assembled at a time (writing is synchronous), so two buffers serve every call.
+   */
+  assembled = new SubpathBuffer();
+  rotated = new SubpathBuffer();
 
   constructor(
     readonly decimals: number,
@@ -371,10 +377,6 @@ function sameDirection(ax: number, ay: number, bx: number, by: number): boolean 
   return ax * by - ay * bx === 0 && ax * bx + ay * by > 0;
 }
 
-// One subpath is assembled at a time (writing is synchronous), so two buffers serve every call.
-let assembled = new SubpathBuffer();
-let rotated = new SubpathBuffer();
-
 /**
  * Appends one closed loop (chain uses) to the writer as a relative subpath starting with `m`
  * from `cursor` (the previous subpath's start, which `z` returns to), and moves the cursor there.
@@ -382,7 +384,7 @@ let rotated = new SubpathBuffer();
  * without building that loop.
  */
 export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QChains, cursor: { x: number; y: number }, backwards = false): void {
-  let buf = assembled;
+  let buf = w.assembled;
   const n = loop.length;
   if (backwards) {
     buf.resetAtUse(chains, loop[n - 1]!.chain, !loop[n - 1]!.reversed);
@@ -395,12 +397,12 @@ export function writeLoop(w: PathWriter, loop: readonly ChainUse[], chains: QCha
   // corner instead. Same outline, one command fewer.
   const turn = cornerStart(buf);
   if (turn > 0) {
-    const other = rotated;
+    const other = w.rotated;
     other.reset(buf.endX(turn - 1), buf.endY(turn - 1));
     for (let i = turn; i < buf.length; i++) other.pushFrom(buf, i);
     for (let i = 0; i < turn; i++) other.pushFrom(buf, i);
-    rotated = buf;
-    assembled = other;
+    w.rotated = buf;
+    w.assembled = other;
     buf = other;
   }
   const startX = buf.startX;
@@ -441,7 +443,7 @@ function cornerStart(buf: SubpathBuffer): number {
  * chain that starts where the previous open one ended just continues that subpath (no `m0 0`).
  */
 export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
-  const buf = assembled;
+  const buf = w.assembled;
   buf.resetAtUse(chains, use.chain, use.reversed);
   const x0 = buf.startX;
   const y0 = buf.startY;

@@ -41,8 +41,8 @@ import { TextSink } from './text-sink.js';
 /** Stroke width and stroke operators (writeStrokePaths). */
 const PDF_STROKE = { width: ' w\n', cap: ' J\n', join: ' j\n', stroke: 'S\n' } as const;
 
-/** One content-stream buffer for every PDF this module writes (reset per file). */
-const contentSink = new TextSink(1 << 16);
+/** A content stream's buffer to start with (64 KiB), doubled as it grows: one per file. */
+const FIRST_BUFFER_BYTES = 1 << 16;
 
 export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
@@ -54,10 +54,11 @@ export async function writePdf(plan: OutputPlan): Promise<Uint8Array> {
   const size = pageSizePoints(plan);
   // MediaBox rounded like every other number we write (≤ 4 decimals).
   const page = doc.addPage([Number(formatNumber(size.width)), Number(formatNumber(size.height))]);
-  // The content is written into the shared buffer after the last await before save (another
-  // file's writePdf may use the buffer while this one waits); deflate reads it at once, and an
-  // uncompressed stream, which keeps its bytes until save, gets a copy.
-  const { alphas, gradients } = writeContentStream(contentSink.reset(), plan);
+  // The content stream's own buffer (one per file, so files written at once never share one):
+  // deflate reads it at once, and an uncompressed stream, which keeps its bytes until save, gets
+  // a copy of exactly its length.
+  const contentSink = new TextSink(FIRST_BUFFER_BYTES);
+  const { alphas, gradients } = writeContentStream(contentSink, plan);
   const stream = plan.options.pdf.compress ? context.flateStream(contentSink.view()) : context.stream(contentSink.toBytes());
   page.node.set(PDFName.of('Contents'), context.register(stream));
   const profile = plan.result.colorProfile;

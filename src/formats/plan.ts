@@ -884,30 +884,29 @@ function rectFromCorners(ax: number, ay: number, bx: number, by: number, cx: num
 // ---------------------------------------------------------------------------------------------
 // Geometry for the writers
 
-/** A loop's segments, chain uses resolved (reversed chains walked backwards), in traced units. */
-export function loopPath(chains: readonly Chain[], uses: readonly ChainUse[], closed = true): PagePath {
-  return walkUses(chains, uses, closed, UNMAPPED);
-}
-
-/** A plan path in page units (y down). */
-export function pathOnPage(plan: OutputPlan, path: PlanPath): PagePath {
-  const { scaleX, scaleY, offsetX, offsetY } = plan.page;
-  return walkUses(plan.chains, path.uses, path.closed, new ScaleMap(scaleX, scaleY, offsetX, offsetY));
-}
-
 /**
- * Where loopPath and pathOnPage build their paths: reused, so walking a loop allocates only the
- * path it takes (its numbers go to the segment arena, see segment-path.ts).
+ * A loop's segments, chain uses resolved (reversed chains walked backwards), in traced units.
+ * `walked`: where the path is built; pass one to reuse when walking many loops, so that walking a
+ * loop allocates only the path it takes (its numbers go to the builder's arena, segment-path.ts).
  */
-const walked = new SegmentBuilder();
+export function loopPath(chains: readonly Chain[], uses: readonly ChainUse[], closed = true, walked = new SegmentBuilder()): PagePath {
+  return walkUses(chains, uses, closed, UNMAPPED, walked);
+}
+
+/** A plan path in page units (y down); `walked` as for loopPath. */
+export function pathOnPage(plan: OutputPlan, path: PlanPath, walked = new SegmentBuilder()): PagePath {
+  const { scaleX, scaleY, offsetX, offsetY } = plan.page;
+  return walkUses(plan.chains, path.uses, path.closed, new ScaleMap(scaleX, scaleY, offsetX, offsetY), walked);
+}
 
 /**
  * The chain uses one after another, each walked in its direction (appendWalked) and every point
  * through `map`: what reversing each chain's segments, then transforming each, gave, without
  * building them as objects. Starts where the first use starts (0, 0 without uses).
  */
-function walkUses(chains: readonly Chain[], uses: readonly ChainUse[], closed: boolean, map: PointMap): PagePath {
+function walkUses(chains: readonly Chain[], uses: readonly ChainUse[], closed: boolean, map: PointMap, walked: SegmentBuilder): PagePath {
   const start = walkStart(chains, uses);
+  walked.truncate(0);
   for (const use of uses) {
     const c = chains[use.chain]!;
     appendWalked(walked, c.startX, c.startY, c.segments, use.reversed, map);
@@ -929,7 +928,8 @@ export function walkStart(chains: readonly Chain[], uses: readonly ChainUse[]): 
 
 /** The loops of a fill item in page units. */
 export function fillOnPage(plan: OutputPlan, item: FillItem): PagePath[] {
-  return item.loops.map((uses) => pathOnPage(plan, { uses, closed: true }));
+  const walked = new SegmentBuilder();
+  return item.loops.map((uses) => pathOnPage(plan, { uses, closed: true }, walked));
 }
 
 /** A primitive in page units (uniform page maps only keep primitives with arcs). */

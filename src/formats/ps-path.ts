@@ -107,11 +107,11 @@ export function appendPath(sink: TextSink, path: PagePath, decimals: number): vo
         break;
       case SEGMENT_QUAD:
         // Not expected (the plan restricts pdf/eps to lines and cubics); exact as a cubic.
-        elevateQuad(pieces.to(sink, decimals), x0, y0, segments.cx(k), segments.cy(k), x, y);
+        elevateQuad(new PieceWriter(sink, decimals), x0, y0, segments.cx(k), segments.cy(k), x, y);
         break;
       case SEGMENT_ARC:
         // Not expected either; ≤ 90° cubic pieces (a degenerate arc becomes a line).
-        arcToCubics(pieces.to(sink, decimals), x0, y0, segments.rx(k), segments.ry(k), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
+        arcToCubics(new PieceWriter(sink, decimals), x0, y0, segments.rx(k), segments.ry(k), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
         break;
     }
     x0 = x;
@@ -144,8 +144,8 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
         const code = segments.code(k);
         if (code === SEGMENT_LINE) writePoint(sink, x, y, decimals, LINE);
         else if (code === SEGMENT_CUBIC) writeCubic(sink, ox + sx * segments.c1x(k), oy + sy * segments.c1y(k), ox + sx * segments.c2x(k), oy + sy * segments.c2y(k), x, y, decimals);
-        else if (code === SEGMENT_QUAD) elevateQuad(pieces.to(sink, decimals), x0, y0, ox + sx * segments.cx(k), oy + sy * segments.cy(k), x, y);
-        else arcToCubics(pieces.to(sink, decimals), x0, y0, segments.rx(k) * Math.abs(sx), segments.ry(k) * Math.abs(sy), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
+        else if (code === SEGMENT_QUAD) elevateQuad(new PieceWriter(sink, decimals), x0, y0, ox + sx * segments.cx(k), oy + sy * segments.cy(k), x, y);
+        else arcToCubics(new PieceWriter(sink, decimals), x0, y0, segments.rx(k) * Math.abs(sx), segments.ry(k) * Math.abs(sy), segments.rotationDeg(k), segments.largeArc(k), segments.sweep(k), x, y);
         x0 = x;
         y0 = y;
       }
@@ -161,8 +161,8 @@ export function writePlanPath(sink: TextSink, plan: OutputPlan, path: PlanPath, 
       const code = segments.code(k);
       if (code === SEGMENT_LINE) writePoint(sink, x, y, decimals, LINE);
       else if (code === SEGMENT_CUBIC) writeCubic(sink, ox + sx * segments.c2x(k), oy + sy * segments.c2y(k), ox + sx * segments.c1x(k), oy + sy * segments.c1y(k), x, y, decimals);
-      else if (code === SEGMENT_QUAD) elevateQuad(pieces.to(sink, decimals), x0, y0, ox + sx * segments.cx(k), oy + sy * segments.cy(k), x, y);
-      else arcToCubics(pieces.to(sink, decimals), x0, y0, segments.rx(k) * Math.abs(sx), segments.ry(k) * Math.abs(sy), segments.rotationDeg(k), segments.largeArc(k), !segments.sweep(k), x, y);
+      else if (code === SEGMENT_QUAD) elevateQuad(new PieceWriter(sink, decimals), x0, y0, ox + sx * segments.cx(k), oy + sy * segments.cy(k), x, y);
+      else arcToCubics(new PieceWriter(sink, decimals), x0, y0, segments.rx(k) * Math.abs(sx), segments.ry(k) * Math.abs(sy), segments.rotationDeg(k), segments.largeArc(k), !segments.sweep(k), x, y);
       x0 = x;
       y0 = y;
     }
@@ -232,27 +232,22 @@ function writeCubic(sink: TextSink, x1: number, y1: number, x2: number, y2: numb
 }
 
 /**
- * Writes the cubic (or line) pieces that stand for a quadratic or an arc as operator lines. One
- * reused instance: `to` points it at the sink and decimals of the path being written.
+ * Writes the cubic (or line) pieces that stand for a quadratic or an arc as operator lines, to
+ * the sink at the decimals of the path being written. Made per such segment: the plan restricts
+ * PDF and EPS to lines and cubics, so there are none on the usual path.
  */
 class PieceWriter implements PieceSink {
-  private sink: TextSink | undefined;
-  private decimals = MAX_DECIMALS;
-
-  to(sink: TextSink, decimals: number): this {
-    this.sink = sink;
-    this.decimals = decimals;
-    return this;
-  }
+  constructor(
+    private readonly sink: TextSink,
+    private readonly decimals: number,
+  ) {}
   line(x: number, y: number): void {
-    writePoint(this.sink!, x, y, this.decimals, LINE);
+    writePoint(this.sink, x, y, this.decimals, LINE);
   }
   cubic(c1x: number, c1y: number, c2x: number, c2y: number, x: number, y: number): void {
-    writeCubic(this.sink!, c1x, c1y, c2x, c2y, x, y, this.decimals);
+    writeCubic(this.sink, c1x, c1y, c2x, c2y, x, y, this.decimals);
   }
 }
-
-const pieces = new PieceWriter();
 
 /**
  * The loops a clipped gap filler is confined to: every loop (outer and holes) of its shapes. Their

@@ -80,21 +80,18 @@ export function writeSvgPlan(plan: OutputPlan): string {
 
 /** writeSvgPlan's text as UTF-8 bytes (what a file holds), without the string in between. */
 export function writeSvgBytes(plan: OutputPlan): Uint8Array {
-  return writeSvgInto(documentSink.reset(), plan, true).toBytes();
+  return writeSvgInto(new TextSink(FIRST_BUFFER_BYTES), plan, true).toBytes();
 }
 
-/**
- * One buffer for every document this module writes, reset per document (writing is synchronous);
- * a large picture's file is a few megabytes, so the buffer stops growing after the first.
- */
-const documentSink = new TextSink(1 << 16);
+/** A document's buffer to start with (64 KiB), doubled as the document grows: one per document. */
+const FIRST_BUFFER_BYTES = 1 << 16;
 
 /**
  * writeSvgPlan, with the ink reference (inkReference) switchable: off, the gap filler is written
  * out border by border as in any other picture (tests compare the two renders).
  */
 export function writeSvgDocument(plan: OutputPlan, fillerByReference: boolean): string {
-  return writeSvgInto(documentSink.reset(), plan, fillerByReference).toString();
+  return writeSvgInto(new TextSink(FIRST_BUFFER_BYTES), plan, fillerByReference).toString();
 }
 
 function writeSvgInto(out: TextSink, plan: OutputPlan, fillerByReference: boolean): TextSink {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import jpeg from 'jpeg-js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
-import { fitChain } from '../../src/engine/fit.js';
+import { FitScratch, fitChain } from '../../src/engine/fit.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';
@@ -344,7 +344,7 @@ describe('curve economy', () => {
       points[i * 2] = i;
       points[i * 2 + 1] = 50 + 20 * Math.sin(i / 40) + 0.1 * Math.sin(i * 2.3);
     }
-    const fitted = fitChain(points, false, { tolerancePx: 0.3, cornerAngleDeg: 45, detectCircles: false, detectEllipses: false });
+    const fitted = fitChain(new FitScratch(), points, false, { tolerancePx: 0.3, cornerAngleDeg: 45, detectCircles: false, detectEllipses: false });
     // About five half-waves: Schneider's splits at the worst sample alone gave 11 pieces.
     expect(fitted.segments.length).toBeLessThanOrEqual(8);
     const chain = { startX: fitted.startX, startY: fitted.startY, segments: fitted.segments, leftRegion: 0, rightRegion: -1, closed: false };

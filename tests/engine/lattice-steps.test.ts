@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildChainGraph, type ChainGraph } from '../../src/engine/boundary.js';
-import { fitLatticeSteps } from '../../src/engine/fit.js';
+import { FitScratch, fitLatticeSteps } from '../../src/engine/fit.js';
 import type { Segment } from '../../src/engine/types.js';
 
 /** The definition: every vertex of chain c, then only the non-collinear ones (and an open chain's ends). */
@@ -40,7 +40,7 @@ function byDefinition(graph: ChainGraph, c: number): { startX: number; startY: n
 }
 
 const fitted = (graph: ChainGraph, c: number) =>
-  fitLatticeSteps(graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, graph.closed[c] === 1);
+  fitLatticeSteps(new FitScratch(), graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, graph.closed[c] === 1);
 
 describe('fitLatticeSteps: exact outlines of pixel art', () => {
   it('keeps exactly the corners of every chain of random region maps, open and closed', () => {

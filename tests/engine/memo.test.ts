@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, runJob, traceImage, traceImageWith, TraceMemo, type JobRunner } from '../../src/engine/index.js';
+import { ENGINE_STAGES, MEMO_SLOTS, type MemoSlotName } from '../../src/engine/stages.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
+import { linearScene } from '../helpers/gradient-scenes.js';
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0;
@@ -59,7 +61,9 @@ function noise(size: number): RgbaImage {
 
 /** The result without its timings and reuse notes (which say how, not what). */
 function comparable(result: TraceResult): string {
-  return JSON.stringify({ ...result, stats: { ...result.stats, stageMs: {}, reusedStages: [] } });
+  // Timings and memo hits left out (wherever the stats hold them, so key order cannot differ).
+  const { stageMs: _ms, reusedStages: _reused, ...stats } = result.stats;
+  return JSON.stringify({ ...result, stats });
 }
 
 const PREPARE = ['resize', 'profile'];
@@ -146,4 +150,57 @@ describe('a trace with a memo of earlier traces of the same picture', () => {
     const changed = traceImage(a, DEFAULT_ENGINE_PARAMS, { memo });
     expect(comparable(changed)).toBe(comparable(traceImage(a, DEFAULT_ENGINE_PARAMS)));
   });
+});
+
+/**
+ * Memo keys derived, not written (issue 40 item 4): every engine parameter, toggled alone from
+ * the defaults, misses exactly the slots that declare it (MEMO_SLOTS, stages.ts) and the slots
+ * after them, reuses every other, and gives what a fresh trace gives. The picture has a smooth
+ * ramp, a disc, flat colours and speckles, so each toggle changes its output.
+ */
+describe("memo keys come from each slot's declared parameters", () => {
+  /** A value other than the default for every engine parameter: a new parameter must be added here. */
+  const TOGGLES: { readonly [K in keyof EngineParams]-?: EngineParams[K] } = {
+    maxColors: 4,
+    palette: [{ color: { r: 255, g: 255, b: 255, a: 255 }, tolerance: 0.2 }],
+    minAreaPx: 2_000, // the disc (1,257 px) joins the paper
+    maxPixels: 8_000,
+    shapeStacking: 'stacked',
+    parameterizedShapes: { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseCircle: false },
+    gradients: true,
+    profile: 'photo',
+    strokes: 'centerline',
+    maxStrokeWidthPx: 12,
+  };
+
+  /** The stages a trace with `param` changed may reuse, from the schema alone. */
+  function reusableStages(param: keyof EngineParams): string[] {
+    const misses = new Set<MemoSlotName>();
+    for (const [name, slot] of Object.entries(MEMO_SLOTS) as [MemoSlotName, (typeof MEMO_SLOTS)[MemoSlotName]][]) {
+      if (slot.params.includes(param) || slot.through.includes(param) || (slot.after !== null && misses.has(slot.after))) misses.add(name);
+    }
+    const reused = new Set((Object.keys(MEMO_SLOTS) as MemoSlotName[]).filter((name) => !misses.has(name)).flatMap((name) => MEMO_SLOTS[name].stages));
+    return ENGINE_STAGES.filter((stage) => reused.has(stage));
+  }
+
+  it('every parameter of the engine has a toggle here', () => {
+    expect(Object.keys(TOGGLES).sort()).toEqual(Object.keys(DEFAULT_ENGINE_PARAMS).sort());
+  });
+
+  for (const param of Object.keys(TOGGLES) as (keyof EngineParams)[]) {
+    it(`${param}: misses the slots that declare it and those after them, reuses the others, and gives a fresh trace's result`, () => {
+      const { image } = linearScene();
+      const memo = new TraceMemo();
+      traceImage(image, DEFAULT_ENGINE_PARAMS, { memo });
+      const params = { ...DEFAULT_ENGINE_PARAMS, [param]: TOGGLES[param] };
+      const again = traceImage(image, params, { memo });
+      const fresh = traceImage(image, params);
+      expect(comparable(again)).toBe(comparable(fresh));
+      // The toggle changes what comes out (else a missing key would go unseen), except stacking,
+      // which changes only stages that are never kept, and the stroke width limit, which only
+      // centre-lines read.
+      if (param !== 'shapeStacking' && param !== 'maxStrokeWidthPx') expect(comparable(fresh)).not.toBe(comparable(traceImage(image, DEFAULT_ENGINE_PARAMS)));
+      expect(again.stats.reusedStages ?? []).toEqual(reusableStages(param));
+    });
+  }
 });

@@ -12,7 +12,9 @@
  *     through a local variable computed from one (followed within the file), or
  *   - names a time or memory figure: `ms`, `elapsed…`, `…Ms`, `…_MS`, `…Mb`, `…MB`, `…_MB`,
  *     `…rss…`, `…heap…` (identifiers and properties; figures made in helpers, such as runOne's `ms`),
- * unless B is the literal 0 (a sign check is no limit). Vitest's own timeouts (the last argument
+ * unless B is the literal 0 (a sign check is no limit). The same comparison written inside the
+ * expect, `expect(A < B).toBe(true)` (or `.toBe(false)`, `.toBeTruthy()`, `.toBeFalsy()`,
+ * `.toEqual(true)`, with <, <=, > or >=), is one too. Vitest's own timeouts (the last argument
  * of it/test, testTimeout) stay: they bound a hang, they do not measure.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,6 +24,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const COMPARISONS = new Set(['toBeLessThan', 'toBeLessThanOrEqual', 'toBeGreaterThan', 'toBeGreaterThanOrEqual']);
+/** Matchers that take a comparison written inside the expect (`expect(ms < 200).toBe(true)`). */
+const TRUTH_MATCHERS = new Set(['toBe', 'toEqual', 'toStrictEqual', 'toBeTruthy', 'toBeFalsy']);
+const COMPARISON_OPERATORS = new Set([ts.SyntaxKind.LessThanToken, ts.SyntaxKind.LessThanEqualsToken, ts.SyntaxKind.GreaterThanToken, ts.SyntaxKind.GreaterThanEqualsToken]);
 const CLOCK_CALLS = new Set(['performance.now', 'Date.now', 'process.hrtime', 'process.hrtime.bigint', 'process.memoryUsage', 'process.memoryUsage.rss', 'process.resourceUsage', 'process.cpuUsage', 'os.freemem']);
 const FIGURE_NAME = /^(ms|elapsed\w*)$|Ms$|_MS$|Mb$|MB$|_MB$|rss|Rss|RSS|heap|Heap/;
 
@@ -107,17 +112,24 @@ export function timingAssertions(file: string, text: string): string[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const tainted = taintedNames(sf);
   const found: string[] = [];
+  const isLimit = (subject: ts.Expression, bound: ts.Expression | undefined): boolean => {
+    const zero = bound !== undefined && ts.isNumericLiteral(bound) && Number(bound.text) === 0;
+    const parts = bound ? [subject, bound] : [subject];
+    return !zero && parts.some((p) => readsClock(p, tainted) || namesFigure(p));
+  };
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && COMPARISONS.has(node.expression.name.text)) {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const matcher = node.expression.name.text;
       // Walk down `expect(A).not.resolves.toBe…` to the expect call.
       let inner: ts.Expression = node.expression.expression;
       while (ts.isPropertyAccessExpression(inner)) inner = inner.expression;
       if (ts.isCallExpression(inner) && dotted(inner.expression) === 'expect' && inner.arguments[0]) {
-        const subject = inner.arguments[0];
-        const bound = node.arguments[0];
-        const zero = bound !== undefined && ts.isNumericLiteral(bound) && Number(bound.text) === 0;
-        const parts = bound ? [subject, bound] : [subject];
-        if (!zero && parts.some((p) => readsClock(p, tainted) || namesFigure(p))) {
+        let subject = inner.arguments[0];
+        while (ts.isParenthesizedExpression(subject)) subject = subject.expression;
+        const limit = COMPARISONS.has(matcher)
+          ? isLimit(subject, node.arguments[0])
+          : TRUTH_MATCHERS.has(matcher) && ts.isBinaryExpression(subject) && COMPARISON_OPERATORS.has(subject.operatorToken.kind) && isLimit(subject.left, subject.right);
+        if (limit) {
           const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
           found.push(`${file}:${line + 1}: ${text.split('\n')[line]!.trim()}`);
         }
@@ -150,13 +162,18 @@ describe('no timing or memory limits in unit tests', () => {
       'expect(process.resourceUsage().maxRSS / 1024).toBeLessThan(640);',
       'expect(Date.now() - started).toBeGreaterThanOrEqual(100);',
       'const elapsed = Date.now() - start; expect(elapsed).not.toBeGreaterThan(5);',
+      'expect(ms < 200).toBe(true);',
+      'expect(performance.now() - t0 <= LIMIT).toBeTruthy();',
+      'expect((grewMb > 16)).toEqual(false);',
       // Not timing assertions:
       'expect(result.ms).toBeGreaterThanOrEqual(0);',
       'expect(waits[0]).toBeGreaterThanOrEqual(5000);',
       'expect(shapes.length).toBeLessThan(40);',
       'const deadline = Date.now() + 5000; while (Date.now() < deadline) await tick();',
       'const result = await runLoad(clients, Date.now() + 5000); expect(result.calls).toBeGreaterThan(3);',
+      'expect(shapes.length < 40).toBe(true);',
+      'expect(result.ms >= 0).toBe(true);',
     ].join('\n');
-    expect(timingAssertions('sample.ts', sample).map((l) => Number(l.split(':')[1]))).toEqual([3, 7, 8, 9, 10, 11]);
+    expect(timingAssertions('sample.ts', sample).map((l) => Number(l.split(':')[1]))).toEqual([3, 7, 8, 9, 10, 11, 12, 13, 14]);
   });
 });

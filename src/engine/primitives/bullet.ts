@@ -15,7 +15,7 @@
 import { hypot2 } from '../length.js';
 import { areaCentroid, errors, normalizeDeg, type Box } from './geometry.js';
 import { emit, type PathNode, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish } from './solver.js';
+import { HOPELESS_RMS, polish, type PolishScratch } from './solver.js';
 
 /** Smallest depth of a bullet's round back, as a share of its half breadth. */
 const MIN_BULLET_DEPTH = 0.25;
@@ -24,7 +24,7 @@ const MIN_BULLET_STRAIGHT = 0.5;
 /** Fitted straight bodies shorter than this (px) are a pure "D": refitted without a body. */
 const MIN_BULLET_BODY = 1;
 
-export function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean): PrimitiveFit | undefined {
+export function fitBullet(scratch: PolishScratch, p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean): PrimitiveFit | undefined {
   if (!box) return undefined;
   const [bx, by, angle, w, h] = box;
   if (!(w > 0 && h > 0)) return undefined;
@@ -68,10 +68,10 @@ export function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined
   if (!(hi - lo >= MIN_BULLET_STRAIGHT * 2 * half)) return undefined;
   // Box area minus the shape's: a half-ellipse back of depth e misses (2 − π/2)·e·half.
   const depth0 = Math.min(length, Math.max(MIN_BULLET_DEPTH * half, (2 * half * length - area) / (half * (2 - Math.PI / 2))));
-  let v = polish(q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), bulletModel, BULLET_STEPS, HOPELESS_RMS);
+  let v = polish(scratch, q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), bulletModel, BULLET_STEPS, HOPELESS_RMS);
   if (Math.abs(v[4]!) < MIN_BULLET_BODY) {
     // No straight body: a pure "D" gets exactly its straight side and its back.
-    const s = polish(q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pureBulletModel, PURE_BULLET_STEPS);
+    const s = polish(scratch, q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pureBulletModel, PURE_BULLET_STEPS);
     v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
   }
   const b = Math.abs(v[3]!);
@@ -79,7 +79,7 @@ export function fitBullet(p: Float64Array, q: Float64Array, box: Box | undefined
   const depth = Math.abs(v[5]!);
   if (b < 2 || depth < MIN_BULLET_DEPTH * b) return undefined;
   // On v itself: bulletDistances takes the absolute values b, body and depth are.
-  const [meanError, maxError] = errors(p, bulletModel, v);
+  const [meanError, maxError] = errors(scratch, p, bulletModel, v);
   const deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
   const t = (deg * Math.PI) / 180;
   const c = Math.cos(t);

@@ -8,7 +8,7 @@
  * screen.
  */
 import { hypot2 } from '../length.js';
-import type { Distances } from './solver.js';
+import type { Distances, PolishScratch } from './solver.js';
 
 /**
  * Signed distance (negative inside, even-odd) of every sample p (x, y pairs) to the closed polygon
@@ -42,15 +42,12 @@ export function polygonDistances(v: Float64Array, p: Float64Array, out: Float64A
   }
 }
 
-/** The distances errors() sums, kept between calls and grown with the largest loop. */
-let errorDistances = new Float64Array(0);
-
-/** Mean and largest |distance| of all samples p to the model with parameters v. */
-export function errors(p: Float64Array, model: Distances, v: Float64Array): [number, number] {
+/** Mean and largest |distance| of all samples p to the model with parameters v (distances in the scratch). */
+export function errors(scratch: PolishScratch, p: Float64Array, model: Distances, v: Float64Array): [number, number] {
   const n = p.length / 2;
-  if (errorDistances.length < n) errorDistances = new Float64Array(Math.max(n, errorDistances.length * 2));
-  const distances = errorDistances;
-  model(v, p, distances);
+  if (scratch.distances.length < n) scratch.distances = new Float64Array(Math.max(n, scratch.distances.length * 2));
+  const distances = scratch.distances;
+  model(v, p, distances, scratch);
   let sum = 0;
   let worst = 0;
   for (let i = 0; i < n; i++) {
@@ -88,12 +85,7 @@ export function convexHull(p: Float64Array): Float64Array {
   const n = p.length / 2;
   const idx: number[] = [];
   for (let i = 0; i < n; i++) idx.push(i);
-  hullPoints = p;
-  try {
-    idx.sort(byXThenY);
-  } finally {
-    hullPoints = EMPTY_POINTS;
-  }
+  sortByXThenY(idx, p);
   const out: number[] = [];
   for (const i of idx) {
     while (out.length >= 2 && hullCross(p, out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
@@ -114,22 +106,43 @@ export function convexHull(p: Float64Array): Float64Array {
   return hull;
 }
 
-// convexHull's sort order as a module function reading the points from a variable set for one
-// synchronous sort: an inline comparator is a new closure per call, which V8 recompiles per picture.
-const EMPTY_POINTS = new Float64Array(0);
-let hullPoints: Float64Array = EMPTY_POINTS;
+/**
+ * convexHull's order: sample indices by x, then y, then index (a total order, so the result is
+ * the one any correct sort gives). A merge sort with the points passed in: Array#sort would need
+ * the points in a module variable (parked state) or a new closure per call, which V8 recompiles
+ * per picture.
+ */
+function sortByXThenY(indices: number[], p: Float64Array): void {
+  const n = indices.length;
+  let from = indices;
+  let to: number[] = new Array<number>(n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) to[k++] = beforeByXThenY(p, from[j]!, from[i]!) ? from[j++]! : from[i++]!;
+      while (i < mid) to[k++] = from[i++]!;
+      while (j < hi) to[k++] = from[j++]!;
+    }
+    const swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from !== indices) for (let k = 0; k < n; k++) indices[k] = from[k]!;
+}
 
-// It answers -1, 0 or 1, never a difference of coordinates: a fractional number returned from a
-// call V8 does not inline (the sort's comparator) is a new heap number, one per comparison.
-function byXThenY(a: number, b: number): number {
-  const p = hullPoints;
+/** True when sample a goes before sample b: smaller x, then smaller y, then smaller index. */
+function beforeByXThenY(p: Float64Array, a: number, b: number): boolean {
   const dx = p[a * 2]! - p[b * 2]!;
-  if (dx < 0) return -1;
-  if (dx > 0) return 1;
+  if (dx < 0) return true;
+  if (dx > 0) return false;
   const dy = p[a * 2 + 1]! - p[b * 2 + 1]!;
-  if (dy < 0) return -1;
-  if (dy > 0) return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  if (dy < 0) return true;
+  if (dy > 0) return false;
+  return a < b;
 }
 
 /** Cross product of (a − o) and (b − o) for samples o, a, b. */

@@ -13,7 +13,7 @@
 import { hypot2 } from '../length.js';
 import { errors, farthestTriangleIndices, normalizeDeg, polygonDistances, shoelace } from './geometry.js';
 import { emit, polygonNodes, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish } from './solver.js';
+import { HOPELESS_RMS, polish, type PolishScratch } from './solver.js';
 
 /** A corner must turn at least this much (radians, 5°): flatter, it is a triangle's side. */
 const MIN_QUAD_TURN = (5 * Math.PI) / 180;
@@ -28,7 +28,7 @@ const SIDE_SPREAD = 3;
 /** Finite-difference steps of the polish: the four vertices. */
 const QUAD_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
 
-export function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64Array, size: number, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
+export function fitQuadrilateral(scratch: PolishScratch, p: Float64Array, q: Float64Array, hull: Float64Array, size: number, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
   const corners = inscribedPolygon(hull, 4);
   if (!corners) return undefined;
   const start = new Float64Array(8);
@@ -36,7 +36,7 @@ export function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64
     start[k * 2] = hull[i * 2]!;
     start[k * 2 + 1] = hull[i * 2 + 1]!;
   });
-  const v = polish(q, start, polygonDistances, QUAD_STEPS, HOPELESS_RMS);
+  const v = polish(scratch, q, start, polygonDistances, QUAD_STEPS, HOPELESS_RMS);
   // Clockwise on screen (positive shoelace).
   let verts: [number, number][] = [0, 1, 2, 3].map((k) => [v[k * 2]!, v[k * 2 + 1]!]);
   if (shoelace(v) < 0) verts.reverse();
@@ -59,7 +59,7 @@ export function fitQuadrilateral(p: Float64Array, q: Float64Array, hull: Float64
   }
   verts = [...verts.slice(longest), ...verts.slice(0, longest)];
   const flat = Float64Array.from(verts.flat());
-  const [meanError, maxError] = errors(p, polygonDistances, flat);
+  const [meanError, maxError] = errors(scratch, p, polygonDistances, flat);
   // Each side straight on its own: a short side cut across a rounded corner barely moves the
   // loop's mean error, but the samples along it bulge away from it, while noise spreads evenly.
   // So no side may be off by more than the budget, nor by more than three times the typical

@@ -13,7 +13,7 @@
 import { hypot2 } from '../length.js';
 import { errors, normalizeDeg, type Box } from './geometry.js';
 import { emit, type PathNode, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish } from './solver.js';
+import { HOPELESS_RMS, polish, type PolishScratch } from './solver.js';
 
 /** Fitted corner radii below this (px) are sampling (crack samples cut corners), not rounding. */
 const SHARP_RADIUS = 1.5;
@@ -22,15 +22,15 @@ const SHARP_RADIUS = 1.5;
  * `beyondQuads` proves that no 4-gon comes within the budget of every sample: then a sharp
  * rectangle (a 4-gon) would be rejected, and is not polished.
  */
-export function fitRectangle(p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean, beyondQuads: () => boolean): PrimitiveFit | undefined {
+export function fitRectangle(scratch: PolishScratch, p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean, beyondQuads: () => boolean): PrimitiveFit | undefined {
   if (!box) return undefined;
   const [cx, cy, angle, w, h] = box;
   // The area a rounded rectangle misses at its four corners is (4 − π)·r².
   const r0 = Math.min(Math.min(w, h) / 2, Math.sqrt(Math.max(0, w * h - area) / (4 - Math.PI)));
-  let v = polish(q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), roundedRectDistances, ROUNDED_STEPS, HOPELESS_RMS);
+  let v = polish(scratch, q, Float64Array.of(cx, cy, angle, w / 2, h / 2, r0), roundedRectDistances, ROUNDED_STEPS, HOPELESS_RMS);
   if (clampRadius(v) < SHARP_RADIUS) {
     if (beyondQuads()) return undefined;
-    const s = polish(q, v.subarray(0, 5).slice(), sharpRectDistances, SHARP_STEPS);
+    const s = polish(scratch, q, v.subarray(0, 5).slice(), sharpRectDistances, SHARP_STEPS);
     v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
   }
   const r = clampRadius(v);
@@ -41,7 +41,7 @@ export function fitRectangle(p: Float64Array, q: Float64Array, box: Box | undefi
   // A square rounded all the way is a circle: that is the circle switch's business.
   if (r > 0.45 * Math.min(a, b) && Math.max(a, b) / Math.min(a, b) < 1.1) return undefined;
   // v's own radius and half sides: roundedRectDistances takes the same absolute values and clamp.
-  const [meanError, maxError] = errors(p, roundedRectDistances, v);
+  const [meanError, maxError] = errors(scratch, p, roundedRectDistances, v);
   // Rotation of the width side in [0, 90): quarter turns swap the sides.
   let deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
   while (deg >= 90) {

@@ -15,24 +15,29 @@
  * answering per point: a per-point function returned a boxed number per sample and was a new
  * closure per parameter vector, most of the polish's garbage.
  */
-export type Distances = (v: Float64Array, p: Float64Array, out: Float64Array) => void;
+export type Distances = (v: Float64Array, p: Float64Array, out: Float64Array, scratch: PolishScratch) => void;
 
 /** RMS distance (px) after the first rounds of the polish beyond which a hypothesis is dropped. */
 export const HOPELESS_RMS = 1.2;
 
 /**
- * The polish's work arrays, kept between calls (one polish runs at a time per thread). Per sample
+ * The parameterized shapes' work arrays, one per fitting part (jobs.ts), passed to every fit and
+ * polish and kept between calls (one polish runs at a time per thread). Per sample
  * (n): the distances at the current parameters, at a trial step and at one shifted parameter, and
  * the n × k Jacobian; grown when a loop has more samples than any before (only the first n are
  * used). Per parameter count k (5, 6 or 8): exactly k-long vectors, since a polygon model reads
  * its vertex count from the length of v.
  */
-class PolishScratch {
+export class PolishScratch {
   res = new Float64Array(0);
   trial = new Float64Array(0);
   column = new Float64Array(0);
   jac = new Float64Array(0);
   private readonly byCount: (ParameterScratch | undefined)[] = [];
+  /** The distances errors() (geometry.ts) sums, grown with the largest loop. */
+  distances = new Float64Array(0);
+  /** The vertices a model measures against, rewritten for every parameter vector (triangle.ts's isosceles model). */
+  readonly vertices = new Float64Array(6);
 
   /** Makes room for n samples and k parameters; returns the k-sized arrays. */
   reserve(n: number, k: number): ParameterScratch {
@@ -72,14 +77,12 @@ class ParameterScratch {
   }
 }
 
-const scratch = new PolishScratch();
-
 /**
  * Levenberg–Marquardt on the signed distances of the samples: minimises Σ d(v; pᵢ)² over the
  * parameters v, forward-difference Jacobian with the given steps. Returns the polished v (a new
  * array; `start` is not changed).
  */
-export function polish(p: Float64Array, start: Float64Array, model: Distances, steps: readonly number[], hopelessRms = Infinity): Float64Array {
+export function polish(scratch: PolishScratch, p: Float64Array, start: Float64Array, model: Distances, steps: readonly number[], hopelessRms = Infinity): Float64Array {
   const n = p.length / 2;
   const k = start.length;
   const vectors = scratch.reserve(n, k);
@@ -88,7 +91,7 @@ export function polish(p: Float64Array, start: Float64Array, model: Distances, s
   let v = vectors.current;
   let next = vectors.next;
   v.set(start);
-  let cost = sumOfSquares(model, v, p, res, n);
+  let cost = sumOfSquares(scratch, model, v, p, res, n);
   let lambda = 1e-3;
   for (let iter = 0; iter < 40; iter++) {
     // Far off after a few rounds: no primitive of this kind (saves the full polish on blobs).
@@ -96,7 +99,7 @@ export function polish(p: Float64Array, start: Float64Array, model: Distances, s
     for (let j = 0; j < k; j++) {
       for (let r = 0; r < k; r++) shifted[r] = v[r]!;
       shifted[j] = shifted[j]! + steps[j]!;
-      model(shifted, p, column);
+      model(shifted, p, column, scratch);
       for (let i = 0; i < n; i++) jac[i * k + j] = (column[i]! - res[i]!) / steps[j]!;
     }
     a.fill(0);
@@ -118,7 +121,7 @@ export function polish(p: Float64Array, start: Float64Array, model: Distances, s
         continue;
       }
       for (let r = 0; r < k; r++) next[r] = v[r]! - delta[r]!;
-      const nextCost = sumOfSquares(model, next, p, trial, n);
+      const nextCost = sumOfSquares(scratch, model, next, p, trial, n);
       if (nextCost < cost) {
         const gain = cost - nextCost;
         const taken = next;
@@ -141,8 +144,8 @@ export function polish(p: Float64Array, start: Float64Array, model: Distances, s
 }
 
 /** Writes the model's distances of the n samples for parameters v to out; their sum of squares. */
-function sumOfSquares(model: Distances, v: Float64Array, p: Float64Array, out: Float64Array, n: number): number {
-  model(v, p, out);
+function sumOfSquares(scratch: PolishScratch, model: Distances, v: Float64Array, p: Float64Array, out: Float64Array, n: number): number {
+  model(v, p, out, scratch);
   let cost = 0;
   for (let i = 0; i < n; i++) {
     const d = out[i]!;

@@ -13,7 +13,7 @@
 import { hypot2 } from '../length.js';
 import { areaCentroid, errors, normalizeDeg, polygonDistances } from './geometry.js';
 import { emit, polygonNodes, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish, type Distances } from './solver.js';
+import { HOPELESS_RMS, polish, type Distances, type PolishScratch } from './solver.js';
 
 /**
  * The number of tips (3–6) when the outline's distance from its vertex centroid, smoothed over a
@@ -70,7 +70,7 @@ export function starTips(p: Float64Array): number {
   return peaks.length;
 }
 
-export function fitStar(p: Float64Array, q: Float64Array, points: number, clockwise: boolean): PrimitiveFit | undefined {
+export function fitStar(scratch: PolishScratch, p: Float64Array, q: Float64Array, points: number, clockwise: boolean): PrimitiveFit | undefined {
   const [cx, cy] = areaCentroid(p);
   const n = p.length / 2;
   // Polar radius profile: the N-th harmonic's phase puts the tips, its extremes the radii.
@@ -98,13 +98,13 @@ export function fitStar(p: Float64Array, q: Float64Array, points: number, clockw
   // A star is seen once around from its centre.
   if (Math.abs(Math.abs(turning) - 2 * Math.PI) > 0.1 || rMax < 3) return undefined;
   const phase = Math.atan2(im, re) / points;
-  const v = polish(q, Float64Array.of(cx, cy, phase, rMax, rMin), STAR_MODELS[points]!, STAR_STEPS, HOPELESS_RMS);
+  const v = polish(scratch, q, Float64Array.of(cx, cy, phase, rMax, rMin), STAR_MODELS[points]!, STAR_STEPS, HOPELESS_RMS);
   const outer = Math.abs(v[3]!);
   const inner = Math.abs(v[4]!);
   // Notches must point inwards: otherwise it is a convex polygon, not a star.
   if (!(inner < 0.9 * outer * Math.cos(Math.PI / points)) || inner < 1) return undefined;
   const verts = starVertices(v, points, new Float64Array(points * 4));
-  const [meanError, maxError] = errors(p, polygonDistances, verts);
+  const [meanError, maxError] = errors(scratch, p, polygonDistances, verts);
   const vertices: [number, number][] = [];
   for (let k = 0; k < 2 * points; k++) vertices.push([verts[k * 2]!, verts[k * 2 + 1]!]);
   const rotationDeg = normalizeDeg((v[2]! * 180) / Math.PI, 360 / points);

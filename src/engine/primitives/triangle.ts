@@ -12,14 +12,14 @@
 import { hypot2 } from '../length.js';
 import { errors, farthestTriangleIndices, normalizeDeg, polygonDistances } from './geometry.js';
 import { emit, polygonNodes, type PrimitiveFit } from './path.js';
-import { HOPELESS_RMS, polish } from './solver.js';
+import { HOPELESS_RMS, polish, type PolishScratch } from './solver.js';
 
 /** The best triangle, isosceles when a mirror axis costs (almost) nothing; switches are the caller's. */
-export function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
+export function fitTriangle(scratch: PolishScratch, p: Float64Array, q: Float64Array, hull: Float64Array, meanBudget: number, clockwise: boolean): PrimitiveFit | undefined {
   const guess = farthestTriangle(hull);
   if (!guess) return undefined;
-  const tri = polish(q, guess, polygonDistances, TRIANGLE_STEPS, HOPELESS_RMS);
-  const [genMean, genMax] = errors(p, polygonDistances, tri);
+  const tri = polish(scratch, q, guess, polygonDistances, TRIANGLE_STEPS, HOPELESS_RMS);
+  const [genMean, genMax] = errors(scratch, p, polygonDistances, tri);
   // Isosceles hypothesis: the vertex whose two sides are most nearly equal is the apex.
   let iso: { v: Float64Array; mean: number; max: number } | undefined;
   const side = (i: number, j: number): number => hypot2(tri[j * 2]! - tri[i * 2]!, tri[j * 2 + 1]! - tri[i * 2 + 1]!);
@@ -40,9 +40,9 @@ export function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array
     const mx = (tri[b1 * 2]! + tri[b2 * 2]!) / 2;
     const my = (tri[b1 * 2 + 1]! + tri[b2 * 2 + 1]!) / 2;
     const start = Float64Array.of(tri[apex * 2]!, tri[apex * 2 + 1]!, mx, my, side(b1, b2) / 2);
-    const iv = polish(q, start, isoscelesDistances, ISOSCELES_STEPS);
+    const iv = polish(scratch, q, start, isoscelesDistances, ISOSCELES_STEPS);
     const verts = isoscelesVertices(iv, new Float64Array(6));
-    const [mean, max] = errors(p, polygonDistances, verts);
+    const [mean, max] = errors(scratch, p, polygonDistances, verts);
     // Symmetric when the mirror axis costs (almost) nothing.
     if (mean <= Math.max(genMean * 1.15, genMean + 0.03) && mean <= meanBudget) iso = { v: verts, mean, max };
   }
@@ -77,12 +77,12 @@ export function fitTriangle(p: Float64Array, q: Float64Array, hull: Float64Array
 const TRIANGLE_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
 const ISOSCELES_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
 
-/** The vertices the isosceles model measures against, rewritten for every parameter vector. */
-const isoscelesScratch = new Float64Array(6);
-
-/** The isosceles triangle's model (solver.ts): v = apex x, y, base midpoint x, y, half base. */
-function isoscelesDistances(v: Float64Array, p: Float64Array, out: Float64Array): void {
-  polygonDistances(isoscelesVertices(v, isoscelesScratch), p, out);
+/**
+ * The isosceles triangle's model (solver.ts): v = apex x, y, base midpoint x, y, half base; the
+ * vertices it measures against are the scratch's, rewritten for every parameter vector.
+ */
+function isoscelesDistances(v: Float64Array, p: Float64Array, out: Float64Array, scratch: PolishScratch): void {
+  polygonDistances(isoscelesVertices(v, scratch.vertices), p, out);
 }
 
 /** Apex (x, y), base midpoint (x, y) and half base → the three vertices, apex first, in out. */

@@ -9,7 +9,7 @@
  * the engine's curve fitter (fit.ts); wider ink becomes its outline loops, as traced, stroked.
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
-import { fitChain } from '../fit.js';
+import { FitScratch, fitChain } from '../fit.js';
 import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
 import { regionCenterlines, type LineCap, type PixelBox } from './centerline.js';
@@ -79,6 +79,8 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
 
 /** The chains the strokes use (renumbered), the strokes in pen order and their stats. */
 function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: readonly Pending[], penUpInputOrderPx: number): TraceResult {
+  // The fitter's scratch for this picture's strokes (a context, not module state).
+  const fitScratch = new FitScratch();
   const chains: Chain[] = [];
   const renumbered = new Map<number, number>();
   const strokes: StrokeLine[] = [];
@@ -86,7 +88,7 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fitted = fitChain(pen.points, pen.closed, CENTERLINE_FIT);
+      const fitted = fitChain(fitScratch, pen.points, pen.closed, CENTERLINE_FIT);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
