@@ -8,7 +8,7 @@
 //
 // --base    the revision to compare with (default: the merge-base of HEAD and main)
 // --corpus  folder of input images (default: $TRACELAB_CORPUS, else ../shared/corpus beside the
-//           repository, else /work/shared/corpus)
+//           repository, the bench's default corpus)
 // --extra   more input folders (default: bench/validation/out when it holds PNGs, in this
 //           repository or in the main checkout beside it)
 // --jobs    worker threads per batch (default 2)
@@ -53,8 +53,7 @@ function pngsIn(dir) {
 
 function defaultCorpus() {
   if (process.env.TRACELAB_CORPUS) return process.env.TRACELAB_CORPUS;
-  const beside = resolve(root, '../shared/corpus');
-  return existsSync(beside) ? beside : '/work/shared/corpus';
+  return resolve(root, '../shared/corpus');
 }
 
 function defaultExtras() {
