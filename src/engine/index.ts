@@ -20,22 +20,22 @@
  * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
  */
-import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary.js';
+import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary/boundary.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
-import type { FittedChain } from './fit.js';
+import type { FittedChain } from './fit/fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
-import { buildPalette, type Palette } from './palette.js';
-import { classifyImage, countColors, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile.js';
-import { detectLattice, mapToLattice, type Lattice } from './lattice.js';
+import { buildPalette, type Palette } from './palette/palette.js';
+import { classifyImage, countColors, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
+import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
-import { despeckle, findRegions, type AreaFloor, type Regions } from './regions.js';
-import { applyShading, type Shaded } from './shaded-regions.js';
-import { findSmoothAreas } from './shading.js';
-import { shrunkSize } from './resize.js';
+import { despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
+import { applyShading, type Shaded } from './shading/shaded-regions.js';
+import { findSmoothAreas } from './shading/shading.js';
+import { shrunkSize } from './profile/resize.js';
 import { centerlineResult } from './strokes/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
-import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './shapes.js';
+import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './primitives/shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
 import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
 

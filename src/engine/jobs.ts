@@ -9,18 +9,18 @@
  * same bytes whatever the number of parts and whichever thread ran each one. That is what makes
  * the output identical across worker counts.
  */
-import { DX, DY, type ChainGraph } from './boundary.js';
-import { diagonalLinkRows } from './diagonals.js';
-import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit.js';
-import { labelRows } from './label.js';
-import type { Palette } from './palette.js';
+import { DX, DY, type ChainGraph } from './boundary/boundary.js';
+import { diagonalLinkRows } from './regions/diagonals.js';
+import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit/fit.js';
+import { labelRows } from './palette/label.js';
+import type { Palette } from './palette/palette.js';
 import { fitPrimitive } from './primitives.js';
 import { PolishScratch } from './primitives/solver.js';
-import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline } from './outline-curves.js';
-import { outlinePolygon } from './outline-polygon.js';
-import { neighbourSpread, type TileMask } from './profile.js';
-import { shrinkRows } from './resize.js';
-import { coveragePoints, latticePoints, SubpixelScratch, type SampleContext } from './subpixel.js';
+import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline } from './lineart/outline-curves.js';
+import { outlinePolygon } from './lineart/outline-polygon.js';
+import { neighbourSpread, type TileMask } from './profile/profile.js';
+import { shrinkRows } from './profile/resize.js';
+import { coveragePoints, latticePoints, SubpixelScratch, type SampleContext } from './boundary/subpixel.js';
 import { SEGMENT_LINE, SEGMENT_STRIDE, SegmentPath } from './segment-path.js';
 import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
 

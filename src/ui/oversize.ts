@@ -7,7 +7,7 @@
  */
 
 import { ERROR_CODES, TOO_MANY_PIXELS_ADVICE, tooManyPixelsSize } from '../engine/errors.js';
-import { shrunkSize } from '../engine/resize.js';
+import { shrunkSize } from '../engine/profile/resize.js';
 import type { ShrunkImage } from '../worker/protocol.js';
 import { formatNumber } from './format.js';
 import { statusText, type Job, type Source, type TracelabStore } from './store.js';

@@ -4,7 +4,7 @@
  * result as the stats list it (`#RRGGBB`, upper case). Out: the new option text, canonically
  * spelled by src/api/palette.ts's formatPalette, or a plain description of the rules for display.
  *
- * How one detected colour is targeted without touching the others (src/engine/palette.ts):
+ * How one detected colour is targeted without touching the others (src/engine/palette/palette.ts):
  * rules apply after clustering, to each detected colour; a colour snaps to the nearest rule within
  * that rule's tolerance and takes its remap colour, and an output alpha of 0 deletes it. The
  * stats list a detected colour by its rounded value, so a rule at that exact colour with a small

@@ -28,7 +28,7 @@ import type { FillItem, OutputPlan, PlanItem, StrokeItem } from '../formats/plan
 import { ChainCache } from '../formats/raster.js';
 import { pngSize, type PngSize } from '../formats/raster-plan.js';
 import { ERROR_CODES, groupDigits, TracelabError } from '../engine/errors.js';
-import { shrunkSize } from '../engine/resize.js';
+import { shrunkSize } from '../engine/profile/resize.js';
 import type { ShrunkImage } from './protocol.js';
 import type { PreviewCodec } from './vectorize.js';
 

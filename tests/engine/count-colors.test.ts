@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { countColors } from '../../src/engine/profile.js';
+import { countColors } from '../../src/engine/profile/profile.js';
 
 /** The same counts with a Map: the reference the hash table must agree with. */
 function naive(data: Uint8Array, pixelCount: number) {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
-import { despeckle, findRegions } from '../../src/engine/regions.js';
+import { despeckle, findRegions } from '../../src/engine/regions/regions.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import jpeg from 'jpeg-js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
-import { FitScratch, fitChain } from '../../src/engine/fit.js';
+import { FitScratch, fitChain } from '../../src/engine/fit/fit.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';

@@ -1,13 +1,13 @@
 /**
- * Pixel art's exact outlines (fitLatticeSteps, src/engine/fit.ts): straight lines between the
+ * Pixel art's exact outlines (fitLatticeSteps, src/engine/fit/fit.ts): straight lines between the
  * corners of each boundary chain, read from the chain's steps. Checked against the definition —
  * list every lattice vertex, drop the ones whose neighbours are collinear with them — on the
  * chains of seeded random region maps (open chains between junctions and closed loops), and on a
  * hand-drawn L whose six corners are known.
  */
 import { describe, expect, it } from 'vitest';
-import { buildChainGraph, type ChainGraph } from '../../src/engine/boundary.js';
-import { FitScratch, fitLatticeSteps } from '../../src/engine/fit.js';
+import { buildChainGraph, type ChainGraph } from '../../src/engine/boundary/boundary.js';
+import { FitScratch, fitLatticeSteps } from '../../src/engine/fit/fit.js';
 import type { Segment } from '../../src/engine/types.js';
 
 /** The definition: every vertex of chain c, then only the non-collinear ones (and an open chain's ends). */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import jpeg from 'jpeg-js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
-import { detectLattice } from '../../src/engine/lattice.js';
+import { detectLattice } from '../../src/engine/regions/lattice.js';
 import type { RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../../src/formats/types.js';

@@ -1,5 +1,5 @@
 /**
- * The picture profile from evidence (src/engine/profile.ts) and its override (tracelab.profile,
+ * The picture profile from evidence (src/engine/profile/profile.ts) and its override (tracelab.profile,
  * EngineParams.profile). Every fixture is drawn here, deterministically: a 96-px sunset with
  * seeded grain (photo), a 64 × 64 sprite (pixel), its exact ×4 upscale (pixel, on its lattice),
  * a two-colour 200 × 200 drawing (line art).
@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage, TraceMemo } from '../../src/engine/index.js';
-import { classifyImage, decideProfile, neighbourSpread, type InkOnPaper, type ProfileEvidence } from '../../src/engine/profile.js';
+import { classifyImage, decideProfile, neighbourSpread, type InkOnPaper, type ProfileEvidence } from '../../src/engine/profile/profile.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { drawShape, type Rgb } from '../helpers/raster.js';
 

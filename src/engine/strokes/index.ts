@@ -9,7 +9,7 @@
  * the engine's curve fitter (fit.ts); wider ink becomes its outline loops, as traced, stroked.
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
-import { FitScratch, fitChain } from '../fit.js';
+import { FitScratch, fitChain } from '../fit/fit.js';
 import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
 import { regionCenterlines, type LineCap, type PixelBox } from './centerline.js';

@@ -7,8 +7,8 @@
  * first; a speck with only transparent neighbours is dropped. A speck never becomes a hole.
  */
 
-import { sortIndicesByKey } from './order.js';
-import type { TileMask } from './profile.js';
+import { sortIndicesByKey } from '../order.js';
+import type { TileMask } from '../profile/profile.js';
 
 export interface Regions {
   readonly count: number;

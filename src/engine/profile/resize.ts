@@ -8,7 +8,7 @@
  * Sums run input row by input row (Σ_rows w_y · Σ_columns w_x · premultiplied pixel), in a fixed
  * order, so the floating-point result is the same however the rows are cached.
  */
-import type { RgbaImage } from './types.js';
+import type { RgbaImage } from '../types.js';
 
 /** Output size for a budget, or undefined when the image already fits. */
 export function shrunkSize(width: number, height: number, maxPixels: number): { width: number; height: number } | undefined {

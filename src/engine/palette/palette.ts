@@ -11,11 +11,11 @@
  * Pixel-art images keep their exact colours; line art from a scan keeps its paper and ink only
  * (paperAndInk).
  */
-import { blendResidualSq, blendResidualSqFromB, blendShare } from './blend.js';
-import { deltaE2000, labDistanceSq, rgbToLab } from './color.js';
-import { indicesByKey, sortIndicesByKey } from './order.js';
-import { OPAQUE_ALPHA_MIN } from './profile.js';
-import type { ImageProfile, PaletteRule, Rgba } from './types.js';
+import { blendResidualSq, blendResidualSqFromB, blendShare } from '../blend.js';
+import { deltaE2000, labDistanceSq, rgbToLab } from '../color.js';
+import { indicesByKey, sortIndicesByKey } from '../order.js';
+import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
+import type { ImageProfile, PaletteRule, Rgba } from '../types.js';
 
 /** Two cluster colours closer than this (RGB units²) are one colour: no blend of them is measured. */
 const CLUSTER_BLEND_MIN_SPAN_SQ = 1;

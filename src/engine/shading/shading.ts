@@ -14,16 +14,16 @@
  * out exactly as without this stage. Pieces of one gradient share it; specks beside an area join
  * it or, as edge blends, the side that covers most of them.
  */
-import { blendResidualSq, blendShare } from './blend.js';
-import { rgbToLab } from './color.js';
-import { hypot2, hypot3 } from './length.js';
+import { blendResidualSq, blendShare } from '../blend.js';
+import { rgbToLab } from '../color.js';
+import { hypot2, hypot3 } from '../length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
 import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, type RampSamples } from './ramp-samples.js';
-import type { Regions } from './regions.js';
+import type { Regions } from '../regions/regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
-import type { Gradient, Rgba } from './types.js';
+import type { Gradient, Rgba } from '../types.js';
 
 /**
  * A gradient must leave at most this share of the flat shades' mean error: a smooth ramp cut into

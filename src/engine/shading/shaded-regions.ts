@@ -12,14 +12,14 @@
  *    colour length; a band piece of at most PIECE_MIN_PX cut off where a threshold grazes a ragged
  *    rim joins its neighbouring band.
  */
-import { rgbToLab } from './color.js';
-import { hypot3 } from './length.js';
+import { rgbToLab } from '../color.js';
+import { hypot3 } from '../length.js';
 import { rampColorAt, rampColorOf, type FittedRamp } from './ramp-fit.js';
 import { GEOMETRY_STRIDE, lastStopT, packedT, packGeometry, STOP_STRIDE, stopT } from './ramp-samples.js';
-import type { Regions } from './regions.js';
+import type { Regions } from '../regions/regions.js';
 import type { Shading, ShadingInput, SmoothArea } from './shading.js';
 import { findRoot } from './smooth-areas.js';
-import type { Gradient, Rgba } from './types.js';
+import type { Gradient, Rgba } from '../types.js';
 
 /** Gradients off: about one band per this much colour (ΔE76 along the ramp) … */
 const BAND_STEP_DE = 14;

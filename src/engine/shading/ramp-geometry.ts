@@ -12,7 +12,7 @@
  * ellipse. Cf. the gradient-region fits of Kansal & Kumar (2014) and Photo2ClipArt (Favreau et
  * al. 2017), done here with closed forms and small searches.
  */
-import { hypot2 } from './length.js';
+import { hypot2 } from '../length.js';
 import { boundsOf, geometryT, MAX_BINS, sameGeometry, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 
 /** A radial fit must leave at most this share of the linear fit's in-bin variance to be chosen. */

@@ -5,7 +5,7 @@
  * 3×3 reduced eigenproblem is solved with the characteristic cubic.
  */
 
-import { hypot2, hypot3 } from './length.js';
+import { hypot2, hypot3 } from '../length.js';
 
 export interface Ellipse {
   readonly cx: number;

@@ -8,10 +8,10 @@
  * simplified by Douglas–Peucker in sRGB (the worst stretch split first), and the stop colours
  * fitted to the bins by least squares (hat functions, a tridiagonal system).
  */
-import { rgbToLab } from './color.js';
-import { hypot3 } from './length.js';
+import { rgbToLab } from '../color.js';
+import { hypot3 } from '../length.js';
 import { ellipseT, linearT, MAX_BINS, MAX_STOPS, radialT, sameGeometry, STOP_STRIDE, stopChannel, stopCount, stopT, thinned, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
-import type { Gradient, GradientStop } from './types.js';
+import type { Gradient, GradientStop } from '../types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
 

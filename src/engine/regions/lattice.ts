@@ -15,9 +15,9 @@
  *   counted, and an integer period and phase must carry nearly all of them; cells take the mean of
  *   their inner pixels (JPEG ringing sits next to the borders).
  */
-import { pixelWords } from './pixel-words.js';
-import { SEGMENT_LINE, SegmentBuilder, type SegmentPath } from './segment-path.js';
-import type { Chain, RgbaImage, Shape, TraceResult } from './types.js';
+import { pixelWords } from '../pixel-words.js';
+import { SEGMENT_LINE, SegmentBuilder, type SegmentPath } from '../segment-path.js';
+import type { Chain, RgbaImage, Shape, TraceResult } from '../types.js';
 
 export interface Lattice {
   /** Cell borders across: cols + 1 increasing positions from 0 to the image width. */

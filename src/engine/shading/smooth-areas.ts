@@ -13,8 +13,8 @@
  * by soft boundaries form candidate groups (union-find); whether a group is one gradient is for
  * the fit to say (shading.ts).
  */
-import { hypot3 } from './length.js';
-import type { Regions } from './regions.js';
+import { hypot3 } from '../length.js';
+import type { Regions } from '../regions/regions.js';
 
 /** A boundary is soft when its mean excess step is at most this (sRGB units) … */
 const EDGE_FLOOR = 2;

@@ -8,10 +8,10 @@
  * survey §5.7). Transparent sides use alpha as coverage. Junction vertices stay on the lattice.
  */
 import { DX, DY, type ChainGraph } from './boundary.js';
-import type { TileMask } from './profile.js';
-import { blendResidualSq, blendShare } from './blend.js';
-import { hypot3 } from './length.js';
-import { rampColorOfArea, rampT, type AreaRamps } from './shaded-regions.js';
+import type { TileMask } from '../profile/profile.js';
+import { blendResidualSq, blendShare } from '../blend.js';
+import { hypot3 } from '../length.js';
+import { rampColorOfArea, rampT, type AreaRamps } from '../shading/shaded-regions.js';
 
 export interface SampleContext {
   readonly data: Uint8Array | Uint8ClampedArray;

@@ -6,10 +6,10 @@
  * the side that covers at least half of it, so anti-aliasing between red and white never becomes
  * a sliver of some unrelated pink that happens to be in the palette.
  */
-import { blendResidualSq, blendShare } from './blend.js';
-import { rgbToLab } from './color.js';
+import { blendResidualSq, blendShare } from '../blend.js';
+import { rgbToLab } from '../color.js';
 import type { Palette } from './palette.js';
-import { OPAQUE_ALPHA_MIN } from './profile.js';
+import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
 
 const CACHE_BITS = 6;
 const CACHE_SHIFT = 8 - CACHE_BITS;

@@ -12,8 +12,8 @@
  *   whose ends keep the run's end tangents, whose control arms enclose the same area as the run,
  *   and which stays within a tolerance of every piece it replaces.
  */
-import type { FittedChain } from './fit.js';
-import { SEGMENT_CUBIC, SEGMENT_LINE, SegmentBuilder, type SegmentPath } from './segment-path.js';
+import type { FittedChain } from '../fit/fit.js';
+import { SEGMENT_CUBIC, SEGMENT_LINE, SegmentBuilder, type SegmentPath } from '../segment-path.js';
 
 export interface OutlineCurveOptions {
   /** A vertex whose curve would need α above this is a corner (potrace's alphamax). */

@@ -14,11 +14,11 @@
  * a caller's shape test (an isolated loop's parameterized shapes, primitives.ts) before any span
  * is fitted: a shape that fits replaces the whole loop, so its spans are never computed.
  */
-import { DX, DY } from './boundary.js';
+import { DX, DY } from '../boundary/boundary.js';
 import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
-import type { ShapePrimitive } from './types.js';
-import { hypot2 } from './length.js';
-import { EMPTY_PATH, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from './segment-path.js';
+import type { ShapePrimitive } from '../types.js';
+import { hypot2 } from '../length.js';
+import { EMPTY_PATH, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from '../segment-path.js';
 
 export interface FitOptions {
   /** Maximum distance (px) between a sample and the fitted curve. */

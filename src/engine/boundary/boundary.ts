@@ -10,7 +10,7 @@
  * (y down). Walking a chain, `left`/`right` are the regions on each side.
  */
 
-import { isLinkedFor, LINK_TL_BR, LINK_TR_BL } from './diagonals.js';
+import { isLinkedFor, LINK_TL_BR, LINK_TR_BL } from '../regions/diagonals.js';
 
 export const DX = [1, 0, -1, 0] as const;
 export const DY = [0, 1, 0, -1] as const;

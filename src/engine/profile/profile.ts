@@ -15,9 +15,9 @@
  * The anti-aliasing test counts edge pixels that are a strict blend of the pixels on both sides,
  * and apart from them hairline pixels (darkenedBlend: the two sides darkened by a partial line).
  */
-import { blendResidualSqFromB, blendShare, blendSpanSq } from './blend.js';
-import { pixelWords, RGB_MASK } from './pixel-words.js';
-import type { ImageProfile } from './types.js';
+import { blendResidualSqFromB, blendShare, blendSpanSq } from '../blend.js';
+import { pixelWords, RGB_MASK } from '../pixel-words.js';
+import type { ImageProfile } from '../types.js';
 
 export const OPAQUE_ALPHA_MIN = 128;
 /** Pixel art has a bounded palette; dithered title screens reach a few thousand colours. */

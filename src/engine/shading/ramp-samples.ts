@@ -5,7 +5,7 @@
  * geometry: the position along a linear axis, the distance from a radial centre, or the elliptical
  * distance from an ellipse's centre measured along its first axis.
  */
-import { hypot2 } from './length.js';
+import { hypot2 } from '../length.js';
 
 /** Bins of t per fit, at most (a ramp longer than this many px gets wider bins). */
 export const MAX_BINS = 1024;

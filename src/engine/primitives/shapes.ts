@@ -6,10 +6,10 @@
  * `stacked` keeps only the holes something transparent shows through, since the shapes stacked
  * above cover the others.
  */
-import { DX, DY, type ChainGraph, type RegionLoops } from './boundary.js';
-import { indicesByKey, sortIndicesByKey } from './order.js';
-import { findRegions, type Regions } from './regions.js';
-import type { ChainUse, EngineParams, Gradient, Loop, Rgba, Shape, ShapePrimitive } from './types.js';
+import { DX, DY, type ChainGraph, type RegionLoops } from '../boundary/boundary.js';
+import { indicesByKey, sortIndicesByKey } from '../order.js';
+import { findRegions, type Regions } from '../regions/regions.js';
+import type { ChainUse, EngineParams, Gradient, Loop, Rgba, Shape, ShapePrimitive } from '../types.js';
 
 /** Loop l of the flat loop lists as the writers' chain uses. */
 function decodeLoop(loops: RegionLoops, l: number): ChainUse[] {
