@@ -12,22 +12,13 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { openLocalService, readConfig, type LocalService } from '../../src/cli/config.js';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
+import { captureIo } from './capture-io.js';
 import { startServer, type RunningServer } from '../../src/cli/server.js';
 import { redSquarePng } from './png.js';
 
 const NOTE = 'tracelab: note: Not sent to Vectorizer.AI: tracelab.gradients (a Tracelab extension)\n';
 const FAKE_SVG = '<svg xmlns="http://www.w3.org/2000/svg"/>';
-
-function captureIo(): CliIo & { stderr: string } {
-  const io = {
-    stderr: '',
-    readStdin: async () => new Uint8Array(),
-    writeStdout: async () => undefined,
-    writeStderr: (text: string) => void (io.stderr += text),
-  };
-  return io;
-}
 
 let dir: string;
 let input: string;

@@ -8,19 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
+import { captureIo } from './capture-io.js';
 import { encodePng } from '../helpers/encode.js';
 import { drawShape } from '../helpers/raster.js';
-
-function captureIo(): CliIo & { stderr: string } {
-  const io = {
-    stderr: '',
-    readStdin: async () => new Uint8Array(),
-    writeStdout: async () => undefined,
-    writeStderr: (text: string) => void (io.stderr += text),
-  };
-  return io;
-}
 
 let dir: string;
 let input: string;
