@@ -8,6 +8,7 @@
  * screen.
  */
 import { hypot2 } from '../length.js';
+import { sortIndices } from '../order.js';
 import type { Distances, PolishScratch } from './solver.js';
 
 /**
@@ -85,7 +86,7 @@ export function convexHull(p: Float64Array): Float64Array {
   const n = p.length / 2;
   const idx: number[] = [];
   for (let i = 0; i < n; i++) idx.push(i);
-  sortByXThenY(idx, p);
+  sortIndices(idx, p, beforeByXThenY); // a total order: any correct sort gives this result
   const out: number[] = [];
   for (const i of idx) {
     while (out.length >= 2 && hullCross(p, out[out.length - 2]!, out[out.length - 1]!, i) <= 0) out.pop();
@@ -104,34 +105,6 @@ export function convexHull(p: Float64Array): Float64Array {
     hull[k * 2 + 1] = p[out[k]! * 2 + 1]!;
   }
   return hull;
-}
-
-/**
- * convexHull's order: sample indices by x, then y, then index (a total order, so the result is
- * the one any correct sort gives). A merge sort with the points passed in: Array#sort would need
- * the points in a module variable (parked state) or a new closure per call, which V8 recompiles
- * per picture.
- */
-function sortByXThenY(indices: number[], p: Float64Array): void {
-  const n = indices.length;
-  let from = indices;
-  let to: number[] = new Array<number>(n);
-  for (let width = 1; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) to[k++] = beforeByXThenY(p, from[j]!, from[i]!) ? from[j++]! : from[i++]!;
-      while (i < mid) to[k++] = from[i++]!;
-      while (j < hi) to[k++] = from[j++]!;
-    }
-    const swap = from;
-    from = to;
-    to = swap;
-  }
-  if (from !== indices) for (let k = 0; k < n; k++) indices[k] = from[k]!;
 }
 
 /** True when sample a goes before sample b: smaller x, then smaller y, then smaller index. */
