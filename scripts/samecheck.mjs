@@ -26,6 +26,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  // The usage is this file's header comment, printed as it is.
+  const header = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((line) => line.startsWith('//'));
+  console.log(header.map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+
 /** The option variants each traced in the listed formats; the default variant in every format. */
 const VARIANTS = [
   { name: 'default', params: [], formats: ['svg', 'pdf', 'eps', 'dxf', 'png'] },
