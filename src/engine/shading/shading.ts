@@ -213,50 +213,13 @@ const SPECK_COLOR_GAP = 24;
  * only a stray shade. A speck of another colour (a real detail) stays, unless it is tiny.
  */
 function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInput): Shading {
-  const { regions, regionColor, width, data } = input;
+  const { regions, regionColor } = input;
   const joinInto = new Int32Array(regions.count).fill(-1);
   if (areas.length === 0) return { areas, joinInto };
   const areaOf = new Int32Array(regions.count).fill(-1);
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOf[r] = a;
-  // Per speck: the area it shares most cracks with, and its other neighbour with most cracks.
-  const bestArea = new Int32Array(regions.count).fill(-1);
-  const bestCracks = new Float64Array(regions.count);
-  const other = new Int32Array(regions.count).fill(-1);
-  const otherCracks = new Float64Array(regions.count);
-  const areaPx = areas.map((a) => a.members.reduce((sum, r) => sum + regions.area[r]!, 0));
-  for (let e = 0; e < pairs.count; e++) {
-    for (let side = 0; side < 2; side++) {
-      const speck = side === 0 ? pairs.a[e]! : pairs.b[e]!;
-      const next = side === 0 ? pairs.b[e]! : pairs.a[e]!;
-      if (areaOf[speck]! >= 0) continue;
-      const cracks = pairs.cracks[e]!;
-      if (areaOf[next]! < 0) {
-        if (cracks > otherCracks[speck]!) {
-          otherCracks[speck] = cracks;
-          other[speck] = next;
-        }
-        continue;
-      }
-      const px = regions.area[speck]!;
-      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[next]!]!))) continue;
-      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[next]! < bestArea[speck]!)) {
-        bestCracks[speck] = cracks;
-        bestArea[speck] = areaOf[next]!;
-      }
-    }
-  }
-  // Centroids and mean colours of the larger candidates, for their colour tests.
-  const sum = new Float64Array(regions.count * 5);
-  for (let p = 0; p < regions.regionOf.length; p++) {
-    const r = regions.regionOf[p]!;
-    if (r < 0 || bestArea[r]! < 0 || regions.area[r]! <= SPECK_PX) continue;
-    const x = p % width;
-    sum[r * 5]! += x + 0.5;
-    sum[r * 5 + 1]! += (p - x) / width + 0.5;
-    sum[r * 5 + 2]! += data[p * 4]!;
-    sum[r * 5 + 3]! += data[p * 4 + 1]!;
-    sum[r * 5 + 4]! += data[p * 4 + 2]!;
-  }
+  const { bestArea, other } = speckCandidates(areas, areaOf, pairs, regions);
+  const sum = candidateMeans(bestArea, input);
   const joined: number[][] = areas.map(() => []);
   const ramp = new Float64Array(3);
   for (let r = 0; r < regions.count; r++) {
@@ -285,6 +248,61 @@ function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInp
   }
   const grown = areas.map((a, i) => (joined[i]!.length === 0 ? a : { ...a, members: [...a.members, ...joined[i]!].sort((p, q) => p - q) }));
   return { areas: grown, joinInto };
+}
+
+/**
+ * Per region outside the areas: the area it shares most cracks with among those it is small
+ * enough to join (a speck, or a piece within PIECE_SHARE of it), else −1; and its other
+ * neighbour (not in an area) with most cracks, else −1.
+ */
+function speckCandidates(areas: readonly SmoothArea[], areaOf: Int32Array, pairs: RegionPairs, regions: Regions): { bestArea: Int32Array; other: Int32Array } {
+  const bestArea = new Int32Array(regions.count).fill(-1);
+  const bestCracks = new Float64Array(regions.count);
+  const other = new Int32Array(regions.count).fill(-1);
+  const otherCracks = new Float64Array(regions.count);
+  const areaPx = areas.map((a) => a.members.reduce((sum, r) => sum + regions.area[r]!, 0));
+  for (let e = 0; e < pairs.count; e++) {
+    for (let side = 0; side < 2; side++) {
+      const speck = side === 0 ? pairs.a[e]! : pairs.b[e]!;
+      const next = side === 0 ? pairs.b[e]! : pairs.a[e]!;
+      if (areaOf[speck]! >= 0) continue;
+      const cracks = pairs.cracks[e]!;
+      if (areaOf[next]! < 0) {
+        if (cracks > otherCracks[speck]!) {
+          otherCracks[speck] = cracks;
+          other[speck] = next;
+        }
+        continue;
+      }
+      const px = regions.area[speck]!;
+      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[next]!]!))) continue;
+      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[next]! < bestArea[speck]!)) {
+        bestCracks[speck] = cracks;
+        bestArea[speck] = areaOf[next]!;
+      }
+    }
+  }
+  return { bestArea, other };
+}
+
+/**
+ * Sums of the candidates larger than a speck, for their colour tests: per region x, y (pixel
+ * centres) and r, g, b (5 numbers a region).
+ */
+function candidateMeans(bestArea: Int32Array, input: ShadingInput): Float64Array {
+  const { regions, width, data } = input;
+  const sum = new Float64Array(regions.count * 5);
+  for (let p = 0; p < regions.regionOf.length; p++) {
+    const r = regions.regionOf[p]!;
+    if (r < 0 || bestArea[r]! < 0 || regions.area[r]! <= SPECK_PX) continue;
+    const x = p % width;
+    sum[r * 5]! += x + 0.5;
+    sum[r * 5 + 1]! += (p - x) / width + 0.5;
+    sum[r * 5 + 2]! += data[p * 4]!;
+    sum[r * 5 + 3]! += data[p * 4 + 1]!;
+    sum[r * 5 + 4]! += data[p * 4 + 2]!;
+  }
+  return sum;
 }
 
 /** Blends further than this (sRGB units) from the line between two colours are not their blend. */
