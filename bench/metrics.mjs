@@ -317,6 +317,120 @@ export function gapPercent(input, render, { inkThreshold = GAP_INK_THRESHOLD, wh
   return { gapPct: ink === 0 ? 0 : (100 * gaps) / ink, ink, gaps };
 }
 
+/** Light blur of the smooth-area test: σ (px) of its Gaussian … */
+export const BAND_BLUR_SIGMA = 1.5;
+/** … an input pixel is on an edge when a channel of the blurred input changes faster than this (sRGB units per px) … */
+export const BAND_EDGE_SLOPE = 4;
+/** … and smooth when no edge pixel lies within this many px of it (a render's edge may sit a pixel or two off the input's). */
+export const BAND_EDGE_MARGIN = 2;
+/** A colour step in the render is visible past this CIEDE2000 between neighbouring pixels. */
+export const BAND_STEP_DE = 2;
+
+/**
+ * Which pixels of an opaque image lie in a smooth area: each channel blurred (Gaussian, σ =
+ * BAND_BLUR_SIGMA: grain and JPEG noise averaged away), its slope by central differences; a pixel
+ * whose largest channel slope passes BAND_EDGE_SLOPE is an edge, and every pixel within
+ * BAND_EDGE_MARGIN (a square) of an edge is not smooth. Returns a Uint8Array, 1 = smooth.
+ */
+export function smoothMask(img) {
+  const { width: w, height: h, data } = img;
+  const n = w * h;
+  const radius = Math.ceil(BAND_BLUR_SIGMA * 2);
+  const k = gaussianKernel(radius * 2 + 1, BAND_BLUR_SIGMA);
+  const slope = new Float32Array(n);
+  const plane = new Float64Array(n);
+  const tmp = new Float64Array(n);
+  const blurred = new Float64Array(n);
+  for (let c = 0; c < 3; c++) {
+    for (let i = 0; i < n; i++) plane[i] = data[i * 4 + c];
+    // Separable blur, clamped at the borders.
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        let s = 0;
+        for (let i = -radius; i <= radius; i++) s += k[i + radius] * plane[y * w + Math.min(w - 1, Math.max(0, x + i))];
+        tmp[y * w + x] = s;
+      }
+    }
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        let s = 0;
+        for (let i = -radius; i <= radius; i++) s += k[i + radius] * tmp[Math.min(h - 1, Math.max(0, y + i)) * w + x];
+        blurred[y * w + x] = s;
+      }
+    }
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const p = y * w + x;
+        const gx = (blurred[y * w + Math.min(w - 1, x + 1)] - blurred[y * w + Math.max(0, x - 1)]) / 2;
+        const gy = (blurred[Math.min(h - 1, y + 1) * w + x] - blurred[Math.max(0, y - 1) * w + x]) / 2;
+        const g = Math.hypot(gx, gy);
+        if (g > slope[p]) slope[p] = g;
+      }
+    }
+  }
+  // Edge pixels dilated by the margin (a square: rows, then columns).
+  const m = BAND_EDGE_MARGIN;
+  const nearRow = new Uint8Array(n);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      for (let d = Math.max(0, x - m); d <= Math.min(w - 1, x + m); d++) {
+        if (slope[y * w + d] > BAND_EDGE_SLOPE) {
+          nearRow[y * w + x] = 1;
+          break;
+        }
+      }
+    }
+  }
+  const smooth = new Uint8Array(n);
+  for (let x = 0; x < w; x++) {
+    for (let y = 0; y < h; y++) {
+      let near = 0;
+      for (let d = -m; d <= m && !near; d++) {
+        const yy = y + d;
+        if (yy >= 0 && yy < h && nearRow[yy * w + x]) near = 1;
+      }
+      smooth[y * w + x] = near ? 0 : 1;
+    }
+  }
+  return smooth;
+}
+
+/**
+ * Band edges in smooth areas: the length (px of pixel border) of the render's visible colour
+ * steps — neighbouring pixels more than BAND_STEP_DE (CIEDE2000) apart — where the input is
+ * smooth on both sides (smoothMask): a sky or a painted gradient cut into flat bands. Returns
+ * { bandPx, smoothPct } (smoothPct: the share of the input's pixels that are smooth). Both
+ * images opaque and of one size.
+ */
+export function bandEdges(input, render) {
+  assertSameSize(input, render);
+  const { width: w, height: h } = input;
+  const smooth = smoothMask(input);
+  const lab = labCache();
+  const d = render.data;
+  let bandPx = 0;
+  let smoothCount = 0;
+  const step = (p, q) => {
+    const o = p * 4;
+    const u = q * 4;
+    // ΔE00 2 needs more than 1 unit of some channel: most neighbours are skipped unmeasured.
+    if (Math.abs(d[o] - d[u]) <= 1 && Math.abs(d[o + 1] - d[u + 1]) <= 1 && Math.abs(d[o + 2] - d[u + 2]) <= 1) return 0;
+    const a = lab(d[o], d[o + 1], d[o + 2]);
+    const b = lab(d[u], d[u + 1], d[u + 2]);
+    return ciede2000(a[0], a[1], a[2], b[0], b[1], b[2]) > BAND_STEP_DE ? 1 : 0;
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = y * w + x;
+      if (!smooth[p]) continue;
+      smoothCount++;
+      if (x + 1 < w && smooth[p + 1]) bandPx += step(p, p + 1);
+      if (y + 1 < h && smooth[p + w]) bandPx += step(p, p + w);
+    }
+  }
+  return { bandPx, smoothPct: (100 * smoothCount) / (w * h) };
+}
+
 /** All raster metrics at once (both images are flattened over white first). */
 export function compareImages(input, render) {
   const a = flattenOver(input);
@@ -327,5 +441,6 @@ export function compareImages(input, render) {
     psnr: psnr(a, b),
     deltaE2000: maps.mean,
     gapPct: gapPercent(a, b, { maps }).gapPct,
+    bandPx: bandEdges(a, b).bandPx,
   };
 }

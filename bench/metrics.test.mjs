@@ -10,6 +10,7 @@ import {
   gapPercent,
   flattenOver,
   compareImages,
+  bandEdges,
 } from './metrics.mjs';
 import { countGradients, countPathNodes, svgStats } from './svgstats.mjs';
 
@@ -137,6 +138,29 @@ test('gap %: background showing through a seam in the render', () => {
   // no ink at all
   const white = image(4, 4, () => [255, 255, 255]);
   assert.equal(gapPercent(white, white).gapPct, 0);
+});
+
+test('bandEdges: a smooth ramp cut into flat bands counts every band edge; the ramp itself, a real edge and grain count nothing', () => {
+  // 40 × 96: a vertical ramp 60 → 180 (1.26 units per px) with deterministic grain of ±6.
+  let seed = 7;
+  const noise = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296 - 0.5) * 12;
+  const level = (y) => 60 + (120 * y) / 95;
+  const ramp = image(40, 96, (x, y) => { const v = level(y); return [v + noise(), v + noise(), v + noise()]; });
+  const clean = image(40, 96, (x, y) => { const v = Math.round(level(y)); return [v, v, v]; });
+  // Flat bands of 12 rows: 7 band edges across 40 px.
+  const banded = image(40, 96, (x, y) => { const v = Math.round(level(Math.floor(y / 12) * 12 + 6)); return [v, v, v]; });
+  const e = bandEdges(ramp, banded);
+  assert.equal(e.bandPx, 7 * 40);
+  assert.ok(e.smoothPct > 95, `grain is smooth: ${e.smoothPct}`);
+  assert.equal(bandEdges(ramp, clean).bandPx, 0);
+  // A real edge (black | white halves) reproduced exactly is not a band, nor one 2 px off.
+  const halves = image(40, 96, (x) => (x < 20 ? [0, 0, 0] : [255, 255, 255]));
+  const shifted = image(40, 96, (x) => (x < 22 ? [0, 0, 0] : [255, 255, 255]));
+  assert.equal(bandEdges(halves, halves).bandPx, 0);
+  assert.equal(bandEdges(halves, shifted).bandPx, 0);
+  // A step of ΔE00 ≤ 2 is not visible: 100 | 101 grey.
+  const faint = image(40, 96, (x) => (x < 20 ? [100, 100, 100] : [101, 101, 101]));
+  assert.equal(bandEdges(clean, faint).bandPx, 0);
 });
 
 test('flattenOver composites RGBA over white', () => {

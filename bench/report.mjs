@@ -94,7 +94,40 @@ function kindMedians(rows, tracer, category) {
  */
 export function imageReport(rows, images, corpusDir) {
   const refSizes = referenceSizes(images, corpusDir);
-  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir)), ...issue27Section(rows), ...strokeSection(rows, refSizes)];
+  return [...tracelabReport(rows, refSizes), ...gradientSection(rows, images, refSizes, referenceGradients(images, corpusDir)), ...bandSection(rows), ...issue27Section(rows), ...strokeSection(rows, refSizes)];
+}
+
+/** Tracers of the band table: Tracelab both ways and VTracer. */
+export const BAND_TRACERS = ['tracelab', 'tracelab-gradients', 'vtracer-native'];
+
+/**
+ * Band edges in smooth areas (issue 39: smooth means smooth), per kind and tracer: the median
+ * of the per-image `band_px` (metrics.mjs bandEdges: px of visible colour step in the render
+ * where the input is smooth), how many images have none, and the worst image.
+ */
+export function bandRecords(rows) {
+  const out = [];
+  const kinds = [...new Set(rows.map((r) => r.category))];
+  for (const kind of kinds) {
+    for (const tracer of BAND_TRACERS) {
+      const mine = rows.filter((r) => r.category === kind && r.tracer === tracer && r.status === 'ok' && Number.isFinite(r.band_px));
+      if (mine.length === 0) continue;
+      const worst = mine.reduce((a, r) => (r.band_px > a.band_px ? r : a));
+      out.push({ kind, tracer, n: mine.length, median: median(mine.map((r) => r.band_px)), none: mine.filter((r) => r.band_px === 0).length, worst: { id: worst.id, bandPx: worst.band_px } });
+    }
+  }
+  return out;
+}
+
+export function bandSection(rows) {
+  const records = bandRecords(rows);
+  if (records.length === 0) return [];
+  const lines = ['## Band edges in smooth areas (issue 39)', '',
+    'px of visible colour step (neighbouring rendered pixels > ΔE00 2 apart) where the input is smooth (no slope over 4 sRGB units/px after a σ 1.5 px blur within 2 px): bands in a sky or a painted gradient; 0 is smooth. Gradients off, bands stay by design.', '',
+    '| kind | tracer | images | median band px | images with none | worst image |', '| --- | --- | ---: | ---: | ---: | --- |'];
+  for (const r of records) lines.push(`| ${r.kind} | ${r.tracer} | ${r.n} | ${Math.round(r.median)} | ${r.none} | ${r.worst.id} (${Math.round(r.worst.bandPx)}) |`);
+  lines.push('');
+  return lines;
 }
 
 function tracelabReport(rows, refSizes) {
@@ -558,7 +591,7 @@ export function readCsv(text) {
     return cells;
   };
   const head = split(lines[0]);
-  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x', 'black_pct', 'artist_stroke_px', 'stroke_width_px', 'stroke_width_err']);
+  const numeric = new Set(['ssim', 'psnr', 'de2000', 'gap_pct', 'band_px', 'bytes', 'gzip_bytes', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'width', 'height', 'ssim_4x', 'black_pct', 'artist_stroke_px', 'stroke_width_px', 'stroke_width_err']);
   return lines.slice(1).map((line) => {
     const cells = split(line);
     const row = {};

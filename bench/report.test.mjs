@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  annotateRows, bilevelRecords, flatTargets, gradientArtRecords, gradientSection, imageReport, issue27Section, lineArtRecords,
+  annotateRows, bandRecords, bandSection, bilevelRecords, flatTargets, gradientArtRecords, gradientSection, imageReport, issue27Section, lineArtRecords,
   photoRecords, photoTargets, readCsv, strokeRecords, strokeSection, targetSummary,
 } from './report.mjs';
 import { medianStrokePx, pixelsPerUnit, strokeWidths } from './svgstats.mjs';
@@ -30,6 +30,15 @@ test('the worst image of a kind and the target marks', () => {
   assert.match(text, /Lowest pixel-art SSIM: b 0\.9300 .*1\/2/);
   // 2000 (median of 3000, 1000) > VTracer's 1000: gzip target missed.
   assert.match(text, /\| pixel \| 0\.9600 ✓ \(0\.7500\) \| 1\.00 ✓ \(≤ 2\.40\) \| 2\.0 k ✗ \(1\.0 k\)/);
+});
+
+test('band edges per kind: median, images with none and the worst image per tracer; the CSV column is read as a number', () => {
+  const band = (tracer, file, px) => ({ ...row(tracer, file, 'photo', 1000, 0.9), band_px: px });
+  const rows = [band('tracelab', 'a.png', 300), band('tracelab', 'b.png', 100), band('tracelab', 'c.png', 0), band('tracelab-gradients', 'a.png', 0), band('tracelab-gradients', 'b.png', 40)];
+  const records = bandRecords(rows);
+  assert.deepEqual(records.map((r) => [r.tracer, r.n, r.median, r.none, r.worst.id]), [['tracelab', 3, 100, 1, 'a'], ['tracelab-gradients', 2, 20, 1, 'b']]);
+  assert.match(bandSection(rows).join('\n'), /\| photo \| tracelab-gradients \| 2 \| 20 \| 1 \| b \(40\) \|/);
+  assert.equal(readCsv('category,file,tracer,band_px\nphoto,a.png,tracelab,12\n')[0].band_px, 12);
 });
 
 test('reads the bench CSV, quoted cells included', () => {

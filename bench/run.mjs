@@ -307,6 +307,7 @@ const COLS = [
   ['PSNR dB ↑', 'psnr', (v) => (v === Infinity ? 'inf' : v.toFixed(2))],
   ['ΔE00 ↓', 'de2000', (v) => v.toFixed(2)],
   ['gap % ↓', 'gap_pct', (v) => v.toFixed(3)],
+  ['band px ↓', 'band_px', (v) => String(Math.round(v))],
   ['bytes', 'bytes', (v) => String(Math.round(v))],
   ['gzip', 'gzip_bytes', (v) => String(Math.round(v))],
   ['paths', 'paths', (v) => String(Math.round(v))],
@@ -568,6 +569,7 @@ async function main() {
       row.psnr = m.psnr;
       row.de2000 = m.deltaE2000;
       row.gap_pct = m.gapPct;
+      row.band_px = m.bandPx;
       if (im.ref4x) {
         // at 4× against the artist's SVG, where a staircase of the traced outline shows
         const [w4, h4] = [4 * img.width, 4 * img.height];
@@ -615,7 +617,7 @@ async function main() {
   const extraStages = [...new Set(rows.flatMap((r) => Object.keys(r)).filter((k) => /^stage_.+_ms$/.test(k)))]
     .filter((k) => !STAGES.map(stageColumn).includes(k));
   const csvCols = ['category', 'id', 'file', 'width', 'height', 'tracer', 'status', 'error', 'ssim', 'psnr',
-    'de2000', 'gap_pct', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'runs', 'note',
+    'de2000', 'gap_pct', 'band_px', 'bytes', 'gzip_bytes', 'gzip_vs_vtracer', 'gzip_vs_ref', 'paths', 'nodes', 'gradients', 'time_ms', 'rss_mb', 'runs', 'note',
     ...STAGES.map(stageColumn), ...extraStages,
     'derived_from', 'subkind', 'black_pct', 'ssim_4x', 'artist_stroke_px', 'stroke_width_px', 'stroke_width_err', 'profile', ...FAMILIES.map((f) => `shapes_${f}`), ...SVG_ELEMENT_COLUMNS.map((t) => `svg_${t}`)];
   const csv = [csvCols.join(','), ...rows.map((r) => csvCols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';

@@ -543,7 +543,7 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   let smoothAreas = 0;
   const gradients = params.gradients === true;
   if ((tracing.profile === 'flat' || tracing.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
-    const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo' };
+    const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo', gradients };
     const shading = findSmoothAreas(input);
     if (shading.areas.length > 0) {
       shaded = applyShading(input, shading, gradients, fills.length);

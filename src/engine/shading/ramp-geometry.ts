@@ -13,7 +13,7 @@
  * al. 2017), done here with closed forms and small searches.
  */
 import { hypot2 } from '../length.js';
-import { boundsOf, geometryT, MAX_BINS, sameGeometry, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { boundsOf, geometryT, MAX_BINS, sameGeometry, type Bounds, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 
 /** A radial fit must leave at most this share of the linear fit's in-bin variance to be chosen. */
 const RADIAL_ADVANTAGE = 0.8;
@@ -222,33 +222,41 @@ export function inBinError(context: RampContext, s: RampSamples, g: RampGeometry
 const RECENT_IN_BIN_SIZE = 8;
 
 function computeInBinError(context: RampContext, s: RampSamples, g: RampGeometry): number {
-  const b = boundsOf(context, s);
-  let tMin: number;
-  let tMax: number;
-  if (g.kind === 'linear') {
-    const tx0 = g.ux * b.minX;
-    const tx1 = g.ux * b.maxX;
-    const ty0 = g.uy * b.minY;
-    const ty1 = g.uy * b.maxY;
-    tMin = Math.min(tx0, tx1) + Math.min(ty0, ty1);
-    tMax = Math.max(tx0, tx1) + Math.max(ty0, ty1);
-  } else if (g.kind === 'radial') {
-    const dx = Math.max(Math.abs(b.minX - g.cx), Math.abs(b.maxX - g.cx));
-    const dy = Math.max(Math.abs(b.minY - g.cy), Math.abs(b.maxY - g.cy));
-    const nx = g.cx < b.minX ? b.minX - g.cx : g.cx > b.maxX ? g.cx - b.maxX : 0;
-    const ny = g.cy < b.minY ? b.minY - g.cy : g.cy > b.maxY ? g.cy - b.maxY : 0;
-    tMin = Math.sqrt(nx * nx + ny * ny);
-    tMax = Math.sqrt(dx * dx + dy * dy);
-  } else {
-    // t is convex: its largest value over the box is at a corner; 0 bounds it below.
-    tMin = 0;
-    tMax = Math.max(geometryT(g, b.minX, b.minY), geometryT(g, b.maxX, b.minY), geometryT(g, b.minX, b.maxY), geometryT(g, b.maxX, b.maxY));
-  }
+  const { tMin, tMax } = tRangeOverBox(g, boundsOf(context, s));
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const perWidth = 1 / width;
   const count = Math.floor((tMax - tMin) * perWidth) + 1;
   const n = context.inBinCounts.fill(0, 0, count);
   const sum = context.inBinSums.fill(0, 0, count * 3);
+  binSamples(s, g, tMin, perWidth, count, n, sum);
+  return sumOfSquares(context, s) - explainedByBins(n, sum, count);
+}
+
+/** Bounds of t over a box of samples (for a radial t: its nearest and farthest points). */
+function tRangeOverBox(g: RampGeometry, b: Bounds): { tMin: number; tMax: number } {
+  if (g.kind === 'linear') {
+    const tx0 = g.ux * b.minX;
+    const tx1 = g.ux * b.maxX;
+    const ty0 = g.uy * b.minY;
+    const ty1 = g.uy * b.maxY;
+    return { tMin: Math.min(tx0, tx1) + Math.min(ty0, ty1), tMax: Math.max(tx0, tx1) + Math.max(ty0, ty1) };
+  }
+  if (g.kind === 'radial') {
+    const dx = Math.max(Math.abs(b.minX - g.cx), Math.abs(b.maxX - g.cx));
+    const dy = Math.max(Math.abs(b.minY - g.cy), Math.abs(b.maxY - g.cy));
+    const nx = g.cx < b.minX ? b.minX - g.cx : g.cx > b.maxX ? g.cx - b.maxX : 0;
+    const ny = g.cy < b.minY ? b.minY - g.cy : g.cy > b.maxY ? g.cy - b.maxY : 0;
+    return { tMin: Math.sqrt(nx * nx + ny * ny), tMax: Math.sqrt(dx * dx + dy * dy) };
+  }
+  // t is convex: its largest value over the box is at a corner; 0 bounds it below.
+  return { tMin: 0, tMax: Math.max(geometryT(g, b.minX, b.minY), geometryT(g, b.maxX, b.minY), geometryT(g, b.minX, b.maxY), geometryT(g, b.maxX, b.maxY)) };
+}
+
+/**
+ * Each sample counted into its bin of t (bins of 1 / perWidth from tMin, the last open-ended):
+ * n per bin, sum its colour sums (3 per bin). Written out per kind: this loop is the searches' cost.
+ */
+function binSamples(s: RampSamples, g: RampGeometry, tMin: number, perWidth: number, count: number, n: Float64Array, sum: Float64Array): void {
   const { x, y, rgb } = s;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
@@ -285,6 +293,10 @@ function computeInBinError(context: RampContext, s: RampSamples, g: RampGeometry
       sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
     }
   }
+}
+
+/** Σ over bins of |colour sum|² / count: the squared colour the bins' means explain. */
+function explainedByBins(n: Float64Array, sum: Float64Array, count: number): number {
   let explained = 0;
   for (let k = 0; k < count; k++) {
     const nk = n[k]!;
@@ -294,7 +306,7 @@ function computeInBinError(context: RampContext, s: RampSamples, g: RampGeometry
     const bb = sum[k * 3 + 2]!;
     explained += (r * r + gg * gg + bb * bb) / nk;
   }
-  return sumOfSquares(context, s) - explained;
+  return explained;
 }
 
 function linearAt(angle: number): RampGeometry {

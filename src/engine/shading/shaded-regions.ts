@@ -91,24 +91,58 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   const keyOf = new Int32Array(regionOf.length);
   const pieceArea: number[] = [];
   const pieceBand: number[] = [];
-  if (gradients) {
-    for (let a = 0; a < areas.length; a++) {
-      pieceArea.push(a);
-      pieceBand.push(-1);
+  if (gradients) areaKeys(regions.count, regionOf, areaOfOld, areas.length, keyOf, pieceArea, pieceBand);
+  else cutBands(input, regionOf, areaOfOld, packed, keyOf, pieceArea, pieceBand);
+  const numbered = numberKeys(regionOf, keyOf, regions.count + pieceArea.length);
+  const labels = pieceLabels(areas, packed, gradients, pieceArea, pieceBand, labelCount);
+  const { count, keys } = numbered;
+  const labelOf = new Int32Array(count);
+  const areaOfRegion = new Int32Array(count).fill(-1);
+  const bandOfRegion = new Int32Array(count).fill(-1);
+  const gradientOf: (Gradient | undefined)[] = new Array(count).fill(undefined);
+  for (let id = 0; id < count; id++) {
+    const key = keys[id]!;
+    if (key < regions.count) {
+      labelOf[id] = regions.labelOf[key]!;
+      continue;
     }
-    for (let p = 0; p < regionOf.length; p++) {
-      const r = regionOf[p]!;
-      keyOf[p] = r >= 0 && areaOfOld[r]! >= 0 ? regions.count + areaOfOld[r]! : r;
-    }
-  } else {
-    cutBands(input, regionOf, areaOfOld, packed, keyOf, pieceArea, pieceBand);
+    const k = key - regions.count;
+    labelOf[id] = labels.labelOfPiece[k]!;
+    areaOfRegion[id] = pieceArea[k]!;
+    bandOfRegion[id] = pieceBand[k]!;
+    if (gradients) gradientOf[id] = areas[pieceArea[k]!]!.gradient;
   }
-  // Renumber keys in raster order of first pixel.
-  const idOfKey = new Int32Array(regions.count + pieceArea.length).fill(-1);
+  return {
+    regions: { count, regionOf: numbered.regionOf, labelOf, area: numbered.pixelCount.slice(0, count) },
+    extraColor: Float64Array.from(labels.extraColor),
+    extraFill: labels.extraFill,
+    gradientOf,
+    ramps: { ...packed, areaOfRegion, bandOfRegion },
+  };
+}
+
+/** Gradients on: every pixel of area a gets key count + a (one piece per area). */
+function areaKeys(regionCount: number, regionOf: Int32Array, areaOfOld: Int32Array, areaCount: number, keyOf: Int32Array, pieceArea: number[], pieceBand: number[]): void {
+  for (let a = 0; a < areaCount; a++) {
+    pieceArea.push(a);
+    pieceBand.push(-1);
+  }
+  for (let p = 0; p < regionOf.length; p++) {
+    const r = regionOf[p]!;
+    keyOf[p] = r >= 0 && areaOfOld[r]! >= 0 ? regionCount + areaOfOld[r]! : r;
+  }
+}
+
+/**
+ * The pixels' keys renumbered as region ids in raster order of each key's first pixel (as
+ * findRegions numbers regions): the id per pixel (−1 where regionOf is), the key of each id, and
+ * the pixels per id (counted as they are numbered; entries past `count` are 0).
+ */
+function numberKeys(regionOf: Int32Array, keyOf: Int32Array, keyCount: number): { regionOf: Int32Array; count: number; keys: number[]; pixelCount: Int32Array } {
+  const idOfKey = new Int32Array(keyCount).fill(-1);
   const newRegionOf = new Int32Array(regionOf.length);
   let count = 0;
   const keys: number[] = [];
-  // Pixels per new region, counted as they are numbered.
   const pixelCount = new Int32Array(idOfKey.length);
   for (let p = 0; p < regionOf.length; p++) {
     const key = regionOf[p]! < 0 ? -1 : keyOf[p]!;
@@ -124,12 +158,21 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
     newRegionOf[p] = id;
     pixelCount[id]!++;
   }
-  const labelOf = new Int32Array(count);
-  const area = pixelCount.slice(0, count);
-  const areaOfRegion = new Int32Array(count).fill(-1);
-  const bandOfRegion = new Int32Array(count).fill(-1);
-  const gradientOf: (Gradient | undefined)[] = new Array(count).fill(undefined);
-  // One new label per area (gradients) or per area band (bands).
+  return { regionOf: newRegionOf, count, keys, pixelCount };
+}
+
+/**
+ * One new label per area (gradients: its mean colour) or per area band (its band colour), after
+ * the `labelCount` labels in use: each piece's label, and the new labels' colours and fills.
+ */
+function pieceLabels(
+  areas: readonly SmoothArea[],
+  packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>,
+  gradients: boolean,
+  pieceArea: readonly number[],
+  pieceBand: readonly number[],
+  labelCount: number,
+): { labelOfPiece: Int32Array; extraColor: number[]; extraFill: Rgba[] } {
   const extraColor: number[] = [];
   const extraFill: Rgba[] = [];
   const labelOfPiece = new Int32Array(pieceArea.length);
@@ -147,25 +190,7 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
     }
     labelOfPiece[k] = label;
   }
-  for (let id = 0; id < count; id++) {
-    const key = keys[id]!;
-    if (key < regions.count) {
-      labelOf[id] = regions.labelOf[key]!;
-      continue;
-    }
-    const k = key - regions.count;
-    labelOf[id] = labelOfPiece[k]!;
-    areaOfRegion[id] = pieceArea[k]!;
-    bandOfRegion[id] = pieceBand[k]!;
-    if (gradients) gradientOf[id] = areas[pieceArea[k]!]!.gradient;
-  }
-  return {
-    regions: { count, regionOf: newRegionOf, labelOf, area },
-    extraColor: Float64Array.from(extraColor),
-    extraFill,
-    gradientOf,
-    ramps: { ...packed, areaOfRegion, bandOfRegion },
-  };
+  return { labelOfPiece, extraColor, extraFill };
 }
 
 /** regionOf with every region that joins another replaced by it (the same array when none does). */
@@ -270,9 +295,34 @@ function cutBands(
   pieceBand: number[],
 ): void {
   const { width, regions } = input;
+  const { areaBand, parent } = bandPixels(width, regionOf, areaOfOld, packed, keyOf);
+  const pieces = bandPieces(regionOf, areaOfOld, areaBand, parent);
+  const target = mergeSmallPieces(pieces.pieceOf, pieces.size, pieces.area, width);
+  // Surviving pieces numbered in order; merged pixels take their target's key.
+  const number = new Int32Array(pieces.size.length).fill(-1);
+  for (let k = 0; k < pieces.size.length; k++) {
+    if (target[k] !== k) continue;
+    number[k] = pieceArea.length;
+    pieceArea.push(pieces.area[k]!);
+    pieceBand.push(pieces.bandOfPiece[k]!);
+  }
+  const { pieceOf } = pieces;
+  for (let p = 0; p < regionOf.length; p++) if (pieceOf[p]! >= 0) keyOf[p] = regions.count + number[target[pieceOf[p]!]!]!;
+}
+
+/**
+ * Area and band per pixel as one key, area · AREA_BAND_KEYS + band (−1 outside areas, whose
+ * keyOf is set to their region here; at most PHOTO_MAX_BANDS bands), and a union-find forest
+ * joining left/up neighbours of one key (roots the smaller index).
+ */
+function bandPixels(
+  width: number,
+  regionOf: Int32Array,
+  areaOfOld: Int32Array,
+  packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>,
+  keyOf: Int32Array,
+): { areaBand: Int32Array; parent: Int32Array } {
   const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
-  // Area and band per pixel as one key, area · AREA_BAND_KEYS + band (−1 outside areas; at most
-  // PHOTO_MAX_BANDS bands), then union-find over left/up neighbours of one key.
   const areaBand = new Int32Array(regionOf.length);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
@@ -294,8 +344,15 @@ function cutBands(
       if (y > 0 && areaBand[p - width] === key) union(parent, p, p - width);
     }
   }
-  // Pieces: one per union-find root, in raster order of their first pixel (a root is its piece's
-  // first pixel: unions keep the smaller index). The union-find array becomes the piece per pixel.
+  return { areaBand, parent };
+}
+
+/**
+ * Band pieces: one per union-find root, in raster order of their first pixel (a root is its
+ * piece's first pixel: unions keep the smaller index). The union-find array becomes the piece per
+ * pixel (−1 outside areas); with each piece's size, area and band.
+ */
+function bandPieces(regionOf: Int32Array, areaOfOld: Int32Array, areaBand: Int32Array, parent: Int32Array): { pieceOf: Int32Array; size: number[]; area: number[]; bandOfPiece: number[] } {
   resolveRoots(parent);
   const pieceOf = parent;
   const size: number[] = [];
@@ -318,16 +375,7 @@ function cutBands(
     pieceOf[p] = k;
     size[k]!++;
   }
-  const target = mergeSmallPieces(pieceOf, size, area, width);
-  // Surviving pieces numbered in order; merged pixels take their target's key.
-  const number = new Int32Array(size.length).fill(-1);
-  for (let k = 0; k < size.length; k++) {
-    if (target[k] !== k) continue;
-    number[k] = pieceArea.length;
-    pieceArea.push(area[k]!);
-    pieceBand.push(bandOfPiece[k]!);
-  }
-  for (let p = 0; p < regionOf.length; p++) if (pieceOf[p]! >= 0) keyOf[p] = regions.count + number[target[pieceOf[p]!]!]!;
+  return { pieceOf, size, area, bandOfPiece };
 }
 
 /** Keys per area in cutBands' area-band keys (more than PHOTO_MAX_BANDS). */

@@ -11,7 +11,8 @@
  * kept only when its gradient explains the pixels at least about as well as the flat shades did
  * (ACCEPT_RATIO), its colours span at least MIN_SPAN_DE, the shades did not already match their
  * pixels (FLAT_FLOOR) and its ramp has no jump (an edge): flat art has no such areas and comes
- * out exactly as without this stage. Pieces of one gradient share it; specks beside an area join
+ * out exactly as without this stage. With `tracelab.gradients`, a photo's smooth field that is
+ * not one gradient (a storm sky) has its large shades fitted one by one (shadePieces). Pieces of one gradient share it; specks beside an area join
  * it or, as edge blends, the side that covers most of them.
  */
 import { blendResidualSq, blendShare } from '../blend.js';
@@ -21,7 +22,7 @@ import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
 import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, type RampSamples } from './ramp-samples.js';
 import type { Regions } from '../regions/regions.js';
-import { groupPixels, isSoftPair, regionPairs, softGroups, type RegionPairs } from './smooth-areas.js';
+import { groupPixels, isSoftPair, regionPairs, softGroups, type GroupPixels, type RegionPairs } from './smooth-areas.js';
 import { splitSmooth } from './smooth-split.js';
 import type { Gradient, Rgba } from '../types.js';
 
@@ -100,6 +101,11 @@ export interface ShadingInput {
    * blobs of its texture are left to the shades (PHOTO_MIN_SHARE).
    */
   readonly photo: boolean;
+  /**
+   * `tracelab.gradients`: a photo's smooth field that is not one gradient becomes gradient pieces
+   * (shadePieces); without it the areas found are the same either way.
+   */
+  readonly gradients?: boolean;
 }
 
 /**
@@ -143,7 +149,7 @@ export function findSmoothAreas(input: ShadingInput): Shading {
       partOf[members[g]![i]!] = nextId + cluster[i]!;
       partCount = Math.max(partCount, cluster[i]! + 1);
     }
-    const parts = splitParts(groupPx, regions.regionOf, partOf, nextId, partCount, owner, g);
+    const parts = splitParts(groupPx, regions.regionOf, partOf, nextId, partCount, owner);
     for (let c = 0; c < partCount; c++) {
       const partMembers = members[g]!.filter((_, i) => cluster[i] === c);
       if (partMembers.length < 2) continue;
@@ -152,11 +158,53 @@ export function findSmoothAreas(input: ShadingInput): Shading {
     }
     nextId += partCount;
   }
+  if (input.photo && input.gradients) shadePieces(context, input, owner, members, pixels, areas, nextId);
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
   shareGradients(context, areas);
   const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
   return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
+}
+
+/**
+ * With the extension, in a photo: the shades of a smooth field that is not one gradient (a cloudy
+ * sky, whose iso-lines bend) — the regions of soft groups that no area took in — are fitted one by
+ * one, each of at least SHADE_PIECE_SHARE of the picture, so each becomes a gradient across its
+ * own band of the field instead of a flat band with a step at each edge. A piece is kept when its
+ * gradient leaves less error than its flat shade, spans SHADE_PIECE_SPAN_DE or more and has no
+ * step (fitGroup's `piece` rules). Pushes the pieces to `areas`.
+ */
+function shadePieces(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[][], pixels: GroupPixels, areas: Candidate[], firstId: number): void {
+  const { regions } = input;
+  const taken = new Uint8Array(regions.count);
+  for (const a of areas) for (const r of a.members) taken[r] = 1;
+  const minPx = shadePieceMinPx(input);
+  const partOf = new Int32Array(regions.count).fill(-1);
+  let nextId = firstId;
+  for (let g = 0; g < members.length; g++) {
+    const left = members[g]!.filter((r) => !taken[r] && regions.area[r]! >= minPx);
+    if (left.length === 0) continue;
+    for (let i = 0; i < left.length; i++) partOf[left[i]!] = nextId + i;
+    const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
+    // Each piece's pixels (its owner renamed to the piece), in raster order.
+    const own = splitParts(groupPx, regions.regionOf, partOf, nextId, left.length, owner);
+    for (let i = 0; i < left.length; i++) {
+      const area = fitGroup(context, input, owner, nextId + i, own.pixels.subarray(own.start[i]!, own.start[i + 1]!), [left[i]!], true);
+      if (area) areas.push(area);
+    }
+    for (const r of left) partOf[r] = -1;
+    nextId += left.length;
+  }
+}
+
+/** A shade piece covers at least this share of the picture (a band of a sky, not a pebble) … */
+const SHADE_PIECE_SHARE = 0.002;
+
+/** … and its gradient spans at least this (ΔE76): a piece is one band of a field, about one shade step. */
+const SHADE_PIECE_SPAN_DE = 2;
+
+function shadePieceMinPx(input: ShadingInput): number {
+  return Math.max(MIN_AREA_SAMPLES, SHADE_PIECE_SHARE * input.width * input.height);
 }
 
 /**
@@ -213,50 +261,13 @@ const SPECK_COLOR_GAP = 24;
  * only a stray shade. A speck of another colour (a real detail) stays, unless it is tiny.
  */
 function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInput): Shading {
-  const { regions, regionColor, width, data } = input;
+  const { regions, regionColor } = input;
   const joinInto = new Int32Array(regions.count).fill(-1);
   if (areas.length === 0) return { areas, joinInto };
   const areaOf = new Int32Array(regions.count).fill(-1);
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOf[r] = a;
-  // Per speck: the area it shares most cracks with, and its other neighbour with most cracks.
-  const bestArea = new Int32Array(regions.count).fill(-1);
-  const bestCracks = new Float64Array(regions.count);
-  const other = new Int32Array(regions.count).fill(-1);
-  const otherCracks = new Float64Array(regions.count);
-  const areaPx = areas.map((a) => a.members.reduce((sum, r) => sum + regions.area[r]!, 0));
-  for (let e = 0; e < pairs.count; e++) {
-    for (let side = 0; side < 2; side++) {
-      const speck = side === 0 ? pairs.a[e]! : pairs.b[e]!;
-      const next = side === 0 ? pairs.b[e]! : pairs.a[e]!;
-      if (areaOf[speck]! >= 0) continue;
-      const cracks = pairs.cracks[e]!;
-      if (areaOf[next]! < 0) {
-        if (cracks > otherCracks[speck]!) {
-          otherCracks[speck] = cracks;
-          other[speck] = next;
-        }
-        continue;
-      }
-      const px = regions.area[speck]!;
-      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[next]!]!))) continue;
-      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[next]! < bestArea[speck]!)) {
-        bestCracks[speck] = cracks;
-        bestArea[speck] = areaOf[next]!;
-      }
-    }
-  }
-  // Centroids and mean colours of the larger candidates, for their colour tests.
-  const sum = new Float64Array(regions.count * 5);
-  for (let p = 0; p < regions.regionOf.length; p++) {
-    const r = regions.regionOf[p]!;
-    if (r < 0 || bestArea[r]! < 0 || regions.area[r]! <= SPECK_PX) continue;
-    const x = p % width;
-    sum[r * 5]! += x + 0.5;
-    sum[r * 5 + 1]! += (p - x) / width + 0.5;
-    sum[r * 5 + 2]! += data[p * 4]!;
-    sum[r * 5 + 3]! += data[p * 4 + 1]!;
-    sum[r * 5 + 4]! += data[p * 4 + 2]!;
-  }
+  const { bestArea, other } = speckCandidates(areas, areaOf, pairs, regions);
+  const sum = candidateMeans(bestArea, input);
   const joined: number[][] = areas.map(() => []);
   const ramp = new Float64Array(3);
   for (let r = 0; r < regions.count; r++) {
@@ -287,6 +298,61 @@ function absorbSpecks(areas: SmoothArea[], pairs: RegionPairs, input: ShadingInp
   return { areas: grown, joinInto };
 }
 
+/**
+ * Per region outside the areas: the area it shares most cracks with among those it is small
+ * enough to join (a speck, or a piece within PIECE_SHARE of it), else −1; and its other
+ * neighbour (not in an area) with most cracks, else −1.
+ */
+function speckCandidates(areas: readonly SmoothArea[], areaOf: Int32Array, pairs: RegionPairs, regions: Regions): { bestArea: Int32Array; other: Int32Array } {
+  const bestArea = new Int32Array(regions.count).fill(-1);
+  const bestCracks = new Float64Array(regions.count);
+  const other = new Int32Array(regions.count).fill(-1);
+  const otherCracks = new Float64Array(regions.count);
+  const areaPx = areas.map((a) => a.members.reduce((sum, r) => sum + regions.area[r]!, 0));
+  for (let e = 0; e < pairs.count; e++) {
+    for (let side = 0; side < 2; side++) {
+      const speck = side === 0 ? pairs.a[e]! : pairs.b[e]!;
+      const next = side === 0 ? pairs.b[e]! : pairs.a[e]!;
+      if (areaOf[speck]! >= 0) continue;
+      const cracks = pairs.cracks[e]!;
+      if (areaOf[next]! < 0) {
+        if (cracks > otherCracks[speck]!) {
+          otherCracks[speck] = cracks;
+          other[speck] = next;
+        }
+        continue;
+      }
+      const px = regions.area[speck]!;
+      if (px > Math.max(SPECK_PX, Math.min(PIECE_MAX_PX, PIECE_SHARE * areaPx[areaOf[next]!]!))) continue;
+      if (cracks > bestCracks[speck]! || (cracks === bestCracks[speck] && areaOf[next]! < bestArea[speck]!)) {
+        bestCracks[speck] = cracks;
+        bestArea[speck] = areaOf[next]!;
+      }
+    }
+  }
+  return { bestArea, other };
+}
+
+/**
+ * Sums of the candidates larger than a speck, for their colour tests: per region x, y (pixel
+ * centres) and r, g, b (5 numbers a region).
+ */
+function candidateMeans(bestArea: Int32Array, input: ShadingInput): Float64Array {
+  const { regions, width, data } = input;
+  const sum = new Float64Array(regions.count * 5);
+  for (let p = 0; p < regions.regionOf.length; p++) {
+    const r = regions.regionOf[p]!;
+    if (r < 0 || bestArea[r]! < 0 || regions.area[r]! <= SPECK_PX) continue;
+    const x = p % width;
+    sum[r * 5]! += x + 0.5;
+    sum[r * 5 + 1]! += (p - x) / width + 0.5;
+    sum[r * 5 + 2]! += data[p * 4]!;
+    sum[r * 5 + 3]! += data[p * 4 + 1]!;
+    sum[r * 5 + 4]! += data[p * 4 + 2]!;
+  }
+  return sum;
+}
+
 /** Blends further than this (sRGB units) from the line between two colours are not their blend. */
 const BLEND_MISS = 14;
 
@@ -309,19 +375,24 @@ function shareOfRamp(mr: number, mg: number, mb: number, a: Float64Array, region
 
 /**
  * The pixels of each part of a split group (counting sort, raster order kept), and the owner of
- * the group's opaque pixels renamed from the group to its part.
+ * their opaque pixels renamed from the group to its part. Pixels of regions in no part
+ * (partOf −1: shadePieces' smaller regions) are left out.
  */
-function splitParts(groupPx: Int32Array, regionOf: Int32Array, partOf: Int32Array, firstId: number, partCount: number, owner: Int32Array, g: number): { start: Int32Array; pixels: Int32Array } {
+function splitParts(groupPx: Int32Array, regionOf: Int32Array, partOf: Int32Array, firstId: number, partCount: number, owner: Int32Array): GroupPixels {
   const start = new Int32Array(partCount + 1);
-  for (let i = 0; i < groupPx.length; i++) start[partOf[regionOf[groupPx[i]!]!]! - firstId + 1]!++;
+  for (let i = 0; i < groupPx.length; i++) {
+    const part = partOf[regionOf[groupPx[i]!]!]!;
+    if (part >= 0) start[part - firstId + 1]!++;
+  }
   for (let c = 0; c < partCount; c++) start[c + 1]! += start[c]!;
   const next = start.slice(0, partCount);
-  const pixels = new Int32Array(groupPx.length);
+  const pixels = new Int32Array(start[partCount]!);
   for (let i = 0; i < groupPx.length; i++) {
     const p = groupPx[i]!;
     const part = partOf[regionOf[p]!]!;
+    if (part < 0) continue;
     pixels[next[part - firstId]!++] = p;
-    if (owner[p] === g) owner[p] = part;
+    if (owner[p]! >= 0) owner[p] = part;
   }
   return { start, pixels };
 }
@@ -370,8 +441,12 @@ function owned(owner: Int32Array, q: number, g: number): boolean {
 /**
  * The area of group g (the pixels whose owner is g) when one gradient explains it, else undefined.
  * @param pixels the group's pixels (any order; all of them, opaque or not, for the mean colour).
+ * @param piece a shade piece (shadePieces): its own size floor, no gate before the search, kept
+ * when its gradient beats its flat shade at all (one band's ramp is short and its grain large:
+ * ACCEPT_RATIO's margin is for whole areas) and it spans SHADE_PIECE_SPAN_DE, whatever its stops.
  */
-function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[]): Candidate | undefined {
+function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[], piece = false): Candidate | undefined {
+  const minSamples = piece ? shadePieceMinPx(input) : minAreaSamples(input);
   const { data, width, height } = input;
   // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
   let sumR = 0;
@@ -396,7 +471,7 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
     if (x === 0 || x === width - 1 || p < width || p >= (height - 1) * width) continue;
     if (owned(owner, p, g) && owned(owner, p - 1, g) && owned(owner, p + 1, g) && owned(owner, p - width, g) && owned(owner, p + width, g)) interior[interiorCount++] = p;
   }
-  if (interiorCount < minAreaSamples(input)) return undefined;
+  if (interiorCount < minSamples) return undefined;
   // The geometry is searched on a regular subset (with colour slopes); only a promising one is
   // fitted on the full sample set.
   const searchStride = Math.ceil(interiorCount / SEARCH_SAMPLES);
@@ -405,12 +480,12 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
   // Shades that match their pixels already are flat colours (checked again on all samples below).
   if (search.flatError < FLAT_FLOOR) return undefined;
   // A first guess whose ramp already jumps (an edge joined in through a soft seam) is not searched.
-  const geometry = findGeometry(context, search.samples, Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(context, search.samples, first)));
+  const geometry = findGeometry(context, search.samples, piece ? undefined : Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(context, search.samples, first)));
   if (!geometry) return undefined;
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
   const ramp = rampFor(context, full.samples, geometry);
   const flatError = full.flatError;
-  if (flatError < FLAT_FLOOR || !explains(ramp.meanError, flatError) || rampSpanDe(ramp) < MIN_SPAN_DE || hasStep(ramp) || !designed(ramp)) return undefined;
+  if (!kept(ramp, flatError, piece)) return undefined;
   let cx = 0;
   let cy = 0;
   const samples = full.samples;
@@ -429,6 +504,13 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
     centreX: cx / samples.count,
     centreY: cy / samples.count,
   };
+}
+
+/** True when a fitted ramp is shading worth a gradient (fitGroup's rules; `piece`: shadePieces'). */
+function kept(ramp: FittedRamp, flatError: number, piece: boolean): boolean {
+  if (flatError < FLAT_FLOOR || hasStep(ramp)) return false;
+  if (piece) return ramp.meanError < flatError && rampSpanDe(ramp) >= SHADE_PIECE_SPAN_DE;
+  return explains(ramp.meanError, flatError) && rampSpanDe(ramp) >= MIN_SPAN_DE && designed(ramp);
 }
 
 /**

@@ -126,7 +126,6 @@ export function splitSmooth(
 
 /**
  * Moments per member region, about each region's first pixel (the pixels come in raster order).
- * Written out monomial by monomial: this loop sees every pixel of a split group.
  */
 function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionOf: Int32Array, pixels: Int32Array, local: Int32Array, k: number): Cluster[] {
   const clusters: Cluster[] = [];
@@ -154,51 +153,55 @@ function accumulate(data: Uint8Array | Uint8ClampedArray, width: number, regionO
     }
     const dx = x - c.ox;
     const dy = y - c.oy;
-    const x2 = dx * dx;
-    const xy = dx * dy;
-    const y2 = dy * dy;
-    const m = c.m;
-    // Geometric moments in MONO order: 1; x, y; x², xy, y²; x³, x²y, xy², y³; x⁴, x³y, x²y², xy³, y⁴.
-    m[0]! += 1;
-    m[1]! += dx;
-    m[2]! += dy;
-    m[3]! += x2;
-    m[4]! += xy;
-    m[5]! += y2;
-    m[6]! += x2 * dx;
-    m[7]! += x2 * dy;
-    m[8]! += xy * dy;
-    m[9]! += y2 * dy;
-    m[10]! += x2 * x2;
-    m[11]! += x2 * xy;
-    m[12]! += x2 * y2;
-    m[13]! += xy * y2;
-    m[14]! += y2 * y2;
-    const r = data[o]!;
-    const g = data[o + 1]!;
-    const b = data[o + 2]!;
-    m[15]! += r;
-    m[16]! += r * dx;
-    m[17]! += r * dy;
-    m[18]! += r * x2;
-    m[19]! += r * xy;
-    m[20]! += r * y2;
-    m[21]! += g;
-    m[22]! += g * dx;
-    m[23]! += g * dy;
-    m[24]! += g * x2;
-    m[25]! += g * xy;
-    m[26]! += g * y2;
-    m[27]! += b;
-    m[28]! += b * dx;
-    m[29]! += b * dy;
-    m[30]! += b * x2;
-    m[31]! += b * xy;
-    m[32]! += b * y2;
-    m[33]! += r * r + g * g + b * b;
+    addPixelMoments(c.m, dx, dy, data[o]!, data[o + 1]!, data[o + 2]!);
   }
   for (const c of clusters) if (Number.isNaN(c.ox)) c.ox = 0;
   return clusters;
+}
+
+/**
+ * One pixel's moments (colour r, g, b at dx, dy from its cluster's origin) added into m: written
+ * out monomial by monomial, as this is done for every pixel of a split group.
+ */
+function addPixelMoments(m: Float64Array, dx: number, dy: number, r: number, g: number, b: number): void {
+  const x2 = dx * dx;
+  const xy = dx * dy;
+  const y2 = dy * dy;
+  // Geometric moments in MONO order: 1; x, y; x², xy, y²; x³, x²y, xy², y³; x⁴, x³y, x²y², xy³, y⁴.
+  m[0]! += 1;
+  m[1]! += dx;
+  m[2]! += dy;
+  m[3]! += x2;
+  m[4]! += xy;
+  m[5]! += y2;
+  m[6]! += x2 * dx;
+  m[7]! += x2 * dy;
+  m[8]! += xy * dy;
+  m[9]! += y2 * dy;
+  m[10]! += x2 * x2;
+  m[11]! += x2 * xy;
+  m[12]! += x2 * y2;
+  m[13]! += xy * y2;
+  m[14]! += y2 * y2;
+  m[15]! += r;
+  m[16]! += r * dx;
+  m[17]! += r * dy;
+  m[18]! += r * x2;
+  m[19]! += r * xy;
+  m[20]! += r * y2;
+  m[21]! += g;
+  m[22]! += g * dx;
+  m[23]! += g * dy;
+  m[24]! += g * x2;
+  m[25]! += g * xy;
+  m[26]! += g * y2;
+  m[27]! += b;
+  m[28]! += b * dx;
+  m[29]! += b * dy;
+  m[30]! += b * x2;
+  m[31]! += b * xy;
+  m[32]! += b * y2;
+  m[33]! += r * r + g * g + b * b;
 }
 
 /** Moments of `c` about the point (ox + dx, oy + dy), into out (geometric and colour). */
