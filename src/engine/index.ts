@@ -21,6 +21,7 @@
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
  */
 import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary/boundary.js';
+import type { SampleContext } from './boundary/subpixel.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit/fit.js';
@@ -225,7 +226,7 @@ function* tracePipeline(
   validateInput(image, params);
   // Without a caller's memo, one for this trace: the photo fallback reuses resize and profile, and
   // nothing else is ever read again (so nothing else is kept).
-  const memo = (hooks.memo ?? new TraceMemo(OWN_MEMO_SLOTS)).begin(image);
+  const run: TraceRun = { hooks, threads, minPixels, memo: (hooks.memo ?? new TraceMemo(OWN_MEMO_SLOTS)).begin(image) };
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   // (Stored in a box: "no lattice" is a result too.)
   // A profile forced by tracelab.profile other than 'pixel' overrides this decision too; centre-lines
@@ -234,25 +235,41 @@ function* tracePipeline(
   const { lattice, cellsKind } =
     (forced !== undefined && forced !== 'pixel') || params.strokes === 'centerline'
       ? { lattice: null, cellsKind: undefined }
-      : (memo.get<LatticeLook>('lattice', '') ?? memo.set('lattice', '', lookForLattice(image)));
+      : (run.memo.get<LatticeLook>('lattice', '') ?? run.memo.set('lattice', '', lookForLattice(image)));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
   const latticeMs = now() - t0;
-  if (lattice && (forced === 'pixel' || cellsKind === undefined)) {
-    const cells = lattice.cells;
-    const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, hooks, threads, minPixels, memo, {
-      profile: 'pixel',
-      noisy: lattice.noisy,
-      reason:
-        forced === 'pixel'
-          ? 'chosen by tracelab.profile'
-          : `exact upscale: ${image.width} × ${image.height} px is a lattice of ${cells.width} × ${cells.height} cells: pixel art`,
-    });
-    const t1 = now();
-    const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
-    return withStageMs(mapped, { lattice: latticeMs + now() - t1 });
-  }
-  if (lattice && cellsKind) return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo, cellsKind), { lattice: latticeMs });
-  return withStageMs(yield* traceBitmap(image, params, hooks, threads, minPixels, memo), { lattice: latticeMs });
+  if (lattice && (forced === 'pixel' || cellsKind === undefined)) return yield* traceOnLattice(image, lattice, params, run, forced, latticeMs);
+  if (lattice && cellsKind) return withStageMs(yield* traceBitmap(image, params, run, cellsKind), { lattice: latticeMs });
+  return withStageMs(yield* traceBitmap(image, params, run), { lattice: latticeMs });
+}
+
+/** How one trace runs: its hooks, its threads and the memo view it reads and fills. */
+interface TraceRun {
+  readonly hooks: TraceHooks;
+  /** Threads the data-parallel stages may use, and the traced size below which they do not. */
+  readonly threads: number;
+  readonly minPixels: number;
+  readonly memo: MemoView;
+}
+
+/**
+ * Pixel art shown larger than its pixels: traced one pixel per art pixel (its cells), then mapped
+ * back onto the lattice, so every edge lies on a cell border; the mapping is timed with the
+ * lattice look (latticeMs).
+ */
+function* traceOnLattice(image: RgbaImage, lattice: Lattice, params: EngineParams, run: TraceRun, forced: ImageProfile | undefined, latticeMs: number): Pipeline<TraceResult> {
+  const cells = lattice.cells;
+  const onCells = yield* traceBitmap(cells, { ...params, maxPixels: Math.max(params.maxPixels, cells.width * cells.height) }, run, {
+    profile: 'pixel',
+    noisy: lattice.noisy,
+    reason:
+      forced === 'pixel'
+        ? 'chosen by tracelab.profile'
+        : `exact upscale: ${image.width} × ${image.height} px is a lattice of ${cells.width} × ${cells.height} cells: pixel art`,
+  });
+  const t1 = now();
+  const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
+  return withStageMs(mapped, { lattice: latticeMs + now() - t1 });
 }
 
 /** The slots a trace's own memo keeps (see tracePipeline). */
@@ -341,17 +358,10 @@ interface Outlined extends Areas {
  * up in the memo under a key naming everything it depends on (the picture itself is the memo's);
  * the key of a later group extends the earlier one's.
  */
-function* traceBitmap(
-  image: RgbaImage,
-  params: EngineParams,
-  hooks: TraceHooks,
-  threads: number,
-  minPixels: number,
-  memo: MemoView,
-  known?: KnownKind,
-): Pipeline<TraceResult> {
-  const clock = stageClock(hooks.onStage);
-  const size = tracedSize(image, params, threads, minPixels);
+function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, known?: KnownKind): Pipeline<TraceResult> {
+  const { memo } = run;
+  const clock = stageClock(run.hooks.onStage);
+  const size = tracedSize(image, params, run.threads, run.minPixels);
 
   // 0–1 resize and profile: the picture at its traced size, and what kind of picture it is.
   const preparedKey = memoKey('prepared', '', params, size.width, size.height);
@@ -363,33 +373,17 @@ function* traceBitmap(
   const labelKey = memoKey('labels', preparedKey, params, facts.profile, decided.noisy, decided.inkAndPaper);
   // One slot per profile: noise first labelled as flat art keeps both labellings.
   let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, MEMO_SLOTS.labels.stages, () => paletteAndLabels(prepared, decided, params, size, clock));
-  // Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
-  // and give a file no one wants: above this many regions the picture is traced as photo texture.
-  const asPhoto = (): Pipeline<TraceResult> =>
-    traceBitmap(image, params, hooks, threads, minPixels, memo, {
-      profile: 'photo',
-      noisy: false,
-      reason: `${facts.profile === 'pixel' && forcedProfile(params) === 'pixel' ? 'tracelab.profile chose pixel art, but its' : 'its'} colours make over ${MAX_TRACED_REGIONS.toLocaleString('en-US')} regions: traced as a photo`,
-    });
-  if (labelled.tooMany) return yield* asPhoto();
+  if (labelled.tooMany) return yield* traceBitmap(image, params, run, noiseAsPhoto(facts, params));
 
   // 4–4b regions (despeckled) and smooth shading.
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(decided.tracing, size.width * size.height));
   const outlineKey = memoKey('outline', labelKey, params, minArea);
   const outlineSlot = `outline:${facts.profile}`;
   const outlined = memo.get<Outlined>(outlineSlot, outlineKey);
-  let areas: Areas;
-  if (outlined) {
-    areas = outlined;
-    clock.lap('regions', true);
-    clock.lap('shading', true);
-  } else {
-    const found = regionsAndShading(prepared, decided, labelled, params, minArea, clock);
-    if (!found) {
-      labelled.tooMany = true;
-      return yield* asPhoto();
-    }
-    areas = found;
+  const areas = outlined ? reusedAreas(outlined, clock) : regionsAndShading(prepared, decided, labelled, params, minArea, clock);
+  if (!areas) {
+    labelled.tooMany = true;
+    return yield* traceBitmap(image, params, run, noiseAsPhoto(facts, params));
   }
 
   // The labels are done with: without a caller's memo they are freed before the boundary stage.
@@ -400,12 +394,39 @@ function* traceBitmap(
   const traced = yield* boundaryAndFit(prepared, decided, { links, palette }, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
 
   // 8 shapes.
-  let shapes = assembleShapes(areas.regions, traced.outline.loops, traced.outline.graph, areas.fills, params, traced.fitted.primitives, traced.outline.parentOf, traced.enclosedVoid, areas.shaded?.gradientOf);
+  const shapes = shapesOf(prepared, areas, traced, params, clock);
+  const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+  return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
+}
+
+/**
+ * Noise (every pixel its own region) would cost gigabytes and minutes to trace shape by shape
+ * and give a file no one wants: above MAX_TRACED_REGIONS regions the picture is traced again as
+ * photo texture, with this as what is known of it.
+ */
+function noiseAsPhoto(facts: ProfileFacts, params: EngineParams): KnownKind {
+  return {
+    profile: 'photo',
+    noisy: false,
+    reason: `${facts.profile === 'pixel' && forcedProfile(params) === 'pixel' ? 'tracelab.profile chose pixel art, but its' : 'its'} colours make over ${MAX_TRACED_REGIONS.toLocaleString('en-US')} regions: traced as a photo`,
+  };
+}
+
+/** Stages 4–4b taken from the memo's outline: timed as reused. */
+function reusedAreas(outlined: Outlined, clock: StageClock): Areas {
+  clock.lap('regions', true);
+  clock.lap('shading', true);
+  return outlined;
+}
+
+/** Stage 8: one outer loop and its holes per region, translucent plateaus' alpha put back. */
+function shapesOf(prepared: Prepared, areas: Areas, traced: BoundaryAndFit, params: EngineParams, clock: StageClock): Shape[] {
+  const { outline, fitted, enclosedVoid } = traced;
+  let shapes = assembleShapes(areas.regions, outline.loops, outline.graph, areas.fills, params, fitted.primitives, outline.parentOf, enclosedVoid, areas.shaded?.gradientOf);
   const { translucency } = prepared;
   if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
-  const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
-  return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
+  return shapes;
 }
 
 /** tracelab.strokes=centerline (strokes/index.ts): the shapes' ink as pen strokes, timed as stage `strokes`. */
@@ -581,6 +602,13 @@ interface OutlineSlot {
   readonly outlineKey: string;
 }
 
+/** What stages 5 and 7 hand to stage 8. */
+interface BoundaryAndFit {
+  readonly outline: Outlined;
+  readonly fitted: FittedChains;
+  readonly enclosedVoid: EnclosedVoid;
+}
+
 /**
  * Stages 5 and 7: the shared chain graph and each region's loops (boundary.ts), and every chain
  * fitted (jobs.ts): the fit runs on the threads while the loops and their nesting are built.
@@ -595,11 +623,11 @@ function* boundaryAndFit(
   params: EngineParams,
   size: TracedSize,
   clock: StageClock,
-): Pipeline<{ outline: Outlined; fitted: FittedChains; enclosedVoid: EnclosedVoid }> {
+): Pipeline<BoundaryAndFit> {
   const { memo, outlineSlot, outlineKey } = slot;
-  const { width, height, data } = prepared.traced;
+  const { width, height } = prepared.traced;
   const { facts, tracing } = decided;
-  const { links, palette } = labelled;
+  const { links } = labelled;
   const { regions } = areas;
   const graph = outlined ? outlined.graph : buildChainGraph(regions.regionOf, width, height, tracing.profile === 'lineart' ? links : undefined);
   const shapeSwitches = shapesFor(tracing.profile, params.parameterizedShapes);
@@ -609,22 +637,7 @@ function* boundaryAndFit(
   if (!fitted) {
     // Chains cut by their length in steps, a fair measure of the work of fitting them.
     const chainParts = size.split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, size.split * 8, (c) => graph.dirStart[c]! + c * 8);
-    // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
-    // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
-    const deletedColor = deletedColors(palette);
-    const context = {
-      data,
-      width,
-      height,
-      regionColor: regionColors(regions, areas.colors),
-      regionOf: regions.regionOf,
-      ...(links ? { links } : {}),
-      ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? { hardTiles: facts.hardTiles } : {}),
-      ...(photoAreas(facts) ? { photoTiles: facts.photoTiles } : {}),
-      ...(deletedColor.length > 0 ? { deletedColor } : {}),
-      ...(areas.shaded ? { ramps: areas.shaded.ramps } : {}),
-    };
-    yield startJob({ kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context }, chainParts);
+    yield startJob({ kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context: fitContext(prepared, decided, labelled, areas) }, chainParts);
   }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   const outline =
@@ -638,6 +651,29 @@ function* boundaryAndFit(
     clock.lap('fit');
   }
   return { outline, fitted, enclosedVoid };
+}
+
+/** What the sub-pixel sampler and the fitters read of the picture (jobs.ts: the fit job's context). */
+function fitContext(prepared: Prepared, decided: Decided, labelled: Pick<Labelled, 'links' | 'palette'>, areas: Areas): SampleContext {
+  const { width, height, data } = prepared.traced;
+  const { facts, tracing } = decided;
+  const { links, palette } = labelled;
+  const { regions } = areas;
+  // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
+  // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
+  const deletedColor = deletedColors(palette);
+  return {
+    data,
+    width,
+    height,
+    regionColor: regionColors(regions, areas.colors),
+    regionOf: regions.regionOf,
+    ...(links ? { links } : {}),
+    ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? { hardTiles: facts.hardTiles } : {}),
+    ...(photoAreas(facts) ? { photoTiles: facts.photoTiles } : {}),
+    ...(deletedColor.length > 0 ? { deletedColor } : {}),
+    ...(areas.shaded ? { ramps: areas.shaded.ramps } : {}),
+  };
 }
 
 /** Each region's loops over the chain graph and the region whose hole holds it (stage 5). */

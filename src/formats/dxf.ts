@@ -779,11 +779,22 @@ function recordStart(out: TagWriter, type: string, handle: string, owner: string
 }
 
 function writeTables(out: TagWriter, plan: OutputPlan, layers: readonly Layer[], h: Handles): void {
-  const t = h.tables;
   out.add(0, 'SECTION');
   out.add(2, 'TABLES');
+  writeViewportTable(out, plan, h);
+  writeLinetypeTable(out, h);
+  writeLayerTable(out, layers, h);
+  writeStyleTable(out, h);
+  writeEmptyTables(out, h);
+  writeAppidTable(out, h);
+  writeDimstyleTable(out, h);
+  writeBlockRecordTable(out, plan, h);
+  out.add(0, 'ENDSEC');
+}
 
-  // The active viewport looks at the whole page.
+/** The active viewport looks at the whole page. */
+function writeViewportTable(out: TagWriter, plan: OutputPlan, h: Handles): void {
+  const t = h.tables;
   const { width, height } = plan.page;
   tableStart(out, 'VPORT', t.VPORT, 1);
   recordStart(out, 'VPORT', h.vport, t.VPORT, 'AcDbViewportTableRecord');
@@ -820,7 +831,10 @@ function writeTables(out: TagWriter, plan: OutputPlan, layers: readonly Layer[],
   out.add(79, 0);
   out.add(146, 0);
   out.add(0, 'ENDTAB');
+}
 
+function writeLinetypeTable(out: TagWriter, h: Handles): void {
+  const t = h.tables;
   tableStart(out, 'LTYPE', t.LTYPE, 3);
   (['ByBlock', 'ByLayer', 'Continuous'] as const).forEach((name, i) => {
     recordStart(out, 'LTYPE', h.ltypes[i]!, t.LTYPE, 'AcDbLinetypeTableRecord');
@@ -832,7 +846,10 @@ function writeTables(out: TagWriter, plan: OutputPlan, layers: readonly Layer[],
     out.add(40, 0);
   });
   out.add(0, 'ENDTAB');
+}
 
+function writeLayerTable(out: TagWriter, layers: readonly Layer[], h: Handles): void {
+  const t = h.tables;
   tableStart(out, 'LAYER', t.LAYER, layers.length);
   layers.forEach((layer, i) => {
     recordStart(out, 'LAYER', h.layers[i]!, t.LAYER, 'AcDbLayerTableRecord');
@@ -845,7 +862,10 @@ function writeTables(out: TagWriter, plan: OutputPlan, layers: readonly Layer[],
     out.add(390, h.plotStyleNormal);
   });
   out.add(0, 'ENDTAB');
+}
 
+function writeStyleTable(out: TagWriter, h: Handles): void {
+  const t = h.tables;
   tableStart(out, 'STYLE', t.STYLE, 1);
   recordStart(out, 'STYLE', h.style, t.STYLE, 'AcDbTextStyleTableRecord');
   out.add(2, 'Standard');
@@ -858,26 +878,38 @@ function writeTables(out: TagWriter, plan: OutputPlan, layers: readonly Layer[],
   out.add(3, 'txt');
   out.add(4, '');
   out.add(0, 'ENDTAB');
+}
 
-  tableStart(out, 'VIEW', t.VIEW, 0);
+/** VIEW and UCS: present, with no records. */
+function writeEmptyTables(out: TagWriter, h: Handles): void {
+  tableStart(out, 'VIEW', h.tables.VIEW, 0);
   out.add(0, 'ENDTAB');
-  tableStart(out, 'UCS', t.UCS, 0);
+  tableStart(out, 'UCS', h.tables.UCS, 0);
   out.add(0, 'ENDTAB');
+}
 
+function writeAppidTable(out: TagWriter, h: Handles): void {
+  const t = h.tables;
   tableStart(out, 'APPID', t.APPID, 1);
   recordStart(out, 'APPID', h.appid, t.APPID, 'AcDbRegAppTableRecord');
   out.add(2, 'ACAD');
   out.add(70, 0);
   out.add(0, 'ENDTAB');
+}
 
-  // Every dimension variable is optional: readers use AutoCAD's defaults.
+/** Every dimension variable is optional: readers use AutoCAD's defaults. */
+function writeDimstyleTable(out: TagWriter, h: Handles): void {
+  const t = h.tables;
   tableStart(out, 'DIMSTYLE', t.DIMSTYLE, 1);
   out.add(100, 'AcDbDimStyleTable');
   recordStart(out, 'DIMSTYLE', h.dimstyle, t.DIMSTYLE, 'AcDbDimStyleTableRecord');
   out.add(2, 'Standard');
   out.add(70, 0);
   out.add(0, 'ENDTAB');
+}
 
+function writeBlockRecordTable(out: TagWriter, plan: OutputPlan, h: Handles): void {
+  const t = h.tables;
   tableStart(out, 'BLOCK_RECORD', t.BLOCK_RECORD, 2);
   for (const [handle, name, layout] of [
     [h.modelRecord, '*Model_Space', h.modelLayout],
@@ -891,7 +923,6 @@ function writeTables(out: TagWriter, plan: OutputPlan, layers: readonly Layer[],
     out.add(281, 0);
   }
   out.add(0, 'ENDTAB');
-  out.add(0, 'ENDSEC');
 }
 
 /** The two layout blocks; both stay empty (model space entities live in ENTITIES). */

@@ -6,8 +6,9 @@
  * - its identity (gradientKey: equal values, equal keys) and whether it can be drawn at all;
  * - the ramp: the colour at t (linear sRGB interpolation between stops, padded with the end
  *   colours before the first stop and after the last), and the ramp as pieces between stops;
- * - t at a point (linear: ((p − p1)·(p2 − p1)) / |p2 − p1|², radial: |p − c| / r, elliptical:
- *   √((u / r)² + (v / ry)²) with u, v the coordinates of p − c along the rotated axes);
+ * - t at a point (linear: ((p − p1)·(p2 − p1)) / |p2 − p1|², the engine's position along an axis
+ *   (ramp-samples.ts linearT) scaled; radial: |p − c| / r; elliptical: √((u / r)² + (v / ry)²)
+ *   with u, v the coordinates of p − c along the rotated axes);
  * - an elliptical gradient as affine maps the writers compose with their own (radialFrame: the
  *   unit disc onto the ellipse; ellipseMap: the gradient's circle onto its ellipse);
  * - the gradient moved by an axis-aligned map x' = ox + sx·x, y' = oy + sy·y (the page and device
@@ -15,6 +16,7 @@
  * Pure functions; no I/O.
  */
 import type { Gradient, GradientStop, Rgba } from '../engine/types.js';
+import { linearT } from '../engine/shading/ramp-samples.js';
 import { axisAffine, composeAffine, invertAffine, type Affine } from './affine.js';
 
 export type RadialGradient = Extract<Gradient, { kind: 'radial' }>;
@@ -140,9 +142,10 @@ export class GradientIds {
 /** The ramp parameter at traced point (x, y); not clamped (the ramp pads). */
 export function gradientT(g: Gradient, x: number, y: number): number {
   if (g.kind === 'linear') {
+    // The engine's t along an axis (ramp-samples.ts), from p1 and over |p2 − p1|² (offset 1 at p2).
     const dx = g.x2 - g.x1;
     const dy = g.y2 - g.y1;
-    return ((x - g.x1) * dx + (y - g.y1) * dy) / (dx * dx + dy * dy);
+    return linearT(dx, dy, x - g.x1, y - g.y1) / (dx * dx + dy * dy);
   }
   if (isElliptical(g)) {
     const [cos, sin] = directionOf(g.rotationDeg ?? 0);
@@ -294,7 +297,7 @@ export class DeviceGradient {
   t(px: number, py: number): number {
     const x = px + 0.5;
     const y = py + 0.5;
-    if (this.isLinear) return this.a * x + this.b * y + this.c;
+    if (this.isLinear) return linearT(this.a, this.b, x, y) + this.c;
     const m = this.toDisc;
     if (m) return Math.hypot(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
     return gradientT(this.gradient, (x - this.ox) / this.sx, (y - this.oy) / this.sy);

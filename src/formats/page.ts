@@ -55,66 +55,69 @@ export function computePage(input: PageInput, size: SizeOptions, format: FileFor
   const outputDpi = size.outputDpi ?? inputDpi;
   const iw = input.inputWidth;
   const ih = input.inputHeight;
-  // Page units per input pixel for the natural size of this format.
-  const physical = format === 'pdf' || format === 'eps';
-  const naturalUnit: SizeUnit = physical ? 'pt' : 'none';
-  const naturalPerPx = physical ? 72 / inputDpi : format === 'png' ? PNG_NATURAL_SCALE : 1;
-
-  let unit: SizeUnit = naturalUnit;
-  let boxW: number;
-  let boxH: number;
-  let explicitSize = true;
-  let fitX: number;
-  let fitY: number;
-  if (size.scale !== undefined) {
-    // Scale multiplies the natural size in pixels (PNG: not the 4× default).
-    const perPx = physical ? (72 / inputDpi) * size.scale : size.scale;
-    fitX = fitY = perPx;
-    boxW = iw * perPx;
-    boxH = ih * perPx;
-  } else if (size.width !== undefined || size.height !== undefined) {
-    unit = size.unit;
-    if (size.width !== undefined && size.height !== undefined) {
-      boxW = size.width;
-      boxH = size.height;
-      const sx = boxW / iw;
-      const sy = boxH / ih;
-      if (size.aspectRatio === 'stretch') {
-        fitX = sx;
-        fitY = sy;
-      } else {
-        fitX = fitY = size.aspectRatio === 'preserve_inset' ? Math.min(sx, sy) : Math.max(sx, sy);
-      }
-    } else if (size.width !== undefined) {
-      boxW = size.width;
-      fitX = fitY = boxW / iw;
-      boxH = ih * fitY;
-    } else {
-      boxH = size.height!;
-      fitX = fitY = boxH / ih;
-      boxW = iw * fitX;
-    }
-  } else {
-    explicitSize = false;
-    fitX = fitY = naturalPerPx;
-    boxW = iw * naturalPerPx;
-    boxH = ih * naturalPerPx;
-  }
-  const offsetX = (boxW - iw * fitX) * size.alignX;
-  const offsetY = (boxH - ih * fitY) * size.alignY;
+  const box = pageBox(size, format, iw, ih, inputDpi);
+  const offsetX = (box.width - iw * box.fitX) * size.alignX;
+  const offsetY = (box.height - ih * box.fitY) * size.alignY;
   return {
-    width: boxW,
-    height: boxH,
-    unit,
-    scaleX: (fitX * iw) / input.width,
-    scaleY: (fitY * ih) / input.height,
+    width: box.width,
+    height: box.height,
+    unit: box.unit,
+    scaleX: (box.fitX * iw) / input.width,
+    scaleY: (box.fitY * ih) / input.height,
     offsetX,
     offsetY,
-    unitsPerInputPx: (fitX + fitY) / 2,
-    explicitSize,
+    unitsPerInputPx: (box.fitX + box.fitY) / 2,
+    explicitSize: box.explicitSize,
     inputDpi,
     outputDpi,
   };
+}
+
+/** The page's size (in its unit) and the picture's page units per input pixel along x and y. */
+interface PageBox {
+  readonly unit: SizeUnit;
+  readonly width: number;
+  readonly height: number;
+  readonly fitX: number;
+  readonly fitY: number;
+  /** False for the format's natural size (no size option given). */
+  readonly explicitSize: boolean;
+}
+
+/** The page box of an input of iw × ih pixels: from the scale, the size asked for, or the format's natural size. */
+function pageBox(size: SizeOptions, format: FileFormat, iw: number, ih: number, inputDpi: number): PageBox {
+  // Page units per input pixel for the natural size of this format.
+  const physical = format === 'pdf' || format === 'eps';
+  const naturalUnit: SizeUnit = physical ? 'pt' : 'none';
+  if (size.scale !== undefined) {
+    // Scale multiplies the natural size in pixels (PNG: not the 4× default).
+    const perPx = physical ? (72 / inputDpi) * size.scale : size.scale;
+    return { unit: naturalUnit, width: iw * perPx, height: ih * perPx, fitX: perPx, fitY: perPx, explicitSize: true };
+  }
+  if (size.width !== undefined || size.height !== undefined) return sizedBox(size, iw, ih);
+  const naturalPerPx = physical ? 72 / inputDpi : format === 'png' ? PNG_NATURAL_SCALE : 1;
+  return { unit: naturalUnit, width: iw * naturalPerPx, height: ih * naturalPerPx, fitX: naturalPerPx, fitY: naturalPerPx, explicitSize: false };
+}
+
+/**
+ * The page box for a width and/or height in the size's unit: both given, the picture fits by
+ * its aspect-ratio rule (stretch, inset or cover); one given, the other follows the picture's.
+ */
+function sizedBox(size: SizeOptions, iw: number, ih: number): PageBox {
+  const unit = size.unit;
+  if (size.width !== undefined && size.height !== undefined) {
+    const sx = size.width / iw;
+    const sy = size.height / ih;
+    if (size.aspectRatio === 'stretch') return { unit, width: size.width, height: size.height, fitX: sx, fitY: sy, explicitSize: true };
+    const fit = size.aspectRatio === 'preserve_inset' ? Math.min(sx, sy) : Math.max(sx, sy);
+    return { unit, width: size.width, height: size.height, fitX: fit, fitY: fit, explicitSize: true };
+  }
+  if (size.width !== undefined) {
+    const fit = size.width / iw;
+    return { unit, width: size.width, height: ih * fit, fitX: fit, fitY: fit, explicitSize: true };
+  }
+  const fit = size.height! / ih;
+  return { unit, width: iw * fit, height: size.height!, fitX: fit, fitY: fit, explicitSize: true };
 }
 
 /** PostScript points per page unit (PDF, EPS). Pixel units use the input resolution. */

@@ -466,76 +466,88 @@ function writeSegments(w: PathWriter, buf: SubpathBuffer, count: number): void {
   const c = buf.coords;
   let penX = buf.startX;
   let penY = buf.startY;
-  // The previous segment's kind and its last control point, for the s/t shorthands.
-  let prevKind = -1;
-  let prevCx = NaN;
-  let prevCy = NaN;
   for (let i = 0; i < count; i++) {
     const o = i * STRIDE;
     const x = c[o + END_X]!;
     const y = c[o + END_Y]!;
-    const dx = x - penX;
-    const dy = y - penY;
-    const kind = kinds[i]!;
-    switch (kind) {
+    // The previous segment's kind, for the s/t shorthands (its last control point is in coords).
+    const prevKind = i > 0 ? kinds[i - 1]! : -1;
+    switch (kinds[i]!) {
       case LINE:
-        if (dy === 0) {
-          w.letter('h');
-          w.number(dx);
-        } else if (dx === 0) {
-          w.letter('v');
-          w.number(dy);
-        } else {
-          w.letter('l');
-          w.number(dx);
-          w.number(dy);
-        }
+        writeLine(w, x - penX, y - penY);
         break;
-      case QUAD: {
-        const qx = c[o]!;
-        const qy = c[o + 1]!;
-        if (prevKind === QUAD && 2 * penX - prevCx === qx && 2 * penY - prevCy === qy) w.letter('t');
-        else {
-          w.letter('q');
-          w.number(qx - penX);
-          w.number(qy - penY);
-        }
-        w.number(dx);
-        w.number(dy);
-        prevCx = qx;
-        prevCy = qy;
+      case QUAD:
+        writeQuad(w, c, o, penX, penY, prevKind === QUAD);
         break;
-      }
-      case CUBIC: {
-        const c2x = c[o + 2]!;
-        const c2y = c[o + 3]!;
-        if (prevKind === CUBIC && 2 * penX - prevCx === c[o] && 2 * penY - prevCy === c[o + 1]) w.letter('s');
-        else {
-          w.letter('c');
-          w.number(c[o]! - penX);
-          w.number(c[o + 1]! - penY);
-        }
-        w.number(c2x - penX);
-        w.number(c2y - penY);
-        w.number(dx);
-        w.number(dy);
-        prevCx = c2x;
-        prevCy = c2y;
+      case CUBIC:
+        writeCubic(w, c, o, penX, penY, prevKind === CUBIC);
         break;
-      }
       case ARC:
-        w.letter('a');
-        w.number(c[o]!);
-        w.number(c[o + 1]!);
-        w.literal(String(Math.round(c[o + 2]! * 100) / 100));
-        w.literal(c[o + 3] ? '1' : '0');
-        w.literal(c[o + 4] ? '1' : '0');
-        w.number(dx);
-        w.number(dy);
+        writeArc(w, c, o, x - penX, y - penY);
         break;
     }
-    prevKind = kind;
     penX = x;
     penY = y;
   }
+}
+
+/** A line as h, v or l. */
+function writeLine(w: PathWriter, dx: number, dy: number): void {
+  if (dy === 0) {
+    w.letter('h');
+    w.number(dx);
+  } else if (dx === 0) {
+    w.letter('v');
+    w.number(dy);
+  } else {
+    w.letter('l');
+    w.number(dx);
+    w.number(dy);
+  }
+}
+
+/**
+ * The quadratic at c[o …] from the pen: t when it follows a quadratic (afterQuad) whose control
+ * point it mirrors, else q.
+ */
+function writeQuad(w: PathWriter, c: Float64Array, o: number, penX: number, penY: number, afterQuad: boolean): void {
+  const qx = c[o]!;
+  const qy = c[o + 1]!;
+  if (afterQuad && 2 * penX - c[o - STRIDE]! === qx && 2 * penY - c[o - STRIDE + 1]! === qy) w.letter('t');
+  else {
+    w.letter('q');
+    w.number(qx - penX);
+    w.number(qy - penY);
+  }
+  w.number(c[o + END_X]! - penX);
+  w.number(c[o + END_Y]! - penY);
+}
+
+/**
+ * The cubic at c[o …] from the pen: s when it follows a cubic (afterCubic) whose second control
+ * point it mirrors, else c.
+ */
+function writeCubic(w: PathWriter, c: Float64Array, o: number, penX: number, penY: number, afterCubic: boolean): void {
+  if (afterCubic && 2 * penX - c[o - STRIDE + 2]! === c[o] && 2 * penY - c[o - STRIDE + 3]! === c[o + 1]) w.letter('s');
+  else {
+    w.letter('c');
+    w.number(c[o]! - penX);
+    w.number(c[o + 1]! - penY);
+  }
+  w.number(c[o + 2]! - penX);
+  w.number(c[o + 3]! - penY);
+  w.number(c[o + END_X]! - penX);
+  w.number(c[o + END_Y]! - penY);
+}
+
+/** The arc at c[o …]: radii, rotation (0.01°), the two flags, then the end relative to the pen. */
+function writeArc(w: PathWriter, c: Float64Array, o: number, dx: number, dy: number): void {
+  w.letter('a');
+  w.number(c[o]!);
+  w.number(c[o + 1]!);
+  w.literal(String(Math.round(c[o + 2]! * 100) / 100));
+  w.literal(c[o + 3] ? '1' : '0');
+  w.literal(c[o + 4] ? '1' : '0');
+  w.number(dx);
+  w.number(dy);
 }

@@ -419,13 +419,25 @@ export function clipsGapFiller(options: OutputOptions): boolean {
   return options.gapFiller.clip && !(options.fileFormat === 'svg' && options.svg.version === 'svg_tiny_1_2');
 }
 
+/** One gap filler's paint and paths under construction. */
+interface FillerEntry {
+  color: Rgba;
+  gradient: Gradient | undefined;
+  paths: PlanPath[];
+  clip: Set<number>;
+}
+
+/**
+ * Per anchor, the fillers by paint: a flat colour as one number (0xRRGGBB; the filler is opaque)
+ * rather than a hex string per chain, a gradient by its number as a string (never equal to a
+ * number key); a Map keeps first-seen order either way.
+ */
+type FillersByAnchor = Map<string, Map<number | string, FillerEntry>>;
+
 /** Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. */
 function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits): Map<string, StrokeItem[]> {
-  const { shapes, stacked, parentShape, depth, paintIndex } = table;
-  // Keyed by the filler's paint: a flat colour as one number (0xRRGGBB; the filler is opaque)
-  // rather than a hex string per chain, a gradient by its number as a string (never equal to a
-  // number key); a Map keeps first-seen order either way.
-  const byAnchor = new Map<string, Map<number | string, { color: Rgba; gradient: Gradient | undefined; paths: PlanPath[]; clip: Set<number> }>>();
+  const { shapes } = table;
+  const byAnchor: FillersByAnchor = new Map();
   const anchorNames = new Map<number, string>();
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
@@ -433,39 +445,60 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     if (a < 0 || b < 0) continue;
     // An opaque filler under a translucent shape would show through it as a line along the border.
     if (shapes[a]!.color.a < 255 || shapes[b]!.color.a < 255) continue;
-    let anchor = 'root';
-    if (stacked) {
-      // A shape lying on its parent needs no filler: the parent is painted underneath.
-      if (parentShape[a] === b || parentShape[b] === a) continue;
-      const deeper = depth[a]! >= depth[b]! ? a : b;
-      const parent = parentShape[deeper]!;
-      const id = options.groupBy === 'parent' ? parent : depth[deeper]!;
-      if (options.groupBy !== 'parent' || parent >= 0) {
-        let name = anchorNames.get(id);
-        if (name === undefined) anchorNames.set(id, (name = options.groupBy === 'parent' ? `parent:${id}` : `layer:${id}`));
-        anchor = name;
-      }
-    }
+    const anchor = fillerAnchor(table, options, anchorNames, a, b);
+    if (anchor === undefined) continue;
     let colors = byAnchor.get(anchor);
     if (!colors) byAnchor.set(anchor, (colors = new Map()));
-    const ca = shapes[a]!.color;
-    const cb = shapes[b]!.color;
-    // A gradient side paints the filler; with two, the side painted first (the filler shows through it).
-    const first = paintIndex[a]! <= paintIndex[b]! ? a : b;
-    const second = first === a ? b : a;
-    const painter = gradientOf(table, first) ? first : gradientOf(table, second) ? second : -1;
-    const gradient = gradientOf(table, painter);
-    const key = gradient ? `g${table.gradients!.number[painter]!}` : (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
-    let entry = colors.get(key);
-    if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), gradient, paths: [], clip: new Set() }));
-    const use = visits.uses[v]!;
-    entry.paths.push({ uses: [use], closed: visits.closed[v] === 1 });
+    const entry = fillerEntry(table, colors, a, b);
+    entry.paths.push({ uses: [visits.uses[v]!], closed: visits.closed[v] === 1 });
     // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
     if (clipsGapFiller(options)) {
       entry.clip.add(a);
       entry.clip.add(b);
     }
   }
+  return fillerStrokes(byAnchor, options);
+}
+
+/**
+ * Where the filler between shapes a and b goes ('root', 'layer:d' or 'parent:i'; names made once
+ * per id in anchorNames), or undefined when it needs none: in stacked output a shape lying on its
+ * parent, which is painted underneath.
+ */
+function fillerAnchor(table: ShapeTable, options: OutputOptions, anchorNames: Map<number, string>, a: number, b: number): string | undefined {
+  const { stacked, parentShape, depth } = table;
+  if (!stacked) return 'root';
+  if (parentShape[a] === b || parentShape[b] === a) return undefined;
+  const deeper = depth[a]! >= depth[b]! ? a : b;
+  const parent = parentShape[deeper]!;
+  const id = options.groupBy === 'parent' ? parent : depth[deeper]!;
+  if (options.groupBy === 'parent' && parent < 0) return 'root';
+  let name = anchorNames.get(id);
+  if (name === undefined) anchorNames.set(id, (name = options.groupBy === 'parent' ? `parent:${id}` : `layer:${id}`));
+  return name;
+}
+
+/**
+ * The filler entry (made on first use) for the border of shapes a and b: a gradient side paints
+ * the filler — with two, the side painted first (the filler shows through it) — else the mean of
+ * their colours.
+ */
+function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number): FillerEntry {
+  const { shapes, paintIndex } = table;
+  const ca = shapes[a]!.color;
+  const cb = shapes[b]!.color;
+  const first = paintIndex[a]! <= paintIndex[b]! ? a : b;
+  const second = first === a ? b : a;
+  const painter = gradientOf(table, first) ? first : gradientOf(table, second) ? second : -1;
+  const gradient = gradientOf(table, painter);
+  const key = gradient ? `g${table.gradients!.number[painter]!}` : (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
+  let entry = colors.get(key);
+  if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), gradient, paths: [], clip: new Set() }));
+  return entry;
+}
+
+/** The filler entries as stroke items, per anchor, in first-seen order. */
+function fillerStrokes(byAnchor: FillersByAnchor, options: OutputOptions): Map<string, StrokeItem[]> {
   const fillers = new Map<string, StrokeItem[]>();
   for (const [anchor, colors] of byAnchor) {
     const strokes: StrokeItem[] = [];
@@ -496,65 +529,93 @@ function fillersAt(fillers: ReadonlyMap<string, StrokeItem[]>, anchor: string): 
 
 /** Paint-ordered items grouped as output.group_by asks (reference §3.5). */
 function groupItems(table: ShapeTable, options: OutputOptions, units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
-  const { shapes, stacked, order, depth } = table;
-  const rootFillers = stacked ? [] : fillersAt(fillers, 'root');
+  const layers = paintLayers(table);
+  switch (options.groupBy) {
+    case 'none':
+      return mergeStrokes(ungroupedItems(table, layers, units, fillers));
+    case 'layer':
+      return mergeStrokes(itemsByLayer(table, layers, units, fillers));
+    case 'color':
+      return mergeStrokes(itemsByColor(table, layers, units, fillers));
+    case 'parent':
+      return mergeStrokes(itemsByParent(table, units, fillers));
+  }
+}
+
+/** Shapes in paint order per stacking depth (stacked), or all in layer 0 (cutouts). */
+function paintLayers(table: ShapeTable): number[][] {
+  const { stacked, order, depth } = table;
   const layers: number[][] = [];
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     (layers[stacked ? depth[i]! : 0] ??= []).push(i);
   }
-  let items: PlanItem[];
-  switch (options.groupBy) {
-    case 'none':
-      items = [...rootFillers];
-      for (let d = 0; d < layers.length; d++) {
-        if (!layers[d]) continue;
-        if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
-        for (const i of layers[d]!) items.push(...units[i]!);
-      }
-      break;
-    case 'layer':
-      items = [...rootFillers];
-      for (let d = 0; d < layers.length; d++) {
-        if (!layers[d]) continue;
-        const inner: PlanItem[] = stacked ? [...fillersAt(fillers, `layer:${d}`)] : [];
-        for (const i of layers[d]!) inner.push(...units[i]!);
-        if (inner.length > 0) items.push({ kind: 'group', id: `layer-${d}`, items: mergeStrokes(inner) });
-      }
-      break;
-    case 'color':
-      items = [...rootFillers];
-      for (let d = 0; d < layers.length; d++) {
-        if (!layers[d]) continue;
-        if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
-        // Keyed by the group name: `color-<rrggbb>` for flat shapes, `gradient-<n>` for gradient ones.
-        const byPaint = new Map<string, PlanItem[]>();
-        for (const i of layers[d]!) {
-          const key = gradientOf(table, i) ? `gradient-${table.gradients!.number[i]!}` : `color-${colorKey(shapes[i]!.color)}`;
-          let list = byPaint.get(key);
-          if (!list) byPaint.set(key, (list = []));
-          list.push(...units[i]!);
-        }
-        for (const [key, list] of byPaint) {
-          if (list.length === 0) continue;
-          items.push({ kind: 'group', id: stacked ? `layer-${d}-${key}` : key, items: mergeStrokes(list) });
-        }
-      }
-      break;
-    case 'parent': {
-      const children: number[][] = [];
-      for (let i = 0; i < shapes.length; i++) children.push([]);
-      const top: number[] = [];
-      for (let k = 0; k < order.length; k++) {
-        const i = order[k]!;
-        (table.parentShape[i]! >= 0 ? children[table.parentShape[i]!]! : top).push(i);
-      }
-      items = [...rootFillers, ...(stacked ? fillersAt(fillers, 'root') : [])];
-      for (const i of top) items.push(...parentGroup(i, children, units, fillers, stacked));
-      break;
+  return layers;
+}
+
+/** The fillers for the whole picture (cutouts; stacked output anchors them per layer). */
+function rootFillersOf(table: ShapeTable, fillers: ReadonlyMap<string, StrokeItem[]>): StrokeItem[] {
+  return table.stacked ? [] : fillersAt(fillers, 'root');
+}
+
+/** group_by=none: every item in paint order, each layer's fillers before its shapes. */
+function ungroupedItems(table: ShapeTable, layers: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+  const items: PlanItem[] = [...rootFillersOf(table, fillers)];
+  for (let d = 0; d < layers.length; d++) {
+    if (!layers[d]) continue;
+    if (table.stacked) items.push(...fillersAt(fillers, `layer:${d}`));
+    for (const i of layers[d]!) items.push(...units[i]!);
+  }
+  return items;
+}
+
+/** group_by=layer: one group per stacking depth. */
+function itemsByLayer(table: ShapeTable, layers: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+  const items: PlanItem[] = [...rootFillersOf(table, fillers)];
+  for (let d = 0; d < layers.length; d++) {
+    if (!layers[d]) continue;
+    const inner: PlanItem[] = table.stacked ? [...fillersAt(fillers, `layer:${d}`)] : [];
+    for (const i of layers[d]!) inner.push(...units[i]!);
+    if (inner.length > 0) items.push({ kind: 'group', id: `layer-${d}`, items: mergeStrokes(inner) });
+  }
+  return items;
+}
+
+/** group_by=color: per layer, one group per paint (`color-<rrggbb>` flat, `gradient-<n>` gradient). */
+function itemsByColor(table: ShapeTable, layers: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+  const { shapes, stacked } = table;
+  const items: PlanItem[] = [...rootFillersOf(table, fillers)];
+  for (let d = 0; d < layers.length; d++) {
+    if (!layers[d]) continue;
+    if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
+    const byPaint = new Map<string, PlanItem[]>();
+    for (const i of layers[d]!) {
+      const key = gradientOf(table, i) ? `gradient-${table.gradients!.number[i]!}` : `color-${colorKey(shapes[i]!.color)}`;
+      let list = byPaint.get(key);
+      if (!list) byPaint.set(key, (list = []));
+      list.push(...units[i]!);
+    }
+    for (const [key, list] of byPaint) {
+      if (list.length === 0) continue;
+      items.push({ kind: 'group', id: stacked ? `layer-${d}-${key}` : key, items: mergeStrokes(list) });
     }
   }
-  return mergeStrokes(items);
+  return items;
+}
+
+/** group_by=parent: shapes nested in the shapes whose holes they lie in. */
+function itemsByParent(table: ShapeTable, units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+  const { shapes, stacked, order } = table;
+  const children: number[][] = [];
+  for (let i = 0; i < shapes.length; i++) children.push([]);
+  const top: number[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    (table.parentShape[i]! >= 0 ? children[table.parentShape[i]!]! : top).push(i);
+  }
+  const items: PlanItem[] = [...rootFillersOf(table, fillers), ...(stacked ? fillersAt(fillers, 'root') : [])];
+  for (const i of top) items.push(...parentGroup(i, children, units, fillers, stacked));
+  return items;
 }
 
 /** group_by=parent: a shape with children becomes a group of itself, its fillers and its children. */

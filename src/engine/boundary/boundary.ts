@@ -337,6 +337,44 @@ export function buildRegionLoops(
   regionCount: number,
   links?: Uint8Array,
 ): RegionLoops {
+  const walk = newLoopWalk(graph, regionOf, width, height, links);
+  const found = new FoundLoops(regionCount);
+  for (let c = 0; c < graph.count; c++) {
+    for (let side = 0; side < 2; side++) {
+      const region = side === 0 ? graph.left[c]! : graph.right[c]!;
+      if (region < 0 || walk.visited[c * 2 + side]) continue;
+      const from = walk.useCount;
+      const area2 = walkLoop(walk, region, c * 2 + side);
+      found.add(region, from, walk.useCount, area2 / 2);
+    }
+  }
+  // An exact copy (the memo keeps the loops) unless every side had a region.
+  const { uses, useCount } = walk;
+  return found.byRegion(useCount === uses.length ? uses : uses.slice(0, useCount));
+}
+
+/**
+ * The loop walk's state: the picture and graph it walks, each chain's end point and shoelace sum,
+ * the chain sides walked (use = chain × 2 + side, side 1 walked backwards) in loop order, and
+ * which sides are visited.
+ */
+interface LoopWalk {
+  readonly graph: ChainGraph;
+  readonly regionOf: Int32Array;
+  readonly width: number;
+  readonly height: number;
+  readonly links: Uint8Array | undefined;
+  readonly endX: Int32Array;
+  readonly endY: Int32Array;
+  readonly shoelace: Float64Array;
+  readonly ends: ChainEnds;
+  /** Each side of a chain with a region on it is used by exactly one loop: at most 2 × count uses. */
+  readonly uses: Int32Array;
+  useCount: number;
+  readonly visited: Uint8Array;
+}
+
+function newLoopWalk(graph: ChainGraph, regionOf: Int32Array, width: number, height: number, links: Uint8Array | undefined): LoopWalk {
   const endX = new Int32Array(graph.count);
   const endY = new Int32Array(graph.count);
   const shoelace = new Float64Array(graph.count);
@@ -353,55 +391,58 @@ export function buildRegionLoops(
     shoelace[c] = chainShoelace(graph, c);
   }
   const ends = new ChainEnds(graph, endX, endY, width, height);
-  // Each side of a chain with a region on it is used by exactly one loop: at most 2 × count uses.
-  const uses = new Int32Array(graph.count * 2);
-  let useCount = 0;
-  const found = new FoundLoops(regionCount);
-  const visited = new Uint8Array(graph.count * 2);
-  for (let c = 0; c < graph.count; c++) {
-    for (let side = 0; side < 2; side++) {
-      const region = side === 0 ? graph.left[c]! : graph.right[c]!;
-      if (region < 0 || visited[c * 2 + side]) continue;
-      const from = useCount;
-      let area2 = 0;
-      let use = c * 2 + side;
-      for (let guard = 0; guard <= graph.count * 2; guard++) {
-        if (visited[use]) break;
-        visited[use] = 1;
-        uses[useCount++] = use;
-        const chain = use >> 1;
-        const reversed = (use & 1) === 1;
-        area2 += reversed ? -shoelace[chain]! : shoelace[chain]!;
-        if (graph.closed[chain]) break;
-        let x: number;
-        let y: number;
-        let arrive: number;
-        if (!reversed) {
-          x = endX[chain]!;
-          y = endY[chain]!;
-          arrive = graph.dirs[graph.dirStart[chain + 1]! - 1]!;
-        } else {
-          x = graph.startX[chain]!;
-          y = graph.startY[chain]!;
-          arrive = (graph.dirs[graph.dirStart[chain]!]! + 2) & 3;
-        }
-        // The pixels ahead-left and ahead-right of the walker arriving at (x, y).
-        const fl = sideRegion(regionOf, width, height, x, y, arrive, true);
-        const fr = sideRegion(regionOf, width, height, x, y, arrive, false);
-        let next: number;
-        if (fl !== region) {
-          // Ahead-right is ours only diagonally: cross the vertex if that diagonal is linked.
-          next = fr === region && isLinkedFor(links, regionOf, width, height, x, y, region) ? (arrive + 1) & 3 : (arrive + 3) & 3;
-        } else next = fr !== region ? arrive : (arrive + 1) & 3;
-        const nextChain = ends.leaving(x, y, next);
-        if (nextChain < 0) throw new Error('invariant: loop walk left the boundary graph');
-        use = nextChain * 2 + (graph.left[nextChain] === region ? 0 : 1);
-      }
-      found.add(region, from, useCount, area2 / 2);
+  return { graph, regionOf, width, height, links, endX, endY, shoelace, ends, uses: new Int32Array(graph.count * 2), useCount: 0, visited: new Uint8Array(graph.count * 2) };
+}
+
+/**
+ * Walks the loop of `region` from chain side `use` until it closes, appending its sides to
+ * walk.uses; returns twice its signed area.
+ */
+function walkLoop(walk: LoopWalk, region: number, use: number): number {
+  const { graph, endX, endY, shoelace, ends, uses, visited } = walk;
+  let useCount = walk.useCount;
+  let area2 = 0;
+  for (let guard = 0; guard <= graph.count * 2; guard++) {
+    if (visited[use]) break;
+    visited[use] = 1;
+    uses[useCount++] = use;
+    const chain = use >> 1;
+    const reversed = (use & 1) === 1;
+    area2 += reversed ? -shoelace[chain]! : shoelace[chain]!;
+    if (graph.closed[chain]) break;
+    let x: number;
+    let y: number;
+    let arrive: number;
+    if (!reversed) {
+      x = endX[chain]!;
+      y = endY[chain]!;
+      arrive = graph.dirs[graph.dirStart[chain + 1]! - 1]!;
+    } else {
+      x = graph.startX[chain]!;
+      y = graph.startY[chain]!;
+      arrive = (graph.dirs[graph.dirStart[chain]!]! + 2) & 3;
     }
+    const nextChain = ends.leaving(x, y, leavingDirection(walk, x, y, arrive, region));
+    if (nextChain < 0) throw new Error('invariant: loop walk left the boundary graph');
+    use = nextChain * 2 + (graph.left[nextChain] === region ? 0 : 1);
   }
-  // An exact copy (the memo keeps the loops) unless every side had a region.
-  return found.byRegion(useCount === uses.length ? uses : uses.slice(0, useCount));
+  walk.useCount = useCount;
+  return area2;
+}
+
+/**
+ * The direction the walk of `region` leaves vertex (x, y) by, arriving in direction `arrive`:
+ * from the pixels ahead-left and ahead-right of the walker (buildRegionLoops' rule).
+ */
+function leavingDirection(walk: LoopWalk, x: number, y: number, arrive: number, region: number): number {
+  const { regionOf, width, height } = walk;
+  const fl = sideRegion(regionOf, width, height, x, y, arrive, true);
+  const fr = sideRegion(regionOf, width, height, x, y, arrive, false);
+  if (fl !== region) {
+    // Ahead-right is ours only diagonally: cross the vertex if that diagonal is linked.
+    return fr === region && isLinkedFor(walk.links, regionOf, width, height, x, y, region) ? (arrive + 1) & 3 : (arrive + 3) & 3;
+  }
+  return fr !== region ? arrive : (arrive + 1) & 3;
 }
 
 /**

@@ -157,38 +157,19 @@ export function coveragePoints(scratch: SubpixelScratch, graph: ChainGraph, c: n
     const ly = leftPixelY(y, d);
     const rx = rightPixelX(x, d);
     const ry = rightPixelY(y, d);
+    // Each rule writes the crack's offset into scratch.coverage[0] (see SubpixelScratch).
     let offset = 0;
     if (!Number.isNaN(threshold)) {
-      // Two bands of one area: the edge is where the ramp's t crosses the threshold between the
-      // two pixel centres (linear in between).
-      const area = ramps!.areaOfRegion[a]!;
-      const tl = rampT(ramps!, area, lx + 0.5, ly + 0.5);
-      const tr = rampT(ramps!, area, rx + 0.5, ry + 0.5);
-      if (tr !== tl) offset = Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5));
+      bandCrossing(scratch, ramps!, ramps!.areaOfRegion[a]!, threshold, lx, ly, rx, ry);
+      offset = scratch.coverage[0]!;
     } else if (shaded && contrastOk) {
       shadedCoverage(scratch, ctx, lx, ly, a, b);
       const tl = scratch.coverage[0]!;
       shadedCoverage(scratch, ctx, rx, ry, a, b);
       offset = Math.max(-0.5, Math.min(0.5, tl + scratch.coverage[0]! - 1));
     } else if (contrastOk) {
-      coverageOfA(scratch, ctx, lx, ly, a, b);
-      const tp = scratch.coverage[0]!;
-      coverageOfA(scratch, ctx, rx, ry, a, b);
-      let tq = scratch.coverage[0]!;
-      // A one-pixel gap between two parts of A shares its coverage between its two edges.
-      if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
-      const farX = lx + DY[d]!;
-      const farY = ly - DX[d]!;
-      if (regionAt(ctx, farX, farY) !== a) {
-        // A one-pixel-wide strip of A (a thin line): its ink is one interval across q | p | far.
-        // Coverage in q puts this edge that far into q and p's missing share on the far side;
-        // coverage beyond p puts p's missing share on this side; with neither, it is split.
-        // Shares vary smoothly with the two coverages (no jumps along a line: fewer nodes).
-        coverageOfA(scratch, ctx, farX, farY, a, b);
-        const tFar = scratch.coverage[0]!;
-        const share = (tFar + THIN_COVERAGE) / (tq + tFar + 2 * THIN_COVERAGE);
-        offset = Math.max(-0.5, Math.min(0.5, tq - (1 - tp) * share));
-      } else offset = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
+      flatCrackOffset(scratch, ctx, lx, ly, rx, ry, d, a, b);
+      offset = scratch.coverage[0]!;
     }
     // Right-hand normal of direction d in y-down coordinates: (−dy, dx).
     out[k * 2] = mx - DY[d]! * offset;
@@ -199,6 +180,41 @@ export function coveragePoints(scratch: SubpixelScratch, graph: ChainGraph, c: n
   }
   if (!closed && !bandJunction(scratch, ctx, x, y, out, k)) pinchEnd(ctx, x, y, (graph.dirs[to - 1]! + 2) & 3, out, k);
   return out;
+}
+
+/**
+ * Two bands of one area: the edge is where the ramp's t crosses the threshold between the two
+ * pixel centres (linear in between); the offset (px, within ±½) into scratch.coverage[0].
+ */
+function bandCrossing(scratch: SubpixelScratch, ramps: AreaRamps, area: number, threshold: number, lx: number, ly: number, rx: number, ry: number): void {
+  const tl = rampT(ramps, area, lx + 0.5, ly + 0.5);
+  const tr = rampT(ramps, area, rx + 0.5, ry + 0.5);
+  scratch.coverage[0] = tr !== tl ? Math.max(-0.5, Math.min(0.5, (threshold - tl) / (tr - tl) - 0.5)) : 0;
+}
+
+/**
+ * The offset (px, within ±½) of the crack in direction d between pixel (lx, ly) of region a and
+ * (rx, ry) of region b, from region a's coverage of the two pixels, into scratch.coverage[0].
+ */
+function flatCrackOffset(scratch: SubpixelScratch, ctx: SampleContext, lx: number, ly: number, rx: number, ry: number, d: number, a: number, b: number): void {
+  coverageOfA(scratch, ctx, lx, ly, a, b);
+  const tp = scratch.coverage[0]!;
+  coverageOfA(scratch, ctx, rx, ry, a, b);
+  let tq = scratch.coverage[0]!;
+  // A one-pixel gap between two parts of A shares its coverage between its two edges.
+  if (regionAt(ctx, rx - DY[d]!, ry + DX[d]!) === a) tq /= 2;
+  const farX = lx + DY[d]!;
+  const farY = ly - DX[d]!;
+  if (regionAt(ctx, farX, farY) !== a) {
+    // A one-pixel-wide strip of A (a thin line): its ink is one interval across q | p | far.
+    // Coverage in q puts this edge that far into q and p's missing share on the far side;
+    // coverage beyond p puts p's missing share on this side; with neither, it is split.
+    // Shares vary smoothly with the two coverages (no jumps along a line: fewer nodes).
+    coverageOfA(scratch, ctx, farX, farY, a, b);
+    const tFar = scratch.coverage[0]!;
+    const share = (tFar + THIN_COVERAGE) / (tq + tFar + 2 * THIN_COVERAGE);
+    scratch.coverage[0] = Math.max(-0.5, Math.min(0.5, tq - (1 - tp) * share));
+  } else scratch.coverage[0] = Math.max(-0.5, Math.min(0.5, tp + tq - 1));
 }
 
 /**

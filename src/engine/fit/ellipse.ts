@@ -36,7 +36,23 @@ export function fitEllipse(p: Float64Array): Ellipse | undefined {
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(p[i * 2]! - mx), Math.abs(p[i * 2 + 1]! - my));
   if (scale < 1e-9) return undefined;
-  // Scatter matrices S1 = D1ᵀD1, S2 = D1ᵀD2, S3 = D2ᵀD2 with D1 = [x², xy, y²], D2 = [x, y, 1].
+  const { s1, s2, s3 } = scatterMatrices(p, mx, my, scale);
+  const s3inv = invert3(s3);
+  if (!s3inv) return undefined;
+  const { t, mm } = reducedScatter(s1, s2, s3inv);
+  const best = ellipticEigenvector(mm);
+  if (!best) return undefined;
+  const a2 = [0, 1, 2].map((r) => t[r * 3]! * best[0]! + t[r * 3 + 1]! * best[1]! + t[r * 3 + 2]! * best[2]!);
+  const e = conicToEllipse(best[0]!, best[1]!, best[2]!, a2[0]!, a2[1]!, a2[2]!, mx, my, scale);
+  return e && rescaleToPoints(p, e);
+}
+
+/**
+ * Scatter matrices S1 = D1ᵀD1, S2 = D1ᵀD2, S3 = D2ᵀD2 (3 × 3, row-major) with D1 = [x², xy, y²],
+ * D2 = [x, y, 1] of the points moved by (−mx, −my) and divided by scale.
+ */
+function scatterMatrices(p: Float64Array, mx: number, my: number, scale: number): { s1: Float64Array; s2: Float64Array; s3: Float64Array } {
+  const n = p.length / 2;
   const s1 = new Float64Array(9);
   const s2 = new Float64Array(9);
   const s3 = new Float64Array(9);
@@ -58,9 +74,14 @@ export function fitEllipse(p: Float64Array): Ellipse | undefined {
   // The symmetric halves.
   s1[3] = s1[1]!; s1[6] = s1[2]!; s1[7] = s1[5]!;
   s3[3] = s3[1]!; s3[6] = s3[2]!; s3[7] = s3[5]!;
-  const s3inv = invert3(s3);
-  if (!s3inv) return undefined;
-  // T = −S3⁻¹ S2ᵀ
+  return { s1, s2, s3 };
+}
+
+/**
+ * The quadratic part's eigenproblem: T = −S3⁻¹ S2ᵀ (the linear part from the quadratic one) and
+ * M = S1 + S2 T premultiplied by C1⁻¹ (rows: M2/2, −M1, M0/2).
+ */
+function reducedScatter(s1: Float64Array, s2: Float64Array, s3inv: ArrayLike<number>): { t: Float64Array; mm: Float64Array } {
   const t = new Float64Array(9);
   for (let r = 0; r < 3; r++) {
     for (let c = 0; c < 3; c++) {
@@ -69,7 +90,6 @@ export function fitEllipse(p: Float64Array): Ellipse | undefined {
       t[r * 3 + c] = -sum;
     }
   }
-  // M = S1 + S2 T, then premultiplied by C1⁻¹ (rows: M2/2, −M1, M0/2).
   const m = new Float64Array(9);
   for (let r = 0; r < 3; r++) {
     for (let c = 0; c < 3; c++) {
@@ -84,19 +104,17 @@ export function fitEllipse(p: Float64Array): Ellipse | undefined {
     mm[3 + c] = -m[3 + c]!;
     mm[6 + c] = m[c]! / 2;
   }
-  let best: number[] | undefined;
+  return { t, mm };
+}
+
+/** The first eigenvector of mm (quadratic coefficients a, b, c) that is an ellipse (4ac − b² > 0). */
+function ellipticEigenvector(mm: Float64Array): number[] | undefined {
   for (const lambda of realEigenvalues3(mm)) {
     const v = nullVector3(mm, lambda);
     if (!v) continue;
-    if (4 * v[0]! * v[2]! - v[1]! * v[1]! > 0) {
-      best = v;
-      break;
-    }
+    if (4 * v[0]! * v[2]! - v[1]! * v[1]! > 0) return v;
   }
-  if (!best) return undefined;
-  const a2 = [0, 1, 2].map((r) => t[r * 3]! * best![0]! + t[r * 3 + 1]! * best![1]! + t[r * 3 + 2]! * best![2]!);
-  const e = conicToEllipse(best[0]!, best[1]!, best[2]!, a2[0]!, a2[1]!, a2[2]!, mx, my, scale);
-  return e && rescaleToPoints(p, e);
+  return undefined;
 }
 
 /**

@@ -126,7 +126,19 @@ function pieceCubic(polygon: Float64Array, v: number, alpha: number): Cubic {
 
 /** Walks the pieces in order, merging runs of curves (fewest Béziers, by dynamic programming). */
 function emit(scratch: OutlineScratch, polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int32Array, tolerancePx: number): FittedChain {
-  const m = polygon.length / 2;
+  return writeRuns(scratch, polygon, closed, pieces, order, fewestRuns(polygon, pieces, order, tolerancePx));
+}
+
+/**
+ * The runs of pieces with the fewest output curves: from[k] is where the run ending before piece
+ * k began, merged[k] that run's one cubic (undefined: a single piece, written as it is).
+ */
+interface RunPlan {
+  readonly from: Int32Array;
+  readonly merged: readonly (Cubic | undefined)[];
+}
+
+function fewestRuns(polygon: Float64Array, pieces: Pieces, order: Int32Array, tolerancePx: number): RunPlan {
   const count = order.length;
   // best[k]: fewest output curves for the first k pieces; from[k]: where the last run began.
   const best = new Int32Array(count + 1).fill(0x7fffffff);
@@ -135,7 +147,6 @@ function emit(scratch: OutlineScratch, polygon: Float64Array, closed: boolean, p
   best[0] = 0;
   for (let i = 0; i < count; i++) {
     if (best[i] === 0x7fffffff) continue;
-    const vi = pieces.vertex[order[i]!]!;
     const single = pieces.alpha[order[i]!]! < 0 ? 2 : 1;
     if (best[i]! + single < best[i + 1]!) {
       best[i + 1] = best[i]! + single;
@@ -143,29 +154,44 @@ function emit(scratch: OutlineScratch, polygon: Float64Array, closed: boolean, p
       merged[i + 1] = undefined;
     }
     if (pieces.alpha[order[i]!]! < 0) continue;
-    let turn = 0;
-    let sign = 0;
-    for (let j = i; j < count; j++) {
-      const vj = pieces.vertex[order[j]!]!;
-      if (pieces.alpha[order[j]!]! < 0) break;
-      const t = vertexTurn(polygon, vj);
-      const s = Math.sign(t);
-      if (s === 0 || (sign !== 0 && s !== sign)) break;
-      sign = s;
-      turn += Math.abs(t);
-      if (turn >= MAX_RUN_TURN_RAD) break;
-      if (j === i) continue;
-      const candidate = mergeRun(polygon, pieces, order, i, j, vi, vj, tolerancePx);
-      if (candidate && best[i]! + 1 < best[j + 1]!) {
-        best[j + 1] = best[i]! + 1;
-        from[j + 1] = i;
-        merged[j + 1] = candidate;
-      }
+    runsFrom(polygon, pieces, order, i, tolerancePx, best, from, merged);
+  }
+  return { from, merged };
+}
+
+/**
+ * The runs of curves from piece i on that merge into one cubic (one sign of turn, less than
+ * MAX_RUN_TURN_RAD in all), each improving best / from / merged at its end where it saves curves.
+ */
+function runsFrom(polygon: Float64Array, pieces: Pieces, order: Int32Array, i: number, tolerancePx: number, best: Int32Array, from: Int32Array, merged: (Cubic | undefined)[]): void {
+  const vi = pieces.vertex[order[i]!]!;
+  let turn = 0;
+  let sign = 0;
+  for (let j = i; j < order.length; j++) {
+    const vj = pieces.vertex[order[j]!]!;
+    if (pieces.alpha[order[j]!]! < 0) break;
+    const t = vertexTurn(polygon, vj);
+    const s = Math.sign(t);
+    if (s === 0 || (sign !== 0 && s !== sign)) break;
+    sign = s;
+    turn += Math.abs(t);
+    if (turn >= MAX_RUN_TURN_RAD) break;
+    if (j === i) continue;
+    const candidate = mergeRun(polygon, pieces, order, i, j, vi, vj, tolerancePx);
+    if (candidate && best[i]! + 1 < best[j + 1]!) {
+      best[j + 1] = best[i]! + 1;
+      from[j + 1] = i;
+      merged[j + 1] = candidate;
     }
   }
-  // Read the runs back from the end.
+}
+
+/** The planned runs as the chain's segments (scratch.emitted), read back from the end, straight runs joined. */
+function writeRuns(scratch: OutlineScratch, polygon: Float64Array, closed: boolean, pieces: Pieces, order: Int32Array, plan: RunPlan): FittedChain {
+  const m = polygon.length / 2;
+  const { from, merged } = plan;
   const runs: { start: number; end: number; cubic: Cubic | undefined }[] = [];
-  for (let k = count; k > 0; k = from[k]!) runs.push({ start: from[k]!, end: k, cubic: merged[k] });
+  for (let k = order.length; k > 0; k = from[k]!) runs.push({ start: from[k]!, end: k, cubic: merged[k] });
   runs.reverse();
   const segments = scratch.emitted;
   segments.truncate(0);

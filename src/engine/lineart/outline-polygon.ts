@@ -32,81 +32,108 @@ export interface PolygonSides {
 export function possibleSides(points: Float64Array, closed: boolean, maxStep = Infinity, budget = Infinity): PolygonSides | undefined {
   const n = points.length / 2;
   const first = new Int32Array(n + 1);
-  let steps = new Int32Array(Math.max(16, Math.min(n * 4, budget)));
-  let count = 0;
+  const list: SideList = { steps: new Int32Array(Math.max(16, Math.min(n * 4, budget))), count: 0, budget };
   // A closed outline's side may not come back round to where it started.
   const longest = Math.min(maxStep, closed ? n - 2 : n - 1);
+  const cone = new Float64Array(4);
   for (let i = 0; i < n; i++) {
-    first[i] = count;
-    const x0 = points[i * 2]!;
-    const y0 = points[i * 2 + 1]!;
-    let directions = 0;
-    // The cone of directions (from vertex i) that pass every square so far: lo … hi counter-clockwise.
-    let loX = 0;
-    let loY = 0;
-    let hiX = 0;
-    let hiY = 0;
-    let px = x0;
-    let py = y0;
-    for (let step = 1; step <= longest; step++) {
-      const k = i + step;
-      if (!closed && k >= n) break;
-      const w = k % n;
-      const x = points[w * 2]!;
-      const y = points[w * 2 + 1]!;
-      directions |= directionBit(x - px, y - py);
-      if (directions === 15) break;
-      px = x;
-      py = y;
-      const cx = x - x0;
-      const cy = y - y0;
-      // The chord to this vertex is a side if it passes the squares of the vertices between.
-      if (step === 1 || (cross(loX, loY, cx, cy) >= 0 && cross(cx, cy, hiX, hiY) >= 0)) {
-        if (count === steps.length) {
-          if (count >= budget) return undefined;
-          const grown = new Int32Array(Math.min(steps.length * 2, budget));
-          grown.set(steps);
-          steps = grown;
-        }
-        steps[count++] = step;
-      }
-      // The square of half-side 1/2 about the vertex, seen from vertex i: its extreme corners.
-      let aX = cx - 0.5;
-      let aY = cy - 0.5;
-      let bX = aX;
-      let bY = aY;
-      for (let corner = 1; corner < 4; corner++) {
-        const qx = cx + (corner & 1 ? 0.5 : -0.5);
-        const qy = cy + (corner & 2 ? 0.5 : -0.5);
-        if (cross(qx, qy, aX, aY) > 0) {
-          aX = qx;
-          aY = qy;
-        }
-        if (cross(bX, bY, qx, qy) > 0) {
-          bX = qx;
-          bY = qy;
-        }
-      }
-      if (step === 1) {
-        loX = aX;
-        loY = aY;
-        hiX = bX;
-        hiY = bY;
-      } else {
-        if (cross(loX, loY, aX, aY) > 0) {
-          loX = aX;
-          loY = aY;
-        }
-        if (cross(bX, bY, hiX, hiY) > 0) {
-          hiX = bX;
-          hiY = bY;
-        }
-        if (cross(loX, loY, hiX, hiY) < 0) break;
-      }
+    first[i] = list.count;
+    if (!sidesFrom(points, closed, longest, i, cone, list)) return undefined;
+  }
+  first[n] = list.count;
+  return { first, steps: list.steps.subarray(0, list.count) };
+}
+
+/** The sides found so far: steps[0 … count), grown by doubling up to the budget. */
+interface SideList {
+  steps: Int32Array;
+  count: number;
+  readonly budget: number;
+}
+
+/**
+ * Appends the sides from vertex i to the list (possibleSides), or false once the list is over
+ * its budget. `cone` is scratch: the directions (from vertex i) that pass every square so far,
+ * lo = (cone[0], cone[1]) … hi = (cone[2], cone[3]) counter-clockwise.
+ */
+function sidesFrom(points: Float64Array, closed: boolean, longest: number, i: number, cone: Float64Array, list: SideList): boolean {
+  const n = points.length / 2;
+  const x0 = points[i * 2]!;
+  const y0 = points[i * 2 + 1]!;
+  let directions = 0;
+  let px = x0;
+  let py = y0;
+  for (let step = 1; step <= longest; step++) {
+    const k = i + step;
+    if (!closed && k >= n) break;
+    const w = k % n;
+    const x = points[w * 2]!;
+    const y = points[w * 2 + 1]!;
+    directions |= directionBit(x - px, y - py);
+    if (directions === 15) break;
+    px = x;
+    py = y;
+    const cx = x - x0;
+    const cy = y - y0;
+    // The chord to this vertex is a side if it passes the squares of the vertices between.
+    if (step === 1 || (cross(cone[0]!, cone[1]!, cx, cy) >= 0 && cross(cx, cy, cone[2]!, cone[3]!) >= 0)) {
+      if (!pushSide(list, step)) return false;
+    }
+    if (!narrowCone(cone, cx, cy, step === 1)) break;
+  }
+  return true;
+}
+
+/** Appends a side's steps to the list, or false when it is full at its budget. */
+function pushSide(list: SideList, step: number): boolean {
+  if (list.count === list.steps.length) {
+    if (list.count >= list.budget) return false;
+    const grown = new Int32Array(Math.min(list.steps.length * 2, list.budget));
+    grown.set(list.steps);
+    list.steps = grown;
+  }
+  list.steps[list.count++] = step;
+  return true;
+}
+
+/**
+ * Narrows the cone (sidesFrom) to the directions that also pass the square of half-side 1/2
+ * about the vertex at (cx, cy) from vertex i — its extreme corners seen from there — or sets it
+ * to them when `first`. False when the cone is empty: no longer run from i is straight.
+ */
+function narrowCone(cone: Float64Array, cx: number, cy: number, first: boolean): boolean {
+  let aX = cx - 0.5;
+  let aY = cy - 0.5;
+  let bX = aX;
+  let bY = aY;
+  for (let corner = 1; corner < 4; corner++) {
+    const qx = cx + (corner & 1 ? 0.5 : -0.5);
+    const qy = cy + (corner & 2 ? 0.5 : -0.5);
+    if (cross(qx, qy, aX, aY) > 0) {
+      aX = qx;
+      aY = qy;
+    }
+    if (cross(bX, bY, qx, qy) > 0) {
+      bX = qx;
+      bY = qy;
     }
   }
-  first[n] = count;
-  return { first, steps: steps.subarray(0, count) };
+  if (first) {
+    cone[0] = aX;
+    cone[1] = aY;
+    cone[2] = bX;
+    cone[3] = bY;
+    return true;
+  }
+  if (cross(cone[0]!, cone[1]!, aX, aY) > 0) {
+    cone[0] = aX;
+    cone[1] = aY;
+  }
+  if (cross(bX, bY, cone[2]!, cone[3]!) > 0) {
+    cone[2] = bX;
+    cone[3] = bY;
+  }
+  return !(cross(cone[0]!, cone[1]!, cone[2]!, cone[3]!) < 0);
 }
 
 /** The longest side from vertex i (in steps). */

@@ -258,12 +258,32 @@ const THIN_STROKE_TOLERANCE = { clean: 8, noisy: 28 } as const;
 
 function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
   const pixelCount = width * height;
+  const hist = sampledHistogram(data, width, height, profile, noisy, spread);
+  const binLab = binColoursLab(hist);
+  const radius = noisy ? Math.max(MERGE_RADIUS[profile], NOISY_MERGE_RADIUS) : MERGE_RADIUS[profile];
+  const pinned = profile === 'flat' && !noisy ? distinctFlatBins(hist, data, width, height) : new Uint8Array(hist.bins.length);
+  const leaders = leaderClusters(binLab, pinned, radius ** 2);
+  const clusters = polishClusters(hist, binLab, leaders, pinned);
+  // Drop clusters too small to be a real colour of the picture; their pixels go to neighbours.
+  const minPopulation = Math.max(MIN_POPULATION_PX, pixelCount * (profile === 'photo' ? MIN_POPULATION_SHARE.photo : noisy ? MIN_POPULATION_SHARE.noisy : MIN_POPULATION_SHARE.clean));
+  const keep = keepClusters(clusters, (c) => !(clusters.count[c]! < minPopulation && clusters.count.length > 1));
+  const kept = keep.count.length > 0 ? keep : clusters;
+  const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
+  const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
+  return profile === 'photo' ? addUnexplainedColors(data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height, leaders.distinctFlatLab);
+}
+
+/** The histogram of flat pixels, or of every pixel when too few are flat (noise, dithering, photos). */
+function sampledHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Histogram {
   const flatTolerance = profile === 'photo' || noisy ? FLAT_SPREAD_GRAINY : FLAT_SPREAD_CLEAN;
-  let hist = buildHistogram(data, width, height, { keep: 'flat', spread, tolerance: flatTolerance });
+  const hist = buildHistogram(data, width, height, { keep: 'flat', spread, tolerance: flatTolerance });
   let sampled = 0;
   for (const bin of hist.bins) sampled += hist.count[bin]!;
-  // Too few flat pixels (noise, dithering, photos): fall back to all pixels.
-  if (sampled < pixelCount * MIN_FLAT_SAMPLE_SHARE) hist = buildHistogram(data, width, height, ALL_PIXELS);
+  return sampled < width * height * MIN_FLAT_SAMPLE_SHARE ? buildHistogram(data, width, height, ALL_PIXELS) : hist;
+}
+
+/** The Lab colour of each listed bin's mean (3 numbers per bin, in hist.bins' order). */
+function binColoursLab(hist: Histogram): Float64Array {
   const bins = hist.bins;
   const binLab = new Float64Array(bins.length * 3);
   for (let i = 0; i < bins.length; i++) {
@@ -271,17 +291,28 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     const n = hist.count[bin]!;
     rgbToLab(hist.sumR[bin]! / n, hist.sumG[bin]! / n, hist.sumB[bin]! / n, binLab, i * 3);
   }
-  const radius = noisy ? Math.max(MERGE_RADIUS[profile], NOISY_MERGE_RADIUS) : MERGE_RADIUS[profile];
-  const radiusSq = radius ** 2;
-  const pinned = profile === 'flat' && !noisy ? distinctFlatBins(hist, data, width, height) : new Uint8Array(bins.length);
-  // Leader clustering: the most populous bins found clusters, the rest join the nearest leader.
-  // A bin that is one exact colour over a large flat area (the artist's shadow tone beside the
-  // body colour) joins a leader only where a person could not tell the two apart: it is a colour
-  // of the picture, however close to its neighbour.
+  return binLab;
+}
+
+/** Leader clustering's answer: each bin's leader, the leaders' Lab colours and the distinct flat colours' (3 numbers each). */
+interface Leaders {
+  readonly assign: Int32Array;
+  readonly leaderLab: number[];
+  readonly distinctFlatLab: number[];
+}
+
+/**
+ * Leader clustering: the most populous bins found clusters, the rest join the nearest leader
+ * within radiusSq (Lab units²). A bin that is one exact colour over a large flat area (pinned:
+ * the artist's shadow tone beside the body colour) joins a leader only where a person could not
+ * tell the two apart: it is a colour of the picture, however close to its neighbour.
+ */
+function leaderClusters(binLab: Float64Array, pinned: Uint8Array, radiusSq: number): Leaders {
+  const count = binLab.length / 3;
   const leaderLab: number[] = [];
   const distinctFlatLab: number[] = [];
-  const assign = new Int32Array(bins.length);
-  for (let i = 0; i < bins.length; i++) {
+  const assign = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
     let best = -1;
     if (pinned[i]) distinctFlatLab.push(binLab[i * 3]!, binLab[i * 3 + 1]!, binLab[i * 3 + 2]!);
     let bestD = radiusSq;
@@ -300,10 +331,19 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     }
     assign[i] = best;
   }
-  let k = leaderLab.length / 3;
-  let centers = Float64Array.from(leaderLab);
-  // k-means polish over bins (weights = counts); empty clusters vanish. A distinct flat colour
-  // stays with its leader: a drifting centre must not hand it to a neighbouring colour.
+  return { assign, leaderLab, distinctFlatLab };
+}
+
+/**
+ * k-means polish over bins (weights = counts) from the leaders; empty clusters vanish. A distinct
+ * flat colour stays with its leader: a drifting centre must not hand it to a neighbouring colour.
+ * leaders.assign is reused (written over).
+ */
+function polishClusters(hist: Histogram, binLab: Float64Array, leaders: Leaders, pinned: Uint8Array): Clusters {
+  const { bins } = hist;
+  const assign = leaders.assign;
+  let k = leaders.leaderLab.length / 3;
+  let centers = Float64Array.from(leaders.leaderLab);
   let clusters = noClusters();
   for (let pass = 0; pass < 3; pass++) {
     if (pass > 0) {
@@ -314,13 +354,7 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
     for (let c = 0; c < clusters.count.length; c++) rgbToLab(clusters.r[c]!, clusters.g[c]!, clusters.b[c]!, centers, c * 3);
     k = clusters.count.length;
   }
-  // Drop clusters too small to be a real colour of the picture; their pixels go to neighbours.
-  const minPopulation = Math.max(MIN_POPULATION_PX, pixelCount * (profile === 'photo' ? MIN_POPULATION_SHARE.photo : noisy ? MIN_POPULATION_SHARE.noisy : MIN_POPULATION_SHARE.clean));
-  const keep = keepClusters(clusters, (c) => !(clusters.count[c]! < minPopulation && clusters.count.length > 1));
-  const kept = keep.count.length > 0 ? keep : clusters;
-  const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
-  const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
-  return profile === 'photo' ? addUnexplainedColors(data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height, distinctFlatLab);
+  return clusters;
 }
 
 /**

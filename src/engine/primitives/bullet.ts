@@ -26,10 +26,35 @@ const MIN_BULLET_BODY = 1;
 
 export function fitBullet(scratch: PolishScratch, p: Float64Array, q: Float64Array, box: Box | undefined, area: number, clockwise: boolean): PrimitiveFit | undefined {
   if (!box) return undefined;
-  const [bx, by, angle, w, h] = box;
+  const [, , , w, h] = box;
   if (!(w > 0 && h > 0)) return undefined;
-  // The straight side is where the area centroid leans: the round back holds less area than the
-  // box around it. Along the box axis with the larger (relative) lean.
+  const side = straightSide(p, box);
+  // Round loops touch the box side in one place and stop here, before the (costly) polish.
+  if (!coversStraightSide(p, side)) return undefined;
+  const v = polishBullet(scratch, q, side, area);
+  const b = Math.abs(v[3]!);
+  const depth = Math.abs(v[5]!);
+  if (b < 2 || depth < MIN_BULLET_DEPTH * b) return undefined;
+  // On v itself: bulletDistances takes the absolute values b, body and depth are.
+  const [meanError, maxError] = errors(scratch, p, bulletModel, v);
+  return { ...bulletPath(v, clockwise), meanError, maxError };
+}
+
+/** A first guess of the bullet's straight side: its middle (fx, fy), the axis angle theta away from it, the length along it and the half breadth. */
+interface StraightSide {
+  readonly fx: number;
+  readonly fy: number;
+  readonly theta: number;
+  readonly length: number;
+  readonly half: number;
+}
+
+/**
+ * The straight side is where the area centroid leans: the round back holds less area than the
+ * box around it. Along the box axis with the larger (relative) lean.
+ */
+function straightSide(p: Float64Array, box: Box): StraightSide {
+  const [bx, by, angle, w, h] = box;
   const [gx, gy] = areaCentroid(p);
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
@@ -47,11 +72,12 @@ export function fitBullet(scratch: PolishScratch, p: Float64Array, q: Float64Arr
     length = h;
     half = w / 2;
   }
-  const fx = bx - (length / 2) * Math.cos(theta);
-  const fy = by - (length / 2) * Math.sin(theta);
-  // The straight side runs along that box side: samples within a pixel or so of it must cover
-  // most of the breadth. Round loops touch the box side in one place and stop here, before the
-  // (costly) polish.
+  return { fx: bx - (length / 2) * Math.cos(theta), fy: by - (length / 2) * Math.sin(theta), theta, length, half };
+}
+
+/** Whether the samples within a pixel or so of the straight side cover most of the breadth (MIN_BULLET_STRAIGHT). */
+function coversStraightSide(p: Float64Array, side: StraightSide): boolean {
+  const { fx, fy, theta, length, half } = side;
   const ux = Math.cos(theta);
   const uy = Math.sin(theta);
   const near = Math.max(1.5, 0.02 * length);
@@ -65,21 +91,29 @@ export function fitBullet(scratch: PolishScratch, p: Float64Array, q: Float64Arr
     if (across < lo) lo = across;
     if (across > hi) hi = across;
   }
-  if (!(hi - lo >= MIN_BULLET_STRAIGHT * 2 * half)) return undefined;
+  return hi - lo >= MIN_BULLET_STRAIGHT * 2 * half;
+}
+
+/**
+ * The bullet polished from the straight side's guess, v = straight side's middle x, y, rotation,
+ * half breadth, body, depth; a body under MIN_BULLET_BODY is refitted as a pure "D".
+ */
+function polishBullet(scratch: PolishScratch, q: Float64Array, side: StraightSide, area: number): Float64Array {
+  const { fx, fy, theta, length, half } = side;
   // Box area minus the shape's: a half-ellipse back of depth e misses (2 − π/2)·e·half.
   const depth0 = Math.min(length, Math.max(MIN_BULLET_DEPTH * half, (2 * half * length - area) / (half * (2 - Math.PI / 2))));
-  let v = polish(scratch, q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), bulletModel, BULLET_STEPS, HOPELESS_RMS);
-  if (Math.abs(v[4]!) < MIN_BULLET_BODY) {
-    // No straight body: a pure "D" gets exactly its straight side and its back.
-    const s = polish(scratch, q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pureBulletModel, PURE_BULLET_STEPS);
-    v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
-  }
+  const v = polish(scratch, q, Float64Array.of(fx, fy, theta, half, length - depth0, depth0), bulletModel, BULLET_STEPS, HOPELESS_RMS);
+  if (Math.abs(v[4]!) >= MIN_BULLET_BODY) return v;
+  // No straight body: a pure "D" gets exactly its straight side and its back.
+  const s = polish(scratch, q, Float64Array.of(v[0]!, v[1]!, v[2]!, v[3]!, v[5]!), pureBulletModel, PURE_BULLET_STEPS);
+  return Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, 0, s[4]!);
+}
+
+/** The polished bullet v as a path (straight side, body, half-ellipse back) and its primitive. */
+function bulletPath(v: Float64Array, clockwise: boolean): Omit<PrimitiveFit, 'meanError' | 'maxError'> {
   const b = Math.abs(v[3]!);
   const body = Math.abs(v[4]!);
   const depth = Math.abs(v[5]!);
-  if (b < 2 || depth < MIN_BULLET_DEPTH * b) return undefined;
-  // On v itself: bulletDistances takes the absolute values b, body and depth are.
-  const [meanError, maxError] = errors(scratch, p, bulletModel, v);
   const deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
   const t = (deg * Math.PI) / 180;
   const c = Math.cos(t);
@@ -93,8 +127,6 @@ export function fitBullet(scratch: PolishScratch, p: Float64Array, q: Float64Arr
   return {
     ...emit(path, clockwise),
     primitive: { family: 'bullet', cx: ox + (width / 2) * c, cy: oy + (width / 2) * sn, rotationDeg: deg, width, height: 2 * b, depth },
-    meanError,
-    maxError,
   };
 }
 
@@ -130,6 +162,33 @@ function bulletDistances(fx: number, fy: number, angle: number, b: number, body:
   b = Math.abs(b);
   body = Math.abs(body);
   depth = Math.abs(depth);
+  // Two passes over the samples, each loop in a function of its own: the body box, then the back.
+  boxDistances(fx, fy, cos, sin, b, body, p, out);
+  withBackDistances(fx, fy, cos, sin, b, body, depth, p, out);
+}
+
+/**
+ * Signed distance of every sample to the bullet's body box (straight side of half length b at
+ * (fx, fy), `body` long along (cos, sin)) into out.
+ */
+function boxDistances(fx: number, fy: number, cos: number, sin: number, b: number, body: number, p: Float64Array, out: Float64Array): void {
+  const n = p.length / 2;
+  for (let i = 0; i < n; i++) {
+    const dx = p[i * 2]! - fx;
+    const dy = p[i * 2 + 1]! - fy;
+    const u = dx * cos + dy * sin;
+    const v = -dx * sin + dy * cos;
+    const qx = Math.abs(u - body / 2) - body / 2;
+    const qy = Math.abs(v) - b;
+    out[i] = hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0);
+  }
+}
+
+/**
+ * out (the box distances) made the bullet's: the union of the box and the back's whole ellipse
+ * (semi-axes depth along the axis, b across, centred at the body's end), cut behind the straight side.
+ */
+function withBackDistances(fx: number, fy: number, cos: number, sin: number, b: number, body: number, depth: number, p: Float64Array, out: Float64Array): void {
   // The ellipse is worked on in the first quadrant with semi-axes e0 ≥ e1 (a sample's
   // coordinates: y0 along e0, y1 along e1).
   const swap = depth < b;
@@ -141,9 +200,7 @@ function bulletDistances(fx: number, fy: number, angle: number, b: number, body:
     const dy = p[i * 2 + 1]! - fy;
     const u = dx * cos + dy * sin;
     const v = -dx * sin + dy * cos;
-    const qx = Math.abs(u - body / 2) - body / 2;
-    const qy = Math.abs(v) - b;
-    const box = hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0);
+    const box = out[i]!;
     // Behind the back's ellipse, its distance is at least the gap to it: the box decides (saves
     // the Newton solve for most of a long body's samples).
     const gap = body - depth - u;

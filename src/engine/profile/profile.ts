@@ -211,25 +211,9 @@ export function classifyImage(
   const tileRuns = new Int32Array(tilesX * tilesY);
   const tileOpaque = new Int32Array(tilesX * tilesY);
   const { runShare, grey, topLevelsShare } = countRuns(data, width, height, tilesX, tileRuns, tileOpaque);
-  // Per tile: grain (few exact runs among mostly opaque pixels) = a piece of photo; otherwise many
-  // edges that turn or slant, none of them anti-aliased = a piece of pixel art. Grain comes first:
-  // a photo's tile along a hard seam (a photo pasted on paper) has hard edges too.
-  const hardTiles = new Uint8Array(tilesX * tilesY);
-  const photoTiles = new Uint8Array(tilesX * tilesY);
-  for (let t = 0; t < hardTiles.length; t++) {
-    const grain = tileRuns[t]! < tileOpaque[t]! * PHOTO_TILE_RUNS_MAX && tileFlat[t]! < tileOpaque[t]! * PHOTO_TILE_FLAT_MAX;
-    if (tileOpaque[t]! * 2 >= tileArea(t, tilesX, width, height) && grain) photoTiles[t] = 1;
-    else if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
-  }
+  const { hardTiles, photoTiles } = tileKinds(tileRuns, tileOpaque, tileFlat, tileContrast, tileBlends, tilesX, width, height);
   const rampTiles = rampTileShare(data, width, height, spread);
-  let judged = 0;
-  let antiAliased = 0;
-  for (let t = 0; t < tileContrast.length; t++) {
-    if (tileContrast[t]! < HARD_TILE_MIN_EDGES) continue;
-    judged++;
-    if (tileBlends[t]! >= tileContrast[t]! * AA_TILE_BLEND_RATIO) antiAliased++;
-  }
-  const antiAliasedTiles = judged === 0 ? 0 : antiAliased / judged;
+  const antiAliasedTiles = antiAliasedTileShare(tileContrast, tileBlends);
   const histogram = toneHistogram(data, width * height);
   const tones = twoTones(data, width * height, histogram);
   const ink = inkOnPaper(data, width, height, histogram);
@@ -447,6 +431,97 @@ function rampTileShare(data: Uint8Array | Uint8ClampedArray, width: number, heig
 }
 
 /**
+ * Per tile: grain (few exact runs among mostly opaque pixels) = a piece of photo; otherwise many
+ * edges that turn or slant, none of them anti-aliased = a piece of pixel art. Grain comes first:
+ * a photo's tile along a hard seam (a photo pasted on paper) has hard edges too.
+ */
+function tileKinds(
+  tileRuns: Int32Array,
+  tileOpaque: Int32Array,
+  tileFlat: Int32Array,
+  tileContrast: Int32Array,
+  tileBlends: Int32Array,
+  tilesX: number,
+  width: number,
+  height: number,
+): { hardTiles: Uint8Array; photoTiles: Uint8Array } {
+  const hardTiles = new Uint8Array(tileRuns.length);
+  const photoTiles = new Uint8Array(tileRuns.length);
+  for (let t = 0; t < hardTiles.length; t++) {
+    const grain = tileRuns[t]! < tileOpaque[t]! * PHOTO_TILE_RUNS_MAX && tileFlat[t]! < tileOpaque[t]! * PHOTO_TILE_FLAT_MAX;
+    if (tileOpaque[t]! * 2 >= tileArea(t, tilesX, width, height) && grain) photoTiles[t] = 1;
+    else if (tileContrast[t]! >= HARD_TILE_MIN_EDGES && tileBlends[t]! <= tileContrast[t]! * HARD_TILE_MAX_BLEND_RATIO) hardTiles[t] = 1;
+  }
+  return { hardTiles, photoTiles };
+}
+
+/** The share of tiles with enough edges to judge whose edges are mostly blends (anti-aliased). */
+function antiAliasedTileShare(tileContrast: Int32Array, tileBlends: Int32Array): number {
+  let judged = 0;
+  let antiAliased = 0;
+  for (let t = 0; t < tileContrast.length; t++) {
+    if (tileContrast[t]! < HARD_TILE_MIN_EDGES) continue;
+    judged++;
+    if (tileBlends[t]! >= tileContrast[t]! * AA_TILE_BLEND_RATIO) antiAliased++;
+  }
+  return judged === 0 ? 0 : antiAliased / judged;
+}
+
+/**
+ * A translucent pixel between an opaque and a transparent one is anti-aliasing done in the alpha
+ * channel (logos exported on transparency): counted like a colour blend, across x and across y.
+ * Returns the contrast pairs (bits 0–1) and blends (bits 2–3) it makes, 0–2 each.
+ */
+function alphaEdgePairs(data: Uint8Array | Uint8ClampedArray, o: number, x: number, y: number, width: number, height: number): number {
+  let contrast = 0;
+  let blends = 0;
+  if (x > 0 && x < width - 1) {
+    const r = alphaBlendTest(data, o, o - 4, o + 4);
+    contrast += r & 1;
+    blends += r >> 1;
+  }
+  if (y > 0 && y < height - 1) {
+    const r = alphaBlendTest(data, o, o - width * 4, o + width * 4);
+    contrast += r & 1;
+    blends += r >> 1;
+  }
+  return contrast | (blends << 2);
+}
+
+/**
+ * The opaque pixel at byte o between its neighbours across x and across y (blendTest), per tile
+ * into tileContrast and tileBlends. Returns the contrast pairs (bits 0–1), blends (bits 2–3) and
+ * hairline blends (bits 4–5) it makes, 0–2 each.
+ * A straight edge along the lattice (a vertical edge for the horizontal test) looks the same in
+ * aliased and anti-aliased art: only edges that turn or slant tell them apart, and counting the
+ * straight ones would let a logo's long straight sides outvote its curves.
+ */
+function colourEdgePairs(data: Uint8Array | Uint8ClampedArray, o: number, x: number, y: number, width: number, height: number, tile: number, tileContrast: Int32Array, tileBlends: Int32Array): number {
+  const row = width * 4;
+  let contrast = 0;
+  let blends = 0;
+  let hairlines = 0;
+  if (x > 0 && x < width - 1 && !(y > 0 && y < height - 1 && straightRun(data, o, row) && straightRun(data, o - 4, row) && straightRun(data, o + 4, row))) {
+    const r = blendTest(data, o, o - 4, o + 4);
+    contrast += r & 1;
+    blends += (r >> 1) & 1;
+    hairlines += r >> 2;
+    tileContrast[tile]! += r & 1;
+    // A tile's hairline blends make its edges as soft as anti-aliasing does.
+    tileBlends[tile]! += ((r >> 1) | (r >> 2)) & 1;
+  }
+  if (y > 0 && y < height - 1 && !(x > 0 && x < width - 1 && straightRun(data, o, 4) && straightRun(data, o - row, 4) && straightRun(data, o + row, 4))) {
+    const r = blendTest(data, o, o - width * 4, o + width * 4);
+    contrast += r & 1;
+    blends += (r >> 1) & 1;
+    hairlines += r >> 2;
+    tileContrast[tile]! += r & 1;
+    tileBlends[tile]! += ((r >> 1) | (r >> 2)) & 1;
+  }
+  return contrast | (blends << 2) | (hairlines << 4);
+}
+
+/**
  * classifyImage's pixel loop: high-contrast neighbour pairs that turn or slant (contrastPairs),
  * those of them that are blends, those that are hairline blends, and flat opaque pixels; per tile into tileContrast, tileBlends and
  * tileFlat.
@@ -469,26 +544,17 @@ function countEdgePairs(
     const tileRow = (y >> TILE_SHIFT) * tilesX;
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
-      // A shift, not a division per pixel (the tile is only read for a blend, but a division sat
-      // on the loop's critical path for every pixel).
-      const tile = tileRow + (x >> TILE_SHIFT);
       if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
-        // A translucent pixel between an opaque and a transparent one is anti-aliasing done in
-        // the alpha channel (logos exported on transparency): count it like a colour blend.
         if (data[o + 3]! > 0) {
-          if (x > 0 && x < width - 1) {
-            const r = alphaBlendTest(data, o, o - 4, o + 4);
-            contrastPairs += r & 1;
-            blends += r >> 1;
-          }
-          if (y > 0 && y < height - 1) {
-            const r = alphaBlendTest(data, o, o - width * 4, o + width * 4);
-            contrastPairs += r & 1;
-            blends += r >> 1;
-          }
+          const counts = alphaEdgePairs(data, o, x, y, width, height);
+          contrastPairs += counts & 3;
+          blends += counts >> 2;
         }
         continue;
       }
+      // A shift, not a division per pixel (the tile is only read for a blend, but a division sat
+      // on the loop's critical path for every pixel).
+      const tile = tileRow + (x >> TILE_SHIFT);
       if (spread[y * width + x]! <= 6) {
         flat++;
         tileFlat[tile]!++;
@@ -496,27 +562,10 @@ function countEdgePairs(
       // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
       // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
       if (spread[y * width + x]! < 24) continue;
-      // A straight edge along the lattice (a vertical edge for the horizontal test) looks the
-      // same in aliased and anti-aliased art: only edges that turn or slant tell them apart, and
-      // counting the straight ones would let a logo's long straight sides outvote its curves.
-      const row = width * 4;
-      if (x > 0 && x < width - 1 && !(y > 0 && y < height - 1 && straightRun(data, o, row) && straightRun(data, o - 4, row) && straightRun(data, o + 4, row))) {
-        const r = blendTest(data, o, o - 4, o + 4);
-        contrastPairs += r & 1;
-        blends += (r >> 1) & 1;
-        hairlines += r >> 2;
-        tileContrast[tile]! += r & 1;
-        // A tile's hairline blends make its edges as soft as anti-aliasing does.
-        tileBlends[tile]! += ((r >> 1) | (r >> 2)) & 1;
-      }
-      if (y > 0 && y < height - 1 && !(x > 0 && x < width - 1 && straightRun(data, o, 4) && straightRun(data, o - row, 4) && straightRun(data, o + row, 4))) {
-        const r = blendTest(data, o, o - width * 4, o + width * 4);
-        contrastPairs += r & 1;
-        blends += (r >> 1) & 1;
-        hairlines += r >> 2;
-        tileContrast[tile]! += r & 1;
-        tileBlends[tile]! += ((r >> 1) | (r >> 2)) & 1;
-      }
+      const counts = colourEdgePairs(data, o, x, y, width, height, tile, tileContrast, tileBlends);
+      contrastPairs += counts & 3;
+      blends += (counts >> 2) & 3;
+      hairlines += counts >> 4;
     }
   }
   return { contrastPairs, blends, hairlines, flat };

@@ -175,79 +175,130 @@ export function despeckle(
   const { count, regionOf, labelOf } = regions;
   const floorArea = floor && floor.minAreaPx > minAreaPx ? floor.minAreaPx : 0;
   if ((minAreaPx <= 1 && floorArea <= 1 && crumbMaxAreaPx <= 1) || count === 0) return regions;
-  const area = Int32Array.from(regions.area);
   // Each whole-picture loop lives in a helper of its own: V8 compiles a long function again for
   // each hot loop it reaches, and deoptimises on code after a loop that had not run yet.
   const minAreaOf = floorArea > 0 ? regionFloors(firstPixels(regionOf, count), width, minAreaPx, floor!.tiles, floorArea) : undefined;
-  // Only the specks' pixels are ever scanned (a region merged into a speck was a speck itself):
-  // the large regions, most of the picture, are not listed.
+  const merge = newSpeckMerge(regions, minAreaOf, minAreaPx, crumbMaxAreaPx);
+  for (const r of smallestFirst(merge.isSmall, merge.area)) {
+    const speckArea = minAreaOf ? minAreaOf[r]! : minAreaPx;
+    if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= Math.max(speckArea, crumbMaxAreaPx)) continue;
+    merge.neighbourCount = tallySpeckNeighbours(merge, r, regionOf, width, height);
+    // Above the speck area only an edge crumb goes: a sliver between two or more regions (the
+    // anti-aliasing of their edge taken for a colour), not an island (a dot, an eye's highlight).
+    if (merge.area[r]! >= speckArea && merge.neighbourCount < 2) continue;
+    mergeInto(merge, r, nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab));
+  }
+  return findRegions(mergedLabels(regionOf, labelOf, merge.parent, owned ? regionOf : new Int32Array(regionOf.length)), width, height, links, true);
+}
+
+/**
+ * Despeckle's state: the regions' areas as merged so far and the union-find of merges; the small
+ * regions' pixels (only the specks' pixels are ever scanned: a region merged into a speck was a
+ * speck itself, and the large regions, most of the picture, are not listed); and the tally of
+ * the current speck's neighbouring roots.
+ */
+interface SpeckMerge {
+  readonly area: Int32Array;
+  /** The region each was merged into (itself: a root; −1: dropped). */
+  readonly parent: Int32Array;
+  /** Members of a merged region form a linked list so its whole pixel set can be scanned. */
+  readonly nextMember: Int32Array;
+  readonly lastMember: Int32Array;
+  readonly isSmall: Uint8Array;
+  /** Region r's pixels are pixels[start[r] … start[r + 1]) (small regions only). */
+  readonly start: Int32Array;
+  readonly pixels: Int32Array;
+  /**
+   * Border length shared with each neighbouring root, and those roots in first-seen order (a
+   * typed-array tally instead of a Map: it visits every pixel of every small region).
+   */
+  readonly sharedLength: Int32Array;
+  readonly neighbours: Int32Array;
+  neighbourCount: number;
+}
+
+function newSpeckMerge(regions: Regions, minAreaOf: Float64Array | undefined, minAreaPx: number, crumbMaxAreaPx: number): SpeckMerge {
+  const { count, regionOf } = regions;
+  const area = Int32Array.from(regions.area);
   const isSmall = new Uint8Array(count);
   for (let r = 0; r < count; r++) if (area[r]! < Math.max(minAreaOf ? minAreaOf[r]! : minAreaPx, crumbMaxAreaPx)) isSmall[r] = 1;
   const { start, pixels } = pixelsByRegion(regionOf, count, isSmall);
   const parent = new Int32Array(count);
   for (let r = 0; r < count; r++) parent[r] = r;
-  // Members of a merged region form a linked list so its whole pixel set can be scanned.
-  const nextMember = new Int32Array(count).fill(-1);
   const lastMember = new Int32Array(count);
   for (let r = 0; r < count; r++) lastMember[r] = r;
+  const nextMember = new Int32Array(count).fill(-1);
+  return { area, parent, nextMember, lastMember, isSmall, start, pixels, sharedLength: new Int32Array(count), neighbours: new Int32Array(count), neighbourCount: 0 };
+}
 
-  // Small regions, smallest first (ties by index).
+/** The small regions, smallest first (ties by index). */
+function smallestFirst(isSmall: Uint8Array, area: Int32Array): number[] {
   const small: number[] = [];
-  for (let r = 0; r < count; r++) if (isSmall[r] === 1) small.push(r);
+  for (let r = 0; r < isSmall.length; r++) if (isSmall[r] === 1) small.push(r);
   sortIndicesByKey(small, area, false);
-  // Border length shared with each neighbouring root, and those roots in first-seen order (a
-  // typed-array tally instead of a Map: this loop visits every pixel of every small region).
-  const sharedLength = new Int32Array(count);
-  const neighbours = new Int32Array(count);
-  let neighbourCount = 0;
-  for (const r of small) {
-    const speckArea = minAreaOf ? minAreaOf[r]! : minAreaPx;
-    if (findRegionRoot(parent, r) !== r || area[r]! >= Math.max(speckArea, crumbMaxAreaPx)) continue;
-    for (let k = 0; k < neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
-    neighbourCount = 0;
-    for (let m = r; m >= 0; m = nextMember[m]!) {
-      for (let p = start[m]!; p < start[m + 1]!; p++) {
-        const i = pixels[p]!;
-        const x = i % width;
-        const y = (i - x) / width;
-        if (x > 0) neighbourCount = tallyNeighbour(regionOf[i - 1]!, parent, r, sharedLength, neighbours, neighbourCount);
-        if (x < width - 1) neighbourCount = tallyNeighbour(regionOf[i + 1]!, parent, r, sharedLength, neighbours, neighbourCount);
-        if (y > 0) neighbourCount = tallyNeighbour(regionOf[i - width]!, parent, r, sharedLength, neighbours, neighbourCount);
-        if (y < height - 1) neighbourCount = tallyNeighbour(regionOf[i + width]!, parent, r, sharedLength, neighbours, neighbourCount);
-      }
-    }
-    // Above the speck area only an edge crumb goes: a sliver between two or more regions (the
-    // anti-aliasing of their edge taken for a colour), not an island (a dot, an eye's highlight).
-    if (area[r]! >= speckArea && neighbourCount < 2) continue;
-    let best = -1;
-    let bestDistance = Infinity;
-    let bestShared = -1;
-    const own = labelOf[r]!;
-    for (let k = 0; k < neighbourCount; k++) {
-      const neighbour = neighbours[k]!;
-      const length = sharedLength[neighbour]!;
-      const l = labelOf[neighbour]!;
-      const d =
-        (labelLab[own * 3]! - labelLab[l * 3]!) ** 2 +
-        (labelLab[own * 3 + 1]! - labelLab[l * 3 + 1]!) ** 2 +
-        (labelLab[own * 3 + 2]! - labelLab[l * 3 + 2]!) ** 2;
-      if (d < bestDistance - 1e-9 || (Math.abs(d - bestDistance) <= 1e-9 && (length > bestShared || (length === bestShared && neighbour < best)))) {
-        best = neighbour;
-        bestDistance = d;
-        bestShared = length;
-      }
-    }
-    if (best < 0) {
-      parent[r] = -1; // only transparent around it: the speck is discarded
-      continue;
-    }
-    parent[r] = best;
-    area[best]! += area[r]!;
-    nextMember[lastMember[best]!] = r;
-    lastMember[best] = lastMember[r]!;
-  }
+  return small;
+}
 
-  return findRegions(mergedLabels(regionOf, labelOf, parent, owned ? regionOf : new Int32Array(regionOf.length)), width, height, links, true);
+/**
+ * The roots bordering root r's pixels (all its members'), with the border length shared with
+ * each, into merge.neighbours and merge.sharedLength (the last speck's tally cleared first);
+ * returns their count.
+ */
+function tallySpeckNeighbours(merge: SpeckMerge, r: number, regionOf: Int32Array, width: number, height: number): number {
+  const { parent, nextMember, start, pixels, sharedLength, neighbours } = merge;
+  for (let k = 0; k < merge.neighbourCount; k++) sharedLength[neighbours[k]!] = 0;
+  let neighbourCount = 0;
+  for (let m = r; m >= 0; m = nextMember[m]!) {
+    for (let p = start[m]!; p < start[m + 1]!; p++) {
+      const i = pixels[p]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      if (x > 0) neighbourCount = tallyNeighbour(regionOf[i - 1]!, parent, r, sharedLength, neighbours, neighbourCount);
+      if (x < width - 1) neighbourCount = tallyNeighbour(regionOf[i + 1]!, parent, r, sharedLength, neighbours, neighbourCount);
+      if (y > 0) neighbourCount = tallyNeighbour(regionOf[i - width]!, parent, r, sharedLength, neighbours, neighbourCount);
+      if (y < height - 1) neighbourCount = tallyNeighbour(regionOf[i + width]!, parent, r, sharedLength, neighbours, neighbourCount);
+    }
+  }
+  return neighbourCount;
+}
+
+/**
+ * The tallied neighbour nearest in Lab to label `own` (ties within 1e-9: the longest shared
+ * border, then the lowest index), or −1 when there is none.
+ */
+function nearestNeighbour(merge: SpeckMerge, own: number, labelOf: Int32Array, labelLab: Float64Array): number {
+  const { sharedLength, neighbours, neighbourCount } = merge;
+  let best = -1;
+  let bestDistance = Infinity;
+  let bestShared = -1;
+  for (let k = 0; k < neighbourCount; k++) {
+    const neighbour = neighbours[k]!;
+    const length = sharedLength[neighbour]!;
+    const l = labelOf[neighbour]!;
+    const d =
+      (labelLab[own * 3]! - labelLab[l * 3]!) ** 2 +
+      (labelLab[own * 3 + 1]! - labelLab[l * 3 + 1]!) ** 2 +
+      (labelLab[own * 3 + 2]! - labelLab[l * 3 + 2]!) ** 2;
+    if (d < bestDistance - 1e-9 || (Math.abs(d - bestDistance) <= 1e-9 && (length > bestShared || (length === bestShared && neighbour < best)))) {
+      best = neighbour;
+      bestDistance = d;
+      bestShared = length;
+    }
+  }
+  return best;
+}
+
+/** Merges root r into root best (its area and members), or drops it when best < 0 (only transparency around it). */
+function mergeInto(merge: SpeckMerge, r: number, best: number): void {
+  const { parent, area, nextMember, lastMember } = merge;
+  if (best < 0) {
+    parent[r] = -1;
+    return;
+  }
+  parent[r] = best;
+  area[best]! += area[r]!;
+  nextMember[lastMember[best]!] = r;
+  lastMember[best] = lastMember[r]!;
 }
 
 /** Each region's first pixel in raster order (−1 for a region without pixels). */
