@@ -20,11 +20,6 @@ const MAX_BODY_LINES = 60;
 
 /** `file: name` → why it may still be longer. */
 const ALLOWED: Record<string, string> = {
-  'src/engine/shading/shaded-regions.ts: applyShading': 'shading stage: being split by the shading helper (issue 40)',
-  'src/engine/shading/shaded-regions.ts: cutBands': 'shading stage: being split by the shading helper (issue 40)',
-  'src/engine/shading/ramp-geometry.ts: computeInBinError': 'shading stage: being split by the shading helper (issue 40)',
-  'src/engine/shading/shading.ts: absorbSpecks': 'shading stage: being split by the shading helper (issue 40)',
-  'src/engine/shading/smooth-split.ts: accumulate': 'shading stage: being split by the shading helper (issue 40)',
   'src/engine/strokes/centerline.ts: assemblePaths': 'strokes stage: being split by the strokes helper (issue 40)',
   'src/engine/strokes/skeleton.ts: traceEdges': 'strokes stage: being split by the strokes helper (issue 40)',
   'src/engine/strokes/skeleton.ts: mergeJunctions': 'strokes stage: being split by the strokes helper (issue 40)',
