@@ -7,6 +7,12 @@
  * fields, the number of jobs. Out: one file per traced input, progress on stderr (a bar rewritten
  * in place on a terminal, one line per image otherwise, nothing with --quiet) and a summary; the
  * result lists what failed with the API error code and message. A bad file never stops the others.
+ *
+ * Keeping every thread busy to the end: the threads start loading before the inputs are weighed;
+ * with several threads the largest files go first, and each thread has one input read and waiting
+ * in the pool's shared queue while its current one is traced, so reads and the atomic writes (an
+ * fsync each) happen off the threads' time. Decoding runs in the trace threads. Each output's
+ * bytes depend on its input alone, never on the order or the number of threads.
  */
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -143,24 +149,31 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const remote = options.remote;
   const jobs = Math.max(1, Math.min(options.jobs ?? (remote ? 5 : availableParallelism()), Math.max(1, items.length)));
   if (!remote && jobs >= availableParallelism()) compileOnWorkerThreads();
+  // The threads load their bundle while the inputs are weighed below: warm before the first image.
   const pool = remote ? undefined : createTracePool({ entry: options.traceThread, size: jobs, heapMb: DEFAULT_THREAD_MEMORY_MB });
+  const clock = batchClock();
+  void pool?.ready().then(() => clock.mark('threadsReady'), () => undefined);
   const progress = progressReporter(items.length, options);
   const done: BatchItem[] = [];
   const failed: BatchFailure[] = [];
+  // With several threads: largest inputs first and one input waiting per thread (see below). One
+  // thread keeps the input order, and its progress lines stay in that order.
+  const overlap = !remote && jobs > 1;
+  const queue = overlap ? await largestFirst(items) : items;
   let next = 0;
   const fields = options.fields.map(([k, v]) => [k, v] as [string, string]);
-  const worker = async (): Promise<void> => {
+  const feeder = async (): Promise<void> => {
     const client = remote?.client();
-    while (next < items.length) {
-      const item = items[next++]!;
+    while (next < queue.length) {
+      const item = queue[next++]!;
       const t0 = Date.now();
       try {
-        const bytes = await readInput(item.input);
+        const bytes = await clock.time('read', readInput(item.input));
         const body = client
           ? (await client.vectorize({ image: bytes, filename: basename(item.input) }, fields)).body
-          : (await pool!.run({ source: { kind: 'image', bytes, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false })).body;
+          : (await clock.time('trace', pool!.run({ source: { kind: 'image', bytes, fields }, outputFields: fields, preview: false, watermark: 'none', keepTrace: false }))).body;
         // Never through a link someone left in the folder: the link is replaced, its target untouched.
-        await writeFileAtomically(item.output, body, undefined, { followSymlink: false });
+        await clock.time('write', writeFileAtomically(item.output, body, undefined, { followSymlink: false }));
         done.push(item);
         progress.finished(item, Date.now() - t0);
       } catch (error) {
@@ -170,16 +183,63 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       }
     }
   };
+  // Two feeders per thread: while one writes its result and reads its next input, the other's job
+  // already waits in the pool's queue, which hands it to whichever thread frees first.
+  const feeders = overlap ? FEEDERS_PER_THREAD * jobs : jobs;
   try {
-    await Promise.all(Array.from({ length: jobs }, worker));
+    await Promise.all(Array.from({ length: feeders }, feeder));
   } finally {
     await pool?.close();
   }
+  clock.mark('wall');
   progress.end();
+  if (process.env['TRACELAB_TIMINGS'] === '1') options.writeStderr(`tracelab-batch-timings ${JSON.stringify(clock.summary())}\n`);
   const order = new Map(items.map((item, i) => [item.input, i]));
   done.sort((a, b) => order.get(a.input)! - order.get(b.input)!);
   failed.sort((a, b) => order.get(a.input)! - order.get(b.input)!);
   return { done, failed, renamed, seconds: (Date.now() - started) / 1000 };
+}
+
+/** Inputs in flight per trace thread: one traced, one read and waiting (see runBatch). */
+const FEEDERS_PER_THREAD = 2;
+
+/**
+ * The order inputs are handed out: largest file first (a big picture started last would leave the
+ * other threads idle at the end), input order among equal sizes. A path that cannot be read
+ * counts as empty: it fails at once wherever it sits. Outputs do not depend on the order.
+ */
+export async function largestFirst(items: readonly BatchItem[]): Promise<BatchItem[]> {
+  const sizes = await Promise.all(items.map((item) => stat(item.input).then((info) => info.size, () => 0)));
+  const order = items.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+  return order.map((i) => items[i]!);
+}
+
+/**
+ * TRACELAB_TIMINGS=1: where a batch's time went, as one `tracelab-batch-timings {...}` line on
+ * stderr — milliseconds from the start to the threads' being loaded (threadsReadyMs) and to the
+ * end (wallMs), and the summed milliseconds of reads, of thread jobs (queue wait included) and of
+ * writes.
+ */
+function batchClock() {
+  const started = performance.now();
+  const marks: Record<string, number> = {};
+  const sums: Record<string, number> = { readMs: 0, traceMs: 0, writeMs: 0 };
+  return {
+    mark(name: string): void {
+      marks[`${name}Ms`] ??= Math.round(performance.now() - started);
+    },
+    async time<T>(phase: 'read' | 'trace' | 'write', work: Promise<T>): Promise<T> {
+      const t0 = performance.now();
+      try {
+        return await work;
+      } finally {
+        sums[`${phase}Ms`]! += performance.now() - t0;
+      }
+    },
+    summary(): Record<string, number> {
+      return { ...marks, ...Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, Math.round(v)])) };
+    },
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { largestFirst } from '../../src/cli/batch.js';
 import { encodePng, encodeJpeg, encodeWebp } from '../helpers/encode.js';
 import { disc, drawShape, rect } from '../helpers/raster.js';
 
@@ -91,6 +92,31 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     expect(readFileSync(join(dir, 'single.svg')).equals(readFileSync(join(dir, 'one', 'pic3.svg')))).toBe(true);
   });
 
+  it('gives every file the same bytes whatever the order of the inputs, with 1 or 2 jobs (issue 42 item 1)', () => {
+    const inputs = ['in/pic0.png', 'in/pic1.png', 'in/pic2.png', 'in/pic3.png', 'in/pic4.png', 'in/pic0.jpg'];
+    expect(tracelab(['vectorize', ...inputs, '--out-dir', 'forward-1', '--jobs', '1', '--quiet']).status).toBe(0);
+    expect(tracelab(['vectorize', ...[...inputs].reverse(), '--out-dir', 'reversed-2', '--jobs', '2', '--quiet']).status).toBe(0);
+    const names = readdirSync(join(dir, 'forward-1')).sort();
+    expect(names).toHaveLength(6);
+    expect(readdirSync(join(dir, 'reversed-2')).sort()).toEqual(names);
+    for (const name of names) expect(readFileSync(join(dir, 'reversed-2', name)).equals(readFileSync(join(dir, 'forward-1', name))), name).toBe(true);
+  });
+
+  it('TRACELAB_TIMINGS=1 prints where the batch time went: threads loaded, wall, reads, thread jobs, writes (issue 42 item 1)', () => {
+    const r = spawnSync(process.execPath, [bin, 'vectorize', 'in/pic1.png', 'in/pic2.png', '--out-dir', 'timed', '--jobs', '2', '--quiet'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, TRACELAB_TIMINGS: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('tracelab-batch-timings '));
+    const timings = JSON.parse(line!.slice('tracelab-batch-timings '.length)) as Record<string, number>;
+    expect(Object.keys(timings).sort()).toEqual(['readMs', 'threadsReadyMs', 'traceMs', 'wallMs', 'writeMs']);
+    for (const ms of Object.values(timings)) expect(Number.isInteger(ms) && ms >= 0).toBe(true);
+    expect(timings.threadsReadyMs!).toBeLessThanOrEqual(timings.wallMs!);
+  });
+
   it('off a terminal prints one plain progress line per image, in done/total order', () => {
     const r = tracelab(['vectorize', 'in/pic1.png', 'in/pic2.png', 'in/broken.png', '--out-dir', 'lines', '--jobs', '1']);
     const progress = r.stderr.split('\n').filter((l) => /^tracelab: \[\d+\/3\]/.test(l));
@@ -145,6 +171,24 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('error 1019');
     expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+});
+
+describe('issue 42: the order a batch hands its inputs out', () => {
+  it('largest file first, equal sizes in input order, a path that cannot be read counted as empty', async () => {
+    const folder = join(dir, 'sizes');
+    mkdirSync(folder, { recursive: true });
+    const sized = (name: string, bytes: number) => {
+      writeFileSync(join(folder, name), Buffer.alloc(bytes, 1));
+      return { input: join(folder, name), output: join(folder, `${name}.svg`) };
+    };
+    const small = sized('small.png', 10);
+    const big = sized('big.png', 300);
+    const missing = { input: join(folder, 'missing.png'), output: join(folder, 'missing.svg') };
+    const mediumA = sized('medium-a.png', 100);
+    const mediumB = sized('medium-b.png', 100);
+    const order = await largestFirst([small, missing, mediumA, big, mediumB]);
+    expect(order.map((item) => item.input)).toEqual([big, mediumA, mediumB, small, missing].map((item) => item.input));
   });
 });
 

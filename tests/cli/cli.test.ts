@@ -157,6 +157,17 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     expect(bad.stderr).toMatch(/^tracelab: error 1019: tracelab\.profile /);
   });
 
+  it('TRACELAB_TIMINGS=1 prints the process phases (start-up, loading, read, trace call, output file) before the stages (issue 42 item 2)', () => {
+    writeFileSync(join(dir, 'phases.png'), readFileSync(join(root, 'public', 'samples', 'lineart.png')));
+    const r = spawnSync(process.execPath, [bin, 'vectorize', 'phases.png', '-o', 'phases.svg'], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, TRACELAB_TIMINGS: '1' } });
+    expect(r.status, r.stderr).toBe(0);
+    const timings = JSON.parse(/tracelab-timings (\{.*\})/.exec(r.stderr)![1]!) as Record<string, number>;
+    expect(Object.keys(timings).slice(0, 5)).toEqual(['startup', 'load', 'read', 'run', 'output']);
+    for (const stage of ['decode', 'trace', 'write']) expect(timings[stage]).toBeGreaterThan(0);
+    // The trace call holds decode, the engine and the writer.
+    expect(timings.run!).toBeGreaterThanOrEqual(timings.trace!);
+  });
+
   it("README's quick-start command runs as written, on a file that ships with the project", () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
