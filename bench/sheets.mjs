@@ -129,10 +129,14 @@ export function sheetSvg(title, input, cells) {
     }
     const uri = dataUri('image/svg+xml', cell.svg);
     parts.push(`<rect x="${x - 1}" y="${viewY - 1}" width="${dw + 2}" height="${dh + 2}" fill="none" stroke="#ddd"/>`,
-      `<image x="${x}" y="${viewY}" width="${dw}" height="${dh}" preserveAspectRatio="none" href="${uri}"/>`,
-      `<rect x="${x + cell.worst.x * scale}" y="${viewY + cell.worst.y * scale}" width="${cell.worst.size * scale}" height="${cell.worst.size * scale}" fill="none" stroke="#e00" stroke-width="1.5"/>`);
+      `<image x="${x}" y="${viewY}" width="${dw}" height="${dh}" preserveAspectRatio="none" href="${uri}"/>`);
     text(x, figuresY, `SSIM ${cell.ssim.toFixed(4)} · ${kbText(cell.gzip)} gz · ${cell.paths} paths`, 12);
-    text(x, cropY - 6, cell.worst.score > 0 ? `worst at ${cell.worst.x},${cell.worst.y}` : 'no difference', 11);
+    if (cell.worst.score === 0) {
+      text(x, cropY - 6, 'no difference', 11);
+      return;
+    }
+    parts.push(`<rect x="${x + cell.worst.x * scale}" y="${viewY + cell.worst.y * scale}" width="${cell.worst.size * scale}" height="${cell.worst.size * scale}" fill="none" stroke="#e00" stroke-width="1.5"/>`);
+    text(x, cropY - 6, `worst at ${cell.worst.x},${cell.worst.y}`, 11);
     zoomed(inputUri, cell.worst, x, cropY, true);
     zoomed(uri, cell.worst, x + zoomPx + 6, cropY, false);
   });
