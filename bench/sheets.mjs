@@ -9,8 +9,8 @@
  *
  * In: a corpus folder (TRACELAB_CORPUS, default bench/validation/out) and its manifest; options
  * `--kind K[,K]`, `--only ID[,ID]` (image ids or file names), `--out DIR`.
- * Out: DIR/<kind>/<image>.png (default bench/out/sheets, git-ignored) and DIR/index.md (one line
- * per image with the figures).
+ * Out: DIR/<kind>/<image>.png (default bench/out/sheets, git-ignored) and DIR/<kind>/index.md (one
+ * line per image and column with its figures).
  * Algorithm: Tracelab traces in this process through the CLI's own pipeline (as tracelab-facts.mjs
  * does), VTracer through its native binding with the bench's config; every SVG is rendered with
  * resvg at the input's size for the figures and the worst window (worstWindow: box sums of the
@@ -178,8 +178,8 @@ async function main() {
     if (!tracers.has(key)) tracers.set(key, await tracelabFacts(params));
     return (await tracers.get(key)(file)).svg.toString('utf8');
   };
-  const index = ['# Contact sheets', '', `Corpus \`${corpus}\`; \`node bench/sheets.mjs${process.argv.slice(2).map((a) => ` ${a}`).join('')}\`.`, '',
-    '| image | kind | column | SSIM | gzip | paths |', '| --- | --- | --- | ---: | ---: | ---: |'];
+  /** Figures per kind: the lines of DIR/<kind>/index.md. */
+  const index = new Map();
   for (const im of images) {
     const started = Date.now();
     const file = join(corpus, im.file);
@@ -203,11 +203,16 @@ async function main() {
     const outFile = join(opts.out, im.category, `${basename(im.file, '.png')}.png`);
     mkdirSync(dirname(outFile), { recursive: true });
     writeFileSync(outFile, new Resvg(sheet, { font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng());
-    for (const c of cells) index.push(`| ${im.id} | ${im.category} | ${c.label} | ${c.error ? 'failed' : c.ssim.toFixed(4)} | ${c.error ? '' : c.gzip} | ${c.error ? '' : c.paths} |`);
+    if (!index.has(im.category)) index.set(im.category, []);
+    for (const c of cells) index.get(im.category).push(`| ${im.id} | ${c.label} | ${c.error ? 'failed' : c.ssim.toFixed(4)} | ${c.error ? '' : c.gzip} | ${c.error ? '' : c.paths} |`);
     process.stderr.write(`bench:sheets: ${relative(process.cwd(), outFile)} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   }
-  writeFileSync(join(opts.out, 'index.md'), `${index.join('\n')}\n`);
-  process.stderr.write(`bench:sheets: ${images.length} sheets, figures in ${relative(process.cwd(), join(opts.out, 'index.md'))}\n`);
+  for (const [kind, lines] of index) {
+    const head = [`# Contact sheets: ${kind}`, '', `Corpus \`${corpus}\`; \`node bench/sheets.mjs${process.argv.slice(2).map((a) => ` ${a}`).join('')}\`.`, '',
+      '| image | column | SSIM | gzip | paths |', '| --- | --- | ---: | ---: | ---: |'];
+    writeFileSync(join(opts.out, kind, 'index.md'), `${[...head, ...lines].join('\n')}\n`);
+  }
+  process.stderr.write(`bench:sheets: ${images.length} sheets; figures in ${relative(process.cwd(), opts.out)}/<kind>/index.md\n`);
 }
 
 // `node bench/sheets.mjs` writes the sheets; importing the file (tests) only loads the helpers above.
