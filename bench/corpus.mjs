@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The kinds of image, in the order the bench's tables list them (the corpus's six, then the validation set's gradient art). */
-export const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg', 'gradient', 'stroke'];
+/** The kinds of image, in the order the bench's tables list them (the corpus's six, then the validation set's gradient art, strokes, layered art and smooth photos). */
+export const CATEGORIES = ['clipart', 'icon', 'lineart_bw', 'pixel', 'photo', 'jpeg', 'gradient', 'stroke', 'layered', 'smooth_photo'];
 
 export function selectedCorpus(env = process.env) {
   const corpus = resolve(env.TRACELAB_CORPUS ?? join(ROOT, '..', 'shared', 'corpus'));

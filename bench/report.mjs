@@ -205,16 +205,16 @@ const times = (v) => (Number.isFinite(v) ? `${fmt(v)}×` : 'n/a');
 const largest = (list, key) => list.filter((x) => Number.isFinite(key(x))).reduce((a, x) => (a === undefined || key(x) > key(a) ? x : a), undefined);
 
 /**
- * One record per image of the gradient kind: the rows of the extension off (`tracelab`) and on
+ * One record per image of the gradient kind (or `kind`: the layered kind has the same targets): the rows of the extension off (`tracelab`) and on
  * (`tracelab-gradients`), VTracer's and the artist's (absent when not ok), the artist's gzip (of
  * the reference SVG, else of the artist row), the ratios on/artist and off/VTracer, and four
  * targets, each true, false or null (a side is missing):
  * onGzip gzip(on) ≤ 1.5 × the artist's; onSsim SSIM(on) ≥ SSIM(off);
  * offGzip gzip(off) ≤ VTracer's; offSsim SSIM(off) ≥ VTracer's.
  */
-export function gradientArtRecords(rows, refGzip) {
+export function gradientArtRecords(rows, refGzip, kind = 'gradient') {
   const byKey = rowIndex(rows);
-  const files = [...new Set(rows.filter((r) => r.category === 'gradient').map((r) => r.file))];
+  const files = [...new Set(rows.filter((r) => r.category === kind).map((r) => r.file))];
   return files.map((file) => {
     const off = okRow(byKey, 'tracelab', file);
     const on = okRow(byKey, ON, file);
@@ -244,8 +244,8 @@ const ART_TARGETS = [
 ];
 
 /**
- * Photos with the extension on, medians over the kind and over its smooth photos (manifest note
- * "smooth photo"): ΔE00 against 0.8 × the best peer's median, gzip against 0.6 × VTracer's
+ * Photos with the extension on, medians over the kind, over its smooth photos (manifest note
+ * "smooth photo") and over the smooth_photo kind: ΔE00 against 0.8 × the best peer's median, gzip against 0.6 × VTracer's
  * median; the median of the per-image gzip ratios; the worst image for each (largest gzip on /
  * VTracer, largest ΔE00 on / the image's best peer ΔE00). Groups without `tracelab-gradients`
  * rows are left out.
@@ -253,10 +253,10 @@ const ART_TARGETS = [
 export function photoTargets(rows, images) {
   const notes = new Map(images.map((im) => [im.file, im.note]));
   const byKey = rowIndex(rows);
-  const groups = [['photo', () => true], ['smooth photo', (file) => notes.get(file) === 'smooth photo']];
+  const groups = [['photo', 'photo', () => true], ['smooth photo', 'photo', (file) => notes.get(file) === 'smooth photo'], ['smooth_photo kind', 'smooth_photo', () => true]];
   const out = [];
-  for (const [label, pick] of groups) {
-    const mine = (tracer) => rows.filter((r) => r.tracer === tracer && r.category === 'photo' && r.status === 'ok' && pick(r.file));
+  for (const [label, kind, pick] of groups) {
+    const mine = (tracer) => rows.filter((r) => r.tracer === tracer && r.category === kind && r.status === 'ok' && pick(r.file));
     const on = mine(ON);
     if (on.length === 0) continue;
     const peers = PEERS.map((p) => [p, median(mine(p).map((r) => r.de2000))]).filter(([, de]) => Number.isFinite(de));
@@ -321,9 +321,10 @@ export function gradientSection(rows, images, refGzip, refGradients) {
   const md = ['### Gradients extension (tracelab.gradients): targets', '',
     'on = `tracelab-gradients` (Tracelab with `--param tracelab.gradients=true`), off = `tracelab` (the default); '
     + 'VTracer = vtracer-native; artist = the original SVG. gzip = gzip -9 size in kB.', ''];
-  const art = gradientArtRecords(rows, refGzip);
-  if (art.length) {
-    md.push('#### Gradient art, every image', '');
+  for (const [kind, title] of [['gradient', 'Gradient art'], ['layered', 'Layered art']]) {
+    const art = gradientArtRecords(rows, refGzip, kind);
+    if (art.length === 0) continue;
+    md.push(`#### ${title}, every image`, '');
     md.push(`| image | gzip off | gzip on | gzip VTracer | gzip artist | on / artist | off / VTracer | SSIM off | SSIM on | SSIM VTracer | SSIM artist | ${ART_TARGETS.map((t) => t[1]).join(' | ')} |`);
     md.push(`| --- | ${Array(10).fill('---:').join(' | ')} | ${ART_TARGETS.map(() => ':---:').join(' | ')} |`);
     const ssim = (r) => (r ? fmt(r.ssim, 4) : 'n/a');
@@ -340,7 +341,7 @@ export function gradientSection(rows, images, refGzip, refGradients) {
       const w = largest(art, key);
       return `${label}: ${w ? `${w.id} (${show(key(w))})` : 'n/a'}`;
     });
-    md.push(`Worst gradient-art image per target — ${worst.join('; ')}.`, '');
+    md.push(`Worst ${title.toLowerCase()} image per target — ${worst.join('; ')}.`, '');
   }
   const photos = photoTargets(rows, images);
   if (photos.length) {

@@ -121,6 +121,24 @@ test('photos with the extension on: medians against the best peer and VTracer, s
   assert.match(text, /\| smooth photo \| 2 \| 1\.00 \| 2\.00 \(vtracer-native\) \| ✓ \(≤ 1\.60\) \| 2\.0 k \| 5\.0 k \| ✓ \(≤ 3\.0 k\) \| 0\.38× \| p3 0\.50× \| p2 0\.50× \|/);
 });
 
+test('layered art gets its own table with the gradient targets; the smooth_photo kind its own photo line', () => {
+  const images = [{ file: 's1.png', note: 'smooth photo' }];
+  const rows = [
+    full('tracelab', 'layered-a.png', 'layered', { gzip: 4000, ssim: 0.97 }), full('tracelab-gradients', 'layered-a.png', 'layered', { gzip: 3000, ssim: 0.98 }),
+    full('vtracer-native', 'layered-a.png', 'layered', { gzip: 5000, ssim: 0.95 }), full('artist', 'layered-a.png', 'layered', { gzip: 1000, ssim: 1 }),
+    full('tracelab-gradients', 's1.png', 'smooth_photo', { gzip: 2000, de: 1 }), full('vtracer-native', 's1.png', 'smooth_photo', { gzip: 4000, de: 2 }),
+  ];
+  assert.deepEqual(gradientArtRecords(rows, new Map(), 'layered').map((x) => [x.id, x.onVsArtist]), [['layered-a', 3]]);
+  assert.deepEqual(gradientArtRecords(rows, new Map()), []);
+  const text = gradientSection(rows, images, new Map(), new Map()).join('\n');
+  assert.doesNotMatch(text, /#### Gradient art/);
+  assert.match(text, /#### Layered art, every image/);
+  assert.match(text, /\| layered-a \| 4\.0 k \| 3\.0 k \| 5\.0 k \| 1\.0 k \| 3\.00× \| 0\.80× \|.* \| ✗ \| ✓ \| ✓ \| ✓ \|/);
+  assert.match(text, /Worst layered art image per target — on: gzip ≤ 1\.5× artist: layered-a \(3\.00×\)/);
+  // the photo kind has no rows here: only the smooth_photo kind's line
+  assert.deepEqual(photoTargets(rows, images).map((p) => [p.label, p.n, p.gzipOk]), [['smooth_photo kind', 1, true]]);
+});
+
 test('flat kinds: gradients written and the largest byte change, shaded icons left out', () => {
   const rows = [
     full('tracelab', 'c1.png', 'clipart', { bytes: 10000 }), full('tracelab-gradients', 'c1.png', 'clipart', { bytes: 10050 }),

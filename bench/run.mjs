@@ -279,7 +279,7 @@ export function median(values) {
  * Render an SVG string at exactly width×height over white (pads/crops if the aspect differs).
  * Without system fonts unless `systemFonts` (traced SVGs hold no text).
  */
-function renderSvg(Resvg, svg, width, height, systemFonts = false) {
+export function renderSvg(Resvg, svg, width, height, systemFonts = false) {
   const r = new Resvg(svg, {
     fitTo: { mode: 'width', value: width },
     background: 'white',

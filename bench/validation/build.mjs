@@ -22,8 +22,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
 import { decode as decodePng, encode as encodePng } from 'fast-png';
@@ -52,16 +52,20 @@ const PACKAGES = {
   'desktop-base': 'Debian desktop themes (emerald, lines, moonlight, softwaves by Juliette Taka): GPL-2+, see desktop-base copyright',
   heroicons: 'heroicons (npm, Tailwind Labs): MIT, see the package LICENSE',
   iconoir: 'Iconoir (npm, Luca Burgio): MIT, see the package LICENSE',
+  '@iconify-json/fluent-emoji': 'Fluent Emoji, colour style (Microsoft; npm @iconify-json/fluent-emoji): MIT, see the package info.json',
+  '@iconify-json/noto': 'Noto Emoji (Google; npm @iconify-json/noto): Apache-2.0, see the package info.json',
+  'lomiri-wallpapers-16.04': 'Ubuntu community wallpapers (photos): CC-BY-4.0 / CC-BY-SA-4.0 / CC0-1.0 per photo, see lomiri-wallpapers-16.04 copyright',
+  'lomiri-wallpapers-20.04': 'Ubuntu community wallpapers (photos): CC-BY-SA-3.0 per photo, see lomiri-wallpapers-20.04 copyright',
 };
 /**
  * npm packages of the stroke kind (icon sets drawn with stroke-width paths), fetched with
  * `npm pack` at a fixed version into the cache and unpacked there.
  */
-const NPM_PACKAGES = { heroicons: '2.2.0', iconoir: '7.12.1' };
+const NPM_PACKAGES = { heroicons: '2.2.0', iconoir: '7.12.1', '@iconify-json/fluent-emoji': '1.2.7', '@iconify-json/noto': '1.2.9' };
 /** Packages of the validation set, and those the tuning set adds (it picks the validation set too, to avoid its files). */
 const REPORT_PACKAGES = [
   'openclipart-svg', 'tango-icon-theme', 'papirus-icon-theme', 'python3-skimage', 'crawl-tiles-data', 'pingus-data',
-  'fonts-dejavu-core', 'elementary-icon-theme', 'mate-backgrounds',
+  'fonts-dejavu-core', 'elementary-icon-theme', 'mate-backgrounds', 'lomiri-wallpapers-16.04', 'lomiri-wallpapers-20.04',
 ];
 const TUNE_PACKAGES = [...REPORT_PACKAGES, 'breeze-icon-theme', 'desktop-base'];
 /** The corpus's Breeze icons (its icon kind): never picked for the tuning set. */
@@ -106,7 +110,8 @@ function npmPackage(name) {
     mkdirSync(dir, { recursive: true });
     console.log(`validation: npm pack ${name}@${version}`);
     execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('tar', ['-xzf', join(dir, `${name}-${version}.tgz`), '-C', dir]);
+    // npm names the tarball of a scoped package `scope-name-version.tgz`
+    execFileSync('tar', ['-xzf', join(dir, `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`), '-C', dir]);
   }
   return join(dir, 'package');
 }
@@ -598,8 +603,146 @@ function smoothPhotos() {
       const img = shrink(readJpeg(join(dir, f)), 600);
       return { path: join(dir, f), img, smooth: smoothShare(img) };
     })
-    .sort((a, b) => b.smooth - a.smooth)
-    .slice(0, 5);
+    .sort((a, b) => b.smooth - a.smooth);
+}
+
+// ----------------------------------------------------------------------------------------------
+// Layered art and smooth photos (issue 39)
+
+/**
+ * The icons of an Iconify JSON set (an npm package of NPM_PACKAGES) as standalone SVG documents:
+ * [name, svg text] sorted by name; aliases (other names of one icon) are not listed. Each body is
+ * wrapped in an `<svg>` with the icon's own box (its left/top/width/height, else the set's).
+ */
+function iconifySvgs(pkg) {
+  const set = JSON.parse(readFileSync(join(npmPackage(pkg), 'icons.json'), 'utf8'));
+  return Object.keys(set.icons).sort().map((name) => {
+    const icon = set.icons[name];
+    const [left, top] = [icon.left ?? set.left ?? 0, icon.top ?? set.top ?? 0];
+    const [width, height] = [icon.width ?? set.width ?? 16, icon.height ?? set.height ?? 16];
+    return [name, `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${left} ${top} ${width} ${height}">${icon.body}</svg>`];
+  });
+}
+
+/**
+ * Gradient elements of an SVG fit for the layered kind, 0 when it is not: at least 3 gradients,
+ * at least two shapes painted with `url(...)`, and something translucent over what lies beneath
+ * (an `opacity`, `fill-opacity` or `stop-opacity` below 1: highlights and shadows painted as one
+ * see-through shape); no raster image or text. Blur filters are allowed (Fluent's soft highlights).
+ */
+function layeredArt(text) {
+  if (/<image|<text/i.test(text)) return 0;
+  const painted = (text.match(/(?:fill|stroke)\s*[:=]\s*["']?\s*url\(/g) ?? []).length;
+  const translucent = /(?:^|[\s;"'])(?:fill-|stop-)?opacity\s*[:=]\s*["']?\s*0?\.\d/.test(text);
+  return painted >= 2 && translucent ? countGradients(text) : 0;
+}
+
+/**
+ * The layered kind: emoji drawn as layers (a base shape, details over it, highlights and shadows
+ * as translucent shapes over gradients), from Iconify JSON sets on npm, rendered at 256 px with the
+ * artist's SVG beside each. `picks`: per set, how many and from which offset (the validation and
+ * the tuning set take other files); files of `avoid`'s sets (by content) are passed over, and so is
+ * a render that is not visibly shaded (see `shaded`).
+ */
+function buildLayered(set, picks, avoid) {
+  for (const { pkg, short, count, offset, note } of picks) {
+    const list = iconifySvgs(pkg).filter(([, text]) => layeredArt(text) >= 3);
+    const step = list.length / count;
+    for (let i = 0, taken = 0; taken < count && i < count; i++) {
+      for (let j = Math.floor(offset + i * step); j < list.length; j++) {
+        const [name, text] = list[j];
+        const key = sha1(Buffer.from(text));
+        if (avoid.some((s) => s.used.has(key))) continue;
+        const img = renderSvg(text, 256);
+        if (!shaded(img)) continue;
+        set.add('layered', `${short}-${name}`.slice(0, 48), img, pkg, `npm:${pkg}@${NPM_PACKAGES[pkg]}/icons.json#${name}`,
+          'Iconify body in an <svg> of its box, resvg, 256px, over white', note, text);
+        set.used.add(key);
+        Object.assign(set.images[set.images.length - 1], { gradients: countGradients(text), filters: /<filter\b/.test(text) });
+        taken++;
+        break;
+      }
+    }
+  }
+}
+
+/** Which layered files each set takes: every k-th of the fit files, the tuning set from other offsets. */
+const LAYERED_PICKS = {
+  report: [
+    { pkg: '@iconify-json/fluent-emoji', short: 'fluent', count: 7, offset: 11, note: 'emoji drawn in layers: gradients, translucent highlights and shadows, soft (blurred) light (Fluent colour)' },
+    { pkg: '@iconify-json/noto', short: 'noto', count: 6, offset: 5, note: 'emoji drawn in layers: gradients and translucent shapes over a base shape (Noto)' },
+  ],
+  tune: [
+    { pkg: '@iconify-json/fluent-emoji', short: 'fluent', count: 4, offset: 200, note: 'emoji drawn in layers: gradients, translucent highlights and shadows, soft (blurred) light (Fluent colour)' },
+    { pkg: '@iconify-json/noto', short: 'noto', count: 3, offset: 90, note: 'emoji drawn in layers: gradients and translucent shapes over a base shape (Noto)' },
+  ],
+};
+
+/** The wallpaper photos of the smooth_photo kind: [package, folder in its copyright file, files (null: every photo it lists)]. */
+const WALLPAPER_PHOTOS = [
+  ['lomiri-wallpapers-16.04', '16.04', null],
+  // 20.04's other two (Fossa, Painting-Colors) are renders, not photos
+  ['lomiri-wallpapers-20.04', '20.04', ['Infinite-Sea_by_Aury88.jpg', 'Kleiber_by_Lukas_Baubkus.jpg']],
+];
+
+/** `Files: <folder>/<name>` stanzas of a Debian copyright file → Map(name → "licence, copyright holder"). */
+export function copyrightLicences(text, folder) {
+  const out = new Map();
+  for (const stanza of text.split(/\n\s*\n/)) {
+    const file = stanza.match(/^Files:\s*(\S+)/m)?.[1];
+    const licence = stanza.match(/^License:\s*(\S+)/m)?.[1];
+    const holder = stanza.match(/^Copyright:\s*(.+)$/m)?.[1]?.trim();
+    if (file?.startsWith(`${folder}/`) && licence) out.set(file.slice(folder.length + 1), `${licence}, © ${holder ?? '?'}`);
+  }
+  return out;
+}
+
+/**
+ * The smooth_photo kind's pool: the photos of the Ubuntu community wallpapers
+ * (lomiri-wallpapers-16.04 and -20.04, photos only) and `mateRest` (mate-backgrounds' nature photos
+ * the photo kind does not take), area-averaged to long side 600 (kept in the cache: decoding 2–25
+ * MP JPEGs takes a while), those with smoothShare ≥ SMOOTH_SHARE_MIN, smoothest first (ties by file
+ * name): [{ path, img, smooth, pkg, license }].
+ */
+function rankedWallpaperPhotos(mateRest) {
+  const shrunkDir = join(cache, 'shrunk-600');
+  mkdirSync(shrunkDir, { recursive: true });
+  const photos = mateRest.map((p) => ({ ...p, pkg: 'mate-backgrounds', license: PACKAGES['mate-backgrounds'] }));
+  for (const [pkg, folder, only] of WALLPAPER_PHOTOS) {
+    const licences = copyrightLicences(readFileSync(join(root, 'usr/share/doc', pkg, 'copyright'), 'utf8'), folder);
+    for (const name of [...licences.keys()].filter((n) => /\.jpe?g$/i.test(n) && (!only || only.includes(n))).sort()) {
+      const path = join(root, 'usr/share/backgrounds', name);
+      const cached = join(shrunkDir, `${name}.png`);
+      if (!existsSync(cached)) {
+        const img = shrink(readJpeg(path), 600);
+        writeFileSync(cached, encodePng({ width: img.width, height: img.height, data: img.data, channels: 4 }));
+      }
+      const img = readPng(cached);
+      photos.push({ path, img, smooth: smoothShare(img), pkg, license: `${licences.get(name)}; ${PACKAGES[pkg]}` });
+    }
+  }
+  const ranked = photos.sort((a, b) => b.smooth - a.smooth || (a.path < b.path ? -1 : 1));
+  for (const p of ranked) console.log(`validation: smooth share ${p.smooth.toFixed(3)} ${basename(p.path)}${p.smooth < SMOOTH_SHARE_MIN ? ' (left out)' : ''}`);
+  return ranked.filter((p) => p.smooth >= SMOOTH_SHARE_MIN);
+}
+
+/**
+ * Share of smooth neighbour pairs (smoothShare) a photo needs for the smooth_photo kind: sky, water,
+ * out-of-focus backgrounds score 0.3–0.97; foliage, rocks and mountains 0.01–0.22.
+ */
+const SMOOTH_SHARE_MIN = 0.25;
+
+/**
+ * The smooth photos each set takes from rankedWallpaperPhotos: the validation set three of every
+ * four (ranks 1, 3, 4, 5, 7 …), the tuning set the fourth (ranks 2, 6, 10 …).
+ */
+export function smoothPhotoPicks(ranked, which) {
+  return ranked.filter((_, i) => (which === 'tune' ? i % 4 === 1 : i % 4 !== 1));
+}
+
+function addSmoothPhoto(set, { path, img, pkg, license }) {
+  set.add('smooth_photo', idOf(path), img, pkg, sysPath(path), 'area-averaged to long side 600 px, over white', 'smooth photo (sky, water, out-of-focus background, smooth surfaces)');
+  set.images[set.images.length - 1].license = license;
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -650,7 +793,7 @@ class ImageSet {
 }
 
 /** The validation set (report on it): the corpus's six kinds, smooth photos, the gradient kind and the stroke kind. */
-function buildValidation(set, oc, photos) {
+function buildValidation(set, oc, photos, wallpaperPhotos) {
   // Clip art: 10 flat-colour pieces across the collection, plus two-colour logos with outlines.
   for (const [p, text, img] of everyRendered(oc.flat, 10, 3, 600)) {
     set.add('clipart', idOf(p), img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'flat clip art', text);
@@ -753,13 +896,15 @@ function buildValidation(set, oc, photos) {
     set.add('gradient', `scene-${idOf(p)}`, img, 'openclipart-svg', sysPath(p), 'resvg, long side 600px, over white', 'busy scene, dozens of gradients (the largest such file)', text);
   }
   buildStrokes(set, oc, STROKE_PICKS.report, [set]);
+  buildLayered(set, LAYERED_PICKS.report, [set]);
+  for (const photo of smoothPhotoPicks(wallpaperPhotos, 'report')) addSmoothPhoto(set, photo);
 }
 
 /**
  * The tuning set (tune the gradients extension on it): gradient art and smooth photos from other
  * packages, or other files, than the validation set's.
  */
-function buildTuning(set, report, oc, photos) {
+function buildTuning(set, report, oc, photos, wallpaperPhotos) {
   const avoid = [report, set];
   // Breeze application icons with gradients and at least 5 stop colours, not the corpus's four.
   const breeze = realSvgs(join(root, 'usr/share/icons/breeze/apps/48'))
@@ -791,15 +936,20 @@ function buildTuning(set, report, oc, photos) {
     set.add('photo', `smooth-${idOf(path)}`, img, 'mate-backgrounds', sysPath(path), 'area-averaged to long side 600 px, over white', 'smooth photo');
   }
   buildStrokes(set, oc, STROKE_PICKS.tune, avoid);
+  buildLayered(set, LAYERED_PICKS.tune, avoid);
+  for (const photo of smoothPhotoPicks(wallpaperPhotos, 'tune')) addSmoothPhoto(set, photo);
 }
 
 function main() {
   const tune = process.argv.includes('--tune');
   fetchPackages(tune ? TUNE_PACKAGES : REPORT_PACKAGES);
   const oc = openclipartLists();
-  const photos = smoothPhotos();
+  // mate's five smoothest are the photo kind's; the smooth_photo kind may take the others
+  const matePhotos = smoothPhotos();
+  const photos = matePhotos.slice(0, 5);
+  const wallpaperPhotos = rankedWallpaperPhotos(matePhotos.slice(5));
   const report = new ImageSet(out, !tune);
-  buildValidation(report, oc, photos);
+  buildValidation(report, oc, photos, wallpaperPhotos);
   if (!tune) {
     report.writeManifest(
       'Validation set for Tracelab (bench/validation/build.mjs): the corpus kinds from other files and packages than ../shared/corpus, and gradient art. Tune on the corpus (and bench/validation/tune), report on this set. Opaque 8-bit PNG over white; *.ref.svg is the source where it was an SVG.',
@@ -807,10 +957,11 @@ function main() {
     return;
   }
   const set = new ImageSet(tuneOut, true);
-  buildTuning(set, report, oc, photos);
+  buildTuning(set, report, oc, photos, wallpaperPhotos);
   set.writeManifest(
     'Tuning set for Tracelab (bench/validation/build.mjs --tune): gradient art and smooth photos from other packages or files than the validation set (bench/validation/out). Tune the gradients extension on this set, report on the validation set. Opaque 8-bit PNG over white; *.ref.svg is the source where it was an SVG.',
   );
 }
 
-main();
+// `node bench/validation/build.mjs` builds; importing the file (tests) only loads the helpers above.
+if (process.argv[1] && realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url))) main();
