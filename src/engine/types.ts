@@ -74,9 +74,10 @@ export interface EngineParams {
   /**
    * Tracelab extension `tracelab.strokes`: 'none' (absent) traces every line as a thin filled
    * shape; 'centerline' gives no fills: ink up to maxStrokeWidthPx wide becomes centre-line
-   * strokes (TraceResult.strokes), wider ink its outlines (src/engine/strokes/). 'auto' is
-   * refused by src/api (checkCombination) until stroked outlines with fills under them are built;
-   * the engine traces it as 'none'.
+   * strokes (TraceResult.strokes), wider ink its outlines (src/engine/strokes/). 'auto' makes
+   * the lines and outlines of near-constant width up to maxStrokeWidthPx strokes, drawn over the
+   * fills, which reach under them to their centre-lines (strokes/auto.ts); every other shape as
+   * 'none' (pixel art and photos: nothing changes).
    */
   readonly strokes?: StrokeMode;
   /** Tracelab extension `tracelab.max_stroke_width` (traced px): the widest ink read as a line. Absent = 8. */

@@ -23,10 +23,17 @@ export interface CenterPath {
   readonly points: Float64Array;
   readonly closed: boolean;
   readonly widthPx: number;
+  /**
+   * How much the width varies along the line: the spread of its cross-sections' widths between
+   * the 15th and 85th percentiles, over their median (0 for a dot or a line too short to tell).
+   * tracelab.strokes=auto keeps as strokes only lines of near-constant width.
+   */
+  readonly widthSpread: number;
   readonly cap: LineCap;
 }
 
-export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[] } | { readonly kind: 'wide' };
+/** A region's lines, and its ink's area (px, the sum of its coverage); or `wide`. */
+export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[]; readonly inkAreaPx: number } | { readonly kind: 'wide' };
 
 /** Pixel box of a region: [x0, x1) × [y0, y1). */
 export interface PixelBox {
@@ -102,7 +109,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
-  return { kind: 'lines', paths };
+  return { kind: 'lines', paths, inkAreaPx: coveredArea };
 }
 
 /** Pixel sides between the mask and the rest (its perimeter on the lattice). */
@@ -238,17 +245,18 @@ function crossSection(frame: Frame, x: number, y: number, nx: number, ny: number
 /** A region thinned to single pixels (dots): a zero-length round line each, as wide as the dot. */
 function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLines {
   const nodes = graph.nodes;
-  if (nodes.length === 0) return { kind: 'lines', paths: [] };
+  if (nodes.length === 0) return { kind: 'lines', paths: [], inkAreaPx: coveredArea };
   const widthPx = 2 * Math.sqrt(coveredArea / nodes.length / Math.PI);
   if (widthPx > frame.maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return {
     kind: 'lines',
+    inkAreaPx: coveredArea,
     paths: nodes.map((node) => {
       // One dot: at the centre of its ink (coverage-weighted), not of its middle pixel.
       const centre = nodes.length === 1 ? coverageCentroid(frame.grid) : undefined;
       const x = centre ? centre.x : node.x + frame.ox + 0.5;
       const y = centre ? centre.y : node.y + frame.oy + 0.5;
-      return { points: Float64Array.of(x, y, x, y), closed: false, widthPx, cap: 'round' as const };
+      return { points: Float64Array.of(x, y, x, y), closed: false, widthPx, widthSpread: 0, cap: 'round' as const };
     }),
   };
 }
@@ -345,8 +353,8 @@ function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fra
     }
     startsAtNode = false;
     if (xs.length === 0) return;
-    const widthPx = median(widths.length > 0 ? widths : allWidths(edges, used));
-    paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, widthPx, frame));
+    const measured = widths.length > 0 ? widths : allWidths(edges, used);
+    paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, median(measured), frame, relativeSpread(measured)));
   };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
@@ -447,7 +455,7 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly { dx: number; 
 }
 
 /** The path's points with its free ends carried to the ink's end, and its cap. */
-function finishPath(xs: number[], ys: number[], closed: boolean, startFree: boolean, endFree: boolean, widthPx: number, frame: Frame): CenterPath {
+function finishPath(xs: number[], ys: number[], closed: boolean, startFree: boolean, endFree: boolean, widthPx: number, frame: Frame, widthSpread: number): CenterPath {
   if (xs.length === 1) {
     xs.push(xs[0]!);
     ys.push(ys[0]!);
@@ -468,7 +476,7 @@ function finishPath(xs: number[], ys: number[], closed: boolean, startFree: bool
     points[2 * k] = xs[k]!;
     points[2 * k + 1] = ys[k]!;
   }
-  return { points, closed, widthPx, cap: butt > round ? 'butt' : 'round' };
+  return { points, closed, widthPx, widthSpread, cap: butt > round ? 'butt' : 'round' };
 }
 
 /** Drops the points within lengthPx of the path's end (its start when `atStart`), keeping a quarter of the path and 2 points. */
@@ -567,6 +575,15 @@ function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
   const caps = path.closed || path.cap === 'butt' ? 0 : Math.PI / 4;
   const widthPx = caps === 0 ? coveredArea / Math.max(1e-9, length) : (-length + Math.sqrt(length * length + 4 * caps * coveredArea)) / (2 * caps);
   return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+}
+
+/** (85th − 15th percentile) / median of the widths; 0 with fewer than 4. */
+function relativeSpread(widths: readonly number[]): number {
+  if (widths.length < 4) return 0;
+  const sorted = [...widths].sort(ascending);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const middle = median(sorted);
+  return middle > 0 ? (at(0.85) - at(0.15)) / middle : 0;
 }
 
 function median(values: readonly number[]): number {
