@@ -75,14 +75,14 @@ function expectPaperOnly(result: TraceResult, what: string): void {
 
 describe('tracelab.strokes=auto: free lines become one stroke each over the paper', () => {
   it('anti-aliased, 1-bit and JPEG q75 lines 1–20 px wide at 0–120°: one stroke, width within 5 %, centre-line within 0.5 px, the paper whole', () => {
-    const cases: { how: 'aa' | '1-bit' | 'jpeg'; widths: number[] }[] = [
-      { how: 'aa', widths: [2.5, 4.5, 7, 12, 20] },
-      { how: '1-bit', widths: [1, 2, 3, 5, 8] },
-      { how: 'jpeg', widths: [2.5, 4.5, 8, 14] },
+    const cases: { how: 'aa' | '1-bit' | 'jpeg'; widths: number[]; angles: number[] }[] = [
+      { how: 'aa', widths: [2.5, 7, 20], angles: [0, 30, 75, 120] },
+      { how: '1-bit', widths: [1, 3, 8], angles: [0, 30, 75] },
+      { how: 'jpeg', widths: [4.5, 14], angles: [30, 120] },
     ];
-    for (const { how, widths } of cases) {
+    for (const { how, widths, angles } of cases) {
       for (const w of widths) {
-        for (const deg of [0, 30, 75, 120]) {
+        for (const deg of angles) {
           const a = (deg * Math.PI) / 180;
           // Centred a quarter pixel off the pixel grid: a 1-px line at 0° is one row of pixels, not two half-covered ones.
           const c = 60.25;
@@ -197,6 +197,19 @@ describe('tracelab.strokes=auto: shapes of varying width stay fills', () => {
       expect(result.strokes ?? [], what).toEqual([]);
       expect(JSON.stringify(result.shapes), what).toBe(JSON.stringify(traceImage(image, DEFAULT_ENGINE_PARAMS).shapes));
     }
+  });
+
+  it('a thin band of a shade beside a near shade (a bevel highlight) stays a fill; a dark line across the same grey is a stroke', () => {
+    const image = drawShape(120, 120, [255, 255, 255], [
+      { color: [150, 150, 150], inside: (x, y) => x >= 10 && x < 110 && y >= 10 && y < 110 },
+      // 35 levels lighter: an RGB distance of 61 from the grey.
+      { color: [185, 185, 185], inside: capsule(25, 30, 95, 30, 5) },
+      { color: [20, 20, 20], inside: capsule(25, 80, 95, 80, 3) },
+    ]);
+    const result = auto(image);
+    expect(result.strokes).toHaveLength(1);
+    expect(result.strokes![0]!.color).toMatchObject({ r: 20, g: 20, b: 20 });
+    expect(result.shapes.map((s) => s.color.r)).toContain(185);
   });
 
   it('ink wider than max_stroke_width stays a fill beside a line that becomes a stroke', () => {

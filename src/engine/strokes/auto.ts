@@ -58,6 +58,14 @@ const PEN_SPREAD_PX = 0.5;
  */
 const AREA_RATIO_MIN = 0.65;
 const AREA_RATIO_MAX = 1.5;
+/**
+ * A line stands out from what it borders: an artist's line or outline differs from the colours on
+ * both its sides (black on a fill: an RGB distance of 150 and more). A thin band of a shade beside
+ * a neighbour shade (an icon's bevel highlight, 20–50 from the grey beside it) is shading, whose
+ * blended edges give no steady width: it stays a fill when over a quarter of its border is faint.
+ */
+const MIN_LINE_CONTRAST = 64;
+const MAX_FAINT_BORDER_SHARE = 0.25;
 /** Chamfer steps of the hand-over (3–4: within 8 % of Euclidean distance). */
 const STRAIGHT_STEP = 3;
 const DIAGONAL_STEP = 4;
@@ -90,17 +98,45 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const { picture, regions, fills, maxWidthPx, keepFill } = input;
   const background = backgroundLabel(picture, regions.labelOf);
   const boxes = regionBoxes(picture, regions.count);
+  const faintShare = faintBorderShare(picture, regions.count);
   const lineOf = new Map<number, CenterPath[]>();
   for (let r = 0; r < regions.count; r++) {
     const label = regions.labelOf[r]!;
     const box = boxes[r];
     if (label === background || !box || !fills[label] || fills[label]!.a === 0 || keepFill?.(r)) continue;
-    // Ink wider than a line everywhere is not read at all (the centre-line reader would say so, slower).
-    if (Math.min(box.x1 - box.x0, box.y1 - box.y0) > 2 * maxWidthPx + 2 && regions.area[r]! > (box.x1 - box.x0) * (box.y1 - box.y0) * 0.6) continue;
+    if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
     if (found.kind === 'lines' && found.paths.length > 0 && isPenDrawn(found.paths, found.inkAreaPx)) lineOf.set(r, found.paths);
   }
   return lineOf;
+}
+
+/**
+ * Per region: the share of its border (4-neighbour pixel pairs with another region) across which
+ * the colour differs by less than MIN_LINE_CONTRAST (RGB distance); 0 beside transparency only.
+ */
+function faintBorderShare(picture: InkPicture, regionCount: number): Float64Array {
+  const { width, height, regionOf, regionColor } = picture;
+  const faint = new Float64Array(regionCount);
+  const count = new Float64Array(regionCount);
+  const add = (a: number, b: number): void => {
+    if (a === b || a < 0 || b < 0) return;
+    const d = Math.hypot(regionColor[a * 3]! - regionColor[b * 3]!, regionColor[a * 3 + 1]! - regionColor[b * 3 + 1]!, regionColor[a * 3 + 2]! - regionColor[b * 3 + 2]!);
+    count[a]!++;
+    count[b]!++;
+    if (d >= MIN_LINE_CONTRAST) return;
+    faint[a]!++;
+    faint[b]!++;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (x + 1 < width) add(regionOf[i]!, regionOf[i + 1]!);
+      if (y + 1 < height) add(regionOf[i]!, regionOf[i + width]!);
+    }
+  }
+  for (let r = 0; r < regionCount; r++) faint[r] = count[r]! > 0 ? faint[r]! / count[r]! : 0;
+  return faint;
 }
 
 /** Every line of near-constant width, and together as much ink as the region has (its coverage's area). */
