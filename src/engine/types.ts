@@ -251,7 +251,7 @@ export interface Shape {
 }
 
 /**
- * A pen stroke (tracelab.strokes=centerline): a path of chain uses (one centre-line chain, or an
+ * A pen stroke (tracelab.strokes=centerline or auto): a path of chain uses (one centre-line chain, or an
  * outline loop of a shape's chains) stroked `widthPx` wide (traced px) in `color`, no fill.
  */
 export interface StrokeLine {
@@ -340,7 +340,7 @@ export interface TraceResult {
   readonly chains: readonly Chain[];
   /** Shapes in paint order, bottom first. */
   readonly shapes: readonly Shape[];
-  /** Pen strokes in pen order (tracelab.strokes=centerline; drawn after the shapes); absent = none. */
+  /** Pen strokes in pen order (tracelab.strokes=centerline, or auto: over the shapes; drawn after them); absent = none. */
   readonly strokes?: readonly StrokeLine[];
   readonly stats: TraceStats;
 }
