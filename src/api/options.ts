@@ -625,16 +625,10 @@ export function checkFieldValue(name: string, value: unknown): void {
 
 /**
  * The checks of parsed options beyond each field's range (what planVectorize and a Tracelab server
- * refuse with 400 / 1019 before any work): the page-size rule (checkFieldValue), and
- * tracelab.strokes=auto (not built yet). Every documented value and
+ * refuse with 400 / 1019 before any work): the page-size rule (checkFieldValue). Every documented value and
  * combination of the others is implemented (issue 41: the colour profiles and a clipped gap filler in SVG Tiny 1.2
  * used to be refused here).
  */
 export function checkCombination(options: VectorizeOptions): void {
   for (const name of PAGE_SIZE_FIELDS) checkFieldValue(name, options[name]);
-  // The Tracelab extension's stroked outlines with the fills they border extended under them
-  // (issue 38, item 5) are not built yet: asked for, auto is refused rather than traced as none.
-  if (options['tracelab.strokes'] === 'auto') {
-    throw parameterError('tracelab.strokes=auto is a valid value, but this version of tracelab does not implement it yet');
-  }
 }

@@ -16,6 +16,9 @@
  *               closed chains as parameterized shapes (circle, ellipse, rectangle, quadrilateral,
  *               bullet, triangle, star: primitives.ts)
  *   8 shapes    one outer loop + holes per region; cutouts or stacked (shapes.ts)
+ * tracelab.strokes: `auto` reads the lines of near-constant width after stage 4b and hands their
+ * pixels to the fills beside them (strokes/auto.ts), then draws them as strokes over the shapes;
+ * `centerline` reads every region's centre-lines after stage 8 (strokes/index.ts).
  * Stages 0, 1, 3, 4 (links) and 7 are data-parallel jobs (jobs.ts) that traceImageWith spreads
  * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
@@ -34,7 +37,8 @@ import { despeckle, findRegions, type AreaFloor, type Regions } from './regions/
 import { applyShading, type Shaded } from './shading/shaded-regions.js';
 import { findSmoothAreas } from './shading/shading.js';
 import { shrunkSize } from './profile/resize.js';
-import { centerlineResult } from './strokes/index.js';
+import { splitStrokeRegions } from './strokes/auto.js';
+import { centerlineResult, strokesOverShapes, type ColoredLine } from './strokes/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './primitives/shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
@@ -233,7 +237,7 @@ function* tracePipeline(
   // are read from the picture at its own size.
   const forced = forcedProfile(params);
   const { lattice, cellsKind } =
-    (forced !== undefined && forced !== 'pixel') || params.strokes === 'centerline'
+    (forced !== undefined && forced !== 'pixel') || readsLines(params)
       ? { lattice: null, cellsKind: undefined }
       : (run.memo.get<LatticeLook>('lattice', '') ?? run.memo.set('lattice', '', lookForLattice(image)));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
@@ -270,6 +274,14 @@ function* traceOnLattice(image: RgbaImage, lattice: Lattice, params: EngineParam
   const t1 = now();
   const mapped = mapToLattice(onCells, lattice, image, shrunkSize(image.width, image.height, params.maxPixels));
   return withStageMs(mapped, { lattice: latticeMs + now() - t1 });
+}
+
+/**
+ * tracelab.strokes other than none reads centre-lines from the picture at its own size and from
+ * its ink's coverage: no lattice of cells, and pixel art traced as flat art.
+ */
+function readsLines(params: EngineParams): boolean {
+  return params.strokes === 'centerline' || params.strokes === 'auto';
 }
 
 /** The slots a trace's own memo keeps (see tracePipeline). */
@@ -377,17 +389,22 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
 
   // 4–4b regions (despeckled) and smooth shading.
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(decided.tracing, size.width * size.height));
-  const outlineKey = memoKey('outline', labelKey, params, minArea);
+  // With tracelab.strokes=auto the line limit decides which regions are lines (strokes/auto.ts).
+  const outlineKey = memoKey('outline', labelKey, params, minArea, params.strokes === 'auto' ? (params.maxStrokeWidthPx ?? DEFAULT_MAX_STROKE_WIDTH_PX) : null);
   const outlineSlot = `outline:${facts.profile}`;
   const outlined = memo.get<Outlined>(outlineSlot, outlineKey);
-  const areas = outlined ? reusedAreas(outlined, clock) : regionsAndShading(prepared, decided, labelled, params, minArea, clock);
-  if (!areas) {
+  const found = outlined ? reusedAreas(outlined, clock) : regionsAndShading(prepared, decided, labelled, params, minArea, clock);
+  if (!found) {
     labelled.tooMany = true;
     return yield* traceBitmap(image, params, run, noiseAsPhoto(facts, params));
   }
+  // tracelab.strokes=auto: lines handed over to the fills beside them (the memo's outline has them).
+  const areas = !outlined && params.strokes === 'auto' ? withLinesHandedOver(found, prepared.traced, decided, image.width, params) : found;
 
   // The labels are done with: without a caller's memo they are freed before the boundary stage.
-  const { links, palette } = labelled;
+  // (Lines handed over to the fills beside them change the labels: their links are read again.)
+  const { palette } = labelled;
+  const links = areas.lines ? areas.lines.links : labelled.links;
   labelled = undefined;
 
   // 5 boundary and 7 fit: the chains fit on the threads while the loops are built here.
@@ -396,6 +413,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   // 8 shapes.
   const shapes = shapesOf(prepared, areas, traced, params, clock);
   const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+  if (areas.lines) return withLineStrokes(result, areas.lines, image.width, outlined !== undefined);
   return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
 }
 
@@ -427,6 +445,43 @@ function shapesOf(prepared: Prepared, areas: Areas, traced: BoundaryAndFit, para
   if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
   return shapes;
+}
+
+/**
+ * tracelab.strokes=auto, before the boundary stage (strokes/auto.ts): the regions that are lines
+ * of near-constant width, their pixels handed to the regions beside them. Not in pixel art (its
+ * lines are the lattice's) nor in photos (their thin regions are texture, not pen lines).
+ */
+function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, inputWidth: number, params: EngineParams): Areas {
+  if (decided.tracing.profile === 'photo') return areas;
+  const t0 = now();
+  const { regions, shaded } = areas;
+  const picture = { data: traced.data, width: traced.width, height: traced.height, regionOf: regions.regionOf, regionColor: regionColors(regions, areas.colors) };
+  const gradientOf = shaded?.gradientOf;
+  const split = splitStrokeRegions({
+    picture,
+    regions,
+    fills: areas.fills,
+    maxWidthPx: (params.maxStrokeWidthPx ?? DEFAULT_MAX_STROKE_WIDTH_PX) * (traced.width / inputWidth),
+    diagonalLinks: true,
+    ...(gradientOf ? { keepFill: (r: number) => gradientOf[r] !== undefined } : {}),
+  });
+  if (split.lines.length === 0) return areas;
+  const fromRegion = split.fromRegion!;
+  return {
+    ...areas,
+    regions: split.regions,
+    // The gradient of each region goes with the pixels it keeps.
+    shaded: shaded && { ...shaded, regions: split.regions, gradientOf: Array.from(fromRegion, (r) => (r >= 0 ? shaded.gradientOf[r] : undefined)) },
+    lines: { lines: split.lines, links: split.links, ms: now() - t0 },
+  };
+}
+
+/** tracelab.strokes=auto, after the shapes: the lines as strokes over them, timed as stage `strokes`. */
+function withLineStrokes(result: TraceResult, lines: AutoLines, inputWidth: number, reused: boolean): TraceResult {
+  const t0 = now();
+  const stroked = strokesOverShapes(result, lines.lines, JOIN_INPUT_PX * (result.width / inputWidth));
+  return withStageMs(stroked, { strokes: now() - t0 + (reused ? 0 : lines.ms) });
 }
 
 /** tracelab.strokes=centerline (strokes/index.ts): the shapes' ink as pen strokes, timed as stage `strokes`. */
@@ -511,7 +566,7 @@ function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind |
       : measured;
   const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
   // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
-  if (params.strokes === 'centerline' && facts.profile === 'pixel') {
+  if (readsLines(params) && facts.profile === 'pixel') {
     const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
     return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
   }
@@ -547,6 +602,15 @@ interface Areas {
   readonly colors: Float64Array;
   /** Fills of the palette (before the shaded bands'). */
   readonly paletteFills: number;
+  /** tracelab.strokes=auto: the lines found, whose pixels `regions` gives to the regions beside them. */
+  readonly lines?: AutoLines;
+}
+
+/** The lines tracelab.strokes=auto found, the diagonal links of the regions they left, and the time it took (ms). */
+interface AutoLines {
+  readonly lines: readonly ColoredLine[];
+  readonly links: Uint8Array | undefined;
+  readonly ms: number;
 }
 
 /** Stages 4–4b, or undefined when the labels make more than MAX_TRACED_REGIONS regions. */

@@ -74,9 +74,10 @@ export interface EngineParams {
   /**
    * Tracelab extension `tracelab.strokes`: 'none' (absent) traces every line as a thin filled
    * shape; 'centerline' gives no fills: ink up to maxStrokeWidthPx wide becomes centre-line
-   * strokes (TraceResult.strokes), wider ink its outlines (src/engine/strokes/). 'auto' is
-   * refused by src/api (checkCombination) until stroked outlines with fills under them are built;
-   * the engine traces it as 'none'.
+   * strokes (TraceResult.strokes), wider ink its outlines (src/engine/strokes/). 'auto' makes
+   * the lines and outlines of near-constant width up to maxStrokeWidthPx strokes, drawn over the
+   * fills, which reach under them to their centre-lines (strokes/auto.ts); every other shape as
+   * 'none' (pixel art and photos: nothing changes).
    */
   readonly strokes?: StrokeMode;
   /** Tracelab extension `tracelab.max_stroke_width` (traced px): the widest ink read as a line. Absent = 8. */
@@ -250,7 +251,7 @@ export interface Shape {
 }
 
 /**
- * A pen stroke (tracelab.strokes=centerline): a path of chain uses (one centre-line chain, or an
+ * A pen stroke (tracelab.strokes=centerline or auto): a path of chain uses (one centre-line chain, or an
  * outline loop of a shape's chains) stroked `widthPx` wide (traced px) in `color`, no fill.
  */
 export interface StrokeLine {
@@ -339,7 +340,7 @@ export interface TraceResult {
   readonly chains: readonly Chain[];
   /** Shapes in paint order, bottom first. */
   readonly shapes: readonly Shape[];
-  /** Pen strokes in pen order (tracelab.strokes=centerline; drawn after the shapes); absent = none. */
+  /** Pen strokes in pen order (tracelab.strokes=centerline, or auto: over the shapes; drawn after them); absent = none. */
   readonly strokes?: readonly StrokeLine[];
   readonly stats: TraceStats;
 }

@@ -49,12 +49,12 @@ describe('Tracelab extension options', () => {
     expect(forRealService([['output.file_format', 'svg']])).toEqual({ fields: [['output.file_format', 'svg']], dropped: [] });
   });
 
-  it('tracelab.strokes: none | auto | centerline, validated by the schema; auto is refused until it is built; max_stroke_width 0.5–100 px', () => {
+  it('tracelab.strokes: none | auto | centerline, validated by the schema and passed to the engine; max_stroke_width 0.5–100 px', () => {
     expect(parseOptions([['tracelab.strokes', 'centerline']], 'vectorize')['tracelab.strokes']).toBe('centerline');
     expect(() => parseOptions([['tracelab.strokes', 'Centerline']], 'vectorize')).toThrow(
       "tracelab.strokes must be one of none, auto, centerline; received 'Centerline' (did you mean centerline? values are case-sensitive)",
     );
-    expect(() => planVectorize([['tracelab.strokes', 'auto']])).toThrow('tracelab.strokes=auto is a valid value, but this version of tracelab does not implement it yet');
+    expect(planVectorize([['tracelab.strokes', 'auto']]).engineParams).toMatchObject({ strokes: 'auto', maxStrokeWidthPx: 8 });
     expect(planVectorize([['tracelab.strokes', 'centerline'], ['tracelab.max_stroke_width', '3.5']]).engineParams).toMatchObject({ strokes: 'centerline', maxStrokeWidthPx: 3.5 });
     expect(planVectorize([]).engineParams).toMatchObject({ strokes: 'none', maxStrokeWidthPx: 8 });
     expect(() => parseOptions([['tracelab.max_stroke_width', '0.4']], 'vectorize')).toThrow("tracelab.max_stroke_width must be a number in 0.5…100; received '0.4'");

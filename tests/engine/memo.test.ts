@@ -204,3 +204,25 @@ describe("memo keys come from each slot's declared parameters", () => {
     });
   }
 });
+
+describe('tracelab.strokes=auto and the memo', () => {
+  it('under auto the line limit decides which regions are lines: changing it misses the outline slot and gives a fresh trace', () => {
+    // Black lines 3 and 6 px wide on white: a limit of 4 px makes one a stroke, 8 px both.
+    const width = 80;
+    const data = new Uint8Array(width * width * 4).fill(255);
+    for (let y = 0; y < width; y++) {
+      for (let x = 0; x < width; x++) {
+        if ((x >= 10 && x < 70 && y >= 20 && y < 23) || (x >= 10 && x < 70 && y >= 50 && y < 56)) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+      }
+    }
+    const image = { width, height: width, data };
+    const memo = new TraceMemo();
+    const wide = { ...DEFAULT_ENGINE_PARAMS, strokes: 'auto' as const, maxStrokeWidthPx: 8 };
+    const narrow = { ...wide, maxStrokeWidthPx: 4 };
+    expect(traceImage(image, wide, { memo }).strokes).toHaveLength(2);
+    const again = traceImage(image, narrow, { memo });
+    expect(again.strokes).toHaveLength(1);
+    expect(comparable(again)).toBe(comparable(traceImage(image, narrow)));
+    expect(again.stats.reusedStages).toEqual(['resize', 'profile', 'palette', 'label']);
+  });
+});

@@ -23,10 +23,17 @@ export interface CenterPath {
   readonly points: Float64Array;
   readonly closed: boolean;
   readonly widthPx: number;
+  /**
+   * How much the width varies along the line: the spread of its cross-sections' widths between
+   * the 15th and 85th percentiles, over their median (0 for a dot or a line too short to tell).
+   * tracelab.strokes=auto keeps as strokes only lines of near-constant width.
+   */
+  readonly widthSpread: number;
   readonly cap: LineCap;
 }
 
-export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[] } | { readonly kind: 'wide' };
+/** A region's lines, and its ink's area (px, the sum of its coverage); or `wide`. */
+export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[]; readonly inkAreaPx: number } | { readonly kind: 'wide' };
 
 /** Pixel box of a region: [x0, x1) × [y0, y1). */
 export interface PixelBox {
@@ -52,8 +59,6 @@ const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
 
 /** The lines of `region`, or `wide` when its ink is wider than maxWidthPx. */
 export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number): RegionLines {
-  const reach = Math.ceil(maxWidthPx / 2) + 3;
-  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach);
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
@@ -67,10 +72,12 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
       area++;
     }
   }
-  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
-  // is far wider than a line is no line (and is not thinned: see thin).
+  // is far wider than a line is no line (and is neither measured nor thinned: see thin).
   if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
+  const reach = Math.ceil(maxWidthPx / 2) + 3;
+  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach);
+  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   const centre = centrePixel(mask, mw);
   if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
   let skeletonPixels = 0;
@@ -102,7 +109,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
-  return { kind: 'lines', paths };
+  return { kind: 'lines', paths, inkAreaPx: coveredArea };
 }
 
 /** Pixel sides between the mask and the rest (its perimeter on the lattice). */
@@ -238,17 +245,18 @@ function crossSection(frame: Frame, x: number, y: number, nx: number, ny: number
 /** A region thinned to single pixels (dots): a zero-length round line each, as wide as the dot. */
 function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLines {
   const nodes = graph.nodes;
-  if (nodes.length === 0) return { kind: 'lines', paths: [] };
+  if (nodes.length === 0) return { kind: 'lines', paths: [], inkAreaPx: coveredArea };
   const widthPx = 2 * Math.sqrt(coveredArea / nodes.length / Math.PI);
   if (widthPx > frame.maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return {
     kind: 'lines',
+    inkAreaPx: coveredArea,
     paths: nodes.map((node) => {
       // One dot: at the centre of its ink (coverage-weighted), not of its middle pixel.
       const centre = nodes.length === 1 ? coverageCentroid(frame.grid) : undefined;
       const x = centre ? centre.x : node.x + frame.ox + 0.5;
       const y = centre ? centre.y : node.y + frame.oy + 0.5;
-      return { points: Float64Array.of(x, y, x, y), closed: false, widthPx, cap: 'round' as const };
+      return { points: Float64Array.of(x, y, x, y), closed: false, widthPx, widthSpread: 0, cap: 'round' as const };
     }),
   };
 }
@@ -279,6 +287,35 @@ interface EdgeEnd {
  * ends stop at the junction's centre, free ends at the ink's end.
  */
 function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number): CenterPath[] {
+  const joints = junctionJoints(graph, edges, frame, roughWidth);
+  const walk: PathWalk = { graph, edges, frame, roughWidth, trimPx: roughWidth + 1, ...joints, used: new Uint8Array(graph.edges.length), paths: [] };
+  // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
+  for (let n = 0; n < graph.nodes.length; n++) {
+    for (const end of joints.ends[n]!) {
+      if (walk.used[end.edge] || joints.partner[endCode(end)]! >= 0) continue;
+      walkPath(walk, end, false);
+    }
+  }
+  for (let k = 0; k < graph.edges.length; k++) if (!walk.used[k]) walkPath(walk, { edge: k, atStart: true }, true);
+  return walk.paths;
+}
+
+/** An edge end coded as edge * 2 + (atStart ? 0 : 1). */
+function endCode(end: EdgeEnd): number {
+  return end.edge * 2 + (end.atStart ? 0 : 1);
+}
+
+/** How the edges meet at the nodes: the ends at each node, each end's partner, each junction's centre. */
+interface Joints {
+  readonly ends: EdgeEnd[][];
+  /** Per edge end (endCode): the partner end it continues into (−1: none). */
+  readonly partner: Int32Array;
+  /** Per node: its centre (a junction's: the branches' meeting point). */
+  readonly centre: { x: number; y: number }[];
+}
+
+/** Each node's edge ends, and at each junction its meeting point and the straightest pairs through it. */
+function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number): Joints {
   const ends: EdgeEnd[][] = graph.nodes.map(() => []);
   graph.edges.forEach((e, k) => {
     if (e.from < 0) return;
@@ -286,7 +323,6 @@ function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fra
     ends[e.to]!.push({ edge: k, atStart: false });
   });
   const trimPx = roughWidth + 1;
-  // Per edge end: the partner end it continues into (−1: none), coded edge * 2 + (atStart ? 0 : 1).
   const partner = new Int32Array(graph.edges.length * 2).fill(-1);
   const centre: { x: number; y: number }[] = graph.nodes.map((node) => ({ x: node.x + frame.ox + 0.5, y: node.y + frame.oy + 0.5 }));
   for (let n = 0; n < graph.nodes.length; n++) {
@@ -296,67 +332,75 @@ function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fra
     centre[n] = meetingPoint(dirs, centre[n]!);
     pairStraightest(list, dirs, partner);
   }
-  const code = (end: EdgeEnd): number => end.edge * 2 + (end.atStart ? 0 : 1);
-  const used = new Uint8Array(graph.edges.length);
-  const paths: CenterPath[] = [];
-  const walk = (first: EdgeEnd, closedLoop: boolean): void => {
-    const xs: number[] = [];
-    const ys: number[] = [];
-    const widths: number[] = [];
-    let at = first;
-    let startsAtNode = graph.edges[at.edge]!.from >= 0;
-    const startNode = at.atStart ? graph.edges[at.edge]!.from : graph.edges[at.edge]!.to;
-    const startFree = startNode >= 0 && graph.nodes[startNode]!.degree === 1;
-    let endFree = false;
-    for (;;) {
-      used[at.edge] = 1;
-      const e = graph.edges[at.edge]!;
-      const m = edges[at.edge]!;
-      const fromNode = at.atStart ? e.from : e.to;
-      const toNode = at.atStart ? e.to : e.from;
-      const n = m.x.length;
-      for (let j = 0; j < n; j++) {
-        const k = at.atStart ? j : n - 1 - j;
-        // Points near a junction bend towards it: dropped (the path goes to its centre instead).
-        if (fromNode >= 0 && graph.nodes[fromNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[fromNode]!.x, m.y[k]! - centre[fromNode]!.y) < trimPx) continue;
-        if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[toNode]!.x, m.y[k]! - centre[toNode]!.y) < trimPx) continue;
-        xs.push(m.x[k]!);
-        ys.push(m.y[k]!);
-        if (m.width[k]! > 0 && farFromNodes(m, k, trimPx + roughWidth / 2)) widths.push(m.width[k]!);
+  return { ends, partner, centre };
+}
+
+/** What walking the paths shares: the graph, its measured edges and joints, the edges used so far, the paths made. */
+interface PathWalk extends Joints {
+  readonly graph: SkeletonGraph;
+  readonly edges: readonly MeasuredEdge[];
+  readonly frame: Frame;
+  readonly roughWidth: number;
+  /** Points this near a junction's centre are dropped (the thinning bends them towards it). */
+  readonly trimPx: number;
+  readonly used: Uint8Array;
+  readonly paths: CenterPath[];
+}
+
+/** One path from edge end `first` through the paired ends (a closed loop back to `first`), added to walk.paths. */
+function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
+  const { graph, centre, used } = walk;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const widths: number[] = [];
+  let at = first;
+  const startsAtNode = graph.edges[at.edge]!.from >= 0;
+  const startNode = at.atStart ? graph.edges[at.edge]!.from : graph.edges[at.edge]!.to;
+  const startFree = startNode >= 0 && graph.nodes[startNode]!.degree === 1;
+  let endFree = false;
+  for (;;) {
+    used[at.edge] = 1;
+    const e = graph.edges[at.edge]!;
+    const fromNode = at.atStart ? e.from : e.to;
+    const toNode = at.atStart ? e.to : e.from;
+    addEdgePoints(walk, at, fromNode, toNode, xs, ys, widths);
+    const next = walk.partner[endCode({ edge: at.edge, atStart: !at.atStart })]!;
+    if (toNode < 0 || next < 0) {
+      if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3) {
+        xs.push(centre[toNode]!.x);
+        ys.push(centre[toNode]!.y);
       }
-      const endCode = code({ edge: at.edge, atStart: !at.atStart });
-      const next = partner[endCode]!;
-      if (toNode < 0 || next < 0) {
-        if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3) {
-          xs.push(centre[toNode]!.x);
-          ys.push(centre[toNode]!.y);
-        }
-        endFree = toNode >= 0 && graph.nodes[toNode]!.degree === 1;
-        break;
-      }
-      const nextEnd: EdgeEnd = { edge: next >> 1, atStart: (next & 1) === 0 };
-      if (closedLoop && nextEnd.edge === first.edge && nextEnd.atStart === first.atStart) break;
-      if (used[nextEnd.edge]) break;
-      at = nextEnd;
+      endFree = toNode >= 0 && graph.nodes[toNode]!.degree === 1;
+      break;
     }
-    if (startsAtNode && !closedLoop && startNode >= 0 && graph.nodes[startNode]!.degree >= 3) {
-      xs.unshift(centre[startNode]!.x);
-      ys.unshift(centre[startNode]!.y);
-    }
-    startsAtNode = false;
-    if (xs.length === 0) return;
-    const widthPx = median(widths.length > 0 ? widths : allWidths(edges, used));
-    paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, widthPx, frame));
-  };
-  // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
-  for (let n = 0; n < graph.nodes.length; n++) {
-    for (const end of ends[n]!) {
-      if (used[end.edge] || partner[code(end)]! >= 0) continue;
-      walk(end, false);
-    }
+    const nextEnd: EdgeEnd = { edge: next >> 1, atStart: (next & 1) === 0 };
+    if (closedLoop && nextEnd.edge === first.edge && nextEnd.atStart === first.atStart) break;
+    if (used[nextEnd.edge]) break;
+    at = nextEnd;
   }
-  for (let k = 0; k < graph.edges.length; k++) if (!used[k]) walk({ edge: k, atStart: true }, true);
-  return paths;
+  if (startsAtNode && !closedLoop && startNode >= 0 && graph.nodes[startNode]!.degree >= 3) {
+    xs.unshift(centre[startNode]!.x);
+    ys.unshift(centre[startNode]!.y);
+  }
+  if (xs.length === 0) return;
+  const measured = widths.length > 0 ? widths : allWidths(walk.edges, used);
+  walk.paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, median(measured), walk.frame, relativeSpread(measured)));
+}
+
+/** The points of edge `at` in walking order (those near a junction dropped), and its widths away from its nodes. */
+function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: number, xs: number[], ys: number[], widths: number[]): void {
+  const { graph, centre, trimPx } = walk;
+  const m = walk.edges[at.edge]!;
+  const n = m.x.length;
+  for (let j = 0; j < n; j++) {
+    const k = at.atStart ? j : n - 1 - j;
+    // Points near a junction bend towards it: dropped (the path goes to its centre instead).
+    if (fromNode >= 0 && graph.nodes[fromNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[fromNode]!.x, m.y[k]! - centre[fromNode]!.y) < trimPx) continue;
+    if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[toNode]!.x, m.y[k]! - centre[toNode]!.y) < trimPx) continue;
+    xs.push(m.x[k]!);
+    ys.push(m.y[k]!);
+    if (m.width[k]! > 0 && farFromNodes(m, k, trimPx + walk.roughWidth / 2)) widths.push(m.width[k]!);
+  }
 }
 
 function farFromNodes(m: MeasuredEdge, k: number, distancePx: number): boolean {
@@ -447,7 +491,7 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly { dx: number; 
 }
 
 /** The path's points with its free ends carried to the ink's end, and its cap. */
-function finishPath(xs: number[], ys: number[], closed: boolean, startFree: boolean, endFree: boolean, widthPx: number, frame: Frame): CenterPath {
+function finishPath(xs: number[], ys: number[], closed: boolean, startFree: boolean, endFree: boolean, widthPx: number, frame: Frame, widthSpread: number): CenterPath {
   if (xs.length === 1) {
     xs.push(xs[0]!);
     ys.push(ys[0]!);
@@ -468,7 +512,7 @@ function finishPath(xs: number[], ys: number[], closed: boolean, startFree: bool
     points[2 * k] = xs[k]!;
     points[2 * k + 1] = ys[k]!;
   }
-  return { points, closed, widthPx, cap: butt > round ? 'butt' : 'round' };
+  return { points, closed, widthPx, widthSpread, cap: butt > round ? 'butt' : 'round' };
 }
 
 /** Drops the points within lengthPx of the path's end (its start when `atStart`), keeping a quarter of the path and 2 points. */
@@ -567,6 +611,15 @@ function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
   const caps = path.closed || path.cap === 'butt' ? 0 : Math.PI / 4;
   const widthPx = caps === 0 ? coveredArea / Math.max(1e-9, length) : (-length + Math.sqrt(length * length + 4 * caps * coveredArea)) / (2 * caps);
   return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+}
+
+/** (85th − 15th percentile) / median of the widths; 0 with fewer than 4. */
+function relativeSpread(widths: readonly number[]): number {
+  if (widths.length < 4) return 0;
+  const sorted = [...widths].sort(ascending);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const middle = median(sorted);
+  return middle > 0 ? (at(0.85) - at(0.15)) / middle : 0;
 }
 
 function median(values: readonly number[]): number {

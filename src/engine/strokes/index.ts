@@ -1,6 +1,7 @@
 /**
  * tracelab.strokes=centerline: a traced picture as pen strokes, no fills (for plotters, lasers,
- * cutters). Runs after the shapes stage, on its regions.
+ * cutters). Runs after the shapes stage, on its regions. (tracelab.strokes=auto: auto.ts finds the
+ * lines before the boundary stage; strokesOverShapes here adds them to the traced shapes.)
  * In: the trace result (chains, shapes), the traced pixels with their regions and colours, the
  * widest line (traced px) and how many traced px make 0.05 mm.
  * Out: a TraceResult without shapes whose `strokes` are the pen paths in pen order (plot.ts):
@@ -12,7 +13,7 @@
 import { FitScratch, fitChain } from '../fit/fit.js';
 import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
-import { regionCenterlines, type LineCap, type PixelBox } from './centerline.js';
+import { regionCenterlines, type CenterPath, type LineCap, type PixelBox } from './centerline.js';
 import type { InkPicture } from './coverage.js';
 import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from './plot.js';
 
@@ -39,6 +40,28 @@ interface Pending {
   readonly color: Rgba;
   /** Outline strokes: the shape's loop. */
   readonly loop?: Loop;
+}
+
+/** A centre-line in its region's colour (tracelab.strokes=auto). */
+export interface ColoredLine {
+  readonly path: CenterPath;
+  readonly color: Rgba;
+}
+
+/**
+ * tracelab.strokes=auto: the lines as strokes drawn over the result's shapes (its chains kept,
+ * the lines' chains after them), one width per pen as in centerline mode.
+ */
+export function strokesOverShapes(result: TraceResult, lines: readonly ColoredLine[], joinPx: number): TraceResult {
+  const pending: Pending[] = [];
+  const pens: PenPath[] = [];
+  for (const { path, color } of lines) {
+    pens.push(polylinePath(path.points, path.closed, colorNumber(color), path.widthPx, pending.length));
+    pending.push({ cap: path.cap, color });
+  }
+  evenWidths(pens);
+  const inputOrder = penLengths(pens);
+  return withStrokes(result, orderPaths(joinPaths(pens, joinPx)), pending, inputOrder.penUpPx, true);
 }
 
 export function centerlineResult(result: TraceResult, input: CenterlineInput): TraceResult {
@@ -74,14 +97,17 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
   evenWidths(pens);
   const inputOrder = penLengths(pens);
   const ordered = orderPaths(joinPaths(pens, input.joinPx));
-  return withStrokes(result, ordered, pending, inputOrder.penUpPx);
+  return withStrokes(result, ordered, pending, inputOrder.penUpPx, false);
 }
 
-/** The chains the strokes use (renumbered), the strokes in pen order and their stats. */
-function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: readonly Pending[], penUpInputOrderPx: number): TraceResult {
+/**
+ * The chains the strokes use (renumbered; after the shapes' chains when `overShapes`, else in
+ * their place), the strokes in pen order and their stats.
+ */
+function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: readonly Pending[], penUpInputOrderPx: number, overShapes: boolean): TraceResult {
   // The fitter's scratch for this picture's strokes (a context, not module state).
   const fitScratch = new FitScratch();
-  const chains: Chain[] = [];
+  const chains: Chain[] = overShapes ? [...result.chains] : [];
   const renumbered = new Map<number, number>();
   const strokes: StrokeLine[] = [];
   for (const pen of ordered) {
@@ -127,7 +153,7 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     penUpPx: round2(penUpPx),
     penUpInputOrderPx: round2(penUpInputOrderPx),
   };
-  return { ...result, chains, shapes: [], strokes, stats: { ...result.stats, chains: chains.length, strokes: stats } };
+  return { ...result, chains, shapes: overShapes ? result.shapes : [], strokes, stats: { ...result.stats, chains: chains.length, strokes: stats } };
 }
 
 /**
@@ -210,7 +236,7 @@ function loopPen(chains: readonly Chain[], loop: Loop, colorKey: number, tag: nu
 }
 
 /** The label that holds most of the picture's border pixels (the paper); −1 when the border is transparent. */
-function backgroundLabel(picture: InkPicture, labelOf: Int32Array): number {
+export function backgroundLabel(picture: InkPicture, labelOf: Int32Array): number {
   const { width, height, regionOf } = picture;
   const count = new Map<number, number>();
   const add = (i: number): void => {
@@ -235,7 +261,7 @@ function backgroundLabel(picture: InkPicture, labelOf: Int32Array): number {
 }
 
 /** Each region's pixel box (undefined for a region without pixels). */
-function regionBoxes(picture: InkPicture, regionCount: number): (PixelBox | undefined)[] {
+export function regionBoxes(picture: InkPicture, regionCount: number): (PixelBox | undefined)[] {
   const { width, height, regionOf } = picture;
   const x0 = new Int32Array(regionCount).fill(width);
   const y0 = new Int32Array(regionCount).fill(height);
