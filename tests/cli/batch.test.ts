@@ -114,7 +114,6 @@ describe('tracelab vectorize --out-dir (batch)', () => {
     const timings = JSON.parse(line!.slice('tracelab-batch-timings '.length)) as Record<string, number>;
     expect(Object.keys(timings).sort()).toEqual(['readMs', 'threadsReadyMs', 'traceMs', 'wallMs', 'writeMs']);
     for (const ms of Object.values(timings)) expect(Number.isInteger(ms) && ms >= 0).toBe(true);
-    expect(timings.threadsReadyMs!).toBeLessThanOrEqual(timings.wallMs!);
   });
 
   it('off a terminal prints one plain progress line per image, in done/total order', () => {
