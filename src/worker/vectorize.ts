@@ -318,7 +318,9 @@ export async function renderViewInWorker(
  * trace like renderViewInWorker. Written on request: with every result it was a second SVG
  * document of the same size (tens of milliseconds of each output change on a photo, and its
  * megabytes copied to the page) that only the outline mode shows. For pen strokes
- * (tracelab.strokes=centerline) the outline mode is the plot preview (plot-preview.ts).
+ * (tracelab.strokes=centerline) the outline mode is the plot preview (plot-preview.ts). Outlines
+ * whose SVG is over LARGE_SVG_BYTES come painted by `previewCodec` as a PNG at the input's size
+ * (OutlineView).
  */
 export async function renderOutlineInWorker(
   bytes: Uint8Array,
