@@ -20,10 +20,14 @@
  * - dropped while loading: the 2-MP photo dropped as soon as the drop zone exists (the page still
  *   mounting, its worker not loaded yet), timed as the first result;
  * - memory: the renderer process's peak RSS (VmHWM) after each 2-MP drop;
- * - the output option is also toggled on a 1-MP photo, whose SVG is megabytes.
+ * - the output option is also toggled on a 1-MP photo, whose SVG is megabytes;
+ * - flows: every flow of the page on one page with the 2-MP photo (load, drops, view modes, zoom,
+ *   options, palette, presets, each download, Copy SVG, share link), each with its longest task's
+ *   wall time (PerformanceObserver) and the CPU time of its costliest main-thread task (a Chromium
+ *   trace's thread time: on a busy machine a task's wall time is mostly waiting for a core).
  *
- * In: BENCH_PLAYGROUND_RUNS (default 3 pages per picture), BENCH_PLAYGROUND_ONLY (picture names or
- * kinds — first, loading, option, output — comma-separated), BENCH_PLAYGROUND_TRACE=DIR (a Chromium
+ * In: TRACELAB_CORPUS (default ../shared/corpus beside the repository, as bench/corpus.mjs), BENCH_PLAYGROUND_RUNS (default 3 pages per picture), BENCH_PLAYGROUND_ONLY (picture names or
+ * kinds — first, loading, option, output, flows — comma-separated), BENCH_PLAYGROUND_TRACE=DIR (a Chromium
  * trace per page, for finding long tasks; the app is then built unminified, so names in the trace
  * are the source's: its timings are not the table's). Out: rows and a Markdown table;
  * `node bench/playground.mjs` alone writes bench/results/playground.md.
@@ -37,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
-const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+const CORPUS = resolve(process.env.TRACELAB_CORPUS ?? join(ROOT, '..', 'shared', 'corpus'));
 const RUNS = Math.max(1, parseInt(process.env.BENCH_PLAYGROUND_RUNS ?? '3', 10) || 3);
 const requireBench = createRequire(join(BENCH, 'package.json'));
 const requireRoot = createRequire(join(ROOT, 'package.json'));
@@ -100,6 +104,8 @@ export function playgroundPictures() {
     // The issue's case: the same photo dropped as soon as the drop zone exists, while the page
     // still mounts its other panels and before its preview worker has loaded.
     { name: 'photo-astronaut@2MP', kind: 'loading', ...photo2 },
+    // Every flow of the page (views, options, palette, presets, downloads, share link) on the 2-MP photo.
+    { name: 'photo-astronaut@2MP', kind: 'flows', ...photo2 },
     { name: 'clipart-baseball-glove@1MP', kind: 'option', ...renderSvg('clipart-baseball-glove.ref.svg', 1) },
     // An output-only change where the result is big (a photo's SVG of megabytes): only the toggle.
     { name: 'photo-astronaut@1MP', kind: 'output', ...upscalePng('photo-astronaut.png', 1) },
@@ -140,6 +146,24 @@ function probe(early) {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, ms: e.duration });
   }).observe({ type: 'longtask', buffered: true });
+  // Long animation frames (≥ 50 ms from a task's start to the frame's paint): their scripts say
+  // what ran in a long task (invoker, function, source position), their style-and-layout time what
+  // the rendering cost. Kept for the flows' table (what each flow's longest task was).
+  w.__bench.frames = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const scripts = [...e.scripts]
+          .sort((a, b) => b.duration - a.duration)
+          .slice(0, 3)
+          .map((sc) => `${sc.invoker || sc.invokerType} ${sc.sourceFunctionName || ''}@${(sc.sourceURL || '').split('/').pop()}:${sc.sourceCharPosition} ${sc.duration.toFixed(0)} ms`);
+        const renderMs = e.renderStart ? e.startTime + e.duration - e.renderStart : 0;
+        w.__bench.frames.push({ start: e.startTime, ms: e.duration, blockingMs: e.blockingDuration, renderMs, layoutMs: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0, scripts });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {
+    // a browser without long-animation-frame entries: the long tasks alone
+  }
   const changed = (e) => w.__bench.changes.push({ t: e.timeStamp, type: e.type, target: e.target?.id || e.target?.type || '' });
   document.addEventListener('change', changed, true);
   document.addEventListener('input', changed, true);
@@ -339,6 +363,242 @@ async function timeOptionChanges(browser, baseUrl, picture, { outputOnly = false
   }
 }
 
+/** Drops the file at `url` (fetched in the page, untimed) on the drop zone. */
+async function dropUrl(page, url, name) {
+  await page.evaluate(async ([fileUrl, fileName]) => {
+    const blob = await (await fetch(fileUrl)).blob();
+    const data = new DataTransfer();
+    data.items.add(new File([blob], fileName, { type: blob.type || 'image/png' }));
+    document.querySelector('.dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, [url, name]);
+}
+
+/** Resolves after two painted frames and the task after them: the flow's long tasks and frames are reported by then. */
+async function settled(page) {
+  await page.evaluate(
+    () =>
+      new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))),
+  );
+  // Observers deliver their entries in a task of their own after the frame: one more round.
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+}
+
+/** The id of the finished result on screen (0: none). */
+const shownId = (page) => page.evaluate(() => Math.max(0, ...window.__bench.shown.map((s) => s.id)));
+
+/** Waits until the status says Done and a finished result newer than `afterId` is on screen. */
+const traced = async (page, afterId) => (await waitForResult(page, afterId)).final.id;
+
+/**
+ * The playground's flows on one page, one after the other, each with the longest main-thread task
+ * it caused (the task from the flow's first event to the state it waits for) and, from the long
+ * animation frames, what that task ran. The page is a user's: loaded, a small picture dropped, then
+ * the 2-MP picture, its views, an option, the palette, presets, every download, copying and the
+ * share link.
+ */
+async function timeFlows(browser, baseUrl, picture) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await page.addInitScript(probe, null);
+  // Always traced (the main thread's tasks with their CPU time: see flowCpuTimes); with
+  // BENCH_PLAYGROUND_TRACE the full categories, also written to DIR/flows.json.
+  if (TRACE_DIR) mkdirSync(TRACE_DIR, { recursive: true });
+  await browser.startTracing(page, { ...(TRACE_DIR ? { path: join(TRACE_DIR, 'flows.json') } : {}), categories: TRACE_DIR ? TRACE_CATEGORIES : FLOW_TRACE_CATEGORIES });
+  const rows = [];
+  const take = async (name) => {
+    await settled(page);
+    await page.evaluate((n) => performance.mark(`flow-end:${n}`), name);
+    const b = await page.evaluate(() => {
+      const out = { longTasks: window.__bench.longTasks.splice(0), frames: window.__bench.frames.splice(0) };
+      return out;
+    });
+    const worst = b.frames.reduce((w, f) => (f.blockingMs > (w?.blockingMs ?? -1) ? f : w), undefined);
+    const row = {
+      flow: name,
+      longTaskMs: longest(b.longTasks),
+      over50: b.longTasks.length,
+      what: worst ? `${worst.scripts.join('; ') || 'no script'}${worst.layoutMs > 20 ? `; style+layout ${worst.layoutMs.toFixed(0)} ms` : ''}` : '',
+    };
+    rows.push(row);
+    process.stderr.write(`playground flows: ${name.padEnd(36)} longest task ${row.longTaskMs.toFixed(0).padStart(4)} ms (${row.over50} over 50 ms) ${row.what}\n`);
+  };
+  const flow = async (name, run) => {
+    await page.evaluate((n) => {
+      window.__bench.longTasks.length = 0;
+      window.__bench.frames.length = 0;
+      performance.mark(`flow-start:${n}`);
+    }, name);
+    await run();
+    await take(name);
+  };
+  try {
+    // First load: navigation to every panel mounted (the lazy ones under the viewer included).
+    await page.goto(baseUrl);
+    await page.waitForFunction(() => document.querySelector('.palette-panel') !== null && document.querySelector('.snippets') !== null, null, { timeout: TIMEOUT_MS, polling: 50 });
+    await page.waitForTimeout(1000);
+    await take('first load (page mounted, workers loaded)');
+
+    let id = 0;
+    await flow('drop a small picture (samples/shapes.png)', async () => {
+      await dropUrl(page, `${baseUrl}samples/shapes.png`, 'shapes.png');
+      id = await traced(page, id);
+    });
+    await flow(`drop ${picture.name}`, async () => {
+      await dropPicture(page, baseUrl, picture);
+      id = await traced(page, id);
+    });
+    const resultLoaded = (alt) =>
+      page.waitForFunction((a) => {
+        const img = document.querySelector(`img[alt="${a}"]`);
+        return img !== null && img.complete && img.naturalWidth > 0;
+      }, alt, { timeout: TIMEOUT_MS, polling: 20 });
+    await flow('view: overlay', async () => {
+      await page.getByRole('radio', { name: 'Overlay' }).check();
+      await resultLoaded('Traced vector result');
+    });
+    await flow('view: outline', async () => {
+      await page.getByRole('radio', { name: 'Outline' }).check();
+      await resultLoaded('Traced outlines');
+    });
+    await flow('view: side by side', async () => {
+      await page.getByRole('radio', { name: 'Side by side' }).check();
+      await resultLoaded('Traced vector result');
+    });
+    await flow('view: zoom in ×3 (sharp view)', async () => {
+      for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.waitForFunction(() => /rendered sharp|sharp/.test(document.querySelector('[data-result-pane] figcaption')?.textContent ?? ''), null, { timeout: TIMEOUT_MS, polling: 50 }).catch(() => {});
+      await page.getByRole('button', { name: 'Fit to view' }).click();
+    });
+    await flow('option: gap filler off (output only)', async () => {
+      await page.getByLabel('output.gap_filler.enabled', { exact: true }).setChecked(false);
+      id = await traced(page, id);
+    });
+    await flow('option: colour count 12 (re-trace)', async () => {
+      await page.getByLabel('processing.max_colors', { exact: true }).fill('12');
+      id = await traced(page, id);
+    });
+    // The palette list is rendered after the result (deferred): wait for it before using it.
+    await page.waitForFunction(() => document.querySelectorAll('.palette-list .palette-item').length > 0, null, { timeout: TIMEOUT_MS, polling: 50 });
+    await flow('palette: remap a colour', async () => {
+      await page.evaluate(() => {
+        const input = document.querySelector('.palette-list .palette-remap');
+        input.value = '#00aa55';
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      id = await traced(page, id);
+    });
+    await page.waitForFunction(() => document.querySelectorAll('.palette-list .palette-item').length > 1, null, { timeout: TIMEOUT_MS, polling: 50 });
+    await flow('palette: delete a colour', async () => {
+      await page.locator('.palette-list .palette-item').nth(1).getByRole('button', { name: /^Delete/ }).click();
+      id = await traced(page, id);
+    });
+    await flow('palette: clear the rules', async () => {
+      await page.getByRole('button', { name: 'Clear palette rules' }).click();
+      id = await traced(page, id);
+    });
+    await flow('preset: Photo', async () => {
+      await page.getByLabel('Preset', { exact: true }).selectOption('photo');
+      id = await traced(page, id);
+    });
+    await flow('preset: Defaults', async () => {
+      await page.getByLabel('Preset', { exact: true }).selectOption('defaults');
+      id = await traced(page, id);
+    });
+    const downloads = page.getByRole('group', { name: 'Download as' });
+    for (const format of ['SVG', 'PDF', 'EPS', 'DXF', 'PNG']) {
+      await flow(`download ${format} (Download as)`, async () => {
+        const saved = page.waitForEvent('download', { timeout: TIMEOUT_MS });
+        await downloads.getByRole('button', { name: format, exact: true }).click();
+        await (await saved).path();
+      });
+    }
+    await flow('download SVG (primary button)', async () => {
+      const saved = page.waitForEvent('download', { timeout: TIMEOUT_MS });
+      await page.locator('#primary-download').click();
+      await (await saved).path();
+    });
+    await flow('copy SVG', async () => {
+      await page.getByRole('button', { name: 'Copy SVG' }).click();
+      await page.waitForFunction(() => (document.querySelector('.copy-message')?.textContent ?? '') !== '', null, { timeout: TIMEOUT_MS, polling: 20 });
+    });
+    await flow('copy share link', async () => {
+      await page.getByRole('button', { name: 'Copy share link' }).click();
+      await page.waitForFunction(() => /Share link copied|Could not copy/.test(document.querySelector('.snippets')?.textContent ?? ''), null, { timeout: TIMEOUT_MS, polling: 20 });
+    });
+    const shareUrl = await page.getByLabel('Share link', { exact: true }).inputValue();
+    const cpu = flowCpuTimes(JSON.parse((await browser.stopTracing()).toString('utf8')));
+    for (const row of rows) {
+      Object.assign(row, cpu.get(row.flow) ?? {});
+      process.stderr.write(`playground flows: ${row.flow.padEnd(44)} longest task CPU ${(row.cpuMs ?? NaN).toFixed(0).padStart(4)} ms (its wall ${(row.cpuWallMs ?? NaN).toFixed(0)} ms; ${row.cpuOver50 ?? '?'} tasks over 50 ms CPU)\n`);
+    }
+    await page.close();
+    // A share link opened: the page loads with its options.
+    const shared = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await shared.addInitScript(probe, null);
+    await shared.goto(shareUrl);
+    await shared.waitForFunction(() => document.querySelector('.palette-panel') !== null && document.querySelector('.snippets') !== null, null, { timeout: TIMEOUT_MS, polling: 50 });
+    await shared.waitForTimeout(1000);
+    await settled(shared);
+    const b = await shared.evaluate(() => window.__bench);
+    rows.push({ flow: 'open a share link (page load)', longTaskMs: longest(b.longTasks), over50: b.longTasks.length, what: '' });
+    process.stderr.write(`playground flows: ${'open a share link (page load)'.padEnd(36)} longest task ${longest(b.longTasks).toFixed(0).padStart(4)} ms\n`);
+    await shared.close();
+    return rows;
+  } finally {
+    if (!page.isClosed()) await page.close();
+  }
+}
+
+/** Enough for the main thread's tasks (toplevel) and the flows' marks (blink.user_timing). */
+const FLOW_TRACE_CATEGORIES = ['toplevel', 'blink.user_timing'];
+
+/**
+ * Per flow (between the page's `flow-start:NAME` and `flow-end:NAME` marks; the first load is from
+ * the trace's start to its end mark), the main-thread task that used the most CPU time: its
+ * thread time (`tdur`, what the task itself costs, however busy the machine) and its wall time.
+ * On a loaded machine a task's wall time is mostly waiting for a core (5–100× its CPU time on
+ * the 2-core bench VM with other jobs running), so the CPU time is the figure that says whether
+ * the page's own work holds the 50 ms target.
+ */
+function flowCpuTimes(trace) {
+  const events = trace.traceEvents ?? trace;
+  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /^flow-(start|end):/.test(e.name));
+  const out = new Map();
+  if (marks.length === 0) return out;
+  const thread = `${marks[0].pid}:${marks[0].tid}`;
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && `${e.pid}:${e.tid}` === thread);
+  const first = Math.min(...tasks.map((t) => t.ts));
+  const at = new Map(marks.map((m) => [m.name, m.ts]));
+  for (const [name, end] of at) {
+    if (!name.startsWith('flow-end:')) continue;
+    const flow = name.slice('flow-end:'.length);
+    const start = at.get(`flow-start:${flow}`) ?? first;
+    const inside = tasks.filter((t) => t.ts >= start && t.ts <= end);
+    const worst = inside.reduce((w, t) => ((t.tdur ?? 0) > (w?.tdur ?? -1) ? t : w), undefined);
+    out.set(flow, { cpuMs: worst ? worst.tdur / 1000 : 0, cpuWallMs: worst ? worst.dur / 1000 : 0, cpuOver50: inside.filter((t) => (t.tdur ?? 0) > 50_000).length });
+  }
+  return out;
+}
+
+export function flowsTable(rows) {
+  const md = ['### Playground flows: the longest main-thread task of each (Chromium, the built app)', ''];
+  md.push(
+    'One page, the flows one after the other (`BENCH_PLAYGROUND_ONLY=flows node bench/playground.mjs`). Longest task = the longest task a PerformanceObserver ' +
+      "('longtask') saw from the flow's first event to the state it waits for (a result Done, the view's image loaded, the download saved); " +
+      "longest task CPU = the main-thread task of the flow that used the most CPU time (thread time in a Chromium trace of the page), the figure that holds on a busy machine, where a task's wall time is mostly waiting for a core; " +
+      'target ≤ 50 ms. What it ran: the scripts of the worst long animation frame (invoker, function, ms).',
+    '',
+  );
+  md.push('| flow | longest task CPU ms | its wall ms | holds (CPU) | longest task wall ms (observer) | tasks over 50 ms wall | what the worst frame ran |');
+  md.push('| --- | ---: | ---: | --- | ---: | ---: | --- |');
+  const opt = (v) => (v === undefined ? '' : v.toFixed(0));
+  for (const r of rows) {
+    const holds = r.cpuMs === undefined ? '' : r.cpuMs <= 50 ? '✓' : '✗';
+    md.push(`| ${r.flow} | ${opt(r.cpuMs)} | ${opt(r.cpuWallMs)} | ${holds} | ${r.longTaskMs.toFixed(0)} | ${r.over50} | ${r.what.replace(/\|/g, '\\|')} |`);
+  }
+  md.push('');
+  return md.join('\n');
+}
+
 export async function runPlaygroundBench() {
   const vite = await import(requireRoot.resolve('vite'));
   const { chromium } = requireRoot('playwright-core');
@@ -364,7 +624,9 @@ export async function runPlaygroundBench() {
     const rows = [];
     for (const picture of pictures) {
       const mp = (picture.width * picture.height) / 1e6;
-      if (picture.kind === 'first' || picture.kind === 'loading') {
+      if (picture.kind === 'flows') {
+        rows.flows = await timeFlows(browser, baseUrl, picture);
+      } else if (picture.kind === 'first' || picture.kind === 'loading') {
         const early = picture.kind === 'loading';
         const runs = [];
         for (let i = 0; i < RUNS; i++) runs.push(await timeFirstResult(browser, baseUrl, picture, { early, tag: `${picture.name}-${picture.kind}-${i}` }));
@@ -412,6 +674,7 @@ export async function runPlaygroundBench() {
 }
 
 export function playgroundTable(rows) {
+  if (rows.length === 0 && rows.flows) return flowsTable(rows.flows);
   const md = ['### Playground (Chromium, the built app, a fresh page per drop)', ''];
   md.push(
     `Medians of ${RUNS} runs. The picture is dropped on the drop zone from the page itself (a File in a drop event). ` +
@@ -432,6 +695,7 @@ export function playgroundTable(rows) {
     md.push(`| ${r.case} | ${r.picture} | ${r.size} | ${r.ms.toFixed(0)} | ${r.finalMs.toFixed(0)} | ${r.targetMs ?? '–'} | ${holds ? '✓' : '✗'} | ${r.longTaskMs.toFixed(0)} | ${opt(r.loadLongTaskMs)} | ${opt(r.dropAtMs)} | ${opt(r.peakMb)} |`);
   }
   md.push('');
+  if (rows.flows) md.push(flowsTable(rows.flows));
   return md.join('\n');
 }
 

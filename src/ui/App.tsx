@@ -216,7 +216,7 @@ function ResultBar({ store, exporter }: { store: TracelabStore; exporter: Tracer
           <span className="hint">{job.progress.step}</span>
         </span>
       )}
-      <DownloadButton store={store} exporter={exporter} svg={job.svg} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
+      <DownloadButton store={store} exporter={exporter} svg={job.svg} svgBytes={job.svgBytes} sourceName={source?.name ?? null} invalid={invalidOption !== undefined} />
       <CopySvgButton svg={job.svg} invalid={invalidOption !== undefined} />
     </section>
   );

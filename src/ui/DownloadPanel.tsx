@@ -40,12 +40,15 @@ export function DownloadButton({
   store,
   exporter,
   svg,
+  svgBytes = null,
   sourceName,
   invalid,
 }: {
   store: TracelabStore;
   exporter: ServiceExporter;
   svg: string | null;
+  /** `svg` as the file's bytes, when the worker sent them: saved as they are (no text encoded here). */
+  svgBytes?: Uint8Array | null;
   sourceName: string | null;
   invalid: boolean;
 }) {
@@ -55,7 +58,7 @@ export function DownloadButton({
   const download = async () => {
     if (svg === null || invalid) return;
     if (format === 'svg') {
-      saveBytes(svg, 'image/svg+xml', svgFileName(sourceName));
+      saveBytes((svgBytes as Uint8Array<ArrayBuffer> | null) ?? svg, 'image/svg+xml', svgFileName(sourceName));
       return;
     }
     setBusy(true);

@@ -20,7 +20,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 
-import type { ViewRender, ViewWindow } from '../worker/protocol.js';
+import type { OutlineView, ViewRender, ViewWindow } from '../worker/protocol.js';
 import { useObjectUrl } from './hooks.js';
 import { fieldsFor, showsDraft, type Job, type Source, type TracelabStore, type ViewMode, type ViewerState } from './store.js';
 import { actualSize, panBy, PAN_STEP_PX, placement, sharpWindow, stepZoom, wheelFactor, zoomAt, type Size } from './viewer-geometry.js';
@@ -29,7 +29,7 @@ import { formatNumber } from './format.js';
 /** Renders part of the current result at a zoom, or as outlines: the preview worker (its last trace). */
 export interface ViewRenderer {
   renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
-  renderOutline(bytes: Uint8Array, fields: [string, string][]): Promise<string>;
+  renderOutline(bytes: Uint8Array, fields: [string, string][]): Promise<OutlineView>;
 }
 
 /** Wait this long after the last zoom or pan before asking for a sharp view. */
@@ -69,15 +69,19 @@ export function Viewer({ store, renderer }: { store: TracelabStore; renderer?: V
   // taken for a finished trace (data-trace-id).
   const showDraft = showsDraft(job);
   const svgView = useObjectUrl(
-    showDraft ? (job.draft!.png as Uint8Array<ArrayBuffer>) : job.previewPng ? (job.previewPng as Uint8Array<ArrayBuffer>) : job.svg,
+    showDraft
+      ? (job.draft!.png as Uint8Array<ArrayBuffer>)
+      : job.previewPng
+        ? (job.previewPng as Uint8Array<ArrayBuffer>)
+        : ((job.svgBytes as Uint8Array<ArrayBuffer> | null) ?? job.svg),
     showDraft || job.previewPng ? 'image/png' : 'image/svg+xml',
     showDraft ? -job.id : job.resultId,
   );
   // Asked of the worker only while outline mode shows it: written with every result, it was a
   // second SVG of the result's size each time (worker time, and megabytes copied to the page), and
   // encoding a large SVG string into a Blob costs the main thread about 0.1 ms per kB.
-  const outlineSvg = useOutline(renderer, source, job, mode === 'outline', () => fieldsFor(options));
-  const outlineView = useObjectUrl(outlineSvg, 'image/svg+xml', job.resultId);
+  const outlineFile = useOutline(renderer, source, job, mode === 'outline', () => fieldsFor(options));
+  const outlineView = useObjectUrl((outlineFile?.body as Uint8Array<ArrayBuffer> | undefined) ?? null, outlineFile?.contentType ?? 'image/svg+xml', job.resultId);
 
   // The input's own pixel grid is the viewer's unit; the result's size stands in while the
   // browser cannot show the input (e.g. TIFF) or has not loaded it yet.
@@ -262,8 +266,8 @@ function useSharpView(
  * input stays alone). Asked once per finished result; kept on screen while a re-trace runs, as
  * the result is.
  */
-function useOutline(renderer: ViewRenderer | undefined, source: Source | null, job: Job, wanted: boolean, fields: () => [string, string][]): string | null {
-  const [outline, setOutline] = useState<{ resultId: number; svg: string } | null>(null);
+function useOutline(renderer: ViewRenderer | undefined, source: Source | null, job: Job, wanted: boolean, fields: () => [string, string][]): OutlineView | null {
+  const [outline, setOutline] = useState<{ resultId: number; file: OutlineView } | null>(null);
   const resultId = wanted && source && job.status === 'done' ? job.resultId : null;
   const shown = wanted ? job.resultId : null;
   const latest = useRef({ source, fields });
@@ -273,8 +277,8 @@ function useOutline(renderer: ViewRenderer | undefined, source: Source | null, j
     if (resultId === null || !renderer || !src) return undefined;
     let cancelled = false;
     renderer.renderOutline(src.bytes.slice(), currentFields()).then(
-      (svg) => {
-        if (!cancelled) setOutline({ resultId, svg });
+      (file) => {
+        if (!cancelled) setOutline({ resultId, file });
       },
       () => undefined,
     );
@@ -282,7 +286,7 @@ function useOutline(renderer: ViewRenderer | undefined, source: Source | null, j
       cancelled = true;
     };
   }, [resultId, renderer]);
-  return outline !== null && shown !== null && outline.resultId === shown ? outline.svg : null;
+  return outline !== null && shown !== null && outline.resultId === shown ? outline.file : null;
 }
 
 /** The last sharp render asked for: of which result and view (`key`), and what came back. */

@@ -30,6 +30,19 @@ describe('palette rule text', () => {
     expect(addRemap('#FF0000 -> #00FF00 ~ 0.02;', '#00FF00', '#FF0000')).toBe('#FF0000 ~ 0.02;');
   });
 
+  it('a translucent shown colour is targeted by its opaque detected colour (its alpha comes from the picture)', () => {
+    // The engine matches rules against the detected colour, always opaque; a translucent area's
+    // alpha is put back on its shapes afterwards, so the rule must name #FF0000, not #FF0000BF.
+    expect(addRemap('', '#FF0000BF', '#00FF00')).toBe('#FF0000 -> #00FF00 ~ 0.02;');
+    // The result now shows #00FF00BF: the rule that produced it is edited, not a second one added.
+    expect(addRemap('#FF0000 -> #00FF00 ~ 0.02;', '#00FF00BF', '#0000FF')).toBe('#FF0000 -> #0000FF ~ 0.02;');
+    expect(addDelete('#FF0000 -> #00FF00 ~ 0.02;', '#00FF00BF')).toBe('#FF000000 ~ 0.02;');
+    // A remap to a translucent colour on a translucent area: its output alpha is scaled, not raised.
+    expect(addRemap('#FF0000 -> #00FF0080 ~ 0.02;', '#00FF0060', '#0000FF')).toBe('#FF0000 -> #0000FF ~ 0.02;');
+    // Picking the same RGB (the picker has no alpha) changes nothing.
+    expect(addRemap('', '#FF0000BF', '#FF0000')).toBe('');
+  });
+
   it('a remap to the same colour changes nothing', () => {
     expect(addRemap('', '#ABCDEF', '#abcdef')).toBe('');
   });
@@ -86,9 +99,32 @@ function threeColourPng(): Uint8Array {
 
 const hex = (c: readonly number[]): string => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`.toUpperCase();
 
-async function tracePalette(palette: string): Promise<{ colors: number; palette: Map<string, number> }> {
+/** 75 % of 255, as an 8-bit alpha: the translucent disc's. */
+const THREE_QUARTERS = 191;
+
+/**
+ * 96×64 on transparency: a red disc (anti-aliased) at 75 % alpha — a translucent plateau
+ * (src/engine/translucency.ts), so its shape is drawn #DC1E28BF — and an opaque blue rectangle.
+ */
+function translucentDiscPng(): Uint8Array {
+  const width = 96;
+  const height = 64;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let covered = 0;
+      for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if ((x + (sx + 0.5) / 4 - 28) ** 2 + (y + (sy + 0.5) / 4 - 32) ** 2 <= 22 ** 2) covered++;
+      const o = (y * width + x) * 4;
+      if (x >= 60 && x < 88 && y >= 8 && y < 56) data.set([...BLUE, 255], o);
+      else if (covered > 0) data.set([...RED, Math.round((covered / 16) * THREE_QUARTERS)], o);
+    }
+  }
+  return encode({ width, height, data, channels: 4, depth: 8 });
+}
+
+async function tracePalette(palette: string, png = threeColourPng()): Promise<{ colors: number; palette: Map<string, number> }> {
   const plan = planVectorize(palette === '' ? [] : [['processing.palette', palette]]);
-  const { result } = await runVectorize(plan, threeColourPng());
+  const { result } = await runVectorize(plan, png);
   return { colors: result.stats.colors, palette: new Map(resultPalette(result).map((e) => [e.hex, e.areaPx])) };
 }
 
@@ -133,5 +169,23 @@ describe('palette rules through the engine', () => {
     const back = await tracePalette(removeRule(deleted, hex(RED)));
     expect(back.colors).toBe(3);
     expect(back.palette.has(hex(RED))).toBe(true);
+  });
+
+  it('remaps and deletes a translucent colour as the panel lists it', async () => {
+    const disc = translucentDiscPng();
+    const plain = await tracePalette('', disc);
+    const shown = `${hex(RED)}BF`;
+    expect([...plain.palette.keys()].sort()).toEqual([hex(BLUE), shown].sort());
+    const once = addRemap('', shown, '#00AA00');
+    const after = await tracePalette(once, disc);
+    expect(after.palette.has(shown)).toBe(false);
+    // The area keeps its translucency with the new colour.
+    expect(after.palette.get('#00AA00BF')).toBe(plain.palette.get(shown));
+    expect(after.palette.get(hex(BLUE))).toBe(plain.palette.get(hex(BLUE)));
+    // The panel now shows #00AA00BF: remapping or deleting it again still reaches the red area.
+    const twice = await tracePalette(addRemap(once, '#00AA00BF', '#FFCC00'), disc);
+    expect(twice.palette.get('#FFCC00BF')).toBe(plain.palette.get(shown));
+    const gone = await tracePalette(addDelete(once, '#00AA00BF'), disc);
+    expect([...gone.palette.keys()]).toEqual([hex(BLUE)]);
   });
 });

@@ -15,6 +15,12 @@
  *
  * A colour shown in the result may already be the output of a rule (a remap, or a snap to a
  * palette colour); then that rule is edited instead of adding one that would never match.
+ *
+ * A translucent colour (`#RRGGBBAA`) is an opaque detected colour whose area was translucent in the
+ * picture: the engine matches rules against the opaque colour and puts the area's alpha back on
+ * its shapes afterwards, times the rule's output alpha (src/engine/translucency.ts). So a new rule
+ * names the colour opaque, and a rule produced a shown colour when the RGB agree and the shown
+ * alpha is at most the rule's.
  */
 
 import { formatHexColor, formatPalette, parseHexColor, parsePalette } from '../api/palette.js';
@@ -61,17 +67,23 @@ function asDelete(rule: PaletteRule): PaletteRule {
   return { color: { ...rule.color, a: 0 }, tolerance: rule.tolerance };
 }
 
+/** Whether a rule's output `output` can be drawn as `shown`: the same, or made more transparent by a translucent area. */
+const drawsAs = (output: Rgba, shown: Rgba): boolean => sameRgb(output, shown) && shown.a <= output.a;
+
 /** Rules whose output is the shown colour `target` (the colour the result draws). */
 function producing(rules: readonly PaletteRule[], target: Rgba): boolean[] {
-  return rules.map((rule) => !isDelete(rule) && sameRgba(outputOf(rule), target));
+  return rules.map((rule) => !isDelete(rule) && drawsAs(outputOf(rule), target));
 }
+
+/** The detected colour a shown colour no rule produced comes from: its RGB, opaque (detected colours are). */
+const detectedOf = (shown: Rgba): Rgba => ({ ...shown, a: 255 });
 
 /** Remaps the result colour `fromHex` to `toHex`; other colours stay as they are. */
 export function addRemap(text: string, fromHex: string, toHex: string): string {
   const rules = rulesOf(text);
-  const from = colorOf(fromHex);
+  const shown = colorOf(fromHex);
   const to = colorOf(toHex);
-  const hits = producing(rules, from);
+  const hits = producing(rules, shown);
   if (hits.some(Boolean)) {
     return formatPalette(
       rules.map((rule, i) => {
@@ -82,6 +94,7 @@ export function addRemap(text: string, fromHex: string, toHex: string): string {
       }),
     );
   }
+  const from = detectedOf(shown);
   if (sameRgba(from, to)) return formatPalette(rules);
   return formatPalette([...rules, { color: from, remap: to, tolerance: TARGET_TOLERANCE }]);
 }

@@ -8,6 +8,7 @@ import { connectTracer, type Tracer } from './tracing.js';
 
 const RESULT: VectorizeResult = {
   svg: '<?xml version="1.0"?><svg/>',
+  svgBytes: new TextEncoder().encode('<?xml version="1.0"?><svg/>'),
   previewPng: null,
   stats: { profile: 'flat', colors: 2, regions: 2, shapes: 2, bytes: 27, nodes: 8, palette: [{ hex: '#FF0000', areaPx: 8, shapes: 1 }, { hex: '#0000FF', areaPx: 8, shapes: 1 }] },
   width: 4,
@@ -244,7 +245,7 @@ describe('connectTracer', () => {
     expect(calls[0]!.bytes).not.toBe(store.getState().source!.bytes); // a copy is transferred
     calls[0]!.resolve(RESULT);
     await vi.runAllTimersAsync();
-    expect(store.getState().job).toMatchObject({ status: 'done', svg: RESULT.svg, ms: 1, resultId: 1 });
+    expect(store.getState().job).toMatchObject({ status: 'done', svg: RESULT.svg, svgBytes: RESULT.svgBytes, ms: 1, resultId: 1 });
 
     store.getState().setOptionText('processing.max_colors', '3');
     store.getState().setOptionText('processing.max_colors', '4');

@@ -135,6 +135,8 @@ export interface Job {
   readonly resultId: number | null;
   /** The latest result; kept (stale) while a re-trace of the same source runs. */
   readonly svg: string | null;
+  /** `svg` as the file's bytes, when the worker sent them (saved and shown without encoding the text). */
+  readonly svgBytes: Uint8Array | null;
   /** Large results: the worker's PNG rendering, shown instead of the SVG (see LARGE_SVG_BYTES). */
   readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats | null;
@@ -150,6 +152,7 @@ export interface Job {
 
 export interface TraceOutcome {
   readonly svg: string;
+  readonly svgBytes?: Uint8Array;
   readonly previewPng: Uint8Array | null;
   readonly stats: VectorizeStats;
   readonly ms: number;
@@ -262,6 +265,7 @@ export const IDLE_JOB: Job = Object.freeze({
   error: null,
   resultId: null,
   svg: null,
+  svgBytes: null,
   previewPng: null,
   stats: null,
   ms: null,
@@ -386,7 +390,7 @@ const jobSlice: Slice<JobSlice> = (set, get) => ({
   },
   finishJob(id, outcome) {
     if (get().job.id !== id) return;
-    set({ job: { status: 'done', id, error: null, resultId: id, progress: null, draft: null, ...outcome } });
+    set({ job: { status: 'done', id, error: null, resultId: id, progress: null, draft: null, svgBytes: null, ...outcome } });
   },
   failJob(id, error) {
     if (get().job.id !== id) return;

@@ -8,6 +8,7 @@ import { toErrorPayload } from './vectorize.js';
 
 const RESULT: VectorizeResult = {
   svg: '<?xml version="1.0"?><svg/>',
+  svgBytes: new TextEncoder().encode('<?xml version="1.0"?><svg/>'),
   previewPng: null,
   stats: { profile: 'flat', colors: 1, regions: 1, shapes: 1, bytes: 27, nodes: 4, palette: [{ hex: '#FFFFFF', areaPx: 1, shapes: 1 }] },
   width: 1,

@@ -15,7 +15,7 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import { TracelabError } from '../engine/errors.js';
 import { internalTraceError, isWorkerErrorPayload, workerStoppedError, type TraceProgress, type TracerApi, type VectorizeResult } from './protocol.js';
 
-export type { AccountInfo, ExportResult, RetainedImage, ServiceRequest, ServiceResponse, ShrunkImage, VectorizeResult, VectorizeStats, ViewRender, ViewWindow } from './protocol.js';
+export type { AccountInfo, ExportResult, OutlineView, RetainedImage, ServiceRequest, ServiceResponse, ShrunkImage, VectorizeResult, VectorizeStats, ViewRender, ViewWindow } from './protocol.js';
 export { TracelabError } from '../engine/errors.js';
 
 /** Rejection of a request that was superseded by a newer one or cancelled with `abort()`. */

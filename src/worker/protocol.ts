@@ -100,6 +100,11 @@ export interface VectorizeStats extends GradientCounts {
 export interface VectorizeResult {
   readonly svg: string;
   /**
+   * The same SVG as UTF-8 bytes (the file), transferred: the page saves and shows these, since
+   * making a Blob of the string encodes it on the main thread (about 0.1 ms per kB).
+   */
+  readonly svgBytes: Uint8Array;
+  /**
    * For large results only (SVG above LARGE_SVG_BYTES): the result rendered to PNG at the input
    * size by the worker. Browsers rasterise an SVG <img> on the main thread — hundreds of ms for
    * ten thousand shapes — while PNG decoding runs off it, so the viewer shows this instead.
@@ -188,6 +193,17 @@ export interface ViewRender {
 }
 
 /**
+ * The viewer's outline view of the last result: an SVG, or above LARGE_SVG_BYTES the same
+ * outlines painted by the worker as a PNG at the input's size (an SVG <img> is parsed and drawn on
+ * the main thread: 0.6 s for a 2-MP photo's outlines, measured). Bytes, transferred: no text is
+ * encoded on the page.
+ */
+export interface OutlineView {
+  readonly body: Uint8Array;
+  readonly contentType: 'image/svg+xml' | 'image/png';
+}
+
+/**
  * A picture over the pixel limit, shrunk by the browser's codec at the user's request (the
  * playground's offer after a 1013): a PNG of at most the requested pixels, and the size it had.
  */
@@ -213,10 +229,10 @@ export interface TracerApi {
   /** Part of the last preview's result at a zoom (the viewer zoomed into a large result). */
   renderView(bytes: Uint8Array, fields: [string, string][], view: ViewWindow): Promise<ViewRender>;
   /**
-   * The last preview's result drawn as outlines (stroke_shapes, hairlines) as an SVG, for the
-   * viewer's outline mode: written when that mode asks, not with every result.
+   * The last preview's result drawn as outlines (stroke_shapes, hairlines), for the viewer's
+   * outline mode: written when that mode asks, not with every result (see OutlineView).
    */
-  renderOutline(bytes: Uint8Array, fields: [string, string][]): Promise<string>;
+  renderOutline(bytes: Uint8Array, fields: [string, string][]): Promise<OutlineView>;
   /** `bytes` shrunk by the browser's codec to at most `maxPixels` pixels, as a PNG (see ShrunkImage). */
   shrinkImage(bytes: Uint8Array, maxPixels: number): Promise<ShrunkImage>;
   callService(request: ServiceRequest): Promise<ServiceResponse>;

@@ -39,7 +39,12 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 const api: TracerApi = {
   // Large images show a draft first, shrunk and encoded by the browser's own codecs (preview-codec.ts),
   // which also paint a large result's preview PNG.
-  vectorize: (bytes, fields, onProgress) => guarded(() => vectorizeInWorker(bytes, fields, onProgress, engineThreads(), previewCodec)),
+  vectorize: (bytes, fields, onProgress) =>
+    guarded(async () => {
+      const out = await vectorizeInWorker(bytes, fields, onProgress, engineThreads(), previewCodec);
+      // The file and the preview are handed over, not copied (this worker keeps neither).
+      return transfer(out, [out.svgBytes.buffer as ArrayBuffer, ...(out.previewPng ? [out.previewPng.buffer as ArrayBuffer] : [])]);
+    }),
   cancel: async () => cancelVectorize(),
   exportFile: (bytes, fields) =>
     guarded(async () => {
@@ -51,7 +56,11 @@ const api: TracerApi = {
       const out = await renderViewInWorker(bytes, fields, view, engineThreads());
       return transfer(out, [out.rgba.buffer as ArrayBuffer]);
     }),
-  renderOutline: (bytes, fields) => guarded(() => renderOutlineInWorker(bytes, fields, engineThreads())),
+  renderOutline: (bytes, fields) =>
+    guarded(async () => {
+      const out = await renderOutlineInWorker(bytes, fields, engineThreads(), previewCodec);
+      return transfer(out, [out.body.buffer as ArrayBuffer]);
+    }),
   shrinkImage: (bytes, maxPixels) =>
     guarded(async () => {
       const out = await shrinkToPng(bytes, maxPixels);

@@ -5,7 +5,7 @@ import { countFilledPaths } from '../../tests/helpers/svg-count.js';
 import { decodeBytes } from '../api/pipeline.js';
 import { decodePng } from '../decode/png.js';
 import { encodePng, renderPlan } from '../formats/png.js';
-import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, type TraceProgress, type VectorizeResult } from './protocol.js';
+import { DRAFT_ABOVE_PIXELS, DRAFT_PIXELS, isWorkerErrorPayload, LARGE_SVG_BYTES, type TraceProgress, type VectorizeResult } from './protocol.js';
 import { cancelVectorize, exportInWorker, forgetLastTrace, renderOutlineInWorker, toErrorPayload, TraceSupersededError, vectorizeInWorker, type PreviewCodec } from './vectorize.js';
 
 /** 24×16 PNG: left half red, right half blue, on nothing else. */
@@ -124,7 +124,11 @@ describe('vectorizeInWorker across calls: reuse, drafts and supersession', () =>
     const png = twoColourPng();
     const result = await vectorizeInWorker(png, [['output.gap_filler.enabled', 'false']]);
     expect(Object.keys(result)).not.toContain('outlineSvg');
-    const outline = await renderOutlineInWorker(png.slice(), [['output.gap_filler.enabled', 'false']]);
+    // The file's bytes come with the text (the page saves and shows them without encoding it).
+    expect(new TextDecoder().decode(result.svgBytes)).toBe(result.svg);
+    const file = await renderOutlineInWorker(png.slice(), [['output.gap_filler.enabled', 'false']]);
+    expect(file.contentType).toBe('image/svg+xml');
+    const outline = new TextDecoder().decode(file.body);
     // Every shape outlined by a hairline, nothing filled: the stroke_shapes style of the same trace.
     expect(countFilledPaths(outline)).toBe(0);
     expect(outline).toContain('vector-effect="non-scaling-stroke"');
@@ -261,6 +265,30 @@ describe('vectorizeInWorker across calls: reuse, drafts and supersession', () =>
     const again: string[] = [];
     await vectorizeInWorker(png.slice(), [['output.gap_filler.enabled', 'false']], (p) => again.push(p.step), undefined, nodeCodec);
     expect(again).toEqual(['decode']);
+  });
+
+  it('outlines whose SVG is over LARGE_SVG_BYTES come painted as a PNG at the input size (an SVG <img> is drawn on the main thread)', async () => {
+    forgetLastTrace();
+    // 600 × 500 of 6-px cells in five colours, no two neighbours alike: thousands of shapes.
+    const width = 600;
+    const height = 500;
+    const colours = [[220, 30, 40], [30, 60, 220], [40, 160, 60], [240, 200, 20], [20, 20, 20]];
+    const data = new Uint8Array(width * height * 4);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set([...colours[(Math.floor(x / 6) * 2 + Math.floor(y / 6)) % 5]!, 255], (y * width + x) * 4);
+    const png = encode({ width, height, data, channels: 4, depth: 8 });
+    const fields: [string, string][] = [['output.gap_filler.enabled', 'false']];
+    await vectorizeInWorker(png.slice(), fields);
+    const svg = await renderOutlineInWorker(png.slice(), fields);
+    expect(svg.contentType).toBe('image/svg+xml');
+    expect(svg.body.length).toBeGreaterThan(LARGE_SVG_BYTES);
+    const painted = await renderOutlineInWorker(png.slice(), fields, undefined, nodeCodec);
+    expect(painted.contentType).toBe('image/png');
+    const image = decodePng(painted.body);
+    expect([image.width, image.height]).toEqual([width, height]);
+    // Outlines only: a cell's middle stays transparent, its border is drawn.
+    const alphaAt = (x: number, y: number) => image.data[(y * image.width + x) * 4 + 3];
+    expect(alphaAt(9, 9)).toBe(0);
+    expect(alphaAt(6, 9)).toBeGreaterThan(0);
   });
 
   it('no draft for an image of at most DRAFT_ABOVE_PIXELS, and a failing draft only skips the draft', async () => {

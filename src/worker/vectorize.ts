@@ -15,7 +15,7 @@ import type { TraceResult } from '../engine/types.js';
 import { buildPlan, type OutputPlan } from '../formats/plan.js';
 import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
 import { plotPreviewSvg } from '../formats/plot-preview.js';
-import { writeSvg } from '../formats/svg.js';
+import { writeSvgBytes } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
 import { ENGINE_STAGES, TraceMemo, type EngineStage, type JobRunner } from '../engine/index.js';
 import {
@@ -24,6 +24,7 @@ import {
   LARGE_SVG_BYTES,
   type ExportResult,
   type GradientEntry,
+  type OutlineView,
   type PaletteEntry,
   type TraceDraft,
   type TraceProgress,
@@ -234,6 +235,7 @@ async function vectorizeOnce(
   }
   return {
     svg,
+    svgBytes: body,
     previewPng,
     stats: {
       profile: summary.profile,
@@ -316,14 +318,30 @@ export async function renderViewInWorker(
  * trace like renderViewInWorker. Written on request: with every result it was a second SVG
  * document of the same size (tens of milliseconds of each output change on a photo, and its
  * megabytes copied to the page) that only the outline mode shows. For pen strokes
- * (tracelab.strokes=centerline) the outline mode is the plot preview (plot-preview.ts).
+ * (tracelab.strokes=centerline) the outline mode is the plot preview (plot-preview.ts). Outlines
+ * whose SVG is over LARGE_SVG_BYTES come painted by `previewCodec` as a PNG at the input's size
+ * (OutlineView).
  */
-export async function renderOutlineInWorker(bytes: Uint8Array, fields: Iterable<readonly [string, string]>, runner?: JobRunner): Promise<string> {
+export async function renderOutlineInWorker(
+  bytes: Uint8Array,
+  fields: Iterable<readonly [string, string]>,
+  runner?: JobRunner,
+  previewCodec?: PreviewCodec,
+): Promise<OutlineView> {
   const plan = planPreview(fields);
   const { result } = await traceOnce(plan, bytes, undefined, runner);
   // Pen strokes (tracelab.strokes): the plot preview, the pen's paths in order and its moves between them.
-  if (result.strokes && result.strokes.length > 0) return plotPreviewSvg(result, plan.outputOptions);
-  return writeSvg(result, { ...plan.outputOptions, fileFormat: 'svg', drawStyle: 'stroke_shapes', strokes: { strokeWidthPx: 1, nonScalingStroke: true } });
+  if (result.strokes && result.strokes.length > 0) return svgView(plotPreviewSvg(result, plan.outputOptions));
+  const outlineOptions = { ...plan.outputOptions, drawStyle: 'stroke_shapes', strokes: { strokeWidthPx: 1, nonScalingStroke: true } } as const;
+  const svg = writeSvgBytes(buildPlan(result, { ...outlineOptions, fileFormat: 'svg' }));
+  // A large SVG is shown as the browser's painting of the same outlines, 1 px wide at the input's size.
+  if (svg.length <= LARGE_SVG_BYTES || !previewCodec) return { body: svg, contentType: 'image/svg+xml' };
+  const pngPlan = buildPlan(result, { ...outlineOptions, fileFormat: 'png', size: { ...DEFAULT_OUTPUT_OPTIONS.size, scale: 1 } });
+  return { body: (await previewCodec.paint(pngPlan)).png, contentType: 'image/png' };
+}
+
+function svgView(svg: string): OutlineView {
+  return { body: new TextEncoder().encode(svg), contentType: 'image/svg+xml' };
 }
 
 /** The file in the requested `output.file_format` (downloads). */
