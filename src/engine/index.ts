@@ -16,6 +16,7 @@
  *               closed chains as parameterized shapes (circle, ellipse, rectangle, quadrilateral,
  *               bullet, triangle, star: primitives.ts)
  *   8 shapes    one outer loop + holes per region; cutouts or stacked (shapes.ts)
+ *   9 layers    stacked with tracelab.layers: occluded shapes completed underneath (layers/)
  * Stages 0, 1, 3, 4 (links) and 7 are data-parallel jobs (jobs.ts) that traceImageWith spreads
  * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
@@ -34,6 +35,7 @@ import { applyShading, type Shaded } from './shading/shaded-regions.js';
 import { findSmoothAreas } from './shading/shading.js';
 import { shrunkSize } from './profile/resize.js';
 import { centerlineResult } from './strokes/index.js';
+import { layerShapes } from './layers/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './primitives/shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
@@ -404,8 +406,18 @@ function* traceBitmap(
   const { translucency } = prepared;
   if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
-  const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+  const layered = params.layers === true && params.shapeStacking === 'stacked' ? withLayers(shapes, traced.fitted.chains, areas, size) : undefined;
+  const result = layered
+    ? withStageMs(traceResult(image, size, params, facts, areas, layered.chains, layered.shapes, clock), { layers: layered.ms })
+    : traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
   return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
+}
+
+/** tracelab.layers (layers/index.ts): the stacked shapes as layers, timed as stage `layers` (not a progress step). */
+function withLayers(shapes: Shape[], chains: Chain[], areas: Areas, size: TracedSize): { shapes: Shape[]; chains: Chain[]; ms: number } {
+  const t0 = now();
+  const layered = layerShapes(shapes, chains, { regionOf: areas.regions.regionOf, width: size.width, height: size.height });
+  return { ...layered, ms: now() - t0 };
 }
 
 /** tracelab.strokes=centerline (strokes/index.ts): the shapes' ink as pen strokes, timed as stage `strokes`. */
@@ -800,6 +812,7 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   maxPixels: 2_097_252,
   shapeStacking: 'cutouts',
   gradients: false,
+  layers: false,
   profile: 'auto',
   strokes: 'none',
   maxStrokeWidthPx: DEFAULT_MAX_STROKE_WIDTH_PX,

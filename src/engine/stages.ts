@@ -83,9 +83,9 @@ export type MemoSlotName = 'prepared' | 'labels' | 'outline' | 'fit';
  * The memo's slots in pipeline order, each declaring what it depends on: the one place a stage
  * group's reuse is decided (memoKey builds every key from it; tests/engine/memo.test.ts toggles
  * every engine parameter and checks that exactly the slots declaring it, and those after them,
- * miss). A parameter no slot declares (shapeStacking; strokes and maxStrokeWidthPx, read by the
- * centre-line pass after the kept stages and, for pixel art, through the profile decided) only
- * changes stages that are never kept.
+ * miss). A parameter no slot declares (shapeStacking; layers, read by the layers stage after
+ * the shapes; strokes and maxStrokeWidthPx, read by the centre-line pass after the kept stages
+ * and, for pixel art, through the profile decided) only changes stages that are never kept.
  */
 export const MEMO_SLOTS: Readonly<Record<MemoSlotName, MemoSlotSchema>> = {
   prepared: { after: null, params: [], through: ['maxPixels'], stages: ['resize', 'profile'] },
