@@ -416,7 +416,8 @@ function* traceBitmap(
 /** tracelab.layers (layers/index.ts): the stacked shapes as layers, timed as stage `layers` (not a progress step). */
 function withLayers(shapes: Shape[], chains: Chain[], areas: Areas, size: TracedSize): { shapes: Shape[]; chains: Chain[]; ms: number } {
   const t0 = now();
-  const layered = layerShapes(shapes, chains, { regionOf: areas.regions.regionOf, width: size.width, height: size.height });
+  const { regions } = areas;
+  const layered = layerShapes(shapes, chains, { regionOf: regions.regionOf, width: size.width, height: size.height, regionCount: regions.count, regionColor: regionColors(regions, areas.colors) });
   return { ...layered, ms: now() - t0 };
 }
 

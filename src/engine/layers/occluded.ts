@@ -56,7 +56,8 @@ interface RoundFit {
   readonly box: readonly [number, number, number, number];
 }
 
-export function completeOccludedShapes(shapes: readonly Shape[], chains: readonly Chain[], pixels: StackPixels): CompletedShapes {
+/** `leave`: shapes not to complete (remade by an earlier step). */
+export function completeOccludedShapes(shapes: readonly Shape[], chains: readonly Chain[], pixels: StackPixels, leave: ReadonlySet<Shape> = new Set()): CompletedShapes {
   const stackIndexOfRegion = new Map<number, number>();
   for (let i = 0; i < shapes.length; i++) stackIndexOfRegion.set(shapes[i]!.region, i);
   const outChains = chains.slice();
@@ -65,7 +66,7 @@ export function completeOccludedShapes(shapes: readonly Shape[], chains: readonl
   let completed = 0;
   for (let i = 0; i < shapes.length; i++) {
     const shape = shapes[i]!;
-    if (shape.primitive || shape.holes.length > 0 || shape.gradient) continue;
+    if (shape.primitive || shape.holes.length > 0 || shape.gradient || shape.color.a < 255 || leave.has(shape)) continue;
     const visible = visibleOutline(shape, i, chains, stackIndexOfRegion);
     if (!visible) continue;
     const fit = roundFit(visible);
