@@ -16,7 +16,8 @@
  *               closed chains as parameterized shapes (circle, ellipse, rectangle, quadrilateral,
  *               bullet, triangle, star: primitives.ts)
  *   8 shapes    one outer loop + holes per region; cutouts or stacked (shapes.ts)
- *   9 layers    stacked with tracelab.layers: occluded shapes completed underneath (layers/)
+ *   9 layers    stacked with tracelab.layers: translucent layers as one shape each, occluded
+ *               shapes completed underneath (layers/)
  * Stages 0, 1, 3, 4 (links) and 7 are data-parallel jobs (jobs.ts) that traceImageWith spreads
  * over threads; traceImage runs them in line. Same bytes either way. traceBitmap is the list of
  * stage groups; stages.ts owns their timing, memo lookups and hand-offs to the threads.
