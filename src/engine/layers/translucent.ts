@@ -72,13 +72,26 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
     const members = new Set(layer.pieces.map((p) => p.piece));
     const regions: number[] = [];
     for (let r = 0; r < regionCount; r++) if (members.has(find(r))) regions.push(r);
-    // The footprint must be one piece of outline (with holes): else the layer is not one shape.
-    if (unionLoops(chains, new Set(regions)).outers !== 1) break;
+    // The footprint, and each base with the pieces it extends under, must be one shape (one outer
+    // loop, every loop closed): else the picture is not this layer over these bases.
+    if (!isOneShape(unionLoops(chains, new Set(regions)))) break;
+    if (!layer.pieces.every(({ base }) => isOneShape(unionLoops(chains, regionsOfRoots(new Set([find(base), ...layer.pieces.filter((p) => find(p.base) === find(base)).map((p) => p.piece)]), regionCount, find))))) break;
     layers.push({ regions, color: layer.color, alpha: layer.alpha });
     for (const { piece, base } of layer.pieces) root[piece] = find(base);
   }
   if (layers.length === 0) return unchanged;
   return { ...rebuild(shapes, chains, layers, find, regionCount), layers: layers.length };
+}
+
+function isOneShape(loops: { outers: number; closed: boolean }): boolean {
+  return loops.outers === 1 && loops.closed;
+}
+
+/** The regions whose current root is in `roots`. */
+function regionsOfRoots(roots: ReadonlySet<number>, regionCount: number, find: (r: number) => number): Set<number> {
+  const out = new Set<number>();
+  for (let r = 0; r < regionCount; r++) if (roots.has(find(r))) out.add(r);
+  return out;
 }
 
 interface Piece {
@@ -236,7 +249,7 @@ function rebuild(shapes: readonly Shape[], chains: readonly Chain[], layers: rea
  * on its right (clockwise on screen, y down: outer loops clockwise, holes anticlockwise), joined
  * end to start into loops. The outer loop is the one of largest area.
  */
-function unionLoops(chains: readonly Chain[], set: ReadonlySet<number>): { outer: Loop; holes: Loop[]; outers: number } {
+function unionLoops(chains: readonly Chain[], set: ReadonlySet<number>): { outer: Loop; holes: Loop[]; outers: number; closed: boolean } {
   const uses: ChainUse[] = [];
   for (let c = 0; c < chains.length; c++) {
     const chain = chains[c]!;
@@ -256,18 +269,24 @@ function unionLoops(chains: readonly Chain[], set: ReadonlySet<number>): { outer
   });
   const used = new Uint8Array(uses.length);
   const loops: { loop: ChainUse[]; area: number }[] = [];
+  let closed = true;
   for (let k = 0; k < uses.length; k++) {
     if (used[k]) continue;
     const loop: ChainUse[] = [];
     let at = k;
     const first = startKey(uses[k]!);
+    let back = false;
     while (at >= 0 && !used[at]) {
       used[at] = 1;
       loop.push(uses[at]!);
       const key = endKey(uses[at]!);
-      if (key === first) break;
+      if (key === first) {
+        back = true;
+        break;
+      }
       at = (byStart.get(key) ?? []).find((j) => !used[j]) ?? -1;
     }
+    if (!back) closed = false;
     loops.push({ loop, area: loopArea(loop, chains) });
   }
   let outerIndex = 0;
@@ -275,7 +294,7 @@ function unionLoops(chains: readonly Chain[], set: ReadonlySet<number>): { outer
   // Outer loops turn the way the largest does; holes the other way.
   const outerSign = Math.sign(loops[outerIndex]?.area ?? 0);
   const outers = loops.filter((l) => Math.sign(l.area) === outerSign).length;
-  return { outer: loops[outerIndex]?.loop ?? [], holes: loops.filter((_, i) => i !== outerIndex).map((l) => l.loop), outers };
+  return { outer: loops[outerIndex]?.loop ?? [], holes: loops.filter((_, i) => i !== outerIndex).map((l) => l.loop), outers, closed: closed && loops.length > 0 };
 }
 
 function chainEnd(chain: Chain): [number, number] {
