@@ -9,8 +9,8 @@
  * Algorithm (peeling, the topmost layer first): for two neighbouring regions X and Y over bases
  * Bx ≠ By (a neighbour of each), "over" gives X − Y = (1 − α)(Bx − By): α from the least-squares
  * ratio, H = (X − (1 − α)Bx) / α; kept when both pieces are within COLOR_TOLERANCE of αH + (1 − α)B
- * per channel, α in [ALPHA_MIN, ALPHA_MAX], H a colour, and the bases far enough apart (else α is
- * not determined). Neighbours Z of the layer with a base Bz that αH + (1 − α)Bz explains join it.
+ * per channel, α in [ALPHA_MIN, ALPHA_MAX], H a colour, the bases far enough apart and H off the
+ * line through them (else α is not determined). Neighbours Z of the layer with a base Bz that αH + (1 − α)Bz explains join it.
  * Each piece then joins its base (the picture without the layer), and the search runs again, so
  * overlapping layers peel one by one. A layer over one flat colour only is indistinguishable from
  * an opaque shape of the blend and stays one.
@@ -24,10 +24,12 @@ const COLOR_TOLERANCE = 5;
 const MIN_BASE_CONTRAST = 40;
 const ALPHA_MIN = 0.15;
 const ALPHA_MAX = 0.92;
+/** The layer's colour must lie this far (RGB) off the line through its two bases (see solveOver). */
+const MIN_PAINT_OFF_LINE = 40;
 /** Layers peeled at most (each pass is a search over the neighbours). */
-const MAX_LAYERS = 16;
+const MAX_LAYERS = 8;
 /** Pictures with more shapes are left as they are (the pair search grows with neighbours²). */
-const MAX_SHAPES = 3_000;
+const MAX_SHAPES = 1_500;
 
 export interface TranslucentInput {
   readonly shapes: readonly Shape[];
@@ -136,7 +138,7 @@ function peelOne(chains: readonly Chain[], regionColor: Float64Array, regionCoun
   return best;
 }
 /** Candidate layers grown per pass at most. */
-const MAX_CANDIDATES = 4_000;
+const MAX_CANDIDATES = 400;
 
 /** Largest difference per channel between a piece and the paint over its base. */
 function overError(paint: { color: readonly number[]; alpha: number }, piece: readonly number[], base: readonly number[]): number {
@@ -162,8 +164,25 @@ function solveOver(x: number[], y: number[], bx: number[], by: number[]): { colo
     h[c] = ((x[c]! + y[c]!) / 2 - (1 - alpha) * ((bx[c]! + by[c]!) / 2)) / alpha;
     if (h[c]! < -COLOR_TOLERANCE || h[c]! > 255 + COLOR_TOLERANCE) return undefined;
   }
+  // H on the line through the two bases (greys over greys, a shade over its own hue) fits any α:
+  // such pieces are opaque shades, not a layer.
+  if (offLine(h, bx, by) < MIN_PAINT_OFF_LINE) return undefined;
   const paint = { color: h, alpha };
   return explains(paint, x, bx) && explains(paint, y, by) ? paint : undefined;
+}
+
+/** Distance (RGB) from p to the line through a and b. */
+function offLine(p: readonly number[], a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let norm = 0;
+  for (let c = 0; c < 3; c++) {
+    dot += (p[c]! - a[c]!) * (b[c]! - a[c]!);
+    norm += (b[c]! - a[c]!) ** 2;
+  }
+  const t = norm > 0 ? dot / norm : 0;
+  let d2 = 0;
+  for (let c = 0; c < 3; c++) d2 += (p[c]! - a[c]! - t * (b[c]! - a[c]!)) ** 2;
+  return Math.sqrt(d2);
 }
 
 function explains(paint: { color: readonly number[]; alpha: number }, piece: readonly number[], base: readonly number[]): boolean {
