@@ -194,6 +194,16 @@ describe('tracelab.layers finds translucent layers', () => {
     expect(result.shapes.filter((s) => s.color.a === 255)).toHaveLength(2);
   });
 
+  it('greys over greys stay opaque shades: black at 50 % over white | grey fits any opacity (grey at 25 % fits as well)', () => {
+    const image = drawLayers(160, 120, [255, 255, 255], [
+      { color: [180, 180, 180], alpha: 1, inside: rightOf(80) },
+      { color: [0, 0, 0], alpha: 0.5, inside: inOval(80, 60, 50, 25) },
+    ]);
+    const result = traceImage(image, LAYERS);
+    expect(result.shapes.filter((s) => s.color.a < 255)).toEqual([]);
+    expect(result.shapes).toHaveLength(4);
+  });
+
   it('SVG: the highlight is one path with fill-opacity 0.4; resvg draws the picture as the input', async () => {
     const image = highlight();
     const stacked: [string, string][] = [['output.shape_stacking', 'stacked']];
