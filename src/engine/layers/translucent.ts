@@ -61,6 +61,10 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
   for (let i = 0; i < shapes.length; i++) shapeOfRegion[shapes[i]!.region] = i;
   // Regions whose stacked shape keeps holes (transparency shows through) are left alone.
   const eligible = (r: number): boolean => r >= 0 && shapeOfRegion[r]! >= 0 && shapes[shapeOfRegion[r]!]!.holes.length === 0 && !shapes[shapeOfRegion[r]!]!.gradient && shapes[shapeOfRegion[r]!]!.color.a === 255;
+  // A piece and its base lie in the same shape's hole (or both at the top): the base extended under
+  // the piece then takes the piece's place in the stack, under everything that lay over the piece.
+  // The base is flat and opaque too: its colour is what the pieces were measured against.
+  const sameLevel = (piece: number, base: number): boolean => eligible(base) && shapes[shapeOfRegion[piece]!]!.parent === shapes[shapeOfRegion[base]!]!.parent;
   const root = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) root[r] = r;
   const find = (r: number): number => {
@@ -69,7 +73,7 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
   };
   const layers: Layer[] = [];
   for (let pass = 0; pass < MAX_LAYERS; pass++) {
-    const layer = peelOne(chains, regionColor, regionCount, find, eligible);
+    const layer = peelOne(chains, regionColor, regionCount, find, eligible, sameLevel);
     if (!layer) break;
     const members = new Set(layer.pieces.map((p) => p.piece));
     const regions: number[] = [];
@@ -106,7 +110,14 @@ interface Piece {
  * layers that pairs of neighbours start, the one that explains the most pieces (the fewest shapes
  * left), then the one that explains them best.
  */
-function peelOne(chains: readonly Chain[], regionColor: Float64Array, regionCount: number, find: (r: number) => number, eligible: (r: number) => boolean): { pieces: Piece[]; color: [number, number, number]; alpha: number } | undefined {
+function peelOne(
+  chains: readonly Chain[],
+  regionColor: Float64Array,
+  regionCount: number,
+  find: (r: number) => number,
+  eligible: (r: number) => boolean,
+  sameLevel: (piece: number, base: number) => boolean,
+): { pieces: Piece[]; color: [number, number, number]; alpha: number } | undefined {
   const neighbours = rootNeighbours(chains, regionCount, find);
   const color = (r: number): [number, number, number] => [regionColor[r * 3]!, regionColor[r * 3 + 1]!, regionColor[r * 3 + 2]!];
   let best: { pieces: Piece[]; color: [number, number, number]; alpha: number; misfit: number } | undefined;
@@ -118,7 +129,7 @@ function peelOne(chains: readonly Chain[], regionColor: Float64Array, regionCoun
       for (const bx of neighbours[x]!) {
         if (bx === y || bx < 0) continue;
         for (const by of neighbours[y]!) {
-          if (by === x || by === bx || by < 0) continue;
+          if (by === x || by === bx || by < 0 || !sameLevel(x, bx) || !sameLevel(y, by)) continue;
           const paint = solveOver(color(x), color(y), color(bx), color(by));
           if (!paint) continue;
           tried++;
@@ -126,7 +137,7 @@ function peelOne(chains: readonly Chain[], regionColor: Float64Array, regionCoun
             { piece: x, base: bx },
             { piece: y, base: by },
           ];
-          growLayer(pieces, paint, neighbours, color, eligible);
+          growLayer(pieces, paint, neighbours, color, (z, b) => eligible(z) && sameLevel(z, b));
           if (pieces.length < 2) continue;
           let misfit = 0;
           for (const p of pieces) misfit += overError(paint, color(p.piece), color(p.base));
@@ -190,12 +201,12 @@ function explains(paint: { color: readonly number[]; alpha: number }, piece: rea
 }
 
 /** Neighbours of the layer that the same paint over one of their neighbours explains join it. */
-function growLayer(pieces: Piece[], paint: { color: readonly number[]; alpha: number }, neighbours: readonly number[][], color: (r: number) => number[], eligible: (r: number) => boolean): void {
+function growLayer(pieces: Piece[], paint: { color: readonly number[]; alpha: number }, neighbours: readonly number[][], color: (r: number) => number[], canJoin: (piece: number, base: number) => boolean): void {
   const inLayer = new Set(pieces.map((p) => p.piece));
   for (let k = 0; k < pieces.length; k++) {
     for (const z of neighbours[pieces[k]!.piece]!) {
-      if (z < 0 || inLayer.has(z) || !eligible(z)) continue;
-      const base = neighbours[z]!.find((b) => b >= 0 && !inLayer.has(b) && explains(paint, color(z), color(b)));
+      if (z < 0 || inLayer.has(z)) continue;
+      const base = neighbours[z]!.find((b) => b >= 0 && !inLayer.has(b) && canJoin(z, b) && explains(paint, color(z), color(b)));
       if (base === undefined) continue;
       inLayer.add(z);
       pieces.push({ piece: z, base });
@@ -230,20 +241,28 @@ function rebuild(shapes: readonly Shape[], chains: readonly Chain[], layers: rea
     list.push(r);
     membersOf.set(root, list);
   }
-  const out: Shape[] = [];
-  for (const shape of shapes) {
+  // An extended base is drawn where the lowest of its pieces (or itself) was.
+  const placeOf = new Map<number, number>();
+  shapes.forEach((shape, i) => {
     const root = find(shape.region);
-    if (root !== shape.region) continue; // a piece of a layer: drawn by its base and the layer
+    if (membersOf.has(root) && !placeOf.has(root)) placeOf.set(root, i);
+  });
+  const out: Shape[] = [];
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i]!;
+    const root = find(shape.region);
     const members = membersOf.get(root);
     if (!members) {
-      out.push(shape);
+      if (root === shape.region) out.push(shape);
       continue;
     }
+    if (placeOf.get(root) !== i) continue; // drawn at its place, by its base and the layer
+    const rootShape = shapes.find((s) => s.region === root)!;
     const union = unionLoops(chains, new Set(members));
     let areaPx = 0;
     for (const r of members) areaPx += shapes.find((s) => s.region === r)?.areaPx ?? 0;
     // Stacked: the shapes inside it are drawn over it, so its holes go (as shapes.ts does).
-    const extended: Shape = { region: shape.region, color: shape.color, outer: union.outer, holes: [], areaPx, parent: shape.parent };
+    const extended: Shape = { region: root, color: rootShape.color, outer: union.outer, holes: [], areaPx, parent: rootShape.parent };
     remade.add(extended);
     out.push(extended);
   }
