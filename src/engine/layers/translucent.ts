@@ -81,7 +81,9 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
     // The footprint, and each base with the pieces it extends under, must be one shape (one outer
     // loop, every loop closed): else the picture is not this layer over these bases.
     if (!isOneShape(unionLoops(chains, new Set(regions)))) break;
-    if (!layer.pieces.every(({ base }) => isOneShape(unionLoops(chains, regionsOfRoots(new Set([find(base), ...layer.pieces.filter((p) => find(p.base) === find(base)).map((p) => p.piece)]), regionCount, find))))) break;
+    const baseRoots = new Set(layer.pieces.map((p) => find(p.base)));
+    const extendsOne = (baseRoot: number): boolean => isOneShape(unionLoops(chains, regionsOfRoots(new Set([baseRoot, ...layer.pieces.filter((p) => find(p.base) === baseRoot).map((p) => p.piece)]), regionCount, find)));
+    if (![...baseRoots].every(extendsOne)) break;
     layers.push({ regions, color: layer.color, alpha: layer.alpha });
     for (const { piece, base } of layer.pieces) root[piece] = find(base);
   }
