@@ -389,6 +389,13 @@ export interface DottedOptions {
    */
   readonly 'tracelab.gradients'?: boolean;
   /**
+   * Layers — Tracelab extension, with output.shape_stacking=stacked: a shape partly hidden by shapes stacked over it is completed underneath as the circle or ellipse it is, and an area that is one colour at one opacity over what lies beneath becomes one translucent shape over the unbroken shapes below. No effect with cutouts. Not part of the Vectorizer.AI API.
+   *
+   * Allowed: true | false.
+   * @defaultValue `false`
+   */
+  readonly 'tracelab.layers'?: boolean;
+  /**
    * Picture kind — Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
    *
    * Allowed: auto | pixel | flat | photo | lineart.
@@ -865,6 +872,13 @@ export interface NestedOptions {
      * @defaultValue `false`
      */
     readonly gradients?: boolean;
+    /**
+     * Layers — Tracelab extension, with output.shape_stacking=stacked: a shape partly hidden by shapes stacked over it is completed underneath as the circle or ellipse it is, and an area that is one colour at one opacity over what lies beneath becomes one translucent shape over the unbroken shapes below. No effect with cutouts. Not part of the Vectorizer.AI API.
+     *
+     * Allowed: true | false.
+     * @defaultValue `false`
+     */
+    readonly layers?: boolean;
     /**
      * Picture kind — Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.
      *

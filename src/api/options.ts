@@ -294,6 +294,8 @@ export const OPTION_SCHEMA = [
   // ---- Tracelab extensions (vectorize only; never sent to the real service) ----
   boolOpt('tracelab.gradients', 'Gradient fills', 'tracelab', false,
     'Tracelab extension: fill smoothly shaded areas with one linear or radial gradient each instead of flat bands. Not part of the Vectorizer.AI API.', VECTORIZE),
+  boolOpt('tracelab.layers', 'Layers', 'tracelab', false,
+    'Tracelab extension, with output.shape_stacking=stacked: a shape partly hidden by shapes stacked over it is completed underneath as the circle or ellipse it is, and an area that is one colour at one opacity over what lies beneath becomes one translucent shape over the unbroken shapes below. No effect with cutouts. Not part of the Vectorizer.AI API.', VECTORIZE),
   enumOpt('tracelab.profile', 'Picture kind', 'tracelab', ['auto', 'pixel', 'flat', 'photo', 'lineart'], 'auto',
     'Tracelab extension: what kind of picture to trace it as — auto (decided from the pixels), pixel (on the pixel lattice), flat (flat art), photo (continuous tone) or lineart (potrace-style outlines). Not part of the Vectorizer.AI API.', VECTORIZE),
   enumOpt('tracelab.strokes', 'Lines as strokes', 'tracelab', ['none', 'auto', 'centerline'], 'none',
@@ -536,6 +538,7 @@ export function toEngineParams(opts: VectorizeOptions): EngineParams {
     maxPixels: opts['input.max_pixels'],
     shapeStacking: opts['output.shape_stacking'],
     gradients: opts['tracelab.gradients'],
+    layers: opts['tracelab.layers'],
     profile: opts['tracelab.profile'],
     strokes: opts['tracelab.strokes'],
     maxStrokeWidthPx: opts['tracelab.max_stroke_width'],

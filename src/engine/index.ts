@@ -16,6 +16,8 @@
  *               closed chains as parameterized shapes (circle, ellipse, rectangle, quadrilateral,
  *               bullet, triangle, star: primitives.ts)
  *   8 shapes    one outer loop + holes per region; cutouts or stacked (shapes.ts)
+ *   9 layers    stacked with tracelab.layers: translucent layers as one shape each, occluded
+ *               shapes completed underneath (layers/)
  * tracelab.strokes: `auto` reads the lines of near-constant width after stage 4b and hands their
  * pixels to the fills beside them (strokes/auto.ts), then draws them as strokes over the shapes;
  * `centerline` reads every region's centre-lines after stage 8 (strokes/index.ts).
@@ -39,6 +41,7 @@ import { findSmoothAreas } from './shading/shading.js';
 import { shrunkSize } from './profile/resize.js';
 import { splitStrokeRegions } from './strokes/auto.js';
 import { centerlineResult, strokesOverShapes, type ColoredLine } from './strokes/index.js';
+import { layerShapes } from './layers/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './primitives/shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
@@ -412,7 +415,11 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
 
   // 8 shapes.
   const shapes = shapesOf(prepared, areas, traced, params, clock);
-  const result = traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+  // 9 layers (tracelab.layers, stacked).
+  const layered = params.layers === true && params.shapeStacking === 'stacked' ? withLayers(shapes, traced.fitted.chains, areas, size) : undefined;
+  const result = layered
+    ? withStageMs(traceResult(image, size, params, facts, areas, layered.chains, layered.shapes, clock), { layers: layered.ms })
+    : traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
   if (areas.lines) return withLineStrokes(result, areas.lines, image.width, outlined !== undefined);
   return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
 }
@@ -482,6 +489,14 @@ function withLineStrokes(result: TraceResult, lines: AutoLines, inputWidth: numb
   const t0 = now();
   const stroked = strokesOverShapes(result, lines.lines, JOIN_INPUT_PX * (result.width / inputWidth));
   return withStageMs(stroked, { strokes: now() - t0 + (reused ? 0 : lines.ms) });
+}
+
+/** tracelab.layers (layers/index.ts): the stacked shapes as layers, timed as stage `layers` (not a progress step). */
+function withLayers(shapes: Shape[], chains: Chain[], areas: Areas, size: TracedSize): { shapes: Shape[]; chains: Chain[]; ms: number } {
+  const t0 = now();
+  const { regions } = areas;
+  const layered = layerShapes(shapes, chains, { regionOf: regions.regionOf, width: size.width, height: size.height, regionCount: regions.count, regionColor: regionColors(regions, areas.colors) });
+  return { ...layered, ms: now() - t0 };
 }
 
 /** tracelab.strokes=centerline (strokes/index.ts): the shapes' ink as pen strokes, timed as stage `strokes`. */
@@ -900,6 +915,7 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   maxPixels: 2_097_252,
   shapeStacking: 'cutouts',
   gradients: false,
+  layers: false,
   profile: 'auto',
   strokes: 'none',
   maxStrokeWidthPx: DEFAULT_MAX_STROKE_WIDTH_PX,

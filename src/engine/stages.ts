@@ -83,8 +83,8 @@ export type MemoSlotName = 'prepared' | 'labels' | 'outline' | 'fit';
  * The memo's slots in pipeline order, each declaring what it depends on: the one place a stage
  * group's reuse is decided (memoKey builds every key from it; tests/engine/memo.test.ts toggles
  * every engine parameter and checks that exactly the slots declaring it, and those after them,
- * miss). A parameter no slot declares (shapeStacking; maxStrokeWidthPx, read by the centre-line
- * pass after the kept stages) only changes stages that are never kept. tracelab.strokes=auto hands
+ * miss). A parameter no slot declares (shapeStacking; layers, read by the layers stage after the
+ * shapes; maxStrokeWidthPx, read by the centre-line pass after the kept stages) only changes stages that are never kept. tracelab.strokes=auto hands
  * the lines' pixels to the regions beside them before the boundary stage: `strokes` is in the
  * outline slot's key, and with `auto` the line limit (maxStrokeWidthPx) too, as a value derived
  * from both (a toggle of the limit alone, under `none`, changes nothing kept).

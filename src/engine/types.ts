@@ -65,6 +65,12 @@ export interface EngineParams {
    */
   readonly gradients?: boolean;
   /**
+   * Tracelab extension `tracelab.layers` (with shapeStacking 'stacked'; no effect with cutouts):
+   * shapes partly hidden by shapes over them are completed underneath, and flat translucent
+   * overlays become one translucent shape over the shapes below (src/engine/layers/). Absent = false.
+   */
+  readonly layers?: boolean;
+  /**
    * Tracelab extension `tracelab.profile`: 'auto' (absent) lets the engine decide what kind of
    * picture it is (classifyImage); any other value overrides that decision (and the lattice
    * detection, unless it is 'pixel'). A forced 'pixel' still falls back to photo above

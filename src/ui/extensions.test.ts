@@ -98,6 +98,33 @@ describe('tracelab.gradients round-trips like any option', () => {
   });
 });
 
+describe('tracelab.layers round-trips like any option', () => {
+  it('a checkbox of the extension group; store, trace fields, share link (and back), presets', () => {
+    const group = extensionGroup(renderToStaticMarkup(createElement(OptionsPanel, { store: createTracelabStore() })));
+    expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.layers"><div class="option-title"><label for="[^"]+" id="[^"]+">Layers<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>layers<\/code><\/div><input id="[^"]+" type="checkbox"(?! checked)/);
+    const store = createTracelabStore();
+    store.getState().setOption('output.shape_stacking', 'stacked');
+    store.getState().setOptionText('tracelab.layers', 'true', 'settled');
+    expect(fieldsFor(store.getState().options)).toEqual([
+      ['output.shape_stacking', 'stacked'],
+      ['tracelab.layers', 'true'],
+    ]);
+    const url = encodeShareUrl('https://example.test/demo/', store.getState().options);
+    expect(decodeURIComponent(decodeURIComponent(url))).toBe('https://example.test/demo/#o=output.shape_stacking=stacked&tracelab.layers=true');
+    const decoded = decodeShareHash(new URL(url).hash);
+    expect(createTracelabStore(decoded.fields).getState().options).toEqual(store.getState().options);
+    expect(decodeShareHash(`#o=${encodeURIComponent('tracelab.layers=1')}`).problems).toEqual([
+      "tracelab.layers must be true or false; received '1' (from the share link; ignored)",
+    ]);
+    // Presets set no extension: choosing one keeps it, named as kept; "Reset to defaults" resets it.
+    choosePreset(store, 'photo');
+    expect(store.getState().options['tracelab.layers']).toBe(true);
+    expect(keptFields(store.getState().options)).toContainEqual(['tracelab.layers', 'true']);
+    store.getState().resetOptions();
+    expect(store.getState().options['tracelab.layers']).toBe(false);
+  });
+});
+
 describe('tracelab.strokes and tracelab.max_stroke_width round-trip like any option', () => {
   it('store, trace fields, share link (and back), presets', () => {
     const store = createTracelabStore();

@@ -6,7 +6,7 @@ import { DEFAULT_OPTIONS, OPTION_GROUPS, OPTION_SCHEMA, parseOptions } from '../
 import { planVectorize } from '../../src/api/pipeline.js';
 
 /** Every extension at its off value: the output is the API's. */
-const OFF = { 'tracelab.gradients': false, 'tracelab.profile': 'auto', 'tracelab.strokes': 'none', 'tracelab.max_stroke_width': 8 };
+const OFF = { 'tracelab.gradients': false, 'tracelab.layers': false, 'tracelab.profile': 'auto', 'tracelab.strokes': 'none', 'tracelab.max_stroke_width': 8 };
 
 describe('Tracelab extension options', () => {
   it('are exactly the options of the tracelab group, whose title says they are not part of the API; all default off', () => {
@@ -63,5 +63,16 @@ describe('Tracelab extension options', () => {
       fields: [['mode', 'test']],
       dropped: ['tracelab.strokes', 'tracelab.max_stroke_width'],
     });
+  });
+
+  it('tracelab.layers: a boolean validated by the schema, off by default, kept with cutouts (it does nothing there), never sent to the real service', () => {
+    expect(planVectorize([['tracelab.layers', 'true'], ['output.shape_stacking', 'stacked']]).engineParams).toMatchObject({ layers: true, shapeStacking: 'stacked' });
+    expect(planVectorize([['tracelab.layers', 'true']]).engineParams).toMatchObject({ layers: true, shapeStacking: 'cutouts' });
+    expect(planVectorize([]).engineParams).toMatchObject({ layers: false });
+    expect(() => parseOptions([['tracelab.layers', 'yes']], 'vectorize')).toThrow("tracelab.layers must be true or false; received 'yes'");
+    expect(() => parseOptions([['tracelab.layers', 'true']], 'download')).toThrow('tracelab.layers is not accepted on /download');
+    const { fields, dropped } = forRealService([['output.shape_stacking', 'stacked'], ['tracelab.layers', 'true'], ['tracelab.gradients', 'true']] as const);
+    expect(fields).toEqual([['output.shape_stacking', 'stacked']]);
+    expect(notSentNote(dropped)).toBe('Not sent to Vectorizer.AI: tracelab.layers, tracelab.gradients (Tracelab extensions)');
   });
 });

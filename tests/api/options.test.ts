@@ -39,7 +39,7 @@ describe('OPTION_SCHEMA', () => {
     // 3 mode/input/policy + 5 processing + 11 parameterized shapes + 35 output.* + receipt, and
     // the Tracelab extensions (tracelab.*), which the reference does not have
     expect(names.filter((n) => !n.startsWith('tracelab.'))).toHaveLength(55);
-    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients', 'tracelab.profile', 'tracelab.strokes', 'tracelab.max_stroke_width']);
+    expect(names.filter((n) => n.startsWith('tracelab.'))).toEqual(['tracelab.gradients', 'tracelab.layers', 'tracelab.profile', 'tracelab.strokes', 'tracelab.max_stroke_width']);
     expect(names.filter((n) => n.startsWith('output.'))).toHaveLength(35);
     for (const n of [
       'processing.parameterizedShapes.ellipse.general.enabled',
@@ -343,6 +343,7 @@ describe('toEngineParams / toOutputOptions', () => {
       maxPixels: 2_097_252,
       shapeStacking: 'cutouts',
       gradients: false,
+      layers: false,
       profile: 'auto',
       strokes: 'none',
       maxStrokeWidthPx: 8,

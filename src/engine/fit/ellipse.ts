@@ -29,6 +29,34 @@ export function centroid(p: Float64Array): [number, number] {
   return [mx / n, my / n];
 }
 
+/**
+ * The circle nearest the points in the algebraic sense (Kåsa): centre and radius, or undefined
+ * when the points lie on a line. Exact for points on a circle, whole or an arc of it.
+ */
+export function fitCircle(p: Float64Array): { cx: number; cy: number; r: number } | undefined {
+  const n = p.length / 2;
+  const [mx, my] = centroid(p);
+  let suu = 0, suv = 0, svv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
+  for (let i = 0; i < n; i++) {
+    const u = p[i * 2]! - mx;
+    const v = p[i * 2 + 1]! - my;
+    suu += u * u;
+    suv += u * v;
+    svv += v * v;
+    suuu += u * u * u;
+    svvv += v * v * v;
+    suvv += u * v * v;
+    svuu += v * u * u;
+  }
+  const det = suu * svv - suv * suv;
+  if (Math.abs(det) < 1e-9) return undefined;
+  const bu = 0.5 * (suuu + suvv);
+  const bv = 0.5 * (svvv + svuu);
+  const uc = (bu * svv - suv * bv) / det;
+  const vc = (suu * bv - suv * bu) / det;
+  return { cx: mx + uc, cy: my + vc, r: Math.sqrt(uc * uc + vc * vc + (suu + svv) / n) };
+}
+
 export function fitEllipse(p: Float64Array): Ellipse | undefined {
   const n = p.length / 2;
   if (n < 6) return undefined;

@@ -15,7 +15,7 @@
  * is fitted: a shape that fits replaces the whole loop, so its spans are never computed.
  */
 import { DX, DY } from '../boundary/boundary.js';
-import { centroid, ellipseMaxError, fitEllipse } from './ellipse.js';
+import { ellipseMaxError, fitCircle, fitEllipse } from './ellipse.js';
 import type { ShapePrimitive } from '../types.js';
 import { hypot2 } from '../length.js';
 import { EMPTY_PATH, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from '../segment-path.js';
@@ -831,28 +831,9 @@ function loopTurning(p: Float64Array, cx: number, cy: number): number {
 function fitCircleLoop(s: FitScratch, p: Float64Array, tolerance: number): FittedChain | undefined {
   const n = p.length / 2;
   if (n < 12) return undefined;
-  const [mx, my] = centroid(p);
-  let suu = 0, suv = 0, svv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
-  for (let i = 0; i < n; i++) {
-    const u = p[i * 2]! - mx;
-    const v = p[i * 2 + 1]! - my;
-    suu += u * u;
-    suv += u * v;
-    svv += v * v;
-    suuu += u * u * u;
-    svvv += v * v * v;
-    suvv += u * v * v;
-    svuu += v * u * u;
-  }
-  const det = suu * svv - suv * suv;
-  if (Math.abs(det) < 1e-9) return undefined;
-  const bu = 0.5 * (suuu + suvv);
-  const bv = 0.5 * (svvv + svuu);
-  const uc = (bu * svv - suv * bv) / det;
-  const vc = (suu * bv - suv * bu) / det;
-  const cx = mx + uc;
-  const cy = my + vc;
-  const r = Math.sqrt(uc * uc + vc * vc + (suu + svv) / n);
+  const circle = fitCircle(p);
+  if (!circle) return undefined;
+  const { cx, cy, r } = circle;
   if (!(r > 2)) return undefined;
   // Cheap rejection first: most loops are not circles, and eight probes usually show it.
   for (let k = 0; k < 8; k++) {

@@ -1,0 +1,398 @@
+/**
+ * Translucent layers (tracelab.layers, stacked shapes): an area whose colour is one colour H at one
+ * opacity α over what lies beneath — flat, possibly across several shapes beneath — becomes one
+ * translucent shape over the shapes below, which continue unbroken under it.
+ * In: the stacked shapes (bottom first), the chains, each region's observed colour. Out: the shapes
+ * with each found layer's pieces removed, the shapes beneath extended under it (their outer loops
+ * the outline of their pixels and the pieces'), and the layer as one shape of colour H, alpha α
+ * (its holes where other shapes lie inside it), on top.
+ * Algorithm (peeling, the topmost layer first): for two neighbouring regions X and Y over bases
+ * Bx ≠ By (a neighbour of each), "over" gives X − Y = (1 − α)(Bx − By): α from the least-squares
+ * ratio, H = (X − (1 − α)Bx) / α; kept when both pieces are within COLOR_TOLERANCE of αH + (1 − α)B
+ * per channel, α in [ALPHA_MIN, ALPHA_MAX], H a colour, the bases far enough apart and H off the
+ * line through them (else α is not determined). Neighbours Z of the layer with a base Bz that αH + (1 − α)Bz explains join it.
+ * Each piece then joins its base (the picture without the layer), and the search runs again, so
+ * overlapping layers peel one by one. A layer over one flat colour only is indistinguishable from
+ * an opaque shape of the blend and stays one.
+ */
+import { SEGMENT_ARC } from '../segment-path.js';
+import type { Chain, ChainUse, Loop, Rgba, Shape } from '../types.js';
+
+/** Largest difference per channel (0–255) between a piece's colour and the layer over its base. */
+const COLOR_TOLERANCE = 5;
+/** Bases closer than this (RGB distance) do not determine α. */
+const MIN_BASE_CONTRAST = 40;
+const ALPHA_MIN = 0.15;
+const ALPHA_MAX = 0.92;
+/** The layer's colour must lie this far (RGB) off the line through its two bases (see solveOver). */
+const MIN_PAINT_OFF_LINE = 40;
+/** Layers peeled at most (each pass is a search over the neighbours). */
+const MAX_LAYERS = 8;
+/** Pictures with more shapes are left as they are (the pair search grows with neighbours²). */
+const MAX_SHAPES = 1_500;
+
+export interface TranslucentInput {
+  readonly shapes: readonly Shape[];
+  readonly chains: readonly Chain[];
+  /** Observed r, g, b per region. */
+  readonly regionColor: Float64Array;
+  readonly regionCount: number;
+}
+
+export interface TranslucentLayers {
+  readonly shapes: Shape[];
+  /** Shapes made or remade here (completion leaves them alone). */
+  readonly remade: ReadonlySet<Shape>;
+  readonly layers: number;
+}
+
+/** One layer peeled: its pieces (regions, at the time it was peeled) and its paint. */
+interface Layer {
+  readonly regions: number[];
+  readonly color: readonly [number, number, number];
+  readonly alpha: number;
+}
+
+export function findTranslucentLayers(input: TranslucentInput): TranslucentLayers {
+  const { shapes, chains, regionColor, regionCount } = input;
+  const unchanged: TranslucentLayers = { shapes: shapes.slice(), remade: new Set(), layers: 0 };
+  if (shapes.length > MAX_SHAPES) return unchanged;
+  const shapeOfRegion = new Int32Array(regionCount).fill(-1);
+  for (let i = 0; i < shapes.length; i++) shapeOfRegion[shapes[i]!.region] = i;
+  // Regions whose stacked shape keeps holes (transparency shows through) are left alone.
+  const eligible = (r: number): boolean => r >= 0 && shapeOfRegion[r]! >= 0 && shapes[shapeOfRegion[r]!]!.holes.length === 0 && !shapes[shapeOfRegion[r]!]!.gradient && shapes[shapeOfRegion[r]!]!.color.a === 255;
+  // A piece and its base lie in the same shape's hole (or both at the top): the base extended under
+  // the piece then takes the piece's place in the stack, under everything that lay over the piece.
+  // The base is flat and opaque too: its colour is what the pieces were measured against.
+  const sameLevel = (piece: number, base: number): boolean => eligible(base) && shapes[shapeOfRegion[piece]!]!.parent === shapes[shapeOfRegion[base]!]!.parent;
+  const root = new Int32Array(regionCount);
+  for (let r = 0; r < regionCount; r++) root[r] = r;
+  const find = (r: number): number => {
+    while (root[r] !== r) r = root[r] = root[root[r]!]!;
+    return r;
+  };
+  const layers: Layer[] = [];
+  for (let pass = 0; pass < MAX_LAYERS; pass++) {
+    const layer = peelOne(chains, regionColor, regionCount, find, eligible, sameLevel);
+    if (!layer) break;
+    const members = new Set(layer.pieces.map((p) => p.piece));
+    const regions: number[] = [];
+    for (let r = 0; r < regionCount; r++) if (members.has(find(r))) regions.push(r);
+    // The footprint, and each base with the pieces it extends under, must be one shape (one outer
+    // loop, every loop closed): else the picture is not this layer over these bases.
+    if (!isOneShape(unionLoops(chains, new Set(regions)))) break;
+    const baseRoots = new Set(layer.pieces.map((p) => find(p.base)));
+    const extendsOne = (baseRoot: number): boolean => isOneShape(unionLoops(chains, regionsOfRoots(new Set([baseRoot, ...layer.pieces.filter((p) => find(p.base) === baseRoot).map((p) => p.piece)]), regionCount, find)));
+    if (![...baseRoots].every(extendsOne)) break;
+    layers.push({ regions, color: layer.color, alpha: layer.alpha });
+    for (const { piece, base } of layer.pieces) root[piece] = find(base);
+  }
+  if (layers.length === 0) return unchanged;
+  return { ...rebuild(shapes, chains, layers, find, regionCount), layers: layers.length };
+}
+
+function isOneShape(loops: { outers: number; closed: boolean }): boolean {
+  return loops.outers === 1 && loops.closed;
+}
+
+/** The regions whose current root is in `roots`. */
+function regionsOfRoots(roots: ReadonlySet<number>, regionCount: number, find: (r: number) => number): Set<number> {
+  const out = new Set<number>();
+  for (let r = 0; r < regionCount; r++) if (roots.has(find(r))) out.add(r);
+  return out;
+}
+
+interface Piece {
+  readonly piece: number;
+  readonly base: number;
+}
+
+/**
+ * The topmost layer still in the picture (regions as their current roots), or undefined: of the
+ * layers that pairs of neighbours start, the one that explains the most pieces (the fewest shapes
+ * left), then the one that explains them best.
+ */
+function peelOne(
+  chains: readonly Chain[],
+  regionColor: Float64Array,
+  regionCount: number,
+  find: (r: number) => number,
+  eligible: (r: number) => boolean,
+  sameLevel: (piece: number, base: number) => boolean,
+): { pieces: Piece[]; color: [number, number, number]; alpha: number } | undefined {
+  const neighbours = rootNeighbours(chains, regionCount, find);
+  const color = (r: number): [number, number, number] => [regionColor[r * 3]!, regionColor[r * 3 + 1]!, regionColor[r * 3 + 2]!];
+  let best: { pieces: Piece[]; color: [number, number, number]; alpha: number; misfit: number } | undefined;
+  let tried = 0;
+  for (let x = 0; x < regionCount && tried < MAX_CANDIDATES; x++) {
+    if (find(x) !== x || !eligible(x)) continue;
+    for (const y of neighbours[x]!) {
+      if (y <= x || !eligible(y)) continue;
+      for (const bx of neighbours[x]!) {
+        if (bx === y || bx < 0) continue;
+        for (const by of neighbours[y]!) {
+          if (by === x || by === bx || by < 0 || !sameLevel(x, bx) || !sameLevel(y, by)) continue;
+          const paint = solveOver(color(x), color(y), color(bx), color(by));
+          if (!paint) continue;
+          tried++;
+          const pieces: Piece[] = [
+            { piece: x, base: bx },
+            { piece: y, base: by },
+          ];
+          growLayer(pieces, paint, neighbours, color, (z, b) => eligible(z) && sameLevel(z, b));
+          if (pieces.length < 2) continue;
+          let misfit = 0;
+          for (const p of pieces) misfit += overError(paint, color(p.piece), color(p.base));
+          if (!best || pieces.length > best.pieces.length || (pieces.length === best.pieces.length && misfit < best.misfit)) best = { pieces, ...paint, misfit };
+        }
+      }
+    }
+  }
+  return best;
+}
+/** Candidate layers grown per pass at most. */
+const MAX_CANDIDATES = 400;
+
+/** Largest difference per channel between a piece and the paint over its base. */
+function overError(paint: { color: readonly number[]; alpha: number }, piece: readonly number[], base: readonly number[]): number {
+  let worst = 0;
+  for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(paint.alpha * paint.color[c]! + (1 - paint.alpha) * base[c]! - piece[c]!));
+  return worst;
+}
+
+/** α and H with X = αH + (1 − α)Bx and Y = αH + (1 − α)By, or undefined when none fits. */
+function solveOver(x: number[], y: number[], bx: number[], by: number[]): { color: [number, number, number]; alpha: number } | undefined {
+  let dot = 0;
+  let norm = 0;
+  for (let c = 0; c < 3; c++) {
+    dot += (x[c]! - y[c]!) * (bx[c]! - by[c]!);
+    norm += (bx[c]! - by[c]!) ** 2;
+  }
+  if (norm < MIN_BASE_CONTRAST ** 2) return undefined;
+  const alpha = 1 - dot / norm;
+  if (!(alpha >= ALPHA_MIN && alpha <= ALPHA_MAX)) return undefined;
+  const h: [number, number, number] = [0, 0, 0];
+  for (let c = 0; c < 3; c++) {
+    // H from both pieces' mean: each piece's residual then shows the fit.
+    h[c] = ((x[c]! + y[c]!) / 2 - (1 - alpha) * ((bx[c]! + by[c]!) / 2)) / alpha;
+    if (h[c]! < -COLOR_TOLERANCE || h[c]! > 255 + COLOR_TOLERANCE) return undefined;
+  }
+  // H on the line through the two bases (greys over greys, a shade over its own hue) fits any α:
+  // such pieces are opaque shades, not a layer.
+  if (offLine(h, bx, by) < MIN_PAINT_OFF_LINE) return undefined;
+  const paint = { color: h, alpha };
+  return explains(paint, x, bx) && explains(paint, y, by) ? paint : undefined;
+}
+
+/** Distance (RGB) from p to the line through a and b. */
+function offLine(p: readonly number[], a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let norm = 0;
+  for (let c = 0; c < 3; c++) {
+    dot += (p[c]! - a[c]!) * (b[c]! - a[c]!);
+    norm += (b[c]! - a[c]!) ** 2;
+  }
+  const t = norm > 0 ? dot / norm : 0;
+  let d2 = 0;
+  for (let c = 0; c < 3; c++) d2 += (p[c]! - a[c]! - t * (b[c]! - a[c]!)) ** 2;
+  return Math.sqrt(d2);
+}
+
+function explains(paint: { color: readonly number[]; alpha: number }, piece: readonly number[], base: readonly number[]): boolean {
+  return overError(paint, piece, base) <= COLOR_TOLERANCE;
+}
+
+/** Neighbours of the layer that the same paint over one of their neighbours explains join it. */
+function growLayer(pieces: Piece[], paint: { color: readonly number[]; alpha: number }, neighbours: readonly number[][], color: (r: number) => number[], canJoin: (piece: number, base: number) => boolean): void {
+  const inLayer = new Set(pieces.map((p) => p.piece));
+  for (let k = 0; k < pieces.length; k++) {
+    for (const z of neighbours[pieces[k]!.piece]!) {
+      if (z < 0 || inLayer.has(z)) continue;
+      const base = neighbours[z]!.find((b) => b >= 0 && !inLayer.has(b) && canJoin(z, b) && explains(paint, color(z), color(b)));
+      if (base === undefined) continue;
+      inLayer.add(z);
+      pieces.push({ piece: z, base });
+    }
+  }
+  // A base that is itself a piece of the layer would leave a hole under it.
+  for (let k = pieces.length - 1; k >= 0; k--) if (inLayer.has(pieces[k]!.base)) pieces.splice(k, 1);
+}
+
+/** Each current root's neighbouring roots (−1: transparency), in ascending order. */
+function rootNeighbours(chains: readonly Chain[], regionCount: number, find: (r: number) => number): number[][] {
+  const sets: Set<number>[] = [];
+  for (let r = 0; r < regionCount; r++) sets.push(new Set());
+  for (const chain of chains) {
+    const a = chain.leftRegion < 0 ? -1 : find(chain.leftRegion);
+    const b = chain.rightRegion < 0 ? -1 : find(chain.rightRegion);
+    if (a === b) continue;
+    if (a >= 0) sets[a]!.add(b);
+    if (b >= 0) sets[b]!.add(a);
+  }
+  return sets.map((s) => [...s].sort((p, q) => p - q));
+}
+
+/** The shapes with the layers applied: pieces gone, bases extended under them, layers on top. */
+function rebuild(shapes: readonly Shape[], chains: readonly Chain[], layers: readonly Layer[], find: (r: number) => number, regionCount: number): { shapes: Shape[]; remade: Set<Shape> } {
+  const remade = new Set<Shape>();
+  const membersOf = new Map<number, number[]>();
+  for (let r = 0; r < regionCount; r++) {
+    const root = find(r);
+    if (root === r) continue;
+    const list = membersOf.get(root) ?? [root];
+    list.push(r);
+    membersOf.set(root, list);
+  }
+  // An extended base is drawn where the lowest of its pieces (or itself) was.
+  const placeOf = new Map<number, number>();
+  shapes.forEach((shape, i) => {
+    const root = find(shape.region);
+    if (membersOf.has(root) && !placeOf.has(root)) placeOf.set(root, i);
+  });
+  const out: Shape[] = [];
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i]!;
+    const root = find(shape.region);
+    const members = membersOf.get(root);
+    if (!members) {
+      if (root === shape.region) out.push(shape);
+      continue;
+    }
+    if (placeOf.get(root) !== i) continue; // drawn at its place, by its base and the layer
+    const rootShape = shapes.find((s) => s.region === root)!;
+    const union = unionLoops(chains, new Set(members));
+    let areaPx = 0;
+    for (const r of members) areaPx += shapes.find((s) => s.region === r)?.areaPx ?? 0;
+    // Stacked: the shapes inside it are drawn over it, so its holes go (as shapes.ts does).
+    const extended: Shape = { region: root, color: rootShape.color, outer: union.outer, holes: [], areaPx, parent: rootShape.parent };
+    remade.add(extended);
+    out.push(extended);
+  }
+  // Layers bottom first: the last peeled lies lowest.
+  for (let k = layers.length - 1; k >= 0; k--) {
+    const layer = layers[k]!;
+    const union = unionLoops(chains, new Set(layer.regions));
+    let areaPx = 0;
+    for (const r of layer.regions) areaPx += shapes.find((s) => s.region === r)?.areaPx ?? 0;
+    const [r, g, b] = layer.color.map((v) => Math.round(Math.min(255, Math.max(0, v))));
+    const color: Rgba = { r: r!, g: g!, b: b!, a: Math.round(layer.alpha * 255) };
+    // Its holes stay: the shapes inside it were drawn below it and must not be tinted.
+    const shape: Shape = { region: layer.regions[0]!, color, outer: union.outer, holes: union.holes, areaPx, parent: -1 };
+    remade.add(shape);
+    out.push(shape);
+  }
+  return { shapes: out, remade };
+}
+
+/**
+ * The outline of a set of regions: every chain with the set on one side only, run with the set
+ * on its right (clockwise on screen, y down: outer loops clockwise, holes anticlockwise), joined
+ * end to start into loops. The outer loop is the one of largest area.
+ */
+function unionLoops(chains: readonly Chain[], set: ReadonlySet<number>): { outer: Loop; holes: Loop[]; outers: number; closed: boolean } {
+  const uses: ChainUse[] = [];
+  for (let c = 0; c < chains.length; c++) {
+    const chain = chains[c]!;
+    const left = set.has(chain.leftRegion);
+    const right = set.has(chain.rightRegion);
+    if (left !== right) uses.push({ chain: c, reversed: left });
+  }
+  const chainStart = (chain: Chain): [number, number] => [chain.startX, chain.startY];
+  const startKey = (u: ChainUse): string => pointKey(u.reversed ? chainEnd(chains[u.chain]!) : chainStart(chains[u.chain]!));
+  const endKey = (u: ChainUse): string => pointKey(u.reversed ? chainStart(chains[u.chain]!) : chainEnd(chains[u.chain]!));
+  const byStart = new Map<string, number[]>();
+  uses.forEach((u, k) => {
+    const key = startKey(u);
+    const list = byStart.get(key) ?? [];
+    list.push(k);
+    byStart.set(key, list);
+  });
+  const used = new Uint8Array(uses.length);
+  const loops: { loop: ChainUse[]; area: number }[] = [];
+  let closed = true;
+  for (let k = 0; k < uses.length; k++) {
+    if (used[k]) continue;
+    const loop: ChainUse[] = [];
+    let at = k;
+    const first = startKey(uses[k]!);
+    let back = false;
+    while (at >= 0 && !used[at]) {
+      used[at] = 1;
+      loop.push(uses[at]!);
+      const key = endKey(uses[at]!);
+      if (key === first) {
+        back = true;
+        break;
+      }
+      at = (byStart.get(key) ?? []).find((j) => !used[j]) ?? -1;
+    }
+    if (!back) closed = false;
+    loops.push({ loop, area: loopArea(loop, chains) });
+  }
+  let outerIndex = 0;
+  for (let i = 1; i < loops.length; i++) if (Math.abs(loops[i]!.area) > Math.abs(loops[outerIndex]!.area)) outerIndex = i;
+  // Outer loops turn the way the largest does; holes the other way.
+  const outerSign = Math.sign(loops[outerIndex]?.area ?? 0);
+  const outers = loops.filter((l) => Math.sign(l.area) === outerSign).length;
+  return { outer: loops[outerIndex]?.loop ?? [], holes: loops.filter((_, i) => i !== outerIndex).map((l) => l.loop), outers, closed: closed && loops.length > 0 };
+}
+
+function chainEnd(chain: Chain): [number, number] {
+  const g = chain.segments;
+  return g.length === 0 ? [chain.startX, chain.startY] : [g.x(g.length - 1), g.y(g.length - 1)];
+}
+
+/** Chain ends meet at the same junction point: keyed to a thousandth of a pixel. */
+function pointKey([x, y]: [number, number]): string {
+  return `${Math.round(x * 1000)},${Math.round(y * 1000)}`;
+}
+
+/** Shoelace area of a loop through its chains' ends and segment ends (positive: clockwise on screen). */
+function loopArea(loop: readonly ChainUse[], chains: readonly Chain[]): number {
+  const p: number[] = [];
+  for (const use of loop) {
+    const chain = chains[use.chain]!;
+    const points = cornerPoints(chain);
+    if (use.reversed) for (let i = points.length - 2; i >= 0; i -= 2) p.push(points[i]!, points[i + 1]!);
+    else p.push(...points);
+  }
+  let area = 0;
+  const n = p.length / 2;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    area += p[i * 2]! * p[j * 2 + 1]! - p[j * 2]! * p[i * 2 + 1]!;
+  }
+  return area / 2;
+}
+
+/**
+ * A chain's start and segment ends, with the middle of each arc (its bulge off the chord: the
+ * minor radius for the half ellipses of round loops, a circle's sagitta otherwise), enough for
+ * the sign and rough size of a loop's area.
+ */
+function cornerPoints(chain: Chain): number[] {
+  const g = chain.segments;
+  const points: number[] = [chain.startX, chain.startY];
+  let x = chain.startX;
+  let y = chain.startY;
+  for (let k = 0; k < g.length; k++) {
+    const ex = g.x(k);
+    const ey = g.y(k);
+    if (g.code(k) === SEGMENT_ARC) {
+      const chord = Math.hypot(ex - x, ey - y);
+      if (chord > 1e-9) {
+        const rx = g.rx(k);
+        const ry = g.ry(k);
+        const half = chord / 2;
+        const bulge = Math.abs(half - rx) < 0.01 * rx ? ry : rx - Math.sqrt(Math.max(0, rx * rx - half * half)) + (g.largeArc(k) ? 2 * Math.sqrt(Math.max(0, rx * rx - half * half)) : 0);
+        // Clockwise on screen (sweep 1, y down) keeps the centre on the right: the arc bulges left.
+        const side = g.sweep(k) ? 1 : -1;
+        points.push((x + ex) / 2 + (side * bulge * (ey - y)) / chord, (y + ey) / 2 - (side * bulge * (ex - x)) / chord);
+      }
+    }
+    points.push(ex, ey);
+    x = ex;
+    y = ey;
+  }
+  return points;
+}
