@@ -50,7 +50,8 @@ function nearestLabels(
   const first = rowFrom * width;
   const n = (rowTo - rowFrom) * width;
   const nearest = new Int32Array(n);
-  const cache = new Int32Array(1 << (3 * CACHE_BITS)).fill(-1);
+  // Label + 1 per cache bin, 0 while not looked up: a fresh array needs no fill (1 MB a part).
+  const cachePlusOne = new Int32Array(1 << (3 * CACHE_BITS));
   const lab = new Float64Array(3);
   const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
   // A pixel of the colour before it (most pixels of art) takes that pixel's label.
@@ -77,13 +78,13 @@ function nearestLabels(
       continue;
     }
     const key = ((r >> CACHE_SHIFT) << (2 * CACHE_BITS)) | ((g >> CACHE_SHIFT) << CACHE_BITS) | (b >> CACHE_SHIFT);
-    let label = cache[key]!;
+    let label = cachePlusOne[key]! - 1;
     if (label < 0) {
       // Cache by the bin's centre so the result does not depend on which pixel came first.
       const half = 1 << (CACHE_SHIFT - 1);
       rgbToLab(((r >> CACHE_SHIFT) << CACHE_SHIFT) + half, ((g >> CACHE_SHIFT) << CACHE_SHIFT) + half, ((b >> CACHE_SHIFT) << CACHE_SHIFT) + half, lab, 0);
       label = nearestLab(palette, lab);
-      cache[key] = label;
+      cachePlusOne[key] = label + 1;
     }
     nearest[i] = lastLabel = label;
   }

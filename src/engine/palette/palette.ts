@@ -14,6 +14,7 @@
 import { blendResidualSq, blendResidualSqFromB, blendShare } from '../blend.js';
 import { deltaE2000, labDistanceSq, rgbToLab } from '../color.js';
 import { indicesByKey, sortIndicesByKey } from '../order.js';
+import { pixelWords } from '../pixel-words.js';
 import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
 import type { ImageProfile, PaletteRule, Rgba } from '../types.js';
 
@@ -39,6 +40,25 @@ export interface Palette {
 
 const BIN_BITS = 5;
 const BIN_SHIFT = 8 - BIN_BITS;
+
+/**
+ * The arrays every histogram of one palette is counted in (5 × 32,768 doubles, allocated and
+ * zeroed once a palette, not once a histogram) and the bins the last histogram used, which the
+ * next one clears: a histogram is read only until the next one is built.
+ */
+interface HistogramScratch {
+  readonly count: Float64Array;
+  readonly sumR: Float64Array;
+  readonly sumG: Float64Array;
+  readonly sumB: Float64Array;
+  readonly sumSquares: Float64Array;
+  used: Int32Array;
+}
+
+function histogramScratch(): HistogramScratch {
+  const binCount = 1 << (3 * BIN_BITS);
+  return { count: new Float64Array(binCount), sumR: new Float64Array(binCount), sumG: new Float64Array(binCount), sumB: new Float64Array(binCount), sumSquares: new Float64Array(binCount), used: new Int32Array(0) };
+}
 
 interface Histogram {
   /** Bin index per used bin, ordered by count desc then index. */
@@ -85,7 +105,7 @@ export function buildPalette(
   options: PaletteOptions,
 ): Palette {
   const exact = options.profile === 'pixel';
-  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(data, width, height, options.profile, options.noisy, options.spread);
+  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(histogramScratch(), data, width, height, options.profile, options.noisy, options.spread);
   if (options.inkAndPaper && !exact) clusters = paperAndInk(clusters);
   // Pixel art read through JPEG: each art colour arrives as a cloud of near colours.
   if (exact && options.noisy) clusters = foldRareColors(leaderFold(clusters, NOISY_PIXEL_RADIUS, Infinity), RARE_CELL_SHARE);
@@ -181,18 +201,17 @@ type SpreadFilter =
 const ALL_PIXELS: SpreadFilter = { keep: 'all' };
 
 function buildHistogram(
+  scratch: HistogramScratch,
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
   filter: SpreadFilter,
   accept?: (x: number, y: number) => boolean,
 ): Histogram {
-  const binCount = 1 << (3 * BIN_BITS);
-  const count = new Float64Array(binCount);
-  const sumR = new Float64Array(binCount);
-  const sumG = new Float64Array(binCount);
-  const sumB = new Float64Array(binCount);
-  const sumSquares = new Float64Array(binCount);
+  const { count, sumR, sumG, sumB, sumSquares } = scratch;
+  for (const bin of scratch.used) count[bin] = sumR[bin] = sumG[bin] = sumB[bin] = sumSquares[bin] = 0;
+  // The bins counted, as they are first met (no pass over all 32,768 bins to find them).
+  const used: number[] = [];
   // The spread test as one integer range [lowest, highest] (spreads are whole numbers 0–255).
   const spread = filter.keep === 'all' ? undefined : filter.spread;
   const lowest = filter.keep === 'unflat' ? Math.floor(filter.tolerance) + 1 : 0;
@@ -208,6 +227,7 @@ function buildHistogram(
     const g = (runKey >>> 8) & 255;
     const b = runKey & 255;
     const bin = ((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT);
+    if (count[bin] === 0) used.push(bin);
     count[bin]! += runLength;
     sumR[bin]! += r * runLength;
     sumG[bin]! += g * runLength;
@@ -233,10 +253,11 @@ function buildHistogram(
     }
   }
   flushRun();
-  const used: number[] = [];
-  for (let bin = 0; bin < binCount; bin++) if (count[bin]! > 0) used.push(bin);
-  sortIndicesByKey(used, count, true);
-  return { bins: Int32Array.from(used), count, sumR, sumG, sumB, sumSquares };
+  // By bin first, so that equal counts stay in bin order through the stable sort by count.
+  const bins = Int32Array.from(used).sort();
+  scratch.used = bins;
+  const byCount = sortIndicesByKey(Array.from(bins), count, true);
+  return { bins: Int32Array.from(byCount), count, sumR, sumG, sumB, sumSquares };
 }
 
 /**
@@ -256,9 +277,9 @@ const MIN_POPULATION_SHARE = { photo: 0.0008, noisy: 0.0004, clean: 0.00008 } as
 /** Thin-stroke pixels match two neighbours within this (per channel); JPEG needs more. */
 const THIN_STROKE_TOLERANCE = { clean: 8, noisy: 28 } as const;
 
-function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
+function clusterHistogram(scratch: HistogramScratch, data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
   const pixelCount = width * height;
-  const hist = sampledHistogram(data, width, height, profile, noisy, spread);
+  const hist = sampledHistogram(scratch, data, width, height, profile, noisy, spread);
   const binLab = binColoursLab(hist);
   const radius = noisy ? Math.max(MERGE_RADIUS[profile], NOISY_MERGE_RADIUS) : MERGE_RADIUS[profile];
   const pinned = profile === 'flat' && !noisy ? distinctFlatBins(hist, data, width, height) : new Uint8Array(hist.bins.length);
@@ -269,17 +290,17 @@ function clusterHistogram(data: Uint8Array | Uint8ClampedArray, width: number, h
   const keep = keepClusters(clusters, (c) => !(clusters.count[c]! < minPopulation && clusters.count.length > 1));
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
-  const withThin = addThinColors(data, width, height, spread, base, minPopulation, radius, noisy);
-  return profile === 'photo' ? addUnexplainedColors(data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height, leaders.distinctFlatLab);
+  const withThin = addThinColors(scratch, data, width, height, spread, base, minPopulation, radius, noisy);
+  return profile === 'photo' ? addUnexplainedColors(scratch, data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height, leaders.distinctFlatLab);
 }
 
 /** The histogram of flat pixels, or of every pixel when too few are flat (noise, dithering, photos). */
-function sampledHistogram(data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Histogram {
+function sampledHistogram(scratch: HistogramScratch, data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Histogram {
   const flatTolerance = profile === 'photo' || noisy ? FLAT_SPREAD_GRAINY : FLAT_SPREAD_CLEAN;
-  const hist = buildHistogram(data, width, height, { keep: 'flat', spread, tolerance: flatTolerance });
+  const hist = buildHistogram(scratch, data, width, height, { keep: 'flat', spread, tolerance: flatTolerance });
   let sampled = 0;
   for (const bin of hist.bins) sampled += hist.count[bin]!;
-  return sampled < width * height * MIN_FLAT_SAMPLE_SHARE ? buildHistogram(data, width, height, ALL_PIXELS) : hist;
+  return sampled < width * height * MIN_FLAT_SAMPLE_SHARE ? buildHistogram(scratch, data, width, height, ALL_PIXELS) : hist;
 }
 
 /** The Lab colour of each listed bin's mean (3 numbers per bin, in hist.bins' order). */
@@ -431,21 +452,39 @@ function countBorderSteps(
   soft: Float64Array,
   hard: Float64Array,
 ): void {
+  // Art repeats a pixel along a row and across rows: a pixel equal to the one before it (one word
+  // compare) has the same candidate, and an equal neighbour is no step at all.
+  const words = pixelWords(data);
+  let lastWord = -1;
+  let lastCandidate = -1;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      const r = data[o]!;
-      const g = data[o + 1]!;
-      const b = data[o + 2]!;
-      const c = candidateOfBin[((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT)]!;
-      if (c < 0 || Math.abs(r - means[c * 3]!) > 1.5 || Math.abs(g - means[c * 3 + 1]!) > 1.5 || Math.abs(b - means[c * 3 + 2]!) > 1.5) continue;
-      if (x > 0) countStep(data, o, o - 4, c, soft, hard);
-      if (x < width - 1) countStep(data, o, o + 4, c, soft, hard);
-      if (y > 0) countStep(data, o, o - width * 4, c, soft, hard);
-      if (y < height - 1) countStep(data, o, o + width * 4, c, soft, hard);
+      const i = y * width + x;
+      const word = words[i]!;
+      if (word !== lastWord) {
+        lastWord = word;
+        lastCandidate = borderCandidate(data, i * 4, candidateOfBin, means);
+      }
+      const c = lastCandidate;
+      if (c < 0) continue;
+      const o = i * 4;
+      if (x > 0 && words[i - 1] !== word) countStep(data, o, o - 4, c, soft, hard);
+      if (x < width - 1 && words[i + 1] !== word) countStep(data, o, o + 4, c, soft, hard);
+      if (y > 0 && words[i - width] !== word) countStep(data, o, o - width * 4, c, soft, hard);
+      if (y < height - 1 && words[i + width] !== word) countStep(data, o, o + width * 4, c, soft, hard);
     }
   }
+}
+
+/** The candidate colour of the pixel at byte o (opaque, in a candidate's bin, near its mean), or −1. */
+function borderCandidate(data: Uint8Array | Uint8ClampedArray, o: number, candidateOfBin: Int16Array, means: readonly number[]): number {
+  if (data[o + 3]! < OPAQUE_ALPHA_MIN) return -1;
+  const r = data[o]!;
+  const g = data[o + 1]!;
+  const b = data[o + 2]!;
+  const c = candidateOfBin[((r >> BIN_SHIFT) << (2 * BIN_BITS)) | ((g >> BIN_SHIFT) << BIN_BITS) | (b >> BIN_SHIFT)]!;
+  if (c < 0 || Math.abs(r - means[c * 3]!) > 1.5 || Math.abs(g - means[c * 3 + 1]!) > 1.5 || Math.abs(b - means[c * 3 + 2]!) > 1.5) return -1;
+  return c;
 }
 
 function countStep(data: Uint8Array | Uint8ClampedArray, o: number, p: number, c: number, soft: Float64Array, hard: Float64Array): void {
@@ -468,8 +507,8 @@ const UNEXPLAINED_RADIUS = 16;
  * farther than UNEXPLAINED_RADIUS from the whole palette are clustered (leader clustering, most
  * populous first) and a cluster with minPopulation pixels or more joins the palette.
  */
-function addUnexplainedColors(data: Uint8Array | Uint8ClampedArray, width: number, height: number, clusters: Clusters, minPopulation: number): Clusters {
-  const hist = buildHistogram(data, width, height, ALL_PIXELS);
+function addUnexplainedColors(scratch: HistogramScratch, data: Uint8Array | Uint8ClampedArray, width: number, height: number, clusters: Clusters, minPopulation: number): Clusters {
+  const hist = buildHistogram(scratch, data, width, height, ALL_PIXELS);
   const known: number[] = [];
   const lab = new Float64Array(3);
   for (let c = 0; c < clusters.count.length; c++) {
@@ -519,6 +558,7 @@ function addUnexplainedColors(data: Uint8Array | Uint8ClampedArray, width: numbe
  * clusters (anti-aliasing) becomes a cluster of its own.
  */
 function addThinColors(
+  scratch: HistogramScratch,
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
@@ -530,7 +570,7 @@ function addThinColors(
 ): Clusters {
   const tolerance = noisy ? THIN_STROKE_TOLERANCE.noisy : THIN_STROKE_TOLERANCE.clean;
   // Pixels within tolerance of all four neighbours are flat, not thin: skipped by the spread test.
-  const hist = buildHistogram(data, width, height, { keep: 'unflat', spread, tolerance }, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
+  const hist = buildHistogram(scratch, data, width, height, { keep: 'unflat', spread, tolerance }, (x, y) => isThinStrokePixel(data, width, height, x, y, tolerance));
   const out = cloneClusters(clusters);
   const lab = new Float64Array(3);
   const clusterLab: number[] = [];
