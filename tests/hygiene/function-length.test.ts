@@ -20,8 +20,6 @@ const MAX_BODY_LINES = 60;
 
 /** `file: name` → why it may still be longer. */
 const ALLOWED: Record<string, string> = {
-  'src/engine/strokes/skeleton.ts: traceEdges': 'strokes stage: being split by the strokes helper (issue 40)',
-  'src/engine/strokes/skeleton.ts: mergeJunctions': 'strokes stage: being split by the strokes helper (issue 40)',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -201,9 +201,8 @@ function readGraph(mask: Uint8Array, width: number, height: number, mergePx: num
 
 /** The runs of two-neighbour pixels between nodes, and the rings without a node. */
 function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf: Int32Array, nodePixels: readonly number[][]): SkeletonEdge[] {
-  const visited = new Uint8Array(mask.length);
+  const walk: EdgeWalk = { mask, width, nodeOf, visited: new Uint8Array(mask.length), scratch: [] };
   const edges: SkeletonEdge[] = [];
-  const scratch: number[] = [];
   const around: number[] = [];
   for (let node = 0; node < nodePixels.length; node++) {
     for (const p of nodePixels[node]!) {
@@ -214,60 +213,82 @@ function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf:
           if (nodeOf[first]! > node) edges.push({ pixels: [p, first], from: node, to: nodeOf[first]! });
           continue;
         }
-        if (visited[first]) continue;
-        const pixels = [p];
-        let prev = p;
-        let at = first;
-        let to = -1;
-        for (;;) {
-          pixels.push(at);
-          if (nodeOf[at]! >= 0) {
-            to = nodeOf[at]!;
-            break;
-          }
-          visited[at] = 1;
-          let next = -1;
-          for (const j of neighbours(mask, width, at, scratch)) {
-            if (j === prev || (visited[j] && nodeOf[j]! < 0)) continue;
-            // Back into the node it started from, but not straight back to the start pixel.
-            if (nodeOf[j]! >= 0 && j !== prev) {
-              next = j;
-              break;
-            }
-            if (next < 0) next = j;
-          }
-          if (next < 0) break;
-          prev = at;
-          at = next;
-        }
-        edges.push({ pixels, from: node, to: to >= 0 ? to : node });
+        if (walk.visited[first]) continue;
+        edges.push(edgeFromNode(walk, node, p, first));
       }
     }
   }
   // Rings: two-neighbour pixels never reached from a node.
   for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || visited[i] || nodeOf[i]! >= 0 || degree[i] !== 2) continue;
-    const pixels = [i];
-    visited[i] = 1;
-    let prev = -1;
-    let at = i;
-    for (;;) {
-      let next = -1;
-      for (const j of neighbours(mask, width, at, scratch)) {
-        if (j !== prev && !visited[j]) {
-          next = j;
-          break;
-        }
-      }
-      if (next < 0) break;
-      visited[next] = 1;
-      pixels.push(next);
-      prev = at;
-      at = next;
-    }
+    if (!mask[i] || walk.visited[i] || nodeOf[i]! >= 0 || degree[i] !== 2) continue;
+    const pixels = ringFrom(walk, i);
     if (pixels.length >= 3) edges.push({ pixels, from: -1, to: -1 });
   }
   return edges;
+}
+
+/** What traceEdges' walks share: the skeleton, its nodes, the pixels walked, a neighbour list. */
+interface EdgeWalk {
+  readonly mask: Uint8Array;
+  readonly width: number;
+  readonly nodeOf: Int32Array;
+  readonly visited: Uint8Array;
+  readonly scratch: number[];
+}
+
+/** The edge leaving `node` at its pixel `start` through `first`, walked to the node it ends at (itself when it ends free). */
+function edgeFromNode(walk: EdgeWalk, node: number, start: number, first: number): SkeletonEdge {
+  const { mask, width, nodeOf, visited, scratch } = walk;
+  const pixels = [start];
+  let prev = start;
+  let at = first;
+  let to = -1;
+  for (;;) {
+    pixels.push(at);
+    if (nodeOf[at]! >= 0) {
+      to = nodeOf[at]!;
+      break;
+    }
+    visited[at] = 1;
+    let next = -1;
+    for (const j of neighbours(mask, width, at, scratch)) {
+      if (j === prev || (visited[j] && nodeOf[j]! < 0)) continue;
+      // Back into the node it started from, but not straight back to the start pixel.
+      if (nodeOf[j]! >= 0 && j !== prev) {
+        next = j;
+        break;
+      }
+      if (next < 0) next = j;
+    }
+    if (next < 0) break;
+    prev = at;
+    at = next;
+  }
+  return { pixels, from: node, to: to >= 0 ? to : node };
+}
+
+/** A ring of two-neighbour pixels from `start`, walked until it closes (its pixels marked visited). */
+function ringFrom(walk: EdgeWalk, start: number): number[] {
+  const { mask, width, visited, scratch } = walk;
+  const pixels = [start];
+  visited[start] = 1;
+  let prev = -1;
+  let at = start;
+  for (;;) {
+    let next = -1;
+    for (const j of neighbours(mask, width, at, scratch)) {
+      if (j !== prev && !visited[j]) {
+        next = j;
+        break;
+      }
+    }
+    if (next < 0) break;
+    visited[next] = 1;
+    pixels.push(next);
+    prev = at;
+    at = next;
+  }
+  return pixels;
 }
 
 /**
@@ -275,38 +296,8 @@ function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf:
  * nodes are then renumbered, with their centres and degrees.
  */
 function mergeJunctions(edges: SkeletonEdge[], nodePixels: number[][], degree: Uint8Array, width: number, mergePx: number, pixelCount: number): SkeletonGraph {
-  const parent = nodePixels.map((_, k) => k);
-  const find = (k: number): number => {
-    while (parent[k] !== k) k = parent[k] = parent[parent[k]!]!;
-    return k;
-  };
-  const isJunction = (k: number): boolean => nodePixels[k]!.length > 1 || degree[nodePixels[k]![0]!]! >= 3;
-  const absorbed = new Set<SkeletonEdge>();
-  for (const edge of edges) {
-    if (edge.from < 0 || !isJunction(edge.from) || !isJunction(edge.to)) continue;
-    if (edgeLength(edge.pixels, width) >= mergePx) continue;
-    if (edge.from === edge.to) {
-      // A bubble of a few pixels inside one junction: part of it.
-      absorbed.add(edge);
-      continue;
-    }
-    const a = find(edge.from);
-    const b = find(edge.to);
-    if (a === b) continue;
-    parent[b] = a;
-    absorbed.add(edge);
-  }
-  const renumber = new Int32Array(nodePixels.length).fill(-1);
-  const nodes: { pixels: number[]; degree: number }[] = [];
-  for (let k = 0; k < nodePixels.length; k++) {
-    const root = find(k);
-    if (renumber[root]! < 0) {
-      renumber[root] = nodes.length;
-      nodes.push({ pixels: [], degree: 0 });
-    }
-    renumber[k] = renumber[root]!;
-    nodes[renumber[k]!]!.pixels.push(...nodePixels[k]!);
-  }
+  const { rootOf, absorbed } = shortJunctionLinks(edges, nodePixels, degree, width, mergePx);
+  const { renumber, nodes } = mergedNodes(nodePixels, rootOf);
   const kept: SkeletonEdge[] = [];
   for (const edge of edges) {
     if (absorbed.has(edge)) {
@@ -323,17 +314,61 @@ function mergeJunctions(edges: SkeletonEdge[], nodePixels: number[][], degree: U
     nodes[to]!.degree++;
     kept.push({ pixels: edge.pixels, from, to });
   }
-  return {
-    nodes: nodes.map((n) => {
-      let sx = 0;
-      let sy = 0;
-      for (const p of n.pixels) {
-        sx += p % width;
-        sy += Math.floor(p / width);
-      }
-      return { pixels: n.pixels, x: sx / n.pixels.length, y: sy / n.pixels.length, degree: n.degree };
-    }),
-    edges: kept,
-    pixelCount,
+  return { nodes: nodes.map((n) => nodeAtCentre(n, width)), edges: kept, pixelCount };
+}
+
+/**
+ * The edges shorter than mergePx between junctions (or a bubble inside one), absorbed, and the
+ * union-find root of each node once the junctions they join are one.
+ */
+function shortJunctionLinks(edges: readonly SkeletonEdge[], nodePixels: readonly number[][], degree: Uint8Array, width: number, mergePx: number): { rootOf: (k: number) => number; absorbed: Set<SkeletonEdge> } {
+  const parent = nodePixels.map((_, k) => k);
+  const rootOf = (k: number): number => {
+    while (parent[k] !== k) k = parent[k] = parent[parent[k]!]!;
+    return k;
   };
+  const isJunction = (k: number): boolean => nodePixels[k]!.length > 1 || degree[nodePixels[k]![0]!]! >= 3;
+  const absorbed = new Set<SkeletonEdge>();
+  for (const edge of edges) {
+    if (edge.from < 0 || !isJunction(edge.from) || !isJunction(edge.to)) continue;
+    if (edgeLength(edge.pixels, width) >= mergePx) continue;
+    if (edge.from === edge.to) {
+      // A bubble of a few pixels inside one junction: part of it.
+      absorbed.add(edge);
+      continue;
+    }
+    const a = rootOf(edge.from);
+    const b = rootOf(edge.to);
+    if (a === b) continue;
+    parent[b] = a;
+    absorbed.add(edge);
+  }
+  return { rootOf, absorbed };
+}
+
+/** The merged nodes in order of their first member, with each old node's new number. */
+function mergedNodes(nodePixels: readonly number[][], rootOf: (k: number) => number): { renumber: Int32Array; nodes: { pixels: number[]; degree: number }[] } {
+  const renumber = new Int32Array(nodePixels.length).fill(-1);
+  const nodes: { pixels: number[]; degree: number }[] = [];
+  for (let k = 0; k < nodePixels.length; k++) {
+    const root = rootOf(k);
+    if (renumber[root]! < 0) {
+      renumber[root] = nodes.length;
+      nodes.push({ pixels: [], degree: 0 });
+    }
+    renumber[k] = renumber[root]!;
+    nodes[renumber[k]!]!.pixels.push(...nodePixels[k]!);
+  }
+  return { renumber, nodes };
+}
+
+/** A node placed at the mean of its pixels. */
+function nodeAtCentre(n: { pixels: number[]; degree: number }, width: number): SkeletonNode {
+  let sx = 0;
+  let sy = 0;
+  for (const p of n.pixels) {
+    sx += p % width;
+    sy += Math.floor(p / width);
+  }
+  return { pixels: n.pixels, x: sx / n.pixels.length, y: sy / n.pixels.length, degree: n.degree };
 }
