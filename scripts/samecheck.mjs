@@ -14,7 +14,7 @@
 // --jobs    worker threads per batch (default 2)
 // --in-process  instead of the CLI: each side's pipeline (src/api/pipeline.ts planVectorize,
 //           traceBytes, write-file.ts writeFile: what the CLI calls) bundled and run in one process,
-//           each image traced once per distinct engine parameters (3 traces instead of 13) and
+//           each image traced once per distinct engine parameters (6 traces instead of 17) and
 //           every format written from that trace; base and working tree run at the same time.
 //           About 4× less work; the CLI's batch code and worker threads are then not exercised.
 // --keep    keep the temporary folder (prints where it is)
@@ -39,6 +39,9 @@ const VARIANTS = [
   { name: 'gradients', params: ['tracelab.gradients=true'], formats: ['svg', 'pdf', 'eps', 'png'] },
   { name: 'stacked', params: ['output.shape_stacking=stacked'], formats: ['svg', 'pdf', 'dxf'] },
   { name: 'dxf-lines', params: ['output.dxf.compatibility_level=lines_only'], formats: ['dxf'] },
+  { name: 'centerline', params: ['tracelab.strokes=centerline'], formats: ['svg', 'dxf'] },
+  { name: 'strokes-auto', params: ['tracelab.strokes=auto'], formats: ['svg'] },
+  { name: 'layers', params: ['tracelab.gradients=true', 'tracelab.layers=true', 'output.shape_stacking=stacked'], formats: ['svg'] },
 ];
 
 function argValues(name) {
