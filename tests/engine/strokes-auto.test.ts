@@ -14,7 +14,7 @@ import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/type
 import { writeSvg } from '../../src/formats/svg.js';
 import { outputOptions } from '../../src/formats/types.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
-import { sampleChain } from '../helpers/geometry.js';
+import { strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
@@ -57,13 +57,6 @@ const AUTO: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'auto' };
 
 function auto(image: RgbaImage, params: Partial<EngineParams> = {}): TraceResult {
   return traceImage(image, { ...AUTO, ...params });
-}
-
-function strokePoints(result: TraceResult, stroke: number): [number, number][] {
-  return result.strokes![stroke]!.uses.flatMap((use) => {
-    const points = sampleChain(result.chains[use.chain]!);
-    return use.reversed ? points.reverse() : points;
-  });
 }
 
 /** The paper alone: one shape, no holes (it continues under the lines). */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
-import { sampleChain } from '../helpers/geometry.js';
+import { strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
@@ -45,14 +45,6 @@ const CENTERLINE: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'centerlin
 
 function centerline(image: RgbaImage, params: Partial<EngineParams> = {}): TraceResult {
   return traceImage(image, { ...CENTERLINE, ...params });
-}
-
-/** Points along every stroke (16 per segment). */
-function strokePoints(result: TraceResult, stroke: number): [number, number][] {
-  return result.strokes![stroke]!.uses.flatMap((use) => {
-    const points = sampleChain(result.chains[use.chain]!);
-    return use.reversed ? points.reverse() : points;
-  });
 }
 
 describe('tracelab.strokes=centerline: one stroke per line, its width and centre-line', () => {

@@ -1,5 +1,5 @@
 /** Walks fitted chains and samples points along every segment (for geometric assertions). */
-import type { Chain, Segment } from '../../src/engine/types.js';
+import type { Chain, Segment, TraceResult } from '../../src/engine/types.js';
 
 export function sampleChain(chain: Chain, perSegment = 16): [number, number][] {
   const pts: [number, number][] = [[chain.startX, chain.startY]];
@@ -44,4 +44,12 @@ function pointOn(s: Segment, x0: number, y0: number, t: number): [number, number
       return [cx + s.rx * Math.cos(a), cy + s.rx * Math.sin(a)];
     }
   }
+}
+
+/** Points along stroke `stroke` of a trace, in its drawing direction (sampleChain's per segment). */
+export function strokePoints(result: TraceResult, stroke: number): [number, number][] {
+  return result.strokes![stroke]!.uses.flatMap((use) => {
+    const points = sampleChain(result.chains[use.chain]!);
+    return use.reversed ? points.reverse() : points;
+  });
 }
