@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import {
   existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve, basename } from 'node:path';
+import { dirname, join, resolve, basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
@@ -630,7 +630,7 @@ async function main() {
   md.push(`- date: ${new Date().toISOString()}`);
   md.push(`- machine: ${os.availableParallelism?.() ?? cpus.length} CPUs (nproc; ${cpus[0]?.model?.trim() ?? '?'}), `
     + `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, node ${process.version}`);
-  md.push(`- corpus: ${manifest.images.length} images in \`${CORPUS}\`${ONLY ? ` (BENCH_ONLY=${ONLY.join(',')}: ${images.length} images)` : ''}`);
+  md.push(`- corpus: ${manifest.images.length} images in \`${relative(ROOT, CORPUS)}\`${ONLY ? ` (BENCH_ONLY=${ONLY.join(',')}: ${images.length} images)` : ''}`);
   if (derived.length) {
     md.push(`- derived kinds (bench/derived.mjs, ${derived.length} images): `
       + `lineart_bilevel = a 1-bit copy (luma < 128 over white) of each lineart_bw image, traced by ${DERIVED_KINDS.lineart_bilevel.tracers.join(', ')} and scored against the anti-aliased original (and, in the issue-27 section, at 4× against the artist's SVG); `

@@ -16,7 +16,7 @@
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { loadTs } from '../scripts/ts-module.mjs';
@@ -87,7 +87,7 @@ const fmt = (v, d = 2) => (v === null || v === undefined || Number.isNaN(v) ? 'n
 const md = [
   '# tracelab.strokes=auto against the default trace',
   '',
-  `Corpus: \`${corpus}\`, kinds/images: ${env.BENCH_ONLY}; extra params: ${EXTRA.map((p) => p.join('=')).join(', ') || 'none'}; ${RUNS} timed pairs per image (median), warm, in one process.`,
+  `Corpus: \`${relative(ROOT, corpus)}\`, kinds/images: ${env.BENCH_ONLY}; extra params: ${EXTRA.map((p) => p.join('=')).join(', ') || 'none'}; ${RUNS} timed pairs per image (median), warm, in one process.`,
   '',
   '| image | gzip auto / artist | default / artist | SSIM auto | SSIM default | Δ SSIM | strokes | width written px | artist px | width error | warm time auto / default |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
