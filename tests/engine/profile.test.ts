@@ -315,16 +315,21 @@ describe('EngineParams.profile (tracelab.profile) overrides the decision', () =>
   });
 
   it("forcing 'pixel' on a photo does not hang: above the region cap it is traced as a photo, and says why", () => {
-    // 400 × 320 of grain: every pixel its own colour, far more regions than MAX_TRACED_REGIONS.
-    const rand = seeded(5);
+    // 400 × 320 of a one-pixel checkerboard: as pixel art (4-connected, exact colours) every pixel
+    // is a region of its own, more than MAX_TRACED_REGIONS; as a photo it is one grey (cheap to
+    // trace, where random grain took ~30 s of CPU and neared the test's timeout on a loaded machine).
     const width = 400;
     const height = 320;
     const data = new Uint8ClampedArray(width * height * 4);
-    for (let i = 0; i < width * height; i++) {
-      data[i * 4] = rand() * 256;
-      data[i * 4 + 1] = rand() * 256;
-      data[i * 4 + 2] = rand() * 256;
-      data[i * 4 + 3] = 255;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        const v = (x + y) % 2 === 0 ? 40 : 200;
+        data[i * 4] = v;
+        data[i * 4 + 1] = 255 - v;
+        data[i * 4 + 2] = v;
+        data[i * 4 + 3] = 255;
+      }
     }
     const result = traceImage({ width, height, data }, params({ profile: 'pixel' }));
     expect(result.stats.profile).toBe('photo');
