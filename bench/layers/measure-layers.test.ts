@@ -1,8 +1,7 @@
 // Measurement for tracelab.layers (issue 39 item 4; not part of the test suite: bench/ is outside
 // vitest's include). The validation set's icon, clipart and gradient images with the artist's SVG,
 // traced (1) by default, (2) gradients + stacked, (3) gradients + stacked + layers; per image: gzip
-// of each and of the artist's SVG, SSIM (bench/metrics.mjs, resvg render over white) of default
-// and layers, shapes drawn, the engine's ms (stacked) and the layers stage's time over the rest of
+// of each and of the artist's SVG, SSIM (bench/metrics.mjs, resvg render over white) of each, shapes drawn, the engine's ms (stacked) and the layers stage's time over the rest of
 // the engine (layers). Writes /tmp/layers-measure.tsv. Run from the repository root:
 //   cp bench/layers/measure-layers.test.ts tests/engine/zz-measure.test.ts && \
 //     npx vitest run tests/engine/zz-measure.test.ts; rm tests/engine/zz-measure.test.ts
@@ -27,7 +26,7 @@ function render(svg: string, w: number, h: number) {
 it('measure', async () => {
   const skip = new Set((process.env.SKIP ?? '').split(','));
   const names = readdirSync(DIR).filter((f) => /^(icon|clipart|gradient)-.*\.ref\.svg$/.test(f)).map((f) => f.replace('.ref.svg', '')).sort().filter((n) => !skip.has(n));
-  const rows: string[] = ['image\tartist_gz\tdefault_gz\tstacked_gz\tlayers_gz\tlayers/artist\tssim_default\tssim_layers\tpaths_stacked\tpaths_layers\tengine_ms_stacked\tlayers_share'];
+  const rows: string[] = ['image\tartist_gz\tdefault_gz\tstacked_gz\tlayers_gz\tlayers/artist\tssim_default\tssim_stacked\tssim_layers\tpaths_stacked\tpaths_layers\tengine_ms_stacked\tlayers_share'];
   for (const name of names) {
     const png = new Uint8Array(readFileSync(`${DIR}/${name}.png`));
     const input = flattenOver(await decodeBytes(png) as any);
@@ -50,7 +49,7 @@ it('measure', async () => {
       out[v] = { gz: gzipSync(body, { level: 9 }).length, ssim: ssim(input, rendered), paths: (svg.match(/<(path|circle|ellipse|rect|polygon)\b/g) ?? []).length, ms: Math.min(...times) };
       if (v === 'layers') writeFileSync(`/tmp/${name}.layers.svg`, svg);
     }
-    rows.push([name, artist, out.default!.gz, out.stacked!.gz, out.layers!.gz, (out.layers!.gz / artist).toFixed(2), out.default!.ssim.toFixed(4), out.layers!.ssim.toFixed(4), out.stacked!.paths, out.layers!.paths, out.stacked!.ms.toFixed(0), out.layers!.ms.toFixed(3)].join('\t'));
+    rows.push([name, artist, out.default!.gz, out.stacked!.gz, out.layers!.gz, (out.layers!.gz / artist).toFixed(2), out.default!.ssim.toFixed(4), out.stacked!.ssim.toFixed(4), out.layers!.ssim.toFixed(4), out.stacked!.paths, out.layers!.paths, out.stacked!.ms.toFixed(0), out.layers!.ms.toFixed(3)].join('\t'));
     writeFileSync('/tmp/layers-measure.tsv', rows.join('\n') + '\n');
   }
 }, 3_600_000);

@@ -31,7 +31,7 @@ export interface LayerRegions extends StackPixels {
 
 export function layerShapes(shapes: readonly Shape[], chains: readonly Chain[], regions: LayerRegions): LayeredShapes {
   // Translucent layers first: the shapes they extend are outlines of unions, not pieces to complete.
-  const layered = findTranslucentLayers({ shapes, chains, regionColor: regions.regionColor, regionCount: regions.regionCount });
+  const layered = findTranslucentLayers({ shapes, chains, regionColor: regions.regionColor, regionCount: regions.regionCount, pixels: regions });
   const completed = completeOccludedShapes(layered.shapes, chains, regions, layered.remade);
   return { ...completed, translucent: layered.layers };
 }

@@ -2,7 +2,8 @@
  * Translucent layers (tracelab.layers, stacked shapes): an area whose colour is one colour H at one
  * opacity α over what lies beneath — flat, possibly across several shapes beneath — becomes one
  * translucent shape over the shapes below, which continue unbroken under it.
- * In: the stacked shapes (bottom first), the chains, each region's observed colour. Out: the shapes
+ * In: the stacked shapes (bottom first), the chains, each region's observed colour, each pixel's
+ * region. Out: the shapes
  * with each found layer's pieces removed, the shapes beneath extended under it (their outer loops
  * the outline of their pixels and the pieces'), and the layer as one shape of colour H, alpha α
  * (its holes where other shapes lie inside it), on top.
@@ -13,10 +14,13 @@
  * line through them (else α is not determined). Neighbours Z of the layer with a base Bz that αH + (1 − α)Bz explains join it.
  * Each piece then joins its base (the picture without the layer), and the search runs again, so
  * overlapping layers peel one by one. A layer over one flat colour only is indistinguishable from
- * an opaque shape of the blend and stays one.
+ * an opaque shape of the blend and stays one. A layer is kept only when the stack with it, painted
+ * region by region in the writers' order, draws every region as the stack without it did
+ * (drawsAsBefore): the colour rule alone took bases that, extended, paint over their neighbours.
  */
 import { SEGMENT_ARC } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, Shape } from '../types.js';
+import type { StackPixels } from './occluded.js';
 
 /** Largest difference per channel (0–255) between a piece's colour and the layer over its base. */
 const COLOR_TOLERANCE = 5;
@@ -37,6 +41,8 @@ export interface TranslucentInput {
   /** Observed r, g, b per region. */
   readonly regionColor: Float64Array;
   readonly regionCount: number;
+  /** Each traced pixel's region: what an extended base's outline encloses. */
+  readonly pixels: StackPixels;
 }
 
 export interface TranslucentLayers {
@@ -54,7 +60,7 @@ interface Layer {
 }
 
 export function findTranslucentLayers(input: TranslucentInput): TranslucentLayers {
-  const { shapes, chains, regionColor, regionCount } = input;
+  const { shapes, chains, regionColor, regionCount, pixels } = input;
   const unchanged: TranslucentLayers = { shapes: shapes.slice(), remade: new Set(), layers: 0 };
   if (shapes.length > MAX_SHAPES) return unchanged;
   const shapeOfRegion = new Int32Array(regionCount).fill(-1);
@@ -72,6 +78,11 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
     return r;
   };
   const layers: Layer[] = [];
+  let stack: StackItem[] = [];
+  // Extended bases by their members (a base extended in one pass is the same in the next).
+  const extendedCache = new Map<string, StackItem>();
+  // The picture the stack without layers draws, made when a first layer is tried.
+  let drawnBefore: Float64Array | undefined;
   for (let pass = 0; pass < MAX_LAYERS; pass++) {
     const layer = peelOne(chains, regionColor, regionCount, find, eligible, sameLevel);
     if (!layer) break;
@@ -84,11 +95,23 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
     const baseRoots = new Set(layer.pieces.map((p) => find(p.base)));
     const extendsOne = (baseRoot: number): boolean => isOneShape(unionLoops(chains, regionsOfRoots(new Set([baseRoot, ...layer.pieces.filter((p) => find(p.base) === baseRoot).map((p) => p.piece)]), regionCount, find)));
     if (![...baseRoots].every(extendsOne)) break;
-    layers.push({ regions, color: layer.color, alpha: layer.alpha });
+    const rootBefore = root.slice();
     for (const { piece, base } of layer.pieces) root[piece] = find(base);
+    const tried = [...layers, { regions, color: layer.color, alpha: layer.alpha }];
+    // The stack with this layer must draw every region as before (within the tolerance): a base
+    // whose outline, extended, encloses a region that lay beside it, or a shape now painted in
+    // another order, shows where it must not (a folder's white back painted grey).
+    drawnBefore ??= drawnColors(shapes.map((shape) => ({ shape, members: new Set([shape.region]), withInside: shape.holes.length === 0, remade: false })), shapes, regionColor, regionCount);
+    const triedStack = rebuildStack(shapes, chains, tried, find, regionCount, pixels, extendedCache);
+    if (!drawsAsBefore(triedStack, drawnBefore, shapes, regionColor, regionCount)) {
+      root.set(rootBefore);
+      break;
+    }
+    layers.push(tried[tried.length - 1]!);
+    stack = triedStack;
   }
   if (layers.length === 0) return unchanged;
-  return { ...rebuild(shapes, chains, layers, find, regionCount), layers: layers.length };
+  return { shapes: stack.map((item) => item.shape), remade: new Set(stack.filter((item) => item.remade).map((item) => item.shape)), layers: layers.length };
 }
 
 function isOneShape(loops: { outers: number; closed: boolean }): boolean {
@@ -232,9 +255,17 @@ function rootNeighbours(chains: readonly Chain[], regionCount: number, find: (r:
   return sets.map((s) => [...s].sort((p, q) => p - q));
 }
 
+/** A shape of a stack, with the regions it paints: its members, and with `withInside` every region inside them. */
+interface StackItem {
+  readonly shape: Shape;
+  readonly members: ReadonlySet<number>;
+  readonly withInside: boolean;
+  /** Made here (an extended base or a layer). */
+  readonly remade: boolean;
+}
+
 /** The shapes with the layers applied: pieces gone, bases extended under them, layers on top. */
-function rebuild(shapes: readonly Shape[], chains: readonly Chain[], layers: readonly Layer[], find: (r: number) => number, regionCount: number): { shapes: Shape[]; remade: Set<Shape> } {
-  const remade = new Set<Shape>();
+function rebuildStack(shapes: readonly Shape[], chains: readonly Chain[], layers: readonly Layer[], find: (r: number) => number, regionCount: number, pixels: StackPixels, extendedCache: Map<string, StackItem>): StackItem[] {
   const membersOf = new Map<number, number[]>();
   for (let r = 0; r < regionCount; r++) {
     const root = find(r);
@@ -243,45 +274,174 @@ function rebuild(shapes: readonly Shape[], chains: readonly Chain[], layers: rea
     list.push(r);
     membersOf.set(root, list);
   }
+  const areaOf = new Float64Array(regionCount);
+  for (const shape of shapes) areaOf[shape.region] = shape.areaPx;
+  const areaOfAll = (regions: readonly number[]): number => regions.reduce((sum, r) => sum + areaOf[r]!, 0);
   // An extended base is drawn where the lowest of its pieces (or itself) was.
   const placeOf = new Map<number, number>();
   shapes.forEach((shape, i) => {
     const root = find(shape.region);
     if (membersOf.has(root) && !placeOf.has(root)) placeOf.set(root, i);
   });
-  const out: Shape[] = [];
+  // A shape inside a piece now lies inside the base the piece joined.
+  const parentNow = (parent: number): number => (parent >= 0 ? find(parent) : parent);
+  const out: StackItem[] = [];
   for (let i = 0; i < shapes.length; i++) {
     const shape = shapes[i]!;
     const root = find(shape.region);
     const members = membersOf.get(root);
     if (!members) {
-      if (root === shape.region) out.push(shape);
+      const moved = parentNow(shape.parent) === shape.parent ? shape : { ...shape, parent: parentNow(shape.parent) };
+      if (root === shape.region) out.push({ shape: moved, members: new Set([root]), withInside: shape.holes.length === 0, remade: false });
       continue;
     }
     if (placeOf.get(root) !== i) continue; // drawn at its place, by its base and the layer
-    const rootShape = shapes.find((s) => s.region === root)!;
-    const union = unionLoops(chains, new Set(members));
-    let areaPx = 0;
-    for (const r of members) areaPx += shapes.find((s) => s.region === r)?.areaPx ?? 0;
-    // Stacked: the shapes inside it are drawn over it, so its holes go (as shapes.ts does).
-    const extended: Shape = { region: root, color: rootShape.color, outer: union.outer, holes: [], areaPx, parent: rootShape.parent };
-    remade.add(extended);
-    out.push(extended);
+    const parent = parentNow(shapes.find((s) => s.region === root)!.parent);
+    const key = `${members.join(',')}|${parent}`;
+    const cached = extendedCache.get(key) ?? extendedBase(shapes, chains, members, parent, areaOfAll(members), pixels);
+    extendedCache.set(key, cached);
+    out.push(cached);
   }
+  const depthOf = stackDepths(out.map((item) => item.shape));
+  const regionDepth = new Map(out.map((item, k) => [item.shape.region, depthOf[k]!]));
   // Layers bottom first: the last peeled lies lowest.
   for (let k = layers.length - 1; k >= 0; k--) {
     const layer = layers[k]!;
     const union = unionLoops(chains, new Set(layer.regions));
-    let areaPx = 0;
-    for (const r of layer.regions) areaPx += shapes.find((s) => s.region === r)?.areaPx ?? 0;
     const [r, g, b] = layer.color.map((v) => Math.round(Math.min(255, Math.max(0, v))));
     const color: Rgba = { r: r!, g: g!, b: b!, a: Math.round(layer.alpha * 255) };
+    // Painted after every shape its pieces lay in (writers paint stacked shapes by depth, then
+    // order): its parent is the deepest of its pieces' parents.
+    let parent = -1;
+    for (const region of layer.regions) {
+      const candidate = parentNow(shapes.find((s) => s.region === region)?.parent ?? -1);
+      if (candidate >= 0 && (parent < 0 || (regionDepth.get(candidate) ?? -1) > (regionDepth.get(parent) ?? -1))) parent = candidate;
+    }
     // Its holes stay: the shapes inside it were drawn below it and must not be tinted.
-    const shape: Shape = { region: layer.regions[0]!, color, outer: union.outer, holes: union.holes, areaPx, parent: -1 };
-    remade.add(shape);
-    out.push(shape);
+    const shape: Shape = { region: layer.regions[0]!, color, outer: union.outer, holes: union.holes, areaPx: areaOfAll(layer.regions), parent };
+    out.push({ shape, members: new Set(layer.regions), withInside: false, remade: true });
   }
-  return { shapes: out, remade };
+  return out;
+}
+
+/** A base extended under its pieces (`members`, the base first), with the regions its outline paints. */
+function extendedBase(shapes: readonly Shape[], chains: readonly Chain[], members: readonly number[], parent: number, areaPx: number, pixels: StackPixels): StackItem {
+  const root = members[0]!;
+  const rootShape = shapes.find((s) => s.region === root)!;
+  const union = unionLoops(chains, new Set(members));
+  // Stacked: the shapes inside it are drawn over it, so its holes go (as shapes.ts does).
+  const extended: Shape = { region: root, color: rootShape.color, outer: union.outer, holes: [], areaPx, parent };
+  // What its outline now encloses is painted too: regions that lay beside it, not in a hole of it, may be among them.
+  return { shape: extended, members: new Set([...members, ...enclosedRegions(new Set(members), pixels)]), withInside: true, remade: true };
+}
+
+/**
+ * Each stacked shape's depth (how many shapes' holes it lies in, by `parent`): the writers paint
+ * stacked shapes by depth, then by their order (formats/plan.ts; the engine cannot import it).
+ */
+function stackDepths(shapes: readonly Shape[]): Int32Array {
+  const indexOfRegion = new Map(shapes.map((shape, i) => [shape.region, i]));
+  const depth = new Int32Array(shapes.length);
+  shapes.forEach((shape, i) => {
+    let d = 0;
+    for (let p = indexOfRegion.get(shape.parent); p !== undefined && d < shapes.length; p = indexOfRegion.get(shapes[p]!.parent)) d++;
+    depth[i] = d;
+  });
+  return depth;
+}
+
+/**
+ * The regions with a pixel enclosed by the members' outline: not reached from the border of the
+ * members' box (one pixel wider, so it runs round them) without crossing a member.
+ */
+function enclosedRegions(members: ReadonlySet<number>, pixels: StackPixels): Set<number> {
+  const { regionOf, width, height } = pixels;
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let i = 0; i < width * height; i++) {
+    if (!members.has(regionOf[i]!)) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  }
+  const enclosed = new Set<number>();
+  if (x1 < 0) return enclosed;
+  [x0, y0, x1, y1] = [Math.max(0, x0 - 1), Math.max(0, y0 - 1), Math.min(width - 1, x1 + 1), Math.min(height - 1, y1 + 1)];
+  const boxWidth = x1 - x0 + 1;
+  const boxHeight = y1 - y0 + 1;
+  const reached = new Uint8Array(boxWidth * boxHeight);
+  const queue = new Int32Array(boxWidth * boxHeight);
+  let queued = 0;
+  const visit = (bx: number, by: number): void => {
+    const k = by * boxWidth + bx;
+    if (reached[k] || members.has(regionOf[(y0 + by) * width + x0 + bx]!)) return;
+    reached[k] = 1;
+    queue[queued++] = k;
+  };
+  for (let bx = 0; bx < boxWidth; bx++) [visit(bx, 0), visit(bx, boxHeight - 1)];
+  for (let by = 0; by < boxHeight; by++) [visit(0, by), visit(boxWidth - 1, by)];
+  while (queued > 0) {
+    const k = queue[--queued]!;
+    const bx = k % boxWidth;
+    const by = (k - bx) / boxWidth;
+    if (bx > 0) visit(bx - 1, by);
+    if (bx < boxWidth - 1) visit(bx + 1, by);
+    if (by > 0) visit(bx, by - 1);
+    if (by < boxHeight - 1) visit(bx, by + 1);
+  }
+  for (let k = 0; k < boxWidth * boxHeight; k++) {
+    const region = regionOf[(y0 + Math.floor(k / boxWidth)) * width + x0 + (k % boxWidth)]!;
+    if (!reached[k] && region >= 0 && !members.has(region)) enclosed.add(region);
+  }
+  return enclosed;
+}
+
+/**
+ * The colour a stack draws over each traced region (r, g, b per region; NaN where no shape is):
+ * its items painted bottom first over white, each over the regions it paints (a region inside an
+ * item is one whose chain of enclosing shapes, `parent`, reaches a member). A gradient shape
+ * paints its own region in the region's observed colour, others in its mean colour.
+ */
+function drawnColors(stack: readonly StackItem[], shapes: readonly Shape[], regionColor: Float64Array, regionCount: number): Float64Array {
+  const parentOf = new Int32Array(regionCount).fill(-1);
+  const hasShape = new Uint8Array(regionCount);
+  for (const shape of shapes) {
+    parentOf[shape.region] = shape.parent;
+    hasShape[shape.region] = 1;
+  }
+  const depth = stackDepths(stack.map((item) => item.shape));
+  const painted = stack.map((item, k) => ({ item, k })).sort((a, b) => depth[a.k]! - depth[b.k]! || a.k - b.k).map(({ item }) => item);
+  const drawn = new Float64Array(regionCount * 3).fill(Number.NaN);
+  for (let r = 0; r < regionCount; r++) {
+    if (!hasShape[r]) continue;
+    const enclosing: number[] = [];
+    for (let p = r, depth = 0; p >= 0 && depth < regionCount; p = parentOf[p]!, depth++) enclosing.push(p);
+    const c = [255, 255, 255];
+    for (const { shape, members, withInside } of painted) {
+      if (!(members.has(r) || (withInside && enclosing.some((p) => members.has(p))))) continue;
+      const own = shape.gradient && members.has(r);
+      const paint = own ? [regionColor[r * 3]!, regionColor[r * 3 + 1]!, regionColor[r * 3 + 2]!] : [shape.color.r, shape.color.g, shape.color.b];
+      const alpha = shape.color.a / 255;
+      for (let k = 0; k < 3; k++) c[k] = alpha * paint[k]! + (1 - alpha) * c[k]!;
+    }
+    drawn.set(c, r * 3);
+  }
+  return drawn;
+}
+
+/**
+ * Whether the stack draws each region as the stack without layers did, within COLOR_TOLERANCE
+ * per channel of the region's observed colour (or no further from it than before).
+ */
+function drawsAsBefore(stack: readonly StackItem[], before: Float64Array, shapes: readonly Shape[], regionColor: Float64Array, regionCount: number): boolean {
+  const after = drawnColors(stack, shapes, regionColor, regionCount);
+  for (let i = 0; i < regionCount * 3; i++) {
+    if (Number.isNaN(before[i]!)) continue;
+    const errorBefore = Math.abs(before[i]! - regionColor[i]!);
+    if (Math.abs(after[i]! - regionColor[i]!) > Math.max(COLOR_TOLERANCE, errorBefore) + 0.5) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**
