@@ -828,20 +828,24 @@ function countFlatColors(shapes: readonly Shape[], paletteFills: number, shaded:
 
 /** Fitted chains (in chain order, over all parts) with each chain's regions from the graph. */
 function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {
-  const chains: Chain[] = [];
-  const primitives: (ShapePrimitive | undefined)[] = [];
+  // Sized once (a push per chain grew both by copies, tens of thousands of chains on pixel art).
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const chains = new Array<Chain>(total);
+  const primitives = new Array<ShapePrimitive | undefined>(total);
+  let c = 0;
   for (const part of parts) {
     for (const fitted of part) {
-      const c = chains.length;
-      primitives.push(fitted.primitive);
-      chains.push({
+      primitives[c] = fitted.primitive;
+      chains[c] = {
         startX: fitted.startX,
         startY: fitted.startY,
         segments: fitted.segments,
         leftRegion: graph.left[c]!,
         rightRegion: graph.right[c]!,
         closed: graph.closed[c] === 1,
-      });
+      };
+      c++;
     }
   }
   return { chains, primitives };

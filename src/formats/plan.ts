@@ -310,6 +310,7 @@ function drawnShapeOfRegion(table: ShapeTable, region: number): number {
  */
 interface ChainVisits {
   readonly count: number;
+  /** The first `count` entries are set (the array is sized for every chain). */
   readonly uses: readonly ChainUse[];
   readonly sideA: Int32Array;
   readonly sideB: Int32Array;
@@ -320,7 +321,9 @@ interface ChainVisits {
 
 function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisits {
   const seen = new Uint8Array(chains.length);
-  const uses: ChainUse[] = [];
+  // Sized once (at most every chain): a push per chain grew it by copies.
+  const uses = new Array<ChainUse>(chains.length);
+  let count = 0;
   const sideA = new Int32Array(chains.length);
   const sideB = new Int32Array(chains.length);
   const user = new Int32Array(chains.length);
@@ -337,8 +340,8 @@ function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisi
         if (seen[use.chain]) continue;
         seen[use.chain] = 1;
         const chain = chains[use.chain]!;
-        const v = uses.length;
-        uses.push(use);
+        const v = count++;
+        uses[v] = use;
         sideA[v] = drawnShapeOfRegion(table, chain.leftRegion);
         sideB[v] = drawnShapeOfRegion(table, chain.rightRegion);
         user[v] = i;
@@ -346,7 +349,7 @@ function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisi
       }
     }
   }
-  return { count: uses.length, uses, sideA, sideB, user, closed };
+  return { count, uses, sideA, sideB, user, closed };
 }
 
 function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
@@ -364,6 +367,8 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
 /** Per shape, its own drawables (a fill, or an outline), in paint order. */
 function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean, rectangles: boolean): (FillItem | StrokeItem)[][] {
   const { shapes, order } = table;
+  // Each shape's list is set to its one item below rather than pushed to: a push to an empty array
+  // reserves 17 slots, tens of thousands of times on pixel art, garbage the collector copies.
   const units: (FillItem | StrokeItem)[][] = [];
   for (let i = 0; i < shapes.length; i++) units.push([]);
   const primitivesOk = primitiveFormat(options, allowed);
@@ -372,8 +377,7 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
     const i = order[k]!;
     const s = shapes[i]!;
     if (s.color.a <= 0) continue;
-    const loops: Loop[] = [s.outer];
-    for (let h = 0; h < s.holes.length; h++) loops.push(s.holes[h]!);
+    const loops: Loop[] = s.holes.length === 0 ? [s.outer] : [s.outer, ...s.holes];
     if (options.drawStyle === 'fill_shapes') {
       let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed, walker)) : undefined;
       if (!rectangles && primitive?.kind === 'rect') primitive = undefined;
@@ -381,13 +385,13 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       // Two literals rather than a spread of a temporary object (one fill per shape).
       const gradient = gradientOf(table, i);
-      if (gradient) units[i]!.push({ kind: 'fill', shape: i, color: s.color, gradient, loops, ...(primitive ? { primitive } : {}) });
-      else units[i]!.push(primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops });
+      if (gradient) units[i] = [{ kind: 'fill', shape: i, color: s.color, gradient, loops, ...(primitive ? { primitive } : {}) }];
+      else units[i] = [primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops }];
     } else if (options.drawStyle === 'stroke_shapes') {
       const paths: PlanPath[] = [];
       for (const l of loops) paths.push({ uses: l, closed: true });
       const override = options.strokes.overrideColor;
-      units[i]!.push(outline(override ?? s.color, options, paths, override ? undefined : gradientOf(table, i)));
+      units[i] = [outline(override ?? s.color, options, paths, override ? undefined : gradientOf(table, i))];
     }
   }
   return units;
@@ -564,7 +568,8 @@ function ungroupedItems(table: ShapeTable, layers: readonly number[][], units: (
   for (let d = 0; d < layers.length; d++) {
     if (!layers[d]) continue;
     if (table.stacked) items.push(...fillersAt(fillers, `layer:${d}`));
-    for (const i of layers[d]!) items.push(...units[i]!);
+    // An item at a time: a spread call per shape was most of this function's time on pixel art.
+    for (const i of layers[d]!) for (const item of units[i]!) items.push(item);
   }
   return items;
 }
@@ -936,7 +941,10 @@ function rectFromCorners(ax: number, ay: number, bx: number, by: number, cx: num
   rotationDeg = ((rotationDeg % 360) + 360) % 360;
   while (rotationDeg >= 90) {
     rotationDeg -= 90;
-    [width, height] = [height, width];
+    // A swap through a temporary, not a destructured pair (an array per step when not optimised).
+    const side = width;
+    width = height;
+    height = side;
   }
   if (rotationDeg > 90 - 1e-9) rotationDeg = 0;
   return { kind: 'rect', cx: centreX, cy: centreY, width, height, rotationDeg: rotationDeg < 1e-9 ? 0 : rotationDeg };

@@ -399,7 +399,8 @@ function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, wi
   }
   out.text(' d="');
   const pw = ctx.pathWriter.begin();
-  const cursor = { x: 0, y: 0 };
+  // `open` from the start: writeOpenChain sets it, and a field added later changes the object's shape.
+  const cursor = { x: 0, y: 0, open: false };
   for (const path of item.paths) {
     if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
     else writeLoop(pw, path.uses, ctx.chains, cursor);
