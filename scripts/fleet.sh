@@ -61,8 +61,26 @@ stop() {
   # haproxy first (no new requests), then the replicas drain, then Redis saves and exits.
   [ -n "${haproxy_pid:-}" ] && kill "$haproxy_pid" 2>/dev/null || true
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  [ -n "${redis_supervisor:-}" ] && kill -TERM "$redis_supervisor" 2>/dev/null && wait "$redis_supervisor" 2>/dev/null || true
+  for pid in "${pids[@]}"; do wait_bounded "$pid" "$STOP_GRACE_S"; done
+  if [ -n "${redis_supervisor:-}" ]; then
+    kill -TERM "$redis_supervisor" 2>/dev/null || true
+    wait_bounded "$redis_supervisor" "$STOP_GRACE_S"
+  fi
+}
+# A replica drains for up to its shutdown grace (serve's default 30 s); a process still there
+# after this is stuck (an open handle after "stopped"): it is killed, so stopping never hangs.
+STOP_GRACE_S=35
+# Waits for process $1 to end, at most $2 s, then SIGKILLs it.
+wait_bounded() {
+  local pid=$1 tenths=$(($2 * 10))
+  while kill -0 "$pid" 2>/dev/null && [ "$tenths" -gt 0 ]; do
+    sleep 0.1
+    tenths=$((tenths - 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
 }
 # Ctrl-C / SIGTERM is the normal way to stop the fleet: exit 0 after stopping it. A supervisor
 # that meets an error it cannot fix writes it to $fatal_file and sends SIGTERM: exit 1 then.
@@ -199,6 +217,13 @@ until node -e "fetch('http://127.0.0.1:$port/healthz').then(() => process.exit(0
   sleep 0.1
 done
 echo "fleet: $n replicas + Redis :$redis_port behind haproxy: http://127.0.0.1:$port/api/v1 (Ctrl-C stops)"
+# Waited on in short slices, the fatal file read between them: a supervisor's SIGTERM that bash
+# defers (it came with the supervisor's own exit) still stops the fleet.
+while kill -0 "$haproxy_pid" 2>/dev/null; do
+  [ -s "$fatal_file" ] && on_term
+  sleep 0.5 &
+  wait $! || true
+done
 code=0
 wait "$haproxy_pid" || code=$?
 # Reached only when haproxy itself dies (a signal to the script runs on_term instead).
