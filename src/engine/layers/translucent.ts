@@ -83,6 +83,7 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
   const extendedCache = new Map<string, StackItem>();
   // The picture the stack without layers draws, made when a first layer is tried.
   let drawnBefore: Float64Array | undefined;
+  const enclosure: EnclosurePixels = { pixels, regionCount };
   for (let pass = 0; pass < MAX_LAYERS; pass++) {
     const layer = peelOne(chains, regionColor, regionCount, find, eligible, sameLevel);
     if (!layer) break;
@@ -102,7 +103,7 @@ export function findTranslucentLayers(input: TranslucentInput): TranslucentLayer
     // whose outline, extended, encloses a region that lay beside it, or a shape now painted in
     // another order, shows where it must not (a folder's white back painted grey).
     drawnBefore ??= drawnColors(shapes.map((shape) => ({ shape, members: new Set([shape.region]), withInside: shape.holes.length === 0, remade: false })), shapes, regionColor, regionCount);
-    const triedStack = rebuildStack(shapes, chains, tried, find, regionCount, pixels, extendedCache);
+    const triedStack = rebuildStack(shapes, chains, tried, find, enclosure, extendedCache);
     if (!drawsAsBefore(triedStack, drawnBefore, shapes, regionColor, regionCount)) {
       root.set(rootBefore);
       break;
@@ -144,7 +145,8 @@ function peelOne(
   sameLevel: (piece: number, base: number) => boolean,
 ): { pieces: Piece[]; color: [number, number, number]; alpha: number } | undefined {
   const neighbours = rootNeighbours(chains, regionCount, find);
-  const color = (r: number): [number, number, number] => [regionColor[r * 3]!, regionColor[r * 3 + 1]!, regionColor[r * 3 + 2]!];
+  const colors = regionColors(regionColor, regionCount);
+  const color = (r: number): Float64Array => colors[r]!;
   let best: { pieces: Piece[]; color: [number, number, number]; alpha: number; misfit: number } | undefined;
   let tried = 0;
   for (let x = 0; x < regionCount && tried < MAX_CANDIDATES; x++) {
@@ -152,9 +154,9 @@ function peelOne(
     for (const y of neighbours[x]!) {
       if (y <= x || !eligible(y)) continue;
       for (const bx of neighbours[x]!) {
-        if (bx === y || bx < 0) continue;
+        if (bx === y || bx < 0 || !sameLevel(x, bx)) continue;
         for (const by of neighbours[y]!) {
-          if (by === x || by === bx || by < 0 || !sameLevel(x, bx) || !sameLevel(y, by)) continue;
+          if (by === x || by === bx || by < 0 || !sameLevel(y, by)) continue;
           const paint = solveOver(color(x), color(y), color(bx), color(by));
           if (!paint) continue;
           tried++;
@@ -173,18 +175,25 @@ function peelOne(
   }
   return best;
 }
+
+/** Each region's observed r, g, b as a view (made once per pass: the pair search reads them often). */
+function regionColors(regionColor: Float64Array, regionCount: number): Float64Array[] {
+  const out: Float64Array[] = [];
+  for (let r = 0; r < regionCount; r++) out.push(regionColor.subarray(r * 3, r * 3 + 3));
+  return out;
+}
 /** Candidate layers grown per pass at most. */
 const MAX_CANDIDATES = 400;
 
 /** Largest difference per channel between a piece and the paint over its base. */
-function overError(paint: { color: readonly number[]; alpha: number }, piece: readonly number[], base: readonly number[]): number {
+function overError(paint: { color: ArrayLike<number>; alpha: number }, piece: ArrayLike<number>, base: ArrayLike<number>): number {
   let worst = 0;
   for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(paint.alpha * paint.color[c]! + (1 - paint.alpha) * base[c]! - piece[c]!));
   return worst;
 }
 
 /** α and H with X = αH + (1 − α)Bx and Y = αH + (1 − α)By, or undefined when none fits. */
-function solveOver(x: number[], y: number[], bx: number[], by: number[]): { color: [number, number, number]; alpha: number } | undefined {
+function solveOver(x: ArrayLike<number>, y: ArrayLike<number>, bx: ArrayLike<number>, by: ArrayLike<number>): { color: [number, number, number]; alpha: number } | undefined {
   let dot = 0;
   let norm = 0;
   for (let c = 0; c < 3; c++) {
@@ -208,7 +217,7 @@ function solveOver(x: number[], y: number[], bx: number[], by: number[]): { colo
 }
 
 /** Distance (RGB) from p to the line through a and b. */
-function offLine(p: readonly number[], a: readonly number[], b: readonly number[]): number {
+function offLine(p: ArrayLike<number>, a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let norm = 0;
   for (let c = 0; c < 3; c++) {
@@ -221,12 +230,12 @@ function offLine(p: readonly number[], a: readonly number[], b: readonly number[
   return Math.sqrt(d2);
 }
 
-function explains(paint: { color: readonly number[]; alpha: number }, piece: readonly number[], base: readonly number[]): boolean {
+function explains(paint: { color: ArrayLike<number>; alpha: number }, piece: ArrayLike<number>, base: ArrayLike<number>): boolean {
   return overError(paint, piece, base) <= COLOR_TOLERANCE;
 }
 
 /** Neighbours of the layer that the same paint over one of their neighbours explains join it. */
-function growLayer(pieces: Piece[], paint: { color: readonly number[]; alpha: number }, neighbours: readonly number[][], color: (r: number) => number[], canJoin: (piece: number, base: number) => boolean): void {
+function growLayer(pieces: Piece[], paint: { color: ArrayLike<number>; alpha: number }, neighbours: readonly number[][], color: (r: number) => ArrayLike<number>, canJoin: (piece: number, base: number) => boolean): void {
   const inLayer = new Set(pieces.map((p) => p.piece));
   for (let k = 0; k < pieces.length; k++) {
     for (const z of neighbours[pieces[k]!.piece]!) {
@@ -265,7 +274,8 @@ interface StackItem {
 }
 
 /** The shapes with the layers applied: pieces gone, bases extended under them, layers on top. */
-function rebuildStack(shapes: readonly Shape[], chains: readonly Chain[], layers: readonly Layer[], find: (r: number) => number, regionCount: number, pixels: StackPixels, extendedCache: Map<string, StackItem>): StackItem[] {
+function rebuildStack(shapes: readonly Shape[], chains: readonly Chain[], layers: readonly Layer[], find: (r: number) => number, enclosure: EnclosurePixels, extendedCache: Map<string, StackItem>): StackItem[] {
+  const { regionCount } = enclosure;
   const membersOf = new Map<number, number[]>();
   for (let r = 0; r < regionCount; r++) {
     const root = find(r);
@@ -298,7 +308,7 @@ function rebuildStack(shapes: readonly Shape[], chains: readonly Chain[], layers
     if (placeOf.get(root) !== i) continue; // drawn at its place, by its base and the layer
     const parent = parentNow(shapes.find((s) => s.region === root)!.parent);
     const key = `${members.join(',')}|${parent}`;
-    const cached = extendedCache.get(key) ?? extendedBase(shapes, chains, members, parent, areaOfAll(members), pixels);
+    const cached = extendedCache.get(key) ?? extendedBase(shapes, chains, members, parent, areaOfAll(members), enclosure);
     extendedCache.set(key, cached);
     out.push(cached);
   }
@@ -325,14 +335,14 @@ function rebuildStack(shapes: readonly Shape[], chains: readonly Chain[], layers
 }
 
 /** A base extended under its pieces (`members`, the base first), with the regions its outline paints. */
-function extendedBase(shapes: readonly Shape[], chains: readonly Chain[], members: readonly number[], parent: number, areaPx: number, pixels: StackPixels): StackItem {
+function extendedBase(shapes: readonly Shape[], chains: readonly Chain[], members: readonly number[], parent: number, areaPx: number, enclosure: EnclosurePixels): StackItem {
   const root = members[0]!;
   const rootShape = shapes.find((s) => s.region === root)!;
   const union = unionLoops(chains, new Set(members));
   // Stacked: the shapes inside it are drawn over it, so its holes go (as shapes.ts does).
   const extended: Shape = { region: root, color: rootShape.color, outer: union.outer, holes: [], areaPx, parent };
   // What its outline now encloses is painted too: regions that lay beside it, not in a hole of it, may be among them.
-  return { shape: extended, members: new Set([...members, ...enclosedRegions(new Set(members), pixels)]), withInside: true, remade: true };
+  return { shape: extended, members: new Set([...members, ...enclosedRegions(new Set(members), enclosure)]), withInside: true, remade: true };
 }
 
 /**
@@ -351,21 +361,58 @@ function stackDepths(shapes: readonly Shape[]): Int32Array {
 }
 
 /**
+ * The traced pixels with each region's pixel box, made on the first enclosure asked for (most
+ * pictures never extend a base) and kept for the stage: a base's box is then the union of its
+ * members' boxes, not a scan of the whole picture.
+ */
+interface EnclosurePixels {
+  readonly pixels: StackPixels;
+  readonly regionCount: number;
+  /** x0, y0, x1, y1 per region (x1 < 0: no pixel). */
+  boxes?: Int32Array;
+}
+
+function regionBoxes(at: EnclosurePixels): Int32Array {
+  if (at.boxes) return at.boxes;
+  const { regionOf, width, height } = at.pixels;
+  const boxes = new Int32Array(at.regionCount * 4);
+  for (let r = 0; r < at.regionCount; r++) boxes.set([width, height, -1, -1], r * 4);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const r = regionOf[i]!;
+      if (r < 0) continue;
+      const k = r * 4;
+      if (x < boxes[k]!) boxes[k] = x;
+      if (y < boxes[k + 1]!) boxes[k + 1] = y;
+      if (x > boxes[k + 2]!) boxes[k + 2] = x;
+      if (y > boxes[k + 3]!) boxes[k + 3] = y;
+    }
+  }
+  return (at.boxes = boxes);
+}
+
+/**
  * The regions with a pixel enclosed by the members' outline: not reached from the border of the
  * members' box (one pixel wider, so it runs round them) without crossing a member.
  */
-function enclosedRegions(members: ReadonlySet<number>, pixels: StackPixels): Set<number> {
-  const { regionOf, width, height } = pixels;
+function enclosedRegions(members: ReadonlySet<number>, at: EnclosurePixels): Set<number> {
+  const { regionOf, width, height } = at.pixels;
+  const boxes = regionBoxes(at);
+  const isMember = new Uint8Array(at.regionCount);
   let [x0, y0, x1, y1] = [width, height, -1, -1];
-  for (let i = 0; i < width * height; i++) {
-    if (!members.has(regionOf[i]!)) continue;
-    const x = i % width;
-    const y = (i - x) / width;
-    [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  for (const r of members) {
+    if (r < 0 || r >= at.regionCount) continue;
+    isMember[r] = 1;
+    if (boxes[r * 4 + 2]! < 0) continue;
+    [x0, y0, x1, y1] = [Math.min(x0, boxes[r * 4]!), Math.min(y0, boxes[r * 4 + 1]!), Math.max(x1, boxes[r * 4 + 2]!), Math.max(y1, boxes[r * 4 + 3]!)];
   }
   const enclosed = new Set<number>();
   if (x1 < 0) return enclosed;
   [x0, y0, x1, y1] = [Math.max(0, x0 - 1), Math.max(0, y0 - 1), Math.min(width - 1, x1 + 1), Math.min(height - 1, y1 + 1)];
+  const memberAt = (i: number): boolean => {
+    const r = regionOf[i]!;
+    return r >= 0 && isMember[r] === 1;
+  };
   const boxWidth = x1 - x0 + 1;
   const boxHeight = y1 - y0 + 1;
   const reached = new Uint8Array(boxWidth * boxHeight);
@@ -373,7 +420,7 @@ function enclosedRegions(members: ReadonlySet<number>, pixels: StackPixels): Set
   let queued = 0;
   const visit = (bx: number, by: number): void => {
     const k = by * boxWidth + bx;
-    if (reached[k] || members.has(regionOf[(y0 + by) * width + x0 + bx]!)) return;
+    if (reached[k] || memberAt((y0 + by) * width + x0 + bx)) return;
     reached[k] = 1;
     queue[queued++] = k;
   };
@@ -389,8 +436,9 @@ function enclosedRegions(members: ReadonlySet<number>, pixels: StackPixels): Set
     if (by < boxHeight - 1) visit(bx, by + 1);
   }
   for (let k = 0; k < boxWidth * boxHeight; k++) {
-    const region = regionOf[(y0 + Math.floor(k / boxWidth)) * width + x0 + (k % boxWidth)]!;
-    if (!reached[k] && region >= 0 && !members.has(region)) enclosed.add(region);
+    const i = (y0 + Math.floor(k / boxWidth)) * width + x0 + (k % boxWidth);
+    const region = regionOf[i]!;
+    if (!reached[k] && region >= 0 && !isMember[region]) enclosed.add(region);
   }
   return enclosed;
 }
