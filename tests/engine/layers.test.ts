@@ -1,6 +1,7 @@
 /**
  * tracelab.layers (src/engine/layers/): with output.shape_stacking=stacked, a shape partly hidden
- * by shapes stacked over it comes back completed underneath as the circle or ellipse it is, and
+ * by shapes stacked over it comes back completed underneath as the circle, ellipse or rounded
+ * rectangle it is, and
  * the picture drawn stays the input (rendered by resvg, compared pixel by pixel). Off, or with
  * cutouts, the output is the same bytes as without the option.
  */
@@ -29,6 +30,22 @@ function circleUnderTwo(big: (x: number, y: number) => boolean): RgbaImage {
   ]);
 }
 const inEllipse = (e: typeof BIG_ELLIPSE) => (x: number, y: number) => ((x - e.cx) / e.rx) ** 2 + ((y - e.cy) / e.ry) ** 2 <= 1;
+
+const ROUNDED = { x0: 20, y0: 22, x1: 118, y1: 98, r: 14 };
+/** An orange rounded rectangle with a navy square over its upper right corner and a green disc over its lower left one. */
+function roundedRectUnderTwo(): RgbaImage {
+  const { x0, y0, x1, y1, r } = ROUNDED;
+  const rounded = (x: number, y: number): boolean => {
+    const qx = Math.max(x0 + r - x, x - (x1 - r), 0);
+    const qy = Math.max(y0 + r - y, y - (y1 - r), 0);
+    return x >= x0 && x <= x1 && y >= y0 && y <= y1 && qx * qx + qy * qy <= r * r;
+  };
+  return drawShape(W, H, PAPER, [
+    { color: ORANGE, inside: rounded },
+    { color: NAVY, inside: rect(100, 8, 132, 40) },
+    { color: GREEN, inside: disc(26, 92, 16) },
+  ]);
+}
 
 const LAYERS: EngineParams = { ...DEFAULT_ENGINE_PARAMS, shapeStacking: 'stacked', layers: true };
 
@@ -74,6 +91,37 @@ describe('tracelab.layers completes occluded shapes', () => {
     expect(Math.abs(ellipse.rx - BIG_ELLIPSE.rx)).toBeLessThan(0.5);
     expect(Math.abs(ellipse.ry - BIG_ELLIPSE.ry)).toBeLessThan(0.5);
     expect(Math.abs(ellipse.cx - BIG_ELLIPSE.cx)).toBeLessThan(0.5);
+  });
+
+  it('a rounded rectangle under two shapes over its corners comes back as one rounded rectangle under them', () => {
+    const result = traceImage(roundedRectUnderTwo(), LAYERS);
+    const [orange, ...others] = orangeShapes(result.shapes);
+    expect(others).toEqual([]);
+    expect(orange!.outer).toHaveLength(1);
+    const box = orange!.primitive as Extract<Shape['primitive'], { family: 'rectangle' }>;
+    expect(box.family).toBe('rectangle');
+    const [width, height] = box.rotationDeg > 45 ? [box.height, box.width] : [box.width, box.height];
+    expect(Math.min(box.rotationDeg, 90 - box.rotationDeg)).toBeLessThan(0.5);
+    expect(Math.abs(width - (ROUNDED.x1 - ROUNDED.x0))).toBeLessThan(0.5);
+    expect(Math.abs(height - (ROUNDED.y1 - ROUNDED.y0))).toBeLessThan(0.5);
+    expect(Math.abs(box.cx - (ROUNDED.x0 + ROUNDED.x1) / 2)).toBeLessThan(0.3);
+    expect(Math.abs(box.cy - (ROUNDED.y0 + ROUNDED.y1) / 2)).toBeLessThan(0.3);
+    expect(Math.abs(box.cornerRadius - ROUNDED.r)).toBeLessThan(1);
+    const order = result.shapes.indexOf(orange!);
+    for (const s of result.shapes.filter((s) => s.color.b === NAVY[2] || s.color.g === GREEN[1])) expect(result.shapes.indexOf(s)).toBeGreaterThan(order);
+  });
+
+  it('the rounded rectangle is written as one <rect> with rx under the two shapes, and resvg draws it as the input', async () => {
+    const image = roundedRectUnderTwo();
+    const stacked: [string, string][] = [['output.shape_stacking', 'stacked']];
+    const layered = await svgOf(image, [...stacked, ['tracelab.layers', 'true']]);
+    const plain = await svgOf(image, stacked);
+    expect(layered).toMatch(/<rect fill="#f08c1e"[^>]* rx="1[34](\.\d+)?"/);
+    expect(plain).not.toMatch(/<rect fill="#f08c1e"/);
+    expect(layered.indexOf('<rect fill="#f08c1e"')).toBeLessThan(layered.indexOf('fill="#1e2878"'));
+    const diffLayered = meanAbsDiff(image, renderSvgWithResvg(layered, W));
+    expect(diffLayered).toBeLessThan(0.3);
+    expect(diffLayered).toBeLessThanOrEqual(meanAbsDiff(image, renderSvgWithResvg(plain, W)) + 0.02);
   });
 
   it('a shape whose missing part shows the paper is not completed (it is a bite, not a layer)', () => {

@@ -1,14 +1,16 @@
 /**
  * Occluded shapes completed (tracelab.layers, stacked shapes): a shape partly hidden by shapes
- * stacked over it is continued underneath as the circle or ellipse its visible outline is.
+ * stacked over it is continued underneath as the circle, ellipse or (rounded) rectangle its visible
+ * outline is.
  * In: the stacked shapes (bottom first), the chains, and each pixel's region. Out: the shapes with
  * the completed ones' outer loops replaced by one new closed chain (appended to the chains) that
  * carries its primitive; every other shape unchanged.
  * Algorithm, per shape without holes whose outer loop borders a shape stacked above it:
  * 1. its visible outline is the chains of its outer loop whose other side is not stacked above
  *    it (the background, or shapes below or beside it); sampled about a pixel apart;
- * 2. a circle (Kåsa, then a few Gauss–Newton steps on the distances) or else an ellipse (direct
- *    least squares) is fitted to those samples and kept only when every sample lies within
+ * 2. a circle (Kåsa, then a few Gauss–Newton steps on the distances), else an ellipse (direct
+ *    least squares), else a rounded rectangle (Levenberg–Marquardt from the samples' minimum-area
+ *    box, primitives/rectangle.ts) is fitted to those samples and kept only when every sample lies within
  *    FIT_MAX_ERROR_PX of it and the visible outline goes at least MIN_VISIBLE_TURN round it;
  * 3. the completed shape must cover nothing it may not: every pixel whose centre lies more than
  *    EDGE_MARGIN_PX inside it belongs to the shape or to a shape stacked above it (never a shape
@@ -18,6 +20,10 @@
  */
 import { ellipseMaxError, fitCircle, fitEllipse, type Ellipse } from '../fit/ellipse.js';
 import { hypot2 } from '../length.js';
+import { convexHull, minAreaRect } from '../primitives/geometry.js';
+import { emit, type PathNode } from '../primitives/path.js';
+import { fitRectangleToOutline } from '../primitives/rectangle.js';
+import { PolishScratch } from '../primitives/solver.js';
 import { SegmentBuilder, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Shape, ShapePrimitive } from '../types.js';
 
@@ -54,6 +60,8 @@ interface RoundFit {
   distance(x: number, y: number): number;
   /** The outline's bounding box: [minX, minY, maxX, maxY]. */
   readonly box: readonly [number, number, number, number];
+  /** The outline as path nodes (rectangles; circles and ellipses are written as two half arcs). */
+  readonly nodes?: readonly PathNode[];
 }
 
 /** `leave`: shapes not to complete (remade by an earlier step). */
@@ -63,16 +71,17 @@ export function completeOccludedShapes(shapes: readonly Shape[], chains: readonl
   const outChains = chains.slice();
   const outShapes = shapes.slice();
   const builder = new SegmentBuilder(4);
+  const scratch = new PolishScratch();
   let completed = 0;
   for (let i = 0; i < shapes.length; i++) {
     const shape = shapes[i]!;
     if (shape.primitive || shape.holes.length > 0 || shape.gradient || shape.color.a < 255 || leave.has(shape)) continue;
     const visible = visibleOutline(shape, i, chains, stackIndexOfRegion);
     if (!visible) continue;
-    const fit = roundFit(visible);
+    const fit = roundFit(visible) ?? rectangleFit(visible, scratch);
     if (!fit || !coversOnlyItsOwnAndAbove(fit, shape.region, shape.areaPx, i, pixels, stackIndexOfRegion)) continue;
     const clockwise = signedArea(loopSamples(shape.outer, chains)) > 0;
-    const chain = outlineChain(fit.primitive, clockwise, shape.region, builder);
+    const chain = fit.nodes ? pathChain(fit.nodes, clockwise, shape.region) : outlineChain(fit.primitive, clockwise, shape.region, builder);
     const use: ChainUse = { chain: outChains.length, reversed: false };
     outChains.push(chain);
     const outer: Loop = [use];
@@ -115,6 +124,26 @@ function roundFit(p: Float64Array): RoundFit | undefined {
   if (!e || e.b < 2 || ellipseMaxError(p, e) > FIT_MAX_ERROR_PX || turnAround(p, e.cx, e.cy) < MIN_VISIBLE_TURN) return undefined;
   return ellipseFit(e);
 }
+
+/**
+ * The rounded (or sharp) rectangle the visible samples lie on, polished from their minimum-area
+ * box, kept on the same terms as a circle: every sample within FIT_MAX_ERROR_PX, the visible
+ * outline going at least MIN_VISIBLE_TURN round its centre.
+ */
+function rectangleFit(p: Float64Array, scratch: PolishScratch): RoundFit | undefined {
+  const box = minAreaRect(convexHull(p));
+  if (!box || Math.min(box[3], box[4]) < MIN_RECTANGLE_SIDE_PX) return undefined;
+  const rect = fitRectangleToOutline(scratch, p, box);
+  if (!rect || rect.maxError > FIT_MAX_ERROR_PX) return undefined;
+  const { cx, cy, width, height, rotationDeg } = rect.primitive;
+  if (Math.min(width, height) < MIN_RECTANGLE_SIDE_PX || turnAround(p, cx, cy) < MIN_VISIBLE_TURN) return undefined;
+  const theta = (rotationDeg * Math.PI) / 180;
+  const halfW = (Math.abs(Math.cos(theta)) * width + Math.abs(Math.sin(theta)) * height) / 2;
+  const halfH = (Math.abs(Math.sin(theta)) * width + Math.abs(Math.cos(theta)) * height) / 2;
+  return { primitive: rect.primitive, distance: rect.distance, box: [cx - halfW, cy - halfH, cx + halfW, cy + halfH], nodes: rect.path };
+}
+/** Rectangles narrower than this (px) are strokes, not shapes to complete. */
+const MIN_RECTANGLE_SIDE_PX = 4;
 
 function ellipseFit(e: Ellipse): RoundFit {
   const cos = Math.cos(e.angle);
@@ -243,6 +272,12 @@ function outlineChain(primitive: ShapePrimitive, clockwise: boolean, region: num
   const segments = builder.take(0);
   // Walking clockwise on screen (y down), the inside is on the right.
   return { startX: cx + ux, startY: cy + uy, segments, leftRegion: clockwise ? -1 : region, rightRegion: clockwise ? region : -1, closed: true };
+}
+
+/** A completed outline given as path nodes, as one closed chain run the way the shape's outer loop ran. */
+function pathChain(nodes: readonly PathNode[], clockwise: boolean, region: number): Chain {
+  const { startX, startY, segments } = emit(nodes, clockwise);
+  return { startX, startY, segments, leftRegion: clockwise ? -1 : region, rightRegion: clockwise ? region : -1, closed: true };
 }
 
 /** Points along a loop, in its direction. */

@@ -13,6 +13,7 @@
 import { hypot2 } from '../length.js';
 import { errors, normalizeDeg, type Box } from './geometry.js';
 import { emit, type PathNode, type PrimitiveFit } from './path.js';
+import type { ShapePrimitive } from '../types.js';
 import { HOPELESS_RMS, polish, type PolishScratch } from './solver.js';
 
 /** Fitted corner radii below this (px) are sampling (crack samples cut corners), not rounding. */
@@ -33,15 +34,30 @@ export function fitRectangle(scratch: PolishScratch, p: Float64Array, q: Float64
     const s = polish(scratch, q, v.subarray(0, 5).slice(), sharpRectDistances, SHARP_STEPS);
     v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
   }
+  const rect = normalizedRectangle(v);
+  // A square rounded all the way is a circle: that is the circle switch's business.
+  if (rect.r > 0.45 * Math.min(rect.a, rect.b) && Math.max(rect.a, rect.b) / Math.min(rect.a, rect.b) < 1.1) return undefined;
+  // v's own radius and half sides: roundedRectDistances takes the same absolute values and clamp.
+  const [meanError, maxError] = errors(scratch, p, roundedRectDistances, v);
+  return { ...emit(rect.path, clockwise), primitive: rect.primitive, meanError, maxError };
+}
+
+/** A polished parameter vector as the primitive: rotation of the width side in [0°, 90°), its path. */
+interface NormalizedRectangle {
+  readonly primitive: ShapePrimitive & { family: 'rectangle' };
+  /** Half sides and corner radius (px) along the primitive's rotation. */
+  readonly a: number;
+  readonly b: number;
+  readonly r: number;
+  readonly path: PathNode[];
+}
+
+function normalizedRectangle(v: Float64Array): NormalizedRectangle {
   const r = clampRadius(v);
   let a = Math.abs(v[3]!);
   let b = Math.abs(v[4]!);
   const rcx = v[0]!;
   const rcy = v[1]!;
-  // A square rounded all the way is a circle: that is the circle switch's business.
-  if (r > 0.45 * Math.min(a, b) && Math.max(a, b) / Math.min(a, b) < 1.1) return undefined;
-  // v's own radius and half sides: roundedRectDistances takes the same absolute values and clamp.
-  const [meanError, maxError] = errors(scratch, p, roundedRectDistances, v);
   // Rotation of the width side in [0, 90): quarter turns swap the sides.
   let deg = normalizeDeg((v[2]! * 180) / Math.PI, 360);
   while (deg >= 90) {
@@ -50,12 +66,38 @@ export function fitRectangle(scratch: PolishScratch, p: Float64Array, q: Float64
   }
   const theta = (deg * Math.PI) / 180;
   const path = roundedRectPath(rcx, rcy, theta, a, b, r);
-  return {
-    ...emit(path, clockwise),
-    primitive: { family: 'rectangle', cx: rcx, cy: rcy, rotationDeg: deg, width: 2 * a, height: 2 * b, cornerRadius: r },
-    meanError,
-    maxError,
-  };
+  return { primitive: { family: 'rectangle', cx: rcx, cy: rcy, rotationDeg: deg, width: 2 * a, height: 2 * b, cornerRadius: r }, a, b, r, path };
+}
+
+/** A rectangle fitted to part of its outline (an occluded shape's visible outline). */
+export interface OutlineRectangle {
+  readonly primitive: ShapePrimitive & { family: 'rectangle' };
+  readonly path: PathNode[];
+  /** Largest distance (px) from a sample to the rectangle. */
+  readonly maxError: number;
+  /** Signed distance (px; negative inside) from (x, y) to the rectangle. */
+  distance(x: number, y: number): number;
+}
+
+/**
+ * The rounded (or sharp) rectangle through samples of part of an outline: polished from `box`
+ * (the samples' minimum-area box: where a side is hidden only in part, its visible pieces still
+ * reach the box) with a small corner radius to start, as fitRectangle polishes a whole loop.
+ */
+export function fitRectangleToOutline(scratch: PolishScratch, p: Float64Array, box: Box): OutlineRectangle | undefined {
+  const [cx, cy, angle, w, h] = box;
+  let v = polish(scratch, p, Float64Array.of(cx, cy, angle, w / 2, h / 2, Math.min(w, h) / 8), roundedRectDistances, ROUNDED_STEPS, HOPELESS_RMS);
+  if (clampRadius(v) < SHARP_RADIUS) {
+    const s = polish(scratch, p, v.subarray(0, 5).slice(), sharpRectDistances, SHARP_STEPS);
+    v = Float64Array.of(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, 0);
+  }
+  const rect = normalizedRectangle(v);
+  if (!(Math.min(rect.a, rect.b) > 0)) return undefined;
+  const [, maxError] = errors(scratch, p, roundedRectDistances, v);
+  const { cx: rcx, cy: rcy, rotationDeg } = rect.primitive;
+  const cos = Math.cos((rotationDeg * Math.PI) / 180);
+  const sin = Math.sin((rotationDeg * Math.PI) / 180);
+  return { primitive: rect.primitive, path: rect.path, maxError, distance: (x, y) => rectDistance(rcx, rcy, cos, sin, rect.a, rect.b, rect.r, x, y) };
 }
 
 /** The corner radius parameter, kept within [0, half the shorter side]. */
@@ -88,13 +130,16 @@ function rectDistances(cx: number, cy: number, angle: number, a: number, b: numb
   b = Math.abs(b);
   r = Math.max(0, Math.min(Math.abs(r), a, b));
   const n = p.length / 2;
-  for (let i = 0; i < n; i++) {
-    const dx = p[i * 2]! - cx;
-    const dy = p[i * 2 + 1]! - cy;
-    const qx = Math.abs(dx * cos + dy * sin) - (a - r);
-    const qy = Math.abs(-dx * sin + dy * cos) - (b - r);
-    out[i] = hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
-  }
+  for (let i = 0; i < n; i++) out[i] = rectDistance(cx, cy, cos, sin, a, b, r, p[i * 2]!, p[i * 2 + 1]!);
+}
+
+/** Signed distance (negative inside) of (x, y) to the rectangle of half sides a, b, corner radius r (r ≤ a, b). */
+function rectDistance(cx: number, cy: number, cos: number, sin: number, a: number, b: number, r: number, x: number, y: number): number {
+  const dx = x - cx;
+  const dy = y - cy;
+  const qx = Math.abs(dx * cos + dy * sin) - (a - r);
+  const qy = Math.abs(-dx * sin + dy * cos) - (b - r);
+  return hypot2(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
 }
 
 /** Closed path, clockwise on screen, starting after the top-right corner's arc. */
