@@ -4,7 +4,7 @@
  * In: the stacked shapes (bottom first), the chains, and each traced pixel's region.
  * Out: the shapes and chains to write: translucent layers found (translucent.ts: one shape of
  * one colour and opacity over the shapes beneath, extended under it), then occluded shapes
- * completed underneath as the circle or ellipse their visible outline is (occluded.ts). Stack order is kept: a completed shape covers
+ * completed underneath as the circle, ellipse or rectangle their visible outline is (occluded.ts). Stack order is kept: a completed shape covers
  * only its own pixels and pixels of shapes stacked above it, so the picture drawn is unchanged
  * where it was right, and has one simple shape where it had a cut-out one.
  * With cutouts there is nothing underneath a shape to complete: the stage does nothing.

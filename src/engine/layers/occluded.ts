@@ -78,7 +78,7 @@ export function completeOccludedShapes(shapes: readonly Shape[], chains: readonl
     if (shape.primitive || shape.holes.length > 0 || shape.gradient || shape.color.a < 255 || leave.has(shape)) continue;
     const visible = visibleOutline(shape, i, chains, stackIndexOfRegion);
     if (!visible) continue;
-    const fit = roundFit(visible) ?? rectangleFit(visible, scratch);
+    const fit = roundFit(visible) ?? rectangleFit(visible, pixels, scratch);
     if (!fit || !coversOnlyItsOwnAndAbove(fit, shape.region, shape.areaPx, i, pixels, stackIndexOfRegion)) continue;
     const clockwise = signedArea(loopSamples(shape.outer, chains)) > 0;
     const chain = fit.nodes ? pathChain(fit.nodes, clockwise, shape.region) : outlineChain(fit.primitive, clockwise, shape.region, builder);
@@ -130,20 +130,33 @@ function roundFit(p: Float64Array): RoundFit | undefined {
  * box, kept on the same terms as a circle: every sample within FIT_MAX_ERROR_PX, the visible
  * outline going at least MIN_VISIBLE_TURN round its centre.
  */
-function rectangleFit(p: Float64Array, scratch: PolishScratch): RoundFit | undefined {
+function rectangleFit(p: Float64Array, pixels: StackPixels, scratch: PolishScratch): RoundFit | undefined {
   const box = minAreaRect(convexHull(p));
   if (!box || Math.min(box[3], box[4]) < MIN_RECTANGLE_SIDE_PX) return undefined;
   const rect = fitRectangleToOutline(scratch, p, box);
   if (!rect || rect.maxError > FIT_MAX_ERROR_PX) return undefined;
   const { cx, cy, width, height, rotationDeg } = rect.primitive;
-  if (Math.min(width, height) < MIN_RECTANGLE_SIDE_PX || turnAround(p, cx, cy) < MIN_VISIBLE_TURN) return undefined;
+  // The picture's frame is straight too: only outline seen inside the picture says it is a rectangle.
+  const inside = offFrame(p, pixels);
+  if (Math.min(width, height) < MIN_RECTANGLE_SIDE_PX || inside.length / 2 < MIN_SAMPLES || !(turnAround(inside, cx, cy) >= MIN_VISIBLE_TURN)) return undefined;
   const theta = (rotationDeg * Math.PI) / 180;
   const halfW = (Math.abs(Math.cos(theta)) * width + Math.abs(Math.sin(theta)) * height) / 2;
   const halfH = (Math.abs(Math.sin(theta)) * width + Math.abs(Math.cos(theta)) * height) / 2;
   return { primitive: rect.primitive, distance: rect.distance, box: [cx - halfW, cy - halfH, cx + halfW, cy + halfH], nodes: rect.path };
 }
-/** Rectangles narrower than this (px) are strokes, not shapes to complete. */
-const MIN_RECTANGLE_SIDE_PX = 4;
+/** Rectangles narrower than this (px) are strokes or specks, not shapes to complete. */
+const MIN_RECTANGLE_SIDE_PX = 8;
+
+/** The samples more than a pixel inside the picture's frame. */
+function offFrame(p: Float64Array, { width, height }: StackPixels): Float64Array {
+  const out: number[] = [];
+  for (let i = 0; i < p.length; i += 2) {
+    const x = p[i]!;
+    const y = p[i + 1]!;
+    if (x > 1 && y > 1 && x < width - 1 && y < height - 1) out.push(x, y);
+  }
+  return Float64Array.from(out);
+}
 
 function ellipseFit(e: Ellipse): RoundFit {
   const cos = Math.cos(e.angle);
