@@ -362,9 +362,10 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     let dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
     // Branches at a sharp angle stay merged in the thinning for longer: half a width over the sine
     // of half their angle (an arrow's head and shaft at 45°: 1.3 widths), so they are measured and
-    // cut farther out.
+    // cut farther out. Not on thin lines (text): their branches are a few pixels long, and cut
+    // farther out little is left to measure.
     const wider = Math.min(2.5 * roughWidth, roughWidth / 2 / Math.sin(smallestAngle(dirs) / 2)) + 1;
-    if (wider > trimOf[n]!) {
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && wider > trimOf[n]!) {
       trimOf[n] = wider;
       dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, wider, roughWidth));
     }
