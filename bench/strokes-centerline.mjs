@@ -11,7 +11,7 @@
  *     two centre-lines, side by side, is all overlap; junctions and joined ends add a little;
  *   - lost %: of the input's ink (luma < 128), the part the render leaves paper (luma ≥ 192):
  *     gaps at junctions, ends short of the ink, lost dots.
- * Writes bench/results/strokes-centerline.md and prints it; with CENTERLINE_SHEETS=dir also
+ * Writes bench/results/strokes-centerline.md (CENTERLINE_RESULT: another name there) and prints it; with CENTERLINE_SHEETS=dir also
  * writes input | render pictures there (PNG, side by side) to look at.
  *
  *   TRACELAB_CORPUS=/path/to/bench/validation/out node bench/strokes-centerline.mjs
@@ -163,5 +163,5 @@ for (const kind of [...new Set(rows.map((r) => r.kind))]) {
   );
 }
 md.push('');
-writeFileSync(join(BENCH, 'results', 'strokes-centerline.md'), md.join('\n'));
+writeFileSync(join(BENCH, 'results', process.env.CENTERLINE_RESULT ?? 'strokes-centerline.md'), md.join('\n'));
 process.stdout.write(md.join('\n') + '\n');
