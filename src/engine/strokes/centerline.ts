@@ -54,6 +54,10 @@ const EDGE_COVERAGE = 0.05;
 const WIDTH_SLACK = 1.05;
 /** Narrower lines get round ends: a 1-bit staircase under 6 px squares a round end off. */
 const MIN_CAP_TEST_WIDTH_PX = 6;
+/** A line through a junction that turns by more than this gets its corner (addCorner). */
+const CORNER_COS = Math.cos((15 * Math.PI) / 180);
+/** Branches within this angle of straight are near-parallel (sideBySide). */
+const PARALLEL_COS = Math.cos((20 * Math.PI) / 180);
 /** Branches within this angle of straight continue through a junction. */
 const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
 
@@ -87,8 +91,9 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
     mask[centre] = 1;
     skeletonPixels = 1;
   }
-  // A first width from the pixels alone: area over skeleton length.
-  const roughWidth = Math.max(1, area / Math.max(1, skeletonPixels));
+  // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
+  // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
+  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw)));
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
@@ -123,6 +128,19 @@ function borderLength(mask: Uint8Array, mw: number, mh: number): number {
     }
   }
   return n;
+}
+
+/** Length of a thinned mask (px): its 4-links 1 each, its diagonal links not bridged by a 4-path √2 each. */
+function skeletonLengthPx(mask: Uint8Array, mw: number): number {
+  let length = 0;
+  for (let i = mw; i < mask.length - mw; i++) {
+    if (!mask[i]) continue;
+    if (mask[i + 1]) length += 1;
+    if (mask[i + mw]) length += 1;
+    if (mask[i + mw + 1] && !mask[i + 1] && !mask[i + mw]) length += Math.SQRT2;
+    if (mask[i + mw - 1] && !mask[i - 1] && !mask[i + mw]) length += Math.SQRT2;
+  }
+  return Math.max(1, length);
 }
 
 /** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
@@ -288,7 +306,7 @@ interface EdgeEnd {
  */
 function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number): CenterPath[] {
   const joints = junctionJoints(graph, edges, frame, roughWidth);
-  const walk: PathWalk = { graph, edges, frame, roughWidth, trimPx: roughWidth + 1, ...joints, used: new Uint8Array(graph.edges.length), paths: [] };
+  const walk: PathWalk = { graph, edges, frame, roughWidth, ...joints, used: new Uint8Array(graph.edges.length), paths: [] };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
     for (const end of joints.ends[n]!) {
@@ -312,6 +330,18 @@ interface Joints {
   readonly partner: Int32Array;
   /** Per node: its centre (a junction's: the branches' meeting point). */
   readonly centre: { x: number; y: number }[];
+  /** Per node: points of its edges this near its centre are dropped (the thinning bends them towards it). */
+  readonly trimOf: Float64Array;
+  /** Per edge end (endCode) at a junction: the line it leaves along, clear of the junction. */
+  readonly lineOf: (BranchLine | undefined)[];
+}
+
+/** A branch's line near a junction: a point on it and its unit direction away from the junction. */
+interface BranchLine {
+  readonly x: number;
+  readonly y: number;
+  readonly dx: number;
+  readonly dy: number;
 }
 
 /** Each node's edge ends, and at each junction its meeting point and the straightest pairs through it. */
@@ -322,17 +352,37 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     ends[e.from]!.push({ edge: k, atStart: true });
     ends[e.to]!.push({ edge: k, atStart: false });
   });
-  const trimPx = roughWidth + 1;
   const partner = new Int32Array(graph.edges.length * 2).fill(-1);
   const centre: { x: number; y: number }[] = graph.nodes.map((node) => ({ x: node.x + frame.ox + 0.5, y: node.y + frame.oy + 0.5 }));
+  const trimOf = new Float64Array(graph.nodes.length).fill(roughWidth + 1);
+  const lineOf: (BranchLine | undefined)[] = new Array(graph.edges.length * 2).fill(undefined);
   for (let n = 0; n < graph.nodes.length; n++) {
     const list = ends[n]!;
     if (list.length < 2) continue;
-    const dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimPx, roughWidth));
-    centre[n] = meetingPoint(dirs, centre[n]!);
-    pairStraightest(list, dirs, partner);
+    let dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
+    // Branches at a sharp angle stay merged in the thinning for longer: half a width over the sine
+    // of half their angle (an arrow's head and shaft at 45°: 1.3 widths), so they are measured and
+    // cut farther out. Not on thin lines (text): their branches are a few pixels long, and cut
+    // farther out little is left to measure.
+    const wider = Math.min(2.5 * roughWidth, roughWidth / 2 / Math.sin(smallestAngle(dirs) / 2)) + 1;
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && wider > trimOf[n]!) {
+      trimOf[n] = wider;
+      dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, wider, roughWidth));
+    }
+    centre[n] = meetingPoint(dirs, centre[n]!, Math.max(3 + dirs.length, roughWidth), frame);
+    pairStraightest(list, dirs, partner, roughWidth);
+    list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
   }
-  return { ends, partner, centre };
+  return { ends, partner, centre, trimOf, lineOf };
+}
+
+/** The smallest angle (radians) between two of the directions. */
+function smallestAngle(dirs: readonly BranchLine[]): number {
+  let best = Math.PI;
+  for (let i = 0; i < dirs.length; i++) {
+    for (let j = i + 1; j < dirs.length; j++) best = Math.min(best, Math.acos(Math.max(-1, Math.min(1, dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy))));
+  }
+  return Math.max(best, 0.2);
 }
 
 /** What walking the paths shares: the graph, its measured edges and joints, the edges used so far, the paths made. */
@@ -341,8 +391,6 @@ interface PathWalk extends Joints {
   readonly edges: readonly MeasuredEdge[];
   readonly frame: Frame;
   readonly roughWidth: number;
-  /** Points this near a junction's centre are dropped (the thinning bends them towards it). */
-  readonly trimPx: number;
   readonly used: Uint8Array;
   readonly paths: CenterPath[];
 }
@@ -374,6 +422,7 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
       break;
     }
     const nextEnd: EdgeEnd = { edge: next >> 1, atStart: (next & 1) === 0 };
+    addCorner(walk, endCode({ edge: at.edge, atStart: !at.atStart }), next, toNode, xs, ys);
     if (closedLoop && nextEnd.edge === first.edge && nextEnd.atStart === first.atStart) break;
     if (used[nextEnd.edge]) break;
     at = nextEnd;
@@ -387,19 +436,45 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
   walk.paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, median(measured), walk.frame, relativeSpread(measured)));
 }
 
+/**
+ * Where a line turns through a junction (more than 15°), its bend: a quadratic curve from one
+ * branch's line to the other's, its control point where the lines cross (when that lies near the
+ * junction), sampled at its quarters. An arc through the junction (a ring with a handle) is
+ * matched by the curve; a sharp corner is rounded at about its width. Without it the path cuts
+ * straight across.
+ */
+function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number, xs: number[], ys: number[]): void {
+  const a = walk.lineOf[inCode];
+  const b = walk.lineOf[outCode];
+  if (!a || !b || -(a.dx * b.dx + a.dy * b.dy) > CORNER_COS) return;
+  const det = a.dx * b.dy - a.dy * b.dx;
+  if (Math.abs(det) < 1e-6) return;
+  const t = ((b.x - a.x) * b.dy - (b.y - a.y) * b.dx) / det;
+  const x = a.x + t * a.dx;
+  const y = a.y + t * a.dy;
+  const c = walk.centre[node]!;
+  if (Math.hypot(x - c.x, y - c.y) > walk.trimOf[node]! || coverageAt(walk.frame.grid, x, y) < 0.5) return;
+  for (const u of [0.25, 0.5, 0.75]) {
+    const v = 1 - u;
+    xs.push(v * v * a.x + 2 * u * v * x + u * u * b.x);
+    ys.push(v * v * a.y + 2 * u * v * y + u * u * b.y);
+  }
+}
+
 /** The points of edge `at` in walking order (those near a junction dropped), and its widths away from its nodes. */
 function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: number, xs: number[], ys: number[], widths: number[]): void {
-  const { graph, centre, trimPx } = walk;
+  const { graph, centre, trimOf } = walk;
   const m = walk.edges[at.edge]!;
   const n = m.x.length;
+  const near = (node: number, k: number): boolean =>
+    node >= 0 && graph.nodes[node]!.degree >= 3 && Math.hypot(m.x[k]! - centre[node]!.x, m.y[k]! - centre[node]!.y) < trimOf[node]!;
   for (let j = 0; j < n; j++) {
     const k = at.atStart ? j : n - 1 - j;
     // Points near a junction bend towards it: dropped (the path goes to its centre instead).
-    if (fromNode >= 0 && graph.nodes[fromNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[fromNode]!.x, m.y[k]! - centre[fromNode]!.y) < trimPx) continue;
-    if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3 && Math.hypot(m.x[k]! - centre[toNode]!.x, m.y[k]! - centre[toNode]!.y) < trimPx) continue;
+    if (near(fromNode, k) || near(toNode, k)) continue;
     xs.push(m.x[k]!);
     ys.push(m.y[k]!);
-    if (m.width[k]! > 0 && farFromNodes(m, k, trimPx + walk.roughWidth / 2)) widths.push(m.width[k]!);
+    if (m.width[k]! > 0 && farFromNodes(m, k, walk.roughWidth * 1.5 + 1)) widths.push(m.width[k]!);
   }
 }
 
@@ -442,7 +517,7 @@ function leavingDirection(m: MeasuredEdge, atStart: boolean, node: { x: number; 
 }
 
 /** The point nearest to every branch's line (least squares), or `fallback` when they are (nearly) parallel. */
-function meetingPoint(dirs: readonly { x: number; y: number; dx: number; dy: number }[], fallback: { x: number; y: number }): { x: number; y: number } {
+function meetingPoint(dirs: readonly BranchLine[], fallback: { x: number; y: number }, reachPx: number, frame: Frame): { x: number; y: number } {
   let a = 0;
   let b = 0;
   let c = 0;
@@ -463,17 +538,20 @@ function meetingPoint(dirs: readonly { x: number; y: number; dx: number; dy: num
   if (det < 0.05 * dirs.length * dirs.length) return fallback;
   const x = (d * c - b * e) / det;
   const y = (a * e - b * d) / det;
-  // A meeting point far from the junction's pixels is an ill-conditioned fit: keep the pixels'.
-  return Math.hypot(x - fallback.x, y - fallback.y) > 3 + dirs.length ? fallback : { x, y };
+  // A meeting point far from the junction's pixels, or off the ink, is an ill-conditioned fit:
+  // keep the pixels'. (Where lines meet at a sharp angle — an arrow's tip — the thinning's
+  // junction lies up to a width inside the ink from where their centre-lines meet.)
+  return Math.hypot(x - fallback.x, y - fallback.y) > reachPx || coverageAt(frame.grid, x, y) < 0.5 ? fallback : { x, y };
 }
 
 /** Greedily pairs the ends whose directions continue each other best (within 50° of straight: a ring's two arcs, measured by chords a width or two long, meet at 140°). */
-function pairStraightest(list: readonly EdgeEnd[], dirs: readonly { dx: number; dy: number }[], partner: Int32Array): void {
+function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number): void {
   const pairs: { i: number; j: number; straight: number }[] = [];
   for (let i = 0; i < list.length; i++) {
     for (let j = i + 1; j < list.length; j++) {
       const straight = -(dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy);
-      if (list.length === 2 || straight >= STRAIGHT_THROUGH_COS) pairs.push({ i, j, straight });
+      if (list.length > 2 && (straight < STRAIGHT_THROUGH_COS || sideBySide(dirs[i]!, dirs[j]!, straight, roughWidth))) continue;
+      pairs.push({ i, j, straight });
     }
   }
   pairs.sort((p, q) => q.straight - p.straight || p.i - q.i || p.j - q.j);
@@ -488,6 +566,16 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly { dx: number; 
     partner[a.edge * 2 + (a.atStart ? 0 : 1)] = b.edge * 2 + (b.atStart ? 0 : 1);
     partner[b.edge * 2 + (b.atStart ? 0 : 1)] = a.edge * 2 + (a.atStart ? 0 : 1);
   }
+}
+
+/**
+ * Two near-parallel branches more than half a width apart sideways are no one line: a line that
+ * ends on a corner beside another (a plug's prong on its box's rounded corner) is not the
+ * continuation of the box's side.
+ */
+function sideBySide(a: BranchLine, b: BranchLine, straight: number, roughWidth: number): boolean {
+  if (straight < PARALLEL_COS) return false;
+  return Math.abs(a.dx * (b.y - a.y) - a.dy * (b.x - a.x)) > roughWidth / 2;
 }
 
 /** The path's points with its free ends carried to the ink's end, and its cap. */

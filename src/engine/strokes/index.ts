@@ -15,6 +15,7 @@ import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
 import { regionCenterlines, type CenterPath, type LineCap, type PixelBox } from './centerline.js';
 import type { InkPicture } from './coverage.js';
+import { inkGroups } from './ink-groups.js';
 import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from './plot.js';
 
 /** Width (traced px) of the stroke along the outline of ink wider than a line: a fine pen. */
@@ -65,20 +66,23 @@ export function strokesOverShapes(result: TraceResult, lines: readonly ColoredLi
 }
 
 export function centerlineResult(result: TraceResult, input: CenterlineInput): TraceResult {
-  const { picture, labelOf, fills } = input;
-  const background = backgroundLabel(picture, labelOf);
-  const boxes = regionBoxes(picture, input.regionCount);
+  const { fills } = input;
+  const background = backgroundLabel(input.picture, input.labelOf);
+  // Shades of one ink (an anti-aliased hairline quantised into two greys) are read as one.
+  const groups = inkGroups(input.picture, input.labelOf, input.regionCount, paperColor(input.picture, input.labelOf, input.regionCount, background));
+  const { picture, labelOf } = groups;
+  const boxes = regionBoxes(picture, groups.count);
   const pending: Pending[] = [];
   const pens: PenPath[] = [];
   const shapeOfRegion = new Map<number, number>();
   result.shapes.forEach((s, i) => shapeOfRegion.set(s.region, i));
-  for (let r = 0; r < input.regionCount; r++) {
-    const label = labelOf[r]!;
-    const box = boxes[r];
+  for (let g = 0; g < groups.count; g++) {
+    const label = labelOf[g]!;
+    const box = boxes[g];
     if (label === background || !box || !fills[label] || fills[label]!.a === 0) continue;
     const color = fills[label]!;
     const key = colorNumber(color);
-    const lines = regionCenterlines(picture, r, box, input.maxWidthPx);
+    const lines = regionCenterlines(picture, g, box, input.maxWidthPx);
     if (lines.kind === 'lines') {
       for (const path of lines.paths) {
         pens.push(polylinePath(path.points, path.closed, key, path.widthPx, pending.length));
@@ -86,12 +90,16 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
       }
       continue;
     }
-    const shape = shapeOfRegion.get(r);
-    if (shape === undefined) continue;
-    const s = result.shapes[shape]!;
-    for (const loop of [s.outer, ...s.holes]) {
-      pens.push(loopPen(result.chains, loop, key, pending.length));
-      pending.push({ cap: 'round', color, loop });
+    for (const r of groups.members[g]!) {
+      const shape = shapeOfRegion.get(r);
+      if (shape === undefined) continue;
+      const s = result.shapes[shape]!;
+      const own = fills[input.labelOf[r]!];
+      if (!own || own.a === 0) continue;
+      for (const loop of [s.outer, ...s.holes]) {
+        pens.push(loopPen(result.chains, loop, colorNumber(own), pending.length));
+        pending.push({ cap: 'round', color: own, loop });
+      }
     }
   }
   evenWidths(pens);
@@ -233,6 +241,15 @@ function loopPen(chains: readonly Chain[], loop: Loop, colorKey: number, tag: nu
     }
   }
   return { colorKey, widthPx: OUTLINE_WIDTH_PX, closed: true, startX, startY, endX: startX, endY: startY, lengthPx: length, box: [x0, y0, x1, y1], tag };
+}
+
+/** The observed colour of the paper (its first region's), or undefined for transparent paper. */
+function paperColor(picture: InkPicture, labelOf: Int32Array, regionCount: number, background: number): [number, number, number] | undefined {
+  if (background < 0) return undefined;
+  for (let r = 0; r < regionCount; r++) {
+    if (labelOf[r] === background) return [picture.regionColor[r * 3]!, picture.regionColor[r * 3 + 1]!, picture.regionColor[r * 3 + 2]!];
+  }
+  return undefined;
 }
 
 /** The label that holds most of the picture's border pixels (the paper); −1 when the border is transparent. */
