@@ -6,7 +6,7 @@
 # (a port taken, `serve` exit status 3) stops the fleet at once, saying why. "serving" is printed
 # only once haproxy listens. Runs in the foreground until Ctrl-C / SIGTERM, then stops haproxy,
 # drains the replicas (SIGTERM: running traces finish) and stops Redis (which writes its data to
-# disk). docs/fleet.md "The load balancer" and "Supervision" have the details.
+# disk), all within one deadline. docs/fleet.md "The load balancer" and "Supervision" have the details.
 #
 #   scripts/fleet.sh [N]                      N replicas (default 3)
 #   FLEET_PORT=8790      the API: http://127.0.0.1:$FLEET_PORT/api/v1 (not serve's 8787)
@@ -55,32 +55,49 @@ check_port "$redis_port" "Redis" FLEET_REDIS_PORT
 for i in $(seq "$n"); do check_port "$((base + i))" "replica r$i" FLEET_BASE_PORT; done
 
 pids=()
+# Stopping has one deadline, whatever hangs: haproxy and the replicas get serve's drain
+# (TRACELAB_SHUTDOWN_GRACE_S, running traces finish) plus a margin, Redis the last REDIS_STOP_S;
+# whatever is still running then is SIGKILLed, with its children.
+shutdown_grace_s="${TRACELAB_SHUTDOWN_GRACE_S:-30}"
+[[ "$shutdown_grace_s" =~ ^[0-9]+$ ]] || shutdown_grace_s=30
+STOP_MARGIN_S=5
+REDIS_STOP_S=5
 stop() {
-  trap - INT TERM EXIT
+  # Ignored, not reset: a second Ctrl-C, or a supervisor's SIGTERM arriving after the main loop has
+  # already read its fatal file, must not kill this shell halfway and leave the rest running.
+  trap '' INT TERM
+  trap - EXIT
   echo "fleet: stopping"
+  local stop_by=$((SECONDS + shutdown_grace_s + STOP_MARGIN_S + REDIS_STOP_S))
   # haproxy first (no new requests), then the replicas drain, then Redis saves and exits.
-  [ -n "${haproxy_pid:-}" ] && kill "$haproxy_pid" 2>/dev/null || true
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait_bounded "$pid" "$STOP_GRACE_S"; done
+  local procs=(${haproxy_pid:-} "${pids[@]}")
+  [ "${#procs[@]}" -gt 0 ] && { kill -TERM "${procs[@]}" 2>/dev/null || true; }
+  gone_by $((stop_by - REDIS_STOP_S)) "${procs[@]}"
   if [ -n "${redis_supervisor:-}" ]; then
     kill -TERM "$redis_supervisor" 2>/dev/null || true
-    wait_bounded "$redis_supervisor" "$STOP_GRACE_S"
+    gone_by "$stop_by" "$redis_supervisor"
   fi
 }
-# A replica drains for up to its shutdown grace (serve's default 30 s); a process still there
-# after this is stuck (an open handle after "stopped"): it is killed, so stopping never hangs.
-STOP_GRACE_S=35
-# Waits for process $1 to end, at most $2 s, then SIGKILLs it.
-wait_bounded() {
-  local pid=$1 tenths=$(($2 * 10))
-  while kill -0 "$pid" 2>/dev/null && [ "$tenths" -gt 0 ]; do
+# Returns once every process given has exited, or at second $1 of $SECONDS, when those still
+# running are SIGKILLed with their children (a supervisor's replica or Redis, its sleep).
+# Polled with kill -0, never `wait PID`: bash (5.2) can lose the exit of a child that ends while a
+# signal interrupts a `wait` (the supervisor that sends SIGTERM to this shell and exits), and a
+# later `wait` for that child then blocks for good — the stop hung there in CI.
+gone_by() {
+  local by=$1 pid alive
+  shift
+  while :; do
+    alive=()
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
+    [ "${#alive[@]}" -eq 0 ] && return 0
+    [ "$SECONDS" -ge "$by" ] && break
     sleep 0.1
-    tenths=$((tenths - 1))
   done
-  if kill -0 "$pid" 2>/dev/null; then
+  for pid in "${alive[@]}"; do
+    echo "fleet: pid $pid still running at the stop deadline; killing it" >&2
+    pkill -KILL -P "$pid" 2>/dev/null || true
     kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
+  done
 }
 # Ctrl-C / SIGTERM is the normal way to stop the fleet: exit 0 after stopping it. A supervisor
 # that meets an error it cannot fix writes it to $fatal_file and sends SIGTERM: exit 1 then.
@@ -99,23 +116,33 @@ fail() {
   kill -TERM $$
 }
 
-# The next wait after a death: back to the first one when the process had run long enough.
-next_delay() {
-  local delay=$1 ran=$2
-  if [ "$ran" -ge "$BACKOFF_RESET_AFTER_S" ]; then echo "$BACKOFF_FIRST_S"; else echo "$delay"; fi
+# After a death: says so, waits out the back-off (back to the first wait when the process had run
+# long enough) and doubles it for the next death. Sets the calling supervisor's `delay` and
+# `sleeper`; the sleep runs in the background so that a SIGTERM during it is handled at once.
+back_off() {
+  local what=$1 ran=$2
+  [ "$ran" -ge "$BACKOFF_RESET_AFTER_S" ] && delay=$BACKOFF_FIRST_S
+  echo "fleet: $what after $ran s; starting it again in $delay s" >&2
+  sleep "$delay" &
+  sleeper=$!
+  wait "$sleeper" || true
+  sleeper=
+  delay=$((delay * 2 > BACKOFF_MAX_S ? BACKOFF_MAX_S : delay * 2))
 }
-doubled() {
-  local d=$(($1 * 2))
-  [ "$d" -gt "$BACKOFF_MAX_S" ] && d=$BACKOFF_MAX_S
-  echo "$d"
+# A supervisor's SIGTERM: passed on to its process (a replica drains), then the supervisor exits
+# once that process has (polled: see gone_by; the stop's deadline bounds it).
+stop_child() {
+  kill -TERM "$child" $sleeper 2>/dev/null || true
+  while kill -0 "$child" 2>/dev/null; do sleep 0.1; done
+  exit 0
 }
 
 # Redis under a supervisor: started again when it dies (SIGKILL, OOM killer, crash), keeping its
 # data (append-only file); the replicas reconnect by themselves. One that cannot start at all
 # (it never answers PING) stops the fleet.
 supervise_redis() {
-  local child code delay=$BACKOFF_FIRST_S started ran sleeper=
-  trap 'kill -TERM "$child" $sleeper 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM
+  local child= code delay=$BACKOFF_FIRST_S started sleeper=
+  trap stop_child TERM
   while :; do
     redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$dir" --appendonly yes --save '' \
       --daemonize no --logfile "$dir/redis.log" &
@@ -135,15 +162,7 @@ supervise_redis() {
     fi
     code=0
     wait "$child" || code=$?
-    ran=$((SECONDS - started))
-    delay=$(next_delay "$delay" "$ran")
-    echo "fleet: Redis exited with status $code after $ran s; starting it again in $delay s" >&2
-    # In the background: a SIGTERM during the wait is handled at once, not after it.
-    sleep "$delay" &
-    sleeper=$!
-    wait "$sleeper" || true
-    sleeper=
-    delay=$(doubled "$delay")
+    back_off "Redis exited with status $code" $((SECONDS - started))
   done
 }
 supervise_redis &
@@ -158,8 +177,8 @@ sed '/^    server r[0-9]/d' deploy/haproxy.cfg > "$cfg"
 # would only fail again: the supervisor stops the fleet, saying why. SIGTERM to the supervisor is
 # passed on to its replica, which drains and exits; then so does the supervisor.
 supervise() {
-  local i=$1 p=$2 child code delay=$BACKOFF_FIRST_S started ran sleeper=
-  trap 'kill -TERM "$child" $sleeper 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM
+  local i=$1 p=$2 child= code delay=$BACKOFF_FIRST_S started ran sleeper=
+  trap stop_child TERM
   while :; do
     TRACELAB_TRUST_REQUEST_ID=1 node "$bin" serve --port "$p" --store "redis://127.0.0.1:$redis_port/0" 2> >(sed -u "s/^/[r$i] /" >&2) &
     child=$!
@@ -173,14 +192,7 @@ supervise() {
       fail "replica r$i cannot start on 127.0.0.1:$p (see its [r$i] error line)"
       exit 0
     fi
-    delay=$(next_delay "$delay" "$ran")
-    echo "fleet: replica r$i exited with status $code after $ran s; starting it again in $delay s" >&2
-    # In the background: a SIGTERM during the wait is handled at once, not after it.
-    sleep "$delay" &
-    sleeper=$!
-    wait "$sleeper" || true
-    sleeper=
-    delay=$(doubled "$delay")
+    back_off "replica r$i exited with status $code" "$ran"
   done
 }
 for i in $(seq "$n"); do

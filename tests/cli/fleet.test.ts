@@ -28,6 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { hostname, tmpdir } from 'node:os';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClientError, createClient, type ApiClient, type FetchLike } from '../../src/api/client.js';
 import { runBatch } from '../../src/api/client-batch.js';
@@ -223,7 +224,7 @@ describe('the disk store stays the default', () => {
 });
 
 /** scripts/fleet.sh with N replicas on free ports, in its own process group (so clean-up reaches everything it started). */
-async function startFleetScript(replicas: number, ports: { port?: number; redisPort?: number; base?: number } = {}, waitForServing = true) {
+async function startFleetScript(replicas: number, ports: { port?: number; redisPort?: number; base?: number } = {}, waitForServing = true, extraEnv: Record<string, string> = {}) {
   const dir = newWork();
   const port = ports.port ?? (await freePort());
   const redisPort = ports.redisPort ?? (await freePort());
@@ -231,7 +232,7 @@ async function startFleetScript(replicas: number, ports: { port?: number; redisP
   const child = spawn('bash', [join(root, 'scripts', 'fleet.sh'), String(replicas)], {
     cwd: root,
     detached: true,
-    env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin }),
+    env: serveEnv({ FLEET_PORT: String(port), FLEET_BASE_PORT: String(base), FLEET_REDIS_PORT: String(redisPort), FLEET_DIR: dir, TRACELAB_BIN: build.bin, ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   scriptGroups.add(child.pid!);
@@ -374,6 +375,20 @@ describe('issue 41: scripts/fleet.sh supervises all of itself; a paid call cut b
       for (const p of [fleet.port, fleet.base + 2, fleet.redisPort]) await expect(fetch(`http://127.0.0.1:${p}/healthz`)).rejects.toThrow();
     } finally {
       await holder?.release();
+      fleet.killGroup();
+    }
+  }, 90_000);
+
+  it('stopping has one deadline: a replica that says "stopped" but never exits is SIGKILLed at it, and SIGINT still exits 0 with nothing left listening', async () => {
+    // The CLI with a timer that never ends: the replica drains, prints "stopped", and stays.
+    const stuck = join(build.dir, 'bin', 'stays-after-stop.mjs');
+    writeFileSync(stuck, `setInterval(() => undefined, 1 << 30);\nawait import(${JSON.stringify(pathToFileURL(build.bin).href)});\n`);
+    const fleet = await startFleetScript(1, {}, true, { TRACELAB_BIN: stuck, TRACELAB_SHUTDOWN_GRACE_S: '0' });
+    try {
+      expect(fleet.output()).toMatch(/fleet: 1 replicas \+ Redis/);
+      await fleet.stopAndCheckGone();
+      expect(fleet.output()).toMatch(/\[r1\] tracelab: stopped[^]*fleet: pid \d+ still running at the stop deadline; killing it/);
+    } finally {
       fleet.killGroup();
     }
   }, 90_000);
