@@ -141,15 +141,39 @@ export function pathPolylines(d) {
       cur.push(...pts);
       [x, y] = e;
       continue;
-    } else { // A: the chord
-      for (let s = 0; s < 5; s++) num();
-      pts = [[ox + num(), oy + num()]];
-    }
+    } else pts = arcPoints(x, y, num(), num(), num(), num(), num(), ox + num(), oy + num());
     lastCtrl = null;
     cur.push(...pts);
     [x, y] = pts[pts.length - 1];
   }
   return polys;
+}
+
+/** An elliptical arc (SVG endpoint form) sampled at 16 points after its start (SVG 1.1 F.6.5). */
+function arcPoints(x1, y1, rx, ry, angleDeg, large, sweep, x2, y2) {
+  rx = Math.abs(rx);
+  ry = Math.abs(ry);
+  if (rx === 0 || ry === 0) return [[x2, y2]];
+  const phi = (angleDeg * Math.PI) / 180, cos = Math.cos(phi), sin = Math.sin(phi);
+  const dx = (x1 - x2) / 2, dy = (y1 - y2) / 2;
+  const xp = cos * dx + sin * dy, yp = -sin * dx + cos * dy;
+  const lambda = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry);
+  if (lambda > 1) { rx *= Math.sqrt(lambda); ry *= Math.sqrt(lambda); }
+  const num2 = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
+  const coef = (large !== sweep ? 1 : -1) * Math.sqrt(Math.max(0, num2 / (rx * rx * yp * yp + ry * ry * xp * xp)));
+  const cxp = (coef * rx * yp) / ry, cyp = (-coef * ry * xp) / rx;
+  const cx = cos * cxp - sin * cyp + (x1 + x2) / 2, cy = sin * cxp + cos * cyp + (y1 + y2) / 2;
+  const angle = (ux, uy) => Math.atan2(uy, ux);
+  const t1 = angle((xp - cxp) / rx, (yp - cyp) / ry);
+  let dt = angle((-xp - cxp) / rx, (-yp - cyp) / ry) - t1;
+  if (sweep && dt < 0) dt += 2 * Math.PI;
+  if (!sweep && dt > 0) dt -= 2 * Math.PI;
+  const pts = [];
+  for (let s = 1; s <= 16; s++) {
+    const t = t1 + (dt * s) / 16;
+    pts.push([cx + rx * Math.cos(t) * cos - ry * Math.sin(t) * sin, cy + rx * Math.cos(t) * sin + ry * Math.sin(t) * cos]);
+  }
+  return pts;
 }
 
 /** Area of a filled path (even-odd; the largest ring minus the others, else their sum). */
