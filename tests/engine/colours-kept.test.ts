@@ -56,6 +56,21 @@ describe('flat colours a few ΔE00 apart', () => {
   });
 });
 
+describe('a grey tone in grey art', () => {
+  it('thin bars of an exact grey inside the ink (1.4 % of the picture) keep their colour', () => {
+    // #525252 lies on the line from the ink #3f3f3f to the paper, a little way along: the shape of
+    // a blurred ink's rim; but it is one exact colour over 360 px, a third of it inside its own.
+    const image = drawShape(160, 160, WHITE, [
+      { color: [0x3f, 0x3f, 0x3f], inside: disc(80, 80, 60) },
+      { color: [0x52, 0x52, 0x52], inside: rect(50, 60, 110, 63) },
+      { color: [0x52, 0x52, 0x52], inside: rect(50, 97, 110, 100) },
+    ]);
+    const areas = areasByFill(traceImage(image, DEFAULT_ENGINE_PARAMS));
+    expect([...areas.keys()].sort()).toEqual(['3f3f3f', '525252', 'ffffff']);
+    expect(areas.get('525252')).toBe(360);
+  });
+});
+
 describe('anti-aliased edges belong to the edge', () => {
   it('a slanted edge between two colours is two shapes, no crumb', () => {
     const image = drawShape(120, 90, [200, 40, 40], [{ color: [30, 90, 200], inside: (x, y) => y > 20 + x * 0.37 }]);
