@@ -45,7 +45,7 @@ import { layerShapes } from './layers/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './primitives/shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
-import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, TraceResult } from './types.js';
+import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, SmallShapeKinds, TraceResult } from './types.js';
 
 export type * from './types.js';
 export { TracelabError } from './errors.js';
@@ -418,8 +418,8 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   // 9 layers (tracelab.layers, stacked).
   const layered = params.layers === true && params.shapeStacking === 'stacked' ? withLayers(shapes, traced.fitted.chains, areas, size) : undefined;
   const result = layered
-    ? withStageMs(traceResult(image, size, params, facts, areas, layered.chains, layered.shapes, clock), { layers: layered.ms })
-    : traceResult(image, size, params, facts, areas, traced.fitted.chains, shapes, clock);
+    ? withStageMs(traceResult(image, size, params, decided, areas, layered.chains, layered.shapes, clock), { layers: layered.ms })
+    : traceResult(image, size, params, decided, areas, traced.fitted.chains, shapes, clock);
   if (areas.lines) return withLineStrokes(result, areas.lines, image.width, outlined !== undefined);
   return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
 }
@@ -633,7 +633,8 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const { width, height, data } = prepared.traced;
   const { facts, tracing } = decided;
   const { fills, labelColor } = labelled.merged;
-  let regions = despeckledRegions(labelled, facts, width, height, minArea);
+  // Anti-aliased line art is traced as flat art: its edge crumbs go as flat art's do.
+  let regions = despeckledRegions(labelled, facts, width, height, minArea, edgeCrumbArea(tracing));
   if (!regions) return undefined;
   clock.lap('regions');
   // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
@@ -666,12 +667,12 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
  * Stage 4: the labels' regions, despeckled (a helper of its own, so that the regions before
  * despeckling are not held through the shading), or undefined above MAX_TRACED_REGIONS.
  */
-function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: number, height: number, minArea: number): Regions | undefined {
+function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: number, height: number, minArea: number, crumbArea: number): Regions | undefined {
   const { labels, links } = labelled;
   const found = findRegions(labels, width, height, links);
   if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
   // The regions before despeckling are this stage's own: despeckle may write over them.
-  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true, edgeCrumbArea(facts));
+  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true, crumbArea);
 }
 
 /** Where the boundary stage is kept in the memo (with the regions it was built from). */
@@ -763,13 +764,11 @@ function buildOutline(areas: Areas, graph: ChainGraph, width: number, height: nu
 }
 
 /** The result and its stats. */
-function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, facts: ProfileFacts, areas: Areas, chains: Chain[], shapes: Shape[], clock: StageClock): TraceResult {
+function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, decided: Decided, areas: Areas, chains: Chain[], shapes: Shape[], clock: StageClock): TraceResult {
+  const { facts } = decided;
   let gradientShapes = 0;
-  let smallShapes = 0;
-  for (const shape of shapes) {
-    if (shape.gradient) gradientShapes++;
-    if (shape.areaPx < SMALL_SHAPE_AREA_PX) smallShapes++;
-  }
+  for (const shape of shapes) if (shape.gradient) gradientShapes++;
+  const small = smallShapeKinds(shapes, areas, edgeCrumbArea(decided.tracing) > 0);
   return {
     width: size.width,
     height: size.height,
@@ -782,7 +781,7 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, f
       colors: countFlatColors(shapes, areas.paletteFills, areas.shaded !== undefined),
       ...(gradientShapes > 0 ? { gradients: gradientShapes } : {}),
       ...(areas.smoothAreas > 0 ? { smoothAreas: areas.smoothAreas } : {}),
-      ...(smallShapes > 0 ? { smallShapes } : {}),
+      ...(small ? { smallShapes: small.count, smallShapeKinds: small.kinds } : {}),
       regions: areas.regions.count,
       chains: chains.length,
       profile: facts.profile,
@@ -791,6 +790,29 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, f
       ...(clock.reusedStages.length > 0 ? { reusedStages: clock.reusedStages } : {}),
     },
   };
+}
+
+/**
+ * The shapes under SMALL_SHAPE_AREA_PX and why each is left (undefined when none): a piece of a
+ * smoothly shaded area's band (`shades`), a dot of a flat colour standing on its own where the
+ * edge crumbs were merged (`dots`: a crumb lies between two regions, a dot inside one), or a
+ * speck the profile keeps (`specks`: pixel-art cells, line art's and noisy art's specks above
+ * their despeckle area).
+ */
+function smallShapeKinds(shapes: readonly Shape[], areas: Areas, crumbsMerged: boolean): { count: number; kinds: SmallShapeKinds } | undefined {
+  let shades = 0;
+  let dots = 0;
+  let specks = 0;
+  for (const shape of shapes) {
+    if (shape.areaPx >= SMALL_SHAPE_AREA_PX) continue;
+    const label = shape.region < areas.regions.count ? areas.regions.labelOf[shape.region]! : -1;
+    if (label >= areas.paletteFills) shades++;
+    else if (crumbsMerged) dots++;
+    else specks++;
+  }
+  const count = shades + dots + specks;
+  if (count === 0) return undefined;
+  return { count, kinds: { ...(dots > 0 ? { dots } : {}), ...(shades > 0 ? { shades } : {}), ...(specks > 0 ? { specks } : {}) } };
 }
 
 type FittedChains = ReturnType<typeof toChains>;

@@ -236,6 +236,18 @@ export type Gradient =
       readonly stops: readonly GradientStop[];
     };
 
+/**
+ * The shapes under 4 px by why they are left: `dots` — a flat colour's dot standing on its own
+ * (edge crumbs, between two regions, were merged: a dot is a feature); `shades` — a piece of a
+ * smoothly shaded area's band; `specks` — kept by the profile's own rule (pixel-art cells, line
+ * art's and noisy art's specks above their despeckle area). Kinds with none are absent.
+ */
+export interface SmallShapeKinds {
+  readonly dots?: number;
+  readonly shades?: number;
+  readonly specks?: number;
+}
+
 /** The reference §3.9 model: one positive loop plus holes, all filled with one colour. */
 export interface Shape {
   readonly region: number;
@@ -304,6 +316,8 @@ export interface TraceStats {
    * despeckle area, line art under 2 px; `processing.shapes.min_area_px` removes the rest.
    */
   readonly smallShapes?: number;
+  /** Why the smallShapes are left, by kind (index.ts smallShapeKinds); absent with smallShapes. */
+  readonly smallShapeKinds?: SmallShapeKinds;
   readonly regions: number;
   readonly chains: number;
   readonly profile: ImageProfile;

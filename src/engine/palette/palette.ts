@@ -822,7 +822,7 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
         if (blendResidualSqFromB(c.r[s]!, c.g[s]!, c.b[s]!, c.r[b]!, c.g[b]!, c.b[b]!, c.r[a]!, c.g[a]!, c.b[a]!, t) >= INK_SHADE_MAX_RESIDUAL_SQ) continue;
         // An edge shade is a rim: few of its pixels are surrounded by their own colour.
         interior ??= interiorShares(c, data, width, height);
-        if (interior[s]! < SHADE_MAX_INTERIOR) {
+        if (interior[s]! < SHADE_MAX_INTERIOR && !isExactArea(c, s, interior[s]!, data, width * height)) {
           into[s] = a;
           break;
         }
@@ -841,6 +841,26 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
   return out;
 }
 const SHADE_MAX_DELTA_E = 9;
+/**
+ * A shade with at least this share of its pixels inside its own colour is a body, not a 1-px rim,
+ * when it is also one exact colour over FLAT_COLOR_KEEP_SHARE of the picture: a grey icon's third
+ * tone, a thin wedge 10 px wide (issue 39: 0.8 % of the picture, 26 % inside, merged into the ink).
+ */
+const EXACT_SHADE_MIN_INTERIOR = 0.15;
+
+/**
+ * True when cluster s is an area of one exact colour: its interior share at least
+ * EXACT_SHADE_MIN_INTERIOR and FLAT_COLOR_KEEP_SHARE of the picture's pixels within 1.5 units
+ * of its colour on every channel.
+ */
+function isExactArea(c: Clusters, s: number, interior: number, data: Uint8Array | Uint8ClampedArray, pixelCount: number): boolean {
+  if (interior < EXACT_SHADE_MIN_INTERIOR) return false;
+  let n = 0;
+  for (let o = 0; o < pixelCount * 4; o += 4) {
+    if (data[o + 3]! >= OPAQUE_ALPHA_MIN && Math.abs(data[o]! - c.r[s]!) <= 1.5 && Math.abs(data[o + 1]! - c.g[s]!) <= 1.5 && Math.abs(data[o + 2]! - c.b[s]!) <= 1.5) n++;
+  }
+  return n >= pixelCount * FLAT_COLOR_KEEP_SHARE;
+}
 const SHADE_MAX_INTERIOR = 0.35;
 const INTERIOR_CACHE_BITS = 12;
 const INTERIOR_CACHE_SIZE = 1 << INTERIOR_CACHE_BITS;
