@@ -240,7 +240,7 @@ function mergePieces(context: RampContext, pairs: RegionPairs, pieces: Candidate
 }
 
 /**
- * The union of two pieces as one, when one ramp explains it (PIECE_MERGE_RATIO), else undefined.
+ * The union of two pieces as one, when one ramp explains each part (PIECE_MERGE_RATIO), else undefined.
  * The union's geometry is the larger piece's or the other's (no search: a merge is tried per
  * seam, and a field's pieces share its level lines).
  */
@@ -255,9 +255,12 @@ function mergedPiece(context: RampContext, a: Candidate, b: Candidate): Candidat
   const search = thinned(context, joinSamples([a.search, b.search]), SEARCH_SAMPLES);
   const na = a.samples.count;
   const nb = b.samples.count;
-  const own = (a.ramp.meanError * na + b.ramp.meanError * nb) / (na + nb);
   const flatError = (a.flatError * na + b.flatError * nb) / (na + nb);
-  if (hasStep(ramp) || !designed(ramp) || ramp.meanError >= flatError || ramp.meanError > own * PIECE_MERGE_RATIO + PIECE_MERGE_FLOOR) return undefined;
+  if (hasStep(ramp) || !designed(ramp) || ramp.meanError >= flatError) return undefined;
+  // Each part is explained nearly as well as by its own ramp (a small piece is not sacrificed to a large one).
+  for (const part of [a, b]) {
+    if (rampError(context, part.samples, ramp.geometry, ramp.stops) > part.ramp.meanError * PIECE_MERGE_RATIO + PIECE_MERGE_FLOOR) return undefined;
+  }
   const w = (x: number, y: number): number => (x * na + y * nb) / (na + nb);
   return {
     members: [...a.members, ...b.members].sort((p, q) => p - q),
