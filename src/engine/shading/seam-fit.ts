@@ -3,10 +3,11 @@
  * parts, shading.ts) refitted so that its ramp also matches the picture along its seams with the
  * field's other pieces — both sides of a seam then meet the same colour, without a step.
  * In: the pieces (each a fitted ramp, its samples and the pixels a sample stands for), each
- * region's piece and soft group, the pixels. Out: new stop colours per piece (the geometry and
- * the stops' t unchanged).
+ * region's piece and soft group, the pixels. Out: new stops per piece (the geometry unchanged,
+ * the inner stops' t too).
  *
- * Method: the piece's least-squares stop fit (ramp-fit.ts, hat functions of t) with more rows:
+ * Method: the end stops moved out to the piece's seams (past its last stop a ramp is padded, flat),
+ * then the piece's least-squares stop fit (ramp-fit.ts, hat functions of t) with more rows:
  * each sample pulls the ramp towards its colour; each crack between the piece and another piece
  * of its soft group pulls the ramp at the crack towards the mean colour of the two pixels either
  * side (SEAM_WEIGHT pixels' worth). A piece's own samples are interior pixels only, so without
@@ -49,14 +50,14 @@ class PieceSystem {
   readonly probe: Float64Array;
   readonly colour = new Float64Array(3);
 
-  constructor(ramp: FittedRamp) {
-    const k = stopCount(ramp.stops);
+  constructor(stops: Float64Array) {
+    const k = stopCount(stops);
     this.diag = new Float64Array(k);
     this.off = new Float64Array(k);
     this.rhs = new Float64Array(k * 3);
-    this.probe = new Float64Array(ramp.stops.length);
+    this.probe = new Float64Array(stops.length);
     for (let i = 0; i < k; i++) {
-      this.probe[i * STOP_STRIDE] = ramp.stops[i * STOP_STRIDE]!;
+      this.probe[i * STOP_STRIDE] = stops[i * STOP_STRIDE]!;
       this.probe[i * STOP_STRIDE + 1] = i;
     }
   }
@@ -101,9 +102,17 @@ function addSamples(systems: readonly PieceSystem[], pieces: readonly SeamPiece[
   }
 }
 
+/** The seams' rows: per crack side, its piece, its t on that piece's ramp and the two pixels' mean colour. */
+interface SeamRows {
+  readonly piece: number[];
+  readonly t: number[];
+  readonly rgb: number[];
+}
+
 /** Every crack between pixels of two pieces of one soft group (right and lower neighbours): a row for each side. */
-function addSeams(systems: readonly PieceSystem[], pieces: readonly SeamPiece[], input: SeamInput): void {
+function seamRows(pieces: readonly SeamPiece[], input: SeamInput): SeamRows {
   const { data, width, height, regionOf, pieceOf, groupOf } = input;
+  const rows: SeamRows = { piece: [], t: [], rgb: [] };
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const p = y * width + x;
@@ -117,26 +126,46 @@ function addSeams(systems: readonly PieceSystem[], pieces: readonly SeamPiece[],
         // The crack's midpoint, and the mean colour of its two pixels.
         const cx = side === 0 ? x + 1 : x + 0.5;
         const cy = side === 0 ? y + 0.5 : y + 1;
-        const mr = (data[p * 4]! + data[q * 4]!) / 2;
-        const mg = (data[p * 4 + 1]! + data[q * 4 + 1]!) / 2;
-        const mb = (data[p * 4 + 2]! + data[q * 4 + 2]!) / 2;
-        for (const i of [pieceOf[r]!, pieceOf[o]!]) systems[i]!.add(geometryT(pieces[i]!.ramp.geometry, cx, cy), SEAM_WEIGHT, mr, mg, mb);
+        for (const i of [pieceOf[r]!, pieceOf[o]!]) {
+          rows.piece.push(i);
+          rows.t.push(geometryT(pieces[i]!.ramp.geometry, cx, cy));
+          for (let c = 0; c < 3; c++) rows.rgb.push((data[p * 4 + c]! + data[q * 4 + c]!) / 2);
+        }
       }
     }
   }
+  return rows;
 }
 
 /**
- * New stops for each piece (same t, colours of the refit, kept within 0–255), in the pieces'
- * order; a piece with no seam to another keeps its own fit (nearly: the samples are all its
- * pixels here, not the fit's 1-px bins).
+ * Each piece's stops with the first and last moved out to its seams' t where these lie beyond
+ * them: a ramp's end stops sit at its outermost interior pixels, and past them it is padded —
+ * flat up to the seam, where the next piece goes on. Colours unchanged.
+ */
+function reachingSeams(pieces: readonly SeamPiece[], rows: SeamRows): Float64Array[] {
+  const out = pieces.map((p) => Float64Array.from(p.ramp.stops));
+  for (let k = 0; k < rows.piece.length; k++) {
+    const stops = out[rows.piece[k]!]!;
+    const last = stops.length - STOP_STRIDE;
+    const t = rows.t[k]!;
+    if (t < stops[0]!) stops[0] = t;
+    if (t > stops[last]!) stops[last] = t;
+  }
+  return out;
+}
+
+/**
+ * New stops for each piece, in the pieces' order: the end stops moved out to the piece's seams,
+ * colours of the refit (kept within 0–255). A piece with no seam to another keeps its own fit
+ * (nearly: the samples are all its pixels here, not the fit's 1-px bins).
  */
 export function fitSeams(pieces: readonly SeamPiece[], input: SeamInput): Float64Array[] {
-  const systems = pieces.map((p) => new PieceSystem(p.ramp));
+  const rows = seamRows(pieces, input);
+  const out = reachingSeams(pieces, rows);
+  const systems = out.map((stops) => new PieceSystem(stops));
   addSamples(systems, pieces);
-  addSeams(systems, pieces, input);
-  return pieces.map((p, i) => {
-    const stops = Float64Array.from(p.ramp.stops);
+  for (let k = 0; k < rows.piece.length; k++) systems[rows.piece[k]!]!.add(rows.t[k]!, SEAM_WEIGHT, rows.rgb[k * 3]!, rows.rgb[k * 3 + 1]!, rows.rgb[k * 3 + 2]!);
+  return out.map((stops, i) => {
     const system = systems[i]!;
     solveStopColours(system.diag, system.off, system.rhs, stops);
     for (let k = 0; k < stopCount(stops); k++) for (let c = 1; c <= 3; c++) stops[k * STOP_STRIDE + c] = Math.max(0, Math.min(255, stops[k * STOP_STRIDE + c]!));

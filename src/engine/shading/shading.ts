@@ -689,9 +689,9 @@ function shareGradients(context: RampContext, candidates: Candidate[]): void {
 }
 
 /**
- * With the extension, in a photo: the gradient pieces of each smooth field refitted together
- * (seam-fit.ts) so that neighbouring pieces meet without a step; pieces that share a ramp stay
- * one piece.
+ * With the extension, in a photo: the gradient pieces of each smooth field refitted with their
+ * seams (seam-fit.ts: ramps reaching out to the seams, matching the picture there) so that
+ * neighbouring pieces meet without a step; pieces that share a ramp are one piece.
  */
 function joinSeams(candidates: Candidate[], input: ShadingInput, groupOf: Int32Array): void {
   const { regions } = input;
@@ -715,7 +715,7 @@ function joinSeams(candidates: Candidate[], input: ShadingInput, groupOf: Int32A
   }
   if (pieces.length < 2) return;
   const stops = fitSeams(pieces, { data: input.data, width: input.width, height: input.height, regionOf: regions.regionOf, pieceOf, groupOf });
-  const joined = pieces.map((p, i) => ({ ...p.ramp, stops: stops[i]! }));
+  const joined = pieces.map((p, i) => ({ ...p.ramp, tMin: Math.min(p.ramp.tMin, stopT(stops[i]!, 0)), tMax: Math.max(p.ramp.tMax, lastStopT(stops[i]!)), stops: stops[i]! }));
   for (const c of candidates) c.ramp = joined[index.get(c.ramp)!]!;
 }
 
