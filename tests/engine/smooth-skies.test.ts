@@ -115,7 +115,7 @@ describe('tracelab.gradients: a grainy JPEG sky has no bands', () => {
     expect(on.stats.gradients).toBeLessThanOrEqual(5);
     const stepsOn = bandPx(on, 320);
     const stepsOff = bandPx(off, 320);
-    // … that meet their neighbours at the picture's colour: 0.30× the flat bands' steps (0.55× with
+    // … that meet their neighbours at the picture's colour: 0.31× the flat bands' steps (0.55× with
     // one-shade pieces fitted alone).
     expect(stepsOn).toBeLessThan(0.4 * stepsOff);
   });

@@ -20,7 +20,7 @@ import { rgbToLab } from '../color.js';
 import { hypot2, hypot3 } from '../length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
-import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, sameGeometry, stopChannel, stopCount, stopT, thinned, type RampSamples } from './ramp-samples.js';
+import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, thinned, type RampSamples } from './ramp-samples.js';
 import type { Regions } from '../regions/regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type GroupPixels, type RegionPairs } from './smooth-areas.js';
 import { fitSeams } from './seam-fit.js';
@@ -206,6 +206,9 @@ const PIECE_MERGE_RATIO = 1.3;
 /** … plus this (sRGB units). */
 const PIECE_MERGE_FLOOR = 0.5;
 
+/** Pieces that touch along fewer cracks than this are not tried (a corner, not a seam). */
+const MERGE_MIN_CRACKS = 8;
+
 /**
  * Neighbouring shade pieces of one field joined while one gradient (a ramp with more stops)
  * explains their union nearly as well as each its own: fewer, larger pieces, so fewer seams where
@@ -217,7 +220,7 @@ function mergePieces(context: RampContext, pairs: RegionPairs, pieces: Candidate
   const pieceOf = new Map<number, number>();
   for (let i = 0; i < pieces.length; i++) pieceOf.set(pieces[i]!.members[0]!, i);
   const seams: number[] = [];
-  for (let e = 0; e < pairs.count; e++) if (pieceOf.has(pairs.a[e]!) && pieceOf.has(pairs.b[e]!)) seams.push(e);
+  for (let e = 0; e < pairs.count; e++) if (pairs.cracks[e]! >= MERGE_MIN_CRACKS && pieceOf.has(pairs.a[e]!) && pieceOf.has(pairs.b[e]!)) seams.push(e);
   seams.sort((p, q) => pairs.cracks[q]! - pairs.cracks[p]! || p - q);
   const parent = pieces.map((_, i) => i);
   const root = (i: number): number => {
@@ -225,12 +228,19 @@ function mergePieces(context: RampContext, pairs: RegionPairs, pieces: Candidate
     return i;
   };
   const merged: (Candidate | undefined)[] = [...pieces];
+  // Pairs of pieces already tried and turned down (as they are: a piece that grows is tried again).
+  const failed = new Set<string>();
   for (const e of seams) {
     const a = root(pieceOf.get(pairs.a[e]!)!);
     const b = root(pieceOf.get(pairs.b[e]!)!);
     if (a === b) continue;
+    const key = `${Math.min(a, b)} ${Math.max(a, b)} ${merged[a]!.members.length} ${merged[b]!.members.length}`;
+    if (failed.has(key)) continue;
     const joint = mergedPiece(context, merged[a]!, merged[b]!);
-    if (!joint) continue;
+    if (!joint) {
+      failed.add(key);
+      continue;
+    }
     const [keep, drop] = a < b ? [a, b] : [b, a];
     parent[drop] = keep;
     merged[keep] = joint;
@@ -241,26 +251,24 @@ function mergePieces(context: RampContext, pairs: RegionPairs, pieces: Candidate
 
 /**
  * The union of two pieces as one, when one ramp explains each part (PIECE_MERGE_RATIO), else undefined.
- * The union's geometry is the larger piece's or the other's (no search: a merge is tried per
- * seam, and a field's pieces share its level lines).
+ * The union's geometry is the larger piece's (no search: a merge is tried per seam, and a
+ * field's pieces share its level lines).
  */
 function mergedPiece(context: RampContext, a: Candidate, b: Candidate): Candidate | undefined {
-  const samples = thinned(context, joinSamples([a.samples, b.samples]), MAX_SAMPLES);
-  const [first, second] = a.samples.count >= b.samples.count ? [a, b] : [b, a];
-  let ramp = rampFor(context, samples, first.ramp.geometry);
-  if (!sameGeometry(first.ramp.geometry, second.ramp.geometry)) {
-    const other = rampFor(context, samples, second.ramp.geometry);
-    if (other.meanError < ramp.meanError) ramp = other;
-  }
+  // Tried on the pieces' search subsets (a merge is tried per seam), fitted on all samples once it holds.
   const search = thinned(context, joinSamples([a.search, b.search]), SEARCH_SAMPLES);
+  const trial = rampFor(context, search, (a.samples.count >= b.samples.count ? a : b).ramp.geometry);
+  if (hasStep(trial) || !designed(trial)) return undefined;
+  // Each part is explained nearly as well as by its own ramp (a small piece is not sacrificed to a large one).
+  for (const part of [a, b]) {
+    if (rampError(context, part.search, trial.geometry, trial.stops) > part.ramp.meanError * PIECE_MERGE_RATIO + PIECE_MERGE_FLOOR) return undefined;
+  }
+  const samples = thinned(context, joinSamples([a.samples, b.samples]), MAX_SAMPLES);
+  const ramp = rampFor(context, samples, trial.geometry);
   const na = a.samples.count;
   const nb = b.samples.count;
   const flatError = (a.flatError * na + b.flatError * nb) / (na + nb);
   if (hasStep(ramp) || !designed(ramp) || ramp.meanError >= flatError) return undefined;
-  // Each part is explained nearly as well as by its own ramp (a small piece is not sacrificed to a large one).
-  for (const part of [a, b]) {
-    if (rampError(context, part.samples, ramp.geometry, ramp.stops) > part.ramp.meanError * PIECE_MERGE_RATIO + PIECE_MERGE_FLOOR) return undefined;
-  }
   const w = (x: number, y: number): number => (x * na + y * nb) / (na + nb);
   return {
     members: [...a.members, ...b.members].sort((p, q) => p - q),
