@@ -12,7 +12,9 @@
  * (ACCEPT_RATIO), its colours span at least MIN_SPAN_DE, the shades did not already match their
  * pixels (FLAT_FLOOR) and its ramp has no jump (an edge): flat art has no such areas and comes
  * out exactly as without this stage. With `tracelab.gradients`, a photo's smooth field that is
- * not one gradient (a storm sky) has its large shades fitted one by one (shadePieces). Pieces of one gradient share it; specks beside an area join
+ * not one gradient (a storm sky) has its large shades fitted one by one (shadePieces), neighbours
+ * merged while one ramp explains them, and every piece refitted to meet the picture at its seams
+ * (seam-fit.ts). Pieces of one gradient share it; specks beside an area join
  * it or, as edge blends, the side that covers most of them.
  */
 import { blendResidualSq, blendShare } from '../blend.js';
