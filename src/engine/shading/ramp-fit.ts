@@ -334,6 +334,17 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
   for (let i = 0; i < k; i++) diag[i]! += 1e-9;
   const stops = new Float64Array(k * STOP_STRIDE);
   for (let i = 0; i < k; i++) stops[i * STOP_STRIDE] = positions[i]!;
+  solveStopColours(diag, off, rhs, stops);
+  return stops;
+}
+
+/**
+ * The stop colours (written into `stops`, whose t are set) that solve the normal equations of a
+ * ramp's least-squares fit: diagonal `diag`, `off[i]` coupling stops i and i + 1, one right-hand
+ * side per channel in `rhs` (r, g, b per stop) — a tridiagonal system (Thomas algorithm).
+ */
+export function solveStopColours(diag: Float64Array, off: Float64Array, rhs: Float64Array, stops: Float64Array): void {
+  const k = diag.length;
   const cp = new Float64Array(k);
   const dp = new Float64Array(k);
   for (let c = 0; c < 3; c++) {
@@ -353,7 +364,6 @@ function leastSquaresStops(bins: Bins, means: Float64Array, filled: Int32Array, 
       stops[i * STOP_STRIDE + 1 + c] = next;
     }
   }
-  return stops;
 }
 
 /**

@@ -12,7 +12,9 @@
  * (ACCEPT_RATIO), its colours span at least MIN_SPAN_DE, the shades did not already match their
  * pixels (FLAT_FLOOR) and its ramp has no jump (an edge): flat art has no such areas and comes
  * out exactly as without this stage. With `tracelab.gradients`, a photo's smooth field that is
- * not one gradient (a storm sky) has its large shades fitted one by one (shadePieces). Pieces of one gradient share it; specks beside an area join
+ * not one gradient (a storm sky) has its large shades fitted one by one (shadePieces), neighbours
+ * merged while one ramp explains them, and every piece refitted to meet the picture at its seams
+ * (seam-fit.ts). Pieces of one gradient share it; specks beside an area join
  * it or, as edge blends, the side that covers most of them.
  */
 import { blendResidualSq, blendShare } from '../blend.js';
@@ -20,9 +22,10 @@ import { rgbToLab } from '../color.js';
 import { hypot2, hypot3 } from '../length.js';
 import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
-import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, type RampSamples } from './ramp-samples.js';
+import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, thinned, type RampSamples } from './ramp-samples.js';
 import type { Regions } from '../regions/regions.js';
 import { groupPixels, isSoftPair, regionPairs, softGroups, type GroupPixels, type RegionPairs } from './smooth-areas.js';
+import { fitSeams } from './seam-fit.js';
 import { splitSmooth } from './smooth-split.js';
 import type { Gradient, Rgba } from '../types.js';
 
@@ -158,10 +161,11 @@ export function findSmoothAreas(input: ShadingInput): Shading {
     }
     nextId += partCount;
   }
-  if (input.photo && input.gradients) shadePieces(context, input, owner, members, pixels, areas, nextId);
+  if (input.photo && input.gradients) shadePieces(context, input, owner, members, pixels, areas, nextId, pairs);
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
   shareGradients(context, areas);
+  if (input.photo && input.gradients) joinSeams(areas, input, groupOf);
   const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
   return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
 }
@@ -174,7 +178,7 @@ export function findSmoothAreas(input: ShadingInput): Shading {
  * gradient leaves less error than its flat shade, spans SHADE_PIECE_SPAN_DE or more and has no
  * step (fitGroup's `piece` rules). Pushes the pieces to `areas`.
  */
-function shadePieces(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[][], pixels: GroupPixels, areas: Candidate[], firstId: number): void {
+function shadePieces(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[][], pixels: GroupPixels, areas: Candidate[], firstId: number, pairs: RegionPairs): void {
   const { regions } = input;
   const taken = new Uint8Array(regions.count);
   for (const a of areas) for (const r of a.members) taken[r] = 1;
@@ -188,13 +192,96 @@ function shadePieces(context: RampContext, input: ShadingInput, owner: Int32Arra
     const groupPx = pixels.pixels.subarray(pixels.start[g]!, pixels.start[g + 1]!);
     // Each piece's pixels (its owner renamed to the piece), in raster order.
     const own = splitParts(groupPx, regions.regionOf, partOf, nextId, left.length, owner);
+    const pieces: Candidate[] = [];
     for (let i = 0; i < left.length; i++) {
       const area = fitGroup(context, input, owner, nextId + i, own.pixels.subarray(own.start[i]!, own.start[i + 1]!), [left[i]!], true);
-      if (area) areas.push(area);
+      if (area) pieces.push(area);
     }
+    for (const area of mergePieces(context, pairs, pieces)) areas.push(area);
     for (const r of left) partOf[r] = -1;
     nextId += left.length;
   }
+}
+
+/** A merged piece's ramp may leave at most this many times its parts' own mean error … */
+const PIECE_MERGE_RATIO = 1.3;
+/** … plus this (sRGB units). */
+const PIECE_MERGE_FLOOR = 0.5;
+
+/** Pieces that touch along fewer cracks than this are not tried (a corner, not a seam). */
+const MERGE_MIN_CRACKS = 8;
+
+/**
+ * Neighbouring shade pieces of one field joined while one gradient (a ramp with more stops)
+ * explains their union nearly as well as each its own: fewer, larger pieces, so fewer seams where
+ * two pieces' ramps meet with a step. Tried along the longest seams first (pairs with more
+ * cracks), each pair once.
+ */
+function mergePieces(context: RampContext, pairs: RegionPairs, pieces: Candidate[]): Candidate[] {
+  if (pieces.length < 2) return pieces;
+  const pieceOf = new Map<number, number>();
+  for (let i = 0; i < pieces.length; i++) pieceOf.set(pieces[i]!.members[0]!, i);
+  const seams: number[] = [];
+  for (let e = 0; e < pairs.count; e++) if (pairs.cracks[e]! >= MERGE_MIN_CRACKS && pieceOf.has(pairs.a[e]!) && pieceOf.has(pairs.b[e]!)) seams.push(e);
+  seams.sort((p, q) => pairs.cracks[q]! - pairs.cracks[p]! || p - q);
+  const parent = pieces.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i]!;
+    return i;
+  };
+  const merged: (Candidate | undefined)[] = [...pieces];
+  // Pairs of pieces already tried and turned down (as they are: a piece that grows is tried again).
+  const failed = new Set<string>();
+  for (const e of seams) {
+    const a = root(pieceOf.get(pairs.a[e]!)!);
+    const b = root(pieceOf.get(pairs.b[e]!)!);
+    if (a === b) continue;
+    const key = `${Math.min(a, b)} ${Math.max(a, b)} ${merged[a]!.members.length} ${merged[b]!.members.length}`;
+    if (failed.has(key)) continue;
+    const joint = mergedPiece(context, merged[a]!, merged[b]!);
+    if (!joint) {
+      failed.add(key);
+      continue;
+    }
+    const [keep, drop] = a < b ? [a, b] : [b, a];
+    parent[drop] = keep;
+    merged[keep] = joint;
+    merged[drop] = undefined;
+  }
+  return merged.filter((c): c is Candidate => c !== undefined);
+}
+
+/**
+ * The union of two pieces as one, when one ramp explains each part (PIECE_MERGE_RATIO), else undefined.
+ * The union's geometry is the larger piece's (no search: a merge is tried per seam, and a
+ * field's pieces share its level lines).
+ */
+function mergedPiece(context: RampContext, a: Candidate, b: Candidate): Candidate | undefined {
+  // Tried on the pieces' search subsets (a merge is tried per seam), fitted on all samples once it holds.
+  const search = thinned(context, joinSamples([a.search, b.search]), SEARCH_SAMPLES);
+  const trial = rampFor(context, search, (a.samples.count >= b.samples.count ? a : b).ramp.geometry);
+  if (hasStep(trial) || !designed(trial)) return undefined;
+  // Each part is explained nearly as well as by its own ramp (a small piece is not sacrificed to a large one).
+  for (const part of [a, b]) {
+    if (rampError(context, part.search, trial.geometry, trial.stops) > part.ramp.meanError * PIECE_MERGE_RATIO + PIECE_MERGE_FLOOR) return undefined;
+  }
+  const samples = thinned(context, joinSamples([a.samples, b.samples]), MAX_SAMPLES);
+  const ramp = rampFor(context, samples, trial.geometry);
+  const na = a.samples.count;
+  const nb = b.samples.count;
+  const flatError = (a.flatError * na + b.flatError * nb) / (na + nb);
+  if (hasStep(ramp) || !designed(ramp) || ramp.meanError >= flatError) return undefined;
+  const w = (x: number, y: number): number => (x * na + y * nb) / (na + nb);
+  return {
+    members: [...a.members, ...b.members].sort((p, q) => p - q),
+    ramp,
+    samples,
+    search,
+    flatError,
+    mean: { r: w(a.mean.r, b.mean.r), g: w(a.mean.g, b.mean.g), b: w(a.mean.b, b.mean.b), a: 255 },
+    centreX: w(a.centreX, b.centreX),
+    centreY: w(a.centreY, b.centreY),
+  };
 }
 
 /** A shade piece covers at least this share of the picture (a band of a sky, not a pebble) … */
@@ -609,6 +696,37 @@ function shareGradients(context: RampContext, candidates: Candidate[]): void {
     });
     if (fitsAll) for (const i of set) candidates[i]!.ramp = joint;
   }
+}
+
+/**
+ * With the extension, in a photo: the gradient pieces of each smooth field refitted with their
+ * seams (seam-fit.ts: ramps reaching out to the seams, matching the picture there) so that
+ * neighbouring pieces meet without a step; pieces that share a ramp are one piece.
+ */
+function joinSeams(candidates: Candidate[], input: ShadingInput, groupOf: Int32Array): void {
+  const { regions } = input;
+  const index = new Map<FittedRamp, number>();
+  const pieces: { ramp: FittedRamp; samples: RampSamples[]; pixelsPerSample: number[] }[] = [];
+  const pieceOf = new Int32Array(regions.count).fill(-1);
+  for (const c of candidates) {
+    let i = index.get(c.ramp);
+    if (i === undefined) {
+      i = pieces.length;
+      index.set(c.ramp, i);
+      pieces.push({ ramp: c.ramp, samples: [], pixelsPerSample: [] });
+    }
+    let px = 0;
+    for (const r of c.members) {
+      pieceOf[r] = i;
+      px += regions.area[r]!;
+    }
+    pieces[i]!.samples.push(c.samples);
+    pieces[i]!.pixelsPerSample.push(px / Math.max(1, c.samples.count));
+  }
+  if (pieces.length < 2) return;
+  const stops = fitSeams(pieces, { data: input.data, width: input.width, height: input.height, regionOf: regions.regionOf, pieceOf, groupOf });
+  const joined = pieces.map((p, i) => ({ ...p.ramp, tMin: Math.min(p.ramp.tMin, stopT(stops[i]!, 0)), tMax: Math.max(p.ramp.tMax, lastStopT(stops[i]!)), stops: stops[i]! }));
+  for (const c of candidates) c.ramp = joined[index.get(c.ramp)!]!;
 }
 
 /** Two fitted ramps of the same kind, nearly the same axis or centre, alike in colour. */
