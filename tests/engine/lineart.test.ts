@@ -270,14 +270,27 @@ describe('line art: scans and hairlines (issue 38)', () => {
     }
   });
 
-  it('tracelab.profile=lineart on a heavily grained, darkening scan (read as a photo) still gives ink and paper only, no paper grain', () => {
-    const heavy = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, grain: 14, blurPasses: 2, paperDrift: 40, seed: 3 });
-    expect(traceImage(heavy, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('photo');
-    const result = traceImage(heavy, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+  it('a page photographed under a lamp (its paper darkening by 40 % into a corner) is line art in two tones: the paper in shadow stays paper', () => {
+    const coverage = coverageOf(width, height, text.marks);
+    const clean = traceImage(scanOf(width, height, coverage, { ...SCAN, ink: [0, 0, 0], paper: [255, 255, 255], paperDrift: 0, grain: 0, blurPasses: 0, jpegQuality: 0 }), DEFAULT_ENGINE_PARAMS);
+    const result = traceImage(scanOf(width, height, coverage, { ...SCAN, lamp: 0.4 }), DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
     expect(result.stats.colors).toBe(2);
-    // Blur joins some glyphs, grain leaves a few specks: far from a shape per grain.
-    expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.1);
+    // One shape per glyph and counter, as the clean text: no ink blot in the dark corner.
+    expect(result.shapes.length).toBe(clean.shapes.length);
     expect(inkAndPaper(result).background.length).toBe(1);
+  });
+
+  it('a heavily grained, darkening scan is line art by its evened light; tracelab.profile=lineart gives the same ink and paper only, no paper grain', () => {
+    const heavy = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, grain: 14, blurPasses: 2, paperDrift: 40, seed: 3 });
+    for (const params of [DEFAULT_ENGINE_PARAMS, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' as const }]) {
+      const result = traceImage(heavy, params);
+      expect(result.stats.profile).toBe('lineart');
+      expect(result.stats.colors).toBe(2);
+      // Blur joins some glyphs, grain leaves a few specks: far from a shape per grain.
+      expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.1);
+      expect(inkAndPaper(result).background.length).toBe(1);
+    }
   });
 
   it('ink on transparent paper is line art and comes back as ink only (no paper shape)', () => {

@@ -127,6 +127,8 @@ export interface ScanOptions {
   /** JPEG quality of a real round trip (jpeg-js), or 0 for none. */
   readonly jpegQuality: number;
   readonly seed: number;
+  /** A lamp's fall-off (a page photographed under it): paper and ink darken by this share towards the bottom-right corner (default 0). */
+  readonly lamp?: number;
 }
 
 export const SCAN: ScanOptions = { ink: [38, 34, 40], paper: [242, 238, 226], paperDrift: 22, grain: 9, chromaGrain: 0.25, blurPasses: 1, jpegQuality: 75, seed: 11 };
@@ -141,7 +143,8 @@ export function scanOf(width: number, height: number, coverage: Float64Array, o:
         const drift = o.paperDrift * ((x / width + y / height) / 2 + 0.3 * Math.sin((x + 2 * y) / 90));
         const paper = o.paper[c]! - drift;
         const k = coverage[y * width + x]!;
-        plane[y * width + x] = paper * (1 - k) + o.ink[c]! * k;
+        const light = 1 - (o.lamp ?? 0) * ((x / width + y / height) / 2) ** 1.5;
+        plane[y * width + x] = (paper * (1 - k) + o.ink[c]! * k) * light;
       }
     }
     return plane;

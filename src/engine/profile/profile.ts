@@ -994,6 +994,8 @@ export interface InkOnPaper {
    * in-between tones, each on a slope too (1 when not measured).
    */
   readonly midShare: number;
+  /** Set when the evidence holds only with the light evened (a page under a lamp): that light. */
+  readonly light?: EvenLight;
 }
 
 const NO_INK: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1, midShare: 1 };
@@ -1038,9 +1040,177 @@ export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, 
   if (!t) return { ...NO_INK, contrast: farthest };
   let onAxis = 0;
   for (let i = 0; i < t.length; i++) if (!Number.isNaN(t[i]!)) onAxis++;
+  const measured = midToneEvidence(t, t, width, height, opaque, farthest, onAxis / opaque);
+  if (isInkOnPaper(measured)) return measured;
+  // A second look with the light evened out: a page photographed under a lamp darkens its paper
+  // towards the ink's tone in one corner, which the first look reads as flat in-between tones.
+  // Its paper steps are still measured on the tones as they are: a drift passes them, a second
+  // paper (or a photo's texture) does not.
+  const evened = evenedTones(t, width, height);
+  if (!evened) return measured;
+  const second = midToneEvidence(evened.t, evened.t, width, height, opaque, farthest, onAxis / opaque);
+  return isInkOnPaper(second) ? { ...second, light: { paper, ink, surface: evened.surface } } : measured;
+}
+
+/**
+ * The light over a page photographed under a lamp (InkOnPaper.light): t of each pixel (paper 0,
+ * ink 1 along paper → ink) is the quadratic `surface` at (x / width, y / height) where its paper
+ * lies.
+ */
+export interface EvenLight {
+  readonly paper: readonly [number, number, number];
+  readonly ink: readonly [number, number, number];
+  readonly surface: Float64Array;
+}
+
+/**
+ * The picture with its light evened (line art traced in ink and paper only, whose paper darkens
+ * across the page): each opaque pixel moved along paper → ink from its t to t' = (t − light) /
+ * (1 − light), so paper in shadow labels as paper and ink as ink. Transparent pixels stay.
+ */
+export function evenLight(data: Uint8Array | Uint8ClampedArray, width: number, height: number, light: EvenLight): Uint8Array {
+  const out = new Uint8Array(data);
+  const { paper, ink, surface } = light;
+  const dx = ink[0] - paper[0];
+  const dy = ink[1] - paper[1];
+  const dz = ink[2] - paper[2];
+  const length2 = dx * dx + dy * dy + dz * dz;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      const along = ((data[o]! - paper[0]) * dx + (data[o + 1]! - paper[1]) * dy + (data[o + 2]! - paper[2]) * dz) / length2;
+      const shade = quadraticAt(surface, x / width, y / height);
+      const shift = (along - shade) / (1 - shade) - along;
+      out[o] = clampChannel(data[o]! + shift * dx);
+      out[o + 1] = clampChannel(data[o + 1]! + shift * dy);
+      out[o + 2] = clampChannel(data[o + 2]! + shift * dz);
+    }
+  }
+  return out;
+}
+
+function clampChannel(v: number): number {
+  return v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
+}
+
+/** The in-between-tone evidence of InkOnPaper from t (paper → ink, NaN off the line), paper steps from `paperT`. */
+function midToneEvidence(t: Float32Array, paperT: Float32Array, width: number, height: number, opaque: number, contrast: number, axisShare: number): InkOnPaper {
   const loose = looseMidTones(t, width, height, Math.floor(opaque * INK_LOOSE_SHARE_MAX));
-  if (loose === undefined) return { ...NO_INK, contrast: farthest, axisShare: onAxis / opaque };
-  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: loose / opaque, paperSteps: paperStepShare(t, width, height), midShare: midToneCount(t) / opaque };
+  if (loose === undefined) return { ...NO_INK, contrast, axisShare };
+  return { contrast, axisShare, looseShare: loose / opaque, paperSteps: paperStepShare(paperT, width, height), midShare: midToneCount(t) / opaque };
+}
+
+/** Quantile of t taken as a tile's paper (paper is the light end: low t). */
+const TILE_PAPER_QUANTILE = 0.25;
+/** Tiles whose paper lies farther than this (in t) from the fitted light are ink, not paper, and are refitted without. */
+const LIGHT_FIT_OUTLIER = 0.1;
+const LIGHT_FIT_ROUNDS = 3;
+/** Evening the light is for a paper that darkens part-way to the ink, not for a second, darker paper or a grey picture. */
+const LIGHT_MAX_DARKENING = 0.6;
+/**
+ * ... and for light that falls off across the page by this much of the contrast or more: pages
+ * photographed under a lamp drift by 0.4–0.8 (tune fixtures), a wood-grain photo's slow shading by
+ * 0.19, which must not be evened into ink on paper.
+ */
+const LIGHT_MIN_DRIFT = 0.3;
+
+/**
+ * t measured from the paper's own tone at each pixel: the paper's tone per TILE_PX tile (its
+ * TILE_PAPER_QUANTILE), fitted by a quadratic surface (light falls off smoothly: a lamp, a
+ * vignette, a page's curl), tiles far off the surface dropped and the surface fitted again;
+ * t' = (t − light) / (1 − light). Undefined when the surface darkens the paper by more than
+ * LIGHT_MAX_DARKENING of the contrast or no tile has paper.
+ */
+function evenedTones(t: Float32Array, width: number, height: number): { t: Float32Array; surface: Float64Array } | undefined {
+  const tiles = tilePapers(t, width, height);
+  if (tiles.length < 6 * 3) return undefined;
+  let used = tiles;
+  let coeffs: Float64Array | undefined;
+  for (let round = 0; round < LIGHT_FIT_ROUNDS; round++) {
+    coeffs = fitQuadratic(used);
+    if (!coeffs) return undefined;
+    const c = coeffs;
+    const kept: number[] = [];
+    for (let k = 0; k < used.length; k += 3) if (Math.abs(quadraticAt(c, used[k]!, used[k + 1]!) - used[k + 2]!) <= LIGHT_FIT_OUTLIER) kept.push(used[k]!, used[k + 1]!, used[k + 2]!);
+    if (kept.length < 6 * 3) return undefined;
+    used = kept;
+  }
+  const c = fitQuadratic(used);
+  if (!c) return undefined;
+  const evened = new Float32Array(t.length);
+  let lightest = Infinity;
+  let darkest = -Infinity;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const light = quadraticAt(c, x / width, y / height);
+      if (light > LIGHT_MAX_DARKENING) return undefined;
+      lightest = Math.min(lightest, light);
+      darkest = Math.max(darkest, light);
+      const i = y * width + x;
+      evened[i] = (t[i]! - light) / (1 - light);
+    }
+  }
+  return darkest - lightest >= LIGHT_MIN_DRIFT ? { t: evened, surface: c } : undefined;
+}
+
+/** Per TILE_PX tile with at least half its pixels on the line: its centre (0–1 of the picture) and its paper t, as flat triples. */
+function tilePapers(t: Float32Array, width: number, height: number): number[] {
+  const out: number[] = [];
+  const values = new Float32Array(TILE_PX * TILE_PX);
+  for (let y0 = 0; y0 < height; y0 += TILE_PX) {
+    for (let x0 = 0; x0 < width; x0 += TILE_PX) {
+      let n = 0;
+      for (let y = y0; y < Math.min(height, y0 + TILE_PX); y++) {
+        for (let x = x0; x < Math.min(width, x0 + TILE_PX); x++) if (!Number.isNaN(t[y * width + x]!)) values[n++] = t[y * width + x]!;
+      }
+      if (n * 2 < (Math.min(height, y0 + TILE_PX) - y0) * (Math.min(width, x0 + TILE_PX) - x0)) continue;
+      const paper = values.subarray(0, n).sort()[Math.floor((n - 1) * TILE_PAPER_QUANTILE)]!;
+      // A tile of ink (a wide black stripe) tells nothing of the paper's light.
+      if (paper < MID_TONE_MAX) out.push((x0 + TILE_PX / 2) / width, (y0 + TILE_PX / 2) / height, paper);
+    }
+  }
+  return out;
+}
+
+/** The terms 1, x, y, x², xy, y² of the light's surface. */
+function quadraticTerms(x: number, y: number, into: Float64Array): void {
+  into[0] = 1;
+  into[1] = x;
+  into[2] = y;
+  into[3] = x * x;
+  into[4] = x * y;
+  into[5] = y * y;
+}
+
+function quadraticAt(c: Float64Array, x: number, y: number): number {
+  return c[0]! + c[1]! * x + c[2]! * y + c[3]! * x * x + c[4]! * x * y + c[5]! * y * y;
+}
+
+/** Least-squares quadratic surface through (x, y, value) triples (normal equations, Gaussian elimination); undefined when singular. */
+function fitQuadratic(triples: readonly number[]): Float64Array | undefined {
+  const n = 6;
+  const m = new Float64Array(n * (n + 1));
+  const terms = new Float64Array(n);
+  for (let k = 0; k < triples.length; k += 3) {
+    quadraticTerms(triples[k]!, triples[k + 1]!, terms);
+    for (let r = 0; r < n; r++) {
+      for (let q = 0; q < n; q++) m[r * (n + 1) + q]! += terms[r]! * terms[q]!;
+      m[r * (n + 1) + n]! += terms[r]! * triples[k + 2]!;
+    }
+  }
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r * (n + 1) + col]!) > Math.abs(m[pivot * (n + 1) + col]!)) pivot = r;
+    if (Math.abs(m[pivot * (n + 1) + col]!) < 1e-9) return undefined;
+    for (let q = 0; q <= n; q++) [m[col * (n + 1) + q], m[pivot * (n + 1) + q]] = [m[pivot * (n + 1) + q]!, m[col * (n + 1) + q]!];
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r * (n + 1) + col]! / m[col * (n + 1) + col]!;
+      for (let q = col; q <= n; q++) m[r * (n + 1) + q]! -= f * m[col * (n + 1) + q]!;
+    }
+  }
+  return Float64Array.from({ length: n }, (_, r) => m[r * (n + 1) + n]! / m[r * (n + 1) + r]!);
 }
 
 /** Pixels whose t lies in the middle band. */
