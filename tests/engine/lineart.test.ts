@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import { classifyImage, neighbourSpread } from '../../src/engine/profile/profile.js';
 import type { Chain, RgbaImage, Segment, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { sampleChain } from '../helpers/geometry.js';
 import { drawCells } from '../helpers/raster.js';
-import { coverageOf, drawingMarks, greySpriteSheet, hairlineLogo, inkOnTransparent, SCAN, scanOf, SPRITE_GREYS, textMarks } from '../helpers/scans.js';
+import { coverageOf, drawingMarks, greySpriteSheet, hairlineLettering, hairlineLogo, inkOnTransparent, SCAN, scanOf, SPRITE_GREYS, textMarks } from '../helpers/scans.js';
 
 type Inside = (x: number, y: number) => boolean;
 
@@ -306,6 +307,15 @@ describe('line art: scans and hairlines (issue 38)', () => {
     const result = traceImage(hairlineLogo(360, 0.4), DEFAULT_ENGINE_PARAMS);
     expect(result.stats.profile).toBe('flat');
     expect(result.stats.colors).toBeLessThanOrEqual(6);
+  });
+
+  it('lettering outlined with a 0.4-px hairline on transparent paper is flat art, not a photo or pixel art', () => {
+    const lettering = hairlineLettering();
+    const facts = classifyImage(lettering.data, lettering.width, lettering.height, neighbourSpread(lettering.data, lettering.width, lettering.height));
+    // Too thin for flat areas: the rule for thin anti-aliased art decides, not the fallbacks.
+    expect(facts.flatShare).toBeLessThan(0.45);
+    expect(facts.reason).toMatch(/too thin for flat areas: flat art$/);
+    expect(traceImage(lettering, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('flat');
   });
 
   it('a grey-shaded pixel-art sprite sheet keeps its greys, also when forced to line art', () => {

@@ -291,3 +291,46 @@ export function greySpriteSheet(scale = 2): RgbaImage {
   }
   return { width, height, data };
 }
+
+/**
+ * Lettering on transparent paper in `fill`, each stroke outlined by a `lineWidth`-px hairline in
+ * `line` (a script logo exported on transparency): slanted stems and loops 5 px wide, in a row,
+ * coverage anti-aliased in the alpha channel (4 × 4 samples; colour the covered samples' mean).
+ */
+export function hairlineLettering(width = 420, height = 140, lineWidth = 0.4, fill: Rgb = [190, 57, 43], line: Rgb = [44, 11, 7]): RgbaImage {
+  // Signed distances (negative inside) of the strokes: a slanted stem, then a loop, letter by letter.
+  const strokes: ((x: number, y: number) => number)[] = [];
+  for (let x0 = 20; x0 + 30 < width; x0 += 34) {
+    const stem = x0 + 6;
+    strokes.push((x, y) => segmentDistance(x, y, stem + 10, 22, stem - 6, height - 24) - 2.5);
+    const cx = x0 + 20;
+    const cy = height * 0.62;
+    strokes.push((x, y) => Math.abs(Math.hypot((x - cx) * 1.3, y - cy) - 16) - 2.5);
+  }
+  const paint = (x: number, y: number): Rgb | undefined => {
+    let d = Infinity;
+    for (const s of strokes) d = Math.min(d, s(x, y));
+    if (Math.abs(d) <= lineWidth / 2) return line;
+    return d < 0 ? fill : undefined;
+  };
+  const data = new Uint8Array(width * height * 4);
+  const ss = 4;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sum = [0, 0, 0];
+      let covered = 0;
+      for (let sy = 0; sy < ss; sy++) {
+        for (let sx = 0; sx < ss; sx++) {
+          const p = paint(x + (sx + 0.5) / ss, y + (sy + 0.5) / ss);
+          if (!p) continue;
+          covered++;
+          for (let k = 0; k < 3; k++) sum[k]! += p[k]!;
+        }
+      }
+      if (covered === 0) continue;
+      for (let k = 0; k < 3; k++) data[(y * width + x) * 4 + k] = Math.round(sum[k]! / covered);
+      data[(y * width + x) * 4 + 3] = Math.round((covered / (ss * ss)) * 255);
+    }
+  }
+  return { width, height, data };
+}

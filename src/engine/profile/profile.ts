@@ -36,6 +36,12 @@ const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
  * corpus and validation set 0.01 or less (its 1-px outlines repeat one exact colour).
  */
 const HAIRLINE_RATIO_MAX = 0.025;
+/**
+ * Share of contrasty pairs that are alpha blends (alphaBlendRatio) from which edges are not hard:
+ * lettering exported on transparency has 0.2 or more (fixtures), pixel art keeps its alpha binary
+ * (0 on every pixel-art image of the corpus and validation set).
+ */
+const ALPHA_BLEND_RATIO_MAX = 0.05;
 /** Share of flat pixels from which art is flat (areas of one colour), not texture or photo. */
 const FLAT_SHARE_MIN = 0.45;
 /** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
@@ -162,6 +168,12 @@ export interface ProfileFacts {
    */
   readonly hairlineRatio: number;
   /**
+   * Share of contrasty pixel pairs that are alpha blends (a partly transparent pixel between an
+   * opaque and a transparent one): ink anti-aliased in its alpha channel. Pixel art keeps its
+   * alpha binary: 0.
+   */
+  readonly alphaBlendRatio: number;
+  /**
    * Tiles of pixel art inside the picture (a sprite on a page, pixel art beside a photo): per
    * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
    * Chains of flat or photo pictures that run through such tiles stay on the pixel lattice.
@@ -202,10 +214,11 @@ export function classifyImage(
   // The pixel loop is a function of its own: V8 compiles a long function again for each hot loop
   // and deoptimises on code after a loop that had not run yet; a small one compiles once.
   const tileFlat = new Int32Array(tilesX * tilesY);
-  const { contrastPairs, blends, hairlines, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
+  const { contrastPairs, blends, hairlines, flat, alphaBlends } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const hairlineRatio = contrastPairs === 0 ? 0 : hairlines / contrastPairs;
+  const alphaBlendRatio = contrastPairs === 0 ? 0 : alphaBlends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   const edgeDensity = opaque === 0 ? 0 : contrastPairs / opaque;
   const tileRuns = new Int32Array(tilesX * tilesY);
@@ -217,7 +230,7 @@ export function classifyImage(
   const histogram = toneHistogram(data, width * height);
   const tones = twoTones(data, width * height, histogram);
   const ink = inkOnPaper(data, width, height, histogram);
-  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
+  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
   const { profile, reason } = decideProfile(measured);
   const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
   return {
@@ -236,6 +249,7 @@ export function classifyImage(
     tones,
     ink,
     hairlineRatio,
+    alphaBlendRatio,
     hardTiles: { tilePx: TILE_PX, columns: tilesX, set: hardTiles },
     photoTiles: { tilePx: TILE_PX, columns: tilesX, set: photoTiles },
   };
@@ -265,7 +279,7 @@ export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean 
 
 /** The measurements decideProfile reads (see ProfileFacts for each), with the exact colour and opaque pixel counts. */
 export interface ProfileEvidence
-  extends Pick<ProfileFacts, 'blendRatio' | 'hairlineRatio' | 'edgeDensity' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones' | 'ink'> {
+  extends Pick<ProfileFacts, 'blendRatio' | 'hairlineRatio' | 'alphaBlendRatio' | 'edgeDensity' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones' | 'ink'> {
   readonly distinct: number;
   readonly opaque: number;
 }
@@ -291,7 +305,7 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // Hairlines (outlines thinner than a pixel, anti-aliased by coverage) are edges that are not
   // hard, though no pixel of them is a blend of its two sides alone.
   const mayBePixelArt =
-    e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS) && e.hairlineRatio < HAIRLINE_RATIO_MAX;
+    e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS) && e.hairlineRatio < HAIRLINE_RATIO_MAX && e.alphaBlendRatio < ALPHA_BLEND_RATIO_MAX;
   if (mayBePixelArt && e.blendRatio < MAX_PIXEL_ART_BLEND_RATIO && e.runShare >= PIXEL_RUNS_MIN) {
     return { profile: 'pixel', reason: `hard edges without anti-aliasing, ${pct(e.runShare)} of pixels in runs, ${colours} colours: pixel art` };
   }
@@ -323,12 +337,25 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   if (e.flatShare >= FLAT_SHARE_MIN) {
     return { profile: 'flat', reason: `${pct(e.flatShare)} of pixels in flat areas${e.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO ? ', anti-aliased edges' : ''}: flat art` };
   }
+  return withoutFlatAreas(e, colours, pct);
+}
+
+/** decideProfile's last rules: a picture without flat areas that no earlier rule placed. */
+function withoutFlatAreas(e: ProfileEvidence, colours: string, pct: (v: number) => string): { profile: ImageProfile; reason: string } {
   // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
   // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
   // One ink whose edges are anti-aliased in the alpha channel (two colours cannot blend: every
   // blend counted is an alpha one): ink on transparent paper, a drawing or lettering.
   if (e.distinct <= 2 && e.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO) return { profile: 'lineart', reason: 'one ink anti-aliased on transparent paper: line art' };
-  if (e.distinct <= MAX_TEXTURE_COLORS) return { profile: 'pixel', reason: `${colours} colours without flat areas (dithering or a drawn texture): pixel art` };
+  // Dithering keeps its alpha binary: a picture anti-aliased in its alpha channel is not it.
+  if (e.distinct <= MAX_TEXTURE_COLORS && e.alphaBlendRatio < ALPHA_BLEND_RATIO_MAX) return { profile: 'pixel', reason: `${colours} colours without flat areas (dithering or a drawn texture): pixel art` };
+  // Thin lettering or a logo on transparency: too thin for flat areas, but anti-aliased and its
+  // colours in runs, not grain (PHOTO_RUNS_MAX). Hairline-outlined lettering keeps 0.55–0.70 of
+  // its pixels in runs (fixtures); the photos of the corpus and validation set that get here
+  // (under 45 % flat pixels) 0.30 or fewer.
+  if (isAntiAliased(e) && e.runShare >= PHOTO_RUNS_MAX) {
+    return { profile: 'flat', reason: `anti-aliased edges, ${pct(e.runShare)} of pixels in runs, too thin for flat areas: flat art` };
+  }
   return { profile: 'photo', reason: `continuous tone: ${colours} colours, ${pct(e.flatShare)} of pixels in flat areas: photo` };
 }
 
@@ -535,8 +562,9 @@ function countEdgePairs(
   tileContrast: Int32Array,
   tileBlends: Int32Array,
   tileFlat: Int32Array,
-): { contrastPairs: number; blends: number; hairlines: number; flat: number } {
+): { contrastPairs: number; blends: number; hairlines: number; flat: number; alphaBlends: number } {
   let contrastPairs = 0;
+  let alphaBlends = 0;
   let blends = 0;
   let hairlines = 0;
   let flat = 0;
@@ -549,6 +577,7 @@ function countEdgePairs(
           const counts = alphaEdgePairs(data, o, x, y, width, height);
           contrastPairs += counts & 3;
           blends += counts >> 2;
+          alphaBlends += counts >> 2;
         }
         continue;
       }
@@ -568,7 +597,7 @@ function countEdgePairs(
       hairlines += counts >> 4;
     }
   }
-  return { contrastPairs, blends, hairlines, flat };
+  return { contrastPairs, blends, hairlines, flat, alphaBlends };
 }
 
 /** Side of the square tiles (px) in which pixel art is recognised within a mixed picture. */
