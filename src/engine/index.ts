@@ -656,7 +656,8 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   let shaded: Shaded | undefined;
   let smoothAreas = 0;
   const gradients = params.gradients === true;
-  if ((tracing.profile === 'flat' || tracing.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
+  // Line art in ink and paper only stays in its two tones: a drifting paper is not a ramp.
+  if ((tracing.profile === 'flat' || tracing.profile === 'photo') && !decided.inkAndPaper && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
     const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo', gradients };
     const shading = findSmoothAreas(input);
     if (shading.areas.length > 0) {

@@ -294,6 +294,15 @@ describe('line art: scans and hairlines (issue 38)', () => {
     }
   });
 
+  it('tracelab.profile=lineart on a scan of faint ink (60 levels under the paper, grainy) gives ink and paper only, no paper grain', () => {
+    const faint = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, ink: [150, 146, 140], paper: [214, 210, 200], grain: 12, seed: 4 });
+    const result = traceImage(faint, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+    expect(result.stats.colors).toBe(2);
+    // Faint, blurred rings break in places, but no shape per grain (before: 6,087 shapes in 5 colours).
+    expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.6);
+    expect(inkAndPaper(result).background.length).toBe(1);
+  });
+
   it('ink on transparent paper is line art and comes back as ink only (no paper shape)', () => {
     const result = traceImage(inkOnTransparent(width, height, coverageOf(width, height, drawing.marks), [20, 20, 20]), DEFAULT_ENGINE_PARAMS);
     expect(result.stats.profile).toBe('lineart');

@@ -868,6 +868,12 @@ export interface TwoTones {
 const TONE_BITS = 4;
 /** Smallest channel difference (0–255) between ink and paper. */
 const TONE_MIN_CONTRAST = 96;
+/**
+ * ... and for faint ink, which only tracelab.profile=lineart takes as ink on paper: a scanned
+ * map's hairlines blurred to 50–90 levels under the paper (fixtures); paper grain and blotches
+ * stay within ±35.
+ */
+const FAINT_INK_CONTRAST = 48;
 /** RGB distance within which a pixel is on a tone or on the blend between the tones. */
 const TONE_NEAR = 24;
 
@@ -1047,10 +1053,10 @@ export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, 
   const { count, opaque } = histogram;
   if (opaque === 0) return NO_INK;
   const paper = binMean(histogram, paperBin(histogram));
-  let common = -1;
-  for (let b = 0; b < count.length; b++) {
-    if (count[b] !== 0 && (common < 0 || count[b]! > count[common]!) && binDistance(histogram, b, paper) >= TONE_MIN_CONTRAST) common = b;
-  }
+  // Faint ink (thin lines blurred below the full contrast, a pencil map) is looked for only when
+  // no ink of the full contrast is there: its evidence serves tracelab.profile=lineart (inInkAndPaper).
+  let common = commonFarBin(histogram, paper, TONE_MIN_CONTRAST);
+  if (common < 0) common = commonFarBin(histogram, paper, FAINT_INK_CONTRAST);
   if (common < 0) return NO_INK;
   // A blurred thin stroke spreads its ink over many bins: the darkest of them that is still common
   // is the ink's core (the most common far bin may be its halo).
@@ -1242,6 +1248,16 @@ function fitQuadratic(triples: readonly number[]): Float64Array | undefined {
   return Float64Array.from({ length: n }, (_, r) => m[r * (n + 1) + n]! / m[r * (n + 1) + r]!);
 }
 
+/** The most populous bin at least `contrast` from the paper (largest channel difference), or −1. */
+function commonFarBin(histogram: ToneHistogram, paper: readonly [number, number, number], contrast: number): number {
+  const { count } = histogram;
+  let common = -1;
+  for (let b = 0; b < count.length; b++) {
+    if (count[b] !== 0 && (common < 0 || count[b]! > count[common]!) && binDistance(histogram, b, paper) >= contrast) common = b;
+  }
+  return common;
+}
+
 /** Pixels whose t lies in the middle band. */
 function midToneCount(t: Float32Array): number {
   let mid = 0;
@@ -1382,5 +1398,5 @@ const SCAN_RUNS_MAX = 0.75;
  */
 export function inInkAndPaper(facts: Pick<ProfileFacts, 'profile' | 'runShare' | 'ink'>, forced: boolean): boolean {
   if (facts.profile !== 'lineart' || facts.runShare >= SCAN_RUNS_MAX) return false;
-  return forced ? facts.ink.contrast >= TONE_MIN_CONTRAST && facts.ink.axisShare >= INK_AXIS_SHARE_MIN : isInkOnPaper(facts.ink);
+  return forced ? facts.ink.contrast >= FAINT_INK_CONTRAST && facts.ink.axisShare >= INK_AXIS_SHARE_MIN : isInkOnPaper(facts.ink);
 }
