@@ -32,7 +32,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit/fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette/palette.js';
-import { classifyImage, countColors, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
+import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
@@ -380,8 +380,9 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
 
   // 0–1 resize and profile: the picture at its traced size, and what kind of picture it is.
   const preparedKey = memoKey('prepared', '', params, size.width, size.height);
-  const prepared = yield* memoised(memo, 'prepared', preparedKey, clock, MEMO_SLOTS.prepared.stages, () => prepare(image, size, clock));
-  const decided = decide(prepared.facts, params, known);
+  const measured = yield* memoised(memo, 'prepared', preparedKey, clock, MEMO_SLOTS.prepared.stages, () => prepare(image, size, clock));
+  const decided = decide(measured.facts, params, known);
+  const prepared = decided.inkAndPaper ? withLightEvened(measured) : measured;
   const { facts } = decided;
 
   // 2–3 palette and labels.
@@ -556,6 +557,19 @@ function* prepare(image: RgbaImage, size: TracedSize, clock: StageClock): Pipeli
   return { traced, translucency, spread, facts };
 }
 
+/**
+ * Line art in ink and paper whose paper darkens across the page (a photo of a page under a lamp,
+ * profile.ts EvenLight): traced from the picture with its light evened, so one threshold between
+ * paper and ink holds everywhere; everything else as measured.
+ */
+function withLightEvened(prepared: Prepared): Prepared {
+  const light = prepared.facts.ink.light;
+  if (!light || prepared.translucency) return prepared;
+  const { width, height } = prepared.traced;
+  const data = evenLight(prepared.traced.data, width, height, light);
+  return { ...prepared, traced: { width, height, data }, spread: neighbourSpread(data, width, height) };
+}
+
 /** What the picture is (facts, with the profile that was decided) and how it is traced. */
 interface Decided {
   readonly facts: ProfileFacts;
@@ -645,7 +659,8 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   let shaded: Shaded | undefined;
   let smoothAreas = 0;
   const gradients = params.gradients === true;
-  if ((tracing.profile === 'flat' || tracing.profile === 'photo') && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
+  // Line art in ink and paper only stays in its two tones: a drifting paper is not a ramp.
+  if ((tracing.profile === 'flat' || tracing.profile === 'photo') && !decided.inkAndPaper && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
     const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo', gradients };
     const shading = findSmoothAreas(input);
     if (shading.areas.length > 0) {

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import { classifyImage, neighbourSpread } from '../../src/engine/profile/profile.js';
 import type { Chain, RgbaImage, Segment, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { sampleChain } from '../helpers/geometry.js';
 import { drawCells } from '../helpers/raster.js';
-import { coverageOf, drawingMarks, greySpriteSheet, hairlineLogo, inkOnTransparent, SCAN, scanOf, SPRITE_GREYS, textMarks } from '../helpers/scans.js';
+import { coverageOf, drawingMarks, greySpriteSheet, hairlineLettering, hairlineLogo, inkOnTransparent, SCAN, scanOf, SPRITE_GREYS, textMarks } from '../helpers/scans.js';
 
 type Inside = (x: number, y: number) => boolean;
 
@@ -270,13 +271,35 @@ describe('line art: scans and hairlines (issue 38)', () => {
     }
   });
 
-  it('tracelab.profile=lineart on a heavily grained, darkening scan (read as a photo) still gives ink and paper only, no paper grain', () => {
-    const heavy = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, grain: 14, blurPasses: 2, paperDrift: 40, seed: 3 });
-    expect(traceImage(heavy, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('photo');
-    const result = traceImage(heavy, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+  it('a page photographed under a lamp (its paper darkening by 40 % into a corner) is line art in two tones: the paper in shadow stays paper', () => {
+    const coverage = coverageOf(width, height, text.marks);
+    const clean = traceImage(scanOf(width, height, coverage, { ...SCAN, ink: [0, 0, 0], paper: [255, 255, 255], paperDrift: 0, grain: 0, blurPasses: 0, jpegQuality: 0 }), DEFAULT_ENGINE_PARAMS);
+    const result = traceImage(scanOf(width, height, coverage, { ...SCAN, lamp: 0.4 }), DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
     expect(result.stats.colors).toBe(2);
-    // Blur joins some glyphs, grain leaves a few specks: far from a shape per grain.
-    expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.1);
+    // One shape per glyph and counter, as the clean text: no ink blot in the dark corner.
+    expect(result.shapes.length).toBe(clean.shapes.length);
+    expect(inkAndPaper(result).background.length).toBe(1);
+  });
+
+  it('a heavily grained, darkening scan is line art by its evened light; tracelab.profile=lineart gives the same ink and paper only, no paper grain', () => {
+    const heavy = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, grain: 14, blurPasses: 2, paperDrift: 40, seed: 3 });
+    for (const params of [DEFAULT_ENGINE_PARAMS, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' as const }]) {
+      const result = traceImage(heavy, params);
+      expect(result.stats.profile).toBe('lineart');
+      expect(result.stats.colors).toBe(2);
+      // Blur joins some glyphs, grain leaves a few specks: far from a shape per grain.
+      expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.1);
+      expect(inkAndPaper(result).background.length).toBe(1);
+    }
+  });
+
+  it('tracelab.profile=lineart on a scan of faint ink (60 levels under the paper, grainy) gives ink and paper only, no paper grain', () => {
+    const faint = scanOf(width, height, coverageOf(width, height, text.marks), { ...SCAN, ink: [150, 146, 140], paper: [214, 210, 200], grain: 12, seed: 4 });
+    const result = traceImage(faint, { ...DEFAULT_ENGINE_PARAMS, profile: 'lineart' });
+    expect(result.stats.colors).toBe(2);
+    // Faint, blurred rings break in places, but no shape per grain (before: 6,087 shapes in 5 colours).
+    expect(result.shapes.length).toBeLessThan((text.glyphs + text.counters) * 1.6);
     expect(inkAndPaper(result).background.length).toBe(1);
   });
 
@@ -293,6 +316,15 @@ describe('line art: scans and hairlines (issue 38)', () => {
     const result = traceImage(hairlineLogo(360, 0.4), DEFAULT_ENGINE_PARAMS);
     expect(result.stats.profile).toBe('flat');
     expect(result.stats.colors).toBeLessThanOrEqual(6);
+  });
+
+  it('lettering outlined with a 0.4-px hairline on transparent paper is flat art, not a photo or pixel art', () => {
+    const lettering = hairlineLettering();
+    const facts = classifyImage(lettering.data, lettering.width, lettering.height, neighbourSpread(lettering.data, lettering.width, lettering.height));
+    // Too thin for flat areas: the rule for thin anti-aliased art decides, not the fallbacks.
+    expect(facts.flatShare).toBeLessThan(0.45);
+    expect(facts.reason).toMatch(/too thin for flat areas: flat art$/);
+    expect(traceImage(lettering, DEFAULT_ENGINE_PARAMS).stats.profile).toBe('flat');
   });
 
   it('a grey-shaded pixel-art sprite sheet keeps its greys, also when forced to line art', () => {

@@ -205,7 +205,7 @@ describe('classifyImage: the profile from evidence, not from size', () => {
   });
 
   it('decides from the measurements in a fixed order (each rule can be reached and missed)', () => {
-    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, edgeDensity: 0.3, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 }, ink: NO_SCAN, hairlineRatio: 0 };
+    const base: ProfileEvidence = { distinct: 30, opaque: 40_000, blendRatio: 0.45, edgeDensity: 0.3, flatShare: 0.9, noiseShare: 0, runShare: 0.95, grey: false, topLevelsShare: 1, rampTiles: 0, antiAliasedTiles: 0, tones: { blendShare: 0.9, toneShare: 0.6 }, ink: NO_SCAN, hairlineRatio: 0, alphaBlendRatio: 0 };
     expect(decideProfile(base).profile).toBe('flat');
     // A pre-rendered sprite: blends in its ramps, but runs and repeated colours.
     expect(decideProfile({ ...base, blendRatio: 0.25, runShare: 0.78 }).profile).toBe('pixel');
@@ -259,6 +259,14 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     // One ink anti-aliased in the alpha channel, no flat areas: ink on transparent paper, not dithering.
     expect(decideProfile({ ...base, distinct: 1, flatShare: 0.1, blendRatio: 0.6, runShare: 1 }).reason).toBe('one ink anti-aliased on transparent paper: line art');
     expect(decideProfile({ ...base, distinct: 3, flatShare: 0.1, blendRatio: 0.6, runShare: 1 }).profile).toBe('pixel');
+    // Edges anti-aliased in the alpha channel are not hard, and alpha-blended few colours are no dithering.
+    expect(decideProfile({ ...base, blendRatio: 0.1, runShare: 0.95, alphaBlendRatio: 0.05 }).profile).toBe('flat');
+    expect(decideProfile({ ...base, distinct: 3, flatShare: 0.1, blendRatio: 0.6, runShare: 1, alphaBlendRatio: 0.05 }).profile).toBe('flat');
+    // Thin lettering outlined with a hairline on transparency (tests/helpers/scans.ts hairlineLettering):
+    // no flat areas, anti-aliased, colours in runs: flat art; the same without runs is grain, a photo.
+    const lettering: ProfileEvidence = { ...base, distinct: 28, flatShare: 0.33, blendRatio: 0.48, runShare: 0.7, edgeDensity: 0.56, alphaBlendRatio: 0.24 };
+    expect(decideProfile(lettering).reason).toBe('anti-aliased edges, 70 % of pixels in runs, too thin for flat areas: flat art');
+    expect(decideProfile({ ...lettering, distinct: 700, runShare: 0.49 }).profile).toBe('photo');
   });
 });
 

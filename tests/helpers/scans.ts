@@ -127,6 +127,8 @@ export interface ScanOptions {
   /** JPEG quality of a real round trip (jpeg-js), or 0 for none. */
   readonly jpegQuality: number;
   readonly seed: number;
+  /** A lamp's fall-off (a page photographed under it): paper and ink darken by this share towards the bottom-right corner (default 0). */
+  readonly lamp?: number;
 }
 
 export const SCAN: ScanOptions = { ink: [38, 34, 40], paper: [242, 238, 226], paperDrift: 22, grain: 9, chromaGrain: 0.25, blurPasses: 1, jpegQuality: 75, seed: 11 };
@@ -141,7 +143,8 @@ export function scanOf(width: number, height: number, coverage: Float64Array, o:
         const drift = o.paperDrift * ((x / width + y / height) / 2 + 0.3 * Math.sin((x + 2 * y) / 90));
         const paper = o.paper[c]! - drift;
         const k = coverage[y * width + x]!;
-        plane[y * width + x] = paper * (1 - k) + o.ink[c]! * k;
+        const light = 1 - (o.lamp ?? 0) * ((x / width + y / height) / 2) ** 1.5;
+        plane[y * width + x] = (paper * (1 - k) + o.ink[c]! * k) * light;
       }
     }
     return plane;
@@ -284,6 +287,49 @@ export function greySpriteSheet(scale = 2): RgbaImage {
       const o = (y * width + x) * 4;
       data[o] = data[o + 1] = data[o + 2] = g;
       data[o + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+/**
+ * Lettering on transparent paper in `fill`, each stroke outlined by a `lineWidth`-px hairline in
+ * `line` (a script logo exported on transparency): slanted stems and loops 5 px wide, in a row,
+ * coverage anti-aliased in the alpha channel (4 × 4 samples; colour the covered samples' mean).
+ */
+export function hairlineLettering(width = 420, height = 140, lineWidth = 0.4, fill: Rgb = [190, 57, 43], line: Rgb = [44, 11, 7]): RgbaImage {
+  // Signed distances (negative inside) of the strokes: a slanted stem, then a loop, letter by letter.
+  const strokes: ((x: number, y: number) => number)[] = [];
+  for (let x0 = 20; x0 + 30 < width; x0 += 34) {
+    const stem = x0 + 6;
+    strokes.push((x, y) => segmentDistance(x, y, stem + 10, 22, stem - 6, height - 24) - 2.5);
+    const cx = x0 + 20;
+    const cy = height * 0.62;
+    strokes.push((x, y) => Math.abs(Math.hypot((x - cx) * 1.3, y - cy) - 16) - 2.5);
+  }
+  const paint = (x: number, y: number): Rgb | undefined => {
+    let d = Infinity;
+    for (const s of strokes) d = Math.min(d, s(x, y));
+    if (Math.abs(d) <= lineWidth / 2) return line;
+    return d < 0 ? fill : undefined;
+  };
+  const data = new Uint8Array(width * height * 4);
+  const ss = 4;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const sum = [0, 0, 0];
+      let covered = 0;
+      for (let sy = 0; sy < ss; sy++) {
+        for (let sx = 0; sx < ss; sx++) {
+          const p = paint(x + (sx + 0.5) / ss, y + (sy + 0.5) / ss);
+          if (!p) continue;
+          covered++;
+          for (let k = 0; k < 3; k++) sum[k]! += p[k]!;
+        }
+      }
+      if (covered === 0) continue;
+      for (let k = 0; k < 3; k++) data[(y * width + x) * 4 + k] = Math.round(sum[k]! / covered);
+      data[(y * width + x) * 4 + 3] = Math.round((covered / (ss * ss)) * 255);
     }
   }
   return { width, height, data };

@@ -36,6 +36,12 @@ const MAX_PIXEL_ART_BLEND_RATIO = 0.2;
  * corpus and validation set 0.01 or less (its 1-px outlines repeat one exact colour).
  */
 const HAIRLINE_RATIO_MAX = 0.025;
+/**
+ * Share of contrasty pairs that are alpha blends (alphaBlendRatio) from which edges are not hard:
+ * lettering exported on transparency has 0.2 or more (fixtures), pixel art keeps its alpha binary
+ * (0 on every pixel-art image of the corpus and validation set).
+ */
+const ALPHA_BLEND_RATIO_MAX = 0.05;
 /** Share of flat pixels from which art is flat (areas of one colour), not texture or photo. */
 const FLAT_SHARE_MIN = 0.45;
 /** Palette size up to which a picture without flat areas is read as dithered / textured pixel art. */
@@ -162,6 +168,12 @@ export interface ProfileFacts {
    */
   readonly hairlineRatio: number;
   /**
+   * Share of contrasty pixel pairs that are alpha blends (a partly transparent pixel between an
+   * opaque and a transparent one): ink anti-aliased in its alpha channel. Pixel art keeps its
+   * alpha binary: 0.
+   */
+  readonly alphaBlendRatio: number;
+  /**
    * Tiles of pixel art inside the picture (a sprite on a page, pixel art beside a photo): per
    * TILE_PX square, 1 when its edges are hard (turning or slanting edges, none anti-aliased).
    * Chains of flat or photo pictures that run through such tiles stay on the pixel lattice.
@@ -202,10 +214,11 @@ export function classifyImage(
   // The pixel loop is a function of its own: V8 compiles a long function again for each hot loop
   // and deoptimises on code after a loop that had not run yet; a small one compiles once.
   const tileFlat = new Int32Array(tilesX * tilesY);
-  const { contrastPairs, blends, hairlines, flat } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
+  const { contrastPairs, blends, hairlines, flat, alphaBlends } = countEdgePairs(data, width, height, spread, tilesX, tileContrast, tileBlends, tileFlat);
   const noiseShare = opaque === 0 ? 0 : colors.rare / opaque;
   const blendRatio = contrastPairs === 0 ? 0 : blends / contrastPairs;
   const hairlineRatio = contrastPairs === 0 ? 0 : hairlines / contrastPairs;
+  const alphaBlendRatio = contrastPairs === 0 ? 0 : alphaBlends / contrastPairs;
   const flatShare = opaque === 0 ? 1 : flat / opaque;
   const edgeDensity = opaque === 0 ? 0 : contrastPairs / opaque;
   const tileRuns = new Int32Array(tilesX * tilesY);
@@ -217,7 +230,7 @@ export function classifyImage(
   const histogram = toneHistogram(data, width * height);
   const tones = twoTones(data, width * height, histogram);
   const ink = inkOnPaper(data, width, height, histogram);
-  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
+  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
   const { profile, reason } = decideProfile(measured);
   const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
   return {
@@ -236,6 +249,7 @@ export function classifyImage(
     tones,
     ink,
     hairlineRatio,
+    alphaBlendRatio,
     hardTiles: { tilePx: TILE_PX, columns: tilesX, set: hardTiles },
     photoTiles: { tilePx: TILE_PX, columns: tilesX, set: photoTiles },
   };
@@ -265,7 +279,7 @@ export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean 
 
 /** The measurements decideProfile reads (see ProfileFacts for each), with the exact colour and opaque pixel counts. */
 export interface ProfileEvidence
-  extends Pick<ProfileFacts, 'blendRatio' | 'hairlineRatio' | 'edgeDensity' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones' | 'ink'> {
+  extends Pick<ProfileFacts, 'blendRatio' | 'hairlineRatio' | 'alphaBlendRatio' | 'edgeDensity' | 'flatShare' | 'noiseShare' | 'runShare' | 'grey' | 'topLevelsShare' | 'rampTiles' | 'antiAliasedTiles' | 'tones' | 'ink'> {
   readonly distinct: number;
   readonly opaque: number;
 }
@@ -291,7 +305,7 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // Hairlines (outlines thinner than a pixel, anti-aliased by coverage) are edges that are not
   // hard, though no pixel of them is a blend of its two sides alone.
   const mayBePixelArt =
-    e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS) && e.hairlineRatio < HAIRLINE_RATIO_MAX;
+    e.distinct <= MAX_PIXEL_ART_COLORS && (e.edgeDensity >= PIXEL_MIN_EDGE_DENSITY || e.distinct <= MAX_TEXTURE_COLORS) && e.hairlineRatio < HAIRLINE_RATIO_MAX && e.alphaBlendRatio < ALPHA_BLEND_RATIO_MAX;
   if (mayBePixelArt && e.blendRatio < MAX_PIXEL_ART_BLEND_RATIO && e.runShare >= PIXEL_RUNS_MIN) {
     return { profile: 'pixel', reason: `hard edges without anti-aliasing, ${pct(e.runShare)} of pixels in runs, ${colours} colours: pixel art` };
   }
@@ -323,12 +337,25 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   if (e.flatShare >= FLAT_SHARE_MIN) {
     return { profile: 'flat', reason: `${pct(e.flatShare)} of pixels in flat areas${e.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO ? ', anti-aliased edges' : ''}: flat art` };
   }
+  return withoutFlatAreas(e, colours, pct);
+}
+
+/** decideProfile's last rules: a picture without flat areas that no earlier rule placed. */
+function withoutFlatAreas(e: ProfileEvidence, colours: string, pct: (v: number) => string): { profile: ImageProfile; reason: string } {
   // Few colours and no flat areas: dithering or a noise texture drawn from a small palette (a
   // photo has thousands of colours). Its ramps look like blends, but every pixel is meant.
   // One ink whose edges are anti-aliased in the alpha channel (two colours cannot blend: every
   // blend counted is an alpha one): ink on transparent paper, a drawing or lettering.
   if (e.distinct <= 2 && e.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO) return { profile: 'lineart', reason: 'one ink anti-aliased on transparent paper: line art' };
-  if (e.distinct <= MAX_TEXTURE_COLORS) return { profile: 'pixel', reason: `${colours} colours without flat areas (dithering or a drawn texture): pixel art` };
+  // Dithering keeps its alpha binary: a picture anti-aliased in its alpha channel is not it.
+  if (e.distinct <= MAX_TEXTURE_COLORS && e.alphaBlendRatio < ALPHA_BLEND_RATIO_MAX) return { profile: 'pixel', reason: `${colours} colours without flat areas (dithering or a drawn texture): pixel art` };
+  // Thin lettering or a logo on transparency: too thin for flat areas, but anti-aliased and its
+  // colours in runs, not grain (PHOTO_RUNS_MAX). Hairline-outlined lettering keeps 0.55–0.70 of
+  // its pixels in runs (fixtures); the photos of the corpus and validation set that get here
+  // (under 45 % flat pixels) 0.30 or fewer.
+  if (isAntiAliased(e) && e.runShare >= PHOTO_RUNS_MAX) {
+    return { profile: 'flat', reason: `anti-aliased edges, ${pct(e.runShare)} of pixels in runs, too thin for flat areas: flat art` };
+  }
   return { profile: 'photo', reason: `continuous tone: ${colours} colours, ${pct(e.flatShare)} of pixels in flat areas: photo` };
 }
 
@@ -535,8 +562,9 @@ function countEdgePairs(
   tileContrast: Int32Array,
   tileBlends: Int32Array,
   tileFlat: Int32Array,
-): { contrastPairs: number; blends: number; hairlines: number; flat: number } {
+): { contrastPairs: number; blends: number; hairlines: number; flat: number; alphaBlends: number } {
   let contrastPairs = 0;
+  let alphaBlends = 0;
   let blends = 0;
   let hairlines = 0;
   let flat = 0;
@@ -549,6 +577,7 @@ function countEdgePairs(
           const counts = alphaEdgePairs(data, o, x, y, width, height);
           contrastPairs += counts & 3;
           blends += counts >> 2;
+          alphaBlends += counts >> 2;
         }
         continue;
       }
@@ -568,7 +597,7 @@ function countEdgePairs(
       hairlines += counts >> 4;
     }
   }
-  return { contrastPairs, blends, hairlines, flat };
+  return { contrastPairs, blends, hairlines, flat, alphaBlends };
 }
 
 /** Side of the square tiles (px) in which pixel art is recognised within a mixed picture. */
@@ -839,6 +868,12 @@ export interface TwoTones {
 const TONE_BITS = 4;
 /** Smallest channel difference (0–255) between ink and paper. */
 const TONE_MIN_CONTRAST = 96;
+/**
+ * ... and for faint ink, which only tracelab.profile=lineart takes as ink on paper: a scanned
+ * map's hairlines blurred to 50–90 levels under the paper (fixtures); paper grain and blotches
+ * stay within ±35.
+ */
+const FAINT_INK_CONTRAST = 48;
 /** RGB distance within which a pixel is on a tone or on the blend between the tones. */
 const TONE_NEAR = 24;
 
@@ -994,6 +1029,8 @@ export interface InkOnPaper {
    * in-between tones, each on a slope too (1 when not measured).
    */
   readonly midShare: number;
+  /** Set when the evidence holds only with the light evened (a page under a lamp): that light. */
+  readonly light?: EvenLight;
 }
 
 const NO_INK: InkOnPaper = { contrast: 0, axisShare: 0, looseShare: 1, paperSteps: 1, midShare: 1 };
@@ -1016,10 +1053,10 @@ export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, 
   const { count, opaque } = histogram;
   if (opaque === 0) return NO_INK;
   const paper = binMean(histogram, paperBin(histogram));
-  let common = -1;
-  for (let b = 0; b < count.length; b++) {
-    if (count[b] !== 0 && (common < 0 || count[b]! > count[common]!) && binDistance(histogram, b, paper) >= TONE_MIN_CONTRAST) common = b;
-  }
+  // Faint ink (thin lines blurred below the full contrast, a pencil map) is looked for only when
+  // no ink of the full contrast is there: its evidence serves tracelab.profile=lineart (inInkAndPaper).
+  let common = commonFarBin(histogram, paper, TONE_MIN_CONTRAST);
+  if (common < 0) common = commonFarBin(histogram, paper, FAINT_INK_CONTRAST);
   if (common < 0) return NO_INK;
   // A blurred thin stroke spreads its ink over many bins: the darkest of them that is still common
   // is the ink's core (the most common far bin may be its halo).
@@ -1038,9 +1075,187 @@ export function inkOnPaper(data: Uint8Array | Uint8ClampedArray, width: number, 
   if (!t) return { ...NO_INK, contrast: farthest };
   let onAxis = 0;
   for (let i = 0; i < t.length; i++) if (!Number.isNaN(t[i]!)) onAxis++;
+  const measured = midToneEvidence(t, t, width, height, opaque, farthest, onAxis / opaque);
+  if (isInkOnPaper(measured)) return measured;
+  // A second look with the light evened out: a page photographed under a lamp darkens its paper
+  // towards the ink's tone in one corner, which the first look reads as flat in-between tones.
+  // Its paper steps are still measured on the tones as they are: a drift passes them, a second
+  // paper (or a photo's texture) does not.
+  const evened = evenedTones(t, width, height);
+  if (!evened) return measured;
+  const second = midToneEvidence(evened.t, evened.t, width, height, opaque, farthest, onAxis / opaque);
+  return isInkOnPaper(second) ? { ...second, light: { paper, ink, surface: evened.surface } } : measured;
+}
+
+/**
+ * The light over a page photographed under a lamp (InkOnPaper.light): t of each pixel (paper 0,
+ * ink 1 along paper → ink) is the quadratic `surface` at (x / width, y / height) where its paper
+ * lies.
+ */
+export interface EvenLight {
+  readonly paper: readonly [number, number, number];
+  readonly ink: readonly [number, number, number];
+  readonly surface: Float64Array;
+}
+
+/**
+ * The picture with its light evened (line art traced in ink and paper only, whose paper darkens
+ * across the page): each opaque pixel moved along paper → ink from its t to t' = (t − light) /
+ * (1 − light), so paper in shadow labels as paper and ink as ink. Transparent pixels stay.
+ */
+export function evenLight(data: Uint8Array | Uint8ClampedArray, width: number, height: number, light: EvenLight): Uint8Array {
+  const out = new Uint8Array(data);
+  const { paper, ink, surface } = light;
+  const dx = ink[0] - paper[0];
+  const dy = ink[1] - paper[1];
+  const dz = ink[2] - paper[2];
+  const length2 = dx * dx + dy * dy + dz * dz;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      const along = ((data[o]! - paper[0]) * dx + (data[o + 1]! - paper[1]) * dy + (data[o + 2]! - paper[2]) * dz) / length2;
+      const shade = quadraticAt(surface, x / width, y / height);
+      const shift = (along - shade) / (1 - shade) - along;
+      out[o] = clampChannel(data[o]! + shift * dx);
+      out[o + 1] = clampChannel(data[o + 1]! + shift * dy);
+      out[o + 2] = clampChannel(data[o + 2]! + shift * dz);
+    }
+  }
+  return out;
+}
+
+function clampChannel(v: number): number {
+  return v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
+}
+
+/** The in-between-tone evidence of InkOnPaper from t (paper → ink, NaN off the line), paper steps from `paperT`. */
+function midToneEvidence(t: Float32Array, paperT: Float32Array, width: number, height: number, opaque: number, contrast: number, axisShare: number): InkOnPaper {
   const loose = looseMidTones(t, width, height, Math.floor(opaque * INK_LOOSE_SHARE_MAX));
-  if (loose === undefined) return { ...NO_INK, contrast: farthest, axisShare: onAxis / opaque };
-  return { contrast: farthest, axisShare: onAxis / opaque, looseShare: loose / opaque, paperSteps: paperStepShare(t, width, height), midShare: midToneCount(t) / opaque };
+  if (loose === undefined) return { ...NO_INK, contrast, axisShare };
+  return { contrast, axisShare, looseShare: loose / opaque, paperSteps: paperStepShare(paperT, width, height), midShare: midToneCount(t) / opaque };
+}
+
+/** Quantile of t taken as a tile's paper (paper is the light end: low t). */
+const TILE_PAPER_QUANTILE = 0.25;
+/** Tiles whose paper lies farther than this (in t) from the fitted light are ink, not paper, and are refitted without. */
+const LIGHT_FIT_OUTLIER = 0.1;
+const LIGHT_FIT_ROUNDS = 3;
+/** Evening the light is for a paper that darkens part-way to the ink, not for a second, darker paper or a grey picture. */
+const LIGHT_MAX_DARKENING = 0.6;
+/**
+ * ... and for light that falls off across the page by this much of the contrast or more: pages
+ * photographed under a lamp drift by 0.4–0.8 (tune fixtures), a wood-grain photo's slow shading by
+ * 0.19, which must not be evened into ink on paper.
+ */
+const LIGHT_MIN_DRIFT = 0.3;
+
+/**
+ * t measured from the paper's own tone at each pixel: the paper's tone per TILE_PX tile (its
+ * TILE_PAPER_QUANTILE), fitted by a quadratic surface (light falls off smoothly: a lamp, a
+ * vignette, a page's curl), tiles far off the surface dropped and the surface fitted again;
+ * t' = (t − light) / (1 − light). Undefined when the surface darkens the paper by more than
+ * LIGHT_MAX_DARKENING of the contrast or no tile has paper.
+ */
+function evenedTones(t: Float32Array, width: number, height: number): { t: Float32Array; surface: Float64Array } | undefined {
+  const tiles = tilePapers(t, width, height);
+  if (tiles.length < 6 * 3) return undefined;
+  let used = tiles;
+  let coeffs: Float64Array | undefined;
+  for (let round = 0; round < LIGHT_FIT_ROUNDS; round++) {
+    coeffs = fitQuadratic(used);
+    if (!coeffs) return undefined;
+    const c = coeffs;
+    const kept: number[] = [];
+    for (let k = 0; k < used.length; k += 3) if (Math.abs(quadraticAt(c, used[k]!, used[k + 1]!) - used[k + 2]!) <= LIGHT_FIT_OUTLIER) kept.push(used[k]!, used[k + 1]!, used[k + 2]!);
+    if (kept.length < 6 * 3) return undefined;
+    used = kept;
+  }
+  const c = fitQuadratic(used);
+  if (!c) return undefined;
+  const evened = new Float32Array(t.length);
+  let lightest = Infinity;
+  let darkest = -Infinity;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const light = quadraticAt(c, x / width, y / height);
+      if (light > LIGHT_MAX_DARKENING) return undefined;
+      lightest = Math.min(lightest, light);
+      darkest = Math.max(darkest, light);
+      const i = y * width + x;
+      evened[i] = (t[i]! - light) / (1 - light);
+    }
+  }
+  return darkest - lightest >= LIGHT_MIN_DRIFT ? { t: evened, surface: c } : undefined;
+}
+
+/** Per TILE_PX tile with at least half its pixels on the line: its centre (0–1 of the picture) and its paper t, as flat triples. */
+function tilePapers(t: Float32Array, width: number, height: number): number[] {
+  const out: number[] = [];
+  const values = new Float32Array(TILE_PX * TILE_PX);
+  for (let y0 = 0; y0 < height; y0 += TILE_PX) {
+    for (let x0 = 0; x0 < width; x0 += TILE_PX) {
+      let n = 0;
+      for (let y = y0; y < Math.min(height, y0 + TILE_PX); y++) {
+        for (let x = x0; x < Math.min(width, x0 + TILE_PX); x++) if (!Number.isNaN(t[y * width + x]!)) values[n++] = t[y * width + x]!;
+      }
+      if (n * 2 < (Math.min(height, y0 + TILE_PX) - y0) * (Math.min(width, x0 + TILE_PX) - x0)) continue;
+      const paper = values.subarray(0, n).sort()[Math.floor((n - 1) * TILE_PAPER_QUANTILE)]!;
+      // A tile of ink (a wide black stripe) tells nothing of the paper's light.
+      if (paper < MID_TONE_MAX) out.push((x0 + TILE_PX / 2) / width, (y0 + TILE_PX / 2) / height, paper);
+    }
+  }
+  return out;
+}
+
+/** The terms 1, x, y, x², xy, y² of the light's surface. */
+function quadraticTerms(x: number, y: number, into: Float64Array): void {
+  into[0] = 1;
+  into[1] = x;
+  into[2] = y;
+  into[3] = x * x;
+  into[4] = x * y;
+  into[5] = y * y;
+}
+
+function quadraticAt(c: Float64Array, x: number, y: number): number {
+  return c[0]! + c[1]! * x + c[2]! * y + c[3]! * x * x + c[4]! * x * y + c[5]! * y * y;
+}
+
+/** Least-squares quadratic surface through (x, y, value) triples (normal equations, Gaussian elimination); undefined when singular. */
+function fitQuadratic(triples: readonly number[]): Float64Array | undefined {
+  const n = 6;
+  const m = new Float64Array(n * (n + 1));
+  const terms = new Float64Array(n);
+  for (let k = 0; k < triples.length; k += 3) {
+    quadraticTerms(triples[k]!, triples[k + 1]!, terms);
+    for (let r = 0; r < n; r++) {
+      for (let q = 0; q < n; q++) m[r * (n + 1) + q]! += terms[r]! * terms[q]!;
+      m[r * (n + 1) + n]! += terms[r]! * triples[k + 2]!;
+    }
+  }
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r * (n + 1) + col]!) > Math.abs(m[pivot * (n + 1) + col]!)) pivot = r;
+    if (Math.abs(m[pivot * (n + 1) + col]!) < 1e-9) return undefined;
+    for (let q = 0; q <= n; q++) [m[col * (n + 1) + q], m[pivot * (n + 1) + q]] = [m[pivot * (n + 1) + q]!, m[col * (n + 1) + q]!];
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r * (n + 1) + col]! / m[col * (n + 1) + col]!;
+      for (let q = col; q <= n; q++) m[r * (n + 1) + q]! -= f * m[col * (n + 1) + q]!;
+    }
+  }
+  return Float64Array.from({ length: n }, (_, r) => m[r * (n + 1) + n]! / m[r * (n + 1) + r]!);
+}
+
+/** The most populous bin at least `contrast` from the paper (largest channel difference), or −1. */
+function commonFarBin(histogram: ToneHistogram, paper: readonly [number, number, number], contrast: number): number {
+  const { count } = histogram;
+  let common = -1;
+  for (let b = 0; b < count.length; b++) {
+    if (count[b] !== 0 && (common < 0 || count[b]! > count[common]!) && binDistance(histogram, b, paper) >= contrast) common = b;
+  }
+  return common;
 }
 
 /** Pixels whose t lies in the middle band. */
@@ -1183,5 +1398,5 @@ const SCAN_RUNS_MAX = 0.75;
  */
 export function inInkAndPaper(facts: Pick<ProfileFacts, 'profile' | 'runShare' | 'ink'>, forced: boolean): boolean {
   if (facts.profile !== 'lineart' || facts.runShare >= SCAN_RUNS_MAX) return false;
-  return forced ? facts.ink.contrast >= TONE_MIN_CONTRAST && facts.ink.axisShare >= INK_AXIS_SHARE_MIN : isInkOnPaper(facts.ink);
+  return forced ? facts.ink.contrast >= FAINT_INK_CONTRAST && facts.ink.axisShare >= INK_AXIS_SHARE_MIN : isInkOnPaper(facts.ink);
 }
