@@ -126,7 +126,7 @@ function borderLength(mask: Uint8Array, mw: number, mh: number): number {
 }
 
 /** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
-function isHardEdged(grid: CoverageGrid): boolean {
+export function isHardEdged(grid: CoverageGrid): boolean {
   let partial = 0;
   let full = 0;
   for (let k = 0; k < grid.value.length; k++) {
