@@ -76,6 +76,12 @@ const MAX_FAINT_BORDER_SHARE = 0.25;
  */
 const MAX_MISMATCH = 0.04;
 const MAX_MISMATCH_PX = 0.25;
+/**
+ * A wrong junction or a cut corner is a local miss: in no tile (a width a side, at least
+ * MIN_TILE_PX) may the strokes miss more than this share of its ink (a pen line's edges: 1–10 %; the skeleton of a 16-px icon's rounded corner meeting a fold: 22 %).
+ */
+const MAX_TILE_MISMATCH = 0.15;
+const MIN_TILE_PX = 8;
 /** A line's area over half its border is its width less its ends' share: this over the widest line is no line. */
 const SPAN_SLACK = 1.1;
 /** Chamfer steps of the hand-over (3–4: within 8 % of Euclidean distance). */
@@ -231,11 +237,12 @@ function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: C
   const margin = Math.ceil(widest / 2) + 2;
   const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin);
   const hardEdged = isHardEdged(grid);
-  const fit = strokeFit(grid, paths, 1, hardEdged);
+  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
+  const fit = strokeFit(grid, paths, 1, hardEdged, tilePx);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
-  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged) : fit;
+  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx) : fit;
   const best = scaled.mismatch < fit.mismatch ? scaled : fit;
-  if (best.mismatch > MAX_MISMATCH + MAX_MISMATCH_PX / widest) return undefined;
+  if (best.mismatch > MAX_MISMATCH + MAX_MISMATCH_PX / widest || best.worstTile > MAX_TILE_MISMATCH) return undefined;
   return best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
 }
 

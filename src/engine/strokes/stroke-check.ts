@@ -21,27 +21,40 @@ export interface StrokeFit {
   readonly inkAreaPx: number;
   /** Σ drawn (px). */
   readonly drawnAreaPx: number;
+  /** The largest Σ |drawn − ink| over Σ ink of a tile (side tilePx) holding ink of at least a quarter of its area. */
+  readonly worstTile: number;
 }
 
 /**
  * The paths drawn at their widths × widthScale, against the grid's ink; `hardEdged` (1-bit ink):
  * drawn without anti-aliasing, a pixel inked where its centre is.
  */
-export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean): StrokeFit {
+export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean, tilePx: number): StrokeFit {
   const outside = new Float32Array(grid.width * grid.height).fill(Infinity);
   for (const path of paths) drawPath(grid, outside, path, path.widthPx * widthScale);
-  let ink = 0;
+  const tilesX = Math.ceil(grid.width / tilePx);
+  const tileInk = new Float64Array(tilesX * Math.ceil(grid.height / tilePx));
+  const tileError = new Float64Array(tileInk.length);
   let drawn = 0;
-  let error = 0;
   for (let k = 0; k < outside.length; k++) {
     const o = outside[k]!;
     const d = hardEdged ? (o <= 0 ? 1 : 0) : o <= -0.5 ? 1 : o >= 0.5 ? 0 : 0.5 - o;
     const c = grid.value[k]!;
-    ink += c;
+    const gx = k % grid.width;
+    const t = Math.floor((k - gx) / grid.width / tilePx) * tilesX + Math.floor(gx / tilePx);
+    tileInk[t] += c;
+    tileError[t] += Math.abs(d - c);
     drawn += d;
-    error += Math.abs(d - c);
   }
-  return { mismatch: error / Math.max(1e-9, ink), inkAreaPx: ink, drawnAreaPx: drawn };
+  let ink = 0;
+  let error = 0;
+  let worstTile = 0;
+  for (let t = 0; t < tileInk.length; t++) {
+    ink += tileInk[t]!;
+    error += tileError[t]!;
+    if (tileInk[t]! >= (tilePx * tilePx) / 4) worstTile = Math.max(worstTile, tileError[t]! / tileInk[t]!);
+  }
+  return { mismatch: error / Math.max(1e-9, ink), inkAreaPx: ink, drawnAreaPx: drawn, worstTile };
 }
 
 /** Per pixel of the grid, the least signed distance (px) outside any of the path's segments so far. */
