@@ -15,13 +15,15 @@
  * Regions of one colour that now touch (the paper inside and outside a ring) become one region,
  * and the diagonal links are read again from the new labels.
  */
+import { FitScratch, fitChain } from '../fit/fit.js';
 import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
 import { isHardEdged, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
 import { coverageGrid, type InkPicture } from './coverage.js';
-import { strokeFit } from './stroke-check.js';
-import { backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
+import { fittedPoints } from './fitted-points.js';
+import { strokeFit, type StrokeFit } from './stroke-check.js';
+import { backgroundLabel, CENTERLINE_FIT, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
   readonly picture: InkPicture;
@@ -146,6 +148,8 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const boxes = regionBoxes(picture, regions.count);
   const faintShare = faintBorderShare(picture, regions.count);
   const span = areaOverBorder(picture, regions.count);
+  // The fitter's scratch for the render check of the curves (a context, not module state).
+  const fitScratch = new FitScratch();
   const lineOf = new Map<number, CenterPath[]>();
   for (let r = 0; r < regions.count; r++) {
     const label = regions.labelOf[r]!;
@@ -156,7 +160,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
     if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
-    const drawn = drawnAsInk(picture, r, box, found.paths);
+    const drawn = drawnAsInk(picture, r, box, found.paths, fitScratch);
     if (drawn) lineOf.set(r, drawn);
   }
   return lineOf;
@@ -231,7 +235,7 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
  * widths scaled so the strokes hold the region's ink when that fits the ink better (the
  * cross-sections read a 1-bit or JPEG line a little narrow or wide).
  */
-function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[]): CenterPath[] | undefined {
+function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch): CenterPath[] | undefined {
   let widest = 0;
   for (const p of paths) widest = Math.max(widest, p.widthPx);
   const margin = Math.ceil(widest / 2) + 2;
@@ -242,8 +246,22 @@ function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: C
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
   const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx) : fit;
   const best = scaled.mismatch < fit.mismatch ? scaled : fit;
-  if (best.mismatch > MAX_MISMATCH + MAX_MISMATCH_PX / widest || best.worstTile > MAX_TILE_MISMATCH) return undefined;
-  return best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
+  const chosen = best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
+  if (!reproduces(best, widest)) return undefined;
+  // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
+  const fitted = chosen.map((p) => ({ ...p, points: fittedLine(fitScratch, p) }));
+  return reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx), widest) ? chosen : undefined;
+}
+
+/** Within the render check's tolerances, overall and in every tile. */
+function reproduces(fit: StrokeFit, widestPx: number): boolean {
+  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx && fit.worstTile <= MAX_TILE_MISMATCH;
+}
+
+/** The centre-line as the curves written for it, sampled (a dot stays a dot). */
+function fittedLine(scratch: FitScratch, path: CenterPath): Float64Array {
+  const f = fitChain(scratch, path.points, path.closed, CENTERLINE_FIT);
+  return f.segments.length > 0 ? fittedPoints(f.startX, f.startY, f.segments) : path.points;
 }
 
 function pathLength(path: CenterPath): number {

@@ -107,7 +107,9 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment): v
       const along = (x - ax) * ux + (y - ay) * uy;
       const across = Math.abs((x - ax) * uy - (y - ay) * ux);
       let o: number;
-      if (along < 0) o = seg.buttStart ? Math.max(across - half, -along) : Math.hypot(x - ax, y - ay) - half;
+      // A zero-length segment (a dot, a closed path's repeated end) is its round cap.
+      if (length === 0) o = Math.hypot(x - ax, y - ay) - half;
+      else if (along < 0) o = seg.buttStart ? Math.max(across - half, -along) : Math.hypot(x - ax, y - ay) - half;
       else if (along > length) o = seg.buttEnd ? Math.max(across - half, along - length) : Math.hypot(x - bx, y - by) - half;
       else o = across - half;
       const k = gy * grid.width + gx;
