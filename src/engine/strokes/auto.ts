@@ -77,7 +77,7 @@ const MAX_FAINT_BORDER_SHARE = 0.25;
  * a larger share of a thin line).
  */
 const MAX_MISMATCH = 0.04;
-const MAX_MISMATCH_PX = 0.5;
+const MAX_MISMATCH_PX = 0.25;
 /**
  * A wrong junction or a cut corner is a local miss: in no tile (a width a side, at least
  * MIN_TILE_PX) may the strokes miss more than this share of its ink (a pen line's edges: 1–10 %; the skeleton of a 16-px icon's rounded corner meeting a fold: 22 %).
