@@ -511,15 +511,16 @@ function withCenterlines(result: TraceResult, traced: RgbaImage, areas: Areas, i
     labelOf: regions.labelOf,
     regionCount: regions.count,
     fills: areas.fills,
-    maxWidthPx: maxStrokeWidthInputPx(params, input.width, input.height) * tracedPerInputPx,
+    // The automatic limit is auto's for now: centerline keeps 8 px (its output as it was).
+    maxWidthPx: ((params.maxStrokeWidthPx ?? 0) > 0 ? params.maxStrokeWidthPx! : MIN_AUTO_STROKE_WIDTH_PX) * tracedPerInputPx,
     joinPx: JOIN_INPUT_PX * tracedPerInputPx,
   });
   return withStageMs(stroked, { strokes: now() - t0 });
 }
 
 /**
- * The widest ink read as a line (input px): tracelab.max_stroke_width, or with its default (0,
- * automatic) 1/12 of the picture's shorter side and at least 8 px. Line icon sets draw on a
+ * The widest ink read as a line by tracelab.strokes=auto (input px): tracelab.max_stroke_width, or
+ * with its default (0, automatic) 1/12 of the picture's shorter side, 8–32 px. Line icon sets draw on a
  * 24-unit grid with 1.5-unit (heroicons, Iconoir: 1/16 of the icon) to 2-unit strokes (Feather,
  * Lucide, Tabler: 1/12), so an icon rendered at any size has its lines within the limit; 8 px
  * covers the pen lines of scanned and drawn line art (1–6 px at 150–300 dpi).
