@@ -410,10 +410,10 @@ export interface DottedOptions {
    */
   readonly 'tracelab.strokes'?: 'none' | 'auto' | 'centerline';
   /**
-   * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). Not part of the Vectorizer.AI API.
+   * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — with auto 1/12 of the picture's shorter side, 8 to 32 px (a line icon's strokes at any size it is rendered at); with centerline 8 px. Not part of the Vectorizer.AI API.
    *
-   * Allowed: number 0.5…100.
-   * @defaultValue `8`
+   * Allowed: number 0…100.
+   * @defaultValue `0`
    */
   readonly 'tracelab.max_stroke_width'?: number;
 }
@@ -894,10 +894,10 @@ export interface NestedOptions {
      */
     readonly strokes?: 'none' | 'auto' | 'centerline';
     /**
-     * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). Not part of the Vectorizer.AI API.
+     * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — with auto 1/12 of the picture's shorter side, 8 to 32 px (a line icon's strokes at any size it is rendered at); with centerline 8 px. Not part of the Vectorizer.AI API.
      *
-     * Allowed: number 0.5…100.
-     * @defaultValue `8`
+     * Allowed: number 0…100.
+     * @defaultValue `0`
      */
     readonly max_stroke_width?: number;
   };

@@ -39,7 +39,7 @@ import { despeckle, findRegions, type AreaFloor, type Regions } from './regions/
 import { applyShading, type Shaded } from './shading/shaded-regions.js';
 import { findSmoothAreas } from './shading/shading.js';
 import { shrunkSize } from './profile/resize.js';
-import { splitStrokeRegions } from './strokes/auto.js';
+import { chainsUnderLines, splitStrokeRegions } from './strokes/auto.js';
 import { centerlineResult, strokesOverShapes, type ColoredLine } from './strokes/index.js';
 import { layerShapes } from './layers/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
@@ -394,7 +394,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   // 4–4b regions (despeckled) and smooth shading.
   const minArea = Math.max(params.minAreaPx, automaticSpeckleArea(decided.tracing, size.width * size.height));
   // With tracelab.strokes=auto the line limit decides which regions are lines (strokes/auto.ts).
-  const outlineKey = memoKey('outline', labelKey, params, minArea, params.strokes === 'auto' ? (params.maxStrokeWidthPx ?? DEFAULT_MAX_STROKE_WIDTH_PX) : null);
+  const outlineKey = memoKey('outline', labelKey, params, minArea, params.strokes === 'auto' ? maxStrokeWidthInputPx(params, image.width, image.height) : null);
   const outlineSlot = `outline:${facts.profile}`;
   const outlined = memo.get<Outlined>(outlineSlot, outlineKey);
   const found = outlined ? reusedAreas(outlined, clock) : regionsAndShading(prepared, decided, labelled, params, minArea, clock);
@@ -403,7 +403,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
     return yield* traceBitmap(image, params, run, noiseAsPhoto(facts, params));
   }
   // tracelab.strokes=auto: lines handed over to the fills beside them (the memo's outline has them).
-  const areas = !outlined && params.strokes === 'auto' ? withLinesHandedOver(found, prepared.traced, decided, image.width, params) : found;
+  const areas = !outlined && params.strokes === 'auto' ? withLinesHandedOver(found, prepared.traced, decided, image, params) : found;
 
   // The labels are done with: without a caller's memo they are freed before the boundary stage.
   // (Lines handed over to the fills beside them change the labels: their links are read again.)
@@ -422,7 +422,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
     ? withStageMs(traceResult(image, size, params, decided, areas, layered.chains, layered.shapes, clock), { layers: layered.ms })
     : traceResult(image, size, params, decided, areas, traced.fitted.chains, shapes, clock);
   if (areas.lines) return withLineStrokes(result, areas.lines, image.width, outlined !== undefined);
-  return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image.width, params) : result;
+  return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image, params) : result;
 }
 
 /**
@@ -460,7 +460,7 @@ function shapesOf(prepared: Prepared, areas: Areas, traced: BoundaryAndFit, para
  * of near-constant width, their pixels handed to the regions beside them. Not in pixel art (its
  * lines are the lattice's) nor in photos (their thin regions are texture, not pen lines).
  */
-function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, inputWidth: number, params: EngineParams): Areas {
+function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, input: InputSize, params: EngineParams): Areas {
   if (decided.tracing.profile === 'photo') return areas;
   const t0 = now();
   const { regions, shaded } = areas;
@@ -470,7 +470,7 @@ function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, 
     picture,
     regions,
     fills: areas.fills,
-    maxWidthPx: (params.maxStrokeWidthPx ?? DEFAULT_MAX_STROKE_WIDTH_PX) * (traced.width / inputWidth),
+    maxWidthPx: maxStrokeWidthInputPx(params, input.width, input.height) * (traced.width / input.width),
     diagonalLinks: true,
     ...(gradientOf ? { keepFill: (r: number) => gradientOf[r] !== undefined } : {}),
   });
@@ -481,7 +481,7 @@ function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, 
     regions: split.regions,
     // The gradient of each region goes with the pixels it keeps.
     shaded: shaded && { ...shaded, regions: split.regions, gradientOf: Array.from(fromRegion, (r) => (r >= 0 ? shaded.gradientOf[r] : undefined)) },
-    lines: { lines: split.lines, links: split.links, ms: now() - t0 },
+    lines: { lines: split.lines, links: split.links, underLines: split.underLines!, ms: now() - t0 },
   };
 }
 
@@ -489,7 +489,8 @@ function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, 
 function withLineStrokes(result: TraceResult, lines: AutoLines, inputWidth: number, reused: boolean): TraceResult {
   const t0 = now();
   const stroked = strokesOverShapes(result, lines.lines, JOIN_INPUT_PX * (result.width / inputWidth));
-  return withStageMs(stroked, { strokes: now() - t0 + (reused ? 0 : lines.ms) });
+  const chainsUnderStrokes = chainsUnderLines(result.chains, lines.underLines, result.width, result.height);
+  return withStageMs({ ...stroked, chainsUnderStrokes }, { strokes: now() - t0 + (reused ? 0 : lines.ms) });
 }
 
 /** tracelab.layers (layers/index.ts): the stacked shapes as layers, timed as stage `layers` (not a progress step). */
@@ -501,24 +502,42 @@ function withLayers(shapes: Shape[], chains: Chain[], areas: Areas, size: Traced
 }
 
 /** tracelab.strokes=centerline (strokes/index.ts): the shapes' ink as pen strokes, timed as stage `strokes`. */
-function withCenterlines(result: TraceResult, traced: RgbaImage, areas: Areas, inputWidth: number, params: EngineParams): TraceResult {
+function withCenterlines(result: TraceResult, traced: RgbaImage, areas: Areas, input: InputSize, params: EngineParams): TraceResult {
   const t0 = now();
   const { regions } = areas;
   const picture = { data: traced.data, width: traced.width, height: traced.height, regionOf: regions.regionOf, regionColor: regionColors(regions, areas.colors) };
-  const tracedPerInputPx = traced.width / inputWidth;
+  const tracedPerInputPx = traced.width / input.width;
   const stroked = centerlineResult(result, {
     picture,
     labelOf: regions.labelOf,
     regionCount: regions.count,
     fills: areas.fills,
-    maxWidthPx: (params.maxStrokeWidthPx ?? DEFAULT_MAX_STROKE_WIDTH_PX) * tracedPerInputPx,
+    // The automatic limit is auto's for now: centerline keeps 8 px (its output as it was).
+    maxWidthPx: ((params.maxStrokeWidthPx ?? 0) > 0 ? params.maxStrokeWidthPx! : MIN_AUTO_STROKE_WIDTH_PX) * tracedPerInputPx,
     joinPx: JOIN_INPUT_PX * tracedPerInputPx,
   });
   return withStageMs(stroked, { strokes: now() - t0 });
 }
 
-/** tracelab.max_stroke_width's default (input px): see src/api/options.ts. */
-const DEFAULT_MAX_STROKE_WIDTH_PX = 8;
+/**
+ * The widest ink read as a line by tracelab.strokes=auto (input px): tracelab.max_stroke_width, or
+ * with its default (0, automatic) 1/12 of the picture's shorter side, 8–32 px. Line icon sets draw on a
+ * 24-unit grid with 1.5-unit (heroicons, Iconoir: 1/16 of the icon) to 2-unit strokes (Feather,
+ * Lucide, Tabler: 1/12), so an icon rendered at any size has its lines within the limit; 8 px
+ * covers the pen lines of scanned and drawn line art (1–6 px at 150–300 dpi).
+ */
+export function maxStrokeWidthInputPx(params: EngineParams, inputWidth: number, inputHeight: number): number {
+  const set = params.maxStrokeWidthPx ?? 0;
+  return set > 0 ? set : Math.min(MAX_AUTO_STROKE_WIDTH_PX, Math.max(MIN_AUTO_STROKE_WIDTH_PX, Math.min(inputWidth, inputHeight) * AUTO_STROKE_WIDTH_SHARE));
+}
+const MIN_AUTO_STROKE_WIDTH_PX = 8;
+const MAX_AUTO_STROKE_WIDTH_PX = 32;
+/** The input picture's size (px). */
+interface InputSize {
+  readonly width: number;
+  readonly height: number;
+}
+const AUTO_STROKE_WIDTH_SHARE = 1 / 12;
 /** Pen ends this close are joined: 0.05 mm (vpype linemerge's default) at 96 px per inch, in input px. */
 const JOIN_INPUT_PX = (0.05 / 25.4) * 96;
 
@@ -639,6 +658,8 @@ interface Areas {
 interface AutoLines {
   readonly lines: readonly ColoredLine[];
   readonly links: Uint8Array | undefined;
+  /** Per traced pixel, 1 under an opaque line (strokes/auto.ts). */
+  readonly underLines: Uint8Array;
   readonly ms: number;
 }
 
@@ -961,7 +982,7 @@ export const DEFAULT_ENGINE_PARAMS: EngineParams = {
   layers: false,
   profile: 'auto',
   strokes: 'none',
-  maxStrokeWidthPx: DEFAULT_MAX_STROKE_WIDTH_PX,
+  maxStrokeWidthPx: 0,
   parameterizedShapes: {
     ellipseGeneral: true,
     ellipseCircle: true,

@@ -86,7 +86,7 @@ export interface EngineParams {
    * 'none' (pixel art and photos: nothing changes).
    */
   readonly strokes?: StrokeMode;
-  /** Tracelab extension `tracelab.max_stroke_width` (traced px): the widest ink read as a line. Absent = 8. */
+  /** Tracelab extension `tracelab.max_stroke_width` (input px): the widest ink read as a line. Absent or 0: automatic (index.ts maxStrokeWidthInputPx). */
   readonly maxStrokeWidthPx?: number;
 }
 
@@ -362,5 +362,10 @@ export interface TraceResult {
   readonly shapes: readonly Shape[];
   /** Pen strokes in pen order (tracelab.strokes=centerline, or auto: over the shapes; drawn after them); absent = none. */
   readonly strokes?: readonly StrokeLine[];
+  /**
+   * tracelab.strokes=auto: the chains (ascending) that run under an opaque stroke, between two
+   * fills that reach under it: the stroke hides their seam, so they need no gap filler.
+   */
+  readonly chainsUnderStrokes?: readonly number[];
   readonly stats: TraceStats;
 }

@@ -360,7 +360,7 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
   const units = shapeUnits(table, options, chains, allowed, uniform, result.stats.profile !== 'photo');
   const visits = options.drawStyle === 'stroke_edges' || (options.drawStyle === 'fill_shapes' && options.gapFiller.enabled) ? visitChainsOnce(table, chains) : undefined;
   if (visits && options.drawStyle === 'stroke_edges') addEdgeStrokes(table, options, visits, units);
-  const fillers = visits && options.drawStyle === 'fill_shapes' ? gapFillers(table, options, visits) : new Map<string, StrokeItem[]>();
+  const fillers = visits && options.drawStyle === 'fill_shapes' ? gapFillers(table, options, visits, result.chainsUnderStrokes) : new Map<string, StrokeItem[]>();
   return groupItems(table, options, units, fillers);
 }
 
@@ -438,15 +438,20 @@ interface FillerEntry {
  */
 type FillersByAnchor = Map<string, Map<number | string, FillerEntry>>;
 
-/** Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. */
-function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits): Map<string, StrokeItem[]> {
+/**
+ * Gap filler strokes (fill_shapes), keyed by where they go: 'root', 'layer:d' or 'parent:i'. None
+ * along a chain under a stroke (tracelab.strokes=auto): the stroke hides the seam.
+ */
+function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits, underStrokes: readonly number[] | undefined): Map<string, StrokeItem[]> {
   const { shapes } = table;
   const byAnchor: FillersByAnchor = new Map();
   const anchorNames = new Map<number, string>();
+  const hidden = underStrokes && underStrokes.length > 0 ? new Set(underStrokes) : undefined;
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
     if (a < 0 || b < 0) continue;
+    if (hidden?.has(visits.uses[v]!.chain)) continue;
     // An opaque filler under a translucent shape would show through it as a line along the border.
     if (shapes[a]!.color.a < 255 || shapes[b]!.color.a < 255) continue;
     const anchor = fillerAnchor(table, options, anchorNames, a, b);

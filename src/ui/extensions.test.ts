@@ -48,9 +48,9 @@ describe('options panel: the extension group', () => {
     expect(group).toMatch(/<div class="field field-check" data-option="tracelab\.gradients"><div class="option-title"><label for="[^"]+" id="[^"]+">Gradient fills<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>gradients<\/code><\/div><input id="[^"]+" type="checkbox"(?! checked)/);
     // tracelab.profile: a list of its five values, on auto.
     expect(group).toMatch(/data-option="tracelab\.profile"><div class="option-title"><label for="[^"]+" id="[^"]+">Picture kind<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>profile<\/code><\/div><select[^>]*>(<option value="(auto|pixel|flat|photo|lineart)"[^>]*>[^<]+<\/option>){5}<\/select>/);
-    // tracelab.strokes: a list of its three values, on none; tracelab.max_stroke_width a number field at 8 px.
+    // tracelab.strokes: a list of its three values, on none; tracelab.max_stroke_width a number field at 0 (automatic).
     expect(group).toMatch(/data-option="tracelab\.strokes"><div class="option-title"><label for="[^"]+" id="[^"]+">Lines as strokes<\/label><code id="[^"]+" class="option-name">tracelab\.<wbr\/>strokes<\/code><\/div><select[^>]*>(<option value="(none|auto|centerline)"[^>]*>[^<]+<\/option>){3}<\/select>/);
-    expect(group).toMatch(/data-option="tracelab\.max_stroke_width">.*?Widest stroke.*?<input[^>]*value="8"/);
+    expect(group).toMatch(/data-option="tracelab\.max_stroke_width">.*?Widest stroke.*?<input[^>]*value="0"/);
     // No API group is marked as an extension, and the API's options are not in this one.
     expect(html.match(/extension-group/g)).toHaveLength(1);
     expect(group).not.toContain('data-option="processing.');
@@ -150,7 +150,7 @@ describe('tracelab.strokes and tracelab.max_stroke_width round-trip like any opt
     ]);
     store.getState().resetOptions();
     expect(store.getState().options['tracelab.strokes']).toBe('none');
-    expect(store.getState().options['tracelab.max_stroke_width']).toBe(8);
+    expect(store.getState().options['tracelab.max_stroke_width']).toBe(0);
   });
 });
 

@@ -207,7 +207,7 @@ describe('callRemote: the request', () => {
     await callRemote(store, { fetch });
     expect([...sent[3]!.form.keys()]).toEqual(['image', 'processing.max_colors', 'mode']);
     store.getState().setOption('tracelab.strokes', 'none');
-    store.getState().setOption('tracelab.max_stroke_width', 8);
+    store.getState().setOption('tracelab.max_stroke_width', 0);
     store.getState().setOption('tracelab.layers', true);
     expect(remoteNotSentNote(store.getState().options)).toBe('Not sent to Vectorizer.AI: tracelab.layers (a Tracelab extension)');
     await callRemote(store, { fetch });

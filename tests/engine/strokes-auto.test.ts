@@ -9,7 +9,7 @@
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_ENGINE_PARAMS, runJob, traceImage, traceImageWith, type EngineJob, type JobPart, type JobRunner } from '../../src/engine/index.js';
+import { DEFAULT_ENGINE_PARAMS, maxStrokeWidthInputPx, runJob, traceImage, traceImageWith, type EngineJob, type JobPart, type JobRunner } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { outputOptions } from '../../src/formats/types.js';
@@ -172,6 +172,27 @@ describe('tracelab.strokes=auto: outlines over the fills they border', () => {
       expect(worst, `gap filler ${gapFiller}`).toBeLessThanOrEqual(12);
     }
   });
+
+  it('the fills meet under the stroke, so their border gets no gap filler (tracelab.strokes=none writes one)', () => {
+    const options = outputOptions({ gapFiller: { enabled: true, nonScalingStroke: true, clip: false, strokeWidthPx: 2 } });
+    const result = auto(outlined);
+    expect(result.chainsUnderStrokes!.length).toBeGreaterThan(0);
+    expect(writeSvg(result, options)).not.toContain('non-scaling-stroke');
+    expect(writeSvg(traceImage(outlined, DEFAULT_ENGINE_PARAMS), options)).toContain('non-scaling-stroke');
+  });
+});
+
+describe('tracelab.strokes=auto: the widest line by default is 1/12 of the picture (a line icon at any size)', () => {
+  it('a 16-px line is a stroke in a 240-px picture (limit 20 px) and a fill in a 120-px one (limit 10 px)', () => {
+    const big = traceImage(draw(240, capsule(40, 120, 200, 120, 16)), AUTO);
+    expect(big.strokes).toHaveLength(1);
+    expect(Math.abs(big.strokes![0]!.widthPx - 16) / 16).toBeLessThanOrEqual(0.05);
+    expect(maxStrokeWidthInputPx(AUTO, 240, 300)).toBe(20);
+    expect(maxStrokeWidthInputPx(AUTO, 60, 60)).toBe(8);
+    expect(maxStrokeWidthInputPx(AUTO, 1200, 1200)).toBe(32);
+    expect(maxStrokeWidthInputPx({ ...AUTO, maxStrokeWidthPx: 5 }, 1200, 1200)).toBe(5);
+    expect(traceImage(draw(120, capsule(20, 60, 100, 60, 16)), AUTO).strokes ?? []).toEqual([]);
+  });
 });
 
 describe('tracelab.strokes=auto: shapes of varying width stay fills', () => {
@@ -190,6 +211,14 @@ describe('tracelab.strokes=auto: shapes of varying width stay fills', () => {
       expect(result.strokes ?? [], what).toEqual([]);
       expect(JSON.stringify(result.shapes), what).toBe(JSON.stringify(traceImage(image, DEFAULT_ENGINE_PARAMS).shapes));
     }
+  });
+
+  it('a ring whose width swells from 4.5 to 6.5 px (a lettered O) is a fill: drawn at one width it does not reproduce the ink', () => {
+    const glyph: Inside = (x, y) => Math.abs(Math.hypot(x - 60, y - 60) - 35) <= (5.5 + Math.cos(2 * Math.atan2(y - 60, x - 60))) / 2;
+    const image = draw(120, glyph);
+    const result = auto(image);
+    expect(result.strokes ?? []).toEqual([]);
+    expect(JSON.stringify(result.shapes)).toBe(JSON.stringify(traceImage(image, DEFAULT_ENGINE_PARAMS).shapes));
   });
 
   it('a thin band of a shade beside a near shade (a bevel highlight) stays a fill; a dark line across the same grey is a stroke', () => {

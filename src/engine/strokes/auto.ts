@@ -15,12 +15,15 @@
  * Regions of one colour that now touch (the paper inside and outside a ring) become one region,
  * and the diagonal links are read again from the new labels.
  */
+import { FitScratch, fitChain } from '../fit/fit.js';
 import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, type Regions } from '../regions/regions.js';
-import type { Rgba } from '../types.js';
-import { regionCenterlines, type CenterPath } from './centerline.js';
-import type { InkPicture } from './coverage.js';
-import { backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
+import type { Chain, Rgba } from '../types.js';
+import { isHardEdged, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
+import { coverageGrid, type InkPicture } from './coverage.js';
+import { fittedPoints } from './fitted-points.js';
+import { strokeFit, type StrokeFit } from './stroke-check.js';
+import { backgroundLabel, CENTERLINE_FIT, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
   readonly picture: InkPicture;
@@ -42,6 +45,8 @@ export interface AutoStrokeSplit {
   readonly links: Uint8Array | undefined;
   /** Per new region, one input region whose pixels it holds (for what is kept per region, a gradient). */
   readonly fromRegion: Int32Array | undefined;
+  /** Per pixel, 1 where an opaque line was drawn and its pixels were handed over (undefined: no line). */
+  readonly underLines: Uint8Array | undefined;
 }
 
 /**
@@ -66,6 +71,21 @@ const AREA_RATIO_MAX = 1.5;
  */
 const MIN_LINE_CONTRAST = 64;
 const MAX_FAINT_BORDER_SHARE = 0.25;
+/**
+ * Render and compare: the strokes drawn may differ from the ink by this share of its area, plus
+ * MAX_MISMATCH_PX over the width (an edge's anti-aliasing is a fraction of a pixel either side,
+ * a larger share of a thin line).
+ */
+const MAX_MISMATCH = 0.04;
+const MAX_MISMATCH_PX = 0.25;
+/**
+ * A wrong junction or a cut corner is a local miss: in no tile (a width a side, at least
+ * MIN_TILE_PX) may the strokes miss more than this share of its ink (a pen line's edges: 1–10 %; the skeleton of a 16-px icon's rounded corner meeting a fold: 22 %).
+ */
+const MAX_TILE_MISMATCH = 0.15;
+const MIN_TILE_PX = 8;
+/** A line's area over half its border is its width less its ends' share: this over the widest line is no line. */
+const SPAN_SLACK = 1.1;
 /** Chamfer steps of the hand-over (3–4: within 8 % of Euclidean distance). */
 const STRAIGHT_STEP = 3;
 const DIAGONAL_STEP = 4;
@@ -76,7 +96,7 @@ export function splitStrokeRegions(input: AutoStrokeInput): AutoStrokeSplit {
   const lines: ColoredLine[] = [];
   const isLine = new Uint8Array(regions.count);
   for (const r of lineOf.keys()) isLine[r] = 1;
-  if (lineOf.size === 0) return { lines, regions, links: undefined, fromRegion: undefined };
+  if (lineOf.size === 0) return { lines, regions, links: undefined, fromRegion: undefined, underLines: undefined };
   const owner = handOver(picture.width, picture.height, regions.regionOf, isLine);
   // A line with no region beside it (the picture is nothing but lines) keeps its pixels, as a fill.
   for (let i = 0; i < owner.length; i++) {
@@ -87,10 +107,38 @@ export function splitStrokeRegions(input: AutoStrokeInput): AutoStrokeSplit {
     for (const path of paths) lines.push({ path, color: fills[regions.labelOf[r]!]! });
   }
   const labels = new Int32Array(owner.length);
-  for (let i = 0; i < owner.length; i++) labels[i] = owner[i]! < 0 ? -1 : regions.labelOf[owner[i]!]!;
+  const underLines = new Uint8Array(owner.length);
+  for (let i = 0; i < owner.length; i++) {
+    labels[i] = owner[i]! < 0 ? -1 : regions.labelOf[owner[i]!]!;
+    const r = regions.regionOf[i]!;
+    if (r >= 0 && lineOf.has(r) && fills[regions.labelOf[r]!]!.a === 255) underLines[i] = 1;
+  }
   const links = input.diagonalLinks ? diagonalLinkRows(labels, picture.width, picture.height, 0, picture.height + 1) : undefined;
   const split = findRegions(labels, picture.width, picture.height, links);
-  return { lines, regions: split, links, fromRegion: firstRegionOf(split, owner) };
+  return { lines, regions: split, links, fromRegion: firstRegionOf(split, owner), underLines };
+}
+
+/**
+ * The chains (ascending) that run under an opaque line: each of their points (start, segment
+ * ends; traced px) touches a pixel of it, where the line's stroke covers them (the fills beside a
+ * line meet near its centre-line, within half its width).
+ */
+export function chainsUnderLines(chains: readonly Chain[], underLines: Uint8Array, width: number, height: number): number[] {
+  const touches = (x: number, y: number): boolean => {
+    const x0 = Math.max(0, Math.floor(x - 0.5));
+    const y0 = Math.max(0, Math.floor(y - 0.5));
+    const x1 = Math.min(width - 1, Math.floor(x + 0.5));
+    const y1 = Math.min(height - 1, Math.floor(y + 0.5));
+    for (let py = y0; py <= y1; py++) for (let px = x0; px <= x1; px++) if (underLines[py * width + px]) return true;
+    return false;
+  };
+  const under: number[] = [];
+  chains.forEach((c, k) => {
+    if (!touches(c.startX, c.startY)) return;
+    for (let j = 0; j < c.segments.length; j++) if (!touches(c.segments.x(j), c.segments.y(j))) return;
+    under.push(k);
+  });
+  return under;
 }
 
 /** The centre-lines of each region that is a line of near-constant width, by region. */
@@ -99,16 +147,47 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const background = backgroundLabel(picture, regions.labelOf);
   const boxes = regionBoxes(picture, regions.count);
   const faintShare = faintBorderShare(picture, regions.count);
+  const span = areaOverBorder(picture, regions.count);
+  // The fitter's scratch for the render check of the curves (a context, not module state).
+  const fitScratch = new FitScratch();
   const lineOf = new Map<number, CenterPath[]>();
   for (let r = 0; r < regions.count; r++) {
     const label = regions.labelOf[r]!;
     const box = boxes[r];
     if (label === background || !box || !fills[label] || fills[label]!.a === 0 || keepFill?.(r)) continue;
     if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
+    // A line's area over half its border is at most its width: wider ink is no line (not read).
+    if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
-    if (found.kind === 'lines' && found.paths.length > 0 && isPenDrawn(found.paths, found.inkAreaPx)) lineOf.set(r, found.paths);
+    if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
+    const drawn = drawnAsInk(picture, r, box, found.paths, fitScratch);
+    if (drawn) lineOf.set(r, drawn);
   }
   return lineOf;
+}
+
+/**
+ * Per region: its area over half its border's length (pixel sides): a line's width or less (a
+ * staircase border is longer), a disc's radius, a square's half side.
+ */
+function areaOverBorder(picture: InkPicture, regionCount: number): Float64Array {
+  const { width, height, regionOf } = picture;
+  const area = new Float64Array(regionCount);
+  const border = new Float64Array(regionCount);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const r = regionOf[i]!;
+      if (r < 0) continue;
+      area[r]++;
+      if (x === 0 || regionOf[i - 1] !== r) border[r]++;
+      if (x + 1 === width || regionOf[i + 1] !== r) border[r]++;
+      if (y === 0 || regionOf[i - width] !== r) border[r]++;
+      if (y + 1 === height || regionOf[i + width] !== r) border[r]++;
+    }
+  }
+  for (let r = 0; r < regionCount; r++) area[r] = (2 * area[r]!) / Math.max(1, border[r]!);
+  return area;
 }
 
 /**
@@ -148,6 +227,41 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
   }
   const ratio = drawnArea / Math.max(1, inkAreaPx);
   return ratio >= AREA_RATIO_MIN && ratio <= AREA_RATIO_MAX;
+}
+
+/**
+ * The region's centre-lines drawn as strokes (stroke-check.ts) against its ink: undefined when
+ * they miss or overshoot more of it than a pen line of that width does; else the paths, their
+ * widths scaled so the strokes hold the region's ink when that fits the ink better (the
+ * cross-sections read a 1-bit or JPEG line a little narrow or wide).
+ */
+function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch): CenterPath[] | undefined {
+  let widest = 0;
+  for (const p of paths) widest = Math.max(widest, p.widthPx);
+  const margin = Math.ceil(widest / 2) + 2;
+  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin);
+  const hardEdged = isHardEdged(grid);
+  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
+  const fit = strokeFit(grid, paths, 1, hardEdged, tilePx);
+  const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
+  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx) : fit;
+  const best = scaled.mismatch < fit.mismatch ? scaled : fit;
+  const chosen = best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
+  if (!reproduces(best, widest)) return undefined;
+  // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
+  const fitted = chosen.map((p) => ({ ...p, points: fittedLine(fitScratch, p) }));
+  return reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx), widest) ? chosen : undefined;
+}
+
+/** Within the render check's tolerances, overall and in every tile. */
+function reproduces(fit: StrokeFit, widestPx: number): boolean {
+  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx && fit.worstTile <= MAX_TILE_MISMATCH;
+}
+
+/** The centre-line as the curves written for it, sampled (a dot stays a dot). */
+function fittedLine(scratch: FitScratch, path: CenterPath): Float64Array {
+  const f = fitChain(scratch, path.points, path.closed, CENTERLINE_FIT);
+  return f.segments.length > 0 ? fittedPoints(f.startX, f.startY, f.segments) : path.points;
 }
 
 function pathLength(path: CenterPath): number {

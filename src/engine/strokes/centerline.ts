@@ -144,7 +144,7 @@ function skeletonLengthPx(mask: Uint8Array, mw: number): number {
 }
 
 /** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
-function isHardEdged(grid: CoverageGrid): boolean {
+export function isHardEdged(grid: CoverageGrid): boolean {
   let partial = 0;
   let full = 0;
   for (let k = 0; k < grid.value.length; k++) {

@@ -22,7 +22,7 @@ import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from '.
 export const OUTLINE_WIDTH_PX = 1;
 
 /** The centre-line fit: the flat-art tolerance of the outlines' fit, a little looser for a line's wobble. */
-const CENTERLINE_FIT = { tolerancePx: 0.4, cornerAngleDeg: 50, detectCircles: true, detectEllipses: true };
+export const CENTERLINE_FIT = { tolerancePx: 0.4, cornerAngleDeg: 50, detectCircles: true, detectEllipses: true };
 
 export interface CenterlineInput {
   readonly picture: InkPicture;
