@@ -780,17 +780,20 @@ function fitContext(prepared: Prepared, decided: Decided, labelled: Pick<Labelle
   // Colours a palette rule deleted leave opaque pixels behind their region's edge: their observed
   // colours let sub-pixel edges measure coverage against them (alpha alone says "fully covered").
   const deletedColor = deletedColors(palette);
+  // Every field is present (undefined when absent), in one order: one hidden class for every
+  // picture, so the samplers that read it stay monomorphic across a batch (optional fields spread
+  // in made up to 32 shapes, and V8 deoptimised and recompiled them picture after picture).
   return {
     data,
     width,
     height,
     regionColor: regionColors(regions, areas.colors),
     regionOf: regions.regionOf,
-    ...(links ? { links } : {}),
-    ...((tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? { hardTiles: facts.hardTiles } : {}),
-    ...(photoAreas(facts) ? { photoTiles: facts.photoTiles } : {}),
-    ...(deletedColor.length > 0 ? { deletedColor } : {}),
-    ...(areas.shaded ? { ramps: areas.shaded.ramps } : {}),
+    links,
+    hardTiles: (tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? facts.hardTiles : undefined,
+    photoTiles: photoAreas(facts) ? facts.photoTiles : undefined,
+    deletedColor: deletedColor.length > 0 ? deletedColor : undefined,
+    ramps: areas.shaded ? areas.shaded.ramps : undefined,
   };
 }
 

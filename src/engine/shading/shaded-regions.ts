@@ -117,7 +117,7 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
     extraColor: Float64Array.from(labels.extraColor),
     extraFill: labels.extraFill,
     gradientOf,
-    ramps: { ...packed, areaOfRegion, bandOfRegion },
+    ramps: areaRamps(packed, areaOfRegion, bandOfRegion),
   };
 }
 
@@ -205,7 +205,7 @@ function joinedRegions(regionOf: Int32Array, joinInto: Int32Array): Int32Array {
 }
 
 /** The areas' ramps and (gradients off) band thresholds, packed. */
-function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: boolean): Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'> {
+function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: boolean): AreaRamps {
   const geometry = new Float64Array(areas.length * GEOMETRY_STRIDE);
   const stopStart = new Int32Array(areas.length + 1);
   const thresholdStart = new Int32Array(areas.length + 1);
@@ -225,7 +225,17 @@ function packRamps(areas: readonly SmoothArea[], gradients: boolean, photo: bool
     }
     thresholdStart[a + 1] = thresholds.length;
   }
-  return { geometry, stopStart, stops: Float64Array.from(stops), thresholdStart, thresholds: Float64Array.from(thresholds) };
+  return areaRamps({ geometry, stopStart, stops: Float64Array.from(stops), thresholdStart, thresholds: Float64Array.from(thresholds) }, new Int32Array(0), new Int32Array(0));
+}
+
+/**
+ * The ramps with their regions' areas and bands, built in one place with every field in one order:
+ * one hidden class, so rampT and the sub-pixel sampler stay monomorphic from picture to picture
+ * (spreads made objects of several shapes and V8 deoptimised their readers).
+ */
+function areaRamps(packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>, areaOfRegion: Int32Array, bandOfRegion: Int32Array): AreaRamps {
+  const { geometry, stopStart, stops, thresholdStart, thresholds } = packed;
+  return { areaOfRegion, bandOfRegion, geometry, stopStart, stops, thresholdStart, thresholds };
 }
 
 /**
@@ -289,7 +299,7 @@ function cutBands(
   input: ShadingInput,
   regionOf: Int32Array,
   areaOfOld: Int32Array,
-  packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>,
+  packed: AreaRamps,
   keyOf: Int32Array,
   pieceArea: number[],
   pieceBand: number[],
@@ -319,10 +329,9 @@ function bandPixels(
   width: number,
   regionOf: Int32Array,
   areaOfOld: Int32Array,
-  packed: Omit<AreaRamps, 'areaOfRegion' | 'bandOfRegion'>,
+  packed: AreaRamps,
   keyOf: Int32Array,
 ): { areaBand: Int32Array; parent: Int32Array } {
-  const ramps = { ...packed, areaOfRegion: new Int32Array(0), bandOfRegion: new Int32Array(0) };
   const areaBand = new Int32Array(regionOf.length);
   const parent = new Int32Array(regionOf.length);
   const height = regionOf.length / width;
@@ -336,7 +345,7 @@ function bandPixels(
         areaBand[p] = -1;
         continue;
       }
-      const b = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(ramps, a, x + 0.5, y + 0.5));
+      const b = bandOf(packed.thresholds, packed.thresholdStart[a]!, packed.thresholdStart[a + 1]!, rampT(packed, a, x + 0.5, y + 0.5));
       const key = a * AREA_BAND_KEYS + b;
       areaBand[p] = key;
       // p is still its own root here: joining its left neighbour is making that one's root its parent.
