@@ -379,14 +379,15 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
   // reserves 17 slots, tens of thousands of times on pixel art, garbage the collector copies. A
   // shape not drawn shares one empty list (nothing is added to it: addEdgeStrokes adds to drawn
   // shapes only), so no list is made only to be replaced.
-  const units = new Array<(FillItem | StrokeItem)[]>(shapes.length);
+  // (Filled by pushes: a packed array, where new Array(n) made a holey one.)
   const undrawn: (FillItem | StrokeItem)[] = [];
+  const units: (FillItem | StrokeItem)[][] = [];
+  for (let i = 0; i < shapes.length; i++) units.push(undrawn);
   const primitivesOk = primitiveFormat(options, allowed);
   const walker = primitivesOk && options.drawStyle === 'fill_shapes' ? new LoopWalker(chains) : undefined;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const s = shapes[i]!;
-    units[i] = undrawn;
     if (s.color.a <= 0) continue;
     const loops: Loop[] = s.holes.length === 0 ? [s.outer] : [s.outer, ...s.holes];
     if (options.drawStyle === 'fill_shapes') {
