@@ -7,8 +7,11 @@
  * In: `node bench/warm-ab.mjs B_ROOT`; the images as bench/warm.mjs reads them (TRACELAB_CORPUS,
  * BENCH_ONLY); BENCH_AB_ROUNDS timed rounds (default 5) after one untimed round.
  * Out (stdout): per kind, the sum of per-image medians for A and B, A/B of those sums and the
- * median of the per-image ratios, each stage's summed medians (stats.stageMs) for A and B, and
- * the process's user CPU spent in A and in B.
+ * median of the per-image ratios; the same for each call's user CPU (CPU) and for each image's
+ * fastest round (MIN: on a loaded machine the least disturbed run); with AB_PER=1 the ratios of
+ * every image; each stage's summed medians (stats.stageMs) for A and B, and the process's user
+ * CPU spent in A and in B. Each side is bundled into a cache folder named after its checkout's
+ * path (worktrees share one node_modules: a fixed name let two helpers' runs swap bundles).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -27,7 +30,7 @@ function median(values) {
 
 /** One side: its checkout's warm pipeline, bundled into a cache folder of its own. */
 async function side(root, name) {
-  const m = await loadTs(root, `bench-warm-ab-${name}`, 'bench/warm-entry.ts');
+  const m = await loadTs(root, `bench-warm-ab-${name}-${root.replace(/[^A-Za-z0-9]+/g, '_')}`, 'bench/warm-entry.ts');
   const plan = m.planVectorize([]);
   return async (bytes) => {
     m.prepareNodeDecoders(bytes);
@@ -37,7 +40,7 @@ async function side(root, name) {
 
 /** Per image and side: the wall ms of each round and the stage timings of each round. */
 async function measure(sides, images) {
-  const runs = sides.map(() => images.map(() => ({ ms: [], stages: [] })));
+  const runs = sides.map(() => images.map(() => ({ ms: [], cpu: [], stages: [] })));
   const cpuMs = sides.map(() => 0);
   for (const run of sides) for (const im of images) await run(im.bytes);
   for (let round = 0; round < ROUNDS; round++) {
@@ -47,7 +50,9 @@ async function measure(sides, images) {
         const t0 = performance.now();
         const out = await sides[s](images[j].bytes);
         runs[s][j].ms.push(performance.now() - t0);
-        cpuMs[s] += process.cpuUsage(cpu0).user / 1000;
+        const cpu = process.cpuUsage(cpu0).user / 1000;
+        cpuMs[s] += cpu;
+        runs[s][j].cpu.push(cpu);
         runs[s][j].stages.push(out.timings);
       }
     }
@@ -64,6 +69,17 @@ function stageSums(perImage, idx) {
   return Object.entries(sums).map(([stage, ms]) => `${stage} ${ms.toFixed(0)}`).join(', ');
 }
 
+/** One figure per image (`of` a side's runs of it) summed over the images `idx` for A and B, with A/B and the median image's ratio. */
+function ratioLine(label, runs, idx, of) {
+  const [a, b] = runs.map((perImage) => idx.reduce((sum, j) => sum + of(perImage[j]), 0));
+  const ratio = median(idx.map((j) => of(runs[0][j]) / of(runs[1][j])));
+  console.log(`  ${label}: A ${a.toFixed(0)} ms, B ${b.toFixed(0)} ms, A/B ${(a / b).toFixed(3)} (median image ${ratio.toFixed(3)})`);
+}
+
+function perImageRatio(runs, j, of) {
+  return (of(runs[0][j]) / of(runs[1][j])).toFixed(3);
+}
+
 async function main() {
   const base = process.argv[2];
   if (!base) throw new Error('usage: node bench/warm-ab.mjs B_ROOT (a checkout of the revision to compare with)');
@@ -78,6 +94,9 @@ async function main() {
     const [a, b] = runs.map((perImage) => idx.reduce((sum, j) => sum + median(perImage[j].ms), 0));
     const ratio = median(idx.map((j) => median(runs[0][j].ms) / median(runs[1][j].ms)));
     console.log(`${kind}: A ${a.toFixed(0)} ms, B ${b.toFixed(0)} ms, A/B ${(a / b).toFixed(3)} (median image ${ratio.toFixed(3)})`);
+    ratioLine('CPU', runs, idx, (r) => median(r.cpu));
+    ratioLine('MIN', runs, idx, (r) => Math.min(...r.ms));
+    if (process.env.AB_PER) for (const j of idx) console.log(`    ${images[j].id}: wall ${perImageRatio(runs, j, (r) => median(r.ms))}, cpu ${perImageRatio(runs, j, (r) => median(r.cpu))}, min ${perImageRatio(runs, j, (r) => Math.min(...r.ms))} (B ${median(runs[1][j].ms).toFixed(1)} ms)`);
     console.log(`  A stages: ${stageSums(runs[0], idx)}`);
     console.log(`  B stages: ${stageSums(runs[1], idx)}`);
   }

@@ -221,6 +221,12 @@ interface ShapeTable {
   readonly paintIndex: Int32Array;
   /** Per drawn shape, its drawable gradient (one object per distinct gradient); absent when none has one. */
   readonly gradients: ShapeGradients | undefined;
+  /**
+   * Per shape, its colour's alpha (as it is): read per chain side by the edge and filler builders
+   * from one typed array rather than through each shape's colour object (tens of thousands of
+   * shapes on pixel art, read in chain order: a cache miss each).
+   */
+  readonly alpha: Float64Array;
 }
 
 /** The gradients of the shapes (see shapeGradients). */
@@ -260,7 +266,9 @@ function shapeTable(result: TraceResult): ShapeTable {
   }
   const paintIndex = new Int32Array(n);
   for (let k = 0; k < n; k++) paintIndex[order[k]!] = k;
-  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex, gradients: shapeGradients(shapes, order) };
+  const alpha = new Float64Array(n);
+  for (let i = 0; i < n; i++) alpha[i] = shapes[i]!.color.a;
+  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex, gradients: shapeGradients(shapes, order), alpha };
 }
 
 /**
@@ -301,7 +309,7 @@ function shapeOfRegion(shapeIndexOfRegion: Int32Array, region: number): number {
 /** The shape of a region when it is drawn (not fully transparent), else −1. */
 function drawnShapeOfRegion(table: ShapeTable, region: number): number {
   const i = shapeOfRegion(table.shapeIndexOfRegion, region);
-  return i >= 0 && table.shapes[i]!.color.a > 0 ? i : -1;
+  return i >= 0 && table.alpha[i]! > 0 ? i : -1;
 }
 
 /**
@@ -368,9 +376,13 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
 function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean, rectangles: boolean): (FillItem | StrokeItem)[][] {
   const { shapes, order } = table;
   // Each shape's list is set to its one item below rather than pushed to: a push to an empty array
-  // reserves 17 slots, tens of thousands of times on pixel art, garbage the collector copies.
+  // reserves 17 slots, tens of thousands of times on pixel art, garbage the collector copies. A
+  // shape not drawn shares one empty list (nothing is added to it: addEdgeStrokes adds to drawn
+  // shapes only), so no list is made only to be replaced.
+  // (Filled by pushes: a packed array, where new Array(n) made a holey one.)
+  const undrawn: (FillItem | StrokeItem)[] = [];
   const units: (FillItem | StrokeItem)[][] = [];
-  for (let i = 0; i < shapes.length; i++) units.push([]);
+  for (let i = 0; i < shapes.length; i++) units.push(undrawn);
   const primitivesOk = primitiveFormat(options, allowed);
   const walker = primitivesOk && options.drawStyle === 'fill_shapes' ? new LoopWalker(chains) : undefined;
   for (let k = 0; k < order.length; k++) {
@@ -392,6 +404,9 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
       for (const l of loops) paths.push({ uses: l, closed: true });
       const override = options.strokes.overrideColor;
       units[i] = [outline(override ?? s.color, options, paths, override ? undefined : gradientOf(table, i))];
+    } else {
+      // stroke_edges: addEdgeStrokes fills the drawn shapes' own lists.
+      units[i] = [];
     }
   }
   return units;
@@ -443,7 +458,7 @@ type FillersByAnchor = Map<string, Map<number | string, FillerEntry>>;
  * along a chain under a stroke (tracelab.strokes=auto): the stroke hides the seam.
  */
 function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisits, underStrokes: readonly number[] | undefined): Map<string, StrokeItem[]> {
-  const { shapes } = table;
+  const { alpha } = table;
   const byAnchor: FillersByAnchor = new Map();
   const anchorNames = new Map<number, string>();
   const hidden = underStrokes && underStrokes.length > 0 ? new Set(underStrokes) : undefined;
@@ -453,7 +468,7 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     if (a < 0 || b < 0) continue;
     if (hidden?.has(visits.uses[v]!.chain)) continue;
     // An opaque filler under a translucent shape would show through it as a line along the border.
-    if (shapes[a]!.color.a < 255 || shapes[b]!.color.a < 255) continue;
+    if (alpha[a]! < 255 || alpha[b]! < 255) continue;
     const anchor = fillerAnchor(table, options, anchorNames, a, b);
     if (anchor === undefined) continue;
     let colors = byAnchor.get(anchor);

@@ -701,38 +701,49 @@ function bezierY(b: Cubic, t: number): number {
  */
 function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): number {
   let worst = 0;
+  // worst² (a bound, not rounded back): a distance can beat `worst` only when its square beats
+  // this, since sqrt is monotone; the root is taken for those only, and compared as before (ties
+  // keep the first sample), so the result is the same to the bit.
+  let worstSq = 0;
   let worstIndex = Math.floor((first + last) / 2);
   for (let i = first + 1; i < last; i++) {
     const t = u[i - first]!;
-    const x = bezierX(b, t);
-    const y = bezierY(b, t);
-    const d = hypot2(x - p[i * 2]!, y - p[i * 2 + 1]!);
+    const dx = bezierX(b, t) - p[i * 2]!;
+    const dy = bezierY(b, t) - p[i * 2 + 1]!;
+    const dSq = dx * dx + dy * dy;
+    if (!(dSq > worstSq)) continue;
+    const d = hypot2(dx, dy);
     if (d > worst) {
       worst = d;
+      worstSq = dSq;
       worstIndex = i;
     }
   }
   // Also bound the curve between samples: a loop or overshoot can hide between two samples.
+  // (The distance to the segment between them, as a separate function had it, inlined.)
   for (let i = first; i < last; i++) {
     const t = (u[i - first]! + u[i - first + 1]!) / 2;
     const x = bezierX(b, t);
     const y = bezierY(b, t);
-    const d = segmentDistance(x, y, p[i * 2]!, p[i * 2 + 1]!, p[(i + 1) * 2]!, p[(i + 1) * 2 + 1]!);
+    const ax = p[i * 2]!;
+    const ay = p[i * 2 + 1]!;
+    const dx = p[(i + 1) * 2]! - ax;
+    const dy = p[(i + 1) * 2 + 1]! - ay;
+    const len2 = dx * dx + dy * dy;
+    const along = len2 < 1e-12 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
+    const ox = x - ax - along * dx;
+    const oy = y - ay - along * dy;
+    const dSq = ox * ox + oy * oy;
+    if (!(dSq > worstSq)) continue;
+    const d = hypot2(ox, oy);
     if (d > worst) {
       worst = d;
+      worstSq = dSq;
       worstIndex = i - first < (last - first) / 2 ? i + 1 : i;
     }
   }
   s.worstSample = worstIndex;
   return worst;
-}
-
-function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 < 1e-12 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
-  return hypot2(x - ax - t * dx, y - ay - t * dy);
 }
 
 /** One Newton–Raphson step per sample towards the closest point on the curve, in place in `u`. */

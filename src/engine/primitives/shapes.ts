@@ -41,29 +41,32 @@ export function assembleShapes(
   const shapes: Shape[] = [];
   const outerAreas: number[] = [];
   const areas = loops.loopArea;
+  // Shapes without a hole kept (nearly all of them) share one empty list (Shape.holes is read-only):
+  // a list per shape was tens of thousands of empty arrays on pixel art.
+  const noHoles: readonly Loop[] = [];
   for (let r = 0; r < regions.count; r++) {
     const first = loops.loopStart[r]!;
     const end = loops.loopStart[r + 1]!;
     let outerIndex = -1;
     for (let i = first; i < end; i++) if (areas[i]! < 0 && (outerIndex < 0 || areas[i]! < areas[outerIndex]!)) outerIndex = i;
     if (outerIndex < 0) continue;
-    const holes: Loop[] = [];
+    let holes: Loop[] | undefined;
     for (let i = first; i < end; i++) {
       if (i === outerIndex) continue;
       // Stacked: a hole is drawn only where something transparent shows through it; every other
       // hole is covered by the shapes stacked above.
       if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, loops, i, enclosedVoid)) continue;
-      holes.push(decodeLoop(loops, i));
+      (holes ??= []).push(decodeLoop(loops, i));
     }
     const outer = decodeLoop(loops, outerIndex);
-    const primitive = outer.length === 1 && holes.length === 0 ? primitives[outer[0]!.chain] : undefined;
+    const primitive = outer.length === 1 && !holes ? primitives[outer[0]!.chain] : undefined;
     const gradient = gradientOf?.[r];
     const color = fills[regions.labelOf[r]!]!;
     const areaPx = regions.area[r]!;
     const parent = parentOf[r]!;
     // Literals rather than spreads of optional fields: each spread was a throw-away object and a
     // slow copy. Keys in the same order either way (gradient after color, primitive last).
-    const shape: Shape = gradient ? { region: r, color, gradient, outer, holes, areaPx, parent } : { region: r, color, outer, holes, areaPx, parent };
+    const shape: Shape = gradient ? { region: r, color, gradient, outer, holes: holes ?? noHoles, areaPx, parent } : { region: r, color, outer, holes: holes ?? noHoles, areaPx, parent };
     shapes.push(primitive ? { ...shape, primitive } : shape);
     outerAreas.push(-areas[outerIndex]!);
   }

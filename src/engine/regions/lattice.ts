@@ -47,7 +47,10 @@ const MIN_SIDE = 16;
 export function detectLattice(image: RgbaImage): Lattice | null {
   const { width, height } = image;
   if (width < MIN_SIDE || height < MIN_SIDE) return null;
-  return exactLattice(image) ?? periodicLattice(image);
+  // Both tests start from the columns' changes: counted in one pass for the two tolerances (art
+  // that is no upscale fails the first test at its columns, and the second then scanned them again).
+  const columns = columnChanges(image);
+  return exactLattice(image, columns.exact) ?? periodicLattice(image, columns.strong);
 }
 
 /** True when pixels o and q differ by more than `tolerance` in a channel (transparent = equal). */
@@ -68,23 +71,27 @@ function differsFrom(a: Uint8Array | Uint8ClampedArray, o: number, b: Uint8Array
 }
 
 /**
- * Per column x (1 … width−1), how many rows change between x−1 and x. Index 0 is unused (always
- * 0). Pixels with equal RGBA words never differ, so only unequal ones are compared channel by
- * channel (most neighbours in flat art are equal).
+ * Per column x (1 … width−1), how many rows change between x−1 and x: by more than
+ * EXACT_TOLERANCE (`exact`) and by more than STRONG_CHANGE (`strong`, a subset: a strong change is
+ * an exact one). Index 0 is unused (always 0). Pixels with equal RGBA words never differ, so only
+ * unequal ones are compared channel by channel (most neighbours in flat art are equal).
  */
-function columnChanges(image: RgbaImage, tolerance: number): Int32Array {
+function columnChanges(image: RgbaImage): { exact: Int32Array; strong: Int32Array } {
   const { width, height, data } = image;
   const words = pixelWords(data);
-  const cols = new Int32Array(width);
+  const exact = new Int32Array(width);
+  const strong = new Int32Array(width);
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 1; x < width; x++) {
       const i = row + x;
       if (words[i] === words[i - 1]) continue;
-      if (differs(data, i * 4 - 4, i * 4, tolerance)) cols[x]!++;
+      if (!differs(data, i * 4 - 4, i * 4, EXACT_TOLERANCE)) continue;
+      exact[x]!++;
+      if (differs(data, i * 4 - 4, i * 4, STRONG_CHANGE)) strong[x]!++;
     }
   }
-  return cols;
+  return { exact, strong };
 }
 
 /** Per row y (1 … height−1), how many columns change between y−1 and y; index 0 unused. */
@@ -106,10 +113,11 @@ function rowChanges(image: RgbaImage, tolerance: number): Int32Array {
 }
 
 
-function exactLattice(image: RgbaImage): Lattice | null {
+/** `changes`: columnChanges' exact counts. */
+function exactLattice(image: RgbaImage, changes: Int32Array): Lattice | null {
   // Every test below only rejects, so the cheapest runs first: art that is not an upscale has
   // borders in most columns (median gap 1), and the rows are then never scanned.
-  const xs = bordersWhere(columnChanges(image, EXACT_TOLERANCE));
+  const xs = bordersWhere(changes);
   // Art with long straight runs also has columns without changes (a logo's vertical strokes),
   // but its cells are mostly one pixel wide; an upscale's are mostly two or more.
   if (medianGap(xs) < 2) return null;
@@ -139,8 +147,9 @@ function bordersWhere(counts: Int32Array): Int32Array {
   return Int32Array.from(out);
 }
 
-function periodicLattice(image: RgbaImage): Lattice | null {
-  const across = bestPeriod(columnChanges(image, STRONG_CHANGE));
+/** `changes`: columnChanges' strong counts. */
+function periodicLattice(image: RgbaImage, changes: Int32Array): Lattice | null {
+  const across = bestPeriod(changes);
   if (!across) return null;
   const down = bestPeriod(rowChanges(image, STRONG_CHANGE));
   if (!down) return null;
