@@ -6,7 +6,7 @@ import { DEFAULT_OPTIONS, OPTION_GROUPS, OPTION_SCHEMA, parseOptions } from '../
 import { planVectorize } from '../../src/api/pipeline.js';
 
 /** Every extension at its off value: the output is the API's. */
-const OFF = { 'tracelab.gradients': false, 'tracelab.layers': false, 'tracelab.profile': 'auto', 'tracelab.strokes': 'none', 'tracelab.max_stroke_width': 8 };
+const OFF = { 'tracelab.gradients': false, 'tracelab.layers': false, 'tracelab.profile': 'auto', 'tracelab.strokes': 'none', 'tracelab.max_stroke_width': 0 };
 
 describe('Tracelab extension options', () => {
   it('are exactly the options of the tracelab group, whose title says they are not part of the API; all default off', () => {
@@ -49,15 +49,15 @@ describe('Tracelab extension options', () => {
     expect(forRealService([['output.file_format', 'svg']])).toEqual({ fields: [['output.file_format', 'svg']], dropped: [] });
   });
 
-  it('tracelab.strokes: none | auto | centerline, validated by the schema and passed to the engine; max_stroke_width 0.5–100 px', () => {
+  it('tracelab.strokes: none | auto | centerline, validated by the schema and passed to the engine; max_stroke_width 0 (automatic: a share of the picture) to 100 px', () => {
     expect(parseOptions([['tracelab.strokes', 'centerline']], 'vectorize')['tracelab.strokes']).toBe('centerline');
     expect(() => parseOptions([['tracelab.strokes', 'Centerline']], 'vectorize')).toThrow(
       "tracelab.strokes must be one of none, auto, centerline; received 'Centerline' (did you mean centerline? values are case-sensitive)",
     );
-    expect(planVectorize([['tracelab.strokes', 'auto']]).engineParams).toMatchObject({ strokes: 'auto', maxStrokeWidthPx: 8 });
+    expect(planVectorize([['tracelab.strokes', 'auto']]).engineParams).toMatchObject({ strokes: 'auto', maxStrokeWidthPx: 0 });
     expect(planVectorize([['tracelab.strokes', 'centerline'], ['tracelab.max_stroke_width', '3.5']]).engineParams).toMatchObject({ strokes: 'centerline', maxStrokeWidthPx: 3.5 });
-    expect(planVectorize([]).engineParams).toMatchObject({ strokes: 'none', maxStrokeWidthPx: 8 });
-    expect(() => parseOptions([['tracelab.max_stroke_width', '0.4']], 'vectorize')).toThrow("tracelab.max_stroke_width must be a number in 0.5…100; received '0.4'");
+    expect(planVectorize([]).engineParams).toMatchObject({ strokes: 'none', maxStrokeWidthPx: 0 });
+    expect(() => parseOptions([['tracelab.max_stroke_width', '-1']], 'vectorize')).toThrow("tracelab.max_stroke_width must be a number in 0…100; received '-1'");
     expect(() => parseOptions([['tracelab.strokes', 'centerline']], 'download')).toThrow('tracelab.strokes is not accepted on /download');
     expect(forRealService([['tracelab.strokes', 'centerline'], ['tracelab.max_stroke_width', '4'], ['mode', 'test']] as const)).toEqual({
       fields: [['mode', 'test']],

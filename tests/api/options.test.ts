@@ -346,7 +346,7 @@ describe('toEngineParams / toOutputOptions', () => {
       layers: false,
       profile: 'auto',
       strokes: 'none',
-      maxStrokeWidthPx: 8,
+      maxStrokeWidthPx: 0,
       parameterizedShapes: {
         ellipseGeneral: true,
         ellipseCircle: true,

@@ -64,11 +64,11 @@ describe('library: tracelab.* options', () => {
     await expect(vectorizeHere(png, { tracelab: { profile: 'sketch' } })).rejects.toMatchObject({ code: 1019 });
   });
 
-  it('tracelab.strokes / max_stroke_width: nested and dotted reach the engine, none and 8 by default; centerline gives a file of strokes and their stats', async () => {
+  it('tracelab.strokes / max_stroke_width: nested and dotted reach the engine, none and 0 (automatic) by default; centerline gives a file of strokes and their stats', async () => {
     const lines = await vectorizeHere(png, { tracelab: { strokes: 'centerline', max_stroke_width: 12 } });
     await vectorizeHere(png, { 'tracelab.strokes': 'centerline' });
     await vectorizeHere(png, {});
-    expect(seen.map((p) => [p.strokes, p.maxStrokeWidthPx])).toEqual([['centerline', 12], ['centerline', 8], ['none', 8]]);
+    expect(seen.map((p) => [p.strokes, p.maxStrokeWidthPx])).toEqual([['centerline', 12], ['centerline', 0], ['none', 0]]);
     expect(lines.stats.strokes!.count).toBeGreaterThan(0);
     expect(lines.text).toMatch(/<g id="pen-[0-9a-f]{6}" fill="none" stroke="/);
     expect(lines.text).not.toMatch(/ fill="#/);
