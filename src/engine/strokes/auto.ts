@@ -20,7 +20,7 @@ import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
 import { isHardEdged, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
-import { coverageGrid, type InkPicture } from './coverage.js';
+import { coverageGrid, regionWidthsPx, type InkPicture } from './coverage.js';
 import { fittedPoints } from './fitted-points.js';
 import { strokeFit, type StrokeFit } from './stroke-check.js';
 import { backgroundLabel, CENTERLINE_FIT, regionBoxes, type ColoredLine } from './index.js';
@@ -147,7 +147,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const background = backgroundLabel(picture, regions.labelOf);
   const boxes = regionBoxes(picture, regions.count);
   const faintShare = faintBorderShare(picture, regions.count);
-  const span = areaOverBorder(picture, regions.count);
+  const span = regionWidthsPx(picture, regions.count);
   // The fitter's scratch for the render check of the curves (a context, not module state).
   const fitScratch = new FitScratch();
   const lineOf = new Map<number, CenterPath[]>();
@@ -166,29 +166,6 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   return lineOf;
 }
 
-/**
- * Per region: its area over half its border's length (pixel sides): a line's width or less (a
- * staircase border is longer), a disc's radius, a square's half side.
- */
-function areaOverBorder(picture: InkPicture, regionCount: number): Float64Array {
-  const { width, height, regionOf } = picture;
-  const area = new Float64Array(regionCount);
-  const border = new Float64Array(regionCount);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const r = regionOf[i]!;
-      if (r < 0) continue;
-      area[r]++;
-      if (x === 0 || regionOf[i - 1] !== r) border[r]++;
-      if (x + 1 === width || regionOf[i + 1] !== r) border[r]++;
-      if (y === 0 || regionOf[i - width] !== r) border[r]++;
-      if (y + 1 === height || regionOf[i + width] !== r) border[r]++;
-    }
-  }
-  for (let r = 0; r < regionCount; r++) area[r] = (2 * area[r]!) / Math.max(1, border[r]!);
-  return area;
-}
 
 /**
  * Per region: the share of its border (4-neighbour pixel pairs with another region) across which

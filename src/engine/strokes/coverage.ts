@@ -106,3 +106,28 @@ export function coverageAt(grid: CoverageGrid, x: number, y: number): number {
 function cell(grid: CoverageGrid, x: number, y: number): number {
   return x < 0 || y < 0 || x >= grid.width || y >= grid.height ? 0 : grid.value[y * grid.width + x]!;
 }
+
+/**
+ * Per region: twice its area over its border's length (pixel sides, the picture's edge counted):
+ * a line's width or less (a staircase border is longer), a disc's radius, a square's half side;
+ * 0 for a region without pixels.
+ */
+export function regionWidthsPx(picture: InkPicture, regionCount: number): Float64Array {
+  const { width, height, regionOf } = picture;
+  const area = new Float64Array(regionCount);
+  const border = new Float64Array(regionCount);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const r = regionOf[i]!;
+      if (r < 0) continue;
+      area[r]!++;
+      if (x === 0 || regionOf[i - 1] !== r) border[r]!++;
+      if (x + 1 === width || regionOf[i + 1] !== r) border[r]!++;
+      if (y === 0 || regionOf[i - width] !== r) border[r]!++;
+      if (y + 1 === height || regionOf[i + width] !== r) border[r]!++;
+    }
+  }
+  for (let r = 0; r < regionCount; r++) area[r] = (2 * area[r]!) / Math.max(1, border[r]!);
+  return area;
+}

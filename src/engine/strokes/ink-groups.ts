@@ -11,7 +11,7 @@
  * (coverage.ts) reads the lighter shades as partly covered pixels of the darkest.
  * Groups are numbered by their lowest region, so with nothing merged group g is region g.
  */
-import type { InkPicture } from './coverage.js';
+import { regionWidthsPx, type InkPicture } from './coverage.js';
 
 export interface InkGroups {
   /** The picture with regionOf and regionColor per group. */
@@ -89,25 +89,11 @@ function mergeShades(picture: InkPicture, regionCount: number, paper: readonly [
   }
 }
 
-/** Per region: under THIN_PX across (twice its area over its border with other regions). */
+/** Per region: under THIN_PX across (twice its area over its border, coverage.ts regionWidthsPx). */
 function thinRegions(picture: InkPicture, regionCount: number): Uint8Array {
-  const { width, height, regionOf } = picture;
-  const area = new Float64Array(regionCount);
-  const border = new Float64Array(regionCount);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const r = regionOf[i]!;
-      if (r < 0) continue;
-      area[r]!++;
-      if (x === 0 || regionOf[i - 1] !== r) border[r]!++;
-      if (x + 1 === width || regionOf[i + 1] !== r) border[r]!++;
-      if (y === 0 || regionOf[i - width] !== r) border[r]!++;
-      if (y + 1 === height || regionOf[i + width] !== r) border[r]!++;
-    }
-  }
+  const widths = regionWidthsPx(picture, regionCount);
   const thin = new Uint8Array(regionCount);
-  for (let r = 0; r < regionCount; r++) thin[r] = border[r]! > 0 && (2 * area[r]!) / border[r]! < THIN_PX ? 1 : 0;
+  for (let r = 0; r < regionCount; r++) thin[r] = widths[r]! > 0 && widths[r]! < THIN_PX ? 1 : 0;
   return thin;
 }
 
