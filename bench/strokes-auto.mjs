@@ -23,11 +23,11 @@ import { loadTs } from '../scripts/ts-module.mjs';
 import { selectedCorpus } from './corpus.mjs';
 import { flattenOver, ssim } from './metrics.mjs';
 import { medianStrokePx } from './svgstats.mjs';
+import { renderOverWhite } from './render-svg.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const require = createRequire(import.meta.url);
-const { Resvg } = require('@resvg/resvg-js');
 const { PNG } = require('pngjs');
 
 const RUNS = Number(process.env.STROKES_AUTO_RUNS ?? 3);
@@ -39,13 +39,6 @@ const median = (xs) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function render(svg, width, height) {
-  const r = new Resvg(svg, { fitTo: { mode: 'width', value: width }, background: 'white' }).render();
-  const out = new Uint8ClampedArray(width * height * 4).fill(255);
-  const pixels = r.pixels;
-  for (let y = 0; y < Math.min(height, r.height); y++) out.set(pixels.subarray(y * r.width * 4, (y * r.width + Math.min(width, r.width)) * 4), y * width * 4);
-  return { width, height, data: out };
-}
 
 const { planVectorize, runVectorize, prepareNodeDecoders } = await loadTs(ROOT, 'bench-warm', 'bench/warm-entry.ts');
 const plans = { default: planVectorize(EXTRA), auto: planVectorize([...EXTRA, ['tracelab.strokes', 'auto']]) };
@@ -70,7 +63,7 @@ for (const im of images) {
   for (const mode of ['default', 'auto']) {
     const first = await trace(plans[mode], bytes); // also the warm-up
     row[`${mode}Gzip`] = gzipSync(first.svg).length;
-    row[`${mode}Ssim`] = ssim(input, flattenOver(render(first.svg, png.width, png.height)));
+    row[`${mode}Ssim`] = ssim(input, flattenOver(renderOverWhite(first.svg, png.width, png.height)));
     if (mode === 'auto') {
       row.strokes = first.result.strokes?.length ?? 0;
       row.widthPx = row.strokes > 0 ? medianStrokePx(first.svg, png.width) : null;

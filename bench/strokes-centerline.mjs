@@ -26,11 +26,11 @@ import { gzipSync } from 'node:zlib';
 import { loadTs } from '../scripts/ts-module.mjs';
 import { selectedCorpus } from './corpus.mjs';
 import { flattenOver, luma, ssim } from './metrics.mjs';
+import { renderOverWhite } from './render-svg.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const require = createRequire(import.meta.url);
-const { Resvg } = require('@resvg/resvg-js');
 const { PNG } = require('pngjs');
 
 const EXTRA = (process.env.CENTERLINE_PARAMS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((p) => p.split('='));
@@ -42,13 +42,6 @@ const median = (xs) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function render(svg, width, height) {
-  const r = new Resvg(svg, { fitTo: { mode: 'width', value: width }, background: 'white' }).render();
-  const out = new Uint8ClampedArray(width * height * 4).fill(255);
-  const pixels = r.pixels;
-  for (let y = 0; y < Math.min(height, r.height); y++) out.set(pixels.subarray(y * r.width * 4, (y * r.width + Math.min(width, r.width)) * 4), y * width * 4);
-  return { width, height, data: out };
-}
 
 /** Every element filled with something other than none (a centre-line file has none). */
 function filledElements(svg) {
@@ -65,8 +58,8 @@ function filledElements(svg) {
 /** Doubled and lost ink (see the header), in % of the rendered / input ink. */
 function inkChecks(svg, input, width, height) {
   const half = svg.replace(/stroke="#[0-9a-fA-F]+"/g, 'stroke="#000" stroke-opacity="0.5"');
-  const l = luma(flattenOver(render(half, width, height)));
-  const full = luma(flattenOver(render(svg, width, height)));
+  const l = luma(flattenOver(renderOverWhite(half, width, height)));
+  const full = luma(flattenOver(renderOverWhite(svg, width, height)));
   const inL = luma(input);
   let covered = 0;
   let doubled = 0;
@@ -115,7 +108,7 @@ for (const im of images) {
   const out = await runVectorize(plan, bytes);
   const ms = performance.now() - t0;
   const svg = new TextDecoder().decode(out.body);
-  const drawn = render(svg, png.width, png.height);
+  const drawn = renderOverWhite(svg, png.width, png.height);
   const s = out.result.stats?.strokes ?? {};
   const row = {
     kind: im.category,
