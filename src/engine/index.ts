@@ -626,7 +626,7 @@ function* paletteAndLabels(prepared: Prepared, decided: Decided, params: EngineP
   const { traced, spread } = prepared;
   const { facts, tracing, noisy, inkAndPaper } = decided;
   const { width, height } = size;
-  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, inkAndPaper, spread, maxColors: params.maxColors, rules: params.palette });
+  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, inkAndPaper, lineArt: facts.profile === 'lineart', spread, maxColors: params.maxColors, rules: params.palette });
   const merged = mergeEqualFills(palette);
   clock.lap('palette');
   const labelJob: EngineJob = { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf };
@@ -668,10 +668,12 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const { width, height, data } = prepared.traced;
   const { facts, tracing } = decided;
   const { fills, labelColor } = labelled.merged;
-  // Edge crumbs by the profile detected: in anti-aliased line art traced as flat, the small pieces
-  // are mostly a hairline's own shades, and merging them breaks the line into dashes
-  // (stroke-hairline-pavement: SSIM 0.9975 -> 0.9880 when they went as flat art's do).
-  let regions = despeckledRegions(labelled, facts, width, height, minArea, edgeCrumbArea(facts));
+  // Anti-aliased line art is traced as flat art, and its edges' crumbs go as flat art's do; but
+  // only inkward: its small pieces are also a hairline's own shades, and merged into the nearest
+  // colour, often the paper, they broke the line into dashes (stroke-hairline-pavement: SSIM
+  // 0.9975 -> 0.9880).
+  const crumbs: EdgeCrumbs = { maxAreaPx: edgeCrumbArea(tracing), inkward: facts.profile !== tracing.profile };
+  let regions = despeckledRegions(labelled, facts, width, height, minArea, crumbs);
   if (!regions) return undefined;
   clock.lap('regions');
   // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
@@ -705,12 +707,18 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
  * Stage 4: the labels' regions, despeckled (a helper of its own, so that the regions before
  * despeckling are not held through the shading), or undefined above MAX_TRACED_REGIONS.
  */
-function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: number, height: number, minArea: number, crumbArea: number): Regions | undefined {
+/** The edge crumbs despeckle merges (regions.ts despeckle: crumbMaxAreaPx, crumbsInkward). */
+interface EdgeCrumbs {
+  readonly maxAreaPx: number;
+  readonly inkward: boolean;
+}
+
+function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: number, height: number, minArea: number, crumbs: EdgeCrumbs): Regions | undefined {
   const { labels, links } = labelled;
   const found = findRegions(labels, width, height, links);
   if (found.count > MAX_TRACED_REGIONS && facts.profile !== 'photo') return undefined;
   // The regions before despeckling are this stage's own: despeckle may write over them.
-  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true, crumbArea);
+  return despeckle(found, width, height, minArea, labelled.merged.labelLab, links, photoAreaFloor(facts, width * height), true, crumbs.maxAreaPx, crumbs.inkward);
 }
 
 /** Where the boundary stage is kept in the memo (with the regions it was built from). */
@@ -809,7 +817,8 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, d
   const { facts } = decided;
   let gradientShapes = 0;
   for (const shape of shapes) if (shape.gradient) gradientShapes++;
-  const small = smallShapeKinds(shapes, areas, edgeCrumbArea(facts) > 0);
+  // Left under 4 px where every edge crumb went: dots; in line art traced as flat (crumbs only inkward) the ink's own pieces too, which the profile keeps.
+  const small = smallShapeKinds(shapes, areas, edgeCrumbArea(decided.tracing) > 0 && facts.profile === decided.tracing.profile);
   return {
     width: size.width,
     height: size.height,

@@ -8,6 +8,9 @@ import { deltaE2000, rgbToLab } from '../../src/engine/color.js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
+import { planVectorize, runVectorize } from '../../src/api/pipeline.js';
+import { renderSvgWithResvg } from '../helpers/compare.js';
+import { encodePng } from '../helpers/encode.js';
 
 const WHITE: Rgb = [255, 255, 255];
 const hex = (c: { r: number; g: number; b: number }) => [c.r, c.g, c.b].map((v) => v.toString(16).padStart(2, '0')).join('');
@@ -80,6 +83,52 @@ describe('anti-aliased edges belong to the edge', () => {
     expect(result.stats.smallShapes).toBeUndefined();
   });
 
+
+  it('two-tone art with blends (profile line art, traced as flat): no shapes of a few pixels', () => {
+    // A dark rounded frame and ring with a mid-grey bar and a light-grey bar: the picture is 92 %
+    // dark and white, so the profile says line art; its anti-aliasing took the mid grey's label
+    // in 1-px crumbs around every curve (76 of 84 shapes) before edge crumbs joined a darker neighbour.
+    const dark: Rgb = [0x33, 0x33, 0x33];
+    const rounded = (x0: number, y0: number, x1: number, y1: number, r: number) => (x: number, y: number) => {
+      if (!rect(x0, y0, x1, y1)(x, y)) return false;
+      const cx = x < x0 + r ? x0 + r : x > x1 - r ? x1 - r : x;
+      const cy = y < y0 + r ? y0 + r : y > y1 - r ? y1 - r : y;
+      return disc(cx, cy, r)(x, y);
+    };
+    const image = drawShape(200, 200, WHITE, [
+      { color: dark, inside: (x, y) => rounded(20, 20, 180, 180, 24)(x, y) && !rounded(26, 26, 174, 174, 18)(x, y) },
+      { color: dark, inside: (x, y) => disc(100, 100, 50)(x, y) && !disc(100, 100, 45)(x, y) },
+      { color: [0x4c, 0x4c, 0x4c], inside: rect(90.3, 60.3, 110.3, 140.3) },
+      { color: [0xb3, 0xb3, 0xb3], inside: rect(60.5, 95.5, 140.5, 105.5) },
+    ]);
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
+    expect(result.stats.smallShapes).toBeUndefined();
+    expect(Math.min(...result.shapes.map((s) => s.areaPx))).toBeGreaterThan(100);
+    expect(result.shapes.length).toBe(8);
+  });
+
+  it('a 0.9-px hairline (profile line art, traced as flat; no pixel reaches the ink) is drawn whole: its ink is found, its pale pieces join the ink, never the paper', async () => {
+    // A 0.9-px arc anti-aliased over white: its pixels are a dozen greys, most pieces under 4 px,
+    // none flat. Merged into the nearest colour, pale pieces become paper and the arc dashed.
+    const arc = (x: number, y: number) => Math.abs(Math.hypot(x - 20, y - 150) - 120) < 0.45 && x > 24 && y < 146;
+    const image = drawShape(160, 160, WHITE, [{ color: [0x20, 0x20, 0x20], inside: arc }]);
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('lineart');
+    const svg = new TextDecoder().decode((await runVectorize(planVectorize([['output.file_format', 'svg']]), encodePng(image))).body);
+    const drawn = renderSvgWithResvg(svg, 160);
+    // Every input pixel the arc darkens by 40+ is darkened by 20+ in the render: no gap.
+    let inked = 0;
+    let gaps = 0;
+    for (let i = 0; i < 160 * 160; i++) {
+      if (image.data[i * 4]! > 255 - 40) continue;
+      inked++;
+      if (drawn.data[i * 4]! > 255 - 20) gaps++;
+    }
+    // Before the faint-ink palette every one of them was a gap (the arc was traced as a blank page).
+    expect(inked).toBeGreaterThan(250);
+    expect(gaps).toBeLessThanOrEqual(2);
+  });
 
   it('a dot left under 4 px is counted with its kind', () => {
     const image = drawShape(120, 90, [200, 40, 40], [{ color: [30, 90, 200], inside: (x, y) => y > 20 + x * 0.37 }]);

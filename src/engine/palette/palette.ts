@@ -77,6 +77,8 @@ export interface PaletteOptions {
   readonly noisy: boolean;
   /** Line art from a scan: only its paper and its ink (profile.ts inInkAndPaper). */
   readonly inkAndPaper?: boolean;
+  /** Profiled line art (whatever it is traced as): a palette of the paper alone lacks its ink (withFaintInk). */
+  readonly lineArt?: boolean;
   /** neighbourSpread() of the image. */
   readonly spread: Uint8Array;
   readonly maxColors: number;
@@ -107,6 +109,7 @@ export function buildPalette(
   const exact = options.profile === 'pixel';
   let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(histogramScratch(), data, width, height, options.profile, options.noisy, options.spread);
   if (options.inkAndPaper && !exact) clusters = paperAndInk(clusters);
+  if (options.lineArt && !exact && !options.noisy && clusters.count.length === 1) clusters = withFaintInk(clusters, data);
   // Pixel art read through JPEG: each art colour arrives as a cloud of near colours.
   if (exact && options.noisy) clusters = foldRareColors(leaderFold(clusters, NOISY_PIXEL_RADIUS, Infinity), RARE_CELL_SHARE);
   const limit = options.maxColors > 0 ? options.maxColors : AUTO_MAX_COLORS[options.profile];
@@ -291,8 +294,40 @@ function clusterHistogram(scratch: HistogramScratch, data: Uint8Array | Uint8Cla
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
   const withThin = addThinColors(scratch, data, width, height, spread, base, minPopulation, radius, noisy);
-  return profile === 'photo' ? addUnexplainedColors(scratch, data, width, height, withThin, minPopulation) : mergeShades(withThin, data, width, height, leaders.distinctFlatLab);
+  if (profile === 'photo') return addUnexplainedColors(scratch, data, width, height, withThin, minPopulation);
+  return mergeShades(withThin, data, width, height, leaders.distinctFlatLab);
 }
+
+/**
+ * Line art whose palette is the paper alone: its ink is all edge (a hairline under a pixel wide
+ * never reaches its full colour and has no flat pixel, so the histogram of flat pixels never saw
+ * it), and one colour would trace a blank page. The ink is the mean of the opaque pixels at least
+ * FAINT_INK_REACH of the way to the one farthest from the paper; none far enough: the paper alone.
+ */
+function withFaintInk(paper: Clusters, data: Uint8Array | Uint8ClampedArray): Clusters {
+  const [pr, pg, pb] = [paper.r[0]!, paper.g[0]!, paper.b[0]!];
+  const distanceSq = (i: number): number => (data[i]! - pr) ** 2 + (data[i + 1]! - pg) ** 2 + (data[i + 2]! - pb) ** 2;
+  let farthest = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i + 3]! >= 128) farthest = Math.max(farthest, distanceSq(i));
+  if (farthest < FAINT_INK_MIN_DISTANCE ** 2) return paper;
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3]! < 128 || distanceSq(i) < FAINT_INK_REACH ** 2 * farthest) continue;
+    sum[0]! += data[i]!;
+    sum[1]! += data[i + 1]!;
+    sum[2]! += data[i + 2]!;
+    n++;
+  }
+  const out = noClusters();
+  copyCluster(out, paper, 0);
+  pushCluster(out, n, sum[0]! / n, sum[1]! / n, sum[2]! / n);
+  return out;
+}
+/** Share of the way to the farthest pixel from the paper that counts as ink. */
+const FAINT_INK_REACH = 0.9;
+/** An ink closer than this (RGB distance) to the paper is none (paper grain). */
+const FAINT_INK_MIN_DISTANCE = 48;
 
 /** The histogram of flat pixels, or of every pixel when too few are flat (noise, dithering, photos). */
 function sampledHistogram(scratch: HistogramScratch, data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Histogram {

@@ -156,7 +156,9 @@ export interface AreaFloor {
 /**
  * Merges regions smaller than `minAreaPx` (or, for a region whose first pixel lies in a tile of
  * `floor`, than floor.minAreaPx if larger) into their best neighbour; also regions smaller than
- * `crumbMaxAreaPx` that border two or more regions (edge crumbs; an island stays). `labelLab` holds the Lab
+ * `crumbMaxAreaPx` that border two or more regions (edge crumbs; an island stays) — with
+ * `crumbsInkward`, an edge crumb only into a neighbour no lighter than itself (ink on paper: a
+ * hairline's pale pieces join its darker ones; none becomes paper and breaks the line). `labelLab` holds the Lab
  * colour of each label (3 floats per label) for choosing the nearest-colour neighbour.
  * `owned`: the regions are the caller's to give up: their regionOf is written over and becomes
  * the result's (the stage then holds one whole-picture array instead of three).
@@ -171,6 +173,7 @@ export function despeckle(
   floor?: AreaFloor,
   owned = false,
   crumbMaxAreaPx = 0,
+  crumbsInkward = false,
 ): Regions {
   const { count, regionOf, labelOf } = regions;
   const floorArea = floor && floor.minAreaPx > minAreaPx ? floor.minAreaPx : 0;
@@ -185,8 +188,12 @@ export function despeckle(
     merge.neighbourCount = tallySpeckNeighbours(merge, r, regionOf, width, height);
     // Above the speck area only an edge crumb goes: a sliver between two or more regions (the
     // anti-aliasing of their edge taken for a colour), not an island (a dot, an eye's highlight).
-    if (merge.area[r]! >= speckArea && merge.neighbourCount < 2) continue;
-    mergeInto(merge, r, nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab));
+    const crumb = merge.area[r]! >= speckArea;
+    if (crumb && merge.neighbourCount < 2) continue;
+    const into = nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab, crumb && crumbsInkward);
+    // An inkward crumb with no darker neighbour stays (it is the ink).
+    if (crumb && crumbsInkward && into < 0) continue;
+    mergeInto(merge, r, into);
   }
   return findRegions(mergedLabels(regionOf, labelOf, merge.parent, owned ? regionOf : new Int32Array(regionOf.length)), width, height, links, true);
 }
@@ -264,9 +271,10 @@ function tallySpeckNeighbours(merge: SpeckMerge, r: number, regionOf: Int32Array
 
 /**
  * The tallied neighbour nearest in Lab to label `own` (ties within 1e-9: the longest shared
- * border, then the lowest index), or −1 when there is none.
+ * border, then the lowest index) — with `noLighter`, among those whose L* is not above its own —
+ * or −1 when there is none.
  */
-function nearestNeighbour(merge: SpeckMerge, own: number, labelOf: Int32Array, labelLab: Float64Array): number {
+function nearestNeighbour(merge: SpeckMerge, own: number, labelOf: Int32Array, labelLab: Float64Array, noLighter = false): number {
   const { sharedLength, neighbours, neighbourCount } = merge;
   let best = -1;
   let bestDistance = Infinity;
@@ -275,6 +283,7 @@ function nearestNeighbour(merge: SpeckMerge, own: number, labelOf: Int32Array, l
     const neighbour = neighbours[k]!;
     const length = sharedLength[neighbour]!;
     const l = labelOf[neighbour]!;
+    if (noLighter && labelLab[l * 3]! > labelLab[own * 3]!) continue;
     const d =
       (labelLab[own * 3]! - labelLab[l * 3]!) ** 2 +
       (labelLab[own * 3 + 1]! - labelLab[l * 3 + 1]!) ** 2 +
