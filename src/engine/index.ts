@@ -512,31 +512,34 @@ function withCenterlines(result: TraceResult, traced: RgbaImage, areas: Areas, i
     labelOf: regions.labelOf,
     regionCount: regions.count,
     fills: areas.fills,
-    // The automatic limit is auto's for now: centerline keeps 8 px (its output as it was).
-    maxWidthPx: ((params.maxStrokeWidthPx ?? 0) > 0 ? params.maxStrokeWidthPx! : MIN_AUTO_STROKE_WIDTH_PX) * tracedPerInputPx,
+    maxWidthPx: maxStrokeWidthInputPx(params, input.width, input.height) * tracedPerInputPx,
     joinPx: JOIN_INPUT_PX * tracedPerInputPx,
   });
   return withStageMs(stroked, { strokes: now() - t0 });
 }
 
-/**
- * The widest ink read as a line by tracelab.strokes=auto (input px): tracelab.max_stroke_width, or
- * with its default (0, automatic) 1/12 of the picture's shorter side, 8–32 px. Line icon sets draw on a
- * 24-unit grid with 1.5-unit (heroicons, Iconoir: 1/16 of the icon) to 2-unit strokes (Feather,
- * Lucide, Tabler: 1/12), so an icon rendered at any size has its lines within the limit; 8 px
- * covers the pen lines of scanned and drawn line art (1–6 px at 150–300 dpi).
- */
-export function maxStrokeWidthInputPx(params: EngineParams, inputWidth: number, inputHeight: number): number {
-  const set = params.maxStrokeWidthPx ?? 0;
-  return set > 0 ? set : Math.min(MAX_AUTO_STROKE_WIDTH_PX, Math.max(MIN_AUTO_STROKE_WIDTH_PX, Math.min(inputWidth, inputHeight) * AUTO_STROKE_WIDTH_SHARE));
-}
-const MIN_AUTO_STROKE_WIDTH_PX = 8;
-const MAX_AUTO_STROKE_WIDTH_PX = 32;
 /** The input picture's size (px). */
 interface InputSize {
   readonly width: number;
   readonly height: number;
 }
+
+/**
+ * The widest ink read as a line (input px): tracelab.max_stroke_width, or with its default (0,
+ * automatic) for tracelab.strokes=auto 1/12 of the picture's shorter side, 8–32 px. Line icon sets
+ * draw on a 24-unit grid with 1.5-unit (heroicons, Iconoir: 1/16 of the icon) to 2-unit strokes
+ * (Feather, Lucide, Tabler: 1/12), so an icon rendered at any size has its lines within the
+ * limit; 8 px covers the pen lines of scanned and drawn line art (1–6 px at 150–300 dpi), and is
+ * centerline's automatic limit (its output as it was).
+ */
+export function maxStrokeWidthInputPx(params: EngineParams, inputWidth: number, inputHeight: number): number {
+  const set = params.maxStrokeWidthPx ?? 0;
+  if (set > 0) return set;
+  if (params.strokes !== 'auto') return MIN_AUTO_STROKE_WIDTH_PX;
+  return Math.min(MAX_AUTO_STROKE_WIDTH_PX, Math.max(MIN_AUTO_STROKE_WIDTH_PX, Math.min(inputWidth, inputHeight) * AUTO_STROKE_WIDTH_SHARE));
+}
+const MIN_AUTO_STROKE_WIDTH_PX = 8;
+const MAX_AUTO_STROKE_WIDTH_PX = 32;
 const AUTO_STROKE_WIDTH_SHARE = 1 / 12;
 /** Pen ends this close are joined: 0.05 mm (vpype linemerge's default) at 96 px per inch, in input px. */
 const JOIN_INPUT_PX = (0.05 / 25.4) * 96;
@@ -668,12 +671,7 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const { width, height, data } = prepared.traced;
   const { facts, tracing } = decided;
   const { fills, labelColor } = labelled.merged;
-  // Anti-aliased line art is traced as flat art, and its edges' crumbs go as flat art's do; but
-  // only inkward: its small pieces are also a hairline's own shades, and merged into the nearest
-  // colour, often the paper, they broke the line into dashes (stroke-hairline-pavement: SSIM
-  // 0.9975 -> 0.9880).
-  const crumbs: EdgeCrumbs = { maxAreaPx: edgeCrumbArea(tracing), inkward: facts.profile !== tracing.profile };
-  let regions = despeckledRegions(labelled, facts, width, height, minArea, crumbs);
+  let regions = despeckledRegions(labelled, facts, width, height, minArea, edgeCrumbs(decided));
   if (!regions) return undefined;
   clock.lap('regions');
   // Smooth shading: pixel art keeps its exact lattice colours; processing.palette fixes the
@@ -703,16 +701,26 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   };
 }
 
-/**
- * Stage 4: the labels' regions, despeckled (a helper of its own, so that the regions before
- * despeckling are not held through the shading), or undefined above MAX_TRACED_REGIONS.
- */
 /** The edge crumbs despeckle merges (regions.ts despeckle: crumbMaxAreaPx, crumbsInkward). */
 interface EdgeCrumbs {
   readonly maxAreaPx: number;
   readonly inkward: boolean;
 }
 
+/**
+ * Edge crumbs go as flat art's do in the art traced as flat. Anti-aliased line art is traced as
+ * flat, but its crumbs go only inkward: its small pieces are also a hairline's own shades, and
+ * merged into the nearest colour, often the paper, they broke the line into dashes
+ * (stroke-hairline-pavement: SSIM 0.9975 -> 0.9880).
+ */
+function edgeCrumbs(decided: Decided): EdgeCrumbs {
+  return { maxAreaPx: edgeCrumbArea(decided.tracing), inkward: decided.facts.profile !== decided.tracing.profile };
+}
+
+/**
+ * Stage 4: the labels' regions, despeckled (a helper of its own, so that the regions before
+ * despeckling are not held through the shading), or undefined above MAX_TRACED_REGIONS.
+ */
 function despeckledRegions(labelled: Labelled, facts: ProfileFacts, width: number, height: number, minArea: number, crumbs: EdgeCrumbs): Regions | undefined {
   const { labels, links } = labelled;
   const found = findRegions(labels, width, height, links);
@@ -817,8 +825,9 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, d
   const { facts } = decided;
   let gradientShapes = 0;
   for (const shape of shapes) if (shape.gradient) gradientShapes++;
-  // Left under 4 px where every edge crumb went: dots; in line art traced as flat (crumbs only inkward) the ink's own pieces too, which the profile keeps.
-  const small = smallShapeKinds(shapes, areas, edgeCrumbArea(decided.tracing) > 0 && facts.profile === decided.tracing.profile);
+  // Left under 4 px where every edge crumb went: dots; where crumbs go only inkward, the ink's own pieces too (specks).
+  const crumbs = edgeCrumbs(decided);
+  const small = smallShapeKinds(shapes, areas, crumbs.maxAreaPx > 0 && !crumbs.inkward);
   return {
     width: size.width,
     height: size.height,

@@ -24,7 +24,7 @@ import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
 import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, thinned, type RampSamples } from './ramp-samples.js';
 import type { Regions } from '../regions/regions.js';
-import { groupPixels, isSoftPair, regionPairs, softGroups, type GroupPixels, type RegionPairs } from './smooth-areas.js';
+import { findRoot, groupPixels, isSoftPair, regionPairs, softGroups, type GroupPixels, type RegionPairs } from './smooth-areas.js';
 import { fitSeams } from './seam-fit.js';
 import { splitSmooth } from './smooth-split.js';
 import type { Gradient, Rgba } from '../types.js';
@@ -224,17 +224,13 @@ function mergePieces(context: RampContext, pairs: RegionPairs, pieces: Candidate
   const seams: number[] = [];
   for (let e = 0; e < pairs.count; e++) if (pairs.cracks[e]! >= MERGE_MIN_CRACKS && pieceOf.has(pairs.a[e]!) && pieceOf.has(pairs.b[e]!)) seams.push(e);
   seams.sort((p, q) => pairs.cracks[q]! - pairs.cracks[p]! || p - q);
-  const parent = pieces.map((_, i) => i);
-  const root = (i: number): number => {
-    while (parent[i] !== i) i = parent[i]!;
-    return i;
-  };
+  const parent = Int32Array.from(pieces, (_, i) => i);
   const merged: (Candidate | undefined)[] = [...pieces];
   // Pairs of pieces already tried and turned down (as they are: a piece that grows is tried again).
   const failed = new Set<string>();
   for (const e of seams) {
-    const a = root(pieceOf.get(pairs.a[e]!)!);
-    const b = root(pieceOf.get(pairs.b[e]!)!);
+    const a = findRoot(parent, pieceOf.get(pairs.a[e]!)!);
+    const b = findRoot(parent, pieceOf.get(pairs.b[e]!)!);
     if (a === b) continue;
     const key = `${Math.min(a, b)} ${Math.max(a, b)} ${merged[a]!.members.length} ${merged[b]!.members.length}`;
     if (failed.has(key)) continue;

@@ -166,7 +166,6 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   return lineOf;
 }
 
-
 /**
  * Per region: the share of its border (4-neighbour pixel pairs with another region) across which
  * the colour differs by less than MIN_LINE_CONTRAST (RGB distance); 0 beside transparency only.
