@@ -144,6 +144,13 @@ export function findSmoothAreas(input: ShadingInput): Shading {
       areas.push(whole);
       continue;
     }
+    if (gradientArt(input)) {
+      const shadow = fitWithoutFlat(context, input, owner, members[g]!, groupPx, partOf, nextId++);
+      if (shadow) {
+        areas.push(shadow);
+        continue;
+      }
+    }
     // A split needs three regions or more, and room for a part of an area's size.
     if (members[g]!.length < 3 || groupPx.length < SPLIT_MIN_SHARE_OF_AREA * minAreaSamples(input)) continue;
     const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, soft.pairs.subarray(soft.start[g]! * 2, soft.start[g + 1]! * 2), localIndex);
@@ -161,6 +168,7 @@ export function findSmoothAreas(input: ShadingInput): Shading {
     }
     nextId += partCount;
   }
+  if (gradientArt(input)) nextId = growAreas(context, input, owner, pairs, areas, nextId);
   if (input.photo && input.gradients) shadePieces(context, input, owner, members, pixels, areas, nextId, pairs);
   // Areas in order of their first region (the split's parts come after their group's turn).
   areas.sort((p, q) => p.members[0]! - q.members[0]!);
@@ -168,6 +176,86 @@ export function findSmoothAreas(input: ShadingInput): Shading {
   if (input.photo && input.gradients) joinSeams(areas, input, groupOf);
   const absorbed = absorbSpecks(areas.map(toArea), pairs, input);
   return { areas: shareDefinitions(absorbed.areas), joinInto: absorbed.joinInto };
+}
+
+/**
+ * With the extension, in art: each area tried again with the regions outside every area that it
+ * meets along a seam soft in most of its cracks (smooth-areas.ts isSoftPair `mostly`: a stretch of
+ * an anti-aliased outline that one side took in outweighs the seam's soft cracks in their mean).
+ * The grown area replaces the area when one gradient explains it by fitGroup's rules: the far
+ * side of a lens the palette left as one flat region (gradient-magnifying-glass-teudimu-01).
+ * Returns the next free part id.
+ */
+function growAreas(context: RampContext, input: ShadingInput, owner: Int32Array, pairs: RegionPairs, areas: Candidate[], firstId: number): number {
+  const { regions, data, width, height } = input;
+  const areaOf = new Int32Array(regions.count).fill(-1);
+  for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOf[r] = a;
+  const extra = new Map<number, number[]>();
+  const claimed = new Uint8Array(regions.count);
+  for (let e = 0; e < pairs.count; e++) {
+    if (isSoftPair(pairs, e) || !isSoftPair(pairs, e, true)) continue;
+    const [a, r] = areaOf[pairs.a[e]!]! >= 0 ? [areaOf[pairs.a[e]!]!, pairs.b[e]!] : [areaOf[pairs.b[e]!]!, pairs.a[e]!];
+    if (a < 0 || areaOf[r]! >= 0 || claimed[r]) continue;
+    claimed[r] = 1;
+    const list = extra.get(a) ?? [];
+    list.push(r);
+    extra.set(a, list);
+  }
+  let id = firstId;
+  const inSet = new Uint8Array(regions.count);
+  for (const [a, more] of [...extra.entries()].sort((p, q) => p[0] - q[0])) {
+    const grown = [...areas[a]!.members, ...more].sort((p, q) => p - q);
+    for (const r of grown) inSet[r] = 1;
+    let count = 0;
+    for (const r of grown) count += regions.area[r]!;
+    const pixels = new Int32Array(count);
+    let k = 0;
+    for (let p = 0; p < width * height; p++) {
+      const r = regions.regionOf[p]!;
+      if (r < 0 || !inSet[r]) continue;
+      pixels[k++] = p;
+      owner[p] = data[p * 4 + 3] === 255 ? id : -1;
+    }
+    for (const r of grown) inSet[r] = 0;
+    const area = fitGroup(context, input, owner, id++, pixels.subarray(0, k), grown);
+    if (area) areas[a] = area;
+  }
+  return id;
+}
+
+/** Members that cover at least this many pixels … */
+const FLAT_MEMBER_MIN_PX = 400;
+
+/**
+ * With the extension, in art: a group that is not one gradient fitted again without its flat
+ * members — members of FLAT_MEMBER_MIN_PX or more whose pixels match their colour (FLAT_FLOOR) —
+ * when two members or more are left: a soft shadow fading into the page (its rings are one
+ * radial gradient once the page is not asked to be part of it; gradient-8-ball-jarno-vasamaa),
+ * a ramp running into a flat colour. The flat members stay as they are. Uses part id `id` for the
+ * members left (owner renamed to it); undefined when no flat member goes or the rest is not one
+ * gradient.
+ */
+function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[], groupPx: Int32Array, partOf: Int32Array, id: number): Candidate | undefined {
+  const { data, regions, regionColor } = input;
+  const error = new Map<number, number>();
+  for (const r of members) if (regions.area[r]! >= FLAT_MEMBER_MIN_PX) error.set(r, 0);
+  if (error.size === 0) return undefined;
+  for (let i = 0; i < groupPx.length; i++) {
+    const p = groupPx[i]!;
+    const r = regions.regionOf[p]!;
+    const sum = error.get(r);
+    if (sum === undefined) continue;
+    const o = p * 4;
+    error.set(r, sum + hypot3(data[o]! - regionColor[r * 3]!, data[o + 1]! - regionColor[r * 3 + 1]!, data[o + 2]! - regionColor[r * 3 + 2]!));
+  }
+  const rest = members.filter((r) => !(error.has(r) && error.get(r)! / regions.area[r]! < FLAT_FLOOR));
+  if (rest.length === members.length || rest.length < 2) return undefined;
+  for (const r of rest) partOf[r] = id;
+  const part = splitParts(groupPx, regions.regionOf, partOf, id, 1, owner);
+  for (const r of rest) partOf[r] = -1;
+  // Not gated: the rest is tried once, and a shadow's squeezed rings are far from a circle's or a
+  // line's first guess; only the ellipse search finds them.
+  return fitGroup(context, input, owner, id, part.pixels, rest, false, false);
 }
 
 /**
@@ -506,6 +594,17 @@ interface Candidate {
   readonly centreY: number;
 }
 
+/**
+ * With the extension, in art (not photos): a group that is not one gradient is tried without its
+ * flat members (fitWithoutFlat) before it is split; areas grow across seams soft in most of their
+ * cracks (growAreas), so a region may bring an outline along, and slopes steeper than a ramp's (at
+ * such an outline) are left out of the geometry's first guesses. Without the extension the areas
+ * are the same as before these rules (the default output's bands).
+ */
+function gradientArt(input: ShadingInput): boolean {
+  return input.gradients === true && !input.photo;
+}
+
 /** Interior pixels an area needs (more in a photo, see PHOTO_MIN_SHARE). */
 function minAreaSamples(input: ShadingInput): number {
   return input.photo ? Math.max(MIN_AREA_SAMPLES, PHOTO_MIN_SHARE * input.width * input.height) : MIN_AREA_SAMPLES;
@@ -527,8 +626,10 @@ function owned(owner: Int32Array, q: number, g: number): boolean {
  * @param piece a shade piece (shadePieces): its own size floor, no gate before the search, kept
  * when its gradient beats its flat shade at all (one band's ramp is short and its grain large:
  * ACCEPT_RATIO's margin is for whole areas) and it spans SHADE_PIECE_SPAN_DE, whatever its stops.
+ * @param gated the geometry is searched only when its first guesses come near (GATE_RATIO) and the
+ * best of them has no step (an ungated fit's ramp is checked for steps once searched).
  */
-function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[], piece = false): Candidate | undefined {
+function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[], piece = false, gated = !piece): Candidate | undefined {
   const minSamples = piece ? shadePieceMinPx(input) : minAreaSamples(input);
   const { data, width, height } = input;
   // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
@@ -563,7 +664,7 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
   // Shades that match their pixels already are flat colours (checked again on all samples below).
   if (search.flatError < FLAT_FLOOR) return undefined;
   // A first guess whose ramp already jumps (an edge joined in through a soft seam) is not searched.
-  const geometry = findGeometry(context, search.samples, piece ? undefined : Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), (first) => !hasStep(rampFor(context, search.samples, first)));
+  const geometry = findGeometry(context, search.samples, !gated ? undefined : Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), !gated ? undefined : (first) => !hasStep(rampFor(context, search.samples, first)));
   if (!geometry) return undefined;
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
   const ramp = rampFor(context, full.samples, geometry);
@@ -611,6 +712,7 @@ function gatherSamples(
 ): { samples: RampSamples; flatError: number } {
   const { data, width, height, regions, regionColor } = input;
   const { regionOf } = regions;
+  const edgeSlopesOut = gradientArt(input);
   const count = Math.ceil(interiorCount / stride);
   const slopes = axis ? count : 0;
   const samples = emptySamples(count, slopes > 0);
@@ -629,6 +731,9 @@ function gatherSamples(
     if (axis) {
       samples.slopeX[k] = x >= d && x + d < width && owned(owner, p - d, g) && owned(owner, p + d, g) ? (along(data, axis, p + d) - along(data, axis, p - d)) / (2 * d) : NaN;
       samples.slopeY[k] = y >= d && y + d < height && owned(owner, p - d * width, g) && owned(owner, p + d * width, g) ? (along(data, axis, p + d * width) - along(data, axis, p - d * width)) / (2 * d) : NaN;
+      // With the extension, in art: a slope steeper than a ramp's is an edge beside the sample (an
+      // outline a region took in), which would turn the direction estimate to the edge's.
+      if (edgeSlopesOut && hypot2(samples.slopeX[k]!, samples.slopeY[k]!) > MAX_RAMP_SLOPE) samples.slopeX[k] = samples.slopeY[k] = NaN;
     }
     const r = regionOf[p]!;
     flatError += hypot3(data[o]! - regionColor[r * 3]!, data[o + 1]! - regionColor[r * 3 + 1]!, data[o + 2]! - regionColor[r * 3 + 2]!);

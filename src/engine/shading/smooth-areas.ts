@@ -27,6 +27,16 @@ const EDGE_RATIO = 0.3;
  */
 const MAX_SOFT_STEP = 16;
 
+/**
+ * With `tracelab.gradients`, in art (not photos), a pair is also soft when at least this share of
+ * its cracks are soft one by one … (a seam along a ramp where one side also holds a stretch of an
+ * anti-aliased outline, whose few hard cracks outweigh the many soft ones in the mean: the lens of
+ * a magnifying glass cut in two, gradient-magnifying-glass-teudimu-01).
+ */
+const MOSTLY_SOFT_SHARE = 0.75;
+/** … and at least this many of them (a seam, not a corner). */
+const MOSTLY_SOFT_MIN_CRACKS = 24;
+
 /** Pixels that count: fully opaque (anti-aliasing against transparency is an edge, not shading). */
 const OPAQUE = 255;
 
@@ -41,6 +51,8 @@ export interface RegionPairs {
   readonly excess: Float64Array;
   /** Σ step across the cracks (sRGB units). */
   readonly step: Float64Array;
+  /** Cracks that are soft one by one (softStep). */
+  readonly softCracks: Float64Array;
 }
 
 /** Open-addressing table of region pairs (a < b) with their crack sums. */
@@ -53,6 +65,7 @@ class PairTable {
   cracks = new Float64Array(0);
   excess = new Float64Array(0);
   step = new Float64Array(0);
+  softCracks = new Float64Array(0);
 
   constructor(expected: number) {
     let capacity = 64;
@@ -69,6 +82,7 @@ class PairTable {
     this.cracks = new Float64Array(capacity >> 1);
     this.excess = new Float64Array(capacity >> 1);
     this.step = new Float64Array(capacity >> 1);
+    this.softCracks = new Float64Array(capacity >> 1);
     this.count = 0;
   }
 
@@ -87,10 +101,12 @@ class PairTable {
     const b = r1 < r2 ? r2 : r1;
     const h = this.slotOf(a, b);
     const found = this.slot[h]!;
+    const soft = softStep(step, excess) ? 1 : 0;
     if (found >= 0) {
       this.cracks[found]!++;
       this.excess[found]! += excess;
       this.step[found]! += step;
+      this.softCracks[found]! += soft;
       return;
     }
     if (this.count === this.a.length) {
@@ -98,10 +114,10 @@ class PairTable {
       this.add(a, b, excess, step);
       return;
     }
-    this.put(h, a, b, 1, excess, step);
+    this.put(h, a, b, 1, excess, step, soft);
   }
 
-  private put(h: number, a: number, b: number, cracks: number, excess: number, step: number): void {
+  private put(h: number, a: number, b: number, cracks: number, excess: number, step: number, softCracks: number): void {
     const e = this.count++;
     this.slot[h] = e;
     this.a[e] = a;
@@ -109,12 +125,13 @@ class PairTable {
     this.cracks[e] = cracks;
     this.excess[e] = excess;
     this.step[e] = step;
+    this.softCracks[e] = softCracks;
   }
 
   private grow(): void {
-    const old = { a: this.a, b: this.b, cracks: this.cracks, excess: this.excess, step: this.step, count: this.count };
+    const old = { a: this.a, b: this.b, cracks: this.cracks, excess: this.excess, step: this.step, softCracks: this.softCracks, count: this.count };
     this.allocate((this.mask + 1) * 2);
-    for (let e = 0; e < old.count; e++) this.put(this.slotOf(old.a[e]!, old.b[e]!), old.a[e]!, old.b[e]!, old.cracks[e]!, old.excess[e]!, old.step[e]!);
+    for (let e = 0; e < old.count; e++) this.put(this.slotOf(old.a[e]!, old.b[e]!), old.a[e]!, old.b[e]!, old.cracks[e]!, old.excess[e]!, old.step[e]!, old.softCracks[e]!);
   }
 }
 
@@ -168,22 +185,31 @@ function measureCrack(table: PairTable, data: Uint8Array | Uint8ClampedArray, a:
   table.add(a, b, step - around / sides, step);
 }
 
-/** True when the pair's boundary shows no edge. */
-export function isSoftPair(pairs: RegionPairs, e: number): boolean {
+/** True when a step (sRGB units) with this excess over its neighbours' shows no edge. */
+function softStep(step: number, excess: number): boolean {
+  return step <= MAX_SOFT_STEP && excess <= EDGE_FLOOR + EDGE_RATIO * step;
+}
+
+/**
+ * True when the pair's boundary shows no edge: on average over its cracks or, with `mostly`, in
+ * most of its cracks one by one (MOSTLY_SOFT_SHARE).
+ */
+export function isSoftPair(pairs: RegionPairs, e: number, mostly = false): boolean {
   const n = pairs.cracks[e]!;
-  const step = pairs.step[e]! / n;
-  return step <= MAX_SOFT_STEP && pairs.excess[e]! / n <= EDGE_FLOOR + EDGE_RATIO * step;
+  if (softStep(pairs.step[e]! / n, pairs.excess[e]! / n)) return true;
+  const soft = pairs.softCracks[e]!;
+  return mostly && soft >= MOSTLY_SOFT_MIN_CRACKS && soft >= MOSTLY_SOFT_SHARE * n;
 }
 
 /**
  * Groups of regions joined by soft boundaries (union-find), as a group id per region (−1 for a
  * region alone) and the member lists, in order of each group's smallest region id.
  */
-export function softGroups(pairs: RegionPairs, regionCount: number): { groupOf: Int32Array; members: number[][] } {
+export function softGroups(pairs: RegionPairs, regionCount: number, mostly = false): { groupOf: Int32Array; members: number[][] } {
   const parent = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) parent[r] = r;
   for (let e = 0; e < pairs.count; e++) {
-    if (!isSoftPair(pairs, e)) continue;
+    if (!isSoftPair(pairs, e, mostly)) continue;
     const ra = findRoot(parent, pairs.a[e]!);
     const rb = findRoot(parent, pairs.b[e]!);
     // The smaller id is the root, so roots are each group's first region.
