@@ -16,7 +16,7 @@ import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { deltaE2000, type Rgb3 } from '../helpers/delta-e.js';
 import { encodeJpeg } from '../helpers/encode.js';
-import { disc, drawPainted, ellipse, ellipseScene, linearScene, radialScene, rampColor, rampOffset, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
+import { disc, drawPainted, ellipse, ellipseScene, floorShadowScene, lensScene, linearScene, radialScene, rampColor, rampOffset, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
 
 const ON = { ...DEFAULT_ENGINE_PARAMS, gradients: true };
 const OFF = DEFAULT_ENGINE_PARAMS;
@@ -171,6 +171,46 @@ describe('tracelab.gradients on: an elliptical ramp is one elliptical radial gra
       expectColoursOnRamp(g, ramp, ellipse(100, 80, 80, 40, 30), ellipse(100, 80, 75, 36, 30));
     });
   }
+});
+
+describe('tracelab.gradients on: a soft floor shadow on the page is one elliptical gradient', () => {
+  for (const rim of [255, 230]) {
+    it(`shadow ${rim === 255 ? 'fading into the page' : 'clipped with a step at its rim'}: one gradient, centre within 2 px, axis within 3°, axes' ratio 0.2 within 0.02, colours within ΔE00 2; ball and page flat`, () => {
+      const { image, ramp } = floorShadowScene(rim);
+      const result = traceImage(image, ON);
+      const shaded = gradientShapes(result);
+      expect(shaded).toHaveLength(1);
+      const g = shaded[0]!.gradient!;
+      expect(g.kind).toBe('radial');
+      if (g.kind !== 'radial') return;
+      expect(Math.hypot(g.cx - ramp.cx, g.cy - ramp.cy)).toBeLessThanOrEqual(2);
+      expect(g.ry).toBeDefined();
+      expect(Math.abs(g.ry! / g.r - 0.2)).toBeLessThanOrEqual(0.02);
+      const off = Math.abs((((g.rotationDeg ?? 0) + 90) % 180 + 180) % 180 - 90);
+      expect(off).toBeLessThanOrEqual(3);
+      // Inside 80 % of the shadow's reach, off the ball.
+      const ball = disc(120, 85, 67);
+      expectColoursOnRamp(g, ramp, ellipse(120, 150, 80, 16, 0), (x, y) => !ball(x, y));
+      // The page is one flat white shape; the ball one flat red one.
+      expect(result.shapes.filter((s) => !s.gradient && s.color.r >= 250 && s.color.g >= 250 && s.areaPx > 0.5 * 240 * 190)).toHaveLength(1);
+      expect(result.shapes.filter((s) => !s.gradient && s.areaPx > 1000 && s.color.r > 150 && s.color.g < 80)).toHaveLength(1);
+    });
+  }
+});
+
+describe('tracelab.gradients on: a ramp whose end region holds an outline is still one gradient', () => {
+  it('lens: one linear gradient over 95 % of the lens or more, axis within 3°, colours within ΔE00 2 inside the outline', () => {
+    const { image, ramp } = lensScene();
+    const shaded = gradientShapes(traceImage(image, ON));
+    expect(shaded).toHaveLength(1);
+    expect(shaded[0]!.areaPx).toBeGreaterThanOrEqual(0.95 * Math.PI * 71 * 71);
+    const g = shaded[0]!.gradient!;
+    expect(g.kind).toBe('linear');
+    if (g.kind !== 'linear') return;
+    const turn = Math.atan2(g.y2 - g.y1, g.x2 - g.x1) - Math.atan2(ramp.y2 - ramp.y1, ramp.x2 - ramp.x1);
+    expect(Math.abs(turn) * (180 / Math.PI)).toBeLessThanOrEqual(3);
+    expectColoursOnRamp(g, ramp, disc(100, 90, 67), () => true);
+  });
 });
 
 describe('tracelab.gradients off: a smooth ramp is a few monotone bands, one shape per band', () => {

@@ -199,3 +199,53 @@ export function ellipseScene(): { image: RgbaImage; ramp: RadialRamp } {
   const image = drawPainted(200, 160, [255, 255, 255], [{ paint: ramp, inside: ellipse(100, 80, 80, 40, 30) }]);
   return { image, ramp };
 }
+
+/**
+ * A flat red ball standing on a soft floor shadow: an elliptical radial ramp (semi-axes 100 × 20,
+ * dark grey at the centre, hidden under the ball) that fades into the white page (`rimGrey` 255)
+ * or is clipped with a small step at its rim (rimGrey below 255), as drawing programs' floor
+ * shadows are: 240 × 190.
+ */
+export function floorShadowScene(rimGrey: number): { image: RgbaImage; ramp: RadialRamp } {
+  const ramp: RadialRamp = {
+    kind: 'radial',
+    cx: 120,
+    cy: 150,
+    r: 100,
+    ry: 20,
+    stops: [
+      { offset: 0, color: [40, 40, 40] },
+      { offset: 1, color: [rimGrey, rimGrey, rimGrey] },
+    ],
+  };
+  const image = drawPainted(240, 190, [255, 255, 255], [
+    { paint: ramp, inside: ellipse(120, 150, 100, 20, 0) },
+    { paint: [200, 40, 40], inside: disc(120, 85, 65) },
+  ]);
+  return { image, ramp };
+}
+
+/**
+ * A magnifying glass's lens: a disc with a linear ramp (near-white to blue) inside a thin dark
+ * outline (0.8 px) and a grey rim, on white: 200 × 180. The palette leaves the light end of the
+ * ramp as one region that also holds the outline's anti-aliased pixels beside it.
+ */
+export function lensScene(): { image: RgbaImage; ramp: LinearRamp } {
+  const ramp: LinearRamp = {
+    kind: 'linear',
+    x1: 40,
+    y1: 130,
+    x2: 160,
+    y2: 50,
+    stops: [
+      { offset: 0, color: [235, 242, 246] },
+      { offset: 1, color: [70, 155, 226] },
+    ],
+  };
+  const image = drawPainted(200, 180, [255, 255, 255], [
+    { paint: [200, 205, 215], inside: disc(100, 90, 80) },
+    { paint: [20, 40, 60], inside: disc(100, 90, 71.8) },
+    { paint: ramp, inside: disc(100, 90, 71) },
+  ]);
+  return { image, ramp };
+}
