@@ -152,12 +152,10 @@ export function findSmoothAreas(input: ShadingInput): Shading {
       areas.push(whole);
       continue;
     }
-    if (gradientArt(input)) {
-      const shadow = fitWithoutFlat(context, input, owner, members[g]!, groupPx, partOf, nextId++);
-      if (shadow) {
-        areas.push(shadow);
-        continue;
-      }
+    const refit = gradientArt(input) ? fitWithoutFlat(context, input, owner, members[g]!, groupPx, partOf, nextId++) : undefined;
+    if (refit) {
+      areas.push(refit);
+      continue;
     }
     // A split needs three regions or more, and room for a part of an area's size.
     if (members[g]!.length < 3 || groupPx.length < SPLIT_MIN_SHARE_OF_AREA * minAreaSamples(input)) continue;
