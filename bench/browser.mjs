@@ -27,11 +27,6 @@ const WARMUP = Math.max(1, parseInt(process.env.BENCH_BROWSER_WARMUP ?? '3', 10)
 const requireBench = createRequire(join(BENCH, 'package.json'));
 const requireRoot = createRequire(join(ROOT, 'package.json'));
 
-function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.png': 'image/png' };
 
@@ -54,11 +49,11 @@ function serve(files) {
 const PAGE = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
 import { planVectorize, preparePngInflate, runVectorize } from '/tracelab.js';
 import init, { to_svg } from '/vtracer.js';
+import { median } from './median.mjs';
 await init('/vtracer.wasm');
 const plan = planVectorize([]);
 const CONFIG = { binary: false, mode: 'spline', hierarchical: 'stacked', filterSpeckle: 16, colorPrecision: 2, layerDifference: 16,
   cornerThreshold: Math.PI / 3, lengthThreshold: 4, maxIterations: 10, spliceThreshold: Math.PI / 4, pathPrecision: 2 };
-const median = (v) => { v = [...v].sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2; };
 window.timeImage = async (url, runs, warmup) => {
   const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
   const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));

@@ -21,6 +21,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -184,7 +185,6 @@ try {
   await stopAll();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
-const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 const rows = setups.map(([name, replicas], i) => ({
   name,
   replicas,

@@ -38,6 +38,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -48,11 +49,6 @@ const requireRoot = createRequire(join(ROOT, 'package.json'));
 const SUB_PATH = '/tracelab/';
 const TIMEOUT_MS = 120_000;
 
-const median = (values) => {
-  const v = [...values].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-};
 
 /** An original SVG rendered by resvg to about `megapixels` (width × height), as PNG bytes. */
 function renderSvg(file, megapixels) {

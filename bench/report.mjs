@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CATEGORIES } from './corpus.mjs';
 import { countGradients } from './svgstats.mjs';
+import { median } from './median.mjs';
 
 const PEERS = ['vtracer-native', 'vtracer-wasm', 'imagetracerjs', 'potrace'];
 /** Tracelab with the gradients extension on (the `tracelab` row has it off, the default). */
@@ -25,12 +26,6 @@ const ON = 'tracelab-gradients';
 /** Kinds of flat art: no gradient wanted there, with the extension on or off. */
 export const FLAT_KINDS = ['clipart', 'icon', 'lineart_bw', 'pixel'];
 
-function median(values) {
-  const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (v.length === 0) return NaN;
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 const fmt = (v, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 const kb = (v) => (Number.isFinite(v) ? `${(v / 1000).toFixed(1)} k` : 'n/a');

@@ -24,6 +24,7 @@ import { selectedCorpus } from './corpus.mjs';
 import { flattenOver, ssim } from './metrics.mjs';
 import { medianStrokePx } from './svgstats.mjs';
 import { renderOverWhite } from './render-svg.mjs';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -34,10 +35,6 @@ const RUNS = Number(process.env.STROKES_AUTO_RUNS ?? 3);
 const EXTRA = (process.env.STROKES_AUTO_PARAMS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((p) => p.split('='));
 const env = { ...process.env, BENCH_ONLY: process.env.BENCH_ONLY ?? 'stroke,clipart,icon' };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 
 const { planVectorize, runVectorize, prepareNodeDecoders } = await loadTs(ROOT, 'bench-warm', 'bench/warm-entry.ts');

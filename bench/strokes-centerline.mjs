@@ -27,6 +27,7 @@ import { loadTs } from '../scripts/ts-module.mjs';
 import { selectedCorpus } from './corpus.mjs';
 import { flattenOver, luma, ssim } from './metrics.mjs';
 import { renderOverWhite } from './render-svg.mjs';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -37,10 +38,6 @@ const EXTRA = (process.env.CENTERLINE_PARAMS ?? '').split(',').map((s) => s.trim
 const SHEETS = process.env.CENTERLINE_SHEETS;
 const env = { ...process.env, BENCH_ONLY: process.env.BENCH_ONLY ?? 'stroke,icon,lineart_bw' };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 
 /** Every element filled with something other than none (a centre-line file has none). */

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -94,10 +95,6 @@ function traceOnce(input, threads) {
   return { engineMs: timings.trace ?? NaN, processMs, rssMb, bytes: readFileSync(out) };
 }
 
-const median = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 export function runThreadBench() {
   if (!existsSync(join(ROOT, 'dist-cli', 'job-thread.mjs'))) throw new Error('dist-cli is not built (npm run build:cli)');

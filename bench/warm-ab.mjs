@@ -18,15 +18,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTs } from '../scripts/ts-module.mjs';
 import { CATEGORIES, selectedCorpus } from './corpus.mjs';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Math.max(1, parseInt(process.env.BENCH_AB_ROUNDS ?? '5', 10) || 5);
 
-function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 /** One side: its checkout's warm pipeline, bundled into a cache folder of its own. */
 async function side(root, name) {

@@ -22,17 +22,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { loadTs } from '../scripts/ts-module.mjs';
 import { CATEGORIES, selectedCorpus } from './corpus.mjs';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
 const require = createRequire(join(BENCH, 'package.json'));
 const RUNS = Math.max(1, parseInt(process.env.BENCH_WARM_RUNS ?? '5', 10) || 5);
 
-function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 function timeRuns(fn) {
   fn(); // warm-up (JIT, caches)

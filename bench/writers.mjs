@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { loadTs } from '../scripts/ts-module.mjs';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,11 +45,6 @@ function parseArgs(argv) {
   return args;
 }
 
-function median(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 /** GC pauses seen so far, as [start, duration] pairs (perf_hooks delivers them after the fact). */
 const gcPauses = [];

@@ -410,7 +410,7 @@ export interface DottedOptions {
    */
   readonly 'tracelab.strokes'?: 'none' | 'auto' | 'centerline';
   /**
-   * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — with auto 1/12 of the picture's shorter side, 8 to 32 px (a line icon's strokes at any size it is rendered at); with centerline 8 px. Not part of the Vectorizer.AI API.
+   * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — 1/12 of the picture's shorter side, 8 to 32 px (a line icon's strokes at any size it is rendered at); centerline takes ink over 8 px as a line only where its strokes, drawn, hold the ink. Not part of the Vectorizer.AI API.
    *
    * Allowed: number 0…100.
    * @defaultValue `0`
@@ -894,7 +894,7 @@ export interface NestedOptions {
      */
     readonly strokes?: 'none' | 'auto' | 'centerline';
     /**
-     * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — with auto 1/12 of the picture's shorter side, 8 to 32 px (a line icon's strokes at any size it is rendered at); with centerline 8 px. Not part of the Vectorizer.AI API.
+     * Widest stroke · px — Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — 1/12 of the picture's shorter side, 8 to 32 px (a line icon's strokes at any size it is rendered at); centerline takes ink over 8 px as a line only where its strokes, drawn, hold the ink. Not part of the Vectorizer.AI API.
      *
      * Allowed: number 0…100.
      * @defaultValue `0`

@@ -301,7 +301,7 @@ export const OPTION_SCHEMA = [
   enumOpt('tracelab.strokes', 'Lines as strokes', 'tracelab', ['none', 'auto', 'centerline'], 'none',
     'Tracelab extension: none (every line a thin filled shape, as the API does), auto (lines and outlines of even width become stroked paths) or centerline (no fills: every line up to tracelab.max_stroke_width becomes its centre-line, wider ink its outline, ordered for plotters, lasers and cutters). Not part of the Vectorizer.AI API.', VECTORIZE),
   floatOpt('tracelab.max_stroke_width', ['Widest stroke', 'px'], 'tracelab', 0, 100, 0,
-    'Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — with auto 1/12 of the picture\'s shorter side, 8 to 32 px (a line icon\'s strokes at any size it is rendered at); with centerline 8 px. Not part of the Vectorizer.AI API.', VECTORIZE),
+    'Tracelab extension: ink up to this width (input px) is read as a line with tracelab.strokes; wider ink stays a shape (auto) or becomes its outline (centerline). 0 (default): automatic — 1/12 of the picture\'s shorter side, 8 to 32 px (a line icon\'s strokes at any size it is rendered at); centerline takes ink over 8 px as a line only where its strokes, drawn, hold the ink. Not part of the Vectorizer.AI API.', VECTORIZE),
 
   // ---- download only ----
   stringOpt('receipt', 'Receipt', 'download', undefined,

@@ -513,6 +513,7 @@ function withCenterlines(result: TraceResult, traced: RgbaImage, areas: Areas, i
     regionCount: regions.count,
     fills: areas.fills,
     maxWidthPx: maxStrokeWidthInputPx(params, input.width, input.height) * tracedPerInputPx,
+    checkedAbovePx: checkedAboveInputPx(params) * tracedPerInputPx,
     joinPx: JOIN_INPUT_PX * tracedPerInputPx,
   });
   return withStageMs(stroked, { strokes: now() - t0 });
@@ -526,17 +527,27 @@ interface InputSize {
 
 /**
  * The widest ink read as a line (input px): tracelab.max_stroke_width, or with its default (0,
- * automatic) for tracelab.strokes=auto 1/12 of the picture's shorter side, 8–32 px. Line icon sets
- * draw on a 24-unit grid with 1.5-unit (heroicons, Iconoir: 1/16 of the icon) to 2-unit strokes
- * (Feather, Lucide, Tabler: 1/12), so an icon rendered at any size has its lines within the
- * limit; 8 px covers the pen lines of scanned and drawn line art (1–6 px at 150–300 dpi), and is
- * centerline's automatic limit (its output as it was).
+ * automatic) 1/12 of the picture's shorter side, 8–32 px. Line icon sets draw on a 24-unit grid
+ * with 1.5-unit (heroicons, Iconoir: 1/16 of the icon) to 2-unit strokes (Feather, Lucide, Tabler:
+ * 1/12), so an icon rendered at any size has its lines within the limit; 8 px covers the pen
+ * lines of scanned and drawn line art (1–6 px at 150–300 dpi): centerline takes ink up to it as
+ * lines unchecked (checkedAboveInputPx).
  */
 export function maxStrokeWidthInputPx(params: EngineParams, inputWidth: number, inputHeight: number): number {
   const set = params.maxStrokeWidthPx ?? 0;
   if (set > 0) return set;
-  if (params.strokes !== 'auto') return MIN_AUTO_STROKE_WIDTH_PX;
   return Math.min(MAX_AUTO_STROKE_WIDTH_PX, Math.max(MIN_AUTO_STROKE_WIDTH_PX, Math.min(inputWidth, inputHeight) * AUTO_STROKE_WIDTH_SHARE));
+}
+
+/**
+ * tracelab.strokes=centerline with the automatic limit: ink up to this width (input px) is a pen
+ * line as it is; wider ink, up to maxStrokeWidthInputPx, only where its centre-lines drawn at
+ * their widths reproduce it (the render check of auto): a plotter's pen draws one width, so a
+ * filled area read as a fat line would lose its shape. Infinity (no check) when the limit is set
+ * by hand.
+ */
+function checkedAboveInputPx(params: EngineParams): number {
+  return (params.maxStrokeWidthPx ?? 0) > 0 ? Infinity : MIN_AUTO_STROKE_WIDTH_PX;
 }
 const MIN_AUTO_STROKE_WIDTH_PX = 8;
 const MAX_AUTO_STROKE_WIDTH_PX = 32;

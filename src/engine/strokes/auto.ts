@@ -211,7 +211,7 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
  * widths scaled so the strokes hold the region's ink when that fits the ink better (the
  * cross-sections read a 1-bit or JPEG line a little narrow or wide).
  */
-function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch): CenterPath[] | undefined {
+export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch, reproduces: (fit: StrokeFit, widestPx: number) => boolean = reproducesAsPen): CenterPath[] | undefined {
   let widest = 0;
   for (const p of paths) widest = Math.max(widest, p.widthPx);
   const margin = Math.ceil(widest / 2) + 2;
@@ -230,7 +230,7 @@ function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: C
 }
 
 /** Within the render check's tolerances, overall and in every tile. */
-function reproduces(fit: StrokeFit, widestPx: number): boolean {
+function reproducesAsPen(fit: StrokeFit, widestPx: number): boolean {
   return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx && fit.worstTile <= MAX_TILE_MISMATCH;
 }
 

@@ -1,0 +1,62 @@
+/**
+ * tracelab.strokes=centerline with tracelab.max_stroke_width at its default (0, automatic): a
+ * 256-px line icon drawn with a 16-px round pen (an icon set's 1.5-unit stroke on a 24-unit grid)
+ * comes back as centre-lines at the pen's width, not as outlines of its lines; filled shapes as
+ * wide as such a line that are no line (a triangle, a square) stay outlines; and a limit set by
+ * hand is kept as set (8 px: the icon's lines are outlines).
+ */
+import { describe, expect, it } from 'vitest';
+
+import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import type { EngineParams, TraceResult } from '../../src/engine/types.js';
+import { drawShape } from '../helpers/raster.js';
+
+type Inside = (x: number, y: number) => boolean;
+type Segment = readonly [number, number, number, number];
+
+function distanceToSegment(x: number, y: number, [x1, y1, x2, y2]: Segment): number {
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
+  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
+}
+
+const PEN_PX = 16;
+const pen = (segments: readonly Segment[]): Inside => (x, y) => segments.some((s) => distanceToSegment(x, y, s) <= PEN_PX / 2);
+const ARROW: Segment[] = [[30, 128, 210, 128], [210, 128, 150, 68], [210, 128, 150, 188]];
+const CHECK: Segment[] = [[50, 136, 105, 191], [105, 191, 215, 65]];
+
+function trace(inside: Inside, params: Partial<EngineParams> = {}): TraceResult {
+  const image = drawShape(256, 256, [255, 255, 255], [{ color: [0, 0, 0], inside }]);
+  return traceImage(image, { ...DEFAULT_ENGINE_PARAMS, strokes: 'centerline', ...params });
+}
+
+describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
+  for (const [name, segments] of [['arrow', ARROW], ['check', CHECK]] as const) {
+    it(`a ${name} drawn with a 16-px pen: centre-lines at 16 px (within 5 %), no outline`, () => {
+      const result = trace(pen(segments));
+      expect(result.shapes).toEqual([]);
+      expect(result.strokes!.length).toBeGreaterThan(0);
+      for (const s of result.strokes!) {
+        expect(s.outline, name).toBe(false);
+        expect(Math.abs(s.widthPx - PEN_PX) / PEN_PX, `${name}: width ${s.widthPx}`).toBeLessThanOrEqual(0.05);
+      }
+    });
+  }
+
+  it('a limit set by hand holds: at 8 px the 16-px arrow is its outline', () => {
+    const result = trace(pen(ARROW), { maxStrokeWidthPx: 8 });
+    expect(result.strokes!.length).toBeGreaterThan(0);
+    expect(result.strokes!.every((s) => s.outline)).toBe(true);
+  });
+
+  it('filled shapes as wide as a line that are no line stay outlines: a 24-px triangle, a 20-px square', () => {
+    const triangle: Inside = (x, y) => y >= 100 && y <= 160 && Math.abs(x - 128) <= ((160 - y) / 60) * 12;
+    const square: Inside = (x, y) => x >= 118 && x < 138 && y >= 118 && y < 138;
+    for (const inside of [triangle, square]) {
+      const result = trace(inside);
+      expect(result.strokes!.length).toBeGreaterThan(0);
+      expect(result.strokes!.every((s) => s.outline && s.widthPx === 1)).toBe(true);
+    }
+  });
+});
