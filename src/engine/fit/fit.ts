@@ -444,8 +444,10 @@ function mergePieces(s: FitScratch, p: Float64Array, first: number, t0x: number,
       ey = s.unitY;
     }
     // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
-    // a node but no bytes.
-    if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance) && pieceCost(s.candidate.code(0)) < pieceCost(s.pieces.code(k)) + pieceCost(s.pieces.code(k + 1))) {
+    // a node but no bytes. So two lines (4 numbers) can only become one line: no curve is fitted
+    // for them (a third of the merge attempts on line and clip art, every one of them refused).
+    const pairCost = pieceCost(s.pieces.code(k)) + pieceCost(s.pieces.code(k + 1));
+    if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance, pairCost > CHEAPEST_CURVE_COST) && pieceCost(s.candidate.code(0)) < pairCost) {
       s.pieces.mergePair(k, s.candidate, 0);
       ends.copyWithin(k, k + 1, s.pieces.length + 1);
       if (k > 0) k--; // the merged piece may now merge with its left neighbour
@@ -480,20 +482,35 @@ function pieceCost(code: SegmentCode): number {
   return code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : 6;
 }
 
-/** One line or one curve through samples from..to within the tolerance, as `candidate`'s only segment; false if none. */
-function fitOnePiece(s: FitScratch, p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): boolean {
+/** What the cheapest curve piece (a quadratic) writes: pieceCost(SEGMENT_QUAD). */
+const CHEAPEST_CURVE_COST = 4;
+
+/** Newton reparameterisations a piece gets while its error is within REPARAMETERIZE_REACH tolerances. */
+const REPARAMETERIZE_ROUNDS = 4;
+const REPARAMETERIZE_REACH = 6;
+
+/**
+ * One line or one curve (only when `curves`) through samples from..to within the tolerance, as
+ * `candidate`'s only segment; false if none.
+ * Only the error's side of the tolerance (and, before the last round, of REPARAMETERIZE_REACH
+ * tolerances) decides anything here, so each error is measured only until it is beyond the
+ * bound that decides: the same answer, sooner for the curves that miss.
+ */
+function fitOnePiece(s: FitScratch, p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, curves: boolean): boolean {
   s.candidate.truncate(0);
   if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) {
     s.candidate.line(p[to * 2]!, p[to * 2 + 1]!);
     return true;
   }
+  if (!curves) return false;
+  const reach = tolerance * REPARAMETERIZE_REACH;
   const u = chordParameters(s, p, from, to);
   leastSquaresCubic(s, p, from, to, u, t0x, t0y, t1x, t1y);
-  let err = maxCubicError(s, p, from, to, u, s.bez);
-  for (let iter = 0; iter < 4 && err > tolerance && err <= tolerance * 6; iter++) {
+  let err = maxCubicError(s, p, from, to, u, s.bez, reach);
+  for (let iter = 0; iter < REPARAMETERIZE_ROUNDS && err > tolerance && err <= reach; iter++) {
     reparameterize(p, from, to, u, s.bez);
     leastSquaresCubic(s, p, from, to, u, t0x, t0y, t1x, t1y);
-    err = maxCubicError(s, p, from, to, u, s.bez);
+    err = maxCubicError(s, p, from, to, u, s.bez, iter === REPARAMETERIZE_ROUNDS - 1 ? tolerance : reach);
   }
   if (err > tolerance) return false;
   pushCubic(s.candidate, s.bez, tolerance);
@@ -544,18 +561,20 @@ function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: 
   }
   const u = chordParameters(s, p, first, last);
   leastSquaresCubic(s, p, first, last, u, t0x, t0y, t1x, t1y);
-  let err = maxCubicError(s, p, first, last, u, s.bez);
+  let err = maxCubicError(s, p, first, last, u, s.bez, Infinity);
   let worst = s.worstSample;
   if (err <= tolerance) {
     pushCubic(s.pieces, s.bez, tolerance);
     pushEnd(s, last);
     return;
   }
-  if (err <= tolerance * 6) {
-    for (let iter = 0; iter < 4; iter++) {
+  if (err <= tolerance * REPARAMETERIZE_REACH) {
+    for (let iter = 0; iter < REPARAMETERIZE_ROUNDS; iter++) {
       reparameterize(p, first, last, u, s.bez);
       leastSquaresCubic(s, p, first, last, u, t0x, t0y, t1x, t1y);
-      err = maxCubicError(s, p, first, last, u, s.bez);
+      // Before the last round only the tolerance's side matters (the split takes the last
+      // round's worst sample): measured only until a sample is beyond it.
+      err = maxCubicError(s, p, first, last, u, s.bez, iter === REPARAMETERIZE_ROUNDS - 1 ? Infinity : tolerance);
       worst = s.worstSample;
       if (err <= tolerance) {
         pushCubic(s.pieces, s.bez, tolerance);
@@ -697,9 +716,10 @@ function bezierY(b: Cubic, t: number): number {
 /**
  * Largest distance between the samples first..last and the curve; the sample where it occurs is
  * left in `s.worstSample` (a scratch field rather than a returned pair: this runs once per fit
- * attempt, and the pair was garbage).
+ * attempt, and the pair was garbage). When a distance exceeds `stopAbove` it is returned at once
+ * (with its sample): the largest is then beyond stopAbove too, which is all such a caller asks.
  */
-function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): number {
+function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic, stopAbove: number): number {
   let worst = 0;
   // worst² (a bound, not rounded back): a distance can beat `worst` only when its square beats
   // this, since sqrt is monotone; the root is taken for those only, and compared as before (ties
@@ -717,7 +737,12 @@ function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: numb
       worst = d;
       worstSq = dSq;
       worstIndex = i;
+      if (worst > stopAbove) break;
     }
+  }
+  if (worst > stopAbove) {
+    s.worstSample = worstIndex;
+    return worst;
   }
   // Also bound the curve between samples: a loop or overshoot can hide between two samples.
   // (The distance to the segment between them, as a separate function had it, inlined.)
@@ -740,6 +765,7 @@ function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: numb
       worst = d;
       worstSq = dSq;
       worstIndex = i - first < (last - first) / 2 ? i + 1 : i;
+      if (worst > stopAbove) break;
     }
   }
   s.worstSample = worstIndex;
