@@ -73,6 +73,60 @@ export class FitScratch {
   unitY = 0;
   /** The sample maxCubicError found farthest from the curve (read right after the call). */
   worstSample = 0;
+  /** The spans fitCubicRecursive failed to fit as one piece, by the sample it split them at. */
+  readonly failedSplits = new FailedSplits();
+}
+
+/**
+ * Where fitCubicRecursive split a span that no single piece fitted: per split sample, the span's
+ * ends and end tangents, for the span being fitted (a stamp per span, so no clearing). mergePieces
+ * asks it before refitting two neighbours as one piece: the same samples with the same tangents
+ * and tolerance go through the same steps, so that fit is already known to fail.
+ */
+class FailedSplits {
+  private stamp = 0;
+  private stampAt = new Int32Array(0);
+  private firstAt = new Int32Array(0);
+  private lastAt = new Int32Array(0);
+  /** Per split sample: the span's start and end tangents (4 numbers). */
+  private tangentsAt = new Float64Array(0);
+
+  /** Starts a new span over samples below n (earlier spans' records no longer match). */
+  begin(n: number): void {
+    if (this.stampAt.length < n) {
+      const size = Math.max(n, this.stampAt.length * 2);
+      this.stampAt = new Int32Array(size);
+      this.firstAt = new Int32Array(size);
+      this.lastAt = new Int32Array(size);
+      this.tangentsAt = new Float64Array(size * 4);
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+
+  /** Records that samples first..last with these end tangents fitted no single piece and were split at `split`. */
+  record(split: number, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): void {
+    this.stampAt[split] = this.stamp;
+    this.firstAt[split] = first;
+    this.lastAt[split] = last;
+    this.tangentsAt[split * 4] = t0x;
+    this.tangentsAt[split * 4 + 1] = t0y;
+    this.tangentsAt[split * 4 + 2] = t1x;
+    this.tangentsAt[split * 4 + 3] = t1y;
+  }
+
+  /** Whether samples first..last, joined at `split`, with these end tangents are a span recorded as failed. */
+  failed(split: number, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): boolean {
+    return (
+      this.stampAt[split] === this.stamp &&
+      this.firstAt[split] === first &&
+      this.lastAt[split] === last &&
+      this.tangentsAt[split * 4] === t0x &&
+      this.tangentsAt[split * 4 + 1] === t0y &&
+      this.tangentsAt[split * 4 + 2] === t1x &&
+      this.tangentsAt[split * 4 + 3] === t1y
+    );
+  }
 }
 
 /** A Float64Array of at least n numbers: `buf` itself, or a larger one (contents dropped). */
@@ -404,6 +458,7 @@ function fitSpan(s: FitScratch, p: Float64Array, first: number, last: number, to
   const t1x = s.unitX;
   const t1y = s.unitY;
   s.pieces.truncate(0);
+  s.failedSplits.begin(p.length / 2);
   fitCubicRecursive(s, p, first, last, t0x, t0y, t1x, t1y, tolerance, 0);
   mergePieces(s, p, first, t0x, t0y, t1x, t1y, tolerance);
   s.chainOut.appendFrom(s.pieces);
@@ -446,8 +501,11 @@ function mergePieces(s: FitScratch, p: Float64Array, first: number, t0x: number,
     // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
     // a node but no bytes. So two lines (4 numbers) can only become one line: no curve is fitted
     // for them (a third of the merge attempts on line and clip art, every one of them refused).
+    // Two pieces that are the halves of a span fitCubicRecursive split, with its end tangents,
+    // would repeat a fit that failed (fitOnePiece's steps are a prefix of fitCubicRecursive's).
     const pairCost = pieceCost(s.pieces.code(k)) + pieceCost(s.pieces.code(k + 1));
-    if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance, pairCost > CHEAPEST_CURVE_COST) && pieceCost(s.candidate.code(0)) < pairCost) {
+    if (s.failedSplits.failed(ends[k]!, from, to, sx, sy, ex, ey)) k++;
+    else if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance, pairCost > CHEAPEST_CURVE_COST) && pieceCost(s.candidate.code(0)) < pairCost) {
       s.pieces.mergePair(k, s.candidate, 0);
       ends.copyWithin(k, k + 1, s.pieces.length + 1);
       if (k > 0) k--; // the merged piece may now merge with its left neighbour
@@ -593,6 +651,7 @@ function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: 
   }
   // `u` and `bez` are scratch: nothing below reads them after the first recursive call.
   const split = Math.min(last - 1, Math.max(first + 1, worst));
+  s.failedSplits.record(split, first, last, t0x, t0y, t1x, t1y);
   normalize(s, p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
   const tcx = s.unitX;
   const tcy = s.unitY;
