@@ -556,7 +556,7 @@ const REPARAMETERIZE_REACH = 6;
  */
 function fitOnePiece(s: FitScratch, p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, curves: boolean): boolean {
   s.candidate.truncate(0);
-  if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) {
+  if (to - from <= 1 || withinChord(p, from, to, tolerance)) {
     s.candidate.line(p[to * 2]!, p[to * 2 + 1]!);
     return true;
   }
@@ -612,7 +612,7 @@ function normalize(s: FitScratch, x: number, y: number): void {
 function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, depth: number): void {
   const x3 = p[last * 2]!;
   const y3 = p[last * 2 + 1]!;
-  if (last - first <= 1 || maxLineDistance(p, first, last) <= tolerance) {
+  if (last - first <= 1 || withinChord(p, first, last, tolerance)) {
     s.pieces.line(x3, y3);
     pushEnd(s, last);
     return;
@@ -660,11 +660,12 @@ function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: 
 }
 
 /**
- * Largest distance from the samples first..last to their chord. Samples within a pixel of either
- * end are not counted when enough others remain: next to a corner (or the tip of a thin spike)
- * crack-midpoint samples are cut off by up to half a pixel, which is sampling, not shape.
+ * Whether every sample first..last lies within `tolerance` of their chord (false at the first
+ * that does not). Samples within a pixel of either end are not counted when enough others remain:
+ * next to a corner (or the tip of a thin spike) crack-midpoint samples are cut off by up to half a
+ * pixel, which is sampling, not shape.
  */
-function maxLineDistance(p: Float64Array, first: number, last: number): number {
+function withinChord(p: Float64Array, first: number, last: number, tolerance: number): boolean {
   const ax = p[first * 2]!;
   const ay = p[first * 2 + 1]!;
   const bx = p[last * 2]!;
@@ -673,7 +674,6 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   const trim = last - first >= 8 && len2 > 16;
-  let worst = 0;
   for (let i = first + 1; i < last; i++) {
     const px = p[i * 2]! - ax;
     const py = p[i * 2 + 1]! - ay;
@@ -684,9 +684,9 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
       const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
       d = hypot2(px - t * dx, py - t * dy);
     }
-    if (d > worst) worst = d;
+    if (d > tolerance) return false;
   }
-  return worst;
+  return true;
 }
 
 /**
