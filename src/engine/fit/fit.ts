@@ -13,6 +13,11 @@
  * that fits a circle (Kåsa fit) becomes two arcs. A closed loop that is neither may be handed to
  * a caller's shape test (an isolated loop's parameterized shapes, primitives.ts) before any span
  * is fitted: a shape that fits replaces the whole loop, so its spans are never computed.
+ *
+ * Work whose outcome is already known is not done, and the result is the same to the bit: an
+ * error that only decides which side of a bound it lies on is measured until it is past the
+ * bound, two line pieces are not refitted as a curve (it would cost as many numbers), and two
+ * pieces that are the halves of a span split for want of a fit are not refitted as that span.
  */
 import { DX, DY } from '../boundary/boundary.js';
 import { ellipseMaxError, fitCircle, fitEllipse } from './ellipse.js';
