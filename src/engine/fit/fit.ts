@@ -13,6 +13,11 @@
  * that fits a circle (Kåsa fit) becomes two arcs. A closed loop that is neither may be handed to
  * a caller's shape test (an isolated loop's parameterized shapes, primitives.ts) before any span
  * is fitted: a shape that fits replaces the whole loop, so its spans are never computed.
+ *
+ * Work whose outcome is already known is not done, and the result is the same to the bit: an
+ * error that only decides which side of a bound it lies on is measured until it is past the
+ * bound, two line pieces are not refitted as a curve (it would cost as many numbers), and two
+ * pieces that are the halves of a span split for want of a fit are not refitted as that span.
  */
 import { DX, DY } from '../boundary/boundary.js';
 import { ellipseMaxError, fitCircle, fitEllipse } from './ellipse.js';
@@ -73,6 +78,60 @@ export class FitScratch {
   unitY = 0;
   /** The sample maxCubicError found farthest from the curve (read right after the call). */
   worstSample = 0;
+  /** The spans fitCubicRecursive failed to fit as one piece, by the sample it split them at. */
+  readonly failedSplits = new FailedSplits();
+}
+
+/**
+ * Where fitCubicRecursive split a span that no single piece fitted: per split sample, the span's
+ * ends and end tangents, for the span being fitted (a stamp per span, so no clearing). mergePieces
+ * asks it before refitting two neighbours as one piece: the same samples with the same tangents
+ * and tolerance go through the same steps, so that fit is already known to fail.
+ */
+class FailedSplits {
+  private stamp = 0;
+  private stampAt = new Int32Array(0);
+  private firstAt = new Int32Array(0);
+  private lastAt = new Int32Array(0);
+  /** Per split sample: the span's start and end tangents (4 numbers). */
+  private tangentsAt = new Float64Array(0);
+
+  /** Starts a new span over samples below n (earlier spans' records no longer match). */
+  begin(n: number): void {
+    if (this.stampAt.length < n) {
+      const size = Math.max(n, this.stampAt.length * 2);
+      this.stampAt = new Int32Array(size);
+      this.firstAt = new Int32Array(size);
+      this.lastAt = new Int32Array(size);
+      this.tangentsAt = new Float64Array(size * 4);
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+
+  /** Records that samples first..last with these end tangents fitted no single piece and were split at `split`. */
+  record(split: number, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): void {
+    this.stampAt[split] = this.stamp;
+    this.firstAt[split] = first;
+    this.lastAt[split] = last;
+    this.tangentsAt[split * 4] = t0x;
+    this.tangentsAt[split * 4 + 1] = t0y;
+    this.tangentsAt[split * 4 + 2] = t1x;
+    this.tangentsAt[split * 4 + 3] = t1y;
+  }
+
+  /** Whether samples first..last, joined at `split`, with these end tangents are a span recorded as failed. */
+  failed(split: number, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number): boolean {
+    return (
+      this.stampAt[split] === this.stamp &&
+      this.firstAt[split] === first &&
+      this.lastAt[split] === last &&
+      this.tangentsAt[split * 4] === t0x &&
+      this.tangentsAt[split * 4 + 1] === t0y &&
+      this.tangentsAt[split * 4 + 2] === t1x &&
+      this.tangentsAt[split * 4 + 3] === t1y
+    );
+  }
 }
 
 /** A Float64Array of at least n numbers: `buf` itself, or a larger one (contents dropped). */
@@ -404,6 +463,7 @@ function fitSpan(s: FitScratch, p: Float64Array, first: number, last: number, to
   const t1x = s.unitX;
   const t1y = s.unitY;
   s.pieces.truncate(0);
+  s.failedSplits.begin(p.length / 2);
   fitCubicRecursive(s, p, first, last, t0x, t0y, t1x, t1y, tolerance, 0);
   mergePieces(s, p, first, t0x, t0y, t1x, t1y, tolerance);
   s.chainOut.appendFrom(s.pieces);
@@ -444,8 +504,13 @@ function mergePieces(s: FitScratch, p: Float64Array, first: number, t0x: number,
       ey = s.unitY;
     }
     // Fewer nodes is the means, fewer numbers the end: a cubic for a line and a quadratic saves
-    // a node but no bytes.
-    if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance) && pieceCost(s.candidate.code(0)) < pieceCost(s.pieces.code(k)) + pieceCost(s.pieces.code(k + 1))) {
+    // a node but no bytes. So two lines (4 numbers) can only become one line: no curve is fitted
+    // for them (a third of the merge attempts on line and clip art, every one of them refused).
+    // Two pieces that are the halves of a span fitCubicRecursive split, with its end tangents,
+    // would repeat a fit that failed (fitOnePiece's steps are a prefix of fitCubicRecursive's).
+    const pairCost = pieceCost(s.pieces.code(k)) + pieceCost(s.pieces.code(k + 1));
+    if (s.failedSplits.failed(ends[k]!, from, to, sx, sy, ex, ey)) k++;
+    else if (fitOnePiece(s, p, from, to, sx, sy, ex, ey, tolerance, pairCost > CHEAPEST_CURVE_COST) && pieceCost(s.candidate.code(0)) < pairCost) {
       s.pieces.mergePair(k, s.candidate, 0);
       ends.copyWithin(k, k + 1, s.pieces.length + 1);
       if (k > 0) k--; // the merged piece may now merge with its left neighbour
@@ -480,20 +545,35 @@ function pieceCost(code: SegmentCode): number {
   return code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : 6;
 }
 
-/** One line or one curve through samples from..to within the tolerance, as `candidate`'s only segment; false if none. */
-function fitOnePiece(s: FitScratch, p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number): boolean {
+/** What the cheapest curve piece (a quadratic) writes: pieceCost(SEGMENT_QUAD). */
+const CHEAPEST_CURVE_COST = 4;
+
+/** Newton reparameterisations a piece gets while its error is within REPARAMETERIZE_REACH tolerances. */
+const REPARAMETERIZE_ROUNDS = 4;
+const REPARAMETERIZE_REACH = 6;
+
+/**
+ * One line or one curve (only when `curves`) through samples from..to within the tolerance, as
+ * `candidate`'s only segment; false if none.
+ * Only the error's side of the tolerance (and, before the last round, of REPARAMETERIZE_REACH
+ * tolerances) decides anything here, so each error is measured only until it is beyond the
+ * bound that decides: the same answer, sooner for the curves that miss.
+ */
+function fitOnePiece(s: FitScratch, p: Float64Array, from: number, to: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, curves: boolean): boolean {
   s.candidate.truncate(0);
-  if (to - from <= 1 || maxLineDistance(p, from, to) <= tolerance) {
+  if (to - from <= 1 || withinChord(p, from, to, tolerance)) {
     s.candidate.line(p[to * 2]!, p[to * 2 + 1]!);
     return true;
   }
+  if (!curves) return false;
+  const reach = tolerance * REPARAMETERIZE_REACH;
   const u = chordParameters(s, p, from, to);
   leastSquaresCubic(s, p, from, to, u, t0x, t0y, t1x, t1y);
-  let err = maxCubicError(s, p, from, to, u, s.bez);
-  for (let iter = 0; iter < 4 && err > tolerance && err <= tolerance * 6; iter++) {
+  let err = maxCubicError(s, p, from, to, u, s.bez, reach);
+  for (let iter = 0; iter < REPARAMETERIZE_ROUNDS && err > tolerance && err <= reach; iter++) {
     reparameterize(p, from, to, u, s.bez);
     leastSquaresCubic(s, p, from, to, u, t0x, t0y, t1x, t1y);
-    err = maxCubicError(s, p, from, to, u, s.bez);
+    err = maxCubicError(s, p, from, to, u, s.bez, iter === REPARAMETERIZE_ROUNDS - 1 ? tolerance : reach);
   }
   if (err > tolerance) return false;
   pushCubic(s.candidate, s.bez, tolerance);
@@ -537,25 +617,27 @@ function normalize(s: FitScratch, x: number, y: number): void {
 function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: number, t0x: number, t0y: number, t1x: number, t1y: number, tolerance: number, depth: number): void {
   const x3 = p[last * 2]!;
   const y3 = p[last * 2 + 1]!;
-  if (last - first <= 1 || maxLineDistance(p, first, last) <= tolerance) {
+  if (last - first <= 1 || withinChord(p, first, last, tolerance)) {
     s.pieces.line(x3, y3);
     pushEnd(s, last);
     return;
   }
   const u = chordParameters(s, p, first, last);
   leastSquaresCubic(s, p, first, last, u, t0x, t0y, t1x, t1y);
-  let err = maxCubicError(s, p, first, last, u, s.bez);
+  let err = maxCubicError(s, p, first, last, u, s.bez, Infinity);
   let worst = s.worstSample;
   if (err <= tolerance) {
     pushCubic(s.pieces, s.bez, tolerance);
     pushEnd(s, last);
     return;
   }
-  if (err <= tolerance * 6) {
-    for (let iter = 0; iter < 4; iter++) {
+  if (err <= tolerance * REPARAMETERIZE_REACH) {
+    for (let iter = 0; iter < REPARAMETERIZE_ROUNDS; iter++) {
       reparameterize(p, first, last, u, s.bez);
       leastSquaresCubic(s, p, first, last, u, t0x, t0y, t1x, t1y);
-      err = maxCubicError(s, p, first, last, u, s.bez);
+      // Before the last round only the tolerance's side matters (the split takes the last
+      // round's worst sample): measured only until a sample is beyond it.
+      err = maxCubicError(s, p, first, last, u, s.bez, iter === REPARAMETERIZE_ROUNDS - 1 ? Infinity : tolerance);
       worst = s.worstSample;
       if (err <= tolerance) {
         pushCubic(s.pieces, s.bez, tolerance);
@@ -574,6 +656,7 @@ function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: 
   }
   // `u` and `bez` are scratch: nothing below reads them after the first recursive call.
   const split = Math.min(last - 1, Math.max(first + 1, worst));
+  s.failedSplits.record(split, first, last, t0x, t0y, t1x, t1y);
   normalize(s, p[(split - 1) * 2]! - p[(split + 1) * 2]!, p[(split - 1) * 2 + 1]! - p[(split + 1) * 2 + 1]!);
   const tcx = s.unitX;
   const tcy = s.unitY;
@@ -582,11 +665,12 @@ function fitCubicRecursive(s: FitScratch, p: Float64Array, first: number, last: 
 }
 
 /**
- * Largest distance from the samples first..last to their chord. Samples within a pixel of either
- * end are not counted when enough others remain: next to a corner (or the tip of a thin spike)
- * crack-midpoint samples are cut off by up to half a pixel, which is sampling, not shape.
+ * Whether every sample first..last lies within `tolerance` of their chord (false at the first
+ * that does not). Samples within a pixel of either end are not counted when enough others remain:
+ * next to a corner (or the tip of a thin spike) crack-midpoint samples are cut off by up to half a
+ * pixel, which is sampling, not shape.
  */
-function maxLineDistance(p: Float64Array, first: number, last: number): number {
+function withinChord(p: Float64Array, first: number, last: number, tolerance: number): boolean {
   const ax = p[first * 2]!;
   const ay = p[first * 2 + 1]!;
   const bx = p[last * 2]!;
@@ -595,7 +679,6 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   const trim = last - first >= 8 && len2 > 16;
-  let worst = 0;
   for (let i = first + 1; i < last; i++) {
     const px = p[i * 2]! - ax;
     const py = p[i * 2 + 1]! - ay;
@@ -606,9 +689,9 @@ function maxLineDistance(p: Float64Array, first: number, last: number): number {
       const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
       d = hypot2(px - t * dx, py - t * dy);
     }
-    if (d > worst) worst = d;
+    if (d > tolerance) return false;
   }
-  return worst;
+  return true;
 }
 
 /**
@@ -697,9 +780,10 @@ function bezierY(b: Cubic, t: number): number {
 /**
  * Largest distance between the samples first..last and the curve; the sample where it occurs is
  * left in `s.worstSample` (a scratch field rather than a returned pair: this runs once per fit
- * attempt, and the pair was garbage).
+ * attempt, and the pair was garbage). When a distance exceeds `stopAbove` it is returned at once
+ * (with its sample): the largest is then beyond stopAbove too, which is all such a caller asks.
  */
-function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic): number {
+function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: number, u: Float64Array, b: Cubic, stopAbove: number): number {
   let worst = 0;
   // worst² (a bound, not rounded back): a distance can beat `worst` only when its square beats
   // this, since sqrt is monotone; the root is taken for those only, and compared as before (ties
@@ -717,7 +801,12 @@ function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: numb
       worst = d;
       worstSq = dSq;
       worstIndex = i;
+      if (worst > stopAbove) break;
     }
+  }
+  if (worst > stopAbove) {
+    s.worstSample = worstIndex;
+    return worst;
   }
   // Also bound the curve between samples: a loop or overshoot can hide between two samples.
   // (The distance to the segment between them, as a separate function had it, inlined.)
@@ -740,6 +829,7 @@ function maxCubicError(s: FitScratch, p: Float64Array, first: number, last: numb
       worst = d;
       worstSq = dSq;
       worstIndex = i - first < (last - first) / 2 ? i + 1 : i;
+      if (worst > stopAbove) break;
     }
   }
   s.worstSample = worstIndex;
