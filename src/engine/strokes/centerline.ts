@@ -80,7 +80,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
   if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
   const reach = Math.ceil(maxWidthPx / 2) + 3;
-  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach);
+  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box);
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   const centre = centrePixel(mask, mw);
   if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
