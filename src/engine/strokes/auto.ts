@@ -265,11 +265,9 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
   // Per pixel, 1 on a line (one read where the search tests a pixel up to nine times).
   const onLine = new Uint8Array(owner.length);
   for (let i = 0; i < owner.length; i++) onLine[i] = regionOf[i]! >= 0 && isLine[regionOf[i]!] === 1 ? 1 : 0;
+  const besideLine = lineNeighbours(width, height, onLine);
   for (let i = 0; i < owner.length; i++) {
-    if (onLine[i]) continue;
-    const x = i % width;
-    const y = (i - x) / width;
-    if (hasLineNeighbour(x, y, width, height, onLine)) {
+    if (besideLine[i] && !onLine[i]) {
       distance[i] = 0;
       push(i, 0);
     }
@@ -303,16 +301,18 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
   return owner;
 }
 
-function hasLineNeighbour(x: number, y: number, width: number, height: number, onLine: Uint8Array): boolean {
-  for (let dy = -1; dy <= 1; dy++) {
-    const ny = y + dy;
-    if (ny < 0 || ny >= height) continue;
-    for (let dx = -1; dx <= 1; dx++) {
-      const nx = x + dx;
-      if (nx >= 0 && nx < width && (dx !== 0 || dy !== 0) && onLine[ny * width + nx]) return true;
+/** Per pixel, 1 beside (8 neighbours) a pixel on a line: marked from the line pixels, which are few. */
+function lineNeighbours(width: number, height: number, onLine: Uint8Array): Uint8Array {
+  const beside = new Uint8Array(onLine.length);
+  for (let i = 0; i < onLine.length; i++) {
+    if (!onLine[i]) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+      for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) if (nx !== x || ny !== y) beside[ny * width + nx] = 1;
     }
   }
-  return false;
+  return beside;
 }
 
 /** Per region of `split`, the region of `owner` its first pixel (raster order) had. */

@@ -58,6 +58,7 @@ function regionAndFringe(picture: InkPicture, region: number, grid: CoverageGrid
       const i = py * w + px;
       if (regionOf[i] !== region) continue;
       grid.value[(py - grid.y0) * grid.width + (px - grid.x0)] = pixelCoverage(picture, region, i, px, py);
+      if (amidRegion(regionOf, w, h, region, px, py)) continue;
       for (let ny = py - 1; ny <= py + 1; ny++) {
         for (let nx = px - 1; nx <= px + 1; nx++) {
           if (nx < 0 || ny < 0 || nx >= w || ny >= h || nx < grid.x0 || ny < grid.y0 || nx >= grid.x0 + grid.width || ny >= grid.y0 + grid.height) continue;
@@ -68,6 +69,17 @@ function regionAndFringe(picture: InkPicture, region: number, grid: CoverageGrid
       }
     }
   }
+}
+
+/** Pixel (x, y) and its eight neighbours are all in the region (no fringe beside it). */
+function amidRegion(regionOf: Int32Array, w: number, h: number, region: number, x: number, y: number): boolean {
+  if (x < 1 || y < 1 || x + 1 >= w || y + 1 >= h) return false;
+  const i = y * w + x;
+  return (
+    regionOf[i - w - 1] === region && regionOf[i - w] === region && regionOf[i - w + 1] === region &&
+    regionOf[i - 1] === region && regionOf[i + 1] === region &&
+    regionOf[i + w - 1] === region && regionOf[i + w] === region && regionOf[i + w + 1] === region
+  );
 }
 
 function pixelCoverage(picture: InkPicture, region: number, i: number, x: number, y: number): number {
