@@ -22,7 +22,7 @@ import type { Chain, Rgba } from '../types.js';
 import { isHardEdged, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
 import { coverageGrid, regionWidthsPx, type InkPicture } from './coverage.js';
 import { fittedPoints } from './fitted-points.js';
-import { strokeFit, type StrokeFit } from './stroke-check.js';
+import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
 import { backgroundLabel, CENTERLINE_FIT, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
@@ -148,8 +148,9 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const boxes = regionBoxes(picture, regions.count);
   const faintShare = faintBorderShare(picture, regions.count);
   const span = regionWidthsPx(picture, regions.count);
-  // The fitter's scratch for the render check of the curves (a context, not module state).
+  // The fitter's and the render check's scratch (a context, not module state).
   const fitScratch = new FitScratch();
+  const checkScratch = new StrokeFitScratch();
   const lineOf = new Map<number, CenterPath[]>();
   for (let r = 0; r < regions.count; r++) {
     const label = regions.labelOf[r]!;
@@ -160,7 +161,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
     if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
-    const drawn = drawnAsInk(picture, r, box, found.paths, fitScratch);
+    const drawn = drawnAsInk(picture, r, box, found.paths, fitScratch, checkScratch);
     if (drawn) lineOf.set(r, drawn);
   }
   return lineOf;
@@ -211,22 +212,22 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
  * widths scaled so the strokes hold the region's ink when that fits the ink better (the
  * cross-sections read a 1-bit or JPEG line a little narrow or wide).
  */
-export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch, reproduces: (fit: StrokeFit, widestPx: number) => boolean = reproducesAsPen): CenterPath[] | undefined {
+export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch, checkScratch: StrokeFitScratch, reproduces: (fit: StrokeFit, widestPx: number) => boolean = reproducesAsPen): CenterPath[] | undefined {
   let widest = 0;
   for (const p of paths) widest = Math.max(widest, p.widthPx);
   const margin = Math.ceil(widest / 2) + 2;
-  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin);
+  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
   const hardEdged = isHardEdged(grid);
   const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
-  const fit = strokeFit(grid, paths, 1, hardEdged, tilePx);
+  const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, checkScratch);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
-  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx) : fit;
+  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx, checkScratch) : fit;
   const best = scaled.mismatch < fit.mismatch ? scaled : fit;
   const chosen = best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
   if (!reproduces(best, widest)) return undefined;
   // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
   const fitted = chosen.map((p) => ({ ...p, points: fittedLine(fitScratch, p) }));
-  return reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx), widest) ? chosen : undefined;
+  return reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx, checkScratch), widest) ? chosen : undefined;
 }
 
 /** Within the render check's tolerances, overall and in every tile. */
@@ -261,12 +262,12 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
   const push = (i: number, d: number): void => {
     (buckets[d] ??= []).push(i);
   };
-  const lineAt = (i: number): boolean => regionOf[i]! >= 0 && isLine[regionOf[i]!] === 1;
+  // Per pixel, 1 on a line (one read where the search tests a pixel up to nine times).
+  const onLine = new Uint8Array(owner.length);
+  for (let i = 0; i < owner.length; i++) onLine[i] = regionOf[i]! >= 0 && isLine[regionOf[i]!] === 1 ? 1 : 0;
+  const besideLine = lineNeighbours(width, height, onLine);
   for (let i = 0; i < owner.length; i++) {
-    if (lineAt(i)) continue;
-    const x = i % width;
-    const y = (i - x) / width;
-    if (hasLineNeighbour(x, y, width, height, lineAt)) {
+    if (besideLine[i] && !onLine[i]) {
       distance[i] = 0;
       push(i, 0);
     }
@@ -286,7 +287,7 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
           const nx = x + dx;
           if ((dx === 0 && dy === 0) || nx < 0 || nx >= width) continue;
           const j = ny * width + nx;
-          if (!lineAt(j)) continue;
+          if (!onLine[j]) continue;
           const nd = d + (dx === 0 || dy === 0 ? STRAIGHT_STEP : DIAGONAL_STEP);
           if (distance[j]! >= 0 && distance[j]! <= nd) continue;
           distance[j] = nd;
@@ -300,16 +301,18 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
   return owner;
 }
 
-function hasLineNeighbour(x: number, y: number, width: number, height: number, lineAt: (i: number) => boolean): boolean {
-  for (let dy = -1; dy <= 1; dy++) {
-    const ny = y + dy;
-    if (ny < 0 || ny >= height) continue;
-    for (let dx = -1; dx <= 1; dx++) {
-      const nx = x + dx;
-      if (nx >= 0 && nx < width && (dx !== 0 || dy !== 0) && lineAt(ny * width + nx)) return true;
+/** Per pixel, 1 beside (8 neighbours) a pixel on a line: marked from the line pixels, which are few. */
+function lineNeighbours(width: number, height: number, onLine: Uint8Array): Uint8Array {
+  const beside = new Uint8Array(onLine.length);
+  for (let i = 0; i < onLine.length; i++) {
+    if (!onLine[i]) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+      for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) if (nx !== x || ny !== y) beside[ny * width + nx] = 1;
     }
   }
-  return false;
+  return beside;
 }
 
 /** Per region of `split`, the region of `owner` its first pixel (raster order) had. */

@@ -66,28 +66,19 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
-  const mask = new Uint8Array(mw * mh);
+  const mask = regionMask(picture, region, box);
   let area = 0;
   let coveredArea = 0;
-  for (let y = box.y0; y < box.y1; y++) {
-    for (let x = box.x0; x < box.x1; x++) {
-      if (picture.regionOf[y * picture.width + x] !== region) continue;
-      mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
-      area++;
-    }
-  }
+  for (let k = 0; k < mask.length; k++) area += mask[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
   if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
-  const reach = Math.ceil(maxWidthPx / 2) + 3;
-  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach);
-  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
-  const centre = centrePixel(mask, mw);
   if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
-  // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel.
-  if (skeletonPixels === 0 && centre >= 0) {
+  // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
+  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box), mw) : -1;
+  if (centre >= 0) {
     mask[centre] = 1;
     skeletonPixels = 1;
   }
@@ -95,6 +86,10 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
   const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw)));
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
+  // The coverage, once the thinning has not found the ink too wide.
+  const reach = Math.ceil(maxWidthPx / 2) + 3;
+  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box);
+  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
   const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth));
@@ -115,6 +110,18 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return { kind: 'lines', paths, inkAreaPx: coveredArea };
+}
+
+/** The region's pixels over its box, with a one-pixel empty border (for the thinning). */
+function regionMask(picture: InkPicture, region: number, box: PixelBox): Uint8Array {
+  const mw = box.x1 - box.x0 + 2;
+  const mask = new Uint8Array(mw * (box.y1 - box.y0 + 2));
+  for (let y = box.y0; y < box.y1; y++) {
+    for (let x = box.x0; x < box.x1; x++) {
+      if (picture.regionOf[y * picture.width + x] === region) mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+    }
+  }
+  return mask;
 }
 
 /** Pixel sides between the mask and the rest (its perimeter on the lattice). */

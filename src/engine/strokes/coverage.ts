@@ -28,19 +28,58 @@ export interface CoverageGrid {
   readonly value: Float32Array;
 }
 
-/** Coverage of `region`'s ink over the box, clipped to the picture (outside it: 0). */
-export function coverageGrid(picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number): CoverageGrid {
-  const value = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    const py = y0 + y;
-    if (py < 0 || py >= picture.height) continue;
-    for (let x = 0; x < width; x++) {
-      const px = x0 + x;
-      if (px < 0 || px >= picture.width) continue;
-      value[y * width + x] = pixelCoverage(picture, region, py * picture.width + px, px, py);
+/**
+ * Coverage of `region`'s ink over the box, clipped to the picture (outside it: 0). With the
+ * region's pixel box [x0, x1) × [y0, y1) given, only its pixels and their fringe are read (a
+ * pixel no pixel of the region touches has coverage 0).
+ */
+export function coverageGrid(picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number, inkBox?: { x0: number; y0: number; x1: number; y1: number }): CoverageGrid {
+  const grid = { x0, y0, width, height, value: new Float32Array(width * height) };
+  if (inkBox) regionAndFringe(picture, region, grid, inkBox);
+  else {
+    for (let py = Math.max(0, y0); py < Math.min(picture.height, y0 + height); py++) {
+      for (let px = Math.max(0, x0); px < Math.min(picture.width, x0 + width); px++) {
+        grid.value[(py - y0) * width + (px - x0)] = pixelCoverage(picture, region, py * picture.width + px, px, py);
+      }
     }
   }
-  return { x0, y0, width, height, value };
+  return grid;
+}
+
+/**
+ * coverageGrid's values at the region's pixels (inside its box) and at the pixels of other
+ * regions beside them (their blend towards the region's colour; each may be written more than
+ * once, always with the same value), within the grid.
+ */
+function regionAndFringe(picture: InkPicture, region: number, grid: CoverageGrid, box: { x0: number; y0: number; x1: number; y1: number }): void {
+  const { regionOf, width: w, height: h } = picture;
+  for (let py = Math.max(0, box.y0, grid.y0); py < Math.min(h, box.y1, grid.y0 + grid.height); py++) {
+    for (let px = Math.max(0, box.x0, grid.x0); px < Math.min(w, box.x1, grid.x0 + grid.width); px++) {
+      const i = py * w + px;
+      if (regionOf[i] !== region) continue;
+      grid.value[(py - grid.y0) * grid.width + (px - grid.x0)] = pixelCoverage(picture, region, i, px, py);
+      if (amidRegion(regionOf, w, h, region, px, py)) continue;
+      for (let ny = py - 1; ny <= py + 1; ny++) {
+        for (let nx = px - 1; nx <= px + 1; nx++) {
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h || nx < grid.x0 || ny < grid.y0 || nx >= grid.x0 + grid.width || ny >= grid.y0 + grid.height) continue;
+          const own = regionOf[ny * w + nx]!;
+          if (own === region || own < 0) continue;
+          grid.value[(ny - grid.y0) * grid.width + (nx - grid.x0)] = blend(picture, ny * w + nx, own, region);
+        }
+      }
+    }
+  }
+}
+
+/** Pixel (x, y) and its eight neighbours are all in the region (no fringe beside it). */
+function amidRegion(regionOf: Int32Array, w: number, h: number, region: number, x: number, y: number): boolean {
+  if (x < 1 || y < 1 || x + 1 >= w || y + 1 >= h) return false;
+  const i = y * w + x;
+  return (
+    regionOf[i - w - 1] === region && regionOf[i - w] === region && regionOf[i - w + 1] === region &&
+    regionOf[i - 1] === region && regionOf[i + 1] === region &&
+    regionOf[i + w - 1] === region && regionOf[i + w] === region && regionOf[i + w + 1] === region
+  );
 }
 
 function pixelCoverage(picture: InkPicture, region: number, i: number, x: number, y: number): number {

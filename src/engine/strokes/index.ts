@@ -17,7 +17,7 @@ import { regionCenterlines, type CenterPath, type LineCap, type PixelBox } from 
 import type { InkPicture } from './coverage.js';
 import { drawnAsInk } from './auto.js';
 import { inkGroups } from './ink-groups.js';
-import type { StrokeFit } from './stroke-check.js';
+import { StrokeFitScratch, type StrokeFit } from './stroke-check.js';
 import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from './plot.js';
 
 /** Width (traced px) of the stroke along the outline of ink wider than a line: a fine pen. */
@@ -83,15 +83,16 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
   const pens: PenPath[] = [];
   const shapeOfRegion = new Map<number, number>();
   result.shapes.forEach((s, i) => shapeOfRegion.set(s.region, i));
-  // The fitter's scratch for the render check of wide lines (a context, not module state).
+  // The fitter's and the render check's scratch for wide lines (a context, not module state).
   const fitScratch = new FitScratch();
+  const checkScratch = new StrokeFitScratch();
   for (let g = 0; g < groups.count; g++) {
     const label = labelOf[g]!;
     const box = boxes[g];
     if (label === background || !box || !fills[label] || fills[label]!.a === 0) continue;
     const color = fills[label]!;
     const key = colorNumber(color);
-    const lines = groupCenterlines(picture, g, box, input, fitScratch);
+    const lines = groupCenterlines(picture, g, box, input, fitScratch, checkScratch);
     if (lines) {
       for (const path of lines) {
         pens.push(polylinePath(path.points, path.closed, key, path.widthPx, pending.length));
@@ -121,12 +122,12 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
  * The centre-lines of one group of ink, or undefined when it is wider than a line: up to
  * checkedAbovePx as read, wider (up to maxWidthPx) only where they pass the render check.
  */
-function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, input: CenterlineInput, fitScratch: FitScratch): readonly CenterPath[] | undefined {
+function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, input: CenterlineInput, fitScratch: FitScratch, checkScratch: StrokeFitScratch): readonly CenterPath[] | undefined {
   const pen = regionCenterlines(picture, group, box, Math.min(input.maxWidthPx, input.checkedAbovePx));
   if (pen.kind === 'lines') return pen.paths;
   if (input.maxWidthPx <= input.checkedAbovePx) return undefined;
   const wide = regionCenterlines(picture, group, box, input.maxWidthPx);
-  return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, fitScratch, holdsMostInk) : undefined;
+  return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, fitScratch, checkScratch, holdsMostInk) : undefined;
 }
 
 /**

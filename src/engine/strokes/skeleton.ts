@@ -43,6 +43,11 @@ const RING_DY = [-1, -1, 0, 1, 1, 1, 0, -1];
  * large blob to the end would cost its width × its box).
  */
 export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity): boolean {
+  // Only pixels on the ink's border can go (the test wants two empty neighbours or more): each
+  // pass tests the border pixels alone, and pixels bared by a pass join them, so a round costs
+  // the ink's border, not its box. The passes remove what a full scan would (every decision is
+  // made on the mask as the pass found it).
+  const border = borderPixels(mask, width, height);
   const remove: number[] = [];
   let changed = true;
   let rounds = 0;
@@ -51,19 +56,53 @@ export function thin(mask: Uint8Array, width: number, height: number, maxRounds 
     changed = false;
     for (let pass = 0; pass < 2; pass++) {
       remove.length = 0;
-      for (let y = 1; y < height - 1; y++) {
-        for (let x = 1; x < width - 1; x++) {
-          const i = y * width + x;
-          if (mask[i] === 0 || !removable(mask, width, i, pass)) continue;
-          remove.push(i);
-        }
-      }
+      for (const i of border.pixels) if (mask[i] !== 0 && removable(mask, width, i, pass)) remove.push(i);
       for (const i of remove) mask[i] = 0;
       if (remove.length > 0) changed = true;
+      bareNeighbours(border, mask, width, height, remove);
     }
   }
   removeStaircases(mask, width, height);
   return true;
+}
+
+/** The pixels of ink beside an empty pixel (inside the mask's one-pixel frame), and a flag per pixel listed. */
+interface InkBorder {
+  pixels: number[];
+  readonly listed: Uint8Array;
+}
+
+function borderPixels(mask: Uint8Array, width: number, height: number): InkBorder {
+  const border: InkBorder = { pixels: [], listed: new Uint8Array(mask.length) };
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      if (mask[i] === 0) continue;
+      for (let k = 0; k < 8; k++) {
+        if (mask[i + RING_DY[k]! * width + RING_DX[k]!]) continue;
+        border.pixels.push(i);
+        border.listed[i] = 1;
+        break;
+      }
+    }
+  }
+  return border;
+}
+
+/** The border after `removed` went: removed pixels dropped, their ink neighbours (inside the frame) added. */
+function bareNeighbours(border: InkBorder, mask: Uint8Array, width: number, height: number, removed: readonly number[]): void {
+  if (removed.length === 0) return;
+  border.pixels = border.pixels.filter((i) => mask[i] !== 0);
+  for (const i of removed) {
+    border.listed[i] = 0;
+    for (let k = 0; k < 8; k++) {
+      const j = i + RING_DY[k]! * width + RING_DX[k]!;
+      const x = j % width;
+      if (mask[j] === 0 || border.listed[j] || x < 1 || x >= width - 1 || j < width || j >= (height - 1) * width) continue;
+      border.listed[j] = 1;
+      border.pixels.push(j);
+    }
+  }
 }
 
 /** Zhang–Suen's test for pixel i in sub-iteration `pass`. */

@@ -29,22 +29,25 @@ export interface StrokeFit {
  * The paths drawn at their widths × widthScale, against the grid's ink; `hardEdged` (1-bit ink):
  * drawn without anti-aliasing, a pixel inked where its centre is.
  */
-export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean, tilePx: number): StrokeFit {
-  const outside = new Float32Array(grid.width * grid.height).fill(Infinity);
-  for (const path of paths) drawPath(grid, outside, path, path.widthPx * widthScale);
+export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean, tilePx: number, scratch = new StrokeFitScratch()): StrokeFit {
+  const outside = scratch.outsideFor(grid.width * grid.height);
+  const inside = hardEdged ? 0 : -0.5;
+  for (const path of paths) drawPath(grid, outside, path, path.widthPx * widthScale, inside);
   const tilesX = Math.ceil(grid.width / tilePx);
   const tileInk = new Float64Array(tilesX * Math.ceil(grid.height / tilePx));
   const tileError = new Float64Array(tileInk.length);
   let drawn = 0;
-  for (let k = 0; k < outside.length; k++) {
-    const o = outside[k]!;
-    const d = hardEdged ? (o <= 0 ? 1 : 0) : o <= -0.5 ? 1 : o >= 0.5 ? 0 : 0.5 - o;
-    const c = grid.value[k]!;
-    const gx = k % grid.width;
-    const t = Math.floor((k - gx) / grid.width / tilePx) * tilesX + Math.floor(gx / tilePx);
-    tileInk[t] += c;
-    tileError[t] += Math.abs(d - c);
-    drawn += d;
+  for (let gy = 0; gy < grid.height; gy++) {
+    const tileRow = Math.floor(gy / tilePx) * tilesX;
+    for (let gx = 0, k = gy * grid.width; gx < grid.width; gx++, k++) {
+      const o = outside[k]!;
+      const d = hardEdged ? (o <= 0 ? 1 : 0) : o <= -0.5 ? 1 : o >= 0.5 ? 0 : 0.5 - o;
+      const c = grid.value[k]!;
+      const t = tileRow + Math.floor(gx / tilePx);
+      tileInk[t] += c;
+      tileError[t] += Math.abs(d - c);
+      drawn += d;
+    }
   }
   let ink = 0;
   let error = 0;
@@ -57,8 +60,28 @@ export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widt
   return { mismatch: error / Math.max(1e-9, ink), inkAreaPx: ink, drawnAreaPx: drawn, worstTile };
 }
 
-/** Per pixel of the grid, the least signed distance (px) outside any of the path's segments so far. */
-function drawPath(grid: CoverageGrid, outside: Float32Array, path: CenterPath, widthPx: number): void {
+/**
+ * The render check's per-pixel buffer, kept between calls (a context, not module state): a
+ * picture's regions are checked one after another, two or three times each.
+ */
+export class StrokeFitScratch {
+  private outside = new Float32Array(0);
+
+  /** A buffer of `length` pixels, every one at Infinity (outside every stroke). */
+  outsideFor(length: number): Float32Array {
+    if (this.outside.length < length) this.outside = new Float32Array(length);
+    const view = this.outside.subarray(0, length);
+    view.fill(Infinity);
+    return view;
+  }
+}
+
+/**
+ * Per pixel of the grid, the least signed distance (px) outside any of the path's segments so far.
+ * A pixel already `inside` or deeper (−0.5: fully drawn anti-aliased, 0: drawn 1-bit) is drawn
+ * whatever comes after, so later segments skip it.
+ */
+function drawPath(grid: CoverageGrid, outside: Float32Array, path: CenterPath, widthPx: number, inside: number): void {
   const p = path.points;
   const n = p.length >> 1;
   const segments = path.closed && n > 2 ? n : Math.max(1, n - 1);
@@ -74,7 +97,7 @@ function drawPath(grid: CoverageGrid, outside: Float32Array, path: CenterPath, w
       half: widthPx / 2,
       buttStart: butt && s === 0,
       buttEnd: butt && s === segments - 1,
-    });
+    }, inside);
   }
 }
 
@@ -88,9 +111,10 @@ interface Segment {
   readonly buttEnd: boolean;
 }
 
-function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment): void {
+function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment, inside: number): void {
   const { ax, ay, bx, by, half } = seg;
-  const reach = half + 1;
+  // A pixel this far out or more is drawn 0 (as far as the render check reads: 1/2 − distance).
+  const reach = half + NOT_DRAWN_PX;
   const gx0 = Math.max(0, Math.floor(Math.min(ax, bx) - reach - grid.x0));
   const gy0 = Math.max(0, Math.floor(Math.min(ay, by) - reach - grid.y0));
   const gx1 = Math.min(grid.width - 1, Math.ceil(Math.max(ax, bx) + reach - grid.x0));
@@ -103,17 +127,37 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment): v
   for (let gy = gy0; gy <= gy1; gy++) {
     const y = grid.y0 + gy + 0.5;
     for (let gx = gx0; gx <= gx1; gx++) {
+      const k = gy * grid.width + gx;
+      if (outside[k]! <= inside) continue;
       const x = grid.x0 + gx + 0.5;
       const along = (x - ax) * ux + (y - ay) * uy;
       const across = Math.abs((x - ax) * uy - (y - ay) * ux);
       let o: number;
       // A zero-length segment (a dot, a closed path's repeated end) is its round cap.
-      if (length === 0) o = Math.hypot(x - ax, y - ay) - half;
-      else if (along < 0) o = seg.buttStart ? Math.max(across - half, -along) : Math.hypot(x - ax, y - ay) - half;
-      else if (along > length) o = seg.buttEnd ? Math.max(across - half, along - length) : Math.hypot(x - bx, y - by) - half;
+      if (length === 0) o = capDistance(x - ax, y - ay, half, outside[k]!);
+      else if (along < 0) o = seg.buttStart ? Math.max(across - half, -along) : capDistance(x - ax, y - ay, half, outside[k]!);
+      else if (along > length) o = seg.buttEnd ? Math.max(across - half, along - length) : capDistance(x - bx, y - by, half, outside[k]!);
       else o = across - half;
-      const k = gy * grid.width + gx;
       if (o < outside[k]!) outside[k] = o;
     }
   }
 }
+
+/** Drawn 0 from this far outside a stroke's edge (px): 1/2 − distance, clamped. */
+const NOT_DRAWN_PX = 0.5;
+
+/**
+ * Signed distance outside a round cap of radius `half` at offset (dx, dy), or Infinity when it
+ * can neither lower `least` nor draw the pixel. The octagon's distance (the larger of the larger
+ * offset and their sum over √2) is within 8 % below the Euclidean one, so most pixels of a cap
+ * skip the square root; BOUND_SLACK_PX keeps the test on the safe side of rounding.
+ */
+function capDistance(dx: number, dy: number, half: number, least: number): number {
+  const ax = Math.abs(dx);
+  const ay = Math.abs(dy);
+  if (Math.max(ax, ay, (ax + ay) * Math.SQRT1_2) - half >= Math.min(least, NOT_DRAWN_PX) + BOUND_SLACK_PX) return Infinity;
+  return Math.hypot(dx, dy) - half;
+}
+
+/** Far above the rounding of a distance of a few thousand px (~1e-12), far below any distance that matters. */
+const BOUND_SLACK_PX = 1e-9;
