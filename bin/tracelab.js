@@ -47,7 +47,9 @@ function loadBundle(file) {
   return {
     main: module.exports.main,
     // After the run, so the cache also holds the functions this run compiled lazily.
-    saveCache: () => (fresh && cacheFile !== undefined ? writeCache(cacheFile, stamp, script.createCachedData()) : undefined),
+    saveCache: () => {
+      if (fresh && cacheFile !== undefined) writeCache(cacheFile, stamp, () => script.createCachedData());
+    },
   };
 }
 
@@ -92,10 +94,10 @@ function readCache(path, stamp) {
 }
 
 /** Stamp and bytecode through a temp file and a rename: a concurrent reader sees the old file or the new one, whole. */
-function writeCache(path, stamp, data) {
+function writeCache(path, stamp, serialise) {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${stamp}\n`), data]), { mode: 0o600 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${stamp}\n`), serialise()]), { mode: 0o600 });
     renameSync(temp, path);
   } catch {
     rmSync(temp, { force: true });
