@@ -1,6 +1,8 @@
-// Bundles the CLI (src/cli/main.ts and everything it imports) into dist-cli/tracelab.mjs, which
-// bin/tracelab.js loads, and the worker-thread entries next to it (job-thread.mjs,
-// trace-thread.mjs). Run by `npm run build:cli` and by the `prepare` script on `npm install`.
+// Bundles the CLI (src/cli/main.ts and everything it imports) twice: into dist-cli/tracelab.cjs,
+// one script that bin/tracelab.js compiles with V8's code cache (a module cannot take one in
+// Node 20), and into dist-cli/tracelab.mjs with the worker-thread entries next to it
+// (job-thread.mjs, trace-thread.mjs) and their shared chunks; the .mjs entry is what in-process
+// callers import (scripts/samecheck.mjs). Run by `npm run build:cli` and by the `prepare` script on `npm install`.
 // During `npm install` a failed build only warns, so installing dependencies never breaks on it.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -39,6 +41,21 @@ try {
     logLevel: 'warning',
   });
   copyWasmAssets(result.metafile, root, outdir);
+  // The same CLI as one script. Its on-demand imports become lazily initialised parts of the file
+  // (nothing of `serve` or the other decoders runs unless asked for); import.meta.url becomes a
+  // parameter bin/tracelab.js passes: the file's URL, next to the worker entries and the wasm.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { tracelab: 'src/cli/main.ts' },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    define: { 'import.meta.url': '__tracelabModuleUrl' },
+    logLevel: 'warning',
+  });
   // The packages bundled here, for the licence notices the library build writes (build-lib.mjs).
   const packages = Object.fromEntries([...bundledPackages(result.metafile, root, new Map())].map(([name, dir]) => [name, relative(root, dir)]));
   writeFileSync(join(outdir, 'bundled-packages.json'), `${JSON.stringify(packages, null, 2)}\n`);

@@ -113,10 +113,11 @@ async function main() {
     assert(readFileSync(join(root, 'package.json'), 'utf8') === manifestBefore, 'package.json differs after npm pack');
     tarball = join(temp, out[0].filename);
     const files = out[0].files.map((f) => f.path);
-    for (const need of ['dist-lib/node/index.js', 'dist-lib/node/trace-thread.js', 'dist-lib/browser/worker.js', 'dist-lib/types/lib/node.d.ts', 'dist-cli/tracelab.mjs', 'dist-lib/THIRD-PARTY-LICENSES.txt', 'LICENSE', 'scripts/fleet.sh', 'deploy/haproxy.cfg', 'deploy/errors/503.http', 'deploy/systemd/tracelab-replica@.service']) {
+    for (const need of ['dist-lib/node/index.js', 'dist-lib/node/trace-thread.js', 'dist-lib/browser/worker.js', 'dist-lib/types/lib/node.d.ts', 'dist-cli/tracelab.mjs', 'dist-cli/tracelab.cjs', 'dist-lib/THIRD-PARTY-LICENSES.txt', 'LICENSE', 'scripts/fleet.sh', 'deploy/haproxy.cfg', 'deploy/errors/503.http', 'deploy/systemd/tracelab-replica@.service']) {
       assert(files.includes(need), `${need} is not in the tarball`);
     }
     assert(!files.some((f) => f.startsWith('src/') || f.startsWith('node_modules/')), 'sources or node_modules in the tarball');
+    assert(!files.some((f) => f.startsWith('dist-cli/.code-cache')), 'the CLI\'s code cache (dist-cli/.code-cache) in the tarball');
     return `${out[0].filename}, ${(out[0].size / 1024).toFixed(0)} kB packed, ${(out[0].unpackedSize / 1024).toFixed(0)} kB unpacked, ${files.length} files`;
   });
   if (!tarball) return;

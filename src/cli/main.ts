@@ -1,6 +1,7 @@
 /**
- * Entry point of the `tracelab` command (bundled to dist-cli/tracelab.mjs, started by
- * bin/tracelab.js). No side effects on import: `main` returns the exit status.
+ * Entry point of the `tracelab` command (bundled to dist-cli/tracelab.cjs, which bin/tracelab.js
+ * runs with V8's code cache, and to dist-cli/tracelab.mjs for in-process callers). No side effects
+ * on import: `main` returns the exit status.
  */
 
 import { basename } from 'node:path';
@@ -14,7 +15,7 @@ import { readNamedFile } from './read-input.js';
 
 /**
  * The trace worker bundle, next to the CLI bundle (dist-cli/trace-thread.mjs). This module is the
- * bundle's entry, so its import.meta.url is dist-cli/tracelab.mjs (chunks live in dist-cli/chunks/).
+ * bundle's entry, so its import.meta.url is dist-cli/tracelab.cjs or .mjs (chunks live in dist-cli/chunks/).
  */
 const TRACE_THREAD_ENTRY = new URL('./trace-thread.mjs', import.meta.url);
 
