@@ -20,10 +20,11 @@ import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
 import { isHardEdged, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
+import { withFittedCorners } from './corners.js';
 import { coverageGrid, regionWidthsPx, type InkPicture } from './coverage.js';
 import { fittedPoints } from './fitted-points.js';
 import { strokeFit, type StrokeFit } from './stroke-check.js';
-import { backgroundLabel, CENTERLINE_FIT, regionBoxes, type ColoredLine } from './index.js';
+import { autoStrokeFit, backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
   readonly picture: InkPicture;
@@ -206,17 +207,19 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
 }
 
 /**
- * The region's centre-lines drawn as strokes (stroke-check.ts) against its ink: undefined when
+ * The region's centre-lines, their corners redrawn as the ink says (corners.ts), drawn as strokes
+ * (stroke-check.ts) against its ink: undefined when
  * they miss or overshoot more of it than a pen line of that width does; else the paths, their
  * widths scaled so the strokes hold the region's ink when that fits the ink better (the
  * cross-sections read a 1-bit or JPEG line a little narrow or wide).
  */
-function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch): CenterPath[] | undefined {
+function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], fitScratch: FitScratch): CenterPath[] | undefined {
   let widest = 0;
-  for (const p of paths) widest = Math.max(widest, p.widthPx);
+  for (const p of read) widest = Math.max(widest, p.widthPx);
   const margin = Math.ceil(widest / 2) + 2;
   const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin);
   const hardEdged = isHardEdged(grid);
+  const paths = withFittedCorners(grid, read, hardEdged);
   const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
   const fit = strokeFit(grid, paths, 1, hardEdged, tilePx);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
@@ -236,7 +239,7 @@ function reproduces(fit: StrokeFit, widestPx: number): boolean {
 
 /** The centre-line as the curves written for it, sampled (a dot stays a dot). */
 function fittedLine(scratch: FitScratch, path: CenterPath): Float64Array {
-  const f = fitChain(scratch, path.points, path.closed, CENTERLINE_FIT);
+  const f = fitChain(scratch, path.points, path.closed, autoStrokeFit(path.widthPx));
   return f.segments.length > 0 ? fittedPoints(f.startX, f.startY, f.segments) : path.points;
 }
 

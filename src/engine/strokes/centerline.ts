@@ -652,22 +652,23 @@ function smooth(xs: number[], ys: number[], closed: boolean): void {
 
 /**
  * Carries the free end at index k (the path runs towards k from k + step) on to where the ink
- * ends; returns its cap. The new end is the tip for a butt end, half a width short of it for a
- * round one (its cap reaches the tip).
+ * ends, along the line's course there: straight, or bent on as the line bends where that keeps
+ * it nearer the ink's middle (edgeImbalance) (a hook's end carried on straight left its cap ~1 px off the ink;
+ * a straight end after a rounded corner bent on would leave it); returns its cap. The new end is the tip for a butt end, half a width
+ * short of it for a round one (its cap reaches the tip), with points every END_POINT_STEP_PX on
+ * the way so the fitted curve bends with the ink.
  */
 function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx: number, frame: Frame): LineCap {
-  const back = Math.max(0, Math.min(xs.length - 1, k + step * Math.max(2, Math.round(widthPx))));
-  let tx = xs[k]! - xs[back]!;
-  let ty = ys[k]! - ys[back]!;
-  const len = Math.hypot(tx, ty);
-  if (len === 0) return 'round';
-  tx /= len;
-  ty /= len;
+  const straight = straightCourse(xs, ys, k, step, widthPx);
+  if (!straight) return 'round';
+  // Thin or 1-bit lines end straight: a few pixels, or a staircase, give no curvature to trust.
+  const bent = widthPx >= MIN_CAP_TEST_WIDTH_PX && !frame.hardEdged ? endCourse(xs, ys, k, step, widthPx) : undefined;
+  const course = bent && bent.curvature !== 0 && edgeImbalance(bent, widthPx, frame) < edgeImbalance(straight, widthPx, frame) ? bent : straight;
   let s = 0;
-  while (s < 2 * widthPx + 4 && coverageAt(frame.grid, xs[k]! + (s + SAMPLE_STEP_PX) * tx, ys[k]! + (s + SAMPLE_STEP_PX) * ty) >= 0.5) s += SAMPLE_STEP_PX;
+  while (s < 2 * widthPx + 4 && coverageAt(frame.grid, ...courseAt(course, s + SAMPLE_STEP_PX)) >= 0.5) s += SAMPLE_STEP_PX;
   // The tip: where coverage falls through one half, between the last two samples.
-  const tipX = xs[k]! + (s + SAMPLE_STEP_PX / 2) * tx;
-  const tipY = ys[k]! + (s + SAMPLE_STEP_PX / 2) * ty;
+  const [tipX, tipY] = courseAt(course, s + SAMPLE_STEP_PX / 2);
+  const [tx, ty] = courseTangent(course, s + SAMPLE_STEP_PX / 2);
   let cap: LineCap = 'round';
   if (widthPx >= MIN_CAP_TEST_WIDTH_PX) {
     // A butt end's corners are ink; a round end's are not.
@@ -679,9 +680,102 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
   }
   const pull = cap === 'butt' ? 0 : widthPx / 2;
   const reach = Math.max(0, s + SAMPLE_STEP_PX / 2 - pull);
-  xs[k] = xs[k]! + reach * tx;
-  ys[k] = ys[k]! + reach * ty;
+  const steps = Math.max(1, Math.ceil(reach / END_POINT_STEP_PX));
+  const added: number[] = [];
+  for (let j = 1; j < steps; j++) added.push(...courseAt(course, (reach * j) / steps));
+  [xs[k], ys[k]] = courseAt(course, reach);
+  // The way points go between the old end (moved) and the path before it.
+  const wayX = added.filter((_, i) => i % 2 === 0);
+  const wayY = added.filter((_, i) => i % 2 === 1);
+  if (step < 0) {
+    xs.splice(k, 0, ...wayX);
+    ys.splice(k, 0, ...wayY);
+  } else {
+    xs.splice(1, 0, ...wayX.reverse());
+    ys.splice(1, 0, ...wayY.reverse());
+  }
   return cap;
+}
+
+/** The straight course along the chord from a width back to the end. */
+function straightCourse(xs: number[], ys: number[], k: number, step: number, widthPx: number): EndCourse | undefined {
+  const back = Math.max(0, Math.min(xs.length - 1, k + step * Math.max(2, Math.round(widthPx))));
+  const tx = xs[k]! - xs[back]!;
+  const ty = ys[k]! - ys[back]!;
+  const length = Math.hypot(tx, ty);
+  return length === 0 ? undefined : { x: xs[k]!, y: ys[k]!, tx: tx / length, ty: ty / length, curvature: 0 };
+}
+
+/**
+ * How far a course is off the line's middle: the difference of the coverage at its two edges
+ * (half a width either side), at a quarter and a half width along it. On the line's middle both
+ * edges are half covered; a pixel off, one is ink and the other paper.
+ */
+function edgeImbalance(course: EndCourse, widthPx: number, frame: Frame): number {
+  let sum = 0;
+  for (const along of [0.25 * widthPx, 0.5 * widthPx]) {
+    const [x, y] = courseAt(course, along);
+    const [tx, ty] = courseTangent(course, along);
+    const side = widthPx / 2;
+    sum += Math.abs(coverageAt(frame.grid, x - side * ty, y + side * tx) - coverageAt(frame.grid, x + side * ty, y - side * tx));
+  }
+  return sum;
+}
+
+/** Spacing (px) of the points added along an end's extension. */
+const END_POINT_STEP_PX = 2;
+
+/** A line's course from its end: the end, its unit direction out, and its curvature (1/px, signed; 0: straight). */
+interface EndCourse {
+  readonly x: number;
+  readonly y: number;
+  readonly tx: number;
+  readonly ty: number;
+  readonly curvature: number;
+}
+
+/**
+ * The course at end k: the circle through the end and the points half a width and a width back
+ * (the end's direction its tangent there; farther back a straight end's line may still bend);
+ * straight where those are fewer, or where the circle is tighter than half the width (a wobble,
+ * not a bend).
+ */
+function endCourse(xs: number[], ys: number[], k: number, step: number, widthPx: number): EndCourse | undefined {
+  const span = Math.max(2, Math.round(widthPx / 2));
+  const last = xs.length - 1;
+  const back = Math.max(0, Math.min(last, k + step * span));
+  const back2 = k + 2 * step * span;
+  const cx = xs[k]! - xs[back]!;
+  const cy = ys[k]! - ys[back]!;
+  const chord = Math.hypot(cx, cy);
+  if (chord === 0) return undefined;
+  let curvature = 0;
+  if (back2 >= 0 && back2 <= last) {
+    const ax = xs[back]! - xs[back2]!;
+    const ay = ys[back]! - ys[back2]!;
+    const far = Math.hypot(xs[k]! - xs[back2]!, ys[k]! - ys[back2]!);
+    const bent = (2 * (ax * cy - ay * cx)) / Math.max(1e-9, Math.hypot(ax, ay) * chord * far);
+    if (Math.abs(bent) * widthPx <= 2) curvature = bent;
+  }
+  // The tangent at the end turns from the chord by half the arc's angle.
+  const turn = (curvature * chord) / 2;
+  const ux = cx / chord;
+  const uy = cy / chord;
+  return { x: xs[k]!, y: ys[k]!, tx: ux * Math.cos(turn) - uy * Math.sin(turn), ty: ux * Math.sin(turn) + uy * Math.cos(turn), curvature };
+}
+
+/** The point a distance s along the course. */
+function courseAt(c: EndCourse, s: number): [number, number] {
+  if (Math.abs(c.curvature * s) < 1e-6) return [c.x + s * c.tx, c.y + s * c.ty];
+  const along = Math.sin(c.curvature * s) / c.curvature;
+  const across = (1 - Math.cos(c.curvature * s)) / c.curvature;
+  return [c.x + along * c.tx - across * c.ty, c.y + along * c.ty + across * c.tx];
+}
+
+/** The course's unit direction a distance s along it. */
+function courseTangent(c: EndCourse, s: number): [number, number] {
+  const a = c.curvature * s;
+  return [c.tx * Math.cos(a) - c.ty * Math.sin(a), c.tx * Math.sin(a) + c.ty * Math.cos(a)];
 }
 
 /**

@@ -23,6 +23,20 @@ export const OUTLINE_WIDTH_PX = 1;
 
 /** The centre-line fit: the flat-art tolerance of the outlines' fit, a little looser for a line's wobble. */
 export const CENTERLINE_FIT = { tolerancePx: 0.4, cornerAngleDeg: 50, detectCircles: true, detectEllipses: true };
+/**
+ * The fit of tracelab.strokes=auto's wide lines (from WIDE_LINE_PX), drawn over fills where the
+ * input's edges were: a centre-line off by 0.4 px moves both of the stroke's edges by 0.4 px (a
+ * 16-px icon stroke's rounded corner bulged ~1 px out of the ink, SSIM −0.01); at 0.2 px it stays
+ * within the edges' anti-aliasing. Thinner lines keep the centre-line fit (a 3-px 1-bit ring's
+ * smoothed staircase, fitted closer, no longer held its ink).
+ */
+const WIDE_LINE_FIT = { ...CENTERLINE_FIT, tolerancePx: 0.2 };
+const WIDE_LINE_PX = 6;
+
+/** The fit of a tracelab.strokes=auto line of this width. */
+export function autoStrokeFit(widthPx: number): typeof CENTERLINE_FIT {
+  return widthPx >= WIDE_LINE_PX ? WIDE_LINE_FIT : CENTERLINE_FIT;
+}
 
 export interface CenterlineInput {
   readonly picture: InkPicture;
@@ -109,7 +123,8 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
 }
 
 /**
- * The chains the strokes use (renumbered; after the shapes' chains when `overShapes`, else in
+ * The chains the strokes use (renumbered; after the shapes' chains when `overShapes` — auto's
+ * lines, fitted with autoStrokeFit —, else in
  * their place), the strokes in pen order and their stats.
  */
 function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: readonly Pending[], penUpInputOrderPx: number, overShapes: boolean): TraceResult {
@@ -122,7 +137,7 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fitted = fitChain(fitScratch, pen.points, pen.closed, CENTERLINE_FIT);
+      const fitted = fitChain(fitScratch, pen.points, pen.closed, overShapes ? autoStrokeFit(pen.widthPx) : CENTERLINE_FIT);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
