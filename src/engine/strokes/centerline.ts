@@ -656,7 +656,7 @@ function smooth(xs: number[], ys: number[], closed: boolean): void {
  * it nearer the ink's middle (edgeImbalance) (a hook's end carried on straight left its cap ~1 px off the ink;
  * a straight end after a rounded corner bent on would leave it); returns its cap. The new end is the tip for a butt end, half a width
  * short of it for a round one (its cap reaches the tip), with points every END_POINT_STEP_PX on
- * the way so the fitted curve bends with the ink.
+ * the way when it bends, so the fitted curve bends with the ink.
  */
 function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx: number, frame: Frame): LineCap {
   const straight = straightCourse(xs, ys, k, step, widthPx);
@@ -680,7 +680,8 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
   }
   const pull = cap === 'butt' ? 0 : widthPx / 2;
   const reach = Math.max(0, s + SAMPLE_STEP_PX / 2 - pull);
-  const steps = Math.max(1, Math.ceil(reach / END_POINT_STEP_PX));
+  // A straight extension needs no way points (and keeps the samples the fitter's corner windows count).
+  const steps = course.curvature === 0 ? 1 : Math.max(1, Math.ceil(reach / END_POINT_STEP_PX));
   const added: number[] = [];
   for (let j = 1; j < steps; j++) added.push(...courseAt(course, (reach * j) / steps));
   [xs[k], ys[k]] = courseAt(course, reach);
