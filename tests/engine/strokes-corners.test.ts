@@ -3,7 +3,7 @@
  * src/engine/strokes/index.ts): fixtures drawn here at a line icon's 16-px pen, anti-aliased — a
  * lampshade outline (round joins at 70° and 110°) and a rounded square outline whose corner radius
  * is under half the pen (its inner corners sharp), and a hook (half a circle) whose ends are on the
- * bend — traced: one stroke each, at the pen's width, its centre-line through the corners the
+ * bend, and a divider meeting a frame a width from its rounded corner — traced: one stroke each, at the pen's width, its centre-line through the corners the
  * artist drew, its ends on the bend, and no bulge out of the ink.
  */
 import { describe, expect, it } from 'vitest';
@@ -82,5 +82,18 @@ describe('tracelab.strokes=auto: corners and ends of a 16-px pen', () => {
     const ends = [points[0]!, points[points.length - 1]!].sort((a, b) => a[1] - b[1]);
     expect(Math.hypot(ends[0]![0] - c, ends[0]![1] - (c - radius))).toBeLessThanOrEqual(1);
     expect(Math.hypot(ends[1]![0] - c, ends[1]![1] - (c + radius))).toBeLessThanOrEqual(1);
+  });
+
+  it('a divider a width from a frame\'s rounded corner (a T beside a bend): the divider ends on the frame\'s centre-line, within 1 px', () => {
+    // A frame 40…200 × 40…200 (corner radius 24 on its centre-line) and a divider x = 80 from its top side to its bottom side.
+    const [lo, hi, r, divider] = [40.2, 200.2, 24, 80.2];
+    const frame = (x: number, y: number): number => roundedSquareCentreDistance(x, y, (lo + hi) / 2, (hi - lo) / 2, r);
+    const result = traceImage(draw((x, y) => frame(x, y) <= PEN_PX / 2 || distanceToSegment(x, y, divider, lo, divider, hi) <= PEN_PX / 2), AUTO);
+    expect(result.strokes!.length).toBeGreaterThanOrEqual(2);
+    const ends = result.strokes!.map((_, k) => strokePoints(result, k)).filter((p) => p.every(([x]) => Math.abs(x - divider) < 2));
+    expect(ends).toHaveLength(1);
+    const ys = ends[0]!.map(([, y]) => y);
+    expect(Math.abs(Math.min(...ys) - lo)).toBeLessThanOrEqual(1);
+    expect(Math.abs(Math.max(...ys) - hi)).toBeLessThanOrEqual(1);
   });
 });

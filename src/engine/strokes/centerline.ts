@@ -371,6 +371,8 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     }
     centre[n] = meetingPoint(dirs, centre[n]!, Math.max(3 + dirs.length, roughWidth), frame);
     pairStraightest(list, dirs, partner, roughWidth);
+    const onThrough = roughWidth >= MIN_CAP_TEST_WIDTH_PX && list.length === 3 ? endOnThroughLine(list, dirs, partner, centre[n]!, trimOf[n]!, frame) : undefined;
+    if (onThrough && Math.hypot(onThrough.x - centre[n]!.x, onThrough.y - centre[n]!.y) <= roughWidth / 2) centre[n] = onThrough;
     list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
   }
   return { ends, partner, centre, trimOf, lineOf };
@@ -446,20 +448,65 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
 function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number, xs: number[], ys: number[]): void {
   const a = walk.lineOf[inCode];
   const b = walk.lineOf[outCode];
-  if (!a || !b || -(a.dx * b.dx + a.dy * b.dy) > CORNER_COS) return;
+  if (!a || !b) return;
+  const control = bendControl(a, b, walk.centre[node]!, walk.trimOf[node]!, walk.frame);
+  if (!control) return;
+  for (const u of [0.25, 0.5, 0.75]) {
+    const v = 1 - u;
+    xs.push(v * v * a.x + 2 * u * v * control.x + u * u * b.x);
+    ys.push(v * v * a.y + 2 * u * v * control.y + u * u * b.y);
+  }
+}
+
+/** The control point of the bend from branch line a to b through a junction (addCorner), or undefined where the line runs on without one. */
+function bendControl(a: BranchLine, b: BranchLine, centre: { x: number; y: number }, trimPx: number, frame: Frame): { x: number; y: number } | undefined {
+  if (-(a.dx * b.dx + a.dy * b.dy) > CORNER_COS) return undefined;
   const det = a.dx * b.dy - a.dy * b.dx;
-  if (Math.abs(det) < 1e-6) return;
+  if (Math.abs(det) < 1e-6) return undefined;
   const t = ((b.x - a.x) * b.dy - (b.y - a.y) * b.dx) / det;
   const x = a.x + t * a.dx;
   const y = a.y + t * a.dy;
-  const c = walk.centre[node]!;
-  if (Math.hypot(x - c.x, y - c.y) > walk.trimOf[node]! || coverageAt(walk.frame.grid, x, y) < 0.5) return;
-  for (const u of [0.25, 0.5, 0.75]) {
-    const v = 1 - u;
-    xs.push(v * v * a.x + 2 * u * v * x + u * u * b.x);
-    ys.push(v * v * a.y + 2 * u * v * y + u * u * b.y);
-  }
+  if (Math.hypot(x - centre.x, y - centre.y) > trimPx || coverageAt(frame.grid, x, y) < 0.5) return undefined;
+  return { x, y };
 }
+
+/**
+ * At a T of wide lines (a pair of branches through the junction, another ending there), where the
+ * ending branch meets the line through as it is drawn (the chord between the pair's branches, or
+ * its bend): the least-squares meeting point of all the branches lies off it where one of the
+ * pair's branches bends away nearby (a frame's rounded corner a width from a divider), and the
+ * ending line's round cap then pokes out of the frame. Undefined where there is no such T.
+ */
+function endOnThroughLine(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, centre: { x: number; y: number }, trimPx: number, frame: Frame): { x: number; y: number } | undefined {
+  const codes = list.map(endCode);
+  const free = codes.findIndex((c) => partner[c]! < 0);
+  const first = codes.findIndex((c) => partner[c]! >= 0);
+  if (free < 0 || first < 0) return undefined;
+  const a = dirs[first]!;
+  const b = dirs[codes.indexOf(partner[codes[first]!]!)]!;
+  const s = dirs[free]!;
+  if (!b) return undefined;
+  const control = bendControl(a, b, centre, trimPx, frame) ?? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  // The through line's points, a → b, and their side of the ending branch's line.
+  const side = (x: number, y: number): number => s.dx * (y - s.y) - s.dy * (x - s.x);
+  let [px, py] = [a.x, a.y];
+  for (let k = 1; k <= THROUGH_SAMPLES; k++) {
+    const u = k / THROUGH_SAMPLES;
+    const v = 1 - u;
+    const qx = v * v * a.x + 2 * u * v * control.x + u * u * b.x;
+    const qy = v * v * a.y + 2 * u * v * control.y + u * u * b.y;
+    const [dp, dq] = [side(px, py), side(qx, qy)];
+    if (dp === 0 || dp * dq < 0) {
+      const f = dp / (dp - dq);
+      return { x: px + f * (qx - px), y: py + f * (qy - py) };
+    }
+    [px, py] = [qx, qy];
+  }
+  return undefined;
+}
+
+/** Samples along the line through a T, where its ending branch's line is sought. */
+const THROUGH_SAMPLES = 16;
 
 /** The points of edge `at` in walking order (those near a junction dropped), and its widths away from its nodes. */
 function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: number, xs: number[], ys: number[], widths: number[]): void {
