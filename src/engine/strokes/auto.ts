@@ -15,15 +15,13 @@
  * Regions of one colour that now touch (the paper inside and outside a ring) become one region,
  * and the diagonal links are read again from the new labels.
  */
-import { FitScratch, fitChain } from '../fit/fit.js';
 import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
-import { isHardEdged, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
-import { coverageGrid, regionWidthsPx, type InkPicture } from './coverage.js';
-import { fittedPoints } from './fitted-points.js';
-import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
-import { backgroundLabel, CENTERLINE_FIT, regionBoxes, type ColoredLine } from './index.js';
+import { regionCenterlines, type CenterPath } from './centerline.js';
+import { regionWidthsPx, type InkPicture } from './coverage.js';
+import { drawnAsInk, InkCheckScratch } from './drawn-as-ink.js';
+import { backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
   readonly picture: InkPicture;
@@ -71,19 +69,6 @@ const AREA_RATIO_MAX = 1.5;
  */
 const MIN_LINE_CONTRAST = 64;
 const MAX_FAINT_BORDER_SHARE = 0.25;
-/**
- * Render and compare: the strokes drawn may differ from the ink by this share of its area, plus
- * MAX_MISMATCH_PX over the width (an edge's anti-aliasing is a fraction of a pixel either side,
- * a larger share of a thin line).
- */
-const MAX_MISMATCH = 0.04;
-const MAX_MISMATCH_PX = 0.25;
-/**
- * A wrong junction or a cut corner is a local miss: in no tile (a width a side, at least
- * MIN_TILE_PX) may the strokes miss more than this share of its ink (a pen line's edges: 1–10 %; the skeleton of a 16-px icon's rounded corner meeting a fold: 22 %).
- */
-const MAX_TILE_MISMATCH = 0.15;
-const MIN_TILE_PX = 8;
 /** A line's area over half its border is its width less its ends' share: this over the widest line is no line. */
 const SPAN_SLACK = 1.1;
 /** Chamfer steps of the hand-over (3–4: within 8 % of Euclidean distance). */
@@ -148,9 +133,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const boxes = regionBoxes(picture, regions.count);
   const faintShare = faintBorderShare(picture, regions.count);
   const span = regionWidthsPx(picture, regions.count);
-  // The fitter's and the render check's scratch (a context, not module state).
-  const fitScratch = new FitScratch();
-  const checkScratch = new StrokeFitScratch();
+  const scratch = new InkCheckScratch();
   const lineOf = new Map<number, CenterPath[]>();
   for (let r = 0; r < regions.count; r++) {
     const label = regions.labelOf[r]!;
@@ -161,7 +144,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
     if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
-    const drawn = drawnAsInk(picture, r, box, found.paths, fitScratch, checkScratch);
+    const drawn = drawnAsInk(picture, r, box, found.paths, scratch);
     if (drawn) lineOf.set(r, drawn);
   }
   return lineOf;
@@ -204,41 +187,6 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
   }
   const ratio = drawnArea / Math.max(1, inkAreaPx);
   return ratio >= AREA_RATIO_MIN && ratio <= AREA_RATIO_MAX;
-}
-
-/**
- * The region's centre-lines drawn as strokes (stroke-check.ts) against its ink: undefined when
- * they miss or overshoot more of it than a pen line of that width does; else the paths, their
- * widths scaled so the strokes hold the region's ink when that fits the ink better (the
- * cross-sections read a 1-bit or JPEG line a little narrow or wide).
- */
-export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, paths: CenterPath[], fitScratch: FitScratch, checkScratch: StrokeFitScratch, reproduces: (fit: StrokeFit, widestPx: number) => boolean = reproducesAsPen): CenterPath[] | undefined {
-  let widest = 0;
-  for (const p of paths) widest = Math.max(widest, p.widthPx);
-  const margin = Math.ceil(widest / 2) + 2;
-  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
-  const hardEdged = isHardEdged(grid);
-  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
-  const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, checkScratch);
-  const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
-  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx, checkScratch) : fit;
-  const best = scaled.mismatch < fit.mismatch ? scaled : fit;
-  const chosen = best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
-  if (!reproduces(best, widest)) return undefined;
-  // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
-  const fitted = chosen.map((p) => ({ ...p, points: fittedLine(fitScratch, p) }));
-  return reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx, checkScratch), widest) ? chosen : undefined;
-}
-
-/** Within the render check's tolerances, overall and in every tile. */
-function reproducesAsPen(fit: StrokeFit, widestPx: number): boolean {
-  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx && fit.worstTile <= MAX_TILE_MISMATCH;
-}
-
-/** The centre-line as the curves written for it, sampled (a dot stays a dot). */
-function fittedLine(scratch: FitScratch, path: CenterPath): Float64Array {
-  const f = fitChain(scratch, path.points, path.closed, CENTERLINE_FIT);
-  return f.segments.length > 0 ? fittedPoints(f.startX, f.startY, f.segments) : path.points;
 }
 
 function pathLength(path: CenterPath): number {

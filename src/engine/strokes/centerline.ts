@@ -378,6 +378,8 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     }
     centre[n] = meetingPoint(dirs, centre[n]!, Math.max(3 + dirs.length, roughWidth), frame);
     pairStraightest(list, dirs, partner, roughWidth);
+    const onThrough = roughWidth >= MIN_CAP_TEST_WIDTH_PX && list.length === 3 ? endOnThroughLine(list, dirs, partner, centre[n]!, trimOf[n]!, frame) : undefined;
+    if (onThrough && Math.hypot(onThrough.x - centre[n]!.x, onThrough.y - centre[n]!.y) <= roughWidth / 2) centre[n] = onThrough;
     list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
   }
   return { ends, partner, centre, trimOf, lineOf };
@@ -453,20 +455,65 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
 function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number, xs: number[], ys: number[]): void {
   const a = walk.lineOf[inCode];
   const b = walk.lineOf[outCode];
-  if (!a || !b || -(a.dx * b.dx + a.dy * b.dy) > CORNER_COS) return;
+  if (!a || !b) return;
+  const control = bendControl(a, b, walk.centre[node]!, walk.trimOf[node]!, walk.frame);
+  if (!control) return;
+  for (const u of [0.25, 0.5, 0.75]) {
+    const v = 1 - u;
+    xs.push(v * v * a.x + 2 * u * v * control.x + u * u * b.x);
+    ys.push(v * v * a.y + 2 * u * v * control.y + u * u * b.y);
+  }
+}
+
+/** The control point of the bend from branch line a to b through a junction (addCorner), or undefined where the line runs on without one. */
+function bendControl(a: BranchLine, b: BranchLine, centre: { x: number; y: number }, trimPx: number, frame: Frame): { x: number; y: number } | undefined {
+  if (-(a.dx * b.dx + a.dy * b.dy) > CORNER_COS) return undefined;
   const det = a.dx * b.dy - a.dy * b.dx;
-  if (Math.abs(det) < 1e-6) return;
+  if (Math.abs(det) < 1e-6) return undefined;
   const t = ((b.x - a.x) * b.dy - (b.y - a.y) * b.dx) / det;
   const x = a.x + t * a.dx;
   const y = a.y + t * a.dy;
-  const c = walk.centre[node]!;
-  if (Math.hypot(x - c.x, y - c.y) > walk.trimOf[node]! || coverageAt(walk.frame.grid, x, y) < 0.5) return;
-  for (const u of [0.25, 0.5, 0.75]) {
-    const v = 1 - u;
-    xs.push(v * v * a.x + 2 * u * v * x + u * u * b.x);
-    ys.push(v * v * a.y + 2 * u * v * y + u * u * b.y);
-  }
+  if (Math.hypot(x - centre.x, y - centre.y) > trimPx || coverageAt(frame.grid, x, y) < 0.5) return undefined;
+  return { x, y };
 }
+
+/**
+ * At a T of wide lines (a pair of branches through the junction, another ending there), where the
+ * ending branch meets the line through as it is drawn (the chord between the pair's branches, or
+ * its bend): the least-squares meeting point of all the branches lies off it where one of the
+ * pair's branches bends away nearby (a frame's rounded corner a width from a divider), and the
+ * ending line's round cap then pokes out of the frame. Undefined where there is no such T.
+ */
+function endOnThroughLine(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, centre: { x: number; y: number }, trimPx: number, frame: Frame): { x: number; y: number } | undefined {
+  const codes = list.map(endCode);
+  const free = codes.findIndex((c) => partner[c]! < 0);
+  const first = codes.findIndex((c) => partner[c]! >= 0);
+  if (free < 0 || first < 0) return undefined;
+  const a = dirs[first]!;
+  const b = dirs[codes.indexOf(partner[codes[first]!]!)]!;
+  const s = dirs[free]!;
+  if (!b) return undefined;
+  const control = bendControl(a, b, centre, trimPx, frame) ?? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  // The through line's points, a → b, and their side of the ending branch's line.
+  const side = (x: number, y: number): number => s.dx * (y - s.y) - s.dy * (x - s.x);
+  let [px, py] = [a.x, a.y];
+  for (let k = 1; k <= THROUGH_SAMPLES; k++) {
+    const u = k / THROUGH_SAMPLES;
+    const v = 1 - u;
+    const qx = v * v * a.x + 2 * u * v * control.x + u * u * b.x;
+    const qy = v * v * a.y + 2 * u * v * control.y + u * u * b.y;
+    const [dp, dq] = [side(px, py), side(qx, qy)];
+    if (dp === 0 || dp * dq < 0) {
+      const f = dp / (dp - dq);
+      return { x: px + f * (qx - px), y: py + f * (qy - py) };
+    }
+    [px, py] = [qx, qy];
+  }
+  return undefined;
+}
+
+/** Samples along the line through a T, where its ending branch's line is sought. */
+const THROUGH_SAMPLES = 16;
 
 /** The points of edge `at` in walking order (those near a junction dropped), and its widths away from its nodes. */
 function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: number, xs: number[], ys: number[], widths: number[]): void {
@@ -659,22 +706,23 @@ function smooth(xs: number[], ys: number[], closed: boolean): void {
 
 /**
  * Carries the free end at index k (the path runs towards k from k + step) on to where the ink
- * ends; returns its cap. The new end is the tip for a butt end, half a width short of it for a
- * round one (its cap reaches the tip).
+ * ends, along the line's course there: straight, or bent on as the line bends where that keeps
+ * it nearer the ink's middle (edgeImbalance) (a hook's end carried on straight left its cap ~1 px off the ink;
+ * a straight end after a rounded corner bent on would leave it); returns its cap. The new end is the tip for a butt end, half a width
+ * short of it for a round one (its cap reaches the tip), with points every END_POINT_STEP_PX on
+ * the way when it bends, so the fitted curve bends with the ink.
  */
 function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx: number, frame: Frame): LineCap {
-  const back = Math.max(0, Math.min(xs.length - 1, k + step * Math.max(2, Math.round(widthPx))));
-  let tx = xs[k]! - xs[back]!;
-  let ty = ys[k]! - ys[back]!;
-  const len = Math.hypot(tx, ty);
-  if (len === 0) return 'round';
-  tx /= len;
-  ty /= len;
+  const straight = straightCourse(xs, ys, k, step, widthPx);
+  if (!straight) return 'round';
+  // Thin or 1-bit lines end straight: a few pixels, or a staircase, give no curvature to trust.
+  const bent = widthPx >= MIN_CAP_TEST_WIDTH_PX && !frame.hardEdged ? endCourse(xs, ys, k, step, widthPx) : undefined;
+  const course = bent && bent.curvature !== 0 && edgeImbalance(bent, widthPx, frame) < edgeImbalance(straight, widthPx, frame) ? bent : straight;
   let s = 0;
-  while (s < 2 * widthPx + 4 && coverageAt(frame.grid, xs[k]! + (s + SAMPLE_STEP_PX) * tx, ys[k]! + (s + SAMPLE_STEP_PX) * ty) >= 0.5) s += SAMPLE_STEP_PX;
+  while (s < 2 * widthPx + 4 && coverageAt(frame.grid, ...courseAt(course, s + SAMPLE_STEP_PX)) >= 0.5) s += SAMPLE_STEP_PX;
   // The tip: where coverage falls through one half, between the last two samples.
-  const tipX = xs[k]! + (s + SAMPLE_STEP_PX / 2) * tx;
-  const tipY = ys[k]! + (s + SAMPLE_STEP_PX / 2) * ty;
+  const [tipX, tipY] = courseAt(course, s + SAMPLE_STEP_PX / 2);
+  const [tx, ty] = courseTangent(course, s + SAMPLE_STEP_PX / 2);
   let cap: LineCap = 'round';
   if (widthPx >= MIN_CAP_TEST_WIDTH_PX) {
     // A butt end's corners are ink; a round end's are not.
@@ -686,9 +734,103 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
   }
   const pull = cap === 'butt' ? 0 : widthPx / 2;
   const reach = Math.max(0, s + SAMPLE_STEP_PX / 2 - pull);
-  xs[k] = xs[k]! + reach * tx;
-  ys[k] = ys[k]! + reach * ty;
+  // A straight extension needs no way points (and keeps the samples the fitter's corner windows count).
+  const steps = course.curvature === 0 ? 1 : Math.max(1, Math.ceil(reach / END_POINT_STEP_PX));
+  const added: number[] = [];
+  for (let j = 1; j < steps; j++) added.push(...courseAt(course, (reach * j) / steps));
+  [xs[k], ys[k]] = courseAt(course, reach);
+  // The way points go between the old end (moved) and the path before it.
+  const wayX = added.filter((_, i) => i % 2 === 0);
+  const wayY = added.filter((_, i) => i % 2 === 1);
+  if (step < 0) {
+    xs.splice(k, 0, ...wayX);
+    ys.splice(k, 0, ...wayY);
+  } else {
+    xs.splice(1, 0, ...wayX.reverse());
+    ys.splice(1, 0, ...wayY.reverse());
+  }
   return cap;
+}
+
+/** The straight course along the chord from a width back to the end. */
+function straightCourse(xs: number[], ys: number[], k: number, step: number, widthPx: number): EndCourse | undefined {
+  const back = Math.max(0, Math.min(xs.length - 1, k + step * Math.max(2, Math.round(widthPx))));
+  const tx = xs[k]! - xs[back]!;
+  const ty = ys[k]! - ys[back]!;
+  const length = Math.hypot(tx, ty);
+  return length === 0 ? undefined : { x: xs[k]!, y: ys[k]!, tx: tx / length, ty: ty / length, curvature: 0 };
+}
+
+/**
+ * How far a course is off the line's middle: the difference of the coverage at its two edges
+ * (half a width either side), at a quarter and a half width along it. On the line's middle both
+ * edges are half covered; a pixel off, one is ink and the other paper.
+ */
+function edgeImbalance(course: EndCourse, widthPx: number, frame: Frame): number {
+  let sum = 0;
+  for (const along of [0.25 * widthPx, 0.5 * widthPx]) {
+    const [x, y] = courseAt(course, along);
+    const [tx, ty] = courseTangent(course, along);
+    const side = widthPx / 2;
+    sum += Math.abs(coverageAt(frame.grid, x - side * ty, y + side * tx) - coverageAt(frame.grid, x + side * ty, y - side * tx));
+  }
+  return sum;
+}
+
+/** Spacing (px) of the points added along an end's extension. */
+const END_POINT_STEP_PX = 2;
+
+/** A line's course from its end: the end, its unit direction out, and its curvature (1/px, signed; 0: straight). */
+interface EndCourse {
+  readonly x: number;
+  readonly y: number;
+  readonly tx: number;
+  readonly ty: number;
+  readonly curvature: number;
+}
+
+/**
+ * The course at end k: the circle through the end and the points half a width and a width back
+ * (the end's direction its tangent there; farther back a straight end's line may still bend);
+ * straight where those are fewer, or where the circle is tighter than half the width (a wobble,
+ * not a bend).
+ */
+function endCourse(xs: number[], ys: number[], k: number, step: number, widthPx: number): EndCourse | undefined {
+  const span = Math.max(2, Math.round(widthPx / 2));
+  const last = xs.length - 1;
+  const back = Math.max(0, Math.min(last, k + step * span));
+  const back2 = k + 2 * step * span;
+  const cx = xs[k]! - xs[back]!;
+  const cy = ys[k]! - ys[back]!;
+  const chord = Math.hypot(cx, cy);
+  if (chord === 0) return undefined;
+  let curvature = 0;
+  if (back2 >= 0 && back2 <= last) {
+    const ax = xs[back]! - xs[back2]!;
+    const ay = ys[back]! - ys[back2]!;
+    const far = Math.hypot(xs[k]! - xs[back2]!, ys[k]! - ys[back2]!);
+    const bent = (2 * (ax * cy - ay * cx)) / Math.max(1e-9, Math.hypot(ax, ay) * chord * far);
+    if (Math.abs(bent) * widthPx <= 2) curvature = bent;
+  }
+  // The tangent at the end turns from the chord by half the arc's angle.
+  const turn = (curvature * chord) / 2;
+  const ux = cx / chord;
+  const uy = cy / chord;
+  return { x: xs[k]!, y: ys[k]!, tx: ux * Math.cos(turn) - uy * Math.sin(turn), ty: ux * Math.sin(turn) + uy * Math.cos(turn), curvature };
+}
+
+/** The point a distance s along the course. */
+function courseAt(c: EndCourse, s: number): [number, number] {
+  if (Math.abs(c.curvature * s) < 1e-6) return [c.x + s * c.tx, c.y + s * c.ty];
+  const along = Math.sin(c.curvature * s) / c.curvature;
+  const across = (1 - Math.cos(c.curvature * s)) / c.curvature;
+  return [c.x + along * c.tx - across * c.ty, c.y + along * c.ty + across * c.tx];
+}
+
+/** The course's unit direction a distance s along it. */
+function courseTangent(c: EndCourse, s: number): [number, number] {
+  const a = c.curvature * s;
+  return [c.tx * Math.cos(a) - c.ty * Math.sin(a), c.tx * Math.sin(a) + c.ty * Math.cos(a)];
 }
 
 /**

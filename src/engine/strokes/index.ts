@@ -15,16 +15,14 @@ import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
 import { regionCenterlines, type CenterPath, type LineCap, type PixelBox } from './centerline.js';
 import type { InkPicture } from './coverage.js';
-import { drawnAsInk } from './auto.js';
 import { inkGroups } from './ink-groups.js';
-import { StrokeFitScratch, type StrokeFit } from './stroke-check.js';
+import { drawnAsInk, InkCheckScratch, type InkCheckRule } from './drawn-as-ink.js';
+import { autoStrokeFit, CENTERLINE_FIT } from './line-fit.js';
+import type { StrokeFit } from './stroke-check.js';
 import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from './plot.js';
 
 /** Width (traced px) of the stroke along the outline of ink wider than a line: a fine pen. */
 export const OUTLINE_WIDTH_PX = 1;
-
-/** The centre-line fit: the flat-art tolerance of the outlines' fit, a little looser for a line's wobble. */
-export const CENTERLINE_FIT = { tolerancePx: 0.4, cornerAngleDeg: 50, detectCircles: true, detectEllipses: true };
 
 export interface CenterlineInput {
   readonly picture: InkPicture;
@@ -83,16 +81,14 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
   const pens: PenPath[] = [];
   const shapeOfRegion = new Map<number, number>();
   result.shapes.forEach((s, i) => shapeOfRegion.set(s.region, i));
-  // The fitter's and the render check's scratch for wide lines (a context, not module state).
-  const fitScratch = new FitScratch();
-  const checkScratch = new StrokeFitScratch();
+  const scratch = new InkCheckScratch();
   for (let g = 0; g < groups.count; g++) {
     const label = labelOf[g]!;
     const box = boxes[g];
     if (label === background || !box || !fills[label] || fills[label]!.a === 0) continue;
     const color = fills[label]!;
     const key = colorNumber(color);
-    const lines = groupCenterlines(picture, g, box, input, fitScratch, checkScratch);
+    const lines = groupCenterlines(picture, g, box, input, scratch);
     if (lines) {
       for (const path of lines) {
         pens.push(polylinePath(path.points, path.closed, key, path.widthPx, pending.length));
@@ -122,12 +118,12 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
  * The centre-lines of one group of ink, or undefined when it is wider than a line: up to
  * checkedAbovePx as read, wider (up to maxWidthPx) only where they pass the render check.
  */
-function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, input: CenterlineInput, fitScratch: FitScratch, checkScratch: StrokeFitScratch): readonly CenterPath[] | undefined {
+function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, input: CenterlineInput, scratch: InkCheckScratch): readonly CenterPath[] | undefined {
   const pen = regionCenterlines(picture, group, box, Math.min(input.maxWidthPx, input.checkedAbovePx));
   if (pen.kind === 'lines') return pen.paths;
   if (input.maxWidthPx <= input.checkedAbovePx) return undefined;
   const wide = regionCenterlines(picture, group, box, input.maxWidthPx);
-  return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, fitScratch, checkScratch, holdsMostInk) : undefined;
+  return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, scratch, WIDE_CENTERLINE_CHECK) : undefined;
 }
 
 /**
@@ -139,12 +135,15 @@ function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, inp
  */
 const CENTERLINE_MAX_MISMATCH = 0.15;
 
-function holdsMostInk(fit: StrokeFit): boolean {
-  return fit.mismatch <= CENTERLINE_MAX_MISMATCH;
-}
+/** centerline's wide lines: most of the ink held, fitted as centerline writes every line. */
+const WIDE_CENTERLINE_CHECK: InkCheckRule = {
+  reproduces: (fit: StrokeFit) => fit.mismatch <= CENTERLINE_MAX_MISMATCH,
+  lineFit: () => CENTERLINE_FIT,
+};
 
 /**
- * The chains the strokes use (renumbered; after the shapes' chains when `overShapes`, else in
+ * The chains the strokes use (renumbered; after the shapes' chains when `overShapes` — auto's
+ * lines, fitted with autoStrokeFit —, else in
  * their place), the strokes in pen order and their stats.
  */
 function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: readonly Pending[], penUpInputOrderPx: number, overShapes: boolean): TraceResult {
@@ -157,7 +156,7 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fitted = fitChain(fitScratch, pen.points, pen.closed, CENTERLINE_FIT);
+      const fitted = fitChain(fitScratch, pen.points, pen.closed, overShapes ? autoStrokeFit(pen.widthPx) : CENTERLINE_FIT);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);

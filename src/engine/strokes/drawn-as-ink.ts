@@ -1,0 +1,74 @@
+/**
+ * Render and compare, decided: do a region's centre-lines, drawn as the strokes that will be
+ * written (their corners redrawn as the ink says, fitted as the writer fits them), hold its ink?
+ * In: the traced picture (coverage.ts), a region, its candidate centre-lines (centerline.ts), a
+ * rule (the tolerance and the writer's fit). Out: the paths to write, or undefined.
+ * Algorithm: stroke-check.ts draws the strokes over the region's coverage grid; the widths are
+ * also tried scaled to hold the region's ink area (a 1-bit or JPEG line reads a little narrow or
+ * wide); the better width must pass, and then the fitted curves must pass too.
+ */
+import { FitScratch, type FitOptions } from '../fit/fit.js';
+import { isHardEdged, type CenterPath, type PixelBox } from './centerline.js';
+import { withFittedCorners } from './corners.js';
+import { coverageGrid, type InkPicture } from './coverage.js';
+import { autoStrokeFit, fittedLine } from './line-fit.js';
+import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
+
+/**
+ * Render and compare: the strokes drawn may differ from the ink by this share of its area, plus
+ * MAX_MISMATCH_PX over the width (an edge's anti-aliasing is a fraction of a pixel either side,
+ * a larger share of a thin line).
+ */
+const MAX_MISMATCH = 0.04;
+const MAX_MISMATCH_PX = 0.25;
+/**
+ * A wrong junction or a cut corner is a local miss: in no tile (a width a side, at least
+ * MIN_TILE_PX) may the strokes miss more than this share of its ink (a pen line's edges: 1–10 %; the skeleton of a 16-px icon's rounded corner meeting a fold: 22 %).
+ */
+const MAX_TILE_MISMATCH = 0.15;
+const MIN_TILE_PX = 8;
+
+/** How drawnAsInk decides: when drawn strokes hold the ink, and the fit the writer uses for a line of a width. */
+export interface InkCheckRule {
+  readonly reproduces: (fit: StrokeFit, widestPx: number) => boolean;
+  readonly lineFit: (widthPx: number) => FitOptions;
+}
+
+/** tracelab.strokes=auto: a pen line's tolerances, overall and in every tile; auto's fit per width. */
+export const PEN_LINE_CHECK: InkCheckRule = { reproduces: reproducesAsPen, lineFit: autoStrokeFit };
+
+/** The fitter's and the render check's buffers, reused over a picture's regions (a context, not module state). */
+export class InkCheckScratch {
+  readonly fit = new FitScratch();
+  readonly render = new StrokeFitScratch();
+}
+
+/**
+ * The region's centre-lines, their corners redrawn as the ink says (corners.ts), drawn as strokes
+ * (stroke-check.ts) against its ink: undefined when they miss or overshoot more of it than the
+ * rule allows; else the paths, their widths scaled so the strokes hold the region's ink when that
+ * fits the ink better (the cross-sections read a 1-bit or JPEG line a little narrow or wide).
+ */
+export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK): CenterPath[] | undefined {
+  let widest = 0;
+  for (const p of read) widest = Math.max(widest, p.widthPx);
+  const margin = Math.ceil(widest / 2) + 2;
+  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
+  const hardEdged = isHardEdged(grid);
+  const paths = withFittedCorners(grid, read, hardEdged);
+  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
+  const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, scratch.render);
+  const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
+  const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx, scratch.render) : fit;
+  const best = scaled.mismatch < fit.mismatch ? scaled : fit;
+  const chosen = best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
+  if (!rule.reproduces(best, widest)) return undefined;
+  // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
+  const fitted = chosen.map((p) => ({ ...p, points: fittedLine(scratch.fit, p, rule.lineFit(p.widthPx)) }));
+  return rule.reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx, scratch.render), widest) ? chosen : undefined;
+}
+
+/** Within the render check's tolerances, overall and in every tile. */
+function reproducesAsPen(fit: StrokeFit, widestPx: number): boolean {
+  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx && fit.worstTile <= MAX_TILE_MISMATCH;
+}
