@@ -97,6 +97,20 @@ export interface StrokeItem {
   /** Line ends and corners; absent = round (every stroke but a pen stroke's). */
   readonly cap?: 'butt' | 'round';
   readonly join?: 'miter' | 'round';
+  /** A gap filler's `paths`, each one chain use, as flat lists (see SingleUsePaths); `paths` is built from them when read. */
+  readonly singleUses?: SingleUsePaths;
+}
+
+/**
+ * Paths of one chain use each (a gap filler's borders): the uses and whether each is closed, as two
+ * flat lists instead of a PlanPath and a one-use array per path. Pixel art has tens of thousands of
+ * borders, all alive until the file is written: those objects were copied by every collection on
+ * the way. Writers that read `paths` get the PlanPath objects, built on first read.
+ */
+export interface SingleUsePaths {
+  readonly uses: readonly ChainUse[];
+  /** Per path: 1 when it is closed. */
+  readonly closed: readonly number[];
 }
 
 export interface GroupItem {
@@ -372,17 +386,35 @@ function buildItems(result: TraceResult, options: OutputOptions, chains: readonl
   return groupItems(table, options, units, fillers);
 }
 
-/** Per shape, its own drawables (a fill, or an outline), in paint order. */
-function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean, rectangles: boolean): (FillItem | StrokeItem)[][] {
+/**
+ * Per shape, its own drawables in paint order: one item (a fill, or an outline) under fill_shapes
+ * and stroke_shapes, kept in `one` without a list per shape (tens of thousands of shapes on pixel
+ * art, alive until the file is written: garbage the collector copied); under stroke_edges a list
+ * per drawn shape, `edges`, that addEdgeStrokes fills.
+ */
+interface ShapeUnits {
+  /** Per shape: its one item; undefined when it is not drawn or under stroke_edges. */
+  readonly one: (FillItem | StrokeItem | undefined)[];
+  /** stroke_edges: per shape, its edge strokes; undefined under the other draw styles. */
+  readonly edges: StrokeItem[][] | undefined;
+}
+
+/** Appends shape i's drawables to `into`. */
+function appendUnits(into: PlanItem[], units: ShapeUnits, i: number): void {
+  const one = units.one[i];
+  if (one) into.push(one);
+  else if (units.edges) for (const item of units.edges[i]!) into.push(item);
+}
+
+function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean, rectangles: boolean): ShapeUnits {
   const { shapes, order } = table;
-  // Each shape's list is set to its one item below rather than pushed to: a push to an empty array
-  // reserves 17 slots, tens of thousands of times on pixel art, garbage the collector copies. A
-  // shape not drawn shares one empty list (nothing is added to it: addEdgeStrokes adds to drawn
-  // shapes only), so no list is made only to be replaced.
-  // (Filled by pushes: a packed array, where new Array(n) made a holey one.)
-  const undrawn: (FillItem | StrokeItem)[] = [];
-  const units: (FillItem | StrokeItem)[][] = [];
-  for (let i = 0; i < shapes.length; i++) units.push(undrawn);
+  // (Filled by pushes: packed arrays, where new Array(n) made holey ones.)
+  const one: (FillItem | StrokeItem | undefined)[] = [];
+  for (let i = 0; i < shapes.length; i++) one.push(undefined);
+  // A shape not drawn shares one empty list (addEdgeStrokes adds to drawn shapes only).
+  const undrawn: StrokeItem[] = [];
+  const edges: StrokeItem[][] | undefined = options.drawStyle === 'stroke_edges' ? [] : undefined;
+  if (edges) for (let i = 0; i < shapes.length; i++) edges.push(undrawn);
   const primitivesOk = primitiveFormat(options, allowed);
   const walker = primitivesOk && options.drawStyle === 'fill_shapes' ? new LoopWalker(chains) : undefined;
   for (let k = 0; k < order.length; k++) {
@@ -397,23 +429,23 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
       if (primitive?.kind === 'rect' && primitive.rotationDeg !== 0 && !uniform) primitive = undefined;
       // Two literals rather than a spread of a temporary object (one fill per shape).
       const gradient = gradientOf(table, i);
-      if (gradient) units[i] = [{ kind: 'fill', shape: i, color: s.color, gradient, loops, ...(primitive ? { primitive } : {}) }];
-      else units[i] = [primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops }];
+      if (gradient) one[i] = { kind: 'fill', shape: i, color: s.color, gradient, loops, ...(primitive ? { primitive } : {}) };
+      else one[i] = primitive ? { kind: 'fill', shape: i, color: s.color, loops, primitive } : { kind: 'fill', shape: i, color: s.color, loops };
     } else if (options.drawStyle === 'stroke_shapes') {
       const paths: PlanPath[] = [];
       for (const l of loops) paths.push({ uses: l, closed: true });
       const override = options.strokes.overrideColor;
-      units[i] = [outline(override ?? s.color, options, paths, override ? undefined : gradientOf(table, i))];
+      one[i] = outline(override ?? s.color, options, paths, override ? undefined : gradientOf(table, i));
     } else {
       // stroke_edges: addEdgeStrokes fills the drawn shapes' own lists.
-      units[i] = [];
+      edges![i] = [];
     }
   }
-  return units;
+  return { one, edges };
 }
 
 /** stroke_edges: every chain once, owned by the later-painted of its two shapes (paint: see the header). */
-function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: ChainVisits, units: (FillItem | StrokeItem)[][]): void {
+function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: ChainVisits, units: ShapeUnits): void {
   const { shapes, paintIndex } = table;
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
@@ -425,7 +457,7 @@ function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: Chain
     const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
     const override = options.strokes.overrideColor;
     const gradient = override ? undefined : (gradientOf(table, owner) ?? (both ? gradientOf(table, owner === a ? b : a) : undefined));
-    units[owner]!.push(outline(override ?? color, options, [{ uses: [use], closed: visits.closed[v] === 1 }], gradient));
+    units.edges![owner]!.push(outline(override ?? color, options, [{ uses: [use], closed: visits.closed[v] === 1 }], gradient));
   }
 }
 
@@ -438,12 +470,14 @@ export function clipsGapFiller(options: OutputOptions): boolean {
   return options.gapFiller.clip && !(options.fileFormat === 'svg' && options.svg.version === 'svg_tiny_1_2');
 }
 
-/** One gap filler's paint and paths under construction. */
+/** One gap filler's paint and paths (SingleUsePaths' lists) under construction. */
 interface FillerEntry {
   color: Rgba;
   gradient: Gradient | undefined;
-  paths: PlanPath[];
-  clip: Set<number>;
+  uses: ChainUse[];
+  closed: number[];
+  /** The shapes the filler is clipped to; only with output.gap_filler.clip (clipsGapFiller). */
+  clip: Set<number> | undefined;
 }
 
 /**
@@ -462,6 +496,8 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
   const byAnchor: FillersByAnchor = new Map();
   const anchorNames = new Map<number, string>();
   const hidden = underStrokes && underStrokes.length > 0 ? new Set(underStrokes) : undefined;
+  // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
+  const clips = clipsGapFiller(options);
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
@@ -473,10 +509,10 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     if (anchor === undefined) continue;
     let colors = byAnchor.get(anchor);
     if (!colors) byAnchor.set(anchor, (colors = new Map()));
-    const entry = fillerEntry(table, colors, a, b);
-    entry.paths.push({ uses: [visits.uses[v]!], closed: visits.closed[v] === 1 });
-    // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
-    if (clipsGapFiller(options)) {
+    const entry = fillerEntry(table, colors, a, b, clips);
+    entry.uses.push(visits.uses[v]!);
+    entry.closed.push(visits.closed[v]!);
+    if (entry.clip) {
       entry.clip.add(a);
       entry.clip.add(b);
     }
@@ -507,7 +543,7 @@ function fillerAnchor(table: ShapeTable, options: OutputOptions, anchorNames: Ma
  * the filler — with two, the side painted first (the filler shows through it) — else the mean of
  * their colours.
  */
-function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number): FillerEntry {
+function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number, clips: boolean): FillerEntry {
   const { shapes, paintIndex } = table;
   const ca = shapes[a]!.color;
   const cb = shapes[b]!.color;
@@ -517,7 +553,7 @@ function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry
   const gradient = gradientOf(table, painter);
   const key = gradient ? `g${table.gradients!.number[painter]!}` : (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
   let entry = colors.get(key);
-  if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), gradient, paths: [], clip: new Set() }));
+  if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), gradient, uses: [], closed: [], clip: clips ? new Set() : undefined }));
   return entry;
 }
 
@@ -526,21 +562,36 @@ function fillerStrokes(byAnchor: FillersByAnchor, options: OutputOptions): Map<s
   const fillers = new Map<string, StrokeItem[]>();
   for (const [anchor, colors] of byAnchor) {
     const strokes: StrokeItem[] = [];
-    for (const e of colors.values()) {
-      strokes.push({
-        kind: 'stroke',
-        role: 'gap_filler',
-        color: e.color,
-        ...(e.gradient ? { gradient: e.gradient } : {}),
-        widthPx: options.gapFiller.strokeWidthPx,
-        nonScaling: options.gapFiller.nonScalingStroke,
-        paths: e.paths,
-        ...(clipsGapFiller(options) ? { clipShapes: [...e.clip].sort(ascending) } : {}),
-      });
-    }
+    for (const e of colors.values()) strokes.push(fillerStroke(e, options));
     fillers.set(anchor, strokes);
   }
   return fillers;
+}
+
+/** A filler entry's stroke item: its paths kept as SingleUsePaths, the PlanPath list built when `paths` is first read. */
+function fillerStroke(e: FillerEntry, options: OutputOptions): StrokeItem {
+  const singleUses: SingleUsePaths = { uses: e.uses, closed: e.closed };
+  let paths: PlanPath[] | undefined;
+  return {
+    kind: 'stroke',
+    role: 'gap_filler',
+    color: e.color,
+    ...(e.gradient ? { gradient: e.gradient } : {}),
+    widthPx: options.gapFiller.strokeWidthPx,
+    nonScaling: options.gapFiller.nonScalingStroke,
+    get paths(): readonly PlanPath[] {
+      return (paths ??= singleUsePlanPaths(singleUses));
+    },
+    ...(e.clip ? { clipShapes: [...e.clip].sort(ascending) } : {}),
+    singleUses,
+  };
+}
+
+/** SingleUsePaths as PlanPath objects (a one-use list each). */
+function singleUsePlanPaths({ uses, closed }: SingleUsePaths): PlanPath[] {
+  const paths: PlanPath[] = [];
+  for (let k = 0; k < uses.length; k++) paths.push({ uses: [uses[k]!], closed: closed[k] === 1 });
+  return paths;
 }
 
 function ascending(a: number, b: number): number {
@@ -552,7 +603,7 @@ function fillersAt(fillers: ReadonlyMap<string, StrokeItem[]>, anchor: string): 
 }
 
 /** Paint-ordered items grouped as output.group_by asks (reference §3.5). */
-function groupItems(table: ShapeTable, options: OutputOptions, units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+function groupItems(table: ShapeTable, options: OutputOptions, units: ShapeUnits, fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
   const layers = paintLayers(table);
   switch (options.groupBy) {
     case 'none':
@@ -566,15 +617,22 @@ function groupItems(table: ShapeTable, options: OutputOptions, units: (FillItem 
   }
 }
 
-/** Shapes in paint order per stacking depth (stacked), or all in layer 0 (cutouts). */
-function paintLayers(table: ShapeTable): number[][] {
+/**
+ * The paint layers as runs of table.order: layer d is order[start[d]] .. order[start[d + 1] − 1]
+ * (the shapes of stacking depth d, or every shape in layer 0 under cutouts; order is by depth when
+ * stacked), so no list of shape indices is built per layer. Empty runs are skipped.
+ */
+function paintLayers(table: ShapeTable): Int32Array {
   const { stacked, order, depth } = table;
-  const layers: number[][] = [];
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k]!;
-    (layers[stacked ? depth[i]! : 0] ??= []).push(i);
-  }
-  return layers;
+  const n = order.length;
+  if (n === 0) return new Int32Array(1);
+  if (!stacked) return Int32Array.of(0, n);
+  const layerCount = depth[order[n - 1]!]! + 1;
+  const start = new Int32Array(layerCount + 1).fill(n);
+  for (let k = n - 1; k >= 0; k--) start[depth[order[k]!]!] = k;
+  // A depth without shapes (none: a shape's parent is one level up) would be an empty run.
+  for (let d = layerCount - 1; d >= 0; d--) start[d] = Math.min(start[d]!, start[d + 1]!);
+  return start;
 }
 
 /** The fillers for the whole picture (cutouts; stacked output anchors them per layer). */
@@ -583,42 +641,43 @@ function rootFillersOf(table: ShapeTable, fillers: ReadonlyMap<string, StrokeIte
 }
 
 /** group_by=none: every item in paint order, each layer's fillers before its shapes. */
-function ungroupedItems(table: ShapeTable, layers: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+function ungroupedItems(table: ShapeTable, layers: Int32Array, units: ShapeUnits, fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
   const items: PlanItem[] = [...rootFillersOf(table, fillers)];
-  for (let d = 0; d < layers.length; d++) {
-    if (!layers[d]) continue;
+  for (let d = 0; d + 1 < layers.length; d++) {
+    if (layers[d] === layers[d + 1]) continue;
     if (table.stacked) items.push(...fillersAt(fillers, `layer:${d}`));
     // An item at a time: a spread call per shape was most of this function's time on pixel art.
-    for (const i of layers[d]!) for (const item of units[i]!) items.push(item);
+    for (let k = layers[d]!; k < layers[d + 1]!; k++) appendUnits(items, units, table.order[k]!);
   }
   return items;
 }
 
 /** group_by=layer: one group per stacking depth. */
-function itemsByLayer(table: ShapeTable, layers: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+function itemsByLayer(table: ShapeTable, layers: Int32Array, units: ShapeUnits, fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
   const items: PlanItem[] = [...rootFillersOf(table, fillers)];
-  for (let d = 0; d < layers.length; d++) {
-    if (!layers[d]) continue;
+  for (let d = 0; d + 1 < layers.length; d++) {
+    if (layers[d] === layers[d + 1]) continue;
     const inner: PlanItem[] = table.stacked ? [...fillersAt(fillers, `layer:${d}`)] : [];
-    for (const i of layers[d]!) inner.push(...units[i]!);
+    for (let k = layers[d]!; k < layers[d + 1]!; k++) appendUnits(inner, units, table.order[k]!);
     if (inner.length > 0) items.push({ kind: 'group', id: `layer-${d}`, items: mergeStrokes(inner) });
   }
   return items;
 }
 
 /** group_by=color: per layer, one group per paint (`color-<rrggbb>` flat, `gradient-<n>` gradient). */
-function itemsByColor(table: ShapeTable, layers: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+function itemsByColor(table: ShapeTable, layers: Int32Array, units: ShapeUnits, fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
   const { shapes, stacked } = table;
   const items: PlanItem[] = [...rootFillersOf(table, fillers)];
-  for (let d = 0; d < layers.length; d++) {
-    if (!layers[d]) continue;
+  for (let d = 0; d + 1 < layers.length; d++) {
+    if (layers[d] === layers[d + 1]) continue;
     if (stacked) items.push(...fillersAt(fillers, `layer:${d}`));
     const byPaint = new Map<string, PlanItem[]>();
-    for (const i of layers[d]!) {
+    for (let k = layers[d]!; k < layers[d + 1]!; k++) {
+      const i = table.order[k]!;
       const key = gradientOf(table, i) ? `gradient-${table.gradients!.number[i]!}` : `color-${colorKey(shapes[i]!.color)}`;
       let list = byPaint.get(key);
       if (!list) byPaint.set(key, (list = []));
-      list.push(...units[i]!);
+      appendUnits(list, units, i);
     }
     for (const [key, list] of byPaint) {
       if (list.length === 0) continue;
@@ -629,7 +688,7 @@ function itemsByColor(table: ShapeTable, layers: readonly number[][], units: (Fi
 }
 
 /** group_by=parent: shapes nested in the shapes whose holes they lie in. */
-function itemsByParent(table: ShapeTable, units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
+function itemsByParent(table: ShapeTable, units: ShapeUnits, fillers: ReadonlyMap<string, StrokeItem[]>): PlanItem[] {
   const { shapes, stacked, order } = table;
   const children: number[][] = [];
   for (let i = 0; i < shapes.length; i++) children.push([]);
@@ -644,8 +703,9 @@ function itemsByParent(table: ShapeTable, units: (FillItem | StrokeItem)[][], fi
 }
 
 /** group_by=parent: a shape with children becomes a group of itself, its fillers and its children. */
-function parentGroup(i: number, children: readonly number[][], units: (FillItem | StrokeItem)[][], fillers: ReadonlyMap<string, StrokeItem[]>, stacked: boolean): PlanItem[] {
-  const own: PlanItem[] = units[i]!;
+function parentGroup(i: number, children: readonly number[][], units: ShapeUnits, fillers: ReadonlyMap<string, StrokeItem[]>, stacked: boolean): PlanItem[] {
+  const own: PlanItem[] = [];
+  appendUnits(own, units, i);
   if (children[i]!.length === 0) return own;
   const inner: PlanItem[] = [...own, ...(stacked ? fillersAt(fillers, `parent:${i}`) : [])];
   for (const c of children[i]!) inner.push(...parentGroup(c, children, units, fillers, stacked));
@@ -662,6 +722,8 @@ function outline(color: Rgba, options: OutputOptions, paths: PlanPath[], gradien
  * and the same gradient (or none; the plan shares one object per distinct gradient).
  */
 function mergeStrokes(items: PlanItem[]): PlanItem[] {
+  // Without two outlines in a row (fill_shapes: tens of thousands of fills) the list is as it is.
+  if (!hasOutlinePair(items)) return items;
   const out: PlanItem[] = [];
   for (const item of items) {
     const prev = out[out.length - 1];
@@ -679,6 +741,18 @@ function mergeStrokes(items: PlanItem[]): PlanItem[] {
     }
   }
   return out;
+}
+
+/** Whether two outline strokes follow each other somewhere in `items` (mergeStrokes' only candidates). */
+function hasOutlinePair(items: readonly PlanItem[]): boolean {
+  let previousIsOutline = false;
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    const isOutline = item.kind === 'stroke' && item.role === 'outline';
+    if (isOutline && previousIsOutline) return true;
+    previousIsOutline = isOutline;
+  }
+  return false;
 }
 
 /** Mean of two colours; the gap filler is always opaque (reference §3.6). */

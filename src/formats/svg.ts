@@ -142,7 +142,7 @@ function writeItems(out: TextSink, items: readonly PlanItem[], ctx: SvgContext):
       }
       let j = i;
       while (j < items.length && items[j]!.kind === 'fill') j++;
-      writeMergedFills(out, items.slice(i, j) as FillItem[], ctx);
+      writeMergedFills(out, items, i, j, ctx);
       i = j - 1;
     } else if (item.role === 'gap_filler') {
       // A run of filler strokes shares one group with their common attributes.
@@ -297,12 +297,14 @@ function writeFillPaint(out: TextSink, color: Rgba): void {
   if (color.a < 255) out.text(opacityAttribute(color, 'fill'));
 }
 
-function writeMergedFills(out: TextSink, fills: readonly FillItem[], ctx: SvgContext): void {
+/** The run of fills items[from] .. items[to − 1] (read in place: tens of thousands on pixel art), merged by colour. */
+function writeMergedFills(out: TextSink, items: readonly PlanItem[], from: number, to: number, ctx: SvgContext): void {
   // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
   // one number (paintKey) rather than the attribute text built and hashed per fill.
   const byColor = new Map<number, FillItem[]>();
   const alone: FillItem[] = [];
-  for (const item of fills) {
+  for (let k = from; k < to; k++) {
+    const item = items[k] as FillItem;
     if (ctx.referenced.has(item.shape) || item.gradient || (item.primitive && !isLatticeRect(item.primitive))) {
       alone.push(item);
       continue;
@@ -401,9 +403,15 @@ function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, wi
   const pw = ctx.pathWriter.begin();
   // `open` from the start: writeOpenChain sets it, and a field added later changes the object's shape.
   const cursor = { x: 0, y: 0, open: false };
-  for (const path of item.paths) {
-    if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
-    else writeLoop(pw, path.uses, ctx.chains, cursor);
+  if (item.singleUses) {
+    // A gap filler: its paths without building their objects (plan.ts, SingleUsePaths).
+    const { uses, closed } = item.singleUses;
+    for (let k = 0; k < uses.length; k++) writeOpenChain(pw, ctx.chains, uses[k]!, cursor, closed[k] === 1);
+  } else {
+    for (const path of item.paths) {
+      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
+      else writeLoop(pw, path.uses, ctx.chains, cursor);
+    }
   }
   out.text('"/>\n');
 }

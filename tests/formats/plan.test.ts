@@ -193,6 +193,20 @@ describe('draw styles, groups, gap filler', () => {
     expect(new Set(fillerChains).size).toBe(fillerChains.length);
   });
 
+  it('a gap filler read through `paths` (PDF, EPS, DXF, PNG) has the borders the SVG writer reads from singleUses, one chain use each', () => {
+    const result = nested();
+    const plan = buildPlan(result, outputOptions());
+    const fillers = drawables(plan.items).filter((i): i is StrokeItem => i.kind === 'stroke' && i.role === 'gap_filler');
+    expect(fillers.length).toBeGreaterThan(0);
+    for (const filler of fillers) {
+      const { uses, closed } = filler.singleUses!;
+      expect(filler.paths).toEqual(uses.map((use, k) => ({ uses: [use], closed: closed[k] === 1 })));
+      expect(filler.paths.map((p) => p.closed)).toEqual(uses.map((use) => result.chains[use.chain]!.closed));
+      // Built once: every reader gets the same list.
+      expect(filler.paths).toBe(filler.paths);
+    }
+  });
+
   it('stacked: no filler between a shape and the shape it lies on', () => {
     const result = nested('stacked');
     const plan = buildPlan(result, outputOptions());
