@@ -5,6 +5,8 @@
  * traces the 1-bit PNG (default, stacked, strokes=auto), `potrace -s` the PBM of the same pixels.
  * Per image: gzip -9 bytes of each SVG; SSIM of each render (resvg over white, 1×) against the
  * 1-bit input and against the anti-aliased original; the number of path sub-paths (M commands).
+ * A second table: the anti-aliased originals themselves, default against strokes=auto (gzip, SSIM
+ * against the original, and how many fills are the paper's colour).
  *
  *   node bench/lineart-bilevel.mjs /work/shared/corpus bench/validation/out
  * Env: LINEART_ONLY (substring of the file names to keep).
@@ -63,6 +65,15 @@ for (const dir of process.argv.slice(2)) {
       const res = await runVectorize(plan, bytes);
       score(name, new TextDecoder().decode(res.body));
     }
+    for (const name of ['default', 'auto']) {
+      const source = new Uint8Array(readFileSync(join(dir, file)));
+      prepareNodeDecoders(source);
+      const res = await runVectorize(MODES[name], source);
+      const svg = new TextDecoder().decode(res.body);
+      const render = flattenOver(renderOverWhite(svg, img.width, img.height));
+      row[`aa-${name}`] = { gzip: gzipSync(svg, { level: 9 }).length, ssimAa: ssim(original, render), fills: new Set(svg.match(/fill="#[0-9a-f]+"/g) ?? []).size, profile: res.result.stats.profile };
+      writeFileSync(join(tmp, `${file}.aa-${name}.svg`), svg);
+    }
     rows.push(row);
     process.stderr.write(`${row.file}: auto/potrace ${(row.auto.gzip / row.potrace.gzip).toFixed(2)}×\n`);
   }
@@ -77,6 +88,13 @@ const md = [
 for (const r of rows) {
   md.push(`| ${r.file} | ${r.potrace.gzip} | ${r.default.gzip} | ${r.stacked.gzip} | ${r.auto.gzip} | ${f(r.auto.gzip / r.potrace.gzip, 2)}× | ${f(r.potrace.ssim1)} | ${f(r.auto.ssim1)} | ${f(r.default.ssim1)} | ${f(r.potrace.ssimAa)} | ${f(r.auto.ssimAa)} | ${r.potrace.subpaths} | ${r.auto.subpaths} |`);
 }
+md.push('', 'Anti-aliased originals (Tracelab only):', '', '| image | profile | gzip default | auto | auto/default | SSIM default | auto | fill colours default | auto |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  const d = r['aa-default'];
+  const a = r['aa-auto'];
+  md.push(`| ${r.file} | ${a.profile} | ${d.gzip} | ${a.gzip} | ${f(a.gzip / d.gzip, 2)}× | ${f(d.ssimAa)} | ${f(a.ssimAa)} | ${d.fills} | ${a.fills} |`);
+}
+md.push('', `anti-aliased: median gzip auto/default ${f(median(rows.map((r) => r['aa-auto'].gzip / r['aa-default'].gzip)), 2)}×, median ΔSSIM auto − default ${f(median(rows.map((r) => r['aa-auto'].ssimAa - r['aa-default'].ssimAa)))}, worst ${f(Math.min(...rows.map((r) => r['aa-auto'].ssimAa - r['aa-default'].ssimAa)))}`);
 const ratios = (a, b) => rows.map((r) => r[a].gzip / r[b].gzip);
 md.push('', `median gzip/potrace: default ${f(median(ratios('default', 'potrace')), 2)}×, stacked ${f(median(ratios('stacked', 'potrace')), 2)}×, auto ${f(median(ratios('auto', 'potrace')), 2)}×`);
 const worst = rows.reduce((w, r) => (!w || r.auto.gzip / r.potrace.gzip > w.auto.gzip / w.potrace.gzip ? r : w), undefined);

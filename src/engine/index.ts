@@ -462,7 +462,7 @@ function shapesOf(prepared: Prepared, decided: Decided, areas: Areas, traced: Bo
   const { outline, fitted, enclosedVoid } = traced;
   const { regions } = areas;
   const { width, height } = prepared.traced;
-  const paperLabel = params.strokes === 'auto' && !layers && !areas.shaded ? paperLabelOf(decided.tracing.profile, regions, areas.fills.length, width, height) : -1;
+  const paperLabel = params.strokes === 'auto' && !layers && !areas.shaded ? paperLabelOf(decided.facts.profile, regions, areas.fills.length, width, height) : -1;
   if (paperLabel >= 0) {
     const background = regions.count;
     const parents = parentsOnPaper(outline.parentOf, regions.labelOf, paperLabel, background);

@@ -1,7 +1,7 @@
 /**
  * Line art on one paper (tracelab.strokes=auto, src/engine/primitives/paper.ts): a 1-bit drawing
- * drawn here — an eccentric ring with a dot in its counter, a block letter "B" with two counters,
- * an "O" touching the picture's edge — traced with strokes=auto comes back as one background
+ * (tests/helpers/line-drawing.ts: an eccentric ring with a dot in its counter, a block letter "B"
+ * with two counters, an "O" cut by the picture's edge) traced with strokes=auto comes back as one background
  * rectangle in the paper's colour and the ink over it, each border in one loop only, no gap
  * filler, rendering as the drawing did; without the extension (and on transparent paper) as before.
  */
@@ -11,35 +11,7 @@ import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/type
 import { writeSvg } from '../../src/formats/svg.js';
 import { outputOptions } from '../../src/formats/types.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
-
-type Inside = (x: number, y: number) => boolean;
-
-const disc = (cx: number, cy: number, r: number): Inside => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-const box = (x0: number, y0: number, x1: number, y1: number): Inside => (x, y) => x >= x0 && x < x1 && y >= y0 && y < y1;
-
-/** Ink where `inside` holds at the pixel centre, paper elsewhere (a 1-bit drawing). */
-function drawBilevel(width: number, height: number, inside: Inside, ink = [0, 0, 0], paper = [255, 255, 255, 255]): RgbaImage {
-  const data = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const c = inside(x + 0.5, y + 0.5) ? [...ink, 255] : paper;
-      data.set(c, (y * width + x) * 4);
-    }
-  }
-  return { width, height, data };
-}
-
-/**
- * 240 × 150: an eccentric ring (width 10–26 px, so a fill, not a pen line) holding a dot in its
- * counter; a "B" block 46 × 90 with two counters; an "O" cut by the right edge.
- */
-const drawing: Inside = (x, y) => {
-  const ring = disc(70, 75, 48)(x, y) && !disc(78, 75, 30)(x, y);
-  const dot = disc(80, 75, 9)(x, y);
-  const letterB = box(130, 30, 176, 120)(x, y) && !box(142, 42, 164, 68)(x, y) && !box(142, 82, 164, 108)(x, y);
-  const letterO = disc(214, 75, 34)(x, y) && !disc(214, 75, 20)(x, y);
-  return ring || dot || letterB || letterO;
-};
+import { ringsAndLetters } from '../helpers/line-drawing.js';
 
 const AUTO: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'auto' };
 
@@ -75,7 +47,7 @@ function expectRendersAsDrawn(image: RgbaImage, result: TraceResult): void {
 }
 
 describe('tracelab.strokes=auto: two-tone line art is ink on one paper', () => {
-  const image = drawBilevel(240, 150, drawing);
+  const image = ringsAndLetters();
 
   it('one background rectangle, then the ink with every hole, each border in one loop', () => {
     const result = traceImage(image, AUTO);
@@ -124,7 +96,7 @@ describe('tracelab.strokes=auto: two-tone line art is ink on one paper', () => {
   });
 
   it('ink on transparent paper: no paper shape at all, the holes show through', () => {
-    const clear = drawBilevel(240, 150, drawing, [0, 0, 0], [0, 0, 0, 0]);
+    const clear = ringsAndLetters([0, 0, 0, 0]);
     const result = traceImage(clear, AUTO);
     expect(result.shapes.every((s) => s.color.r === 0)).toBe(true);
     expect(result.shapes.map((s) => s.holes.length).sort()).toEqual([0, 1, 1, 2]);
