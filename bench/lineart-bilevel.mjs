@@ -8,7 +8,7 @@
  * A second table: the anti-aliased originals themselves, default against strokes=auto (gzip, SSIM
  * against the original, and how many fills are the paper's colour).
  *
- *   node bench/lineart-bilevel.mjs /work/shared/corpus bench/validation/out
+ *   node bench/lineart-bilevel.mjs "$TRACELAB_CORPUS" bench/validation/out
  * Env: LINEART_ONLY (substring of the file names to keep).
  */
 import { readFileSync, writeFileSync, readdirSync, mkdtempSync } from 'node:fs';
