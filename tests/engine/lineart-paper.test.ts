@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
-import { outputOptions } from '../../src/formats/types.js';
+import { outputOptions, type OutputOptions } from '../../src/formats/types.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { ringsAndLetters } from '../helpers/line-drawing.js';
 
@@ -28,8 +28,8 @@ function inkBorderUses(result: TraceResult): number[] {
  * and the share of pixels off by more than half. Measured 1.68 and 0.36 % (the edges' anti-aliasing
  * against 1-bit pixels); a counter filled with ink (a B's: 572 px) is 1.6 % alone.
  */
-function renderedDiff(image: RgbaImage, result: TraceResult): { mean: number; wrong: number } {
-  const rendered = renderSvgWithResvg(writeSvg(result), image.width);
+function renderedDiff(image: RgbaImage, result: TraceResult, groupBy: OutputOptions['groupBy'] = 'none'): { mean: number; wrong: number } {
+  const rendered = renderSvgWithResvg(writeSvg(result, outputOptions({ groupBy })), image.width);
   let sum = 0;
   let wrong = 0;
   for (let i = 0; i < image.width * image.height; i++) {
@@ -40,8 +40,8 @@ function renderedDiff(image: RgbaImage, result: TraceResult): { mean: number; wr
   return { mean: sum / (image.width * image.height), wrong: wrong / (image.width * image.height) };
 }
 
-function expectRendersAsDrawn(image: RgbaImage, result: TraceResult): void {
-  const { mean, wrong } = renderedDiff(image, result);
+function expectRendersAsDrawn(image: RgbaImage, result: TraceResult, groupBy: OutputOptions['groupBy'] = 'none'): void {
+  const { mean, wrong } = renderedDiff(image, result, groupBy);
   expect(mean).toBeLessThan(1.8);
   expect(wrong).toBeLessThan(0.005);
 }
@@ -88,11 +88,14 @@ describe('tracelab.strokes=auto: two-tone line art is ink on one paper', () => {
     expect(byDefault.shapes.filter((s) => s.color.r === 255).length).toBeGreaterThan(1);
   });
 
-  it('stacked output keeps the ink holes too (the paper shows through them)', () => {
+  it('stacked output keeps the ink holes too (the paper shows through them); every group_by paints the paper first', () => {
     const result = traceImage(image, { ...AUTO, shapeStacking: 'stacked' });
     expect(result.shapes.slice(1).map((s) => s.holes.length).sort()).toEqual([0, 1, 1, 2]);
     expect(inkBorderUses(result)).toEqual(new Array(9).fill(1));
-    expectRendersAsDrawn(image, result);
+    for (const groupBy of ['none', 'color', 'parent', 'layer'] as const) {
+      expectRendersAsDrawn(image, result, groupBy);
+      expectRendersAsDrawn(image, traceImage(image, AUTO), groupBy);
+    }
   });
 
   it('ink on transparent paper: no paper shape at all, the holes show through', () => {
