@@ -43,6 +43,7 @@ import { chainsUnderLines, splitStrokeRegions } from './strokes/auto.js';
 import { centerlineResult, strokesOverShapes, type ColoredLine } from './strokes/index.js';
 import { layerShapes } from './layers/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
+import { backgroundShape, frameChain, paperLabelOf, parentsOnPaper } from './primitives/paper.js';
 import { assembleShapes, containingRegions, enclosedVoidPoints, type EnclosedVoid } from './primitives/shapes.js';
 import { bytes, FINISH, inParallel, int32s, joinRows, memoised, memoKey, MEMO_SLOTS, now, stageClock, startJob, type EngineStage, type Pipeline, type PipelineStep, type StageClock } from './stages.js';
 import type { Chain, EngineParams, ImageProfile, RgbaImage, Rgba, Shape, ShapePrimitive, SmallShapeKinds, TraceResult } from './types.js';
@@ -415,12 +416,13 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   const traced = yield* boundaryAndFit(prepared, decided, { links, palette }, areas, outlined, { memo, outlineSlot, outlineKey }, params, size, clock);
 
   // 8 shapes.
-  const shapes = shapesOf(prepared, areas, traced, params, clock);
+  const layers = params.layers === true && params.shapeStacking === 'stacked';
+  const drawn = shapesOf(prepared, decided, areas, traced, params, layers, clock);
   // 9 layers (tracelab.layers, stacked).
-  const layered = params.layers === true && params.shapeStacking === 'stacked' ? withLayers(shapes, traced.fitted.chains, areas, size) : undefined;
+  const layered = layers ? withLayers(drawn.shapes, drawn.chains, areas, size) : undefined;
   const result = layered
     ? withStageMs(traceResult(image, size, params, decided, areas, layered.chains, layered.shapes, clock), { layers: layered.ms })
-    : traceResult(image, size, params, decided, areas, traced.fitted.chains, shapes, clock);
+    : traceResult(image, size, params, decided, areas, drawn.chains, drawn.shapes, clock);
   if (areas.lines) return withLineStrokes(result, areas.lines, image.width, outlined !== undefined);
   return params.strokes === 'centerline' ? withCenterlines(result, prepared.traced, areas, image, params) : result;
 }
@@ -445,14 +447,36 @@ function reusedAreas(outlined: Outlined, clock: StageClock): Areas {
   return outlined;
 }
 
-/** Stage 8: one outer loop and its holes per region, translucent plateaus' alpha put back. */
-function shapesOf(prepared: Prepared, areas: Areas, traced: BoundaryAndFit, params: EngineParams, clock: StageClock): Shape[] {
+/** The shapes of a trace and the chains they are drawn with. */
+interface DrawnShapes {
+  readonly shapes: Shape[];
+  readonly chains: Chain[];
+}
+
+/**
+ * Stage 8: one outer loop and its holes per region, translucent plateaus' alpha put back. With
+ * tracelab.strokes=auto, opaque two-tone line art is drawn on one paper (primitives/paper.ts):
+ * a background rectangle under the ink (not with tracelab.layers, whose shapes are the regions').
+ */
+function shapesOf(prepared: Prepared, decided: Decided, areas: Areas, traced: BoundaryAndFit, params: EngineParams, layers: boolean, clock: StageClock): DrawnShapes {
   const { outline, fitted, enclosedVoid } = traced;
-  let shapes = assembleShapes(areas.regions, outline.loops, outline.graph, areas.fills, params, fitted.primitives, outline.parentOf, enclosedVoid, areas.shaded?.gradientOf);
+  const { regions } = areas;
+  const { width, height } = prepared.traced;
+  const paperLabel = params.strokes === 'auto' && !layers && !areas.shaded ? paperLabelOf(decided.facts.profile, regions, areas.fills.length, width, height) : -1;
+  if (paperLabel >= 0) {
+    const background = regions.count;
+    const parents = parentsOnPaper(outline.parentOf, regions.labelOf, paperLabel, background);
+    const ink = assembleShapes(regions, outline.loops, outline.graph, areas.fills, params, fitted.primitives, parents, enclosedVoid, undefined, paperLabel);
+    const chains = [...fitted.chains, frameChain(background, width, height)];
+    const shapes = [backgroundShape(background, areas.fills[paperLabel]!, chains.length - 1, width, height), ...ink];
+    clock.lap('shapes');
+    return { shapes, chains };
+  }
+  let shapes = assembleShapes(regions, outline.loops, outline.graph, areas.fills, params, fitted.primitives, outline.parentOf, enclosedVoid, areas.shaded?.gradientOf);
   const { translucency } = prepared;
-  if (translucency) shapes = withPlateauAlpha(shapes, areas.regions.regionOf, areas.regions.count, translucency.plateauAlpha);
+  if (translucency) shapes = withPlateauAlpha(shapes, regions.regionOf, regions.count, translucency.plateauAlpha);
   clock.lap('shapes');
-  return shapes;
+  return { shapes, chains: fitted.chains };
 }
 
 /**

@@ -4,7 +4,8 @@
  * In: regions, their loops over the shared chain graph (boundary.ts), fills, fitted primitives.
  * Out: Shape[] for the writers, bottom first (larger outer area first). `cutouts` keeps every hole;
  * `stacked` keeps only the holes something transparent shows through, since the shapes stacked
- * above cover the others.
+ * above cover the others. Line art on one paper (primitives/paper.ts): the paper's regions make no
+ * shapes, and every other shape keeps all its holes (the paper shows through them).
  */
 import { DX, DY, type ChainGraph, type RegionLoops } from '../boundary/boundary.js';
 import { indicesByKey, sortIndicesByKey } from '../order.js';
@@ -37,6 +38,7 @@ export function assembleShapes(
   parentOf: Int32Array,
   enclosedVoid: EnclosedVoid,
   gradientOf: readonly (Gradient | undefined)[] | undefined,
+  paperLabel = -1,
 ): Shape[] {
   const shapes: Shape[] = [];
   const outerAreas: number[] = [];
@@ -45,6 +47,7 @@ export function assembleShapes(
   // a list per shape was tens of thousands of empty arrays on pixel art.
   const noHoles: readonly Loop[] = [];
   for (let r = 0; r < regions.count; r++) {
+    if (regions.labelOf[r] === paperLabel) continue;
     const first = loops.loopStart[r]!;
     const end = loops.loopStart[r + 1]!;
     let outerIndex = -1;
@@ -55,7 +58,7 @@ export function assembleShapes(
       if (i === outerIndex) continue;
       // Stacked: a hole is drawn only where something transparent shows through it; every other
       // hole is covered by the shapes stacked above.
-      if (params.shapeStacking === 'stacked' && !enclosesVoid(graph, loops, i, enclosedVoid)) continue;
+      if (params.shapeStacking === 'stacked' && paperLabel < 0 && !enclosesVoid(graph, loops, i, enclosedVoid)) continue;
       (holes ??= []).push(decodeLoop(loops, i));
     }
     const outer = decodeLoop(loops, outerIndex);

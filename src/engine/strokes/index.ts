@@ -287,7 +287,7 @@ function paperColor(picture: InkPicture, labelOf: Int32Array, regionCount: numbe
 }
 
 /** The label that holds most of the picture's border pixels (the paper); −1 when the border is transparent. */
-export function backgroundLabel(picture: InkPicture, labelOf: Int32Array): number {
+export function backgroundLabel(picture: Pick<InkPicture, 'width' | 'height' | 'regionOf'>, labelOf: Int32Array): number {
   const { width, height, regionOf } = picture;
   const count = new Map<number, number>();
   const add = (i: number): void => {
