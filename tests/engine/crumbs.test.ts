@@ -84,8 +84,9 @@ describe('edge crumbs in a traced picture', () => {
  * a pixel, on white (0, a fill of over 64 px): a black block (1) with a 1-px black dot touching it
  * at a corner (a piece of its edge cut off at a diagonal step), a 1-px black dot alone (a feature),
  * two 1-px light greys (2: ΔE76 7.5 from the white, a shade of it; 4: 8.5, a colour of its own), a
- * 3-px blue run (3), a 1-px grey dot (5) between two others (a crumb), and a blue line's piece
- * (3, 7 px) round a white gap that touches the white at a corner (the line keeps it).
+ * 3-px blue run (3), a 1-px grey dot (5) between two others (a crumb), a 4-px grey (6) between
+ * the black and the white fill, a blend of them (anti-aliasing), and a blue line's piece (3, 7 px)
+ * round a white gap that touches the white at a corner (the line keeps it).
  */
 const LAST_PASS = [
   '111100000000',
@@ -98,14 +99,14 @@ const LAST_PASS = [
   '000000000000',
   '111111000000',
   '111111500000',
-  '000000000000',
+  '006666000000',
   '003300000000',
   '030300000000',
   '033300000000',
 ];
 const LAST_WIDTH = 12;
-// Lab of white, black, light grey 7.5 away, blue, light grey 8.5 away, mid grey.
-const LAST_PASS_LAB = Float64Array.from([100, 0, 0, 0, 0, 0, 92.5, 0, 0, 50, 10, -50, 91.5, 0, 0, 45, 0, 0]);
+// Lab of white, black, light grey 7.5 away, blue, light grey 8.5 away, mid grey, a grey of L* 70.
+const LAST_PASS_LAB = Float64Array.from([100, 0, 0, 0, 0, 0, 92.5, 0, 0, 50, 10, -50, 91.5, 0, 0, 45, 0, 0, 70, 0, 0]);
 
 describe('the last crumb pass (absorbCrumbs)', () => {
   const labels = Int32Array.from(LAST_PASS.join('').split('').map(Number));
@@ -113,11 +114,13 @@ describe('the last crumb pass (absorbCrumbs)', () => {
   const { regions: out, fromRegion } = absorbCrumbs(before, LAST_WIDTH, LAST_PASS.length, 3, LAST_PASS_LAB);
   const at = (x: number, y: number) => out.labelOf[out.regionOf[y * LAST_WIDTH + x]!]!;
 
-  it('a dot in a fill touching its own colour at a corner, a dot within 8 ΔE76 of its fill and a crumb between two regions go', () => {
+  it('a dot in a fill touching its own colour at a corner, a dot within 8 ΔE76 of its fill, a crumb and a blend between two regions go', () => {
     expect(at(4, 2)).toBe(0);
     expect(at(2, 5)).toBe(0);
     expect(at(6, 9)).toBe(1); // mid grey: nearer black than white
-    expect(out.count).toBe(before.count - 3);
+    // The blend joins the white fill, its nearest colour (the white pocket at its left is no fill).
+    expect(out.regionOf[10 * LAST_WIDTH + 2]).toBe(out.regionOf[0 * LAST_WIDTH + 11]);
+    expect(out.count).toBe(before.count - 4);
   });
 
   it('a dot of a colour of its own, a 3-px run and a gap in a line stay', () => {

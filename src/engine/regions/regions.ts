@@ -8,6 +8,7 @@
  * absorbCrumbs: the last pass, after the shading, for the 1–2-px crumbs its bands leave.
  */
 
+import { blendResidualSq, blendShare } from '../blend.js';
 import { sortIndicesByKey } from '../order.js';
 import type { TileMask } from '../profile/profile.js';
 
@@ -216,31 +217,73 @@ export interface AbsorbedCrumbs {
  * holds 3 floats (Lab) per label. Returns the regions themselves when none is absorbed.
  */
 export function absorbCrumbs(regions: Regions, width: number, height: number, maxAreaPx: number, labelLab: Float64Array): AbsorbedCrumbs {
-  const { count, regionOf, labelOf } = regions;
-  const merge = newSpeckMerge(regions, undefined, maxAreaPx, 0);
+  const { count, regionOf } = regions;
+  const merge = newSpeckMerge(regions, undefined, maxAreaPx, BLEND_CRUMB_AREA_PX);
   let absorbed = 0;
   for (const r of smallestFirst(merge.isSmall, merge.area)) {
-    if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= maxAreaPx) continue;
+    if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= Math.max(maxAreaPx, BLEND_CRUMB_AREA_PX)) continue;
     merge.neighbourCount = tallySpeckNeighbours(merge, r, regionOf, width, height);
-    if (merge.neighbourCount === 0) continue;
-    if (merge.neighbourCount > 1) {
-      mergeInto(merge, r, nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab));
-      absorbed++;
-      continue;
-    }
-    const into = merge.neighbours[0]!;
-    // A dot inside one region is a feature (an eye's highlight) unless it is a shade of the colour
-    // around it (a step of a shaded band's rim) or, inside a fill, touches its own colour at a
-    // corner (a piece of that colour's edge cut off at a diagonal step; inside a line it is a gap
-    // of the line's dither, and the line keeps it).
-    const shade = labDistanceSq(labelLab, labelOf[r]!, labelOf[into]!) < DOT_SHADE_DE * DOT_SHADE_DE;
-    const cutOff = merge.area[into]! >= DOT_FILL_MIN_PX && touchesOwnLabelDiagonally(merge, r, regionOf, labelOf, width, height);
-    if (!shade && !cutOff) continue;
+    const into = absorbedInto(merge, r, merge.area[r]! < maxAreaPx, regions, width, height, labelLab);
+    if (into < 0) continue;
     mergeInto(merge, r, into);
     absorbed++;
   }
   if (absorbed === 0) return { regions, fromRegion: Int32Array.from({ length: count }, (_, r) => r) };
   return renumberedRoots(regions, merge.parent);
+}
+
+/**
+ * The region root r (its neighbours tallied) joins, or −1: between two or more regions, its
+ * nearest-colour neighbour when r is `tiny`, or when its colour is a blend of two of them (an
+ * edge's anti-aliasing) and that neighbour is a fill; inside one, that one when r is tiny and a
+ * shade or a cut-off piece (below).
+ */
+function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regions, width: number, height: number, labelLab: Float64Array): number {
+  const { regionOf, labelOf } = regions;
+  if (merge.neighbourCount === 0) return -1;
+  if (merge.neighbourCount > 1) {
+    if (tiny) return nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab);
+    if (!blendsNeighbours(merge, labelOf[r]!, labelOf, labelLab)) return -1;
+    // A blend joins a fill, not a line's piece (a dithered line keeps its texture).
+    const nearest = nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab);
+    return merge.area[nearest]! >= DOT_FILL_MIN_PX ? nearest : -1;
+  }
+  if (!tiny) return -1;
+  const into = merge.neighbours[0]!;
+  // A dot inside one region is a feature (an eye's highlight) unless it is a shade of the colour
+  // around it (a step of a shaded band's rim) or, inside a fill, touches its own colour at a
+  // corner (a piece of that colour's edge cut off at a diagonal step; inside a line it is a gap
+  // of the line's dither, and the line keeps it).
+  const shade = labDistanceSq(labelLab, labelOf[r]!, labelOf[into]!) < DOT_SHADE_DE * DOT_SHADE_DE;
+  const cutOff = merge.area[into]! >= DOT_FILL_MIN_PX && touchesOwnLabelDiagonally(merge, r, regionOf, labelOf, width, height);
+  return shade || cutOff ? into : -1;
+}
+
+/**
+ * Regions under this area (px) between two or more others whose colour is a blend of two of them
+ * are an edge's anti-aliasing (the grey beads at a dashed outline's dash tips), and join too.
+ */
+const BLEND_CRUMB_AREA_PX = 8;
+/** A blend: its share of either colour at least this … */
+const BLEND_CRUMB_MIN_SHARE = 0.1;
+/** … and its colour at most this far (ΔE76) from the mix. */
+const BLEND_CRUMB_MAX_MISS_DE = 6;
+
+/** Whether label `own`'s colour is a blend of two of the tallied neighbours' (in Lab). */
+function blendsNeighbours(merge: SpeckMerge, own: number, labelOf: Int32Array, labelLab: Float64Array): boolean {
+  const { neighbours, neighbourCount } = merge;
+  const o = own * 3;
+  for (let i = 0; i < neighbourCount; i++) {
+    const a = labelOf[neighbours[i]!]! * 3;
+    for (let j = i + 1; j < neighbourCount; j++) {
+      const b = labelOf[neighbours[j]!]! * 3;
+      const t = blendShare(labelLab[o]!, labelLab[o + 1]!, labelLab[o + 2]!, labelLab[a]!, labelLab[a + 1]!, labelLab[a + 2]!, labelLab[b]!, labelLab[b + 1]!, labelLab[b + 2]!, 4 * BLEND_CRUMB_MAX_MISS_DE * BLEND_CRUMB_MAX_MISS_DE);
+      if (!(t >= BLEND_CRUMB_MIN_SHARE && t <= 1 - BLEND_CRUMB_MIN_SHARE)) continue;
+      const miss = blendResidualSq(labelLab[o]!, labelLab[o + 1]!, labelLab[o + 2]!, labelLab[a]!, labelLab[a + 1]!, labelLab[a + 2]!, labelLab[b]!, labelLab[b + 1]!, labelLab[b + 2]!, t);
+      if (miss <= BLEND_CRUMB_MAX_MISS_DE * BLEND_CRUMB_MAX_MISS_DE) return true;
+    }
+  }
+  return false;
 }
 
 /**
