@@ -698,9 +698,9 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   }
   const colors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
   const crumbs = edgeCrumbs(decided);
-  // Not in line art traced as flat: its 1-px pieces are a hairline's own shades (see edgeCrumbs).
-  if (crumbs.maxAreaPx > 0 && !crumbs.inkward) {
-    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab);
+  // In line art traced as flat, inkward only: its pale pieces are a hairline's own shades (see edgeCrumbs).
+  if (crumbs.maxAreaPx > 0) {
+    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward);
     regions = absorbed.regions;
     if (shaded && absorbed.regions !== shaded.regions) shaded = withRegionsRenumbered(shaded, absorbed.regions, absorbed.fromRegion);
   }

@@ -213,17 +213,19 @@ export interface AbsorbedCrumbs {
  * joins its nearest-colour neighbour (longest shared border breaks ties). A region that small is
  * traced smaller than a pixel's area (its sub-pixel edges sit inside it): a crumb left behind by an
  * edge, not a shape. A dot on its own (an eye's highlight) stays, and so does one with only
- * transparency around. Region ids keep raster order of each region's first pixel; `labelLab`
- * holds 3 floats (Lab) per label. Returns the regions themselves when none is absorbed.
+ * transparency around. With `inkward` (line art traced as flat, see despeckle), a region joins
+ * only a neighbour no lighter than itself. Region ids keep raster order of each region's first
+ * pixel; `labelLab` holds 3 floats (Lab) per label. Returns the regions themselves when none is
+ * absorbed.
  */
-export function absorbCrumbs(regions: Regions, width: number, height: number, maxAreaPx: number, labelLab: Float64Array): AbsorbedCrumbs {
+export function absorbCrumbs(regions: Regions, width: number, height: number, maxAreaPx: number, labelLab: Float64Array, inkward = false): AbsorbedCrumbs {
   const { count, regionOf } = regions;
   const merge = newSpeckMerge(regions, undefined, maxAreaPx, BLEND_CRUMB_AREA_PX);
   let absorbed = 0;
   for (const r of smallestFirst(merge.isSmall, merge.area)) {
     if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= Math.max(maxAreaPx, BLEND_CRUMB_AREA_PX)) continue;
     merge.neighbourCount = tallySpeckNeighbours(merge, r, regionOf, width, height);
-    const into = absorbedInto(merge, r, merge.area[r]! < maxAreaPx, regions, width, height, labelLab);
+    const into = absorbedInto(merge, r, merge.area[r]! < maxAreaPx, regions, width, height, labelLab, inkward);
     if (into < 0) continue;
     mergeInto(merge, r, into);
     absorbed++;
@@ -238,18 +240,19 @@ export function absorbCrumbs(regions: Regions, width: number, height: number, ma
  * edge's anti-aliasing) and that neighbour is a fill; inside one, that one when r is tiny and a
  * shade or a cut-off piece (below).
  */
-function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regions, width: number, height: number, labelLab: Float64Array): number {
+function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regions, width: number, height: number, labelLab: Float64Array, inkward: boolean): number {
   const { regionOf, labelOf } = regions;
   if (merge.neighbourCount === 0) return -1;
   if (merge.neighbourCount > 1) {
-    if (tiny) return nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab);
+    if (tiny) return nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab, inkward);
     if (!blendsNeighbours(merge, labelOf[r]!, labelOf, labelLab)) return -1;
     // A blend joins a fill, not a line's piece (a dithered line keeps its texture).
-    const nearest = nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab);
-    return merge.area[nearest]! >= DOT_FILL_MIN_PX ? nearest : -1;
+    const nearest = nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab, inkward);
+    return nearest >= 0 && merge.area[nearest]! >= DOT_FILL_MIN_PX ? nearest : -1;
   }
   if (!tiny) return -1;
   const into = merge.neighbours[0]!;
+  if (inkward && labelLab[labelOf[into]! * 3]! > labelLab[labelOf[r]! * 3]!) return -1;
   // A dot inside one region is a feature (an eye's highlight) unless it is a shade of the colour
   // around it (a step of a shaded band's rim) or, inside a fill, touches its own colour at a
   // corner (a piece of that colour's edge cut off at a diagonal step; inside a line it is a gap
