@@ -35,8 +35,8 @@ import { buildPalette, type Palette } from './palette/palette.js';
 import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
-import { despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
-import { applyShading, type Shaded } from './shading/shaded-regions.js';
+import { absorbCrumbs, despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
+import { applyShading, withRegionsRenumbered, type Shaded } from './shading/shaded-regions.js';
 import { findSmoothAreas } from './shading/shading.js';
 import { shrunkSize } from './profile/resize.js';
 import { chainsUnderLines, splitStrokeRegions } from './strokes/auto.js';
@@ -77,6 +77,12 @@ function automaticSpeckleArea(facts: ProfileFacts, pixelCount: number): number {
  * join their nearest-colour neighbour; an isolated dot of the same size is a feature and stays.
  */
 const EDGE_CRUMB_AREA_PX = 4;
+/**
+ * Regions under this area (px) left after the shading, one or two pixels, are traced smaller
+ * than a pixel's area: in the flat art whose edge crumbs go, they join a neighbour too (regions.ts
+ * absorbCrumbs), but for a dot on its own.
+ */
+const SUB_PIXEL_CRUMB_AREA_PX = 3;
 /** Shapes under this area (px) are counted in the stats (`smallShapes`). */
 const SMALL_SHAPE_AREA_PX = EDGE_CRUMB_AREA_PX;
 
@@ -725,16 +731,32 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
       smoothAreas = shading.areas.length;
     }
   }
+  const colors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
+  const crumbs = edgeCrumbs(decided);
+  // In line art traced as flat, inkward only: its pale pieces are a hairline's own shades (see edgeCrumbs).
+  if (crumbs.maxAreaPx > 0) {
+    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward);
+    regions = absorbed.regions;
+    if (shaded && absorbed.regions !== shaded.regions) shaded = withRegionsRenumbered(shaded, absorbed.regions, absorbed.fromRegion);
+  }
   clock.lap('shading');
   return {
     regions,
     shaded,
     smoothAreas,
     fills: shaded ? [...fills, ...shaded.extraFill] : fills,
-    colors: shaded ? concatColors(labelColor, shaded.extraColor) : labelColor,
+    colors,
     paletteFills: fills.length,
   };
 }
+
+/** Lab per label (3 floats) of observed r, g, b per label. */
+function labelLabOf(colors: Float64Array): Float64Array {
+  const lab = new Float64Array(colors.length);
+  for (let l = 0; l < colors.length; l += 3) rgbToLab(colors[l]!, colors[l + 1]!, colors[l + 2]!, lab, l);
+  return lab;
+}
+
 
 /** The edge crumbs despeckle merges (regions.ts despeckle: crumbMaxAreaPx, crumbsInkward). */
 interface EdgeCrumbs {

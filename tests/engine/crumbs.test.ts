@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
-import { despeckle, findRegions } from '../../src/engine/regions/regions.js';
+import { absorbCrumbs, despeckle, findRegions } from '../../src/engine/regions/regions.js';
+import { drawPainted, turnedRect } from '../helpers/gradient-scenes.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
 
 /**
@@ -76,4 +77,113 @@ describe('edge crumbs in a traced picture', () => {
     expect(small.map((s) => [s.areaPx, s.color.r, s.color.g, s.color.b])).toEqual([[3, ...lightBlue]]);
     expect(result.stats.smallShapes).toBe(1);
   });
+});
+
+/**
+ * The last crumb pass (regions.ts absorbCrumbs), after the shading: labels drawn as text, one digit
+ * a pixel, on white (0, a fill of over 64 px): a black block (1) with a 1-px black dot touching it
+ * at a corner (a piece of its edge cut off at a diagonal step), a 1-px black dot alone (a feature),
+ * two 1-px light greys (2: ΔE76 7.5 from the white, a shade of it; 4: 8.5, a colour of its own), a
+ * 3-px blue run (3), a 1-px grey dot (5) between two others (a crumb), a 4-px grey (6) between
+ * the black and the white fill, a blend of them (anti-aliasing), and a blue line's piece (3, 7 px)
+ * round a white gap that touches the white at a corner (the line keeps it).
+ */
+const LAST_PASS = [
+  '111100000000',
+  '111100000000',
+  '000010000000',
+  '000000000000',
+  '000000010000',
+  '002004000000',
+  '000000333000',
+  '000000000000',
+  '111111000000',
+  '111111500000',
+  '006666000000',
+  '003300000000',
+  '030300000000',
+  '033300000000',
+];
+const LAST_WIDTH = 12;
+// Lab of white, black, light grey 7.5 away, blue, light grey 8.5 away, mid grey, a grey of L* 70.
+const LAST_PASS_LAB = Float64Array.from([100, 0, 0, 0, 0, 0, 92.5, 0, 0, 50, 10, -50, 91.5, 0, 0, 45, 0, 0, 70, 0, 0]);
+
+describe('the last crumb pass (absorbCrumbs)', () => {
+  const labels = Int32Array.from(LAST_PASS.join('').split('').map(Number));
+  const before = findRegions(labels, LAST_WIDTH, LAST_PASS.length);
+  const { regions: out, fromRegion } = absorbCrumbs(before, LAST_WIDTH, LAST_PASS.length, 3, LAST_PASS_LAB);
+  const at = (x: number, y: number) => out.labelOf[out.regionOf[y * LAST_WIDTH + x]!]!;
+
+  it('a dot in a fill touching its own colour at a corner, a dot within 8 ΔE76 of its fill, a crumb and a blend between two regions go', () => {
+    expect(at(4, 2)).toBe(0);
+    expect(at(2, 5)).toBe(0);
+    expect(at(6, 9)).toBe(1); // mid grey: nearer black than white
+    // The blend joins the white fill, its nearest colour (the white pocket at its left is no fill).
+    expect(out.regionOf[10 * LAST_WIDTH + 2]).toBe(out.regionOf[0 * LAST_WIDTH + 11]);
+    expect(out.count).toBe(before.count - 4);
+  });
+
+  it('a dot of a colour of its own, a 3-px run and a gap in a line stay', () => {
+    expect(at(7, 4)).toBe(1);
+    expect(at(5, 5)).toBe(4);
+    expect(at(7, 6)).toBe(3);
+    expect(at(2, 12)).toBe(0);
+    expect(out.regionOf[12 * LAST_WIDTH + 2]).not.toBe(out.regionOf[0]);
+  });
+
+  it('each new region is the region before it that kept its label, numbered in raster order', () => {
+    for (let id = 0; id < out.count; id++) expect(out.labelOf[id]).toBe(before.labelOf[fromRegion[id]!]);
+    const first = Array.from({ length: out.count }, (_, id) => out.regionOf.indexOf(id));
+    expect(first).toEqual([...first].sort((a, b) => a - b));
+    expect(out.area.reduce((s, a) => s + a, 0)).toBe(labels.length);
+  });
+
+  it('a 1-px region with only transparency around stays', () => {
+    const alone = Int32Array.from([-1, -1, -1, -1, 1, -1, -1, -1, -1]);
+    const regions = findRegions(alone, 3, 3);
+    expect(absorbCrumbs(regions, 3, 3, 3, LAST_PASS_LAB).regions).toBe(regions);
+  });
+});
+
+describe('no sub-pixel crumbs left along an anti-aliased edge over shaded bands', () => {
+  /**
+   * A 160 × 100 rectangle with a horizontal blue-grey ramp (cut into bands) on white, a black ring
+   * over it and a black bar below it, anti-aliased; 1-px black dots that touch the ring or the bar
+   * at a corner (as an anti-aliased edge leaves them), and one black dot alone in the white. (The
+   * stages before the last pass already take these dots; this guards the whole pipeline, the pass
+   * renumbering shaded regions included, in both shading modes. The pass's own rules are pinned
+   * by the tests above.)
+   */
+  function picture() {
+    const stops = [
+      { offset: 0, color: [74, 104, 170] as const },
+      { offset: 1, color: [146, 156, 170] as const },
+    ];
+    const ring = (x: number, y: number) => Math.abs(Math.hypot(x - 100, y - 80) - 30) <= 3;
+    const image = drawPainted(200, 160, [255, 255, 255], [
+      { paint: { kind: 'linear', x1: 20, y1: 80, x2: 180, y2: 80, stops }, inside: turnedRect(100, 80, 160, 100, 0) },
+      { paint: [0, 0, 0], inside: ring },
+      { paint: [0, 0, 0], inside: turnedRect(100, 145, 120, 6, 0) },
+    ]);
+    const black = (x: number, y: number) => image.data.set([0, 0, 0, 255], (y * image.width + x) * 4);
+    // Dots one pixel inside the ring's inner edge, diagonal to its last fully black pixel.
+    for (const [x, y] of [[103, 55], [125, 83], [97, 105], [75, 77], [39, 141], [160, 141], [160, 148]] as const) black(x, y);
+    black(10, 150);
+    return image;
+  }
+
+  for (const gradients of [false, true]) {
+    it(`gradients ${gradients ? 'on' : 'off'}: no region under 3 px but the lone dot; the ramp and the ring keep their areas`, () => {
+      const result = traceImage(picture(), { ...DEFAULT_ENGINE_PARAMS, gradients });
+      expect(result.stats.profile).toBe('flat');
+      expect(result.stats.smoothAreas).toBeGreaterThanOrEqual(1);
+      const tiny = result.shapes.filter((s) => s.areaPx < 3);
+      expect(tiny.map((s) => [s.areaPx, s.color.r, s.color.g, s.color.b])).toEqual([[1, 0, 0, 0]]);
+      const dark = result.shapes.filter((s) => s.color.r < 40 && s.color.g < 40 && s.color.b < 40).reduce((sum, s) => sum + s.areaPx, 0);
+      // The ring (2π · 30 · 6 ≈ 1131 px) and the bar (720 px), anti-aliased edges shared with their neighbours.
+      expect(dark).toBeGreaterThan(1750);
+      expect(dark).toBeLessThan(1950);
+      if (gradients) expect(result.shapes.filter((s) => s.gradient).length).toBeGreaterThanOrEqual(1);
+    });
+  }
 });

@@ -121,6 +121,18 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   };
 }
 
+/**
+ * The shaded areas with their regions renumbered (a later pass merged some): `fromRegion` gives,
+ * per new region, the region it was; its ramp area, band and gradient go with it.
+ */
+export function withRegionsRenumbered(shaded: Shaded, regions: Regions, fromRegion: Int32Array): Shaded {
+  const { ramps } = shaded;
+  const areaOfRegion = Int32Array.from(fromRegion, (r) => ramps.areaOfRegion[r]!);
+  const bandOfRegion = Int32Array.from(fromRegion, (r) => ramps.bandOfRegion[r]!);
+  const gradientOf = Array.from(fromRegion, (r) => shaded.gradientOf[r]);
+  return { regions, extraColor: shaded.extraColor, extraFill: shaded.extraFill, gradientOf, ramps: areaRamps(ramps, areaOfRegion, bandOfRegion) };
+}
+
 /** Gradients on: every pixel of area a gets key count + a (one piece per area). */
 function areaKeys(regionCount: number, regionOf: Int32Array, areaOfOld: Int32Array, areaCount: number, keyOf: Int32Array, pieceArea: number[], pieceBand: number[]): void {
   for (let a = 0; a < areaCount; a++) {
