@@ -152,21 +152,31 @@ function renderedAlong(result: TraceResult, from: [number, number], to: [number,
   return out;
 }
 
+/**
+ * The result's one gradient shape, an elliptical radial gradient: centre within 2 px of the ramp's,
+ * axes' ratio within `ratioWithin` of `axesRatio`, major axis within 3° of `rotationDeg`.
+ */
+function oneEllipticalGradient(result: ReturnType<typeof traceImage>, ramp: { cx: number; cy: number }, want: { axesRatio: number; ratioWithin: number; rotationDeg: number }) {
+  const shaded = gradientShapes(result);
+  expect(shaded).toHaveLength(1);
+  const g = shaded[0]!.gradient!;
+  expect(g.kind).toBe('radial');
+  if (g.kind !== 'radial') return undefined;
+  expect(Math.hypot(g.cx - ramp.cx, g.cy - ramp.cy)).toBeLessThanOrEqual(2);
+  expect(g.ry).toBeDefined();
+  expect(Math.abs(g.ry! / g.r - want.axesRatio)).toBeLessThanOrEqual(want.ratioWithin);
+  const off = Math.abs(((((g.rotationDeg ?? 0) - want.rotationDeg + 90) % 180) + 180) % 180 - 90);
+  expect(off).toBeLessThanOrEqual(3);
+  return g;
+}
+
 describe('tracelab.gradients on: an elliptical ramp is one elliptical radial gradient', () => {
   for (const quality of [0, 75]) {
     it(`turned ellipse (${quality ? `JPEG q${quality}` : '8-bit render'}): centre within 2 px, axis within 3°, axes' ratio within 5 %, colours within ΔE00 2`, () => {
       const { image, ramp } = ellipseScene();
       const result = traceImage(quality ? jpegCopy(image, quality) : image, ON);
-      const shaded = gradientShapes(result);
-      expect(shaded).toHaveLength(1);
-      const g = shaded[0]!.gradient!;
-      expect(g.kind).toBe('radial');
-      if (g.kind !== 'radial') return;
-      expect(Math.hypot(g.cx - ramp.cx, g.cy - ramp.cy)).toBeLessThanOrEqual(2);
-      expect(g.ry).toBeDefined();
-      expect(Math.abs(g.ry! / g.r - 0.5)).toBeLessThanOrEqual(0.025);
-      const off = Math.abs(((g.rotationDeg! - 30 + 90) % 180 + 180) % 180 - 90);
-      expect(off).toBeLessThanOrEqual(3);
+      const g = oneEllipticalGradient(result, ramp, { axesRatio: 0.5, ratioWithin: 0.025, rotationDeg: 30 });
+      if (!g) return;
       expectStopsOnRamp(g, ramp);
       expectColoursOnRamp(g, ramp, ellipse(100, 80, 80, 40, 30), ellipse(100, 80, 75, 36, 30));
     });
@@ -178,16 +188,8 @@ describe('tracelab.gradients on: a soft floor shadow on the page is one elliptic
     it(`shadow ${rim === 255 ? 'fading into the page' : 'clipped with a step at its rim'}: one gradient, centre within 2 px, axis within 3°, axes' ratio 0.2 within 0.02, colours within ΔE00 2; ball and page flat`, () => {
       const { image, ramp } = floorShadowScene(rim);
       const result = traceImage(image, ON);
-      const shaded = gradientShapes(result);
-      expect(shaded).toHaveLength(1);
-      const g = shaded[0]!.gradient!;
-      expect(g.kind).toBe('radial');
-      if (g.kind !== 'radial') return;
-      expect(Math.hypot(g.cx - ramp.cx, g.cy - ramp.cy)).toBeLessThanOrEqual(2);
-      expect(g.ry).toBeDefined();
-      expect(Math.abs(g.ry! / g.r - 0.2)).toBeLessThanOrEqual(0.02);
-      const off = Math.abs((((g.rotationDeg ?? 0) + 90) % 180 + 180) % 180 - 90);
-      expect(off).toBeLessThanOrEqual(3);
+      const g = oneEllipticalGradient(result, ramp, { axesRatio: 0.2, ratioWithin: 0.02, rotationDeg: 0 });
+      if (!g) return;
       // Inside 80 % of the shadow's reach, off the ball.
       const ball = disc(120, 85, 67);
       expectColoursOnRamp(g, ramp, ellipse(120, 150, 80, 16, 0), (x, y) => !ball(x, y));
