@@ -509,8 +509,8 @@ function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, 
   return {
     ...areas,
     regions: split.regions,
-    // The gradient of each region goes with the pixels it keeps.
-    shaded: shaded && { ...shaded, regions: split.regions, gradientOf: Array.from(fromRegion, (r) => (r >= 0 ? shaded.gradientOf[r] : undefined)) },
+    // The ramp area, band and gradient of each region go with the pixels it keeps.
+    shaded: shaded && withRegionsRenumbered(shaded, split.regions, fromRegion),
     lines: { lines: split.lines, links: split.links, underLines: split.underLines!, ms: now() - t0 },
   };
 }

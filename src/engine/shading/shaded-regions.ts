@@ -122,14 +122,15 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
 }
 
 /**
- * The shaded areas with their regions renumbered (a later pass merged some): `fromRegion` gives,
- * per new region, the region it was; its ramp area, band and gradient go with it.
+ * The shaded areas with their regions renumbered (a later pass merged some, or handed pixels
+ * over): `fromRegion` gives, per new region, the region it was (−1: none); its ramp area, band
+ * and gradient go with it.
  */
 export function withRegionsRenumbered(shaded: Shaded, regions: Regions, fromRegion: Int32Array): Shaded {
   const { ramps } = shaded;
-  const areaOfRegion = Int32Array.from(fromRegion, (r) => ramps.areaOfRegion[r]!);
-  const bandOfRegion = Int32Array.from(fromRegion, (r) => ramps.bandOfRegion[r]!);
-  const gradientOf = Array.from(fromRegion, (r) => shaded.gradientOf[r]);
+  const areaOfRegion = Int32Array.from(fromRegion, (r) => (r >= 0 ? ramps.areaOfRegion[r]! : -1));
+  const bandOfRegion = Int32Array.from(fromRegion, (r) => (r >= 0 ? ramps.bandOfRegion[r]! : -1));
+  const gradientOf = Array.from(fromRegion, (r) => (r >= 0 ? shaded.gradientOf[r] : undefined));
   return { regions, extraColor: shaded.extraColor, extraFill: shaded.extraFill, gradientOf, ramps: areaRamps(ramps, areaOfRegion, bandOfRegion) };
 }
 
