@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATEGORIES, selectedCorpus } from './corpus.mjs';
+import { median } from './median.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH, '..');
@@ -26,7 +27,6 @@ const RUNS = Math.max(1, parseInt(process.env.BENCH_BROWSER_RUNS ?? '5', 10) || 
 const WARMUP = Math.max(1, parseInt(process.env.BENCH_BROWSER_WARMUP ?? '3', 10) || 3);
 const requireBench = createRequire(join(BENCH, 'package.json'));
 const requireRoot = createRequire(join(ROOT, 'package.json'));
-
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html', '.png': 'image/png' };
 
@@ -49,7 +49,7 @@ function serve(files) {
 const PAGE = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
 import { planVectorize, preparePngInflate, runVectorize } from '/tracelab.js';
 import init, { to_svg } from '/vtracer.js';
-import { median } from './median.mjs';
+import { median } from '/median.mjs';
 await init('/vtracer.wasm');
 const plan = planVectorize([]);
 const CONFIG = { binary: false, mode: 'spline', hierarchical: 'stacked', filterSpeckle: 16, colorPrecision: 2, layerDifference: 16,
@@ -103,6 +103,8 @@ export async function runBrowserBench(corpus, images) {
       ['/tracelab.js', join(work, 'tracelab.js')],
       ['/vtracer.js', vtracerJs],
       ['/vtracer.wasm', join(dirname(vtracerJs), 'vtracer.wasm')],
+      // The bench's one median, for the page's timings too.
+      ['/median.mjs', join(BENCH, 'median.mjs')],
     ]);
     for (const im of images) files.set(`/img/${im.file}`, join(corpus, im.file));
     const { server, base } = await serve(files);
