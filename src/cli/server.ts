@@ -6,7 +6,8 @@
  *   (`maxBodyBytes`): a declared `Content-Length` above the cap is answered 413 before a byte is
  *   read; a streamed body that passes the cap errors the handler's body stream, stops reading and
  *   the answer is 413 whatever the handler made of it. Either way the connection is closed so the
- *   rest of an oversized upload is never read.
+ *   rest of an oversized upload is not kept; a streamed one is first read and dropped for up to
+ *   2 s and 16 MiB (a lingering close), so the client reads the 413 instead of a reset.
  * - A body not received within `bodyTimeoutMs` of the request's start errors the handler's body
  *   stream the same way, and the answer is 408 (a trickling upload holds a socket and memory, not
  *   the server).
@@ -37,6 +38,9 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 /** How long an idle keep-alive connection stays open. */
 export /** An unread upload still arriving this long after the answer is cut off. */
 const DRAIN_TIMEOUT_MS = 30_000;
+/** A refused oversized upload is read and dropped for at most this long and this many bytes before the connection closes. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
 const KEEP_ALIVE_MS = 65_000;
 
 export interface StartServerOptions {
@@ -256,6 +260,7 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
       await response.body?.cancel().catch(() => undefined);
       response = tooLarge ? tooLargeResponse(maxBody) : bodyTimeoutResponse(bodyTimeoutMs);
     }
+    if (tooLarge) await lingerOnUpload(req);
     // A body the handler left unread (an early 429 or 4xx) must not stall keep-alive. With a declared
     // length within the cap, the rest is read and dropped after the answer, so the client finishes
     // its upload and reads the answer (cutting the socket mid-upload gives it EPIPE instead of the
@@ -264,6 +269,38 @@ export function createNodeListener(options: NodeListenerOptions): (req: Incoming
     const drainable = unread && !tooLarge && !timedOut && declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= maxBody;
     if (drainable) res.on('finish', () => drainUpload(req));
     await writeResponse(response, req, res, method, tooLarge || timedOut || (unread && !drainable));
+  }
+
+  /**
+   * Reads and drops what is left of an upload refused as too large, for at most LINGER_MS and
+   * LINGER_BYTES, before the answer closes the connection (a lingering close): a socket closed
+   * with unread data sends RST, and a client still uploading then loses the 413 to ECONNRESET
+   * (1 run in 3 of the 40-MiB test). Resolves when the upload ends, the client leaves, or a bound
+   * is reached; the socket is then cut after the answer as before.
+   */
+  function lingerOnUpload(req: IncomingMessage): Promise<void> {
+    if (req.complete || req.destroyed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let droppedBytes = 0;
+      const finish = (): void => {
+        clearTimeout(timer);
+        req.off('readable', pump);
+        req.off('end', finish);
+        req.off('close', finish);
+        resolve();
+      };
+      const pump = (): void => {
+        for (let chunk: Buffer | null = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+          droppedBytes += chunk.length;
+          if (droppedBytes > LINGER_BYTES) return finish();
+        }
+      };
+      const timer = setTimeout(finish, LINGER_MS);
+      req.on('readable', pump);
+      req.on('end', finish);
+      req.on('close', finish);
+      pump();
+    });
   }
 
   /** Reads and drops the rest of an upload (bounded by its declared length), then keep-alive goes on. */
