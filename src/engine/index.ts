@@ -757,7 +757,6 @@ function labelLabOf(colors: Float64Array): Float64Array {
   return lab;
 }
 
-
 /** The edge crumbs despeckle merges (regions.ts despeckle: crumbMaxAreaPx, crumbsInkward). */
 interface EdgeCrumbs {
   readonly maxAreaPx: number;
@@ -1038,16 +1037,14 @@ function mergeEqualFills(palette: Palette): { finalOf: Int32Array; fills: Rgba[]
     }
     finalOf[k] = label;
   }
-  const labelLab = new Float64Array(fills.length * 3);
   const labelColor = new Float64Array(fills.length * 3);
   for (let l = 0; l < fills.length; l++) {
     const k = firstCluster[l]!;
     labelColor[l * 3] = palette.observed[k * 3]!;
     labelColor[l * 3 + 1] = palette.observed[k * 3 + 1]!;
     labelColor[l * 3 + 2] = palette.observed[k * 3 + 2]!;
-    rgbToLab(labelColor[l * 3]!, labelColor[l * 3 + 1]!, labelColor[l * 3 + 2]!, labelLab, l * 3);
   }
-  return { finalOf, fills, labelLab, labelColor };
+  return { finalOf, fills, labelLab: labelLabOf(labelColor), labelColor };
 }
 
 export const DEFAULT_ENGINE_PARAMS: EngineParams = {

@@ -16,8 +16,8 @@ import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult 
 import { regionCenterlines, type CenterPath, type LineCap, type PixelBox } from './centerline.js';
 import type { InkPicture } from './coverage.js';
 import { inkGroups } from './ink-groups.js';
-import { drawnAsInk, InkCheckScratch, type InkCheckRule } from './drawn-as-ink.js';
-import { autoStrokeFit, CENTERLINE_FIT } from './line-fit.js';
+import { drawnAsInk, InkCheckScratch, PEN_LINE_CHECK, type InkCheckRule } from './drawn-as-ink.js';
+import { CENTERLINE_FIT } from './line-fit.js';
 import type { StrokeFit } from './stroke-check.js';
 import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from './plot.js';
 
@@ -34,7 +34,7 @@ export interface CenterlineInput {
   readonly maxWidthPx: number;
   /**
    * Ink up to this width (traced px) is a line as it is; wider ink, up to maxWidthPx, only where
-   * its centre-lines drawn as strokes reproduce it (auto.ts drawnAsInk). Infinity: no check.
+   * its centre-lines drawn as strokes reproduce it (drawn-as-ink.ts). Infinity: no check.
    */
   readonly checkedAbovePx: number;
   /** Ends closer than this (traced px) are joined: 0.05 mm. */
@@ -143,7 +143,7 @@ const WIDE_CENTERLINE_CHECK: InkCheckRule = {
 
 /**
  * The chains the strokes use (renumbered; after the shapes' chains when `overShapes` — auto's
- * lines, fitted with autoStrokeFit —, else in
+ * lines, fitted as their render check fitted them —, else in
  * their place), the strokes in pen order and their stats.
  */
 function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: readonly Pending[], penUpInputOrderPx: number, overShapes: boolean): TraceResult {
@@ -156,7 +156,7 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fitted = fitChain(fitScratch, pen.points, pen.closed, overShapes ? autoStrokeFit(pen.widthPx) : CENTERLINE_FIT);
+      const fitted = fitChain(fitScratch, pen.points, pen.closed, (overShapes ? PEN_LINE_CHECK : WIDE_CENTERLINE_CHECK).lineFit(pen.widthPx));
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
