@@ -32,7 +32,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit/fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette/palette.js';
-import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
+import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { absorbCrumbs, despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
@@ -244,15 +244,16 @@ function* tracePipeline(
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   // (Stored in a box: "no lattice" is a result too.)
   // A profile forced by tracelab.profile other than 'pixel' overrides this decision too; centre-lines
-  // are read from the picture at its own size.
+  // are read from the picture at its own size, and so are tracelab.strokes=auto's pen lines in an
+  // upscaled 1-bit drawing (readsPenLinesIn).
   const forced = forcedProfile(params);
-  const { lattice, cellsKind } =
-    (forced !== undefined && forced !== 'pixel') || readsLines(params)
-      ? { lattice: null, cellsKind: undefined }
+  const { lattice, cellsKind, cellFacts } =
+    (forced !== undefined && forced !== 'pixel') || params.strokes === 'centerline'
+      ? NO_LATTICE
       : (run.memo.get<LatticeLook>('lattice', '') ?? run.memo.set('lattice', '', lookForLattice(image)));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
   const latticeMs = now() - t0;
-  if (lattice && (forced === 'pixel' || cellsKind === undefined)) return yield* traceOnLattice(image, lattice, params, run, forced, latticeMs);
+  if (lattice && (forced === 'pixel' || cellsKind === undefined) && !(cellFacts && readsPenLinesIn(cellFacts, params))) return yield* traceOnLattice(image, lattice, params, run, forced, latticeMs);
   if (lattice && cellsKind) return withStageMs(yield* traceBitmap(image, params, run, cellsKind), { lattice: latticeMs });
   return withStageMs(yield* traceBitmap(image, params, run), { lattice: latticeMs });
 }
@@ -287,11 +288,15 @@ function* traceOnLattice(image: RgbaImage, lattice: Lattice, params: EngineParam
 }
 
 /**
- * tracelab.strokes other than none reads centre-lines from the picture at its own size and from
- * its ink's coverage: no lattice of cells, and pixel art traced as flat art.
+ * Whether tracelab.strokes reads pen lines in a picture profiled pixel art, from the picture at its
+ * own size and its ink's coverage (so traced as flat art, not on a lattice): `centerline` always (a
+ * plotter wants the pen's lines, not the cells' staircases); `auto` only in ink on paper — two
+ * colours (a 1-bit drawing) or two tones and their blends (a small drawing with straight edges).
+ * A sprite's lines are its cells: read as pen lines, the crawl sprites' 1-cell outlines came back
+ * as round-capped strokes over blurred cells (SSIM 0.76–0.93, against 0.94–1.00 without).
  */
-function readsLines(params: EngineParams): boolean {
-  return params.strokes === 'centerline' || params.strokes === 'auto';
+function readsPenLinesIn(pixelArt: Pick<ProfileFacts, 'distinctColors' | 'tones'>, params: EngineParams): boolean {
+  return params.strokes === 'centerline' || (params.strokes === 'auto' && (pixelArt.distinctColors <= 2 || isTwoToneInk(pixelArt.tones)));
 }
 
 /** The slots a trace's own memo keeps (see tracePipeline). */
@@ -305,19 +310,23 @@ const OWN_MEMO_SLOTS = ['lattice', 'prepared'];
 interface LatticeLook {
   readonly lattice: Lattice | null;
   readonly cellsKind: KnownKind | undefined;
+  /** What the cells are (their profile's evidence); absent without a lattice. */
+  readonly cellFacts: ProfileFacts | undefined;
 }
+
+const NO_LATTICE: LatticeLook = { lattice: null, cellsKind: undefined, cellFacts: undefined };
 
 function lookForLattice(image: RgbaImage): LatticeLook {
   const lattice = detectLattice(image);
-  if (!lattice) return { lattice, cellsKind: undefined };
+  if (!lattice) return NO_LATTICE;
   const { data, width, height } = lattice.cells;
   const cells = classifyImage(data, width, height, neighbourSpread(data, width, height));
-  if (cells.profile === 'pixel') return { lattice, cellsKind: undefined };
+  if (cells.profile === 'pixel') return { lattice, cellsKind: undefined, cellFacts: cells };
   // Cells of two tones with blends between them would take the potrace route at full size (its
   // blocks have hard edges): they are traced as flat art, which is how anti-aliased line art is.
   const profile: ImageProfile = cells.profile === 'lineart' ? (isAntiAliased(cells) ? 'flat' : 'lineart') : cells.profile;
   const upscale = `exact upscale (${image.width} × ${image.height} px is a lattice of ${width} × ${height} cells)`;
-  return { lattice, cellsKind: { profile, noisy: lattice.noisy, reason: `${upscale}, but its cells are not pixel art: ${cells.reason}${profile === cells.profile ? '' : '; traced as flat art'}` } };
+  return { lattice, cellFacts: cells, cellsKind: { profile, noisy: lattice.noisy, reason: `${upscale}, but its cells are not pixel art: ${cells.reason}${profile === cells.profile ? '' : '; traced as flat art'}` } };
 }
 
 /** The result with more stage timings (ms) in its stats. */
@@ -491,7 +500,7 @@ function shapesOf(prepared: Prepared, decided: Decided, areas: Areas, traced: Bo
  * lines are the lattice's) nor in photos (their thin regions are texture, not pen lines).
  */
 function withLinesHandedOver(areas: Areas, traced: RgbaImage, decided: Decided, input: InputSize, params: EngineParams): Areas {
-  if (decided.tracing.profile === 'photo') return areas;
+  if (decided.tracing.profile === 'photo' || decided.tracing.profile === 'pixel') return areas;
   const t0 = now();
   const { regions, shaded } = areas;
   const picture = { data: traced.data, width: traced.width, height: traced.height, regionOf: regions.regionOf, regionColor: regionColors(regions, areas.colors) };
@@ -658,7 +667,7 @@ function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind |
       : measured;
   const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
   // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
-  if (readsLines(params) && facts.profile === 'pixel') {
+  if (facts.profile === 'pixel' && readsPenLinesIn(facts, params)) {
     const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
     return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
   }

@@ -290,6 +290,15 @@ export interface ProfileEvidence
  * grain (no runs among thousands of colours) or by smooth ramps with noise; size alone decides
  * nothing (a 96-px photo is a photo; a 30 × 60 sprite is pixel art for its runs, not its size).
  */
+/**
+ * Two contrasting tones, nearly every pixel one of them or a blend between them, and most pixels
+ * the tones themselves: ink on paper (a ramp between two colours is all blends). At sprite size
+ * the profile calls such a picture pixel art; tracelab.strokes=auto still reads its pen lines.
+ */
+export function isTwoToneInk(tones: TwoTones): boolean {
+  return tones.blendShare >= TWO_TONE_BLEND_SHARE_MIN && tones.toneShare >= TWO_TONE_SHARE_MIN;
+}
+
 export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reason: string } {
   const colours = e.distinct > MAX_PIXEL_ART_COLORS ? `over ${MAX_PIXEL_ART_COLORS}` : String(e.distinct);
   const pct = (v: number): string => `${Math.round(v * 100)} %`;
@@ -315,7 +324,7 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // Ink on paper: two contrasting tones, nearly every pixel one of them or a blend between them
   // (anti-aliased edges), and most pixels the tones themselves (a ramp between two colours is
   // all blends). Traced as flat art is; the profile says what the picture is.
-  if (e.tones.blendShare >= TWO_TONE_BLEND_SHARE_MIN && e.tones.toneShare >= TWO_TONE_SHARE_MIN && e.opaque > MAX_SPRITE_PIXELS) {
+  if (isTwoToneInk(e.tones) && e.opaque > MAX_SPRITE_PIXELS) {
     return { profile: 'lineart', reason: `two tones (${pct(e.tones.toneShare)} of pixels) and anti-aliased blends between them: line art` };
   }
   // A scan: the same ink and paper, but with grain, a drifting paper tone, blurred edges.
