@@ -21,6 +21,7 @@ import type { Chain, Rgba } from '../types.js';
 import { regionCenterlines, type CenterPath } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
 import { drawnAsInk, InkCheckScratch } from './drawn-as-ink.js';
+import { fittedPoints } from './fitted-points.js';
 import { backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
@@ -104,9 +105,12 @@ export function splitStrokeRegions(input: AutoStrokeInput): AutoStrokeSplit {
 }
 
 /**
- * The chains (ascending) that run under an opaque line: each of their points (start, segment
- * ends; traced px) touches a pixel of it, where the line's stroke covers them (the fills beside a
- * line meet near its centre-line, within half its width).
+ * The chains (ascending) that run under an opaque line: every point of them (the fitted curve as
+ * fittedPoints' polyline, each chord sampled at most SEAM_SAMPLE_PX apart; traced px) touches a
+ * pixel of it, where the line's stroke covers them (the fills beside a line meet near its
+ * centre-line, within half its width). Segment ends alone are not enough: a band seam inside a
+ * calculator key runs straight from its outline on one side to the other, both ends under the
+ * outline, and without its gap filler showed as a light hairline across the key.
  */
 export function chainsUnderLines(chains: readonly Chain[], underLines: Uint8Array, width: number, height: number): number[] {
   const touches = (x: number, y: number): boolean => {
@@ -117,14 +121,29 @@ export function chainsUnderLines(chains: readonly Chain[], underLines: Uint8Arra
     for (let py = y0; py <= y1; py++) for (let px = x0; px <= x1; px++) if (underLines[py * width + px]) return true;
     return false;
   };
+  const endsUnder = (c: Chain): boolean => {
+    if (!touches(c.startX, c.startY)) return false;
+    for (let j = 0; j < c.segments.length; j++) if (!touches(c.segments.x(j), c.segments.y(j))) return false;
+    return true;
+  };
+  const curveUnder = (c: Chain): boolean => {
+    const points = fittedPoints(c.startX, c.startY, c.segments);
+    for (let i = 2; i < points.length; i += 2) {
+      const [ax, ay, bx, by] = [points[i - 2]!, points[i - 1]!, points[i]!, points[i + 1]!];
+      const steps = Math.ceil(Math.hypot(bx - ax, by - ay) / SEAM_SAMPLE_PX);
+      for (let k = 1; k <= steps; k++) if (!touches(ax + ((bx - ax) * k) / steps, ay + ((by - ay) * k) / steps)) return false;
+    }
+    return true;
+  };
   const under: number[] = [];
   chains.forEach((c, k) => {
-    if (!touches(c.startX, c.startY)) return;
-    for (let j = 0; j < c.segments.length; j++) if (!touches(c.segments.x(j), c.segments.y(j))) return;
-    under.push(k);
+    if (endsUnder(c) && curveUnder(c)) under.push(k);
   });
   return under;
 }
+
+/** Spacing (traced px) of the points chainsUnderLines tests along a chain. */
+const SEAM_SAMPLE_PX = 1;
 
 /** The centre-lines of each region that is a line of near-constant width, by region. */
 function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
