@@ -5,13 +5,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { median } from './median.mjs';
 import { flattenOver, ssim } from './metrics.mjs';
 import { renderOverWhite } from './render-svg.mjs';
 
 const require = createRequire(import.meta.url);
 const { PNG } = require('pngjs');
 const [before, after, ...inputDirs] = process.argv.slice(2);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const byKind = new Map();
 for (const dir of inputDirs) {
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.png')).sort()) {
