@@ -13,24 +13,27 @@ import type { Distances, PolishScratch } from './solver.js';
 
 /**
  * Signed distance (negative inside, even-odd) of every sample p (x, y pairs) to the closed polygon
- * v (x, y pairs), written to out: the polygon families' model (solver.ts).
+ * v (x, y pairs), written to out: the polygon families' model (solver.ts). Each side's numbers
+ * (start, end y, direction, squared length) are worked out once per call into the scratch
+ * (polygonSides), not once per sample.
  */
-export function polygonDistances(v: Float64Array, p: Float64Array, out: Float64Array): void {
+export function polygonDistances(v: Float64Array, p: Float64Array, out: Float64Array, scratch: PolishScratch): void {
   const m = v.length / 2;
+  const sides = polygonSides(v, scratch);
   const n = p.length / 2;
   for (let s = 0; s < n; s++) {
     const x = p[s * 2]!;
     const y = p[s * 2 + 1]!;
     let best = Infinity;
     let inside = false;
-    for (let i = 0, j = m - 1; i < m; j = i++) {
-      const ax = v[j * 2]!;
-      const ay = v[j * 2 + 1]!;
-      const bx = v[i * 2]!;
-      const by = v[i * 2 + 1]!;
-      const dx = bx - ax;
-      const dy = by - ay;
-      const len2 = dx * dx + dy * dy;
+    for (let i = 0; i < m; i++) {
+      const o = i * SIDE_STRIDE;
+      const ax = sides[o]!;
+      const ay = sides[o + 1]!;
+      const by = sides[o + 2]!;
+      const dx = sides[o + 3]!;
+      const dy = sides[o + 4]!;
+      const len2 = sides[o + 5]!;
       const t = len2 < 1e-18 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len2));
       const ex = x - ax - t * dx;
       const ey = y - ay - t * dy;
@@ -41,6 +44,31 @@ export function polygonDistances(v: Float64Array, p: Float64Array, out: Float64A
     const d = Math.sqrt(best);
     out[s] = inside ? -d : d;
   }
+}
+
+/** Numbers per side in polygonSides' array: start x, y, end y, direction x, y, squared length. */
+const SIDE_STRIDE = 6;
+
+/** The sides of polygon v (side i from vertex i − 1, cyclic, to vertex i) in the scratch's array. */
+function polygonSides(v: Float64Array, scratch: PolishScratch): Float64Array {
+  const m = v.length / 2;
+  if (scratch.sides.length < m * SIDE_STRIDE) scratch.sides = new Float64Array(m * SIDE_STRIDE);
+  const sides = scratch.sides;
+  for (let i = 0, j = m - 1; i < m; j = i++) {
+    const ax = v[j * 2]!;
+    const ay = v[j * 2 + 1]!;
+    const dx = v[i * 2]! - ax;
+    const by = v[i * 2 + 1]!;
+    const dy = by - ay;
+    const o = i * SIDE_STRIDE;
+    sides[o] = ax;
+    sides[o + 1] = ay;
+    sides[o + 2] = by;
+    sides[o + 3] = dx;
+    sides[o + 4] = dy;
+    sides[o + 5] = dx * dx + dy * dy;
+  }
+  return sides;
 }
 
 /** Mean and largest |distance| of all samples p to the model with parameters v (distances in the scratch). */

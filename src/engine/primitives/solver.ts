@@ -22,11 +22,11 @@ export const HOPELESS_RMS = 1.2;
 
 /**
  * The parameterized shapes' work arrays, one per fitting part (jobs.ts), passed to every fit and
- * polish and kept between calls (one polish runs at a time per thread). Per sample
- * (n): the distances at the current parameters, at a trial step and at one shifted parameter, and
- * the n × k Jacobian; grown when a loop has more samples than any before (only the first n are
- * used). Per parameter count k (5, 6 or 8): exactly k-long vectors, since a polygon model reads
- * its vertex count from the length of v.
+ * polish and kept between calls (one polish runs at a time per thread). Per sample (n): the
+ * distances at the current parameters, at a trial step and at one shifted parameter, and the
+ * n × k Jacobian (column by column: parameter j's n derivatives from j·n); grown when a loop has
+ * more samples than any before (only the first n are used). Per parameter count k (5, 6 or 8):
+ * exactly k-long vectors, since a polygon model reads its vertex count from the length of v.
  */
 export class PolishScratch {
   res = new Float64Array(0);
@@ -36,8 +36,15 @@ export class PolishScratch {
   private readonly byCount: (ParameterScratch | undefined)[] = [];
   /** The distances errors() (geometry.ts) sums, grown with the largest loop. */
   distances = new Float64Array(0);
-  /** The vertices a model measures against, rewritten for every parameter vector (triangle.ts's isosceles model). */
-  readonly vertices = new Float64Array(6);
+  /** Per polygon side, the numbers polygonDistances (geometry.ts) works them out to; grown with the corner count. */
+  sides = new Float64Array(0);
+  /** By corner count, the polygon a model measures against, rewritten for every parameter vector (the isosceles triangle, the star). */
+  private readonly polygons: (Float64Array | undefined)[] = [];
+
+  /** The polygon of `corners` corners (x, y pairs; exactly that long: polygonDistances reads the count from it). */
+  polygon(corners: number): Float64Array {
+    return (this.polygons[corners] ??= new Float64Array(corners * 2));
+  }
 
   /** Makes room for n samples and k parameters; returns the k-sized arrays. */
   reserve(n: number, k: number): ParameterScratch {
@@ -86,32 +93,20 @@ export function polish(scratch: PolishScratch, p: Float64Array, start: Float64Ar
   const n = p.length / 2;
   const k = start.length;
   const vectors = scratch.reserve(n, k);
-  const { res, trial, column, jac } = scratch;
-  const { normal: a, damped: m, gradient: g, delta, shifted } = vectors;
+  const { normal: a, damped: m, gradient: g, delta } = vectors;
   let v = vectors.current;
   let next = vectors.next;
+  // The distances at v and at the trial step swap on an accepted step rather than being copied.
+  let res = scratch.res;
+  let trial = scratch.trial;
   v.set(start);
   let cost = sumOfSquares(scratch, model, v, p, res, n);
   let lambda = 1e-3;
   for (let iter = 0; iter < 40; iter++) {
     // Far off after a few rounds: no primitive of this kind (saves the full polish on blobs).
     if (iter === 8 && Math.sqrt(cost / n) > hopelessRms) break;
-    for (let j = 0; j < k; j++) {
-      for (let r = 0; r < k; r++) shifted[r] = v[r]!;
-      shifted[j] = shifted[j]! + steps[j]!;
-      model(shifted, p, column, scratch);
-      for (let i = 0; i < n; i++) jac[i * k + j] = (column[i]! - res[i]!) / steps[j]!;
-    }
-    a.fill(0);
-    g.fill(0);
-    for (let i = 0; i < n; i++) {
-      for (let r = 0; r < k; r++) {
-        const jr = jac[i * k + r]!;
-        g[r] = g[r]! + jr * res[i]!;
-        for (let c = r; c < k; c++) a[r * k + c] = a[r * k + c]! + jr * jac[i * k + c]!;
-      }
-    }
-    for (let r = 0; r < k; r++) for (let c = 0; c < r; c++) a[r * k + c] = a[c * k + r]!;
+    jacobian(scratch, vectors, p, v, res, model, steps, n);
+    normalEquations(scratch.jac, res, n, k, a, g);
     let improved = false;
     while (lambda < 1e10) {
       m.set(a);
@@ -127,7 +122,9 @@ export function polish(scratch: PolishScratch, p: Float64Array, start: Float64Ar
         const taken = next;
         next = v;
         v = taken;
-        for (let i = 0; i < n; i++) res[i] = trial[i]!;
+        const distances = trial;
+        trial = res;
+        res = distances;
         cost = nextCost;
         lambda = Math.max(1e-7, lambda / 3);
         improved = gain > 1e-10 * (cost + 1e-12);
@@ -137,10 +134,50 @@ export function polish(scratch: PolishScratch, p: Float64Array, start: Float64Ar
     }
     if (!improved) break;
   }
-  // The swapped pair goes back to the scratch in either order; the caller gets its own copy.
+  // The swapped pairs go back to the scratch in either order; the caller gets its own copy.
   vectors.current = v;
   vectors.next = next;
+  scratch.res = res;
+  scratch.trial = trial;
   return v.slice();
+}
+
+/**
+ * The forward-difference Jacobian of the n distances at v (res) into scratch.jac, column by
+ * column: parameter j's n derivatives at jac[j·n …] (contiguous, for normalEquations' dot products).
+ */
+function jacobian(scratch: PolishScratch, vectors: ParameterScratch, p: Float64Array, v: Float64Array, res: Float64Array, model: Distances, steps: readonly number[], n: number): void {
+  const { column, jac } = scratch;
+  const shifted = vectors.shifted;
+  const k = v.length;
+  for (let j = 0; j < k; j++) {
+    for (let r = 0; r < k; r++) shifted[r] = v[r]!;
+    const step = steps[j]!;
+    shifted[j] = shifted[j]! + step;
+    model(shifted, p, column, scratch);
+    const o = j * n;
+    for (let i = 0; i < n; i++) jac[o + i] = (column[i]! - res[i]!) / step;
+  }
+}
+
+/**
+ * JᵀJ (k × k, both triangles) into a and Jᵀr into g, from the column-major Jacobian. Each entry
+ * is summed over the samples in their order from zero, one dot product at a time.
+ */
+function normalEquations(jac: Float64Array, res: Float64Array, n: number, k: number, a: Float64Array, g: Float64Array): void {
+  for (let r = 0; r < k; r++) {
+    const or = r * n;
+    let gr = 0;
+    for (let i = 0; i < n; i++) gr += jac[or + i]! * res[i]!;
+    g[r] = gr;
+    for (let c = r; c < k; c++) {
+      const oc = c * n;
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += jac[or + i]! * jac[oc + i]!;
+      a[r * k + c] = sum;
+      a[c * k + r] = sum;
+    }
+  }
 }
 
 /** Writes the model's distances of the n samples for parameters v to out; their sum of squares. */

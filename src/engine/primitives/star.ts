@@ -125,14 +125,13 @@ const STAR_STEPS = [1e-4, 1e-4, 1e-6, 1e-4, 1e-4];
 
 /**
  * The star's model (solver.ts) for N points: v = centre x, y, rotation, outer and inner radius;
- * the distance to its 2N-gon, whose vertices it rewrites in its own array for every v.
+ * the distance to its 2N-gon, whose vertices it rewrites in the scratch's polygon for every v.
  */
 function starModel(points: number): Distances {
-  const vertices = new Float64Array(points * 4);
-  return (v, p, out) => polygonDistances(starVertices(v, points, vertices), p, out);
+  return (v, p, out, scratch) => polygonDistances(starVertices(v, points, scratch.polygon(2 * points)), p, out, scratch);
 }
 
-/** The star models by number of points (3–6), made once. */
+/** The star models by number of points (3–6), made once (they keep no state: the vertices are the scratch's). */
 const STAR_MODELS: readonly (Distances | undefined)[] = [undefined, undefined, undefined, starModel(3), starModel(4), starModel(5), starModel(6)];
 
 /** Centre, rotation (first tip), outer and inner radius → 2N vertices, clockwise on screen, in out. */

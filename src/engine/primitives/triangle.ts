@@ -82,7 +82,7 @@ const ISOSCELES_STEPS = [1e-4, 1e-4, 1e-4, 1e-4, 1e-4];
  * vertices it measures against are the scratch's, rewritten for every parameter vector.
  */
 function isoscelesDistances(v: Float64Array, p: Float64Array, out: Float64Array, scratch: PolishScratch): void {
-  polygonDistances(isoscelesVertices(v, scratch.vertices), p, out);
+  polygonDistances(isoscelesVertices(v, scratch.polygon(3)), p, out, scratch);
 }
 
 /** Apex (x, y), base midpoint (x, y) and half base → the three vertices, apex first, in out. */
