@@ -5,7 +5,8 @@
  * Despeckle (`processing.shapes.min_area_px`): regions smaller than the minimum merge into the
  * neighbouring region of the nearest colour (longest shared border breaks ties), smallest
  * first; a speck with only transparent neighbours is dropped. A speck never becomes a hole.
- * absorbCrumbs: the last pass, after the shading, for the 1–2-px crumbs its bands leave.
+ * absorbCrumbs: the last pass, after the shading, for the 1–2-px crumbs its bands leave and the
+ * faint dots (a tapering line's tip) of up to 4 px.
  */
 
 import { blendResidualSq, blendShare } from '../blend.js';
@@ -213,8 +214,9 @@ export interface AbsorbedCrumbs {
  * joins its nearest-colour neighbour (longest shared border breaks ties). A region that small is
  * traced smaller than a pixel's area (its sub-pixel edges sit inside it): a crumb left behind by an
  * edge, not a shape. A dot on its own (an eye's highlight) stays, and so does one with only
- * transparency around. With `inkward` (line art traced as flat, see despeckle), a region joins
- * only a neighbour no lighter than itself. Region ids keep raster order of each region's first
+ * transparency around; given the `pixels`, a faint dot (faintDotInto) joins the region around
+ * it. With `inkward` (line art traced as flat, see despeckle), a region joins only a neighbour no
+ * lighter than itself. Region ids keep raster order of each region's first
  * pixel; `labelLab` holds 3 floats (Lab) per label. Returns the regions themselves when none is
  * absorbed.
  */
@@ -226,7 +228,7 @@ export function absorbCrumbs(regions: Regions, width: number, height: number, ma
     if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= Math.max(maxAreaPx, BLEND_CRUMB_AREA_PX)) continue;
     merge.neighbourCount = tallySpeckNeighbours(merge, r, regionOf, width, height);
     let into = absorbedInto(merge, r, merge.area[r]! < maxAreaPx, regions, width, height, labelLab, inkward);
-    if (into < 0 && pixels && merge.neighbourCount === 1 && !(inkward && lighterThan(labelLab, regions.labelOf[merge.neighbours[0]!]!, regions.labelOf[r]!)) && faintDot(merge, r, regions.labelOf, pixels)) into = merge.neighbours[0]!;
+    if (into < 0 && pixels) into = faintDotInto(merge, r, regions.labelOf, labelLab, inkward, pixels);
     if (into < 0) continue;
     mergeInto(merge, r, into);
     absorbed++;
@@ -291,12 +293,22 @@ const DOT_MIN_COVERAGE = 0.5;
 /** Two colours closer than this (RGB units²) have no coverage between them. */
 const DOT_MIN_SPAN_SQ = 1;
 
-/** Whether root r (inside its one tallied neighbour) is a dot of DOT_MAX_AREA_PX or fewer that is faint (DOT_MIN_COVERAGE). */
-function faintDot(merge: SpeckMerge, r: number, labelOf: Int32Array, pixels: DotPixels): boolean {
-  if (merge.area[r]! > DOT_MAX_AREA_PX) return false;
+/**
+ * The region root r (its neighbours tallied) joins as a faint dot (DOT_MIN_COVERAGE): the one
+ * region around it, or −1 (no dot, not faint, or with `inkward` a lighter region around it).
+ */
+function faintDotInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab: Float64Array, inkward: boolean, pixels: DotPixels): number {
+  if (merge.neighbourCount !== 1 || merge.area[r]! > DOT_MAX_AREA_PX) return -1;
+  const around = merge.neighbours[0]!;
+  if (inkward && lighterThan(labelLab, labelOf[around]!, labelOf[r]!)) return -1;
+  return dotCoverage(merge, r, labelOf[r]!, labelOf[around]!, pixels) < DOT_MIN_COVERAGE * merge.area[r]! ? around : -1;
+}
+
+/** The summed share (0–1 each) of label `own`'s colour in root r's pixels, blended with label `around`'s. */
+function dotCoverage(merge: SpeckMerge, r: number, own: number, around: number, pixels: DotPixels): number {
   const { data, labelColor } = pixels;
-  const a = labelOf[r]! * 3;
-  const b = labelOf[merge.neighbours[0]!]! * 3;
+  const a = own * 3;
+  const b = around * 3;
   let covered = 0;
   for (let m = r; m >= 0; m = merge.nextMember[m]!) {
     for (let p = merge.start[m]!; p < merge.start[m + 1]!; p++) {
@@ -306,7 +318,7 @@ function faintDot(merge: SpeckMerge, r: number, labelOf: Int32Array, pixels: Dot
       covered += Number.isNaN(t) ? 1 : Math.max(0, Math.min(1, t));
     }
   }
-  return covered < DOT_MIN_COVERAGE * merge.area[r]!;
+  return covered;
 }
 
 /**
