@@ -82,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         const phases = processPhases();
         // Loaded on demand (lean start): --help, --version and the service verbs never load the
         // engine, the decoders or the writers.
-        const { planVectorize, runVectorize } = await import('./vectorize.js');
+        const { planVectorize, runVectorize, smallShapeCounts } = await import('./vectorize.js');
         phases.end('load');
         const plan = planVectorize(command.fields); // bad parameters fail before any input is read
         const bytes = command.input === '-' ? await io.readStdin() : await readInput(command.input);
@@ -102,8 +102,9 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo): Promise
         // TRACELAB_STATS=1: what the engine decided — the profile and why, colours, regions — on
         // stderr as one JSON line (the playground shows the same in its stats line).
         if (process.env.TRACELAB_STATS === '1') {
-          const { profile, profileReason, colors, regions, strokes } = result.result.stats;
-          io.writeStderr(`tracelab-stats ${JSON.stringify({ profile, profileReason, colors, regions, ...(strokes ? { strokes } : {}) })}\n`);
+          const { profile, profileReason, colors, regions, strokes, smallShapeKinds } = result.result.stats;
+          const small = smallShapeCounts(result.result);
+          io.writeStderr(`tracelab-stats ${JSON.stringify({ profile, profileReason, colors, regions, shapes: result.result.shapes.length, ...small, ...(smallShapeKinds ? { smallShapeKinds } : {}), ...(strokes ? { strokes } : {}) })}\n`);
         }
         return EXIT_OK;
       }

@@ -6,12 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { planVectorize, runVectorize as runPipeline, type VectorizeOutput, type VectorizePlan } from '../api/pipeline.js';
+import { planVectorize, runVectorize as runPipeline, smallShapeCounts, type VectorizeOutput, type VectorizePlan } from '../api/pipeline.js';
 import type { JobPool } from '../pool/job-pool.js';
 import { createNodeJobPool, defaultEngineThreads } from '../pool/node-pool.js';
 import { prepareNodeDecoders } from './node-codecs.js';
 
-export { planVectorize, type VectorizeOutput, type VectorizePlan };
+export { planVectorize, smallShapeCounts, type VectorizeOutput, type VectorizePlan };
 
 /** Decode, trace and write. Throws TracelabError (1006 unreadable image, 1013 too many pixels, …). */
 export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Promise<VectorizeOutput> {

@@ -744,7 +744,7 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const crumbs = edgeCrumbs(decided);
   // In line art traced as flat, inkward only: its pale pieces are a hairline's own shades (see edgeCrumbs).
   if (crumbs.maxAreaPx > 0) {
-    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward);
+    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward, { data, labelColor: colors });
     regions = absorbed.regions;
     if (shaded && absorbed.regions !== shaded.regions) shaded = withRegionsRenumbered(shaded, absorbed.regions, absorbed.fromRegion);
   }
@@ -780,6 +780,12 @@ interface EdgeCrumbs {
  */
 function edgeCrumbs(decided: Decided): EdgeCrumbs {
   return { maxAreaPx: edgeCrumbArea(decided.tracing), inkward: decided.facts.profile !== decided.tracing.profile };
+}
+
+/** Whether every edge crumb and faint dot joined a neighbour (clean flat art): its dots left are features, written as their pixels. */
+function dotsMerged(decided: Decided): boolean {
+  const crumbs = edgeCrumbs(decided);
+  return crumbs.maxAreaPx > 0 && !crumbs.inkward;
 }
 
 /**
@@ -869,6 +875,7 @@ function fitContext(prepared: Prepared, decided: Decided, labelled: Pick<Labelle
     width,
     height,
     regionColor: regionColors(regions, areas.colors),
+    dotRegionArea: dotsMerged(decided) ? regions.area : undefined,
     regionOf: regions.regionOf,
     links,
     hardTiles: (tracing.profile === 'flat' || tracing.profile === 'photo') && facts.hardTiles.set.includes(1) ? facts.hardTiles : undefined,
@@ -891,8 +898,7 @@ function traceResult(image: RgbaImage, size: TracedSize, params: EngineParams, d
   let gradientShapes = 0;
   for (const shape of shapes) if (shape.gradient) gradientShapes++;
   // Left under 4 px where every edge crumb went: dots; where crumbs go only inkward, the ink's own pieces too (specks).
-  const crumbs = edgeCrumbs(decided);
-  const small = smallShapeKinds(shapes, areas, crumbs.maxAreaPx > 0 && !crumbs.inkward);
+  const small = smallShapeKinds(shapes, areas, dotsMerged(decided));
   return {
     width: size.width,
     height: size.height,

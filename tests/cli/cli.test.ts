@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redSquarePng } from './png.js';
 import { buildPng } from '../decode/build.js';
 import { displayP3Profile } from '../helpers/icc.js';
+import { encodePng } from '../helpers/encode.js';
+import { disc, drawShape } from '../helpers/raster.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'tracelab.js');
@@ -155,6 +157,17 @@ describe('tracelab CLI: end to end (needs src/decode, src/engine, src/formats/sv
     const bad = run(['vectorize', 'scan.png', '-o', 'bad.svg', '--param', 'tracelab.profile=sketch']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^tracelab: error 1019: tracelab\.profile /);
+  });
+
+  it('TRACELAB_STATS=1 counts the shapes written under 1 px² and under 4 px², and says why the small ones are left (issue 39)', () => {
+    // Flat art with a 1-px dot and a 3-px dot of the disc's red in the white: written as their pixels.
+    const image = drawShape(120, 80, [255, 255, 255], [{ color: [220, 60, 40], inside: disc(40, 40, 24) }, { color: [29, 147, 216], inside: disc(90, 40, 18) }]);
+    for (const [x, y] of [[100, 70], [10, 70], [11, 70], [12, 70]]) image.data.set([220, 60, 40, 255], (y! * image.width + x!) * 4);
+    writeFileSync(join(dir, 'dots.png'), encodePng(image));
+    const r = spawnSync(process.execPath, [bin, 'vectorize', 'dots.png', '-o', 'dots.svg'], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, TRACELAB_STATS: '1' } });
+    expect(r.status, r.stderr).toBe(0);
+    const stats = JSON.parse(/tracelab-stats (\{.*\})/.exec(r.stderr)![1]!) as Record<string, unknown>;
+    expect(stats).toMatchObject({ profile: 'flat', shapes: 5, shapesUnder1px2: 0, shapesUnder4px2: 2, smallShapeKinds: { dots: 2 } });
   });
 
   it('TRACELAB_TIMINGS=1 prints the process phases (start-up, loading, read, trace call, output file) before the stages (issue 42 item 2)', () => {

@@ -8,6 +8,7 @@ import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import { absorbCrumbs, despeckle, findRegions } from '../../src/engine/regions/regions.js';
 import { drawPainted, turnedRect } from '../helpers/gradient-scenes.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
+import { smallShapeCounts } from '../../src/api/pipeline.js';
 
 /**
  * Labels drawn as text, one digit a pixel: 0 blue above, 1 white below, 2 light blue. Row 2 holds
@@ -186,4 +187,57 @@ describe('no sub-pixel crumbs left along an anti-aliased edge over shaded bands'
       if (gradients) expect(result.shapes.filter((s) => s.gradient).length).toBeGreaterThanOrEqual(1);
     });
   }
+});
+
+/**
+ * No shape under a pixel's area (issue 39 item 2): a dot on its own is written as its pixels where
+ * its sub-pixel edges, pulled in on every side by their coverage, made it smaller (a 1-px dot 75 %
+ * covered was 0.26 px²); a faint dot — its pixels under half its own colour, the tip of a tapering
+ * line — joins the colour around it.
+ */
+describe('dots: written as their pixels, or gone when faint', () => {
+  const white: Rgb = [255, 255, 255];
+  const red: Rgb = [220, 60, 40];
+  const mix = (t: number): Rgb => [0, 1, 2].map((k) => Math.round(t * red[k]! + (1 - t) * white[k]!)) as unknown as Rgb;
+
+  it('absorbCrumbs: a 1-px dot 40 % its own colour joins the fill; one 60 % stays', () => {
+    const size = 10;
+    const labels = new Int32Array(size * size);
+    labels[2 * size + 2] = 1;
+    labels[6 * size + 6] = 1;
+    const data = new Uint8Array(size * size * 4).fill(255);
+    const paint = (x: number, y: number, c: Rgb) => data.set(c, (y * size + x) * 4);
+    paint(2, 2, mix(0.4));
+    paint(6, 6, mix(0.6));
+    const lab = Float64Array.from([100, 0, 0, 52, 58, 50]);
+    const labelColor = Float64Array.from([...white, ...red]);
+    const { regions } = absorbCrumbs(findRegions(labels, size, size), size, size, 3, lab, false, { data, labelColor });
+    expect(regions.labelOf[regions.regionOf[2 * size + 2]!]).toBe(0);
+    expect(regions.labelOf[regions.regionOf[6 * size + 6]!]).toBe(1);
+    // Without the pixels (the crumb pass as before), both stay: neither is a shade nor cut off.
+    const { regions: kept } = absorbCrumbs(findRegions(labels, size, size), size, size, 3, lab);
+    expect(kept.labelOf[kept.regionOf[2 * size + 2]!]).toBe(1);
+  });
+
+  it('a traced picture: a 1-px crumb on an edge is gone; a 2×2 and a 1-px dot of their own colour stay, written at least their pixels', () => {
+    const blue: Rgb = [29, 147, 216];
+    const image = drawShape(200, 140, white, [
+      { color: blue, inside: rect(0, 0, 150, 40) },
+      { color: red, inside: disc(40, 100, 24) },
+      { color: [250, 200, 30], inside: disc(110, 100, 22) },
+    ]);
+    const paint = (x: number, y: number, c: Rgb) => image.data.set([...c, 255], (y * image.width + x) * 4);
+    // Anti-aliasing of a thin red line's end on the border of the blue and the white.
+    paint(100, 40, mix(0.55));
+    for (const [x, y] of [[160, 80], [161, 80], [160, 81], [161, 81]]) paint(x!, y!, red);
+    paint(180, 120, red);
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('flat');
+    const small = result.shapes.filter((s) => s.areaPx <= 4);
+    expect(small.map((s) => [s.areaPx, s.color.r, s.color.g, s.color.b]).sort()).toEqual([[1, ...red], [4, ...red]]);
+    // Written: the 2×2 dot covers its 4 px² (not under 4), the 1-px one its pixel; nothing under 1 px².
+    expect(smallShapeCounts(result)).toEqual({ shapesUnder1px2: 0, shapesUnder4px2: 1 });
+    expect(result.stats.smallShapes).toBe(1);
+    expect(result.stats.smallShapeKinds).toEqual({ dots: 1 });
+  });
 });

@@ -19,6 +19,11 @@ export interface SampleContext {
   readonly height: number;
   /** Observed mean colour per region: r, g, b. */
   readonly regionColor: Float64Array;
+  /**
+   * Pixels per region where dots are written as their pixels (jobs.ts fitOneChain: clean flat art,
+   * whose faint dots and edge crumbs joined a neighbour), else undefined.
+   */
+  readonly dotRegionArea: Int32Array | undefined;
   /** Region per pixel, -1 = transparent. */
   readonly regionOf: Int32Array;
   /** Diagonal links per vertex (diagonals.ts), or undefined for pure 4-connectivity. */
