@@ -154,13 +154,16 @@ export interface ProfileFacts {
   readonly grey: boolean;
   /** Grey pictures: share of pixels in the TOP_GREY_LEVELS most common levels (1 for colour pictures). */
   readonly topLevelsShare: number;
-  /** Share of RAMP_TILE_PX tiles with no edge whose colour drifts: smooth ramps. */
+  /** Share of RAMP_TILE_PX tiles with no edge whose colour drifts: smooth ramps (0 when no rule read it). */
   readonly rampTiles: number;
   /** Share of judged tiles (HARD_TILE_MIN_EDGES edges or more) that are plainly anti-aliased. */
   readonly antiAliasedTiles: number;
-  /** Ink and paper: how much of the picture is two contrasting tones and blends between them. */
+  /** Ink and paper: how much of the picture is two contrasting tones and blends between them (0 and 0 when no rule read it). */
   readonly tones: TwoTones;
-  /** Ink and paper as a scan delivers them (grain, drift, blurred edges): see InkOnPaper. */
+  /**
+   * Ink and paper as a scan delivers them (grain, drift, blurred edges): see InkOnPaper. Measured
+   * when a rule read it or the runs leave room for a scan (inInkAndPaper), else NO_INK.
+   */
   readonly ink: InkOnPaper;
   /**
    * Share of contrasty pixel pairs whose middle pixel is a darkened blend of the two: a line
@@ -225,14 +228,24 @@ export function classifyImage(
   const tileOpaque = new Int32Array(tilesX * tilesY);
   const { runShare, grey, topLevelsShare } = countRuns(data, width, height, tilesX, tileRuns, tileOpaque);
   const { hardTiles, photoTiles } = tileKinds(tileRuns, tileOpaque, tileFlat, tileContrast, tileBlends, tilesX, width, height);
-  const rampTiles = rampTileShare(data, width, height, spread);
   const antiAliasedTiles = antiAliasedTileShare(tileContrast, tileBlends);
-  const histogram = toneHistogram(data, width * height);
-  const tones = twoTones(data, width * height, histogram);
-  const ink = inkOnPaper(data, width, height, histogram);
-  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
+  const late = new LateEvidence(data, width, height, spread);
+  const measured: ProfileEvidence = {
+    ...{ distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, antiAliasedTiles },
+    get rampTiles() {
+      return late.rampTiles();
+    },
+    get tones() {
+      return late.tones();
+    },
+    get ink() {
+      return late.ink();
+    },
+  };
   const { profile, reason } = decideProfile(measured);
   const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
+  // inInkAndPaper reads the ink of a picture with grain whatever profile is decided or forced.
+  const ink = runShare < SCAN_RUNS_MAX ? late.ink() : late.inkIfMeasured();
   return {
     profile,
     reason: reason + areas,
@@ -244,9 +257,9 @@ export function classifyImage(
     runShare,
     grey,
     topLevelsShare,
-    rampTiles,
+    rampTiles: late.rampTilesIfMeasured(),
     antiAliasedTiles,
-    tones,
+    tones: late.tonesIfMeasured(),
     ink,
     hairlineRatio,
     alphaBlendRatio,
@@ -272,6 +285,56 @@ function areaNote(profile: ImageProfile, blendRatio: number, hardTiles: Uint8Arr
   return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
 }
 
+/**
+ * The evidence decideProfile reads last (ramp tiles, two tones, ink on paper), each measured on its
+ * first read: pixel art and line art in two tones are decided before some of it is read, and a
+ * clean picture (noiseShare under SMOOTH_NOISE_MIN) never reads its ramp tiles. Unread evidence is
+ * reported as not measured (…IfMeasured: NOT_MEASURED_RAMP_TILES, NO_TONES, NO_INK).
+ */
+class LateEvidence {
+  private histogram: ToneHistogram | undefined;
+  private measuredRampTiles: number | undefined;
+  private measuredTones: TwoTones | undefined;
+  private measuredInk: InkOnPaper | undefined;
+
+  constructor(
+    private readonly data: Uint8Array | Uint8ClampedArray,
+    private readonly width: number,
+    private readonly height: number,
+    private readonly spread: Uint8Array,
+  ) {}
+
+  rampTiles(): number {
+    return (this.measuredRampTiles ??= rampTileShare(this.data, this.width, this.height, this.spread));
+  }
+
+  tones(): TwoTones {
+    return (this.measuredTones ??= twoTones(this.data, this.width * this.height, this.toneHistogram()));
+  }
+
+  ink(): InkOnPaper {
+    return (this.measuredInk ??= inkOnPaper(this.data, this.width, this.height, this.toneHistogram()));
+  }
+
+  rampTilesIfMeasured(): number {
+    return this.measuredRampTiles ?? NOT_MEASURED_RAMP_TILES;
+  }
+
+  tonesIfMeasured(): TwoTones {
+    return this.measuredTones ?? NO_TONES;
+  }
+
+  inkIfMeasured(): InkOnPaper {
+    return this.measuredInk ?? NO_INK;
+  }
+
+  private toneHistogram(): ToneHistogram {
+    return (this.histogram ??= toneHistogram(this.data, this.width * this.height));
+  }
+}
+
+const NOT_MEASURED_RAMP_TILES = 0;
+
 /** Whether the picture's contrasting edges are mostly blends (anti-aliased), not hard steps. */
 export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean {
   return facts.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO;
@@ -289,6 +352,8 @@ export interface ProfileEvidence
  * evidence of an intended lattice (hard steps, runs, repeated colours); a photo is recognised by
  * grain (no runs among thousands of colours) or by smooth ramps with noise; size alone decides
  * nothing (a 96-px photo is a photo; a 30 × 60 sprite is pixel art for its runs, not its size).
+ * Within a rule the cheap evidence is read first: classifyImage measures the late evidence (ramp
+ * tiles, two tones, ink on paper) only when a rule reads it (LateEvidence).
  */
 export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reason: string } {
   const colours = e.distinct > MAX_PIXEL_ART_COLORS ? `over ${MAX_PIXEL_ART_COLORS}` : String(e.distinct);
@@ -315,14 +380,14 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // Ink on paper: two contrasting tones, nearly every pixel one of them or a blend between them
   // (anti-aliased edges), and most pixels the tones themselves (a ramp between two colours is
   // all blends). Traced as flat art is; the profile says what the picture is.
-  if (e.tones.blendShare >= TWO_TONE_BLEND_SHARE_MIN && e.tones.toneShare >= TWO_TONE_SHARE_MIN && e.opaque > MAX_SPRITE_PIXELS) {
+  if (e.opaque > MAX_SPRITE_PIXELS && e.tones.blendShare >= TWO_TONE_BLEND_SHARE_MIN && e.tones.toneShare >= TWO_TONE_SHARE_MIN) {
     return { profile: 'lineart', reason: `two tones (${pct(e.tones.toneShare)} of pixels) and anti-aliased blends between them: line art` };
   }
   // A scan: the same ink and paper, but with grain, a drifting paper tone, blurred edges.
-  if (isInkOnPaper(e.ink) && e.opaque > MAX_SPRITE_PIXELS) {
+  if (e.opaque > MAX_SPRITE_PIXELS && isInkOnPaper(e.ink)) {
     return { profile: 'lineart', reason: `ink on paper (${pct(e.ink.axisShare)} of pixels between the two tones, in-between tones only along the ink's edges): line art` };
   }
-  if (e.rampTiles >= SMOOTH_RAMP_TILES_MIN && e.noiseShare >= SMOOTH_NOISE_MIN) {
+  if (e.noiseShare >= SMOOTH_NOISE_MIN && e.rampTiles >= SMOOTH_RAMP_TILES_MIN) {
     return { profile: 'photo', reason: `smooth ramps over ${pct(e.rampTiles)} of the picture, ${pct(e.noiseShare)} of pixels in rare colours (grain): photo` };
   }
   if (mayBePixelArt && !e.grey && e.flatShare < FLAT_SHARE_MIN && e.runShare >= TEXTURE_RUNS_MIN && e.noiseShare <= TEXTURE_NOISE_MAX && e.blendRatio < TEXTURE_BLEND_MAX) {
@@ -390,25 +455,35 @@ function countRuns(
   let opaque = 0;
   let grey = true;
   let runs = 0;
+  // Tile by tile along the row: a tile's opaque pixels and runs are counted in locals and added
+  // once (not an increment of a tile's count per pixel).
   for (let y = 0; y < height; y++) {
     const tileRow = (y >> TILE_SHIFT) * tilesX;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const o = i * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      opaque++;
-      tileOpaque[tileRow + (x >> TILE_SHIFT)]!++;
-      levels[data[o]!]!++;
-      if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
-      const w = words[i]!;
-      if (x + 1 < width && data[o + 7]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + 1]!) & RGB_MASK) === 0) inRun[x] = inRun[x + 1] = 1;
-      if (y + 1 < height && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + width]!) & RGB_MASK) === 0) inRun[x] = belowInRun[x] = 1;
+    const rowStart = y * width;
+    const hasBelow = y + 1 < height;
+    for (let x0 = 0, tile = tileRow; x0 < width; x0 += TILE_PX, tile++) {
+      const x1 = Math.min(width, x0 + TILE_PX);
+      let opaqueInTile = 0;
+      for (let x = x0; x < x1; x++) {
+        const i = rowStart + x;
+        const o = i * 4;
+        if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+        opaqueInTile++;
+        // The levels are only read when every pixel is grey: not counted past the first colour.
+        if (grey) {
+          const level = data[o]!;
+          if (level !== data[o + 1] || level !== data[o + 2]) grey = false;
+          else levels[level]!++;
+        }
+        // The word comparison first: it rules out most pairs of a busy picture in one test.
+        const w = words[i]!;
+        if (x + 1 < width && ((w ^ words[i + 1]!) & RGB_MASK) === 0 && data[o + 7]! >= OPAQUE_ALPHA_MIN) inRun[x] = inRun[x + 1] = 1;
+        if (hasBelow && ((w ^ words[i + width]!) & RGB_MASK) === 0 && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN) inRun[x] = belowInRun[x] = 1;
+      }
+      tileOpaque[tile]! += opaqueInTile;
+      opaque += opaqueInTile;
     }
-    for (let x = 0; x < width; x++) {
-      const r = inRun[x]!;
-      runs += r;
-      tileRuns[tileRow + (x >> TILE_SHIFT)]! += r;
-    }
+    runs += addRowRuns(inRun, width, tileRow, tileRuns);
     const done = inRun;
     inRun = belowInRun;
     belowInRun = done.fill(0);
@@ -419,6 +494,19 @@ function countRuns(
     for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
   }
   return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevels / opaque : 1 };
+}
+
+/** A finished row's in-run flags added to its tiles' runs (tileRow: the row's first tile); returns the row's runs. */
+function addRowRuns(inRun: Uint8Array, width: number, tileRow: number, tileRuns: Int32Array): number {
+  let runs = 0;
+  for (let x0 = 0, tile = tileRow; x0 < width; x0 += TILE_PX, tile++) {
+    const x1 = Math.min(width, x0 + TILE_PX);
+    let runsInTile = 0;
+    for (let x = x0; x < x1; x++) runsInTile += inRun[x]!;
+    tileRuns[tile]! += runsInTile;
+    runs += runsInTile;
+  }
+  return runs;
 }
 
 /**
@@ -864,6 +952,9 @@ export interface TwoTones {
   readonly toneShare: number;
 }
 
+/** No two tones (or not measured). */
+const NO_TONES: TwoTones = { blendShare: 0, toneShare: 0 };
+
 /** Bits per channel of the tone histogram. */
 const TONE_BITS = 4;
 /** Smallest channel difference (0–255) between ink and paper. */
@@ -944,7 +1035,7 @@ function binDistance(h: ToneHistogram, b: number, a: readonly [number, number, n
  */
 export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: number, histogram: ToneHistogram = toneHistogram(data, pixelCount)): TwoTones {
   const { count, opaque } = histogram;
-  const none: TwoTones = { blendShare: 0, toneShare: 0 };
+  const none = NO_TONES;
   if (opaque === 0) return none;
   const first = paperBin(histogram);
   const a = binMean(histogram, first);
