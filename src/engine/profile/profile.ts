@@ -656,33 +656,37 @@ function countEdgePairs(
   let blends = 0;
   let hairlines = 0;
   let flat = 0;
+  // Tile by tile along the row (a shift per tile, not a division per pixel): a tile's flat pixels
+  // are counted in a local and added once.
   for (let y = 0; y < height; y++) {
     const tileRow = (y >> TILE_SHIFT) * tilesX;
-    for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
-        if (data[o + 3]! > 0) {
-          const counts = alphaEdgePairs(data, o, x, y, width, height);
-          contrastPairs += counts & 3;
-          blends += counts >> 2;
-          alphaBlends += counts >> 2;
+    for (let x0 = 0, tile = tileRow; x0 < width; x0 += TILE_PX, tile++) {
+      const x1 = Math.min(width, x0 + TILE_PX);
+      let flatInTile = 0;
+      for (let x = x0; x < x1; x++) {
+        const i = y * width + x;
+        const o = i * 4;
+        if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+          if (data[o + 3]! > 0) {
+            const counts = alphaEdgePairs(data, o, x, y, width, height);
+            contrastPairs += counts & 3;
+            blends += counts >> 2;
+            alphaBlends += counts >> 2;
+          }
+          continue;
         }
-        continue;
+        const pixelSpread = spread[i]!;
+        if (pixelSpread <= 6) flatInTile++;
+        // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
+        // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
+        if (pixelSpread < 24) continue;
+        const counts = colourEdgePairs(data, o, x, y, width, height, tile, tileContrast, tileBlends);
+        contrastPairs += counts & 3;
+        blends += (counts >> 2) & 3;
+        hairlines += counts >> 4;
       }
-      // A shift, not a division per pixel (the tile is only read for a blend, but a division sat
-      // on the loop's critical path for every pixel).
-      const tile = tileRow + (x >> TILE_SHIFT);
-      if (spread[y * width + x]! <= 6) {
-        flat++;
-        tileFlat[tile]!++;
-      }
-      // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
-      // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
-      if (spread[y * width + x]! < 24) continue;
-      const counts = colourEdgePairs(data, o, x, y, width, height, tile, tileContrast, tileBlends);
-      contrastPairs += counts & 3;
-      blends += (counts >> 2) & 3;
-      hairlines += counts >> 4;
+      tileFlat[tile]! += flatInTile;
+      flat += flatInTile;
     }
   }
   return { contrastPairs, blends, hairlines, flat, alphaBlends };
@@ -981,30 +985,31 @@ function toneHistogram(data: Uint8Array | Uint8ClampedArray, pixelCount: number)
   const count = new Int32Array(bins);
   const sum = new Float64Array(bins * 3);
   let opaque = 0;
-  // A run of one exact colour is added once, when the colour changes (art repeats the colour of
-  // the pixel before). Sums of whole numbers are exact in doubles: the totals are the same.
-  let runKey = -1;
-  let runLength = 0;
-  for (let i = 0; i <= pixelCount; i++) {
+  // A run of one exact opaque colour is added once (art repeats the colour of the pixel before),
+  // found by comparing pixel words. Sums of whole numbers are exact in doubles: the totals are
+  // the same as pixel by pixel.
+  const words = pixelWords(data);
+  let i = 0;
+  while (i < pixelCount) {
     const o = i * 4;
-    const key = i === pixelCount ? -2 : data[o + 3]! < OPAQUE_ALPHA_MIN ? -1 : (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (key === runKey) {
-      runLength++;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      i++;
       continue;
     }
-    if (runKey >= 0) {
-      const r = runKey >>> 16;
-      const g = (runKey >>> 8) & 255;
-      const b = runKey & 255;
-      const bin = ((r >> shift) << (2 * TONE_BITS)) | ((g >> shift) << TONE_BITS) | (b >> shift);
-      count[bin]! += runLength;
-      sum[bin * 3] += r * runLength;
-      sum[bin * 3 + 1] += g * runLength;
-      sum[bin * 3 + 2] += b * runLength;
-      opaque += runLength;
-    }
-    runKey = key;
-    runLength = 1;
+    const colour = words[i]! & RGB_MASK;
+    let end = i + 1;
+    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const runLength = end - i;
+    const r = data[o]!;
+    const g = data[o + 1]!;
+    const b = data[o + 2]!;
+    const bin = ((r >> shift) << (2 * TONE_BITS)) | ((g >> shift) << TONE_BITS) | (b >> shift);
+    count[bin]! += runLength;
+    sum[bin * 3] += r * runLength;
+    sum[bin * 3 + 1] += g * runLength;
+    sum[bin * 3 + 2] += b * runLength;
+    opaque += runLength;
+    i = end;
   }
   return { count, sum, opaque };
 }
@@ -1050,40 +1055,42 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
   const dy = c[1] - a[1];
   const dz = c[2] - a[2];
   const length2 = dx * dx + dy * dy + dz * dz;
-  const near2 = TONE_NEAR * TONE_NEAR;
   let onBlend = 0;
   let onTone = 0;
-  // Art repeats the colour of the pixel before: its verdict (0 off the segment, 1 a blend, 2 a
-  // tone) is reused.
-  let lastKey = -1;
-  let lastVerdict = 0;
-  for (let i = 0; i < pixelCount; i++) {
+  // Art repeats the colour of the pixel before: a run of one opaque colour (pixel words compared)
+  // takes one verdict, 0 off the segment, 1 a blend, 2 a tone.
+  const words = pixelWords(data);
+  let i = 0;
+  while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (key === lastKey) {
-      onBlend += lastVerdict > 0 ? 1 : 0;
-      onTone += lastVerdict > 1 ? 1 : 0;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      i++;
       continue;
     }
-    lastKey = key;
-    lastVerdict = 0;
-    const px = data[o]! - a[0];
-    const py = data[o + 1]! - a[1];
-    const pz = data[o + 2]! - a[2];
-    const t = Math.min(1, Math.max(0, (px * dx + py * dy + pz * dz) / length2));
-    const ex = px - t * dx;
-    const ey = py - t * dy;
-    const ez = pz - t * dz;
-    if (ex * ex + ey * ey + ez * ez > near2) continue;
-    onBlend++;
-    lastVerdict = 1;
-    if (px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2) {
-      onTone++;
-      lastVerdict = 2;
-    }
+    const colour = words[i]! & RGB_MASK;
+    let end = i + 1;
+    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const verdict = toneVerdict(data[o]! - a[0], data[o + 1]! - a[1], data[o + 2]! - a[2], dx, dy, dz, length2);
+    if (verdict > 0) onBlend += end - i;
+    if (verdict > 1) onTone += end - i;
+    i = end;
   }
   return { blendShare: onBlend / opaque, toneShare: onTone / opaque };
+}
+
+/**
+ * Where a colour lies against the segment from tone a to tone a + (dx, dy, dz) (length2 its
+ * squared length), given as p − a: 0 off it (further than TONE_NEAR), 1 on it (a blend), 2 within
+ * TONE_NEAR of either tone.
+ */
+function toneVerdict(px: number, py: number, pz: number, dx: number, dy: number, dz: number, length2: number): number {
+  const near2 = TONE_NEAR * TONE_NEAR;
+  const t = Math.min(1, Math.max(0, (px * dx + py * dy + pz * dz) / length2));
+  const ex = px - t * dx;
+  const ey = py - t * dy;
+  const ez = pz - t * dz;
+  if (ex * ex + ey * ey + ez * ez > near2) return 0;
+  return px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2 ? 2 : 1;
 }
 
 /**
@@ -1361,33 +1368,57 @@ function midToneCount(t: Float32Array): number {
  * undefined as soon as more than `maxOff` opaque pixels are off it.
  */
 function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number], maxOff: number): Float32Array | undefined {
+  // Counted first: a colour picture fails within its first rows, before a t per pixel is written.
+  if (offAxisCount(data, pixelCount, paper, ink, maxOff) > maxOff) return undefined;
   const t = new Float32Array(pixelCount).fill(NaN);
-  const dx = ink[0] - paper[0];
-  const dy = ink[1] - paper[1];
-  const dz = ink[2] - paper[2];
-  const length2 = dx * dx + dy * dy + dz * dz;
-  const near2 = TONE_NEAR * TONE_NEAR;
+  const words = pixelWords(data);
   // Art and paper repeat the colour of the pixel before: its t is reused.
-  let lastKey = -1;
+  let lastColour = -1;
   let lastT = NaN;
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const colour = words[i]! & RGB_MASK;
+    if (colour !== lastColour) {
+      lastColour = colour;
+      lastT = axisT(data, o, paper, ink);
+    }
+    t[i] = lastT;
+  }
+  return t;
+}
+
+/** Opaque pixels off the line paper → ink (axisT NaN), counted up to maxOff + 1. */
+function offAxisCount(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number], maxOff: number): number {
+  const words = pixelWords(data);
+  let lastColour = -1;
+  let lastOff = false;
   let off = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (key !== lastKey) {
-      lastKey = key;
-      const px = data[o]! - paper[0];
-      const py = data[o + 1]! - paper[1];
-      const pz = data[o + 2]! - paper[2];
-      const along = (px * dx + py * dy + pz * dz) / length2;
-      const off2 = (px - along * dx) ** 2 + (py - along * dy) ** 2 + (pz - along * dz) ** 2;
-      lastT = off2 <= near2 && along >= AXIS_T_MIN && along <= AXIS_T_MAX ? along : NaN;
+    const colour = words[i]! & RGB_MASK;
+    if (colour !== lastColour) {
+      lastColour = colour;
+      lastOff = Number.isNaN(axisT(data, o, paper, ink));
     }
-    if (Number.isNaN(lastT) && ++off > maxOff) return undefined;
-    t[i] = lastT;
+    if (lastOff && ++off > maxOff) return off;
   }
-  return t;
+  return off;
+}
+
+/** t of the pixel at byte o along paper → ink (0 paper, 1 ink), or NaN when it lies off that line (TONE_NEAR, AXIS_T_MIN … AXIS_T_MAX). */
+function axisT(data: Uint8Array | Uint8ClampedArray, o: number, paper: readonly [number, number, number], ink: readonly [number, number, number]): number {
+  const dx = ink[0] - paper[0];
+  const dy = ink[1] - paper[1];
+  const dz = ink[2] - paper[2];
+  const length2 = dx * dx + dy * dy + dz * dz;
+  const px = data[o]! - paper[0];
+  const py = data[o + 1]! - paper[1];
+  const pz = data[o + 2]! - paper[2];
+  const along = (px * dx + py * dy + pz * dz) / length2;
+  const off2 = (px - along * dx) ** 2 + (py - along * dy) ** 2 + (pz - along * dz) ** 2;
+  return off2 <= TONE_NEAR * TONE_NEAR && along >= AXIS_T_MIN && along <= AXIS_T_MAX ? along : NaN;
 }
 
 /**
