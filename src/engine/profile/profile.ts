@@ -746,13 +746,24 @@ export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
   let counts = new Uint8Array(1 << bits);
   let opaque = 0;
   let distinct = 0;
-  // Flat art repeats the colour of the pixel before: reuse its slot.
+  // Flat art repeats the colour of the pixel before: a run of one opaque colour (pixel words
+  // compared) is counted at once, and the last colour's slot is reused.
+  const words = pixelWords(data);
   let lastKey = EMPTY_KEY;
   let lastSlot = 0;
-  for (let i = 0; i < pixelCount; i++) {
+  let i = 0;
+  while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    opaque++;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      i++;
+      continue;
+    }
+    const colour = words[i]! & RGB_MASK;
+    let end = i + 1;
+    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const run = end - i;
+    i = end;
+    opaque += run;
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     if (key !== lastKey) {
       lastSlot = findSlot(keys, bits, key);
@@ -778,7 +789,7 @@ export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
       }
       lastKey = key;
     }
-    if (counts[lastSlot]! < 255) counts[lastSlot]!++;
+    counts[lastSlot] = Math.min(255, counts[lastSlot]! + run);
   }
   // Each pixel of a colour seen ≤ 3 times is rare: the sum of those counts.
   let rare = 0;
