@@ -230,18 +230,7 @@ export function classifyImage(
   const { hardTiles, photoTiles } = tileKinds(tileRuns, tileOpaque, tileFlat, tileContrast, tileBlends, tilesX, width, height);
   const antiAliasedTiles = antiAliasedTileShare(tileContrast, tileBlends);
   const late = new LateEvidence(data, width, height, spread);
-  const measured: ProfileEvidence = {
-    ...{ distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, antiAliasedTiles },
-    get rampTiles() {
-      return late.rampTiles();
-    },
-    get tones() {
-      return late.tones();
-    },
-    get ink() {
-      return late.ink();
-    },
-  };
+  const measured = late.withEarly({ distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, antiAliasedTiles });
   const { profile, reason } = decideProfile(measured);
   const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
   // inInkAndPaper reads the ink of a picture with grain whatever profile is decided or forced.
@@ -303,6 +292,23 @@ class LateEvidence {
     private readonly height: number,
     private readonly spread: Uint8Array,
   ) {}
+
+  /** The whole evidence: the measurements made up front, and this late evidence read through getters. */
+  withEarly(early: Omit<ProfileEvidence, 'rampTiles' | 'tones' | 'ink'>): ProfileEvidence {
+    const late = this;
+    return {
+      ...early,
+      get rampTiles() {
+        return late.rampTiles();
+      },
+      get tones() {
+        return late.tones();
+      },
+      get ink() {
+        return late.ink();
+      },
+    };
+  }
 
   rampTiles(): number {
     return (this.measuredRampTiles ??= rampTileShare(this.data, this.width, this.height, this.spread));
