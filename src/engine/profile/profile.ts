@@ -450,30 +450,32 @@ function countRuns(
   tileRuns: Int32Array,
   tileOpaque: Int32Array,
 ): { runShare: number; grey: boolean; topLevelsShare: number } {
-  // In-run flags of the row being read and of the next one (a vertical pair sets both): a row's
-  // flags are final once it has been read, and are counted then.
-  let inRun = new Uint8Array(width);
-  let belowInRun = new Uint8Array(width);
+  // Per column: the pixel pairs with the one above (found on the row before) or below (for the row
+  // after); along the row, with its left neighbour. In a run when any of its four pairs is.
+  let above = new Uint8Array(width);
+  let below = new Uint8Array(width);
   // Per grey level (the red channel: only read when every pixel is grey).
   const levels = new Float64Array(256);
-  // One word per pixel: an exact RGB match is one masked comparison.
   const words = pixelWords(data);
   let opaque = 0;
   let grey = true;
   let runs = 0;
-  // Tile by tile along the row: a tile's opaque pixels and runs are counted in locals and added
-  // once (not an increment of a tile's count per pixel).
+  // Tile by tile along the row: a tile's opaque pixels and runs are counted in locals, added once.
   for (let y = 0; y < height; y++) {
-    const tileRow = (y >> TILE_SHIFT) * tilesX;
     const rowStart = y * width;
     const hasBelow = y + 1 < height;
-    for (let x0 = 0, tile = tileRow; x0 < width; x0 += TILE_PX, tile++) {
+    let leftRun = 0;
+    for (let x0 = 0, tile = (y >> TILE_SHIFT) * tilesX; x0 < width; x0 += TILE_PX, tile++) {
       const x1 = Math.min(width, x0 + TILE_PX);
       let opaqueInTile = 0;
+      let runsInTile = 0;
       for (let x = x0; x < x1; x++) {
         const i = rowStart + x;
         const o = i * 4;
-        if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+        if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+          below[x] = leftRun = 0;
+          continue;
+        }
         opaqueInTile++;
         // The levels are only read when every pixel is grey: not counted past the first colour.
         if (grey) {
@@ -481,38 +483,32 @@ function countRuns(
           if (level !== data[o + 1] || level !== data[o + 2]) grey = false;
           else levels[level]!++;
         }
-        // The word comparison first: it rules out most pairs of a busy picture in one test.
+        // One masked word comparison first: it rules out most pairs of a busy picture.
         const w = words[i]!;
-        if (x + 1 < width && ((w ^ words[i + 1]!) & RGB_MASK) === 0 && data[o + 7]! >= OPAQUE_ALPHA_MIN) inRun[x] = inRun[x + 1] = 1;
-        if (hasBelow && ((w ^ words[i + width]!) & RGB_MASK) === 0 && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN) inRun[x] = belowInRun[x] = 1;
+        const rightRun = x + 1 < width && ((w ^ words[i + 1]!) & RGB_MASK) === 0 && data[o + 7]! >= OPAQUE_ALPHA_MIN ? 1 : 0;
+        const downRun = hasBelow && ((w ^ words[i + width]!) & RGB_MASK) === 0 && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN ? 1 : 0;
+        below[x] = downRun;
+        runsInTile += above[x]! | leftRun | rightRun | downRun;
+        leftRun = rightRun;
       }
       tileOpaque[tile]! += opaqueInTile;
       opaque += opaqueInTile;
+      tileRuns[tile]! += runsInTile;
+      runs += runsInTile;
     }
-    runs += addRowRuns(inRun, width, tileRow, tileRuns);
-    const done = inRun;
-    inRun = belowInRun;
-    belowInRun = done.fill(0);
+    const done = above;
+    above = below;
+    below = done;
   }
-  let topLevels = 0;
-  if (grey) {
-    levels.sort();
-    for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
-  }
-  return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevels / opaque : 1 };
+  return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevelsOf(levels) / opaque : 1 };
 }
 
-/** A finished row's in-run flags added to its tiles' runs (tileRow: the row's first tile); returns the row's runs. */
-function addRowRuns(inRun: Uint8Array, width: number, tileRow: number, tileRuns: Int32Array): number {
-  let runs = 0;
-  for (let x0 = 0, tile = tileRow; x0 < width; x0 += TILE_PX, tile++) {
-    const x1 = Math.min(width, x0 + TILE_PX);
-    let runsInTile = 0;
-    for (let x = x0; x < x1; x++) runsInTile += inRun[x]!;
-    tileRuns[tile]! += runsInTile;
-    runs += runsInTile;
-  }
-  return runs;
+/** Pixels on the TOP_GREY_LEVELS most common of the grey levels counted (sorts `levels`). */
+function topLevelsOf(levels: Float64Array): number {
+  let topLevels = 0;
+  levels.sort();
+  for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
+  return topLevels;
 }
 
 /**
