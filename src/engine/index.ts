@@ -32,7 +32,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit/fit.js';
 import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette/palette.js';
-import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, type ProfileFacts, type TileMask } from './profile/profile.js';
+import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { absorbCrumbs, despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
@@ -253,7 +253,7 @@ function* tracePipeline(
       : (run.memo.get<LatticeLook>('lattice', '') ?? run.memo.set('lattice', '', lookForLattice(image)));
   // Timed apart from the stages (it is not a progress step), so the bench accounts for it.
   const latticeMs = now() - t0;
-  if (lattice && (forced === 'pixel' || cellsKind === undefined) && !(cellFacts && readsPenLinesIn(cellFacts, params))) return yield* traceOnLattice(image, lattice, params, run, forced, latticeMs);
+  if (lattice && (forced === 'pixel' || cellsKind === undefined) && !(cellFacts && readsPenLinesIn(cellFacts, lattice.cells, params))) return yield* traceOnLattice(image, lattice, params, run, forced, latticeMs);
   if (lattice && cellsKind) return withStageMs(yield* traceBitmap(image, params, run, cellsKind), { lattice: latticeMs });
   return withStageMs(yield* traceBitmap(image, params, run), { lattice: latticeMs });
 }
@@ -295,8 +295,10 @@ function* traceOnLattice(image: RgbaImage, lattice: Lattice, params: EngineParam
  * A sprite's lines are its cells: read as pen lines, the crawl sprites' 1-cell outlines came back
  * as round-capped strokes over blurred cells (SSIM 0.76–0.93, against 0.94–1.00 without).
  */
-function readsPenLinesIn(pixelArt: Pick<ProfileFacts, 'distinctColors' | 'tones'>, params: EngineParams): boolean {
-  return params.strokes === 'centerline' || (params.strokes === 'auto' && (pixelArt.distinctColors <= 2 || isTwoToneInk(pixelArt.tones)));
+function readsPenLinesIn(pixelArt: Pick<ProfileFacts, 'distinctColors'>, picture: RgbaImage, params: EngineParams): boolean {
+  if (params.strokes !== 'auto') return params.strokes === 'centerline';
+  // The profile measures two tones only where a rule reads them (not for pixel art): measured here.
+  return pixelArt.distinctColors <= 2 || isTwoToneInk(twoTones(picture.data, picture.width * picture.height));
 }
 
 /** The slots a trace's own memo keeps (see tracePipeline). */
@@ -397,7 +399,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   // 0–1 resize and profile: the picture at its traced size, and what kind of picture it is.
   const preparedKey = memoKey('prepared', '', params, size.width, size.height);
   const measured = yield* memoised(memo, 'prepared', preparedKey, clock, MEMO_SLOTS.prepared.stages, () => prepare(image, size, clock));
-  const decided = decide(measured.facts, params, known);
+  const decided = decide(measured.facts, measured.traced, params, known);
   const prepared = decided.inkAndPaper ? withLightEvened(measured) : measured;
   const { facts } = decided;
 
@@ -658,7 +660,7 @@ interface Decided {
 }
 
 /** The profile from an earlier look (lattice, region count), tracelab.profile, or the evidence. */
-function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind | undefined): Decided {
+function decide(measured: ProfileFacts, picture: RgbaImage, params: EngineParams, known: KnownKind | undefined): Decided {
   const forced = forcedProfile(params);
   const facts: ProfileFacts = known
     ? { ...measured, profile: known.profile, reason: known.reason }
@@ -667,7 +669,7 @@ function decide(measured: ProfileFacts, params: EngineParams, known: KnownKind |
       : measured;
   const tracing: ProfileFacts = facts.profile === 'lineart' && isAntiAliased(facts) ? { ...facts, profile: 'flat' } : facts;
   // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
-  if (facts.profile === 'pixel' && readsPenLinesIn(facts, params)) {
+  if (facts.profile === 'pixel' && readsPenLinesIn(facts, picture, params)) {
     const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
     return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
   }

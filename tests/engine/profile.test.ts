@@ -10,6 +10,7 @@ import { DEFAULT_ENGINE_PARAMS, traceImage, TraceMemo } from '../../src/engine/i
 import { classifyImage, decideProfile, neighbourSpread, type InkOnPaper, type ProfileEvidence } from '../../src/engine/profile/profile.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
 import { drawShape, type Rgb } from '../helpers/raster.js';
+import { coverageOf, drawingMarks, SCAN, scanOf } from '../helpers/scans.js';
 
 const params = (over: Partial<EngineParams> = {}): EngineParams => ({ ...DEFAULT_ENGINE_PARAMS, ...over });
 /** The scan evidence of a picture that is no ink on paper (no second tone). */
@@ -267,6 +268,35 @@ describe('classifyImage: the profile from evidence, not from size', () => {
     const lettering: ProfileEvidence = { ...base, distinct: 28, flatShare: 0.33, blendRatio: 0.48, runShare: 0.7, edgeDensity: 0.56, alphaBlendRatio: 0.24 };
     expect(decideProfile(lettering).reason).toBe('anti-aliased edges, 70 % of pixels in runs, too thin for flat areas: flat art');
     expect(decideProfile({ ...lettering, distinct: 700, runShare: 0.49 }).profile).toBe('photo');
+  });
+});
+
+describe('the facts classifyImage reports', () => {
+  it('decide the same profile again: evidence no rule read is reported as not measured (ramp tiles 0, tones 0 and 0, NO_SCAN), never guessed', () => {
+    // Ramp tiles, two tones and ink on paper are measured when a rule reads them, the ink also
+    // when the runs leave room for a scan (inInkAndPaper reads it then, whatever the profile).
+    const size = 240;
+    const coverage = coverageOf(size, size, drawingMarks().marks);
+    const clean = scanOf(size, size, coverage, { ...SCAN, paperDrift: 0, grain: 0, chromaGrain: 0, blurPasses: 0, jpegQuality: 0 });
+    const scan = scanOf(size, size, coverage);
+    const facts = new Map([sprite(), grainyDusk(), drawing(), clean, scan].map((image) => [image, classify(image)]));
+    for (const [image, f] of facts) {
+      const again = decideProfile({ ...f, distinct: f.distinctColors, opaque: image.width * image.height });
+      expect(again.profile).toBe(f.profile);
+      expect(f.reason.startsWith(again.reason)).toBe(true);
+    }
+    const [sprited, dusk, , cleanLines, scanned] = [...facts.values()];
+    // Pixel art is decided before any of the three; its runs rule out a scan.
+    expect(sprited!.profile).toBe('pixel');
+    expect([sprited!.rampTiles, sprited!.tones, sprited!.ink]).toEqual([0, { blendShare: 0, toneShare: 0 }, NO_SCAN]);
+    // Clean anti-aliased line art is decided by its two tones, before the ink, and has runs.
+    expect(cleanLines!.reason).toMatch(/^two tones/);
+    expect(cleanLines!.tones.blendShare).toBeGreaterThan(0.98);
+    expect(cleanLines!.ink).toEqual(NO_SCAN);
+    // A scan's grain leaves few runs: its ink is measured (and found), so is a photo's.
+    expect(scanned!.runShare).toBeLessThan(0.75);
+    expect(scanned!.ink.contrast).toBeGreaterThan(96);
+    expect(dusk!.ink).not.toEqual(NO_SCAN);
   });
 });
 

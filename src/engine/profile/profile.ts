@@ -154,13 +154,16 @@ export interface ProfileFacts {
   readonly grey: boolean;
   /** Grey pictures: share of pixels in the TOP_GREY_LEVELS most common levels (1 for colour pictures). */
   readonly topLevelsShare: number;
-  /** Share of RAMP_TILE_PX tiles with no edge whose colour drifts: smooth ramps. */
+  /** Share of RAMP_TILE_PX tiles with no edge whose colour drifts: smooth ramps (0 when no rule read it). */
   readonly rampTiles: number;
   /** Share of judged tiles (HARD_TILE_MIN_EDGES edges or more) that are plainly anti-aliased. */
   readonly antiAliasedTiles: number;
-  /** Ink and paper: how much of the picture is two contrasting tones and blends between them. */
+  /** Ink and paper: how much of the picture is two contrasting tones and blends between them (0 and 0 when no rule read it). */
   readonly tones: TwoTones;
-  /** Ink and paper as a scan delivers them (grain, drift, blurred edges): see InkOnPaper. */
+  /**
+   * Ink and paper as a scan delivers them (grain, drift, blurred edges): see InkOnPaper. Measured
+   * when a rule read it or the runs leave room for a scan (inInkAndPaper), else NO_INK.
+   */
   readonly ink: InkOnPaper;
   /**
    * Share of contrasty pixel pairs whose middle pixel is a darkened blend of the two: a line
@@ -225,14 +228,13 @@ export function classifyImage(
   const tileOpaque = new Int32Array(tilesX * tilesY);
   const { runShare, grey, topLevelsShare } = countRuns(data, width, height, tilesX, tileRuns, tileOpaque);
   const { hardTiles, photoTiles } = tileKinds(tileRuns, tileOpaque, tileFlat, tileContrast, tileBlends, tilesX, width, height);
-  const rampTiles = rampTileShare(data, width, height, spread);
   const antiAliasedTiles = antiAliasedTileShare(tileContrast, tileBlends);
-  const histogram = toneHistogram(data, width * height);
-  const tones = twoTones(data, width * height, histogram);
-  const ink = inkOnPaper(data, width, height, histogram);
-  const measured = { distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, rampTiles, antiAliasedTiles, tones, ink };
+  const late = new LateEvidence(data, width, height, spread);
+  const measured = late.withEarly({ distinct: colors.distinct, opaque, blendRatio, hairlineRatio, alphaBlendRatio, edgeDensity, flatShare, noiseShare, runShare, grey, topLevelsShare, antiAliasedTiles });
   const { profile, reason } = decideProfile(measured);
   const areas = areaNote(profile, blendRatio, hardTiles, photoTiles);
+  // inInkAndPaper reads the ink of a picture with grain whatever profile is decided or forced.
+  const ink = runShare < SCAN_RUNS_MAX ? late.ink() : late.inkIfMeasured();
   return {
     profile,
     reason: reason + areas,
@@ -244,9 +246,9 @@ export function classifyImage(
     runShare,
     grey,
     topLevelsShare,
-    rampTiles,
+    rampTiles: late.rampTilesIfMeasured(),
     antiAliasedTiles,
-    tones,
+    tones: late.tonesIfMeasured(),
     ink,
     hairlineRatio,
     alphaBlendRatio,
@@ -272,6 +274,73 @@ function areaNote(profile: ImageProfile, blendRatio: number, hardTiles: Uint8Arr
   return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
 }
 
+/**
+ * The evidence decideProfile reads last (ramp tiles, two tones, ink on paper), each measured on its
+ * first read: pixel art and line art in two tones are decided before some of it is read, and a
+ * clean picture (noiseShare under SMOOTH_NOISE_MIN) never reads its ramp tiles. Unread evidence is
+ * reported as not measured (…IfMeasured: NOT_MEASURED_RAMP_TILES, NO_TONES, NO_INK).
+ */
+class LateEvidence {
+  private histogram: ToneHistogram | undefined;
+  private measuredRampTiles: number | undefined;
+  private measuredTones: TwoTones | undefined;
+  private measuredInk: InkOnPaper | undefined;
+
+  constructor(
+    private readonly data: Uint8Array | Uint8ClampedArray,
+    private readonly width: number,
+    private readonly height: number,
+    private readonly spread: Uint8Array,
+  ) {}
+
+  /** The whole evidence: the measurements made up front, and this late evidence read through getters. */
+  withEarly(early: Omit<ProfileEvidence, 'rampTiles' | 'tones' | 'ink'>): ProfileEvidence {
+    const late = this;
+    return {
+      ...early,
+      get rampTiles() {
+        return late.rampTiles();
+      },
+      get tones() {
+        return late.tones();
+      },
+      get ink() {
+        return late.ink();
+      },
+    };
+  }
+
+  rampTiles(): number {
+    return (this.measuredRampTiles ??= rampTileShare(this.data, this.width, this.height, this.spread));
+  }
+
+  tones(): TwoTones {
+    return (this.measuredTones ??= twoTones(this.data, this.width * this.height, this.toneHistogram()));
+  }
+
+  ink(): InkOnPaper {
+    return (this.measuredInk ??= inkOnPaper(this.data, this.width, this.height, this.toneHistogram()));
+  }
+
+  rampTilesIfMeasured(): number {
+    return this.measuredRampTiles ?? NOT_MEASURED_RAMP_TILES;
+  }
+
+  tonesIfMeasured(): TwoTones {
+    return this.measuredTones ?? NO_TONES;
+  }
+
+  inkIfMeasured(): InkOnPaper {
+    return this.measuredInk ?? NO_INK;
+  }
+
+  private toneHistogram(): ToneHistogram {
+    return (this.histogram ??= toneHistogram(this.data, this.width * this.height));
+  }
+}
+
+const NOT_MEASURED_RAMP_TILES = 0;
+
 /** Whether the picture's contrasting edges are mostly blends (anti-aliased), not hard steps. */
 export function isAntiAliased(facts: Pick<ProfileFacts, 'blendRatio'>): boolean {
   return facts.blendRatio >= MAX_PIXEL_ART_BLEND_RATIO;
@@ -289,6 +358,8 @@ export interface ProfileEvidence
  * evidence of an intended lattice (hard steps, runs, repeated colours); a photo is recognised by
  * grain (no runs among thousands of colours) or by smooth ramps with noise; size alone decides
  * nothing (a 96-px photo is a photo; a 30 × 60 sprite is pixel art for its runs, not its size).
+ * Within a rule the cheap evidence is read first: classifyImage measures the late evidence (ramp
+ * tiles, two tones, ink on paper) only when a rule reads it (LateEvidence).
  */
 /**
  * Two contrasting tones, nearly every pixel one of them or a blend between them, and most pixels
@@ -324,14 +395,14 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   // Ink on paper: two contrasting tones, nearly every pixel one of them or a blend between them
   // (anti-aliased edges), and most pixels the tones themselves (a ramp between two colours is
   // all blends). Traced as flat art is; the profile says what the picture is.
-  if (isTwoToneInk(e.tones) && e.opaque > MAX_SPRITE_PIXELS) {
+  if (e.opaque > MAX_SPRITE_PIXELS && isTwoToneInk(e.tones)) {
     return { profile: 'lineart', reason: `two tones (${pct(e.tones.toneShare)} of pixels) and anti-aliased blends between them: line art` };
   }
   // A scan: the same ink and paper, but with grain, a drifting paper tone, blurred edges.
-  if (isInkOnPaper(e.ink) && e.opaque > MAX_SPRITE_PIXELS) {
+  if (e.opaque > MAX_SPRITE_PIXELS && isInkOnPaper(e.ink)) {
     return { profile: 'lineart', reason: `ink on paper (${pct(e.ink.axisShare)} of pixels between the two tones, in-between tones only along the ink's edges): line art` };
   }
-  if (e.rampTiles >= SMOOTH_RAMP_TILES_MIN && e.noiseShare >= SMOOTH_NOISE_MIN) {
+  if (e.noiseShare >= SMOOTH_NOISE_MIN && e.rampTiles >= SMOOTH_RAMP_TILES_MIN) {
     return { profile: 'photo', reason: `smooth ramps over ${pct(e.rampTiles)} of the picture, ${pct(e.noiseShare)} of pixels in rare colours (grain): photo` };
   }
   if (mayBePixelArt && !e.grey && e.flatShare < FLAT_SHARE_MIN && e.runShare >= TEXTURE_RUNS_MIN && e.noiseShare <= TEXTURE_NOISE_MAX && e.blendRatio < TEXTURE_BLEND_MAX) {
@@ -388,46 +459,65 @@ function countRuns(
   tileRuns: Int32Array,
   tileOpaque: Int32Array,
 ): { runShare: number; grey: boolean; topLevelsShare: number } {
-  // In-run flags of the row being read and of the next one (a vertical pair sets both): a row's
-  // flags are final once it has been read, and are counted then.
-  let inRun = new Uint8Array(width);
-  let belowInRun = new Uint8Array(width);
+  // Per column: the pixel pairs with the one above (found on the row before) or below (for the row
+  // after); along the row, with its left neighbour. In a run when any of its four pairs is.
+  let above = new Uint8Array(width);
+  let below = new Uint8Array(width);
   // Per grey level (the red channel: only read when every pixel is grey).
   const levels = new Float64Array(256);
-  // One word per pixel: an exact RGB match is one masked comparison.
   const words = pixelWords(data);
   let opaque = 0;
   let grey = true;
   let runs = 0;
+  // Tile by tile along the row: a tile's opaque pixels and runs are counted in locals, added once.
   for (let y = 0; y < height; y++) {
-    const tileRow = (y >> TILE_SHIFT) * tilesX;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const o = i * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      opaque++;
-      tileOpaque[tileRow + (x >> TILE_SHIFT)]!++;
-      levels[data[o]!]!++;
-      if (grey && (data[o] !== data[o + 1] || data[o] !== data[o + 2])) grey = false;
-      const w = words[i]!;
-      if (x + 1 < width && data[o + 7]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + 1]!) & RGB_MASK) === 0) inRun[x] = inRun[x + 1] = 1;
-      if (y + 1 < height && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN && ((w ^ words[i + width]!) & RGB_MASK) === 0) inRun[x] = belowInRun[x] = 1;
+    const rowStart = y * width;
+    const hasBelow = y + 1 < height;
+    let leftRun = 0;
+    for (let x0 = 0, tile = (y >> TILE_SHIFT) * tilesX; x0 < width; x0 += TILE_PX, tile++) {
+      const x1 = Math.min(width, x0 + TILE_PX);
+      let opaqueInTile = 0;
+      let runsInTile = 0;
+      for (let x = x0; x < x1; x++) {
+        const i = rowStart + x;
+        const o = i * 4;
+        if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+          below[x] = leftRun = 0;
+          continue;
+        }
+        opaqueInTile++;
+        // The levels are only read when every pixel is grey: not counted past the first colour.
+        if (grey) {
+          const level = data[o]!;
+          if (level !== data[o + 1] || level !== data[o + 2]) grey = false;
+          else levels[level]!++;
+        }
+        // One masked word comparison first: it rules out most pairs of a busy picture.
+        const w = words[i]!;
+        const rightRun = x + 1 < width && ((w ^ words[i + 1]!) & RGB_MASK) === 0 && data[o + 7]! >= OPAQUE_ALPHA_MIN ? 1 : 0;
+        const downRun = hasBelow && ((w ^ words[i + width]!) & RGB_MASK) === 0 && data[o + width * 4 + 3]! >= OPAQUE_ALPHA_MIN ? 1 : 0;
+        below[x] = downRun;
+        runsInTile += above[x]! | leftRun | rightRun | downRun;
+        leftRun = rightRun;
+      }
+      tileOpaque[tile]! += opaqueInTile;
+      opaque += opaqueInTile;
+      tileRuns[tile]! += runsInTile;
+      runs += runsInTile;
     }
-    for (let x = 0; x < width; x++) {
-      const r = inRun[x]!;
-      runs += r;
-      tileRuns[tileRow + (x >> TILE_SHIFT)]! += r;
-    }
-    const done = inRun;
-    inRun = belowInRun;
-    belowInRun = done.fill(0);
+    const done = above;
+    above = below;
+    below = done;
   }
+  return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevelsOf(levels) / opaque : 1 };
+}
+
+/** Pixels on the TOP_GREY_LEVELS most common of the grey levels counted (sorts `levels`). */
+function topLevelsOf(levels: Float64Array): number {
   let topLevels = 0;
-  if (grey) {
-    levels.sort();
-    for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
-  }
-  return { runShare: opaque === 0 ? 1 : runs / opaque, grey, topLevelsShare: grey && opaque > 0 ? topLevels / opaque : 1 };
+  levels.sort();
+  for (let k = 0; k < TOP_GREY_LEVELS; k++) topLevels += levels[255 - k]!;
+  return topLevels;
 }
 
 /**
@@ -577,33 +667,37 @@ function countEdgePairs(
   let blends = 0;
   let hairlines = 0;
   let flat = 0;
+  // Tile by tile along the row (a shift per tile, not a division per pixel): a tile's flat pixels
+  // are counted in a local and added once.
   for (let y = 0; y < height; y++) {
     const tileRow = (y >> TILE_SHIFT) * tilesX;
-    for (let x = 0; x < width; x++) {
-      const o = (y * width + x) * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
-        if (data[o + 3]! > 0) {
-          const counts = alphaEdgePairs(data, o, x, y, width, height);
-          contrastPairs += counts & 3;
-          blends += counts >> 2;
-          alphaBlends += counts >> 2;
+    for (let x0 = 0, tile = tileRow; x0 < width; x0 += TILE_PX, tile++) {
+      const x1 = Math.min(width, x0 + TILE_PX);
+      let flatInTile = 0;
+      for (let x = x0; x < x1; x++) {
+        const i = y * width + x;
+        const o = i * 4;
+        if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+          if (data[o + 3]! > 0) {
+            const counts = alphaEdgePairs(data, o, x, y, width, height);
+            contrastPairs += counts & 3;
+            blends += counts >> 2;
+            alphaBlends += counts >> 2;
+          }
+          continue;
         }
-        continue;
+        const pixelSpread = spread[i]!;
+        if (pixelSpread <= 6) flatInTile++;
+        // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
+        // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
+        if (pixelSpread < 24) continue;
+        const counts = colourEdgePairs(data, o, x, y, width, height, tile, tileContrast, tileBlends);
+        contrastPairs += counts & 3;
+        blends += (counts >> 2) & 3;
+        hairlines += counts >> 4;
       }
-      // A shift, not a division per pixel (the tile is only read for a blend, but a division sat
-      // on the loop's critical path for every pixel).
-      const tile = tileRow + (x >> TILE_SHIFT);
-      if (spread[y * width + x]! <= 6) {
-        flat++;
-        tileFlat[tile]!++;
-      }
-      // A blend sits between two neighbours that differ by ≥ 48, so it differs from one of them
-      // by ≥ 24: pixels with a smaller spread cannot be blends (most pixels of flat art).
-      if (spread[y * width + x]! < 24) continue;
-      const counts = colourEdgePairs(data, o, x, y, width, height, tile, tileContrast, tileBlends);
-      contrastPairs += counts & 3;
-      blends += (counts >> 2) & 3;
-      hairlines += counts >> 4;
+      tileFlat[tile]! += flatInTile;
+      flat += flatInTile;
     }
   }
   return { contrastPairs, blends, hairlines, flat, alphaBlends };
@@ -663,13 +757,24 @@ export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
   let counts = new Uint8Array(1 << bits);
   let opaque = 0;
   let distinct = 0;
-  // Flat art repeats the colour of the pixel before: reuse its slot.
+  // Flat art repeats the colour of the pixel before: a run of one opaque colour (pixel words
+  // compared) is counted at once, and the last colour's slot is reused.
+  const words = pixelWords(data);
   let lastKey = EMPTY_KEY;
   let lastSlot = 0;
-  for (let i = 0; i < pixelCount; i++) {
+  let i = 0;
+  while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    opaque++;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      i++;
+      continue;
+    }
+    const colour = words[i]! & RGB_MASK;
+    let end = i + 1;
+    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const run = end - i;
+    i = end;
+    opaque += run;
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     if (key !== lastKey) {
       lastSlot = findSlot(keys, bits, key);
@@ -695,7 +800,7 @@ export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
       }
       lastKey = key;
     }
-    if (counts[lastSlot]! < 255) counts[lastSlot]!++;
+    counts[lastSlot] = Math.min(255, counts[lastSlot]! + run);
   }
   // Each pixel of a colour seen ≤ 3 times is rare: the sum of those counts.
   let rare = 0;
@@ -873,6 +978,9 @@ export interface TwoTones {
   readonly toneShare: number;
 }
 
+/** No two tones (or not measured). */
+const NO_TONES: TwoTones = { blendShare: 0, toneShare: 0 };
+
 /** Bits per channel of the tone histogram. */
 const TONE_BITS = 4;
 /** Smallest channel difference (0–255) between ink and paper. */
@@ -899,30 +1007,31 @@ function toneHistogram(data: Uint8Array | Uint8ClampedArray, pixelCount: number)
   const count = new Int32Array(bins);
   const sum = new Float64Array(bins * 3);
   let opaque = 0;
-  // A run of one exact colour is added once, when the colour changes (art repeats the colour of
-  // the pixel before). Sums of whole numbers are exact in doubles: the totals are the same.
-  let runKey = -1;
-  let runLength = 0;
-  for (let i = 0; i <= pixelCount; i++) {
+  // A run of one exact opaque colour is added once (art repeats the colour of the pixel before),
+  // found by comparing pixel words. Sums of whole numbers are exact in doubles: the totals are
+  // the same as pixel by pixel.
+  const words = pixelWords(data);
+  let i = 0;
+  while (i < pixelCount) {
     const o = i * 4;
-    const key = i === pixelCount ? -2 : data[o + 3]! < OPAQUE_ALPHA_MIN ? -1 : (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (key === runKey) {
-      runLength++;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      i++;
       continue;
     }
-    if (runKey >= 0) {
-      const r = runKey >>> 16;
-      const g = (runKey >>> 8) & 255;
-      const b = runKey & 255;
-      const bin = ((r >> shift) << (2 * TONE_BITS)) | ((g >> shift) << TONE_BITS) | (b >> shift);
-      count[bin]! += runLength;
-      sum[bin * 3] += r * runLength;
-      sum[bin * 3 + 1] += g * runLength;
-      sum[bin * 3 + 2] += b * runLength;
-      opaque += runLength;
-    }
-    runKey = key;
-    runLength = 1;
+    const colour = words[i]! & RGB_MASK;
+    let end = i + 1;
+    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const runLength = end - i;
+    const r = data[o]!;
+    const g = data[o + 1]!;
+    const b = data[o + 2]!;
+    const bin = ((r >> shift) << (2 * TONE_BITS)) | ((g >> shift) << TONE_BITS) | (b >> shift);
+    count[bin]! += runLength;
+    sum[bin * 3] += r * runLength;
+    sum[bin * 3 + 1] += g * runLength;
+    sum[bin * 3 + 2] += b * runLength;
+    opaque += runLength;
+    i = end;
   }
   return { count, sum, opaque };
 }
@@ -953,7 +1062,7 @@ function binDistance(h: ToneHistogram, b: number, a: readonly [number, number, n
  */
 export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: number, histogram: ToneHistogram = toneHistogram(data, pixelCount)): TwoTones {
   const { count, opaque } = histogram;
-  const none: TwoTones = { blendShare: 0, toneShare: 0 };
+  const none = NO_TONES;
   if (opaque === 0) return none;
   const first = paperBin(histogram);
   const a = binMean(histogram, first);
@@ -968,40 +1077,42 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
   const dy = c[1] - a[1];
   const dz = c[2] - a[2];
   const length2 = dx * dx + dy * dy + dz * dz;
-  const near2 = TONE_NEAR * TONE_NEAR;
   let onBlend = 0;
   let onTone = 0;
-  // Art repeats the colour of the pixel before: its verdict (0 off the segment, 1 a blend, 2 a
-  // tone) is reused.
-  let lastKey = -1;
-  let lastVerdict = 0;
-  for (let i = 0; i < pixelCount; i++) {
+  // Art repeats the colour of the pixel before: a run of one opaque colour (pixel words compared)
+  // takes one verdict, 0 off the segment, 1 a blend, 2 a tone.
+  const words = pixelWords(data);
+  let i = 0;
+  while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (key === lastKey) {
-      onBlend += lastVerdict > 0 ? 1 : 0;
-      onTone += lastVerdict > 1 ? 1 : 0;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
+      i++;
       continue;
     }
-    lastKey = key;
-    lastVerdict = 0;
-    const px = data[o]! - a[0];
-    const py = data[o + 1]! - a[1];
-    const pz = data[o + 2]! - a[2];
-    const t = Math.min(1, Math.max(0, (px * dx + py * dy + pz * dz) / length2));
-    const ex = px - t * dx;
-    const ey = py - t * dy;
-    const ez = pz - t * dz;
-    if (ex * ex + ey * ey + ez * ez > near2) continue;
-    onBlend++;
-    lastVerdict = 1;
-    if (px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2) {
-      onTone++;
-      lastVerdict = 2;
-    }
+    const colour = words[i]! & RGB_MASK;
+    let end = i + 1;
+    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const verdict = toneVerdict(data[o]! - a[0], data[o + 1]! - a[1], data[o + 2]! - a[2], dx, dy, dz, length2);
+    if (verdict > 0) onBlend += end - i;
+    if (verdict > 1) onTone += end - i;
+    i = end;
   }
   return { blendShare: onBlend / opaque, toneShare: onTone / opaque };
+}
+
+/**
+ * Where a colour lies against the segment from tone a to tone a + (dx, dy, dz) (length2 its
+ * squared length), given as p − a: 0 off it (further than TONE_NEAR), 1 on it (a blend), 2 within
+ * TONE_NEAR of either tone.
+ */
+function toneVerdict(px: number, py: number, pz: number, dx: number, dy: number, dz: number, length2: number): number {
+  const near2 = TONE_NEAR * TONE_NEAR;
+  const t = Math.min(1, Math.max(0, (px * dx + py * dy + pz * dz) / length2));
+  const ex = px - t * dx;
+  const ey = py - t * dy;
+  const ez = pz - t * dz;
+  if (ex * ex + ey * ey + ez * ez > near2) return 0;
+  return px * px + py * py + pz * pz <= near2 || (px - dx) ** 2 + (py - dy) ** 2 + (pz - dz) ** 2 <= near2 ? 2 : 1;
 }
 
 /**
@@ -1279,33 +1390,57 @@ function midToneCount(t: Float32Array): number {
  * undefined as soon as more than `maxOff` opaque pixels are off it.
  */
 function toneAlongAxis(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number], maxOff: number): Float32Array | undefined {
+  // Counted first: a colour picture fails within its first rows, before a t per pixel is written.
+  if (offAxisCount(data, pixelCount, paper, ink, maxOff) > maxOff) return undefined;
   const t = new Float32Array(pixelCount).fill(NaN);
-  const dx = ink[0] - paper[0];
-  const dy = ink[1] - paper[1];
-  const dz = ink[2] - paper[2];
-  const length2 = dx * dx + dy * dy + dz * dz;
-  const near2 = TONE_NEAR * TONE_NEAR;
+  const words = pixelWords(data);
   // Art and paper repeat the colour of the pixel before: its t is reused.
-  let lastKey = -1;
+  let lastColour = -1;
   let lastT = NaN;
+  for (let i = 0; i < pixelCount; i++) {
+    const o = i * 4;
+    if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+    const colour = words[i]! & RGB_MASK;
+    if (colour !== lastColour) {
+      lastColour = colour;
+      lastT = axisT(data, o, paper, ink);
+    }
+    t[i] = lastT;
+  }
+  return t;
+}
+
+/** Opaque pixels off the line paper → ink (axisT NaN), counted up to maxOff + 1. */
+function offAxisCount(data: Uint8Array | Uint8ClampedArray, pixelCount: number, paper: readonly [number, number, number], ink: readonly [number, number, number], maxOff: number): number {
+  const words = pixelWords(data);
+  let lastColour = -1;
+  let lastOff = false;
   let off = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    if (key !== lastKey) {
-      lastKey = key;
-      const px = data[o]! - paper[0];
-      const py = data[o + 1]! - paper[1];
-      const pz = data[o + 2]! - paper[2];
-      const along = (px * dx + py * dy + pz * dz) / length2;
-      const off2 = (px - along * dx) ** 2 + (py - along * dy) ** 2 + (pz - along * dz) ** 2;
-      lastT = off2 <= near2 && along >= AXIS_T_MIN && along <= AXIS_T_MAX ? along : NaN;
+    const colour = words[i]! & RGB_MASK;
+    if (colour !== lastColour) {
+      lastColour = colour;
+      lastOff = Number.isNaN(axisT(data, o, paper, ink));
     }
-    if (Number.isNaN(lastT) && ++off > maxOff) return undefined;
-    t[i] = lastT;
+    if (lastOff && ++off > maxOff) return off;
   }
-  return t;
+  return off;
+}
+
+/** t of the pixel at byte o along paper → ink (0 paper, 1 ink), or NaN when it lies off that line (TONE_NEAR, AXIS_T_MIN … AXIS_T_MAX). */
+function axisT(data: Uint8Array | Uint8ClampedArray, o: number, paper: readonly [number, number, number], ink: readonly [number, number, number]): number {
+  const dx = ink[0] - paper[0];
+  const dy = ink[1] - paper[1];
+  const dz = ink[2] - paper[2];
+  const length2 = dx * dx + dy * dy + dz * dz;
+  const px = data[o]! - paper[0];
+  const py = data[o + 1]! - paper[1];
+  const pz = data[o + 2]! - paper[2];
+  const along = (px * dx + py * dy + pz * dz) / length2;
+  const off2 = (px - along * dx) ** 2 + (py - along * dy) ** 2 + (pz - along * dz) ** 2;
+  return off2 <= TONE_NEAR * TONE_NEAR && along >= AXIS_T_MIN && along <= AXIS_T_MAX ? along : NaN;
 }
 
 /**
