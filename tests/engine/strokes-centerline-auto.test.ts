@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
+import { strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
@@ -43,6 +44,24 @@ describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
       }
     });
   }
+
+  it('a check whose short arm is three pen widths at 45° (an icon set\'s check, 256 px): one stroke at 16 px that reaches both arm ends', () => {
+    // Thinned with Zhang–Suen's rule alone, the short arm — two pixels thick on the diagonal for
+    // the last rounds — was eaten from its end and the check came back as its outline.
+    const [a, corner, b]: [number, number][] = [[74.67, 133.33], [106.67, 165.33], [181.33, 90.67]];
+    const segments: Segment[] = [[...a, ...corner], [...corner, ...b]];
+    const result = trace(pen(segments));
+    expect(result.strokes!.length).toBe(1);
+    const s = result.strokes![0]!;
+    expect(s.outline).toBe(false);
+    expect(Math.abs(s.widthPx - PEN_PX) / PEN_PX, `width ${s.widthPx}`).toBeLessThanOrEqual(0.05);
+    const points = strokePoints(result, 0);
+    for (const [x, y] of [a, b]) {
+      const nearest = Math.min(...points.map(([px, py]) => Math.hypot(px - x, py - y)));
+      expect(nearest, `end ${x},${y}`).toBeLessThanOrEqual(1);
+    }
+    for (const [x, y] of points) expect(Math.min(...segments.map((seg) => distanceToSegment(x, y, seg))), `${x},${y}`).toBeLessThanOrEqual(1.5);
+  });
 
   it('a limit set by hand holds: at 8 px the 16-px arrow is its outline', () => {
     const result = trace(pen(ARROW), { maxStrokeWidthPx: 8 });

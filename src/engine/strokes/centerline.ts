@@ -52,6 +52,14 @@ const EDGE_COVERAGE = 0.05;
  * a line may be (a 2-unit icon stroke at 4 px per unit, max_stroke_width 8) still counts as one.
  */
 const WIDTH_SLACK = 1.05;
+/**
+ * Ink at least this wide (area over half its border) is thinned keeping the ends of lines two
+ * pixels thick on a diagonal (skeleton.ts, Lü–Wang): a wide line takes many rounds to thin, and
+ * each ate a pixel off such an end (a 16-px check mark lost its short arm). Glyph-size lines (1–3
+ * px) take a round or two, and there the kept ends are a serif's corners, read as extra strokes
+ * (a 15-px serif text: 267 → 336 strokes).
+ */
+const KEEP_DIAGONAL_ENDS_PX = 4;
 /** Narrower lines get round ends: a 1-bit staircase under 6 px squares a round end off. */
 const MIN_CAP_TEST_WIDTH_PX = 6;
 /** A line through a junction that turns by more than this gets its corner (addCorner). */
@@ -72,8 +80,9 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   for (let k = 0; k < mask.length; k++) area += mask[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
-  if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
-  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
+  const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
+  if (inkWidthPx > maxWidthPx * 2) return { kind: 'wide' };
+  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2)) return { kind: 'wide' };
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
