@@ -63,6 +63,27 @@ describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
     for (const [x, y] of points) expect(Math.min(...segments.map((seg) => distanceToSegment(x, y, seg))), `${x},${y}`).toBeLessThanOrEqual(1.5);
   });
 
+  it('a small ring at a junction (an icon set\'s USB sign at 256 px: a line and two branches meeting a 16-px ring of radius 15 px): the ring stays drawn, no outline', () => {
+    const unit = 256 / 24;
+    const [cx, cy, radius] = [20.625 * unit, 12 * unit, 1.375 * unit];
+    const ring: Inside = (x, y) => Math.abs(Math.hypot(x - cx, y - cy) - radius) <= PEN_PX / 2;
+    const inUnits: Segment[] = [[19.25, 12, 11, 12], [18.7, 12, 17.875, 15], [17.875, 15, 16.225, 15], [17.6, 12, 16.5, 9], [16.5, 9, 14.575, 9]];
+    const lines = inUnits.map(([x1, y1, x2, y2]): Segment => [x1 * unit, y1 * unit, x2 * unit, y2 * unit]);
+    const lined = pen(lines);
+    const result = trace((x, y) => ring(x, y) || lined(x, y));
+    expect(result.strokes!.length).toBeGreaterThan(0);
+    for (const s of result.strokes!) {
+      expect(s.outline).toBe(false);
+      expect(Math.abs(s.widthPx - PEN_PX) / PEN_PX, `width ${s.widthPx}`).toBeLessThanOrEqual(0.05);
+    }
+    const points = result.strokes!.flatMap((_, s) => strokePoints(result, s));
+    // The ring's far side, away from the junction, is on a stroke (within 1.5 px).
+    for (let a = -Math.PI / 2; a <= Math.PI / 2; a += Math.PI / 8) {
+      const [x, y] = [cx + radius * Math.cos(a), cy + radius * Math.sin(a)];
+      expect(Math.min(...points.map(([px, py]) => Math.hypot(px - x, py - y))), `ring at ${a.toFixed(2)}`).toBeLessThanOrEqual(1.5);
+    }
+  });
+
   it('a limit set by hand holds: at 8 px the 16-px arrow is its outline', () => {
     const result = trace(pen(ARROW), { maxStrokeWidthPx: 8 });
     expect(result.strokes!.length).toBeGreaterThan(0);

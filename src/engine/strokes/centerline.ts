@@ -375,15 +375,20 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
   for (let n = 0; n < graph.nodes.length; n++) {
     const list = ends[n]!;
     if (list.length < 2) continue;
+    // No branch of a wide line is cut away whole: a small ring on a junction (a USB sign's) lies
+    // all within a width of it, and was gone. (Glyph-size lines keep their trim: there a branch
+    // a few pixels long is a serif's or a blot's, better gone than one more stroke.)
+    const keepHalf = roughWidth >= MIN_CAP_TEST_WIDTH_PX ? Math.min(...list.map((end) => farthestFrom(edges[end.edge]!, centre[n]!) / 2)) : Infinity;
+    trimOf[n] = Math.min(trimOf[n]!, keepHalf);
     let dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
     // Branches at a sharp angle stay merged in the thinning for longer: half a width over the sine
     // of half their angle (an arrow's head and shaft at 45°: 1.3 widths), so they are measured and
     // cut farther out. Not on thin lines (text): their branches are a few pixels long, and cut
     // farther out little is left to measure.
     const wider = Math.min(2.5 * roughWidth, roughWidth / 2 / Math.sin(smallestAngle(dirs) / 2)) + 1;
-    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && wider > trimOf[n]!) {
-      trimOf[n] = wider;
-      dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, wider, roughWidth));
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && Math.min(wider, keepHalf) > trimOf[n]!) {
+      trimOf[n] = Math.min(wider, keepHalf);
+      dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
     }
     centre[n] = meetingPoint(dirs, centre[n]!, Math.max(3 + dirs.length, roughWidth), frame);
     pairStraightest(list, dirs, partner, roughWidth);
@@ -392,6 +397,13 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
   }
   return { ends, partner, centre, trimOf, lineOf };
+}
+
+/** The distance (px) of an edge's point farthest from `centre`. */
+function farthestFrom(m: MeasuredEdge, centre: { x: number; y: number }): number {
+  let far = 0;
+  for (let k = 0; k < m.x.length; k++) far = Math.max(far, Math.hypot(m.x[k]! - centre.x, m.y[k]! - centre.y));
+  return far;
 }
 
 /** The smallest angle (radians) between two of the directions. */
