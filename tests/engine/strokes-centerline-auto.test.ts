@@ -84,6 +84,13 @@ describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
     }
   });
 
+  it('a stub a pen width long past a junction (a scale\'s post above its beam) is kept: the stroke reaches its end', () => {
+    const result = trace(pen([[40, 100, 216, 100], [128, 84, 128, 220]]));
+    expect(result.strokes!.every((s) => !s.outline)).toBe(true);
+    const points = result.strokes!.flatMap((_, s) => strokePoints(result, s));
+    expect(Math.min(...points.map(([x, y]) => Math.hypot(x - 128, y - 84)))).toBeLessThanOrEqual(1.5);
+  });
+
   it('a limit set by hand holds: at 8 px the 16-px arrow is its outline', () => {
     const result = trace(pen(ARROW), { maxStrokeWidthPx: 8 });
     expect(result.strokes!.length).toBeGreaterThan(0);

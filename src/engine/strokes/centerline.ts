@@ -101,7 +101,9 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
-  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth));
+  // A wide line's short branch that runs straight on from another through their junction is a
+  // stub the artist drew past it (a scale's post above its beam), kept (skeleton.ts).
+  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0);
   const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));

@@ -172,7 +172,7 @@ function neighbours(mask: Uint8Array, width: number, i: number, out: number[]): 
  * them). Junction nodes joined by an edge shorter than `mergePx` become one node (an X drawn
  * with width often thins to two nearby junctions).
  */
-export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number): SkeletonGraph {
+export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number, stubReachPx = 0): SkeletonGraph {
   for (let round = 0; round < 8; round++) {
     const graph = readGraph(mask, width, height, mergePx);
     let pruned = false;
@@ -181,7 +181,8 @@ export function skeletonGraph(mask: Uint8Array, width: number, height: number, s
       const a = graph.nodes[edge.from]!;
       const b = graph.nodes[edge.to]!;
       const spurEnd = a.degree === 1 && b.degree >= 3 ? a : b.degree === 1 && a.degree >= 3 ? b : undefined;
-      if (!spurEnd || edgeLength(edge.pixels, width) >= spurPx) continue;
+      const length = edgeLength(edge.pixels, width);
+      if (!spurEnd || length >= spurPx || isStub(graph, edge, spurEnd === a ? b : a, length, width, stubReachPx)) continue;
       // The spur's own pixels go (its end node's too), the junction's stay.
       const junction = spurEnd === a ? b : a;
       const keep = new Set(junction.pixels);
@@ -192,6 +193,34 @@ export function skeletonGraph(mask: Uint8Array, width: number, height: number, s
     if (!pruned) return graph;
   }
   return readGraph(mask, width, height, mergePx);
+}
+
+/** Branches within this angle of straight through a junction continue each other (runsStraightOn). */
+const STRAIGHT_ON_COS = Math.cos((20 * Math.PI) / 180);
+
+/**
+ * Is the short `edge` (`lengthPx` long, a free end to `junction`) a line drawn on past the
+ * junction? It is when it is half of `reachPx` (a line's width; 0: never) long or more and
+ * continues another edge straight through the junction (within 20°): the thinning's spurs leave
+ * a corner or an end at an angle, towards a corner of the ink, or are a few pixels long where they
+ * run on (a bolt's corner). Directions from the junction's centre to each edge's pixel `reachPx`
+ * along it (its last, on a shorter edge).
+ */
+function isStub(graph: SkeletonGraph, edge: SkeletonEdge, junction: SkeletonNode, lengthPx: number, width: number, reachPx: number): boolean {
+  if (reachPx <= 0 || lengthPx < reachPx / 2) return false;
+  const direction = (e: SkeletonEdge): [number, number] => {
+    const run = graph.nodes[e.from] === junction ? e.pixels : [...e.pixels].reverse();
+    const p = run[Math.min(run.length - 1, Math.round(reachPx))]!;
+    const [dx, dy] = [(p % width) - junction.x, Math.floor(p / width) - junction.y];
+    const length = Math.hypot(dx, dy) || 1;
+    return [dx / length, dy / length];
+  };
+  const [sx, sy] = direction(edge);
+  return graph.edges.some((other) => {
+    if (other === edge || other.from < 0 || other.from === other.to || (graph.nodes[other.from] !== junction && graph.nodes[other.to] !== junction)) return false;
+    const [ox, oy] = direction(other);
+    return -(sx * ox + sy * oy) >= STRAIGHT_ON_COS;
+  });
 }
 
 /** Euclidean length of a pixel run. */
