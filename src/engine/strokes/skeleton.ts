@@ -1,11 +1,13 @@
 /**
  * The skeleton of one region of ink, as a graph (tracelab.strokes).
  * In: a binary mask (1 = ink) of `width` × `height` with a one-pixel empty border.
- * Out: its one-pixel-thin, 8-connected skeleton (Zhang–Suen thinning with Lü–Wang's end rule, then the staircase pixels
- * a 4-step leaves removed), read as a graph: nodes are free ends and junctions (adjacent junction
- * pixels are one node), edges the pixel runs between them; a ring without nodes is one closed edge.
- * Spurs — edges from a free end to a junction shorter than `spurPx` (the noise of a boundary, not a
- * line the artist drew) — are removed and the graph read again until none is left.
+ * Out: its one-pixel-thin, 8-connected skeleton (Zhang–Suen thinning, for wide ink with Lü–Wang's
+ * end rule, then the staircase pixels a 4-step leaves removed), read as a graph: nodes are free
+ * ends and junctions (adjacent junction pixels are one node; where only two edges meet, none),
+ * edges the pixel runs between them; a ring without nodes is one closed edge. Spurs — edges from a
+ * free end to a junction shorter than `spurPx` (the noise of a boundary, not a line the artist
+ * drew; a wide line's stub running straight on through its junction is kept) — are removed and
+ * the graph read again until none is left.
  * Pure: every array is made here and returned or dropped.
  */
 
