@@ -91,6 +91,27 @@ describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
     expect(Math.min(...points.map(([x, y]) => Math.hypot(x - 128, y - 84)))).toBeLessThanOrEqual(1.5);
   });
 
+  it('prongs ending on a box where its rounded corners begin (an icon set\'s plug at 256 px): the prongs run straight down to the box, the box turns its corners', () => {
+    const unit = 256 / 24;
+    const [x0, y0, x1, y1, r] = [5 * unit, 6.385 * unit, 15 * unit, 13.154 * unit, 2 * unit];
+    // The box's centre-line: its sides and its corners' quarter circles; the ink within 8 px of it.
+    const sides: Segment[] = [[x0 + r, y0, x1 - r, y0], [x1, y0 + r, x1, y1 - r], [x1 - r, y1, x0 + r, y1], [x0, y1 - r, x0, y0 + r]];
+    const onBox = (x: number, y: number): boolean => {
+      const [cx, cy] = [Math.min(Math.max(x, x0 + r), x1 - r), Math.min(Math.max(y, y0 + r), y1 - r)];
+      const inCorner = (x < x0 + r || x > x1 - r) && (y < y0 + r || y > y1 - r);
+      return inCorner ? Math.abs(Math.hypot(x - cx, y - cy) - r) <= PEN_PX / 2 : sides.some((s) => distanceToSegment(x, y, s) <= PEN_PX / 2);
+    };
+    const prongs = pen([[6.667 * unit, 3 * unit, 6.667 * unit, y0], [13.333 * unit, 3 * unit, 13.333 * unit, y0]]);
+    const result = trace((x, y) => onBox(x, y) || prongs(x, y));
+    expect(result.strokes!.every((s) => !s.outline)).toBe(true);
+    const points = result.strokes!.flatMap((_, s) => strokePoints(result, s));
+    // Above the box the strokes are the prongs, straight down to it: bent towards a cut corner,
+    // the prong's line passed 3–4 px off.
+    for (const [x, y] of points.filter(([, py]) => py > y0 - PEN_PX && py < y0 - 2)) {
+      expect(Math.min(Math.abs(x - 6.667 * unit), Math.abs(x - 13.333 * unit)), `${x.toFixed(1)},${y.toFixed(1)}`).toBeLessThanOrEqual(1.5);
+    }
+  });
+
   it('a limit set by hand holds: at 8 px the 16-px arrow is its outline', () => {
     const result = trace(pen(ARROW), { maxStrokeWidthPx: 8 });
     expect(result.strokes!.length).toBeGreaterThan(0);

@@ -394,6 +394,7 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     }
     centre[n] = meetingPoint(dirs, centre[n]!, Math.max(3 + dirs.length, roughWidth), frame);
     pairStraightest(list, dirs, partner, roughWidth);
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX) pairTurnBeside(list, dirs, partner, roughWidth, centre[n]!);
     const onThrough = roughWidth >= MIN_CAP_TEST_WIDTH_PX && list.length === 3 ? endOnThroughLine(list, dirs, partner, centre[n]!, trimOf[n]!, frame) : undefined;
     if (onThrough && Math.hypot(onThrough.x - centre[n]!.x, onThrough.y - centre[n]!.y) <= roughWidth / 2) centre[n] = onThrough;
     list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
@@ -643,6 +644,33 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], 
     partner[a.edge * 2 + (a.atStart ? 0 : 1)] = b.edge * 2 + (b.atStart ? 0 : 1);
     partner[b.edge * 2 + (b.atStart ? 0 : 1)] = a.edge * 2 + (a.atStart ? 0 : 1);
   }
+}
+
+/**
+ * At a junction of three wide lines left unpaired where two branches run side by side (a plug's
+ * prong ending on its box's rounded corner: sideBySide, either way round), the box's outline turns
+ * its corner there: of the two, the one whose line passes farther from the junction's centre (the
+ * corner's, off by its radius; the prong's ends on the centre) is paired with the third, whatever
+ * their angle. (Not on glyph-size lines: measured, a map's and text's junctions only lost by it.)
+ */
+function pairTurnBeside(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number, centre: { x: number; y: number }): void {
+  if (list.length !== 3 || list.some((e) => partner[endCode(e)]! >= 0)) return;
+  for (let third = 0; third < 3; third++) {
+    const [i, j] = [(third + 1) % 3, (third + 2) % 3];
+    const straight = -(dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy);
+    if (!sideBySide(dirs[i]!, dirs[j]!, straight, roughWidth) && !sideBySide(dirs[j]!, dirs[i]!, straight, roughWidth)) continue;
+    const turning = offCentre(dirs[i]!, centre) > offCentre(dirs[j]!, centre) ? i : j;
+    const [a, b] = [list[turning]!, list[third]!];
+    if (a.edge === b.edge && a.atStart === b.atStart) return;
+    partner[endCode(a)] = endCode(b);
+    partner[endCode(b)] = endCode(a);
+    return;
+  }
+}
+
+/** How far (px) a branch's line passes from `centre`. */
+function offCentre(l: BranchLine, centre: { x: number; y: number }): number {
+  return Math.abs(l.dx * (centre.y - l.y) - l.dy * (centre.x - l.x));
 }
 
 /**
