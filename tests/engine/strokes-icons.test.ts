@@ -48,11 +48,11 @@ function nearestOnStrokes(result: TraceResult, x: number, y: number): number {
 }
 
 /** Junctions: where lines meet (within 0.5 px); corners: where one line turns (within 1 px: the cross-sections at a sharp turn read a little inside it). */
-const ICONS: Record<string, { segments: Segment[]; junctions: [number, number][]; corners?: [number, number][] }> = {
+const ICONS: Record<string, { segments: Segment[]; junctions: [number, number][]; corners?: [number, number][]; lines?: number }> = {
   arrow: { segments: [[20, 80, 130, 80], [130, 80, 95, 45], [130, 80, 95, 115]], junctions: [[130, 80]] },
-  plus: { segments: [[20, 80, 140, 80], [80, 20, 80, 140]], junctions: [[80, 80]] },
-  T: { segments: [[20, 30, 140, 30], [80, 30, 80, 140]], junctions: [[80, 30]] },
-  X: { segments: [[25, 25, 135, 135], [25, 135, 135, 25]], junctions: [[80, 80]] },
+  plus: { segments: [[20, 80, 140, 80], [80, 20, 80, 140]], junctions: [[80, 80]], lines: 2 },
+  T: { segments: [[20, 30, 140, 30], [80, 30, 80, 140]], junctions: [[80, 30]], lines: 2 },
+  X: { segments: [[25, 25, 135, 135], [25, 135, 135, 25]], junctions: [[80, 80]], lines: 2 },
   Y: { segments: [[80, 80, 80, 140], [80, 80, 28, 50], [80, 80, 132, 50]], junctions: [[80, 80]] },
   check: { segments: [[30, 85, 65, 120], [65, 120, 135, 40]], junctions: [], corners: [[65, 120]] },
 };
@@ -63,6 +63,8 @@ describe('tracelab.strokes=centerline: line icons drawn with a 12-px round pen',
       const result = trace(icon.segments);
       expect(result.shapes).toEqual([]);
       expect(result.strokes!.length).toBeGreaterThan(0);
+      // Lines that cross or meet at a T: one stroke each (not split at the junction).
+      if (icon.lines) expect(result.strokes!.length, name).toBe(icon.lines);
       for (const s of result.strokes!) {
         expect(s.outline, name).toBe(false);
         expect(Math.abs(s.widthPx - WIDTH_PX) / WIDTH_PX, `${name}: width ${s.widthPx}`).toBeLessThanOrEqual(0.05);

@@ -52,6 +52,14 @@ const EDGE_COVERAGE = 0.05;
  * a line may be (a 2-unit icon stroke at 4 px per unit, max_stroke_width 8) still counts as one.
  */
 const WIDTH_SLACK = 1.05;
+/**
+ * Ink at least this wide (area over half its border) is thinned keeping the ends of lines two
+ * pixels thick on a diagonal (skeleton.ts, Lü–Wang): a wide line takes many rounds to thin, and
+ * each ate a pixel off such an end (a 16-px check mark lost its short arm). Glyph-size lines (1–3
+ * px) take a round or two, and there the kept ends are a serif's corners, read as extra strokes
+ * (a 15-px serif text: 267 → 336 strokes).
+ */
+const KEEP_DIAGONAL_ENDS_PX = 4;
 /** Narrower lines get round ends: a 1-bit staircase under 6 px squares a round end off. */
 const MIN_CAP_TEST_WIDTH_PX = 6;
 /** A line through a junction that turns by more than this gets its corner (addCorner). */
@@ -72,8 +80,9 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   for (let k = 0; k < mask.length; k++) area += mask[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
-  if ((2 * area) / Math.max(1, borderLength(mask, mw, mh)) > maxWidthPx * 2) return { kind: 'wide' };
-  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2))) return { kind: 'wide' };
+  const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
+  if (inkWidthPx > maxWidthPx * 2) return { kind: 'wide' };
+  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2)) return { kind: 'wide' };
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
@@ -92,7 +101,9 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
-  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth));
+  // A wide line's short branch that runs straight on from another through their junction is a
+  // stub the artist drew past it (a scale's post above its beam), kept (skeleton.ts).
+  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0);
   const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
@@ -366,23 +377,36 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
   for (let n = 0; n < graph.nodes.length; n++) {
     const list = ends[n]!;
     if (list.length < 2) continue;
+    // No branch of a wide line is cut away whole: a small ring on a junction (a USB sign's) lies
+    // all within a width of it, and was gone. (Glyph-size lines keep their trim: there a branch
+    // a few pixels long is a serif's or a blot's, better gone than one more stroke.)
+    const keepHalf = roughWidth >= MIN_CAP_TEST_WIDTH_PX ? Math.min(...list.map((end) => farthestFrom(edges[end.edge]!, centre[n]!) / 2)) : Infinity;
+    trimOf[n] = Math.min(trimOf[n]!, keepHalf);
     let dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
     // Branches at a sharp angle stay merged in the thinning for longer: half a width over the sine
     // of half their angle (an arrow's head and shaft at 45°: 1.3 widths), so they are measured and
     // cut farther out. Not on thin lines (text): their branches are a few pixels long, and cut
     // farther out little is left to measure.
     const wider = Math.min(2.5 * roughWidth, roughWidth / 2 / Math.sin(smallestAngle(dirs) / 2)) + 1;
-    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && wider > trimOf[n]!) {
-      trimOf[n] = wider;
-      dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, wider, roughWidth));
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && Math.min(wider, keepHalf) > trimOf[n]!) {
+      trimOf[n] = Math.min(wider, keepHalf);
+      dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
     }
     centre[n] = meetingPoint(dirs, centre[n]!, Math.max(3 + dirs.length, roughWidth), frame);
     pairStraightest(list, dirs, partner, roughWidth);
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX) pairTurnBeside(list, dirs, partner, roughWidth, centre[n]!);
     const onThrough = roughWidth >= MIN_CAP_TEST_WIDTH_PX && list.length === 3 ? endOnThroughLine(list, dirs, partner, centre[n]!, trimOf[n]!, frame) : undefined;
     if (onThrough && Math.hypot(onThrough.x - centre[n]!.x, onThrough.y - centre[n]!.y) <= roughWidth / 2) centre[n] = onThrough;
     list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
   }
   return { ends, partner, centre, trimOf, lineOf };
+}
+
+/** The distance (px) of an edge's point farthest from `centre`. */
+function farthestFrom(m: MeasuredEdge, centre: { x: number; y: number }): number {
+  let far = 0;
+  for (let k = 0; k < m.x.length; k++) far = Math.max(far, Math.hypot(m.x[k]! - centre.x, m.y[k]! - centre.y));
+  return far;
 }
 
 /** The smallest angle (radians) between two of the directions. */
@@ -620,6 +644,33 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], 
     partner[a.edge * 2 + (a.atStart ? 0 : 1)] = b.edge * 2 + (b.atStart ? 0 : 1);
     partner[b.edge * 2 + (b.atStart ? 0 : 1)] = a.edge * 2 + (a.atStart ? 0 : 1);
   }
+}
+
+/**
+ * At a junction of three wide lines left unpaired where two branches run side by side (a plug's
+ * prong ending on its box's rounded corner: sideBySide, either way round), the box's outline turns
+ * its corner there: of the two, the one whose line passes farther from the junction's centre (the
+ * corner's, off by its radius; the prong's ends on the centre) is paired with the third, whatever
+ * their angle. (Not on glyph-size lines: measured, a map's and text's junctions only lost by it.)
+ */
+function pairTurnBeside(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number, centre: { x: number; y: number }): void {
+  if (list.length !== 3 || list.some((e) => partner[endCode(e)]! >= 0)) return;
+  for (let third = 0; third < 3; third++) {
+    const [i, j] = [(third + 1) % 3, (third + 2) % 3];
+    const straight = -(dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy);
+    if (!sideBySide(dirs[i]!, dirs[j]!, straight, roughWidth) && !sideBySide(dirs[j]!, dirs[i]!, straight, roughWidth)) continue;
+    const turning = offCentre(dirs[i]!, centre) > offCentre(dirs[j]!, centre) ? i : j;
+    const [a, b] = [list[turning]!, list[third]!];
+    if (a.edge === b.edge && a.atStart === b.atStart) return;
+    partner[endCode(a)] = endCode(b);
+    partner[endCode(b)] = endCode(a);
+    return;
+  }
+}
+
+/** How far (px) a branch's line passes from `centre`. */
+function offCentre(l: BranchLine, centre: { x: number; y: number }): number {
+  return Math.abs(l.dx * (centre.y - l.y) - l.dy * (centre.x - l.x));
 }
 
 /**

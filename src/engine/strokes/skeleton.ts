@@ -1,11 +1,13 @@
 /**
  * The skeleton of one region of ink, as a graph (tracelab.strokes).
  * In: a binary mask (1 = ink) of `width` × `height` with a one-pixel empty border.
- * Out: its one-pixel-thin, 8-connected skeleton (Zhang–Suen thinning, then the staircase pixels
- * a 4-step leaves removed), read as a graph: nodes are free ends and junctions (adjacent junction
- * pixels are one node), edges the pixel runs between them; a ring without nodes is one closed edge.
- * Spurs — edges from a free end to a junction shorter than `spurPx` (the noise of a boundary, not a
- * line the artist drew) — are removed and the graph read again until none is left.
+ * Out: its one-pixel-thin, 8-connected skeleton (Zhang–Suen thinning, for wide ink with Lü–Wang's
+ * end rule, then the staircase pixels a 4-step leaves removed), read as a graph: nodes are free
+ * ends and junctions (adjacent junction pixels are one node; where only two edges meet, none),
+ * edges the pixel runs between them; a ring without nodes is one closed edge. Spurs — edges from a
+ * free end to a junction shorter than `spurPx` (the noise of a boundary, not a line the artist
+ * drew; a wide line's stub running straight on through its junction is kept) — are removed and
+ * the graph read again until none is left.
  * Pure: every array is made here and returned or dropped.
  */
 
@@ -40,9 +42,10 @@ const RING_DY = [-1, -1, 0, 1, 1, 1, 0, -1];
  * Thins `mask` in place to its skeleton (Zhang & Suen 1984, two sub-iterations until stable).
  * Each round peels one pixel off every side, so ink 2·k px wide needs k rounds: after `maxRounds`
  * the mask is left half thinned and false is returned (ink that wide is no line, and thinning a
- * large blob to the end would cost its width × its box).
+ * large blob to the end would cost its width × its box). A pixel goes only with `leastNeighbours`
+ * or more: 2 is Zhang–Suen's rule, 3 Lü and Wang's (1986), which keeps a diagonal line's ends.
  */
-export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity): boolean {
+export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity, leastNeighbours: 2 | 3 = 2): boolean {
   // Only pixels on the ink's border can go (the test wants two empty neighbours or more): each
   // pass tests the border pixels alone, and pixels bared by a pass join them, so a round costs
   // the ink's border, not its box. The passes remove what a full scan would (every decision is
@@ -56,7 +59,7 @@ export function thin(mask: Uint8Array, width: number, height: number, maxRounds 
     changed = false;
     for (let pass = 0; pass < 2; pass++) {
       remove.length = 0;
-      for (const i of border.pixels) if (mask[i] !== 0 && removable(mask, width, i, pass)) remove.push(i);
+      for (const i of border.pixels) if (mask[i] !== 0 && removable(mask, width, i, pass, leastNeighbours)) remove.push(i);
       for (const i of remove) mask[i] = 0;
       if (remove.length > 0) changed = true;
       bareNeighbours(border, mask, width, height, remove);
@@ -105,8 +108,8 @@ function bareNeighbours(border: InkBorder, mask: Uint8Array, width: number, heig
   }
 }
 
-/** Zhang–Suen's test for pixel i in sub-iteration `pass`. */
-function removable(mask: Uint8Array, width: number, i: number, pass: number): boolean {
+/** Zhang–Suen's test for pixel i in sub-iteration `pass`, with Lü and Wang's neighbour count. */
+function removable(mask: Uint8Array, width: number, i: number, pass: number, leastNeighbours: number): boolean {
   const p2 = mask[i - width]!;
   const p3 = mask[i - width + 1]!;
   const p4 = mask[i + 1]!;
@@ -116,7 +119,10 @@ function removable(mask: Uint8Array, width: number, i: number, pass: number): bo
   const p8 = mask[i - 1]!;
   const p9 = mask[i - width - 1]!;
   const b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
-  if (b < 2 || b > 6) return false;
+  // Lü & Wang (1986) ask for three neighbours, not Zhang–Suen's two: a pixel with two is the end
+  // of a line two pixels thick on a diagonal, and taking it each pass ate the line from its end
+  // (a check mark's short arm, 16 px wide at 45°, thinned to nothing).
+  if (b < leastNeighbours || b > 6) return false;
   const a = (p2 === 0 && p3 === 1 ? 1 : 0) + (p3 === 0 && p4 === 1 ? 1 : 0) + (p4 === 0 && p5 === 1 ? 1 : 0) + (p5 === 0 && p6 === 1 ? 1 : 0) +
     (p6 === 0 && p7 === 1 ? 1 : 0) + (p7 === 0 && p8 === 1 ? 1 : 0) + (p8 === 0 && p9 === 1 ? 1 : 0) + (p9 === 0 && p2 === 1 ? 1 : 0);
   if (a !== 1) return false;
@@ -168,7 +174,7 @@ function neighbours(mask: Uint8Array, width: number, i: number, out: number[]): 
  * them). Junction nodes joined by an edge shorter than `mergePx` become one node (an X drawn
  * with width often thins to two nearby junctions).
  */
-export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number): SkeletonGraph {
+export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number, stubReachPx = 0): SkeletonGraph {
   for (let round = 0; round < 8; round++) {
     const graph = readGraph(mask, width, height, mergePx);
     let pruned = false;
@@ -177,7 +183,8 @@ export function skeletonGraph(mask: Uint8Array, width: number, height: number, s
       const a = graph.nodes[edge.from]!;
       const b = graph.nodes[edge.to]!;
       const spurEnd = a.degree === 1 && b.degree >= 3 ? a : b.degree === 1 && a.degree >= 3 ? b : undefined;
-      if (!spurEnd || edgeLength(edge.pixels, width) >= spurPx) continue;
+      const length = edgeLength(edge.pixels, width);
+      if (!spurEnd || length >= spurPx || isStub(graph, edge, spurEnd === a ? b : a, length, width, stubReachPx)) continue;
       // The spur's own pixels go (its end node's too), the junction's stay.
       const junction = spurEnd === a ? b : a;
       const keep = new Set(junction.pixels);
@@ -188,6 +195,34 @@ export function skeletonGraph(mask: Uint8Array, width: number, height: number, s
     if (!pruned) return graph;
   }
   return readGraph(mask, width, height, mergePx);
+}
+
+/** Branches within this angle of straight through a junction continue each other (runsStraightOn). */
+const STRAIGHT_ON_COS = Math.cos((20 * Math.PI) / 180);
+
+/**
+ * Is the short `edge` (`lengthPx` long, a free end to `junction`) a line drawn on past the
+ * junction? It is when it is half of `reachPx` (a line's width; 0: never) long or more and
+ * continues another edge straight through the junction (within 20°): the thinning's spurs leave
+ * a corner or an end at an angle, towards a corner of the ink, or are a few pixels long where they
+ * run on (a bolt's corner). Directions from the junction's centre to each edge's pixel `reachPx`
+ * along it (its last, on a shorter edge).
+ */
+function isStub(graph: SkeletonGraph, edge: SkeletonEdge, junction: SkeletonNode, lengthPx: number, width: number, reachPx: number): boolean {
+  if (reachPx <= 0 || lengthPx < reachPx / 2) return false;
+  const direction = (e: SkeletonEdge): [number, number] => {
+    const run = graph.nodes[e.from] === junction ? e.pixels : [...e.pixels].reverse();
+    const p = run[Math.min(run.length - 1, Math.round(reachPx))]!;
+    const [dx, dy] = [(p % width) - junction.x, Math.floor(p / width) - junction.y];
+    const length = Math.hypot(dx, dy) || 1;
+    return [dx / length, dy / length];
+  };
+  const [sx, sy] = direction(edge);
+  return graph.edges.some((other) => {
+    if (other === edge || other.from < 0 || other.from === other.to || (graph.nodes[other.from] !== junction && graph.nodes[other.to] !== junction)) return false;
+    const [ox, oy] = direction(other);
+    return -(sx * ox + sy * oy) >= STRAIGHT_ON_COS;
+  });
 }
 
 /** Euclidean length of a pixel run. */
@@ -235,7 +270,41 @@ function readGraph(mask: Uint8Array, width: number, height: number, mergePx: num
     nodePixels.push(pixels);
   }
   const edges = traceEdges(mask, width, degree, nodeOf, nodePixels);
-  return mergeJunctions(edges, nodePixels, degree, width, mergePx, pixelCount);
+  return withoutTwoWayNodes(mergeJunctions(edges, nodePixels, degree, width, mergePx, pixelCount));
+}
+
+/**
+ * A node where only two edges meet is no junction (a knot of pixels the thinning left in a line's
+ * corner, or junctions merged into one with two ways out): its two edges become one run through it
+ * (an edge from and to it becomes a ring), so the line is read as one, bends and all.
+ */
+function withoutTwoWayNodes(graph: SkeletonGraph): SkeletonGraph {
+  const edges: (SkeletonEdge | undefined)[] = [...graph.edges];
+  const gone = new Uint8Array(graph.nodes.length);
+  graph.nodes.forEach((node, n) => {
+    if (node.degree !== 2) return;
+    const touching = edges.flatMap((e, k) => (e && e.from >= 0 && (e.from === n || e.to === n) ? [k] : []));
+    gone[n] = 1;
+    if (touching.length === 1) {
+      const ring = edges[touching[0]!]!.pixels;
+      edges[touching[0]!] = { pixels: ring[0] === ring[ring.length - 1] ? ring.slice(0, -1) : ring, from: -1, to: -1 };
+      return;
+    }
+    const [a, b] = touching.map((k) => edges[k]!);
+    const into = a!.to === n ? a!.pixels : [...a!.pixels].reverse();
+    const out = b!.from === n ? b!.pixels : [...b!.pixels].reverse();
+    const from = a!.to === n ? a!.from : a!.to;
+    const to = b!.from === n ? b!.to : b!.from;
+    edges[touching[0]!] = { pixels: [...into, ...(out[0] === into[into.length - 1] ? out.slice(1) : out)], from, to };
+    edges[touching[1]!] = undefined;
+  });
+  if (!gone.includes(1)) return graph;
+  const renumber = new Int32Array(graph.nodes.length).fill(-1);
+  const nodes = graph.nodes.filter((_, n) => !gone[n]);
+  let next = 0;
+  graph.nodes.forEach((_, n) => (renumber[n] = gone[n] ? -1 : next++));
+  const kept = edges.filter((e): e is SkeletonEdge => e !== undefined).map((e) => (e.from < 0 ? e : { pixels: e.pixels, from: renumber[e.from]!, to: renumber[e.to]! }));
+  return { nodes, edges: kept, pixelCount: graph.pixelCount };
 }
 
 /** The runs of two-neighbour pixels between nodes, and the rings without a node. */
