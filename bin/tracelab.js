@@ -12,7 +12,6 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 const bundle = fileURLToPath(new URL('../dist-cli/tracelab.cjs', import.meta.url));
@@ -24,8 +23,6 @@ if (!existsSync(bundle)) {
   process.exit(1);
 }
 
-if (process.argv[2] === 'vectorize') tierUpForOneJob();
-
 try {
   const { main, saveCache } = loadBundle(bundle);
   process.exitCode = await main(process.argv.slice(2));
@@ -34,25 +31,6 @@ try {
 } catch (err) {
   process.stderr.write(`tracelab: error: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 2;
-}
-
-/**
- * A `vectorize` process traces one image (or one batch) and exits: most of the engine's functions
- * run for a few milliseconds, and V8's optimising compiler (TurboFan) took 40-46% of the CPU of a
- * one-icon run compiling code that then hardly ran (perf, Node 20). Two tiering settings, measured
- * on Node 20 (V8 11.3; CPU per one-image process, median of 2-3, cache off): an interrupt budget
- * 8x V8's default (67584), so only code that runs long gets optimised, and OSR compiled on the
- * tracing thread, so a hot loop switches to optimised code as soon as it is compiled rather than
- * running slow code while a background job takes CPU from it: icon 535 -> 380 ms, clip art 580 ->
- * 455, line art 660 -> 525, JPEG'd art 505 -> 410, photo 1215 -> 1130; a 27-image batch 0.95x.
- * Set before the bundle is compiled, so its code cache is made and read under the same flags.
- * Other V8 versions keep their defaults (unmeasured there; an unknown flag would print an error).
- * Only how soon code gets optimised changes, never what it computes: the output is the same bytes.
- */
-function tierUpForOneJob() {
-  if (!process.versions.v8.startsWith('11.')) return;
-  setFlagsFromString('--interrupt-budget=540672');
-  setFlagsFromString('--no-concurrent-osr');
 }
 
 /** The bundle's exports, run as CommonJS in this context, and a function that stores its code cache when it had none. */
