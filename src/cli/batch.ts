@@ -247,12 +247,26 @@ function batchClock() {
  * workers (measured on the 27 corpus images, 2 cores, 2 jobs: 0.79× the wall time without them,
  * median of 5 paired runs). V8 reads these flags when an isolate starts, so they apply to the
  * workers started after this call; this thread keeps its own compiler. Output is unchanged.
+ *
+ * Each thread traces a dozen pictures and compiles most of the engine with TurboFan on its own
+ * time (a cold pass: ~38 % of its CPU in the compiler, ~60 % of that compiling a function again),
+ * so with every core busy the CPU is the wall time. An interrupt budget 8× V8's default (67584)
+ * optimises only what keeps running: the batch of the 27 corpus images took 0.96× the CPU (6 paired
+ * runs on a loaded machine, spread 0.94–0.97, wall 0.94×; two earlier sets 0.967 and 0.964); 16×
+ * and 32× took more. Not for a one-image process, whose compiler threads run on
+ * an idle core: there the same budget cut the CPU (icon 0.72×) but made the main thread, which a
+ * quiet machine's wall clock follows, 10–20 % longer. Node 20's V8 only (unmeasured elsewhere;
+ * an unknown flag prints an error).
  */
 function compileOnWorkerThreads(): void {
   setFlagsFromString('--no-concurrent-recompilation');
   setFlagsFromString('--no-concurrent-osr');
   setFlagsFromString('--no-concurrent-sparkplug');
+  if (process.versions.v8.startsWith('11.')) setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
 }
+
+/** 8× V8 11's default interrupt budget (bytes of bytecode run before a function is considered for optimisation). */
+const BATCH_INTERRUPT_BUDGET = 8 * 67584;
 
 /** An input that could not be read: no API call failed, so it has no API code (ERROR_CODES.none). */
 class InputReadError extends Error {}
