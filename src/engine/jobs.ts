@@ -186,14 +186,14 @@ export interface LineArtFit {
 const LINE_ART_CUTOUTS: LineArtFit = { sides: 'chord', curves: { alphaMax: 1, mergeTolerancePx: 0.3 } };
 
 /**
- * Ink over one paper, each border written once (tracelab.strokes=auto: the file is potrace's
- * kind, and its bytes are the curves): potrace's possible sides, so polygons have potrace's
- * vertex count; corners from α above 0.7 and merging within 0.25 px. On the 16 1-bit drawings of
- * bench/lineart-bilevel.mjs, against potrace 1.16 (`-s`): alphamax 1 leaves 3 of 16 below
- * potrace's SSIM (the corners it rounds were pixel corners: 0.7 gives fewer curves and higher
- * SSIM at 1× and at 4× against the artist's SVG), a 0.3 px merge leaves one.
+ * Ink over one paper, each border written once (tracelab.strokes=auto, where two-tone line art is
+ * written as potrace writes it, and its bytes are the curves): potrace's possible sides, so a
+ * drawing's polygons have potrace's vertex count; potrace's alphamax (1); curves merge within
+ * 0.25 px. On the 16 1-bit drawings of bench/lineart-bilevel.mjs against potrace 1.16 (`-s`), a
+ * 0.3 px merge leaves biohazard 0.0007 under potrace's SSIM, 0.2 px owl 1.03× its gzip; alphamax
+ * 0.7 would cut the bytes further but puts corners on a 1-bit circle.
  */
-const LINE_ART_ON_PAPER: LineArtFit = { sides: 'straightRun', curves: { alphaMax: 0.7, mergeTolerancePx: 0.25 } };
+const LINE_ART_ON_PAPER: LineArtFit = { sides: 'straightRun', curves: { alphaMax: 1, mergeTolerancePx: 0.25 } };
 
 /** The line-art fit of a trace: under tracelab.strokes=auto the ink lies on one paper. */
 export function lineArtFitFor(strokes: EngineParams['strokes']): LineArtFit {

@@ -34,8 +34,9 @@ export type SideRule = 'chord' | 'straightRun';
 const CHORD_PX = 0.5;
 /**
  * How near the vertices a 'straightRun' side skips lie to its chord. 0.7 px: on the 1-bit
- * drawings of the bench (bench/lineart-bilevel.mjs) 0.5 keeps 6 of 16 above potrace's gzip, 1
- * (none beyond the straight run's) drops 10 of 16 below potrace's SSIM.
+ * drawings of bench/lineart-bilevel.mjs, 0.5 keeps as many vertices as 'chord' (6 of 16 drawings
+ * above potrace's gzip), 0.8 drops biohazard 0.0008 under potrace's SSIM, none beyond the straight
+ * run's (1) drops 10 of 16 under it.
  */
 const STRAIGHT_RUN_CHORD_PX = 0.7;
 /** How near the vertices of a straight run lie to the chords from its first vertex (the paper's). */
