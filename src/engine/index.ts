@@ -30,7 +30,7 @@ import type { SampleContext } from './boundary/subpixel.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import type { FittedChain } from './fit/fit.js';
-import { runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
+import { lineArtFitFor, runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette/palette.js';
 import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
@@ -844,7 +844,7 @@ function* boundaryAndFit(
   if (!fitted) {
     // Chains cut by their length in steps, a fair measure of the work of fitting them.
     const chainParts = size.split === 1 ? [{ from: 0, to: graph.count }] : splitRange(graph.count, size.split * 8, (c) => graph.dirStart[c]! + c * 8);
-    yield startJob({ kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context: fitContext(prepared, decided, labelled, areas) }, chainParts);
+    yield startJob({ kind: 'fit', graph, profile: tracing.profile, shapes: shapeSwitches, context: fitContext(prepared, decided, labelled, areas), lineArt: lineArtFitFor(params.strokes) }, chainParts);
   }
   // Loops and nesting need the chain graph only, not the fitted curves: built while chains fit.
   const outline =

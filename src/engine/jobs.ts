@@ -19,13 +19,13 @@ import { fitPrimitive } from './primitives.js';
 import { PolishScratch } from './primitives/solver.js';
 import { areaCentroid, shoelace } from './primitives/geometry.js';
 import { blendShare } from './blend.js';
-import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline } from './lineart/outline-curves.js';
-import { outlinePolygon } from './lineart/outline-polygon.js';
+import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline, type OutlineCurveOptions } from './lineart/outline-curves.js';
+import { outlinePolygon, type SideRule } from './lineart/outline-polygon.js';
 import { neighbourSpread, type TileMask } from './profile/profile.js';
 import { shrinkRows } from './profile/resize.js';
 import { coveragePoints, latticePoints, SubpixelScratch, type SampleContext } from './boundary/subpixel.js';
 import { SEGMENT_LINE, SEGMENT_STRIDE, SegmentPath } from './segment-path.js';
-import type { ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
+import type { EngineParams, ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
 
 export type EngineJob =
   /** Rows of the image shrunk to outWidth × outHeight (resize.ts). */
@@ -52,6 +52,8 @@ export type EngineJob =
       readonly profile: ImageProfile;
       readonly shapes: ParameterizedShapeSwitches;
       readonly context: SampleContext;
+      /** How hard-edged line art's outlines are fitted (lineArtFitFor). */
+      readonly lineArt: LineArtFit;
     };
 
 export type EngineJobKind = EngineJob['kind'];
@@ -113,7 +115,7 @@ function fitPart(job: Extract<EngineJob, { kind: 'fit' }>, part: JobPart): Fitte
   const out: FittedChain[] = [];
   // One scratch per part: its buffers grow to the part's longest chain and serve every chain.
   const scratch: ChainFitScratch = { fit: new FitScratch(), subpixel: new SubpixelScratch(), shapes: new PolishScratch(), outline: new OutlineScratch() };
-  for (let c = part.from; c < part.to; c++) out.push(fitOneChain(scratch, job.graph, c, job.profile, job.shapes, job.context));
+  for (let c = part.from; c < part.to; c++) out.push(fitOneChain(scratch, job.graph, c, job.profile, job.shapes, job.context, job.lineArt));
   return out;
 }
 
@@ -137,10 +139,10 @@ const FIT: Record<Exclude<ImageProfile, 'pixel' | 'lineart'>, { tolerancePx: num
  * triangle or star that measurably matches its samples (primitives.ts). Its segments are then the
  * primitive's exact geometry and `primitive` describes it.
  */
-function fitOneChain(scratch: ChainFitScratch, graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
+function fitOneChain(scratch: ChainFitScratch, graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext, lineArt: LineArtFit): FittedChain {
   const closed = graph.closed[c] === 1;
   if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitLatticeSteps(scratch.fit, graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
-  if (profile === 'lineart') return fitLineArt(scratch, graph, c, closed, shapes, context);
+  if (profile === 'lineart') return fitLineArt(scratch, graph, c, closed, shapes, context, lineArt);
   // Clean flat art only: a photo's, a JPEG's and anti-aliased text's small pieces are grain and
   // glyph parts, traced closer to the picture by their coverage (written as pixels, small text
   // lost 0.008 SSIM).
@@ -260,9 +262,9 @@ function bordersOnePixelRegion(graph: ChainGraph, c: number, regionArea: Int32Ar
  * isolated closed outline may then be a circle or an ellipse (arcs), or a rectangle, triangle or
  * star, tested on points along that outline as flat art's are on its edge samples.
  */
-function fitLineArt(scratch: ChainFitScratch, graph: ChainGraph, c: number, closed: boolean, shapes: ParameterizedShapeSwitches, context: SampleContext): FittedChain {
-  const polygon = outlinePolygon(latticePoints(graph, c), closed);
-  const fitted = polygonCurves(scratch.outline, polygon, closed, OUTLINE_CURVES);
+function fitLineArt(scratch: ChainFitScratch, graph: ChainGraph, c: number, closed: boolean, shapes: ParameterizedShapeSwitches, context: SampleContext, lineArt: LineArtFit): FittedChain {
+  const polygon = outlinePolygon(latticePoints(graph, c), closed, lineArt.sides);
+  const fitted = polygonCurves(scratch.outline, polygon, closed, lineArt.curves);
   if (!closed || touchesBorder(graph, c, context.width, context.height) || fitted.segments.length < 2) return fitted;
   // Every parameterized shape's polygon is convex or, for a star, turns in and out by turns; a
   // glyph or a blob is neither, and is spared the costly fits (a page of text has thousands).
@@ -274,11 +276,34 @@ function fitLineArt(scratch: ChainFitScratch, graph: ChainGraph, c: number, clos
   return round ?? fitPrimitive(scratch.shapes, samples, shapes) ?? fitted;
 }
 
+/** Line art's polygon side rule (outline-polygon.ts) and its curves' corner and merge limits (outline-curves.ts). */
+export interface LineArtFit {
+  readonly sides: SideRule;
+  readonly curves: OutlineCurveOptions;
+}
+
 /**
- * potrace's alphamax (1); curves merge within 0.3 px (potrace's opttolerance is 0.2: on the
- * corpus's drawings 0.3 saves 3–9 % of the bytes for 0.0005–0.0007 SSIM).
+ * Every border written in the shapes on both sides of it (cutouts, the default): sides within
+ * half a pixel of the outline, potrace's alphamax (1); curves merge within 0.3 px (potrace's
+ * opttolerance is 0.2: on the corpus's drawings 0.3 saves 3–9 % of the bytes for 0.0005–0.0007
+ * SSIM).
  */
-const OUTLINE_CURVES = { alphaMax: 1, mergeTolerancePx: 0.3 };
+const LINE_ART_CUTOUTS: LineArtFit = { sides: 'chord', curves: { alphaMax: 1, mergeTolerancePx: 0.3 } };
+
+/**
+ * Ink over one paper, each border written once (tracelab.strokes=auto, where two-tone line art is
+ * written as potrace writes it, and its bytes are the curves): potrace's possible sides, so a
+ * drawing's polygons have potrace's vertex count; potrace's alphamax (1); curves merge within
+ * 0.25 px. On the 16 1-bit drawings of bench/lineart-bilevel.mjs against potrace 1.16 (`-s`), a
+ * 0.3 px merge leaves biohazard 0.0007 under potrace's SSIM, 0.2 px owl 1.03× its gzip; alphamax
+ * 0.7 would cut the bytes further but puts corners on a 1-bit circle.
+ */
+const LINE_ART_ON_PAPER: LineArtFit = { sides: 'straightRun', curves: { alphaMax: 1, mergeTolerancePx: 0.25 } };
+
+/** The line-art fit of a trace: under tracelab.strokes=auto the ink lies on one paper. */
+export function lineArtFitFor(strokes: EngineParams['strokes']): LineArtFit {
+  return strokes === 'auto' ? LINE_ART_ON_PAPER : LINE_ART_CUTOUTS;
+}
 
 /** A 1-bit outline is only known to half a pixel: a circle or an ellipse is accepted within that. */
 const LINE_ART_ROUND = { tolerancePx: 0.5, cornerAngleDeg: 55 };

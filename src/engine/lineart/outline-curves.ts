@@ -176,9 +176,10 @@ function runsFrom(polygon: Float64Array, pieces: Pieces, order: Int32Array, i: n
     sign = s;
     turn += Math.abs(t);
     if (turn >= MAX_RUN_TURN_RAD) break;
-    if (j === i) continue;
+    // A merge that would not save a curve is not tried (the fit is the costly part).
+    if (j === i || best[i]! + 1 >= best[j + 1]!) continue;
     const candidate = mergeRun(polygon, pieces, order, i, j, vi, vj, tolerancePx);
-    if (candidate && best[i]! + 1 < best[j + 1]!) {
+    if (candidate) {
       best[j + 1] = best[i]! + 1;
       from[j + 1] = i;
       merged[j + 1] = candidate;
