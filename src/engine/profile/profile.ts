@@ -736,6 +736,14 @@ function near(data: Uint8Array | Uint8ClampedArray, o: number, q: number): boole
   );
 }
 
+/** The end (exclusive) of the run of pixels from opaque pixel i on with its exact RGB, all opaque. */
+function opaqueRunEnd(words: Uint32Array, data: Uint8Array | Uint8ClampedArray, i: number, pixelCount: number): number {
+  const colour = words[i]! & RGB_MASK;
+  let end = i + 1;
+  while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+  return end;
+}
+
 /**
  * Opaque pixels, distinct opaque colours, and pixels whose exact colour occurs at most 3 times,
  * counted with an open-addressing hash table (Fibonacci hashing, linear probing) sized to the
@@ -769,9 +777,7 @@ export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
       i++;
       continue;
     }
-    const colour = words[i]! & RGB_MASK;
-    let end = i + 1;
-    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const end = opaqueRunEnd(words, data, i, pixelCount);
     const run = end - i;
     i = end;
     opaque += run;
@@ -1018,9 +1024,7 @@ function toneHistogram(data: Uint8Array | Uint8ClampedArray, pixelCount: number)
       i++;
       continue;
     }
-    const colour = words[i]! & RGB_MASK;
-    let end = i + 1;
-    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const end = opaqueRunEnd(words, data, i, pixelCount);
     const runLength = end - i;
     const r = data[o]!;
     const g = data[o + 1]!;
@@ -1089,9 +1093,7 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
       i++;
       continue;
     }
-    const colour = words[i]! & RGB_MASK;
-    let end = i + 1;
-    while (end < pixelCount && (words[end]! & RGB_MASK) === colour && data[end * 4 + 3]! >= OPAQUE_ALPHA_MIN) end++;
+    const end = opaqueRunEnd(words, data, i, pixelCount);
     const verdict = toneVerdict(data[o]! - a[0], data[o + 1]! - a[1], data[o + 2]! - a[2], dx, dy, dz, length2);
     if (verdict > 0) onBlend += end - i;
     if (verdict > 1) onTone += end - i;
