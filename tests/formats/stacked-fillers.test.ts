@@ -13,7 +13,7 @@ import { outputOptions } from '../../src/formats/types.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { drawCells, drawShape, type Rgb } from '../helpers/raster.js';
 
-const STACKED_WITH_FILLER = outputOptions({ shapeStacking: 'stacked', gapFiller: { enabled: true, nonScalingStroke: true, clip: false, strokeWidthPx: 2 } });
+const STACKED_WITH_FILLER = outputOptions({ gapFiller: { enabled: true, nonScalingStroke: true, clip: false, strokeWidthPx: 2 } });
 
 /** Pixels whose colour differs from the input's by more than `tolerance` in some channel. */
 function pixelsOff(input: RgbaImage, back: RgbaImage, tolerance: number): number {
