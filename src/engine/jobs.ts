@@ -11,14 +11,13 @@
  */
 import { DX, DY, type ChainGraph } from './boundary/boundary.js';
 import { diagonalLinkRows } from './regions/diagonals.js';
-import { DOT_MAX_AREA_PX } from './regions/regions.js';
+import { DOT_MAX_AREA_PX, dotPixelShare } from './regions/regions.js';
 import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit/fit.js';
 import { labelRows } from './palette/label.js';
 import type { Palette } from './palette/palette.js';
 import { fitPrimitive } from './primitives.js';
 import { PolishScratch } from './primitives/solver.js';
 import { areaCentroid, shoelace } from './primitives/geometry.js';
-import { blendShare } from './blend.js';
 import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline, type OutlineCurveOptions } from './lineart/outline-curves.js';
 import { outlinePolygon, type SideRule } from './lineart/outline-polygon.js';
 import { neighbourSpread, type TileMask } from './profile/profile.js';
@@ -150,10 +149,11 @@ function fitOneChain(scratch: ChainFitScratch, graph: ChainGraph, c: number, pro
   const dotAreaPx = dotRegionArea ? latticeDotArea(graph, c) : 0;
   // A 1-px region's edges are written as its pixel's, whichever regions it lies between.
   const pixelDot = dotAreaPx > 0 || (dotRegionArea !== undefined && bordersOnePixelRegion(graph, c, dotRegionArea));
-  const points = coveragePoints(scratch.subpixel, graph, c, context);
+  // (A border of a 1-px region needs no edge samples: it is written as its pixel's edges.)
+  const points = pixelDot && dotAreaPx === 0 ? undefined : coveragePoints(scratch.subpixel, graph, c, context);
   // A dot's edge samples sit inside its pixels on every side: fitted, it came out smaller than
   // they are (a 1-px dot 75 % covered: 0.26 px², invisible at 1:1). It is written as its pixels.
-  if (pixelDot && (dotAreaPx === 0 || Math.abs(shoelace(points)) < DOT_GROWN_RATIO * dotAreaPx)) {
+  if (!points || (pixelDot && Math.abs(shoelace(points)) < DOT_GROWN_RATIO * dotAreaPx)) {
     const pixels = fitLatticeSteps(scratch.fit, graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
     // A chain whose ends are a junction keeps them (other chains end there too).
     return closed && dotAreaPx > 0 ? shrunkToInk(scratch.fit, pixels, dotAreaPx, dotInk(graph, c, dotAreaPx, context)) : pixels;
@@ -222,8 +222,7 @@ function dotInk(graph: ChainGraph, c: number, dotAreaPx: number, ctx: SampleCont
       const i = y * width + x;
       if (regionOf[i] !== dot) continue;
       const o = i * 4;
-      const t = around < 0 ? data[o + 3]! / 255 : blendShare(data[o]!, data[o + 1]!, data[o + 2]!, regionColor[dot * 3]!, regionColor[dot * 3 + 1]!, regionColor[dot * 3 + 2]!, regionColor[around * 3]!, regionColor[around * 3 + 1]!, regionColor[around * 3 + 2]!, 1);
-      ink += Number.isNaN(t) ? 1 : Math.max(0, Math.min(1, t));
+      ink += around < 0 ? data[o + 3]! / 255 : dotPixelShare(data, o, regionColor, dot, around);
     }
   }
   return ink;

@@ -307,18 +307,23 @@ function faintDotInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLa
 /** The summed share (0–1 each) of label `own`'s colour in root r's pixels, blended with label `around`'s. */
 function dotCoverage(merge: SpeckMerge, r: number, own: number, around: number, pixels: DotPixels): number {
   const { data, labelColor } = pixels;
-  const a = own * 3;
-  const b = around * 3;
   let covered = 0;
   for (let m = r; m >= 0; m = merge.nextMember[m]!) {
-    for (let p = merge.start[m]!; p < merge.start[m + 1]!; p++) {
-      const o = merge.pixels[p]! * 4;
-      const t = blendShare(data[o]!, data[o + 1]!, data[o + 2]!, labelColor[a]!, labelColor[a + 1]!, labelColor[a + 2]!, labelColor[b]!, labelColor[b + 1]!, labelColor[b + 2]!, DOT_MIN_SPAN_SQ);
-      // One colour with its neighbour (no span): fully its own.
-      covered += Number.isNaN(t) ? 1 : Math.max(0, Math.min(1, t));
-    }
+    for (let p = merge.start[m]!; p < merge.start[m + 1]!; p++) covered += dotPixelShare(data, merge.pixels[p]! * 4, labelColor, own, around);
   }
   return covered;
+}
+
+/**
+ * The share (0–1) of colour `own` in the pixel at byte offset o, as a blend of colours `own` and
+ * `around` (r, g, b each in `colors`): how much of a dot's pixel its colour covers. Two colours
+ * without a span between them cover it fully (one colour with its neighbour).
+ */
+export function dotPixelShare(data: Uint8Array | Uint8ClampedArray, o: number, colors: Float64Array, own: number, around: number): number {
+  const a = own * 3;
+  const b = around * 3;
+  const t = blendShare(data[o]!, data[o + 1]!, data[o + 2]!, colors[a]!, colors[a + 1]!, colors[a + 2]!, colors[b]!, colors[b + 1]!, colors[b + 2]!, DOT_MIN_SPAN_SQ);
+  return Number.isNaN(t) ? 1 : Math.max(0, Math.min(1, t));
 }
 
 /**
