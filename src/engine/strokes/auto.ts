@@ -18,11 +18,12 @@
 import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
-import { regionCenterlines, type CenterPath } from './centerline.js';
+import { regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
-import { drawnAsInk, InkCheckScratch } from './drawn-as-ink.js';
+import { checkedAsInk, drawnAsInk, InkCheckScratch } from './drawn-as-ink.js';
 import { fittedPoints } from './fitted-points.js';
-import { backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
+import { inkGroups, type InkGroups } from './ink-groups.js';
+import { backgroundLabel, paperColor, regionBoxes, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
   readonly picture: InkPicture;
@@ -78,26 +79,23 @@ const DIAGONAL_STEP = 4;
 
 export function splitStrokeRegions(input: AutoStrokeInput): AutoStrokeSplit {
   const { picture, regions, fills } = input;
-  const lineOf = findLineRegions(input);
-  const lines: ColoredLine[] = [];
-  const isLine = new Uint8Array(regions.count);
-  for (const r of lineOf.keys()) isLine[r] = 1;
-  if (lineOf.size === 0) return { lines, regions, links: undefined, fromRegion: undefined, underLines: undefined };
-  const owner = handOver(picture.width, picture.height, regions.regionOf, isLine);
+  const found = findLineUnits(input);
+  const { units, unitOf } = found;
+  if (units.length === 0) return { lines: [], regions, links: undefined, fromRegion: undefined, underLines: undefined };
+  const { owner, reached } = handOver(picture.width, picture.height, regions.regionOf, unitOf);
   // A line with no region beside it (the picture is nothing but lines) keeps its pixels, as a fill.
-  for (let i = 0; i < owner.length; i++) {
-    const r = owner[i]!;
-    if (r >= 0 && isLine[r]) lineOf.delete(r);
-  }
-  for (const [r, paths] of [...lineOf].sort((a, b) => a[0] - b[0])) {
-    for (const path of paths) lines.push({ path, color: fills[regions.labelOf[r]!]! });
+  const dropped = new Uint8Array(units.length);
+  for (let i = 0; i < owner.length; i++) if (unitOf[i]! >= 0 && !reached[i]) dropped[unitOf[i]!] = 1;
+  const lines: ColoredLine[] = [];
+  for (const u of unitsInOrder(units)) {
+    if (!dropped[u]) for (const path of units[u]!.paths) lines.push({ path, color: fills[units[u]!.label]! });
   }
   const labels = new Int32Array(owner.length);
   const underLines = new Uint8Array(owner.length);
   for (let i = 0; i < owner.length; i++) {
     labels[i] = owner[i]! < 0 ? -1 : regions.labelOf[owner[i]!]!;
-    const r = regions.regionOf[i]!;
-    if (r >= 0 && lineOf.has(r) && fills[regions.labelOf[r]!]!.a === 255) underLines[i] = 1;
+    const u = unitOf[i]!;
+    if (u >= 0 && !dropped[u] && fills[units[u]!.label]!.a === 255) underLines[i] = 1;
   }
   const links = input.diagonalLinks ? diagonalLinkRows(labels, picture.width, picture.height, 0, picture.height + 1) : undefined;
   const split = findRegions(labels, picture.width, picture.height, links);
@@ -145,28 +143,186 @@ export function chainsUnderLines(chains: readonly Chain[], underLines: Uint8Arra
 /** Spacing (traced px) of the points chainsUnderLines tests along a chain. */
 const SEAM_SAMPLE_PX = 1;
 
-/** The centre-lines of each region that is a line of near-constant width, by region. */
-function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
-  const { picture, regions, fills, maxWidthPx, keepFill } = input;
+/** Ink read as lines: the centre-lines, their colour's label, and the pixels each unit takes. */
+interface LineUnit {
+  /** Order key: the region (a group's: its darkest member), then the piece within it. */
+  readonly region: number;
+  readonly piece: number;
+  readonly label: number;
+  readonly paths: readonly CenterPath[];
+}
+
+interface FoundLines {
+  readonly units: LineUnit[];
+  /** Per pixel, the unit whose line covers it (−1: none). */
+  readonly unitOf: Int32Array;
+}
+
+/**
+ * The ink that is lines of near-constant width. Shades of one ink (an anti-aliased hairline
+ * quantised into greys that alternate along it, ink-groups.ts) are first read together, as one
+ * line in the darkest shade's colour: read one region at a time each shade is a broken piece
+ * beside a faint neighbour and none is a line. Then each region not in such a group, alone.
+ */
+function findLineUnits(input: AutoStrokeInput): FoundLines {
+  const { picture, regions } = input;
   const background = backgroundLabel(picture, regions.labelOf);
-  const boxes = regionBoxes(picture, regions.count);
-  const faintShare = faintBorderShare(picture, regions.count);
-  const span = regionWidthsPx(picture, regions.count);
+  const found: FoundLines = { units: [], unitOf: new Int32Array(picture.width * picture.height).fill(-1) };
+  const taken = new Uint8Array(regions.count);
+  const groups = inkGroups(picture, regions.labelOf, regions.count, paperColor(picture, regions.labelOf, regions.count, background));
+  if (groups.count < regions.count) readShadeGroups(input, groups, background, found, taken);
+  const single: LineUnits = { picture, labelOf: regions.labelOf, count: regions.count, background, read: (r) => !taken[r] && !input.keepFill?.(r) };
+  const read = readLines(input, single, false);
+  addUnits(found, picture.regionOf, new Map([...read.lines].map(([r, paths]) => [r, { region: r, piece: 0, label: regions.labelOf[r]!, paths }])));
+  return found;
+}
+
+/**
+ * The groups of several shades that are lines, as a whole or, where their strokes miss the ink
+ * only locally (two hairlines running side by side read as one), in pieces: the group's pixels
+ * in the tiles missed (and CUT_MARGIN_PX around them) stay fills and each piece left is read alone.
+ */
+function readShadeGroups(input: AutoStrokeInput, groups: InkGroups, background: number, found: FoundLines, taken: Uint8Array): void {
+  const several = (g: number): boolean => groups.members[g]!.length > 1 && !groups.members[g]!.some((r) => input.keepFill?.(r));
+  const units: LineUnits = { picture: groups.picture, labelOf: groups.labelOf, count: groups.count, background, read: several, maxSpanPx: SHADE_GROUP_MAX_SPAN_PX };
+  const read = readLines(input, units, true);
+  const darkestOf = (g: number): number => groups.members[g]!.find((r) => input.regions.labelOf[r] === groups.labelOf[g])!;
+  addUnits(found, groups.picture.regionOf, new Map([...read.lines].map(([g, paths]) => [g, { region: darkestOf(g), piece: 0, label: groups.labelOf[g]!, paths }])));
+  for (const g of read.lines.keys()) for (const r of groups.members[g]!) taken[r] = 1;
+  for (const [g, missed] of read.missedTiles) {
+    const pieces = groupPieces(groups.picture, groups.count, g, missed);
+    const pieceUnits: LineUnits = { picture: pieces.picture, labelOf: pieces.labelOf(groups.labelOf), count: pieces.count, background, read: (p) => p >= groups.count };
+    const pieceLines = readLines(input, pieceUnits, false).lines;
+    addUnits(found, pieces.picture.regionOf, new Map([...pieceLines].map(([p, paths]) => [p, { region: darkestOf(g), piece: p - groups.count + 1, label: groups.labelOf[g]!, paths }])));
+    if (pieceLines.size > 0) for (const r of groups.members[g]!) taken[r] = 1;
+  }
+}
+
+/** Adds units, each with the pixels of its id in `regionOf` (one pass over the pixels). */
+function addUnits(found: FoundLines, regionOf: Int32Array, byId: ReadonlyMap<number, LineUnit>): void {
+  const unitOfId = new Map<number, number>();
+  for (const [id, unit] of byId) {
+    unitOfId.set(id, found.units.length);
+    found.units.push(unit);
+  }
+  if (unitOfId.size === 0) return;
+  for (let i = 0; i < regionOf.length; i++) {
+    const u = unitOfId.get(regionOf[i]!);
+    if (u !== undefined) found.unitOf[i] = u;
+  }
+}
+
+/** The units by region, then piece (as the regions were read before groups: lines in region order). */
+function unitsInOrder(units: readonly LineUnit[]): number[] {
+  return units.map((_, u) => u).sort((a, b) => units[a]!.region - units[b]!.region || units[a]!.piece - units[b]!.piece);
+}
+
+/**
+ * Shade groups are read for hairlines up to this span (px): a wider line's shades are its
+ * anti-aliased edges, a fringe its darkest region read alone already covers (kasteroids' 15-px
+ * outlines), and reading them twice, as a group and alone, doubled auto's centre-line work.
+ */
+const SHADE_GROUP_MAX_SPAN_PX = 3;
+/** Pixels (picture px) around a missed tile that stay with the fills too. */
+const CUT_MARGIN_PX = 1;
+/** A group whose missed tiles hold more than this share of its ink is no line, not even in pieces. */
+const MAX_MISSED_INK_SHARE = 0.2;
+
+interface GroupPieces {
+  /** The picture with the group's cut pixels transparent and its other pixels numbered by piece (from `count`). */
+  readonly picture: InkPicture;
+  readonly count: number;
+  readonly labelOf: (groupLabels: Int32Array) => Int32Array;
+}
+
+/** Group g cut at the missed tiles: its pixels there set to −1, the rest numbered by 8-connected piece. */
+function groupPieces(picture: InkPicture, groupCount: number, g: number, missed: readonly PixelBox[]): GroupPieces {
+  const { width, height } = picture;
+  const regionOf = Int32Array.from(picture.regionOf);
+  for (const box of missed) {
+    for (let y = Math.max(0, box.y0 - CUT_MARGIN_PX); y < Math.min(height, box.y1 + CUT_MARGIN_PX); y++) {
+      for (let x = Math.max(0, box.x0 - CUT_MARGIN_PX); x < Math.min(width, box.x1 + CUT_MARGIN_PX); x++) if (regionOf[y * width + x] === g) regionOf[y * width + x] = -1;
+    }
+  }
+  let next = groupCount;
+  const stack: number[] = [];
+  for (let start = 0; start < regionOf.length; start++) {
+    if (regionOf[start] !== g) continue;
+    regionOf[start] = next;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % width;
+      const y = (i - x) / width;
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+          const j = ny * width + nx;
+          if (regionOf[j] !== g) continue;
+          regionOf[j] = next;
+          stack.push(j);
+        }
+      }
+    }
+    next++;
+  }
+  const regionColor = new Float64Array(next * 3);
+  regionColor.set(picture.regionColor.subarray(0, groupCount * 3));
+  for (let p = groupCount; p < next; p++) regionColor.set(picture.regionColor.subarray(g * 3, g * 3 + 3), p * 3);
+  const labelOf = (groupLabels: Int32Array): Int32Array => {
+    const labels = new Int32Array(next);
+    labels.set(groupLabels.subarray(0, groupCount));
+    labels.fill(groupLabels[g]!, groupCount);
+    return labels;
+  };
+  return { picture: { ...picture, regionOf, regionColor }, count: next, labelOf };
+}
+
+/** What readLines reads: regions (or groups of them) of a picture, and which of them to try. */
+interface LineUnits {
+  readonly picture: InkPicture;
+  readonly labelOf: Int32Array;
+  readonly count: number;
+  readonly background: number;
+  readonly read: (unit: number) => boolean;
+  /** Units wider than this (their area over half their border, px) are not read (default: the widest line's limit). */
+  readonly maxSpanPx?: number;
+}
+
+interface ReadLines {
+  /** The centre-lines of each unit that is a line. */
+  readonly lines: Map<number, CenterPath[]>;
+  /** With cutMisses: per unit whose strokes hold its ink overall but miss it in a few tiles, those tiles. */
+  readonly missedTiles: Map<number, readonly PixelBox[]>;
+}
+
+/** The centre-lines of each unit that is a line of near-constant width, by unit. */
+function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean): ReadLines {
+  const { fills, maxWidthPx } = input;
+  const { picture, labelOf, count, background } = units;
+  const boxes = regionBoxes(picture, count);
+  const faintShare = faintBorderShare(picture, count);
+  const span = regionWidthsPx(picture, count);
   const scratch = new InkCheckScratch();
-  const lineOf = new Map<number, CenterPath[]>();
-  for (let r = 0; r < regions.count; r++) {
-    const label = regions.labelOf[r]!;
+  const read: ReadLines = { lines: new Map(), missedTiles: new Map() };
+  for (let r = 0; r < count; r++) {
+    const label = labelOf[r]!;
     const box = boxes[r];
-    if (label === background || !box || !fills[label] || fills[label]!.a === 0 || keepFill?.(r)) continue;
+    if (label === background || !box || !fills[label] || fills[label]!.a === 0 || !units.read(r)) continue;
     if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
     // A line's area over half its border is at most its width: wider ink is no line (not read).
-    if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
+    if (span[r]! > Math.min(maxWidthPx * SPAN_SLACK, units.maxSpanPx ?? Infinity)) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
-    const drawn = drawnAsInk(picture, r, box, found.paths, scratch);
-    if (drawn) lineOf.set(r, drawn);
+    if (!cutMisses) {
+      const drawn = drawnAsInk(picture, r, box, found.paths, scratch);
+      if (drawn) read.lines.set(r, drawn);
+      continue;
+    }
+    const checked = checkedAsInk(picture, r, box, found.paths, scratch);
+    if (checked.kind === 'drawn') read.lines.set(r, checked.paths);
+    if (checked.kind === 'missed' && checked.inkShare <= MAX_MISSED_INK_SHARE) read.missedTiles.set(r, checked.tiles);
   }
-  return lineOf;
+  return read;
 }
 
 /**
@@ -217,12 +373,13 @@ function pathLength(path: CenterPath): number {
 }
 
 /**
- * Region per pixel once every line pixel belongs to the nearest region that is not a line (−1:
- * transparency, which continues under a line as the paper does). Multi-source shortest paths
+ * Region per pixel once every line pixel (unitOf ≥ 0) belongs to the nearest region that is not
+ * a line (−1: transparency, which continues under a line as the paper does), and per pixel 1 where
+ * a line pixel was reached (or is no line pixel). Multi-source shortest paths
  * with chamfer steps over a bucket queue, sources every non-line pixel beside a line; ties go to
  * the source reached first in raster order. Line pixels no source reaches keep their region.
  */
-function handOver(width: number, height: number, regionOf: Int32Array, isLine: Uint8Array): Int32Array {
+function handOver(width: number, height: number, regionOf: Int32Array, unitOf: Int32Array): { owner: Int32Array; reached: Uint8Array } {
   const owner = Int32Array.from(regionOf);
   const distance = new Int32Array(owner.length).fill(-1);
   const buckets: number[][] = [];
@@ -231,7 +388,7 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
   };
   // Per pixel, 1 on a line (one read where the search tests a pixel up to nine times).
   const onLine = new Uint8Array(owner.length);
-  for (let i = 0; i < owner.length; i++) onLine[i] = regionOf[i]! >= 0 && isLine[regionOf[i]!] === 1 ? 1 : 0;
+  for (let i = 0; i < owner.length; i++) onLine[i] = unitOf[i]! >= 0 ? 1 : 0;
   const besideLine = lineNeighbours(width, height, onLine);
   for (let i = 0; i < owner.length; i++) {
     if (besideLine[i] && !onLine[i]) {
@@ -265,7 +422,9 @@ function handOver(width: number, height: number, regionOf: Int32Array, isLine: U
     }
     buckets[d] = [];
   }
-  return owner;
+  const reached = new Uint8Array(owner.length);
+  for (let i = 0; i < owner.length; i++) reached[i] = distance[i]! >= 0 ? 1 : 0;
+  return { owner, reached };
 }
 
 /** Per pixel, 1 beside (8 neighbours) a pixel on a line: marked from the line pixels, which are few. */

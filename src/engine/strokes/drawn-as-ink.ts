@@ -10,7 +10,7 @@
 import { FitScratch, type FitOptions } from '../fit/fit.js';
 import { isHardEdged, type CenterPath, type PixelBox } from './centerline.js';
 import { withFittedCorners } from './corners.js';
-import { coverageGrid, type InkPicture } from './coverage.js';
+import { coverageGrid, type CoverageGrid, type InkPicture } from './coverage.js';
 import { autoStrokeFit, fittedLine } from './line-fit.js';
 import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
 
@@ -50,22 +50,66 @@ export class InkCheckScratch {
  * fits the ink better (the cross-sections read a 1-bit or JPEG line a little narrow or wide).
  */
 export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK): CenterPath[] | undefined {
-  let widest = 0;
-  for (const p of read) widest = Math.max(widest, p.widthPx);
-  const margin = Math.ceil(widest / 2) + 2;
+  const checked = checkedAsInk(picture, region, box, read, scratch, rule);
+  return checked.kind === 'drawn' ? checked.paths : undefined;
+}
+
+/**
+ * drawnAsInk's answer, or, when the strokes hold the ink overall (the pen line's tolerance) but
+ * miss it in some tiles (a wrong junction where two lines run side by side), those tiles' boxes
+ * (picture px) and the share of the ink they hold.
+ */
+export function checkedAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK): InkCheck {
+  const drawn = bestDrawn(picture, region, box, read, scratch);
+  if (!rule.reproduces(drawn.fit, drawn.widestPx)) return drawn.fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / drawn.widestPx ? missedTiles(drawn) : { kind: 'no' };
+  // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
+  const fitted = drawn.paths.map((p) => ({ ...p, points: fittedLine(scratch.fit, p, rule.lineFit(p.widthPx)) }));
+  return rule.reproduces(strokeFit(drawn.grid, fitted, 1, drawn.hardEdged, drawn.tilePx, scratch.render), drawn.widestPx) ? { kind: 'drawn', paths: drawn.paths } : { kind: 'no' };
+}
+
+export type InkCheck =
+  | { readonly kind: 'drawn'; readonly paths: CenterPath[] }
+  /** The tiles (picture px) where the strokes miss over MAX_TILE_MISMATCH of the ink, and the share of the ink they hold. */
+  | { readonly kind: 'missed'; readonly tiles: readonly PixelBox[]; readonly inkShare: number }
+  | { readonly kind: 'no' };
+
+function missedTiles({ fit, grid, tilePx }: Drawn): InkCheck {
+  const tiles: PixelBox[] = [];
+  let missedInkPx = 0;
+  fit.tileShare.forEach((share, t) => {
+    if (share <= MAX_TILE_MISMATCH) return;
+    missedInkPx += fit.tileInkPx[t]!;
+    const x0 = grid.x0 + (t % fit.tilesAcross) * tilePx;
+    const y0 = grid.y0 + Math.floor(t / fit.tilesAcross) * tilePx;
+    tiles.push({ x0, y0, x1: x0 + tilePx, y1: y0 + tilePx });
+  });
+  return { kind: 'missed', tiles, inkShare: missedInkPx / Math.max(1e-9, fit.inkAreaPx) };
+}
+
+interface Drawn {
+  readonly grid: CoverageGrid;
+  readonly hardEdged: boolean;
+  readonly tilePx: number;
+  readonly widestPx: number;
+  /** The paths at the width that fits the ink better (as read, or scaled to hold its area). */
+  readonly paths: CenterPath[];
+  readonly fit: StrokeFit;
+}
+
+/** The centre-lines with their corners redrawn, drawn at the better of the read and the area-matched widths. */
+function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch): Drawn {
+  let widestPx = 0;
+  for (const p of read) widestPx = Math.max(widestPx, p.widthPx);
+  const margin = Math.ceil(widestPx / 2) + 2;
   const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
   const hardEdged = isHardEdged(grid);
   const paths = withFittedCorners(grid, read, hardEdged);
-  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
+  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widestPx));
   const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, scratch.render);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
   const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx, scratch.render) : fit;
-  const best = scaled.mismatch < fit.mismatch ? scaled : fit;
-  const chosen = best === fit ? paths : paths.map((p) => ({ ...p, widthPx: p.widthPx * scale }));
-  if (!rule.reproduces(best, widest)) return undefined;
-  // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
-  const fitted = chosen.map((p) => ({ ...p, points: fittedLine(scratch.fit, p, rule.lineFit(p.widthPx)) }));
-  return rule.reproduces(strokeFit(grid, fitted, 1, hardEdged, tilePx, scratch.render), widest) ? chosen : undefined;
+  if (scaled.mismatch < fit.mismatch) return { grid, hardEdged, tilePx, widestPx, paths: paths.map((p) => ({ ...p, widthPx: p.widthPx * scale })), fit: scaled };
+  return { grid, hardEdged, tilePx, widestPx, paths, fit };
 }
 
 /** Within the render check's tolerances, overall and in every tile. */

@@ -278,7 +278,7 @@ function loopPen(chains: readonly Chain[], loop: Loop, colorKey: number, tag: nu
 }
 
 /** The observed colour of the paper (its first region's), or undefined for transparent paper. */
-function paperColor(picture: InkPicture, labelOf: Int32Array, regionCount: number, background: number): [number, number, number] | undefined {
+export function paperColor(picture: InkPicture, labelOf: Int32Array, regionCount: number, background: number): [number, number, number] | undefined {
   if (background < 0) return undefined;
   for (let r = 0; r < regionCount; r++) {
     if (labelOf[r] === background) return [picture.regionColor[r * 3]!, picture.regionColor[r * 3 + 1]!, picture.regionColor[r * 3 + 2]!];

@@ -23,6 +23,11 @@ export interface StrokeFit {
   readonly drawnAreaPx: number;
   /** The largest Σ |drawn − ink| over Σ ink of a tile (side tilePx) holding ink of at least a quarter of its area. */
   readonly worstTile: number;
+  /** Per tile (row by row, `tilesAcross` a row, side tilePx from the grid's corner): that share; −1 with less ink. */
+  readonly tileShare: Float64Array;
+  /** Per tile: Σ ink (px). */
+  readonly tileInkPx: Float64Array;
+  readonly tilesAcross: number;
 }
 
 /**
@@ -52,12 +57,15 @@ export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widt
   let ink = 0;
   let error = 0;
   let worstTile = 0;
+  const tileShare = new Float64Array(tileInk.length).fill(-1);
   for (let t = 0; t < tileInk.length; t++) {
     ink += tileInk[t]!;
     error += tileError[t]!;
-    if (tileInk[t]! >= (tilePx * tilePx) / 4) worstTile = Math.max(worstTile, tileError[t]! / tileInk[t]!);
+    if (tileInk[t]! < (tilePx * tilePx) / 4) continue;
+    tileShare[t] = tileError[t]! / tileInk[t]!;
+    worstTile = Math.max(worstTile, tileShare[t]!);
   }
-  return { mismatch: error / Math.max(1e-9, ink), inkAreaPx: ink, drawnAreaPx: drawn, worstTile };
+  return { mismatch: error / Math.max(1e-9, ink), inkAreaPx: ink, drawnAreaPx: drawn, worstTile, tileShare, tileInkPx: tileInk, tilesAcross: tilesX };
 }
 
 /**
