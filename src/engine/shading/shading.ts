@@ -265,7 +265,7 @@ const OUTLINE_MIN_PX = 16;
  * the shape's shading but one gradient does not explain (gradient-elementary-internet-chat: the
  * green bubble's rim line pulled its radial fit into a stepped linear one).
  */
-function outlinePieces(input: ShadingInput, members: readonly number[], groupPx: Int32Array): Set<number> {
+export function outlinePieces(input: ShadingInput, members: readonly number[], groupPx: Int32Array): Set<number> {
   const { regionOf, area } = input.regions;
   const width = input.width;
   const core = new Map<number, number>();
