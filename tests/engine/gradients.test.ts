@@ -16,7 +16,7 @@ import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { deltaE2000, type Rgb3 } from '../helpers/delta-e.js';
 import { encodeJpeg } from '../helpers/encode.js';
-import { disc, drawPainted, ellipse, ellipseScene, floorShadowScene, lensScene, linearScene, radialScene, rampColor, rampOffset, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
+import { disc, drawPainted, ellipse, ellipseScene, floorShadowScene, lensScene, linearScene, radialScene, rampColor, rampOffset, rimLineScene, turnedRect, type Ramp } from '../helpers/gradient-scenes.js';
 
 const ON = { ...DEFAULT_ENGINE_PARAMS, gradients: true };
 const OFF = DEFAULT_ENGINE_PARAMS;
@@ -212,6 +212,21 @@ describe('tracelab.gradients on: a ramp whose end region holds an outline is sti
     const turn = Math.atan2(g.y2 - g.y1, g.x2 - g.x1) - Math.atan2(ramp.y2 - ramp.y1, ramp.x2 - ramp.x1);
     expect(Math.abs(turn) * (180 / Math.PI)).toBeLessThanOrEqual(3);
     expectColoursOnRamp(g, ramp, disc(100, 90, 67), () => true);
+  });
+});
+
+describe('tracelab.gradients on: a ramp whose rim holds a highlight line and an outline is still one gradient', () => {
+  it('bubble: one radial gradient over 90 % of the disc or more, colours within ΔE00 2 inside the rim; the highlight line stays', () => {
+    const { image, ramp } = rimLineScene();
+    const result = traceImage(image, ON);
+    const shaded = gradientShapes(result);
+    expect(shaded).toHaveLength(1);
+    expect(shaded[0]!.areaPx).toBeGreaterThanOrEqual(0.9 * Math.PI * 69 * 69);
+    expect(shaded[0]!.gradient!.kind).toBe('radial');
+    expectColoursOnRamp(shaded[0]!.gradient!, ramp, disc(100, 95, 64), () => true);
+    // The highlight line is not painted over by the gradient: a light flat shape along the top rim.
+    const light = result.shapes.filter((s) => !s.gradient && s.color.g >= 245 && s.color.b >= 150);
+    expect(light.length).toBeGreaterThanOrEqual(1);
   });
 });
 

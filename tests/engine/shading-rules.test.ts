@@ -13,6 +13,8 @@
 import { describe, expect, it } from 'vitest';
 import { rgbToLab } from '../../src/engine/color.js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
+import type { Regions } from '../../src/engine/regions/regions.js';
+import { outlinePieces, type ShadingInput } from '../../src/engine/shading/shading.js';
 import type { Rgb3 } from '../helpers/delta-e.js';
 import { drawPainted, turnedRect, type LinearRamp, type RampStop } from '../helpers/gradient-scenes.js';
 
@@ -88,5 +90,42 @@ describe('gradients on: a ramp gets the fewest stops within the stop tolerance',
     expect(gradients).toHaveLength(1);
     expect(gradients[0]!.kind).toBe('linear');
     expect(gradients[0]!.stops).toHaveLength(6);
+  });
+});
+
+describe('gradients on: outline pieces a failed group is fitted without', () => {
+  /**
+   * A 24 × 12 map of regions drawn as rows of digits: 0 the page, 1 a 1-px line of 18 px (no pixel
+   * inside it: a rim's highlight line), 2 a band 3 px tall and 18 long (16 of its 54 px inside it,
+   * 30 %: a band of shading), 3 a 1-px line of 15 px (under the size floor: left to the specks).
+   */
+  const rows = [
+    '000000000000000000000000',
+    '011111111111111111100000',
+    '000000000000000000000000',
+    '022222222222222222200000',
+    '022222222222222222200000',
+    '022222222222222222200000',
+    '000000000000000000000000',
+    '033333333333333300000000',
+    '000000000000000000000000',
+    '000000000000000000000000',
+    '000000000000000000000000',
+    '000000000000000000000000',
+  ];
+  function mapInput(): { input: ShadingInput; groupPx: Int32Array } {
+    const width = rows[0]!.length;
+    const regionOf = Int32Array.from(rows.join(''), (c) => Number(c));
+    const area = new Int32Array(4);
+    for (const r of regionOf) area[r]!++;
+    const regions = { regionOf, area, count: 4 } as unknown as Regions;
+    const input = { width, height: rows.length, regions } as unknown as ShadingInput;
+    const groupPx = Int32Array.from({ length: regionOf.length }, (_, p) => p).filter((p) => regionOf[p]! > 0);
+    return { input, groupPx };
+  }
+
+  it('a 1-px line of 16 px or more is an outline piece; a 3-px band (30 % inside) and a 15-px line are not', () => {
+    const { input, groupPx } = mapInput();
+    expect([...outlinePieces(input, [1, 2, 3], groupPx)]).toEqual([1]);
   });
 });

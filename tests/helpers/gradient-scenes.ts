@@ -249,3 +249,53 @@ export function lensScene(): { image: RgbaImage; ramp: LinearRamp } {
   ]);
   return { image, ramp };
 }
+
+/**
+ * A speech bubble's body: a disc with a radial ramp lit from above (light green at the top,
+ * green at the rim), a soft light highlight line just inside its top rim and a soft darker
+ * outline over the rest of the rim, on white: 200 × 180 (after gradient-elementary-internet-chat's
+ * green bubble, whose rim line and outline blends are thin regions joined softly to its shades).
+ */
+export function rimLineScene(): { image: RgbaImage; ramp: RadialRamp } {
+  const [cx, cy, r] = [100, 95, 70];
+  const ramp: RadialRamp = {
+    kind: 'radial',
+    cx,
+    cy: cy - 45,
+    r: 120,
+    stops: [
+      { offset: 0, color: [212, 255, 140] },
+      { offset: 1, color: [160, 222, 80] },
+    ],
+  };
+  // The highlight: a soft light line (about 2 px across) along the top of the rim.
+  const rimEdge: RadialRamp = {
+    kind: 'radial',
+    cx,
+    cy,
+    r,
+    stops: [
+      { offset: (r - 6) / r, color: [196, 246, 122] },
+      { offset: (r - 3.5) / r, color: [240, 255, 215] },
+      { offset: (r - 1) / r, color: [196, 246, 122] },
+    ],
+  };
+  // The outline: darker green over the rim's last 3 px, soft (its blend is a ramp of its own).
+  const outline: RadialRamp = {
+    kind: 'radial',
+    cx,
+    cy,
+    r,
+    stops: [
+      { offset: (r - 3) / r, color: [170, 228, 90] },
+      { offset: 1, color: [120, 170, 70] },
+    ],
+  };
+  const topRim = (x: number, y: number): boolean => y < cy - 20 && disc(cx, cy, r - 1)(x, y) && !disc(cx, cy, r - 6)(x, y);
+  const image = drawPainted(200, 180, [255, 255, 255], [
+    { paint: ramp, inside: disc(cx, cy, r) },
+    { paint: rimEdge, inside: topRim },
+    { paint: outline, inside: (x, y) => disc(cx, cy, r)(x, y) && !disc(cx, cy, r - 3)(x, y) && y >= cy - 20 },
+  ]);
+  return { image, ramp };
+}

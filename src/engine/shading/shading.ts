@@ -157,22 +157,11 @@ export function findSmoothAreas(input: ShadingInput): Shading {
       areas.push(refit);
       continue;
     }
-    // A split needs three regions or more, and room for a part of an area's size.
-    if (members[g]!.length < 3 || groupPx.length < SPLIT_MIN_SHARE_OF_AREA * minAreaSamples(input)) continue;
-    const cluster = splitSmooth(data, width, regions.regionOf, groupPx, members[g]!, soft.pairs.subarray(soft.start[g]! * 2, soft.start[g + 1]! * 2), localIndex);
-    let partCount = 0;
-    for (let i = 0; i < members[g]!.length; i++) {
-      partOf[members[g]![i]!] = nextId + cluster[i]!;
-      partCount = Math.max(partCount, cluster[i]! + 1);
-    }
-    const parts = splitParts(groupPx, regions.regionOf, partOf, nextId, partCount, owner);
-    for (let c = 0; c < partCount; c++) {
-      const partMembers = members[g]!.filter((_, i) => cluster[i] === c);
-      if (partMembers.length < 2) continue;
-      const area = fitGroup(context, input, owner, nextId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
-      if (area) areas.push(area);
-    }
-    nextId += partCount;
+    const found = areas.length;
+    nextId = fitSplit(context, input, owner, { members: members[g]!, groupPx, soft: soft.pairs.subarray(soft.start[g]! * 2, soft.start[g + 1]! * 2) }, partOf, localIndex, areas, nextId);
+    // Nothing found whole or in parts: the group once more without its outline pieces.
+    const outlined = found === areas.length && gradientArt(input) ? fitWithoutFlat(context, input, owner, members[g]!, groupPx, partOf, nextId++, true) : undefined;
+    if (outlined) areas.push(outlined);
   }
   if (gradientArt(input)) nextId = growAreas(context, input, owner, pairs, areas, nextId);
   if (input.photo && input.gradients) shadePieces(context, input, owner, members, pixels, areas, nextId, pairs);
@@ -229,6 +218,68 @@ function growAreas(context: RampContext, input: ShadingInput, owner: Int32Array,
   return id;
 }
 
+/** One soft group: its regions, their pixels and its soft pairs (member indices, two per pair). */
+interface SoftGroup {
+  readonly members: readonly number[];
+  readonly groupPx: Int32Array;
+  readonly soft: Int32Array;
+}
+
+/**
+ * A group that is not one gradient split into smooth parts (smooth-split.ts), each part with two
+ * regions or more fitted in turn; the areas found are pushed to `areas`. A split needs three
+ * regions or more, and room for a part of an area's size. Part ids start at `firstId`; returns
+ * the next free one.
+ */
+function fitSplit(context: RampContext, input: ShadingInput, owner: Int32Array, group: SoftGroup, partOf: Int32Array, localIndex: Int32Array, areas: Candidate[], firstId: number): number {
+  const { members, groupPx } = group;
+  const { regionOf } = input.regions;
+  if (members.length < 3 || groupPx.length < SPLIT_MIN_SHARE_OF_AREA * minAreaSamples(input)) return firstId;
+  const cluster = splitSmooth(input.data, input.width, regionOf, groupPx, members, group.soft, localIndex);
+  let partCount = 0;
+  for (let i = 0; i < members.length; i++) {
+    partOf[members[i]!] = firstId + cluster[i]!;
+    partCount = Math.max(partCount, cluster[i]! + 1);
+  }
+  const parts = splitParts(groupPx, regionOf, partOf, firstId, partCount, owner);
+  for (let c = 0; c < partCount; c++) {
+    const partMembers = members.filter((_, i) => cluster[i] === c);
+    if (partMembers.length < 2) continue;
+    const area = fitGroup(context, input, owner, firstId + c, parts.pixels.subarray(parts.start[c]!, parts.start[c + 1]!), partMembers);
+    if (area) areas.push(area);
+  }
+  return firstId + partCount;
+}
+
+/**
+ * A region of at least OUTLINE_MIN_PX with fewer than OUTLINE_CORE_SHARE of its pixels inside it
+ * (all four neighbours in the same region) is a line, not a band of shading: …
+ */
+const OUTLINE_CORE_SHARE = 0.2;
+/** … smaller regions are left to the specks' rules. */
+const OUTLINE_MIN_PX = 16;
+
+/**
+ * The members of a group that are outline pieces: thin regions (OUTLINE_CORE_SHARE) such as an
+ * icon's outline blends or a 1-px highlight line along a shape's rim, which the soft seams join to
+ * the shape's shading but one gradient does not explain (gradient-elementary-internet-chat: the
+ * green bubble's rim line pulled its radial fit into a stepped linear one).
+ */
+export function outlinePieces(input: ShadingInput, members: readonly number[], groupPx: Int32Array): Set<number> {
+  const { regionOf, area } = input.regions;
+  const width = input.width;
+  const core = new Map<number, number>();
+  for (const r of members) core.set(r, 0);
+  for (let i = 0; i < groupPx.length; i++) {
+    const p = groupPx[i]!;
+    const r = regionOf[p]!;
+    const x = p % width;
+    if (x === 0 || x === width - 1 || p < width || p >= regionOf.length - width) continue;
+    if (regionOf[p - 1] === r && regionOf[p + 1] === r && regionOf[p - width] === r && regionOf[p + width] === r) core.set(r, core.get(r)! + 1);
+  }
+  return new Set(members.filter((r) => area[r]! >= OUTLINE_MIN_PX && core.get(r)! < OUTLINE_CORE_SHARE * area[r]!));
+}
+
 /** Members that cover at least this many pixels … */
 const FLAT_MEMBER_MIN_PX = 400;
 
@@ -239,10 +290,12 @@ const FLAT_MEMBER_MIN_PX = 400;
  * soft shadow fading into the page (its squeezed rings are one elliptical gradient once the page
  * is not asked to be part of it, and far from a circle's or a line's first guess:
  * gradient-8-ball-jarno-vasamaa), a ramp running into a flat colour, a lens's rim whose outline
- * pulls the first guesses off. The flat members stay as they are. Uses part id `id` for the
- * members left (owner renamed to it); undefined when the rest is not one gradient.
+ * pulls the first guesses off. The flat members stay as they are. `withoutOutlines` (a group
+ * that neither whole nor split gave an area): its outline pieces (outlinePieces) are left out and
+ * stay as they are too. Uses part id `id` for the members left (owner renamed to it); undefined
+ * when the rest is not one gradient.
  */
-function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[], groupPx: Int32Array, partOf: Int32Array, id: number): Candidate | undefined {
+function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[], groupPx: Int32Array, partOf: Int32Array, id: number, withoutOutlines = false): Candidate | undefined {
   const { data, regions, regionColor } = input;
   const error = new Map<number, number>();
   for (const r of members) if (regions.area[r]! >= FLAT_MEMBER_MIN_PX) error.set(r, 0);
@@ -254,7 +307,8 @@ function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32A
     const o = p * 4;
     error.set(r, sum + hypot3(data[o]! - regionColor[r * 3]!, data[o + 1]! - regionColor[r * 3 + 1]!, data[o + 2]! - regionColor[r * 3 + 2]!));
   }
-  const rest = members.filter((r) => !(error.has(r) && error.get(r)! / regions.area[r]! < FLAT_FLOOR));
+  const outlines = withoutOutlines ? outlinePieces(input, members, groupPx) : new Set<number>();
+  const rest = members.filter((r) => !(error.has(r) && error.get(r)! / regions.area[r]! < FLAT_FLOOR) && !outlines.has(r));
   if (rest.length < 2) return undefined;
   for (const r of rest) partOf[r] = id;
   const part = splitParts(groupPx, regions.regionOf, partOf, id, 1, owner);
