@@ -21,6 +21,14 @@ import { fitCircle } from './ellipse.js';
 const MIN_STRETCH_SAMPLES = 2;
 /** An arc flatter than this radius (px) is a line (a Kåsa fit of near-collinear samples blows up). */
 const MAX_RADIUS_PX = 5000;
+/**
+ * SVG places an arc's centre from its ends and radius: the centre lies h = √(r² − chord²/4) from
+ * the chord, so a radius written rounded by δ moves it by δ·r/h, which grows without bound as the
+ * arc nears a half circle (a 180° arc's radius rounded 39.94 → 39.9 moved its centre 1.4 px).
+ * An arc is kept within r/h ≤ this (arcs under 141° or over 219°; a half circle is two arcs):
+ * a radius rounded to 0.05 px moves the centre at most 0.15 px.
+ */
+const MAX_CENTRE_SHIFT_PER_RADIUS = 3;
 
 export function linesAndArcs(p: Float64Array, first: number, last: number, tolerancePx: number, out: SegmentBuilder): boolean {
   let i = first;
@@ -102,6 +110,7 @@ function arcThrough(p: Float64Array, i: number, j: number, tolerancePx: number):
   const ny = (bx - ax) / chord;
   const side = Math.sign((circle.cx - mx) * nx + (circle.cy - my) * ny) || 1;
   const h = Math.sqrt(Math.max(0, circle.r * circle.r - (chord * chord) / 4)) * side;
+  if (Math.abs(h) * MAX_CENTRE_SHIFT_PER_RADIUS < circle.r) return undefined;
   const cx = mx + nx * h;
   const cy = my + ny * h;
   // Every sample near the circle, each step turning the same way about its centre (the signs of
