@@ -305,15 +305,20 @@ function measureStretch(context: RampContext, curve: Curve, i: number, j: number
   const lab = context.colour;
   let at = -1;
   let de = 0;
+  // The stretch's ends, read once (the loop's writes to `lab` would make the compiler read them
+  // again per point); the same numbers and operations as written out per point.
+  const { t, rgb } = curve;
+  const t0 = t[i]!;
+  const span = t[j]! - t0;
+  const r0 = rgb[i * 3]!;
+  const g0 = rgb[i * 3 + 1]!;
+  const b0 = rgb[i * 3 + 2]!;
+  const dr = rgb[j * 3]! - r0;
+  const dg = rgb[j * 3 + 1]! - g0;
+  const db = rgb[j * 3 + 2]! - b0;
   for (let k = i + 1; k < j; k++) {
-    const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
-    rgbToLab(
-      curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
-      curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
-      curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
-      lab,
-      0,
-    );
+    const f = (t[k]! - t0) / span;
+    rgbToLab(r0 + dr * f, g0 + dg * f, b0 + db * f, lab, 0);
     const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
     if (d > de) {
       de = d;
