@@ -94,7 +94,8 @@ export class RampContext {
   recentNext = 0;
   /**
    * ramp-geometry.ts: the in-bin variance's bins (the search's inner loop: a few hundred calls per
-   * picture), IN_BIN_STRIDE numbers per bin: count, Σr, Σg, Σb (one bin in one cache line).
+   * picture), IN_BIN_STRIDE numbers per bin: count, Σr, Σg, Σb (a bin's four numbers side by side,
+   * where a sample adds to them).
    */
   readonly inBins = new Float64Array((MAX_BINS + 1) * IN_BIN_STRIDE);
   /** ramp-fit.ts: the last ramp fitted (its own copy of the stops) and its samples. */
