@@ -254,20 +254,31 @@ function tRangeOverBox(g: RampGeometry, b: Bounds): { tMin: number; tMax: number
 /**
  * Each sample counted into its bin of t (bins of 1 / perWidth from tMin, the last open-ended):
  * count and colour sums per bin, IN_BIN_STRIDE numbers each (the sums are of whole numbers, so
- * exact in any order). Written out per kind: this loop is the searches' cost.
+ * exact in any order). A t a rounding below tMin gives bin −1, whose writes fall outside the array
+ * and are dropped: the sample is left out. Written out per kind: this loop is the searches' cost.
  */
 function binSamples(s: RampSamples, g: RampGeometry, tMin: number, perWidth: number, count: number, bins: Float64Array): void {
   const { x, y, rgb } = s;
   const last = count - 1;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
-    for (let i = 0; i < s.count; i++) addToBin(bins, Math.min(last, Math.floor((ux * x[i]! + uy * y[i]! - tMin) * perWidth)), rgb, i);
+    for (let i = 0; i < s.count; i++) {
+      const o = Math.min(last, Math.floor((ux * x[i]! + uy * y[i]! - tMin) * perWidth)) * IN_BIN_STRIDE;
+      bins[o]!++;
+      bins[o + 1]! += rgb[i * 3]!;
+      bins[o + 2]! += rgb[i * 3 + 1]!;
+      bins[o + 3]! += rgb[i * 3 + 2]!;
+    }
   } else if (g.kind === 'radial') {
     const { cx, cy } = g;
     for (let i = 0; i < s.count; i++) {
       const dx = x[i]! - cx;
       const dy = y[i]! - cy;
-      addToBin(bins, Math.min(last, Math.floor((Math.sqrt(dx * dx + dy * dy) - tMin) * perWidth)), rgb, i);
+      const o = Math.min(last, Math.floor((Math.sqrt(dx * dx + dy * dy) - tMin) * perWidth)) * IN_BIN_STRIDE;
+      bins[o]!++;
+      bins[o + 1]! += rgb[i * 3]!;
+      bins[o + 2]! += rgb[i * 3 + 1]!;
+      bins[o + 3]! += rgb[i * 3 + 2]!;
     }
   } else {
     const { cx, cy, ux, uy } = g;
@@ -277,21 +288,13 @@ function binSamples(s: RampSamples, g: RampGeometry, tMin: number, perWidth: num
       const dy = y[i]! - cy;
       const u = ux * dx + uy * dy;
       const v = (ux * dy - uy * dx) * perRatio;
-      addToBin(bins, Math.min(last, Math.floor((Math.sqrt(u * u + v * v) - tMin) * perWidth)), rgb, i);
+      const o = Math.min(last, Math.floor((Math.sqrt(u * u + v * v) - tMin) * perWidth)) * IN_BIN_STRIDE;
+      bins[o]!++;
+      bins[o + 1]! += rgb[i * 3]!;
+      bins[o + 2]! += rgb[i * 3 + 1]!;
+      bins[o + 3]! += rgb[i * 3 + 2]!;
     }
   }
-}
-
-/**
- * Sample i (colours rgb) counted into bin k. A t a rounding below tMin gives bin −1, whose writes
- * fall outside the array and are dropped, as they always were: the sample is left out.
- */
-function addToBin(bins: Float64Array, k: number, rgb: Float64Array, i: number): void {
-  const o = k * IN_BIN_STRIDE;
-  bins[o]!++;
-  bins[o + 1]! += rgb[i * 3]!;
-  bins[o + 2]! += rgb[i * 3 + 1]!;
-  bins[o + 3]! += rgb[i * 3 + 2]!;
 }
 
 /** Σ over bins of |colour sum|² / count: the squared colour the bins' means explain. */
