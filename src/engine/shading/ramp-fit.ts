@@ -10,7 +10,7 @@
  */
 import { rgbToLab } from '../color.js';
 import { hypot3 } from '../length.js';
-import { ellipseT, linearT, MAX_BINS, MAX_STOPS, radialT, sameGeometry, STOP_STRIDE, stopChannel, stopCount, stopT, thinned, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { ellipseT, linearT, MAX_BINS, MAX_STOPS, radialT, sameGeometry, STOP_STRIDE, stopChannel, stopCount, stopT, thinned, type LastRamp, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 import type { Gradient, GradientStop } from '../types.js';
 
 export type { RampGeometry, RampSamples } from './ramp-samples.js';
@@ -109,17 +109,38 @@ function binSamples(context: RampContext, s: RampSamples, g: RampGeometry): Bins
 
 /** The ramp (stops) of a geometry and its error over the samples. */
 export function rampFor(context: RampContext, s: RampSamples, g: RampGeometry): FittedRamp {
-  // An area's ramp is fitted for its first guess and again for the searched geometry, which is
-  // often that guess still (bit for bit): the same samples and numbers give the same ramp.
-  const last = context.lastRamp;
-  if (last && last.samples === s && sameGeometry(last.ramp.geometry, g)) return { ...last.ramp, geometry: g, stops: Float64Array.from(last.ramp.stops) };
-  const bins = binSamples(context, s, g);
-  const stops = fitStops(context, bins);
-  const ramp = { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: rampError(context, thinned(context, s, ERROR_SAMPLES), g, stops) };
-  context.lastRamp = { samples: s, ramp: { ...ramp, stops: Float64Array.from(stops) } };
-  return ramp;
+  const ramp = lastOrFittedRamp(context, s, g);
+  let meanError = ramp.meanError;
+  if (meanError === undefined) {
+    meanError = rampError(context, thinned(context, s, ERROR_SAMPLES), g, ramp.stops);
+    context.lastRamp = { samples: s, ramp: { geometry: ramp.geometry, tMin: ramp.tMin, tMax: ramp.tMax, stops: ramp.stops, meanError } };
+  }
+  return { geometry: g, tMin: ramp.tMin, tMax: ramp.tMax, stops: Float64Array.from(ramp.stops), meanError };
 }
 
+/**
+ * rampFor's stops alone (a copy), without measuring the ramp's error: a first guess is checked
+ * for steps only, and its error is measured if rampFor asks for the same ramp next.
+ */
+export function rampStops(context: RampContext, s: RampSamples, g: RampGeometry): Float64Array {
+  return Float64Array.from(lastOrFittedRamp(context, s, g).stops);
+}
+
+/**
+ * The context's last ramp when it is this one, else the ramp fitted now (its error not measured)
+ * and kept as the last. An area's ramp is fitted for its first guess and again for the searched
+ * geometry, which is often that guess still (bit for bit): the same samples and numbers give the
+ * same ramp. The kept stops are never handed out (callers get copies).
+ */
+function lastOrFittedRamp(context: RampContext, s: RampSamples, g: RampGeometry): LastRamp {
+  const last = context.lastRamp;
+  if (last && last.samples === s && sameGeometry(last.ramp.geometry, g)) return last.ramp;
+  const bins = binSamples(context, s, g);
+  const stops = fitStops(context, bins);
+  const ramp: LastRamp = { geometry: g, tMin: bins.tMin, tMax: bins.tMin + bins.count * bins.width, stops, meanError: undefined };
+  context.lastRamp = { samples: s, ramp };
+  return ramp;
+}
 
 /** Mean distance (sRGB units) between the samples and a ramp's colour at their t. */
 export function rampError(context: RampContext, s: RampSamples, g: RampGeometry, stops: Float64Array): number {
@@ -284,15 +305,20 @@ function measureStretch(context: RampContext, curve: Curve, i: number, j: number
   const lab = context.colour;
   let at = -1;
   let de = 0;
+  // The stretch's ends, read once (the loop's writes to `lab` would make the compiler read them
+  // again per point); the same numbers and operations as written out per point.
+  const { t, rgb } = curve;
+  const t0 = t[i]!;
+  const span = t[j]! - t0;
+  const r0 = rgb[i * 3]!;
+  const g0 = rgb[i * 3 + 1]!;
+  const b0 = rgb[i * 3 + 2]!;
+  const dr = rgb[j * 3]! - r0;
+  const dg = rgb[j * 3 + 1]! - g0;
+  const db = rgb[j * 3 + 2]! - b0;
   for (let k = i + 1; k < j; k++) {
-    const f = (curve.t[k]! - curve.t[i]!) / (curve.t[j]! - curve.t[i]!);
-    rgbToLab(
-      curve.rgb[i * 3]! + (curve.rgb[j * 3]! - curve.rgb[i * 3]!) * f,
-      curve.rgb[i * 3 + 1]! + (curve.rgb[j * 3 + 1]! - curve.rgb[i * 3 + 1]!) * f,
-      curve.rgb[i * 3 + 2]! + (curve.rgb[j * 3 + 2]! - curve.rgb[i * 3 + 2]!) * f,
-      lab,
-      0,
-    );
+    const f = (t[k]! - t0) / span;
+    rgbToLab(r0 + dr * f, g0 + dg * f, b0 + db * f, lab, 0);
     const d = hypot3(lab[0]! - curve.lab[k * 3]!, lab[1]! - curve.lab[k * 3 + 1]!, lab[2]! - curve.lab[k * 3 + 2]!);
     if (d > de) {
       de = d;

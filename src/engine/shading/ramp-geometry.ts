@@ -13,7 +13,7 @@
  * al. 2017), done here with closed forms and small searches.
  */
 import { hypot2 } from '../length.js';
-import { boundsOf, geometryT, MAX_BINS, sameGeometry, type Bounds, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
+import { boundsOf, geometryT, IN_BIN_STRIDE, MAX_BINS, sameGeometry, type Bounds, type RampContext, type RampGeometry, type RampSamples } from './ramp-samples.js';
 
 /** A radial fit must leave at most this share of the linear fit's in-bin variance to be chosen. */
 const RADIAL_ADVANTAGE = 0.8;
@@ -226,10 +226,9 @@ function computeInBinError(context: RampContext, s: RampSamples, g: RampGeometry
   const width = Math.max(1, (tMax - tMin) / MAX_BINS);
   const perWidth = 1 / width;
   const count = Math.floor((tMax - tMin) * perWidth) + 1;
-  const n = context.inBinCounts.fill(0, 0, count);
-  const sum = context.inBinSums.fill(0, 0, count * 3);
-  binSamples(s, g, tMin, perWidth, count, n, sum);
-  return sumOfSquares(context, s) - explainedByBins(n, sum, count);
+  const bins = context.inBins.fill(0, 0, count * IN_BIN_STRIDE);
+  binSamples(s, g, tMin, perWidth, count, bins);
+  return sumOfSquares(context, s) - explainedByBins(bins, count);
 }
 
 /** Bounds of t over a box of samples (for a radial t: its nearest and farthest points). */
@@ -254,29 +253,32 @@ function tRangeOverBox(g: RampGeometry, b: Bounds): { tMin: number; tMax: number
 
 /**
  * Each sample counted into its bin of t (bins of 1 / perWidth from tMin, the last open-ended):
- * n per bin, sum its colour sums (3 per bin). Written out per kind: this loop is the searches' cost.
+ * count and colour sums per bin, IN_BIN_STRIDE numbers each (the sums are of whole numbers, so
+ * exact in any order). A t a rounding below tMin gives bin −1, whose writes fall outside the array
+ * and are dropped: the sample is left out. Written out per kind: this loop is the searches' cost.
  */
-function binSamples(s: RampSamples, g: RampGeometry, tMin: number, perWidth: number, count: number, n: Float64Array, sum: Float64Array): void {
+function binSamples(s: RampSamples, g: RampGeometry, tMin: number, perWidth: number, count: number, bins: Float64Array): void {
   const { x, y, rgb } = s;
+  const last = count - 1;
   if (g.kind === 'linear') {
     const { ux, uy } = g;
     for (let i = 0; i < s.count; i++) {
-      const k = Math.min(count - 1, Math.floor((ux * x[i]! + uy * y[i]! - tMin) * perWidth));
-      n[k]!++;
-      sum[k * 3]! += rgb[i * 3]!;
-      sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
-      sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
+      const o = Math.min(last, Math.floor((ux * x[i]! + uy * y[i]! - tMin) * perWidth)) * IN_BIN_STRIDE;
+      bins[o]!++;
+      bins[o + 1]! += rgb[i * 3]!;
+      bins[o + 2]! += rgb[i * 3 + 1]!;
+      bins[o + 3]! += rgb[i * 3 + 2]!;
     }
   } else if (g.kind === 'radial') {
     const { cx, cy } = g;
     for (let i = 0; i < s.count; i++) {
       const dx = x[i]! - cx;
       const dy = y[i]! - cy;
-      const k = Math.min(count - 1, Math.floor((Math.sqrt(dx * dx + dy * dy) - tMin) * perWidth));
-      n[k]!++;
-      sum[k * 3]! += rgb[i * 3]!;
-      sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
-      sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
+      const o = Math.min(last, Math.floor((Math.sqrt(dx * dx + dy * dy) - tMin) * perWidth)) * IN_BIN_STRIDE;
+      bins[o]!++;
+      bins[o + 1]! += rgb[i * 3]!;
+      bins[o + 2]! += rgb[i * 3 + 1]!;
+      bins[o + 3]! += rgb[i * 3 + 2]!;
     }
   } else {
     const { cx, cy, ux, uy } = g;
@@ -286,24 +288,25 @@ function binSamples(s: RampSamples, g: RampGeometry, tMin: number, perWidth: num
       const dy = y[i]! - cy;
       const u = ux * dx + uy * dy;
       const v = (ux * dy - uy * dx) * perRatio;
-      const k = Math.min(count - 1, Math.floor((Math.sqrt(u * u + v * v) - tMin) * perWidth));
-      n[k]!++;
-      sum[k * 3]! += rgb[i * 3]!;
-      sum[k * 3 + 1]! += rgb[i * 3 + 1]!;
-      sum[k * 3 + 2]! += rgb[i * 3 + 2]!;
+      const o = Math.min(last, Math.floor((Math.sqrt(u * u + v * v) - tMin) * perWidth)) * IN_BIN_STRIDE;
+      bins[o]!++;
+      bins[o + 1]! += rgb[i * 3]!;
+      bins[o + 2]! += rgb[i * 3 + 1]!;
+      bins[o + 3]! += rgb[i * 3 + 2]!;
     }
   }
 }
 
 /** Σ over bins of |colour sum|² / count: the squared colour the bins' means explain. */
-function explainedByBins(n: Float64Array, sum: Float64Array, count: number): number {
+function explainedByBins(bins: Float64Array, count: number): number {
   let explained = 0;
   for (let k = 0; k < count; k++) {
-    const nk = n[k]!;
+    const o = k * IN_BIN_STRIDE;
+    const nk = bins[o]!;
     if (nk === 0) continue;
-    const r = sum[k * 3]!;
-    const gg = sum[k * 3 + 1]!;
-    const bb = sum[k * 3 + 2]!;
+    const r = bins[o + 1]!;
+    const gg = bins[o + 2]!;
+    const bb = bins[o + 3]!;
     explained += (r * r + gg * gg + bb * bb) / nk;
   }
   return explained;

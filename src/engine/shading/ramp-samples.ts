@@ -10,6 +10,9 @@ import { hypot2 } from '../length.js';
 /** Bins of t per fit, at most (a ramp longer than this many px gets wider bins). */
 export const MAX_BINS = 1024;
 
+/** Numbers per bin of the geometry search's in-bin sums (RampContext.inBins): count, Σr, Σg, Σb. */
+export const IN_BIN_STRIDE = 4;
+
 /** Stops of one ramp at most. */
 export const MAX_STOPS = 12;
 
@@ -89,9 +92,12 @@ export class RampContext {
   /** ramp-geometry.ts: recent in-bin evaluations, a ring of RECENT_IN_BIN_SIZE, next written at recentNext. */
   readonly recentInBin: { readonly samples: RampSamples; readonly geometry: RampGeometry; readonly value: number }[] = [];
   recentNext = 0;
-  /** ramp-geometry.ts: the in-bin variance's bins (the search's inner loop: a few hundred calls per picture). */
-  readonly inBinCounts = new Float64Array(MAX_BINS + 1);
-  readonly inBinSums = new Float64Array((MAX_BINS + 1) * 3);
+  /**
+   * ramp-geometry.ts: the in-bin variance's bins (the search's inner loop: a few hundred calls per
+   * picture), IN_BIN_STRIDE numbers per bin: count, Σr, Σg, Σb (a bin's four numbers side by side,
+   * where a sample adds to them).
+   */
+  readonly inBins = new Float64Array((MAX_BINS + 1) * IN_BIN_STRIDE);
   /** ramp-fit.ts: the last ramp fitted (its own copy of the stops) and its samples. */
   lastRamp: { readonly samples: RampSamples; readonly ramp: LastRamp } | undefined = undefined;
   /** ramp-fit.ts: t per sample (computeT), grown as needed, and the t range it found. */
@@ -115,13 +121,16 @@ export class RampContext {
   readonly colour = new Float64Array(3);
 }
 
-/** The fields of a fitted ramp the ramp context keeps (ramp-fit.ts's FittedRamp). */
-interface LastRamp {
+/**
+ * The fields of a fitted ramp the ramp context keeps (ramp-fit.ts's FittedRamp); meanError is
+ * undefined until measured (a first guess's stops are fitted without it).
+ */
+export interface LastRamp {
   readonly geometry: RampGeometry;
   readonly tMin: number;
   readonly tMax: number;
   readonly stops: Float64Array;
-  readonly meanError: number;
+  readonly meanError: number | undefined;
 }
 
 /** True when two geometries are of one kind with bit-identical numbers (the same t everywhere). */

@@ -329,8 +329,14 @@ function cutBands(
     pieceArea.push(pieces.area[k]!);
     pieceBand.push(pieces.bandOfPiece[k]!);
   }
+  // Each piece's key, looked up once per piece rather than through two tables per pixel.
+  const keyOfPiece = new Int32Array(pieces.size.length);
+  for (let k = 0; k < keyOfPiece.length; k++) keyOfPiece[k] = regions.count + number[target[k]!]!;
   const { pieceOf } = pieces;
-  for (let p = 0; p < regionOf.length; p++) if (pieceOf[p]! >= 0) keyOf[p] = regions.count + number[target[pieceOf[p]!]!]!;
+  for (let p = 0; p < regionOf.length; p++) {
+    const k = pieceOf[p]!;
+    if (k >= 0) keyOf[p] = keyOfPiece[k]!;
+  }
 }
 
 /**

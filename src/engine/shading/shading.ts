@@ -20,7 +20,7 @@
 import { blendResidualSq, blendShare } from '../blend.js';
 import { rgbToLab } from '../color.js';
 import { hypot2, hypot3 } from '../length.js';
-import { MAX_STOPS, rampColorAt, rampError, rampFor, toGradient, type FittedRamp } from './ramp-fit.js';
+import { MAX_STOPS, rampColorAt, rampError, rampFor, rampStops, toGradient, type FittedRamp } from './ramp-fit.js';
 import { findGeometry, SEARCH_SAMPLES } from './ramp-geometry.js';
 import { emptySamples, geometryT, joinSamples, lastStopT, RampContext, stopChannel, stopCount, stopT, thinned, type RampSamples } from './ramp-samples.js';
 import type { Regions } from '../regions/regions.js';
@@ -723,7 +723,7 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
   // Shades that match their pixels already are flat colours (checked again on all samples below).
   if (search.flatError < FLAT_FLOOR) return undefined;
   // A first guess whose ramp already jumps (an edge joined in through a soft seam) is not searched.
-  const geometry = findGeometry(context, search.samples, !gated ? undefined : Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), !gated ? undefined : (first) => !hasStep(rampFor(context, search.samples, first)));
+  const geometry = findGeometry(context, search.samples, !gated ? undefined : Math.min(GATE_MAX, GATE_RATIO * search.flatError + GATE_FLOOR), !gated ? undefined : (first) => !stopsHaveStep(rampStops(context, search.samples, first)));
   if (!geometry) return undefined;
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
   const ramp = rampFor(context, full.samples, geometry);
@@ -982,7 +982,11 @@ function designed(ramp: FittedRamp): boolean {
 
 /** True when some stretch of the ramp is a jump (steep and visible) rather than shading. */
 function hasStep(ramp: FittedRamp): boolean {
-  const s = ramp.stops;
+  return stopsHaveStep(ramp.stops);
+}
+
+/** hasStep of a ramp's stops (t, r, g, b each). */
+function stopsHaveStep(s: Float64Array): boolean {
   for (let k = 4; k < s.length; k += 4) {
     const jump = hypot3(s[k + 1]! - s[k - 3]!, s[k + 2]! - s[k - 2]!, s[k + 3]! - s[k - 1]!);
     if (jump > STEP_JUMP && jump > MAX_RAMP_SLOPE * (s[k]! - s[k - 4]!)) return true;
