@@ -29,12 +29,13 @@ import { buildChainGraph, buildRegionLoops, type ChainGraph } from './boundary/b
 import type { SampleContext } from './boundary/subpixel.js';
 import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
-import type { FittedChain } from './fit/fit.js';
+import { FitScratch, type FittedChain } from './fit/fit.js';
 import { lineArtFitFor, runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette/palette.js';
 import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
+import { withPixelFloor } from './fit/pixel-floor.js';
 import { absorbCrumbs, despeckle, findRegions, type AreaFloor, type Regions } from './regions/regions.js';
 import { applyShading, withRegionsRenumbered, type Shaded } from './shading/shaded-regions.js';
 import { findSmoothAreas } from './shading/shading.js';
@@ -854,7 +855,9 @@ function* boundaryAndFit(
   clock.lap('boundary', outlined !== undefined);
   if (fitted) clock.lap('fit', true);
   else {
-    fitted = memo.set(fitSlot, fitKey, toChains(graph, ((yield FINISH) as (PackedChains | FittedChain[])[]).map(unpackChains)));
+    const all = toChains(graph, ((yield FINISH) as (PackedChains | FittedChain[])[]).map(unpackChains));
+    // Pixel art is written on the lattice: no shape under a pixel's area there.
+    fitted = memo.set(fitSlot, fitKey, tracing.profile === 'pixel' ? all : withPixelFloor(all, { graph, loops: outline.loops, area: regions.area }, new FitScratch()));
     clock.lap('fit');
   }
   return { outline, fitted, enclosedVoid };

@@ -13,11 +13,12 @@ import { DX, DY, type ChainGraph } from './boundary/boundary.js';
 import { diagonalLinkRows } from './regions/diagonals.js';
 import { DOT_MAX_AREA_PX, dotPixelShare } from './regions/regions.js';
 import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit/fit.js';
+import { shrunkToInk } from './fit/pixel-floor.js';
 import { labelRows } from './palette/label.js';
 import type { Palette } from './palette/palette.js';
 import { fitPrimitive } from './primitives.js';
 import { PolishScratch } from './primitives/solver.js';
-import { areaCentroid, shoelace } from './primitives/geometry.js';
+import { shoelace } from './primitives/geometry.js';
 import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline, type OutlineCurveOptions } from './lineart/outline-curves.js';
 import { outlinePolygon, type SideRule } from './lineart/outline-polygon.js';
 import { neighbourSpread, type TileMask } from './profile/profile.js';
@@ -226,27 +227,6 @@ function dotInk(graph: ChainGraph, c: number, dotAreaPx: number, ctx: SampleCont
     }
   }
   return ink;
-}
-
-/**
- * A dot written as its pixels, shrunk about its centre to the area its colour covers (a thin
- * hairline's 3-px piece, half covered, is a 1.5-px² dash, not a 3-px one), never under 1 px².
- */
-function shrunkToInk(s: FitScratch, pixels: FittedChain, dotAreaPx: number, inkPx: number): FittedChain {
-  const target = Math.max(1, inkPx);
-  if (target >= dotAreaPx) return pixels;
-  const g = pixels.segments;
-  const corners = new Float64Array(g.length * 2);
-  for (let k = 0; k < g.length; k++) {
-    corners[k * 2] = g.x(k);
-    corners[k * 2 + 1] = g.y(k);
-  }
-  const [cx, cy] = areaCentroid(corners);
-  const scale = Math.sqrt(target / dotAreaPx);
-  const out = s.chainOut;
-  out.truncate(0);
-  for (let k = 0; k < g.length; k++) out.line(cx + (g.x(k) - cx) * scale, cy + (g.y(k) - cy) * scale);
-  return { startX: cx + (pixels.startX - cx) * scale, startY: cy + (pixels.startY - cy) * scale, segments: out.take(0) };
 }
 
 /** Whether chain c borders a region of one pixel (transparency, region −1, is none). */
