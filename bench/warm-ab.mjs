@@ -10,7 +10,8 @@
  * median of the per-image ratios; the same for each call's user CPU (CPU) and for each image's
  * fastest round (MIN: on a loaded machine the least disturbed run); with AB_PER=1 the ratios of
  * every image; each stage's summed medians (stats.stageMs) for A and B, and the process's user
- * CPU spent in A and in B. Each side is bundled into a cache folder named after its checkout's
+ * CPU spent in A and in B. WARM_AB_PARAMS: name=value params for both sides, comma-separated
+ * (e.g. tracelab.strokes=auto). Each side is bundled into a cache folder named after its checkout's
  * path (worktrees share one node_modules: a fixed name let two helpers' runs swap bundles).
  */
 import { readFileSync } from 'node:fs';
@@ -22,12 +23,13 @@ import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Math.max(1, parseInt(process.env.BENCH_AB_ROUNDS ?? '5', 10) || 5);
+const PARAMS = (process.env.WARM_AB_PARAMS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((p) => p.split('='));
 
 
 /** One side: its checkout's warm pipeline, bundled into a cache folder of its own. */
 async function side(root, name) {
   const m = await loadTs(root, `bench-warm-ab-${name}-${root.replace(/[^A-Za-z0-9]+/g, '_')}`, 'bench/warm-entry.ts');
-  const plan = m.planVectorize([]);
+  const plan = m.planVectorize(PARAMS);
   return async (bytes) => {
     m.prepareNodeDecoders(bytes);
     return m.runVectorize(plan, bytes);

@@ -20,7 +20,7 @@ import { findRegions, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
 import { regionCenterlines, type CenterPath } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
-import { drawnAsInk, InkCheckScratch } from './drawn-as-ink.js';
+import { drawnAsInk, InkCheckScratch, PEN_LINE_CHECK } from './drawn-as-ink.js';
 import { fittedPoints } from './fitted-points.js';
 import { backgroundLabel, regionBoxes, type ColoredLine } from './index.js';
 
@@ -163,7 +163,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
     if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx);
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
-    const drawn = drawnAsInk(picture, r, box, found.paths, scratch);
+    const drawn = drawnAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
     if (drawn) lineOf.set(r, drawn);
   }
   return lineOf;

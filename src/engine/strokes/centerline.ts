@@ -32,8 +32,11 @@ export interface CenterPath {
   readonly cap: LineCap;
 }
 
-/** A region's lines, and its ink's area (px, the sum of its coverage); or `wide`. */
-export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[]; readonly inkAreaPx: number } | { readonly kind: 'wide' };
+/**
+ * A region's lines, its ink's area (px, the sum of its coverage) and its coverage grid (over its
+ * box and a margin: for the render check, drawn-as-ink.ts, to crop rather than read again); or `wide`.
+ */
+export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[]; readonly inkAreaPx: number; readonly coverage: CoverageGrid } | { readonly kind: 'wide' };
 
 /** Pixel box of a region: [x0, x1) × [y0, y1). */
 export interface PixelBox {
@@ -120,7 +123,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
-  return { kind: 'lines', paths, inkAreaPx: coveredArea };
+  return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
 }
 
 /** The region's pixels over its box, with a one-pixel empty border (for the thinning). */
@@ -281,12 +284,13 @@ function crossSection(frame: Frame, x: number, y: number, nx: number, ny: number
 /** A region thinned to single pixels (dots): a zero-length round line each, as wide as the dot. */
 function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLines {
   const nodes = graph.nodes;
-  if (nodes.length === 0) return { kind: 'lines', paths: [], inkAreaPx: coveredArea };
+  if (nodes.length === 0) return { kind: 'lines', paths: [], inkAreaPx: coveredArea, coverage: frame.grid };
   const widthPx = 2 * Math.sqrt(coveredArea / nodes.length / Math.PI);
   if (widthPx > frame.maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return {
     kind: 'lines',
     inkAreaPx: coveredArea,
+    coverage: frame.grid,
     paths: nodes.map((node) => {
       // One dot: at the centre of its ink (coverage-weighted), not of its middle pixel.
       const centre = nodes.length === 1 ? coverageCentroid(frame.grid) : undefined;

@@ -47,6 +47,23 @@ export function coverageGrid(picture: InkPicture, region: number, x0: number, y0
 }
 
 /**
+ * coverageGrid(picture, region, x0, y0, width, height, inkBox) where `known` is such a grid of the
+ * same region over a box holding this one: its values copied, not read again (a pixel's coverage
+ * does not depend on the grid it is read into).
+ */
+export function coverageGridWithin(known: CoverageGrid | undefined, picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number, inkBox: { x0: number; y0: number; x1: number; y1: number }): CoverageGrid {
+  if (!known || x0 < known.x0 || y0 < known.y0 || x0 + width > known.x0 + known.width || y0 + height > known.y0 + known.height) {
+    return coverageGrid(picture, region, x0, y0, width, height, inkBox);
+  }
+  const value = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const from = (y + y0 - known.y0) * known.width + (x0 - known.x0);
+    value.set(known.value.subarray(from, from + width), y * width);
+  }
+  return { x0, y0, width, height, value };
+}
+
+/**
  * coverageGrid's values at the region's pixels (inside its box) and at the pixels of other
  * regions beside them (their blend towards the region's colour; each may be written more than
  * once, always with the same value), within the grid.

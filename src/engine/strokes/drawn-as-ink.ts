@@ -10,7 +10,7 @@
 import { FitScratch, type FitOptions } from '../fit/fit.js';
 import { isHardEdged, type CenterPath, type PixelBox } from './centerline.js';
 import { withFittedCorners } from './corners.js';
-import { coverageGrid, type InkPicture } from './coverage.js';
+import { coverageGridWithin, type CoverageGrid, type InkPicture } from './coverage.js';
 import { autoStrokeFit, fittedLine } from './line-fit.js';
 import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
 
@@ -48,14 +48,15 @@ export class InkCheckScratch {
  * (stroke-check.ts) against its ink: undefined when they miss or overshoot more of it than the
  * rule allows; else the paths, their widths scaled so the strokes hold the region's ink when that
  * fits the ink better (the cross-sections read a 1-bit or JPEG line a little narrow or wide).
+ * `known`: the region's coverage as the reader read it (centerline.ts), cropped when it is large enough.
  */
-export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK): CenterPath[] | undefined {
+export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK, known?: CoverageGrid): CenterPath[] | undefined {
   let widest = 0;
   for (const p of read) widest = Math.max(widest, p.widthPx);
   const margin = Math.ceil(widest / 2) + 2;
-  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
+  const grid = coverageGridWithin(known, picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
   const hardEdged = isHardEdged(grid);
-  const paths = withFittedCorners(grid, read, hardEdged);
+  const paths = withFittedCorners(grid, read, hardEdged, scratch.render);
   const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widest));
   const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, scratch.render);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
