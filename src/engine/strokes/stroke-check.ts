@@ -102,7 +102,9 @@ const BUTT_END = 2;
 /**
  * One segment a–b of half-width `half` drawn into `outside`. Each row visits only the pixels
  * whose centres may lie within NOT_DRAWN_PX of the stroke (segmentRowSpan): a pixel farther out
- * would get a distance of NOT_DRAWN_PX or more, which draws nothing, as Infinity does.
+ * would get a distance of NOT_DRAWN_PX or more, which draws nothing, as Infinity does. The pixels
+ * deep inside a round-ended segment are marked DRAWN_WHOLE without measuring: only the edge's
+ * pixels, where the coverage is partial, need their distance.
  */
 function drawSegment(grid: CoverageGrid, outside: Float32Array, span: RowSpan, ax: number, ay: number, bx: number, by: number, half: number, ends: number, inside: number): void {
   // A pixel this far out or more is drawn 0 (as far as the render check reads: 1/2 − distance).
@@ -119,12 +121,25 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, span: RowSpan, a
   // Past a butt end a pixel within NOT_DRAWN_PX of the end's line is drawn: half a pixel more.
   const spanReach = reach + (ends !== 0 ? NOT_DRAWN_PX : 0) + SPAN_SLACK_PX;
   const spans = half >= MIN_SPAN_HALF_PX;
+  // Pixels this near the segment (round ends only) are drawn whole: marked, not measured.
+  const deepReach = ends === 0 && spans ? half + inside - SPAN_SLACK_PX : 0;
   for (let gy = gy0; gy <= gy1; gy++) {
     const y = grid.y0 + gy + 0.5;
     if (spans) segmentRowSpan(span, ax, ay, ux, uy, length, spanReach, y);
     const from = spans ? Math.max(gx0, Math.floor(span.lo - grid.x0 - 0.5)) : gx0;
     const to = spans ? Math.min(gx1, Math.ceil(span.hi - grid.x0 - 0.5)) : gx1;
+    let deepFrom = to + 1;
+    let deepTo = to;
+    if (deepReach > 0) {
+      capsuleRowSpan(span, ax, ay, ux, uy, length, deepReach, y);
+      deepFrom = Math.max(from, Math.ceil(span.lo - grid.x0 - 0.5));
+      deepTo = Math.min(to, Math.floor(span.hi - grid.x0 - 0.5));
+      if (deepFrom > deepTo) [deepFrom, deepTo] = [to + 1, to];
+      else outside.fill(DRAWN_WHOLE, gy * grid.width + deepFrom, gy * grid.width + deepTo + 1);
+    }
     for (let gx = from; gx <= to; gx++) {
+      if (gx === deepFrom) gx = deepTo + 1;
+      if (gx > to) break;
       const k = gy * grid.width + gx;
       if (outside[k]! <= inside) continue;
       const x = grid.x0 + gx + 0.5;
@@ -149,6 +164,12 @@ const MIN_SPAN_HALF_PX = 2;
 /** Far above the rounding of the spans' arithmetic (~1e-12 px), far below a pixel. */
 const SPAN_SLACK_PX = 1e-6;
 
+/**
+ * What a pixel deep inside a stroke is marked with: it is drawn whole (anti-aliased: −0.5 or
+ * less; 1-bit: 0 or less), as its measured distance would have drawn it, and later segments skip it.
+ */
+const DRAWN_WHOLE = -1;
+
 /** A row's x range [lo, hi] (empty when lo > hi). */
 interface RowSpan {
   lo: number;
@@ -162,15 +183,26 @@ interface RowSpan {
  * and the band along it (convex, so the union is one range).
  */
 function segmentRowSpan(span: RowSpan, ax: number, ay: number, ux: number, uy: number, length: number, reach: number, y: number): void {
+  // A short segment lies in the disc of radius reach + length / 2 round its middle.
+  if (length <= reach) {
+    span.lo = Infinity;
+    span.hi = -Infinity;
+    addDisc(span, ax + (ux * length) / 2, y - ay - (uy * length) / 2, reach + length / 2);
+    return;
+  }
+  capsuleRowSpan(span, ax, ay, ux, uy, length, reach, y);
+}
+
+/**
+ * The x range on the row at height y of the points within `reach` of the segment (its capsule:
+ * the discs round its ends and the band along it, one range as the capsule is convex), into `span`.
+ */
+function capsuleRowSpan(span: RowSpan, ax: number, ay: number, ux: number, uy: number, length: number, reach: number, y: number): void {
   span.lo = Infinity;
   span.hi = -Infinity;
   const dy0 = y - ay;
-  // A short segment lies in the disc of radius reach + length / 2 round its middle.
-  if (length <= reach) {
-    addDisc(span, ax + (ux * length) / 2, dy0 - (uy * length) / 2, reach + length / 2);
-    return;
-  }
   addDisc(span, ax, dy0, reach);
+  if (length === 0) return;
   addDisc(span, ax + ux * length, y - (ay + uy * length), reach);
   // The band: 0 ≤ along ≤ length and |across| ≤ reach, each linear in x on the row.
   let lo = -Infinity;
