@@ -16,7 +16,7 @@
  * and the diagonal links are read again from the new labels.
  */
 import { diagonalLinkRows } from '../regions/diagonals.js';
-import { findRegions, type Regions } from '../regions/regions.js';
+import { findRegions, pixelsByRegion, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
 import { regionCenterlines, type CenterPath } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
@@ -153,6 +153,8 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
   const faintShare = faintBorderShare(picture, regions.count);
   const span = regionWidthsPx(picture, regions.count);
   const scratch = new InkCheckScratch();
+  // Each region's pixels, listed once: the reader visits them, not their boxes (a thin outline's box is most of the picture).
+  const listed = pixelsByRegion(picture.regionOf, regions.count, new Uint8Array(regions.count).fill(1));
   const lineOf = new Map<number, CenterPath[]>();
   for (let r = 0; r < regions.count; r++) {
     const label = regions.labelOf[r]!;
@@ -161,7 +163,7 @@ function findLineRegions(input: AutoStrokeInput): Map<number, CenterPath[]> {
     if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
     // A line's area over half its border is at most its width: wider ink is no line (not read).
     if (span[r]! > maxWidthPx * SPAN_SLACK) continue;
-    const found = regionCenterlines(picture, r, box, maxWidthPx);
+    const found = regionCenterlines(picture, r, box, maxWidthPx, listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!));
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
     const drawn = drawnAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
     if (drawn) lineOf.set(r, drawn);

@@ -72,15 +72,19 @@ const PARALLEL_COS = Math.cos((20 * Math.PI) / 180);
 /** Branches within this angle of straight continue through a junction. */
 const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
 
-/** The lines of `region`, or `wide` when its ink is wider than maxWidthPx. */
-export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number): RegionLines {
+/**
+ * The lines of `region`, or `wide` when its ink is wider than maxWidthPx. `pixels`: the region's
+ * pixels (picture indices), when the caller has them listed (its box is then not scanned for them).
+ */
+export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number, pixels?: Int32Array): RegionLines {
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
-  const mask = regionMask(picture, region, box);
+  const mask = regionMask(picture, region, box, pixels);
   let area = 0;
   let coveredArea = 0;
-  for (let k = 0; k < mask.length; k++) area += mask[k]!;
+  if (pixels) area = pixels.length;
+  else for (let k = 0; k < mask.length; k++) area += mask[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
   const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
@@ -89,7 +93,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
-  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box), mw) : -1;
+  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box, pixels), mw) : -1;
   if (centre >= 0) {
     mask[centre] = 1;
     skeletonPixels = 1;
@@ -100,7 +104,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
-  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box);
+  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
@@ -126,10 +130,18 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
 }
 
-/** The region's pixels over its box, with a one-pixel empty border (for the thinning). */
-function regionMask(picture: InkPicture, region: number, box: PixelBox): Uint8Array {
+/** The region's pixels (read from its box, or from their list) over its box, with a one-pixel empty border (for the thinning). */
+function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: Int32Array | undefined): Uint8Array {
   const mw = box.x1 - box.x0 + 2;
   const mask = new Uint8Array(mw * (box.y1 - box.y0 + 2));
+  if (pixels) {
+    for (let k = 0; k < pixels.length; k++) {
+      const x = pixels[k]! % picture.width;
+      const y = (pixels[k]! - x) / picture.width;
+      mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+    }
+    return mask;
+  }
   for (let y = box.y0; y < box.y1; y++) {
     for (let x = box.x0; x < box.x1; x++) {
       if (picture.regionOf[y * picture.width + x] === region) mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
