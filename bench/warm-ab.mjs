@@ -5,13 +5,13 @@
  * side is bench/warm-entry.ts of its checkout (decode + trace + SVG, as bench/warm.mjs times it).
  *
  * In: `node bench/warm-ab.mjs B_ROOT`; the images as bench/warm.mjs reads them (TRACELAB_CORPUS,
- * BENCH_ONLY); BENCH_AB_ROUNDS timed rounds (default 5) after one untimed round; BENCH_AB_PARAMS
- * (`name=value,…`, e.g. `tracelab.strokes=auto`) traces both sides with those parameters.
+ * BENCH_ONLY); BENCH_AB_ROUNDS timed rounds (default 5) after one untimed round.
  * Out (stdout): per kind, the sum of per-image medians for A and B, A/B of those sums and the
  * median of the per-image ratios; the same for each call's user CPU (CPU) and for each image's
  * fastest round (MIN: on a loaded machine the least disturbed run); with AB_PER=1 the ratios of
  * every image; each stage's summed medians (stats.stageMs) for A and B, and the process's user
- * CPU spent in A and in B. Each side is bundled into a cache folder named after its checkout's
+ * CPU spent in A and in B. WARM_AB_PARAMS: name=value params for both sides, comma-separated
+ * (e.g. tracelab.strokes=auto). Each side is bundled into a cache folder named after its checkout's
  * path (worktrees share one node_modules: a fixed name let two helpers' runs swap bundles).
  */
 import { readFileSync } from 'node:fs';
@@ -23,13 +23,13 @@ import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Math.max(1, parseInt(process.env.BENCH_AB_ROUNDS ?? '5', 10) || 5);
-const FIELDS = (process.env.BENCH_AB_PARAMS ?? '').split(',').filter(Boolean).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
+const PARAMS = (process.env.WARM_AB_PARAMS ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((p) => p.split('='));
 
 
 /** One side: its checkout's warm pipeline, bundled into a cache folder of its own. */
 async function side(root, name) {
   const m = await loadTs(root, `bench-warm-ab-${name}-${root.replace(/[^A-Za-z0-9]+/g, '_')}`, 'bench/warm-entry.ts');
-  const plan = m.planVectorize(FIELDS);
+  const plan = m.planVectorize(PARAMS);
   return async (bytes) => {
     m.prepareNodeDecoders(bytes);
     return m.runVectorize(plan, bytes);

@@ -569,7 +569,7 @@ function regionFloors(first: Int32Array, width: number, minAreaPx: number, tiles
  * Pixels of the regions marked in `listed`, grouped by region (a counting sort): region r's pixels
  * are pixels[start[r] … start[r + 1]), in raster order (none for a region not listed).
  */
-function pixelsByRegion(regionOf: Int32Array, count: number, listed: Uint8Array): { start: Int32Array; pixels: Int32Array } {
+export function pixelsByRegion(regionOf: Int32Array, count: number, listed: Uint8Array): { start: Int32Array; pixels: Int32Array } {
   const start = new Int32Array(count + 1);
   for (let i = 0; i < regionOf.length; i++) {
     const r = regionOf[i]!;

@@ -16,11 +16,11 @@
  * and the diagonal links are read again from the new labels.
  */
 import { diagonalLinkRows } from '../regions/diagonals.js';
-import { findRegions, type Regions } from '../regions/regions.js';
+import { findRegions, pixelsByRegion, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
 import { regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
-import { checkedAsInk, drawnAsInk, InkCheckScratch } from './drawn-as-ink.js';
+import { checkedAsInk, drawnAsInk, InkCheckScratch, PEN_LINE_CHECK } from './drawn-as-ink.js';
 import { fittedPoints } from './fitted-points.js';
 import { inkGroups, type InkGroups } from './ink-groups.js';
 import { backgroundLabel, paperColor, regionBoxes, type ColoredLine } from './index.js';
@@ -303,6 +303,8 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
   const faintShare = faintBorderShare(picture, count);
   const span = regionWidthsPx(picture, count);
   const scratch = new InkCheckScratch();
+  // Each unit's pixels, listed once: the reader visits them, not their boxes (a thin outline's box is most of the picture).
+  const listed = pixelsByRegion(picture.regionOf, count, new Uint8Array(count).fill(1));
   const read: ReadLines = { lines: new Map(), missedTiles: new Map() };
   for (let r = 0; r < count; r++) {
     const label = labelOf[r]!;
@@ -311,14 +313,14 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
     if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
     // A line's area over half its border is at most its width: wider ink is no line (not read).
     if (span[r]! > Math.min(maxWidthPx * SPAN_SLACK, units.maxSpanPx ?? Infinity)) continue;
-    const found = regionCenterlines(picture, r, box, maxWidthPx);
+    const found = regionCenterlines(picture, r, box, maxWidthPx, listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!));
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
     if (!cutMisses) {
-      const drawn = drawnAsInk(picture, r, box, found.paths, scratch);
+      const drawn = drawnAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
       if (drawn) read.lines.set(r, drawn);
       continue;
     }
-    const checked = checkedAsInk(picture, r, box, found.paths, scratch);
+    const checked = checkedAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
     if (checked.kind === 'drawn') read.lines.set(r, checked.paths);
     if (checked.kind === 'missed' && checked.inkShare <= MAX_MISSED_INK_SHARE) read.missedTiles.set(r, checked.tiles);
   }

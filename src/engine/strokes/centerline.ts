@@ -32,8 +32,11 @@ export interface CenterPath {
   readonly cap: LineCap;
 }
 
-/** A region's lines, and its ink's area (px, the sum of its coverage); or `wide`. */
-export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[]; readonly inkAreaPx: number } | { readonly kind: 'wide' };
+/**
+ * A region's lines, its ink's area (px, the sum of its coverage) and its coverage grid (over its
+ * box and a margin: for the render check, drawn-as-ink.ts, to crop rather than read again); or `wide`.
+ */
+export type RegionLines = { readonly kind: 'lines'; readonly paths: CenterPath[]; readonly inkAreaPx: number; readonly coverage: CoverageGrid } | { readonly kind: 'wide' };
 
 /** Pixel box of a region: [x0, x1) × [y0, y1). */
 export interface PixelBox {
@@ -69,15 +72,19 @@ const PARALLEL_COS = Math.cos((20 * Math.PI) / 180);
 /** Branches within this angle of straight continue through a junction. */
 const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
 
-/** The lines of `region`, or `wide` when its ink is wider than maxWidthPx. */
-export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number): RegionLines {
+/**
+ * The lines of `region`, or `wide` when its ink is wider than maxWidthPx. `pixels`: the region's
+ * pixels (picture indices), when the caller has them listed (its box is then not scanned for them).
+ */
+export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number, pixels?: Int32Array): RegionLines {
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
-  const mask = regionMask(picture, region, box);
+  const mask = regionMask(picture, region, box, pixels);
   let area = 0;
   let coveredArea = 0;
-  for (let k = 0; k < mask.length; k++) area += mask[k]!;
+  if (pixels) area = pixels.length;
+  else for (let k = 0; k < mask.length; k++) area += mask[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
   const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
@@ -86,7 +93,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   let skeletonPixels = 0;
   for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
-  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box), mw) : -1;
+  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box, pixels), mw) : -1;
   if (centre >= 0) {
     mask[centre] = 1;
     skeletonPixels = 1;
@@ -97,7 +104,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
-  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box);
+  const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
   for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
@@ -120,13 +127,21 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
-  return { kind: 'lines', paths, inkAreaPx: coveredArea };
+  return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
 }
 
-/** The region's pixels over its box, with a one-pixel empty border (for the thinning). */
-function regionMask(picture: InkPicture, region: number, box: PixelBox): Uint8Array {
+/** The region's pixels (read from its box, or from their list) over its box, with a one-pixel empty border (for the thinning). */
+function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: Int32Array | undefined): Uint8Array {
   const mw = box.x1 - box.x0 + 2;
   const mask = new Uint8Array(mw * (box.y1 - box.y0 + 2));
+  if (pixels) {
+    for (let k = 0; k < pixels.length; k++) {
+      const x = pixels[k]! % picture.width;
+      const y = (pixels[k]! - x) / picture.width;
+      mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+    }
+    return mask;
+  }
   for (let y = box.y0; y < box.y1; y++) {
     for (let x = box.x0; x < box.x1; x++) {
       if (picture.regionOf[y * picture.width + x] === region) mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
@@ -281,12 +296,13 @@ function crossSection(frame: Frame, x: number, y: number, nx: number, ny: number
 /** A region thinned to single pixels (dots): a zero-length round line each, as wide as the dot. */
 function dots(graph: SkeletonGraph, frame: Frame, coveredArea: number): RegionLines {
   const nodes = graph.nodes;
-  if (nodes.length === 0) return { kind: 'lines', paths: [], inkAreaPx: coveredArea };
+  if (nodes.length === 0) return { kind: 'lines', paths: [], inkAreaPx: coveredArea, coverage: frame.grid };
   const widthPx = 2 * Math.sqrt(coveredArea / nodes.length / Math.PI);
   if (widthPx > frame.maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return {
     kind: 'lines',
     inkAreaPx: coveredArea,
+    coverage: frame.grid,
     paths: nodes.map((node) => {
       // One dot: at the centre of its ink (coverage-weighted), not of its middle pixel.
       const centre = nodes.length === 1 ? coverageCentroid(frame.grid) : undefined;

@@ -21,7 +21,7 @@
  */
 import type { CenterPath } from './centerline.js';
 import type { CoverageGrid } from './coverage.js';
-import { strokeFit } from './stroke-check.js';
+import { strokeFit, type StrokeFitScratch } from './stroke-check.js';
 
 /** A corner turns by more than this (degrees): a gentler bend is read well as it is. */
 const MIN_CORNER_TURN_DEG = 30;
@@ -40,7 +40,7 @@ const CORNER_RADII = [0, 0.125, 0.25, 0.375, 0.5, 0.75, 1];
 const ARC_STEP_PX = 1;
 
 /** The paths with each corner redrawn as the ink says (the same array when none is). */
-export function withFittedCorners(grid: CoverageGrid, paths: CenterPath[], hardEdged: boolean): CenterPath[] {
+export function withFittedCorners(grid: CoverageGrid, paths: CenterPath[], hardEdged: boolean, scratch: StrokeFitScratch): CenterPath[] {
   let out: CenterPath[] | undefined;
   paths.forEach((path, k) => {
     if (path.widthPx < MIN_WIDTH_PX || path.points.length < 8) return;
@@ -49,7 +49,7 @@ export function withFittedCorners(grid: CoverageGrid, paths: CenterPath[], hardE
       const others = (out ?? paths).slice();
       const mismatchOf = (candidate: CenterPath): number => {
         others[k] = candidate;
-        return windowMismatch(grid, others, corner, path.widthPx, hardEdged);
+        return windowMismatch(grid, others, corner, path.widthPx, hardEdged, scratch);
       };
       let best = mismatchOf(current);
       let chosen = current;
@@ -198,7 +198,7 @@ function cornerPoints(corner: Corner, radiusPx: number): number[] | undefined {
 }
 
 /** The strokes' mismatch against the ink in a window two widths wide around the corner. */
-function windowMismatch(grid: CoverageGrid, paths: readonly CenterPath[], corner: Corner, widthPx: number, hardEdged: boolean): number {
+function windowMismatch(grid: CoverageGrid, paths: readonly CenterPath[], corner: Corner, widthPx: number, hardEdged: boolean, scratch: StrokeFitScratch): number {
   const half = Math.ceil(widthPx);
   const x0 = Math.max(0, Math.floor(corner.x - half) - grid.x0);
   const y0 = Math.max(0, Math.floor(corner.y - half) - grid.y0);
@@ -208,7 +208,7 @@ function windowMismatch(grid: CoverageGrid, paths: readonly CenterPath[], corner
   const value = new Float32Array((x1 - x0) * (y1 - y0));
   for (let y = y0; y < y1; y++) value.set(grid.value.subarray(y * grid.width + x0, y * grid.width + x1), (y - y0) * (x1 - x0));
   const window: CoverageGrid = { x0: grid.x0 + x0, y0: grid.y0 + y0, width: x1 - x0, height: y1 - y0, value };
-  return strokeFit(window, paths, 1, hardEdged, Math.max(x1 - x0, y1 - y0)).mismatch;
+  return strokeFit(window, paths, 1, hardEdged, Math.max(x1 - x0, y1 - y0), scratch).mismatch;
 }
 
 /** The index of the first point at least `distancePx` along the path from point i (direction ±1; −1: the open path ends first). */

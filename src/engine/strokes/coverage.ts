@@ -31,11 +31,14 @@ export interface CoverageGrid {
 /**
  * Coverage of `region`'s ink over the box, clipped to the picture (outside it: 0). With the
  * region's pixel box [x0, x1) × [y0, y1) given, only its pixels and their fringe are read (a
- * pixel no pixel of the region touches has coverage 0).
+ * pixel no pixel of the region touches has coverage 0); with its pixels listed too (picture
+ * indices), only those are visited, not its box.
  */
-export function coverageGrid(picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number, inkBox?: { x0: number; y0: number; x1: number; y1: number }): CoverageGrid {
+export function coverageGrid(picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number, inkBox?: { x0: number; y0: number; x1: number; y1: number }, pixels?: Int32Array): CoverageGrid {
   const grid = { x0, y0, width, height, value: new Float32Array(width * height) };
-  if (inkBox) regionAndFringe(picture, region, grid, inkBox);
+  if (inkBox && pixels) {
+    for (let k = 0; k < pixels.length; k++) pixelAndFringe(picture, region, grid, inkBox, pixels[k]!);
+  } else if (inkBox) regionAndFringe(picture, region, grid, inkBox);
   else {
     for (let py = Math.max(0, y0); py < Math.min(picture.height, y0 + height); py++) {
       for (let px = Math.max(0, x0); px < Math.min(picture.width, x0 + width); px++) {
@@ -44,6 +47,23 @@ export function coverageGrid(picture: InkPicture, region: number, x0: number, y0
     }
   }
   return grid;
+}
+
+/**
+ * coverageGrid(picture, region, x0, y0, width, height, inkBox) where `known` is such a grid of the
+ * same region over a box holding this one: its values copied, not read again (a pixel's coverage
+ * does not depend on the grid it is read into).
+ */
+export function coverageGridWithin(known: CoverageGrid | undefined, picture: InkPicture, region: number, x0: number, y0: number, width: number, height: number, inkBox: { x0: number; y0: number; x1: number; y1: number }): CoverageGrid {
+  if (!known || x0 < known.x0 || y0 < known.y0 || x0 + width > known.x0 + known.width || y0 + height > known.y0 + known.height) {
+    return coverageGrid(picture, region, x0, y0, width, height, inkBox);
+  }
+  const value = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const from = (y + y0 - known.y0) * known.width + (x0 - known.x0);
+    value.set(known.value.subarray(from, from + width), y * width);
+  }
+  return { x0, y0, width, height, value };
 }
 
 /**
@@ -56,17 +76,30 @@ function regionAndFringe(picture: InkPicture, region: number, grid: CoverageGrid
   for (let py = Math.max(0, box.y0, grid.y0); py < Math.min(h, box.y1, grid.y0 + grid.height); py++) {
     for (let px = Math.max(0, box.x0, grid.x0); px < Math.min(w, box.x1, grid.x0 + grid.width); px++) {
       const i = py * w + px;
-      if (regionOf[i] !== region) continue;
-      grid.value[(py - grid.y0) * grid.width + (px - grid.x0)] = pixelCoverage(picture, region, i, px, py);
-      if (amidRegion(regionOf, w, h, region, px, py)) continue;
-      for (let ny = py - 1; ny <= py + 1; ny++) {
-        for (let nx = px - 1; nx <= px + 1; nx++) {
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h || nx < grid.x0 || ny < grid.y0 || nx >= grid.x0 + grid.width || ny >= grid.y0 + grid.height) continue;
-          const own = regionOf[ny * w + nx]!;
-          if (own === region || own < 0) continue;
-          grid.value[(ny - grid.y0) * grid.width + (nx - grid.x0)] = blend(picture, ny * w + nx, own, region);
-        }
-      }
+      if (regionOf[i] === region) fringeAround(picture, region, grid, i, px, py);
+    }
+  }
+}
+
+/** regionAndFringe's values at pixel i of the region, when it lies in the box and the grid. */
+function pixelAndFringe(picture: InkPicture, region: number, grid: CoverageGrid, box: { x0: number; y0: number; x1: number; y1: number }, i: number): void {
+  const px = i % picture.width;
+  const py = (i - px) / picture.width;
+  if (px < Math.max(box.x0, grid.x0) || px >= Math.min(box.x1, grid.x0 + grid.width) || py < Math.max(box.y0, grid.y0) || py >= Math.min(box.y1, grid.y0 + grid.height)) return;
+  fringeAround(picture, region, grid, i, px, py);
+}
+
+/** The coverage of pixel i = (px, py) of the region and of the other regions' pixels beside it. */
+function fringeAround(picture: InkPicture, region: number, grid: CoverageGrid, i: number, px: number, py: number): void {
+  const { regionOf, width: w, height: h } = picture;
+  grid.value[(py - grid.y0) * grid.width + (px - grid.x0)] = pixelCoverage(picture, region, i, px, py);
+  if (amidRegion(regionOf, w, h, region, px, py)) return;
+  for (let ny = py - 1; ny <= py + 1; ny++) {
+    for (let nx = px - 1; nx <= px + 1; nx++) {
+      if (nx < 0 || ny < 0 || nx >= w || ny >= h || nx < grid.x0 || ny < grid.y0 || nx >= grid.x0 + grid.width || ny >= grid.y0 + grid.height) continue;
+      const own = regionOf[ny * w + nx]!;
+      if (own === region || own < 0) continue;
+      grid.value[(ny - grid.y0) * grid.width + (nx - grid.x0)] = blend(picture, ny * w + nx, own, region);
     }
   }
 }

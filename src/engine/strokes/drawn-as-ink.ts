@@ -10,7 +10,7 @@
 import { FitScratch, type FitOptions } from '../fit/fit.js';
 import { isHardEdged, type CenterPath, type PixelBox } from './centerline.js';
 import { withFittedCorners } from './corners.js';
-import { coverageGrid, type CoverageGrid, type InkPicture } from './coverage.js';
+import { coverageGridWithin, type CoverageGrid, type InkPicture } from './coverage.js';
 import { autoStrokeFit, fittedLine } from './line-fit.js';
 import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
 
@@ -48,9 +48,10 @@ export class InkCheckScratch {
  * (stroke-check.ts) against its ink: undefined when they miss or overshoot more of it than the
  * rule allows; else the paths, their widths scaled so the strokes hold the region's ink when that
  * fits the ink better (the cross-sections read a 1-bit or JPEG line a little narrow or wide).
+ * `known`: the region's coverage as the reader read it (centerline.ts), cropped when it is large enough.
  */
-export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK): CenterPath[] | undefined {
-  const checked = checkedAsInk(picture, region, box, read, scratch, rule);
+export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK, known?: CoverageGrid): CenterPath[] | undefined {
+  const checked = checkedAsInk(picture, region, box, read, scratch, rule, known);
   return checked.kind === 'drawn' ? checked.paths : undefined;
 }
 
@@ -59,8 +60,8 @@ export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, r
  * miss it in some tiles (a wrong junction where two lines run side by side), those tiles' boxes
  * (picture px) and the share of the ink they hold.
  */
-export function checkedAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK): InkCheck {
-  const drawn = bestDrawn(picture, region, box, read, scratch);
+export function checkedAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK, known?: CoverageGrid): InkCheck {
+  const drawn = bestDrawn(picture, region, box, read, scratch, known);
   if (!rule.reproduces(drawn.fit, drawn.widestPx)) return drawn.fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / drawn.widestPx ? missedTiles(drawn) : { kind: 'no' };
   // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
   const fitted = drawn.paths.map((p) => ({ ...p, points: fittedLine(scratch.fit, p, rule.lineFit(p.widthPx)) }));
@@ -97,13 +98,13 @@ interface Drawn {
 }
 
 /** The centre-lines with their corners redrawn, drawn at the better of the read and the area-matched widths. */
-function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch): Drawn {
+function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, known: CoverageGrid | undefined): Drawn {
   let widestPx = 0;
   for (const p of read) widestPx = Math.max(widestPx, p.widthPx);
   const margin = Math.ceil(widestPx / 2) + 2;
-  const grid = coverageGrid(picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
+  const grid = coverageGridWithin(known, picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
   const hardEdged = isHardEdged(grid);
-  const paths = withFittedCorners(grid, read, hardEdged);
+  const paths = withFittedCorners(grid, read, hardEdged, scratch.render);
   const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widestPx));
   const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, scratch.render);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));

@@ -123,7 +123,7 @@ function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, inp
   if (pen.kind === 'lines') return pen.paths;
   if (input.maxWidthPx <= input.checkedAbovePx) return undefined;
   const wide = regionCenterlines(picture, group, box, input.maxWidthPx);
-  return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, scratch, WIDE_CENTERLINE_CHECK) : undefined;
+  return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, scratch, WIDE_CENTERLINE_CHECK, wide.coverage) : undefined;
 }
 
 /**

@@ -239,21 +239,23 @@ export function edgeLength(pixels: readonly number[], width: number): number {
 function readGraph(mask: Uint8Array, width: number, height: number, mergePx: number): SkeletonGraph {
   const degree = new Uint8Array(mask.length);
   const scratch: number[] = [];
-  let pixelCount = 0;
+  // The skeleton's pixels in raster order (the loops below visit them, not the whole mask).
+  const skeleton: number[] = [];
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       if (!mask[i]) continue;
-      pixelCount++;
+      skeleton.push(i);
       degree[i] = neighbours(mask, width, i, scratch).length;
     }
   }
+  const pixelCount = skeleton.length;
   // Node of each node pixel: junction pixels (3+ neighbours) that touch are one node; free ends
   // (1 neighbour) and isolated pixels (0) are nodes of their own.
   const nodeOf = new Int32Array(mask.length).fill(-1);
   const nodePixels: number[][] = [];
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || degree[i] === 2 || nodeOf[i]! >= 0) continue;
+  for (const i of skeleton) {
+    if (degree[i] === 2 || nodeOf[i]! >= 0) continue;
     const id = nodePixels.length;
     const pixels = [i];
     nodeOf[i] = id;
@@ -269,7 +271,7 @@ function readGraph(mask: Uint8Array, width: number, height: number, mergePx: num
     }
     nodePixels.push(pixels);
   }
-  const edges = traceEdges(mask, width, degree, nodeOf, nodePixels);
+  const edges = traceEdges(mask, width, degree, nodeOf, nodePixels, skeleton);
   return withoutTwoWayNodes(mergeJunctions(edges, nodePixels, degree, width, mergePx, pixelCount));
 }
 
@@ -307,8 +309,8 @@ function withoutTwoWayNodes(graph: SkeletonGraph): SkeletonGraph {
   return { nodes, edges: kept, pixelCount: graph.pixelCount };
 }
 
-/** The runs of two-neighbour pixels between nodes, and the rings without a node. */
-function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf: Int32Array, nodePixels: readonly number[][]): SkeletonEdge[] {
+/** The runs of two-neighbour pixels between nodes, and the rings without a node (`skeleton`: the mask's pixels in raster order). */
+function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf: Int32Array, nodePixels: readonly number[][], skeleton: readonly number[]): SkeletonEdge[] {
   const walk: EdgeWalk = { mask, width, nodeOf, visited: new Uint8Array(mask.length), scratch: [] };
   const edges: SkeletonEdge[] = [];
   const around: number[] = [];
@@ -327,8 +329,8 @@ function traceEdges(mask: Uint8Array, width: number, degree: Uint8Array, nodeOf:
     }
   }
   // Rings: two-neighbour pixels never reached from a node.
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || walk.visited[i] || nodeOf[i]! >= 0 || degree[i] !== 2) continue;
+  for (const i of skeleton) {
+    if (walk.visited[i] || nodeOf[i]! >= 0 || degree[i] !== 2) continue;
     const pixels = ringFrom(walk, i);
     if (pixels.length >= 3) edges.push({ pixels, from: -1, to: -1 });
   }

@@ -37,7 +37,8 @@ export interface StrokeFit {
 export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean, tilePx: number, scratch = new StrokeFitScratch()): StrokeFit {
   const outside = scratch.outsideFor(grid.width * grid.height);
   const inside = hardEdged ? 0 : -0.5;
-  for (const path of paths) drawPath(grid, outside, path, path.widthPx * widthScale, inside);
+  const span: RowSpan = { lo: 0, hi: 0 };
+  for (const path of paths) drawPath(grid, outside, span, path, path.widthPx * widthScale, inside);
   const tilesX = Math.ceil(grid.width / tilePx);
   const tileInk = new Float64Array(tilesX * Math.ceil(grid.height / tilePx));
   const tileError = new Float64Array(tileInk.length);
@@ -89,7 +90,7 @@ export class StrokeFitScratch {
  * A pixel already `inside` or deeper (−0.5: fully drawn anti-aliased, 0: drawn 1-bit) is drawn
  * whatever comes after, so later segments skip it.
  */
-function drawPath(grid: CoverageGrid, outside: Float32Array, path: CenterPath, widthPx: number, inside: number): void {
+function drawPath(grid: CoverageGrid, outside: Float32Array, span: RowSpan, path: CenterPath, widthPx: number, inside: number): void {
   const p = path.points;
   const n = p.length >> 1;
   const segments = path.closed && n > 2 ? n : Math.max(1, n - 1);
@@ -97,30 +98,23 @@ function drawPath(grid: CoverageGrid, outside: Float32Array, path: CenterPath, w
   for (let s = 0; s < segments; s++) {
     const a = s;
     const b = Math.min(n - 1, path.closed ? (s + 1) % n : s + 1);
-    drawSegment(grid, outside, {
-      ax: p[2 * a]!,
-      ay: p[2 * a + 1]!,
-      bx: p[2 * b]!,
-      by: p[2 * b + 1]!,
-      half: widthPx / 2,
-      buttStart: butt && s === 0,
-      buttEnd: butt && s === segments - 1,
-    }, inside);
+    const ends = (butt && s === 0 ? BUTT_START : 0) | (butt && s === segments - 1 ? BUTT_END : 0);
+    drawSegment(grid, outside, span, p[2 * a]!, p[2 * a + 1]!, p[2 * b]!, p[2 * b + 1]!, widthPx / 2, ends, inside);
   }
 }
 
-interface Segment {
-  readonly ax: number;
-  readonly ay: number;
-  readonly bx: number;
-  readonly by: number;
-  readonly half: number;
-  readonly buttStart: boolean;
-  readonly buttEnd: boolean;
-}
+/** drawSegment's `ends` flags: the segment starts or ends a butt-ended path. */
+const BUTT_START = 1;
+const BUTT_END = 2;
 
-function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment, inside: number): void {
-  const { ax, ay, bx, by, half } = seg;
+/**
+ * One segment a–b of half-width `half` drawn into `outside`. Each row visits only the pixels
+ * whose centres may lie within NOT_DRAWN_PX of the stroke (segmentRowSpan): a pixel farther out
+ * would get a distance of NOT_DRAWN_PX or more, which draws nothing, as Infinity does. The pixels
+ * deep inside a round-ended segment are marked DRAWN_WHOLE without measuring: only the edge's
+ * pixels, where the coverage is partial, need their distance.
+ */
+function drawSegment(grid: CoverageGrid, outside: Float32Array, span: RowSpan, ax: number, ay: number, bx: number, by: number, half: number, ends: number, inside: number): void {
   // A pixel this far out or more is drawn 0 (as far as the render check reads: 1/2 − distance).
   const reach = half + NOT_DRAWN_PX;
   const gx0 = Math.max(0, Math.floor(Math.min(ax, bx) - reach - grid.x0));
@@ -132,9 +126,28 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment, in
   const length = Math.hypot(dx, dy);
   const ux = length > 0 ? dx / length : 0;
   const uy = length > 0 ? dy / length : 0;
+  // Past a butt end a pixel within NOT_DRAWN_PX of the end's line is drawn: half a pixel more.
+  const spanReach = reach + (ends !== 0 ? NOT_DRAWN_PX : 0) + SPAN_SLACK_PX;
+  const spans = half >= MIN_SPAN_HALF_PX;
+  // Pixels this near the segment (round ends only) are drawn whole: marked, not measured.
+  const deepReach = ends === 0 && spans ? half + inside - SPAN_SLACK_PX : 0;
   for (let gy = gy0; gy <= gy1; gy++) {
     const y = grid.y0 + gy + 0.5;
-    for (let gx = gx0; gx <= gx1; gx++) {
+    if (spans) segmentRowSpan(span, ax, ay, ux, uy, length, spanReach, y);
+    const from = spans ? Math.max(gx0, Math.floor(span.lo - grid.x0 - 0.5)) : gx0;
+    const to = spans ? Math.min(gx1, Math.ceil(span.hi - grid.x0 - 0.5)) : gx1;
+    let deepFrom = to + 1;
+    let deepTo = to;
+    if (deepReach > 0) {
+      capsuleRowSpan(span, ax, ay, ux, uy, length, deepReach, y);
+      deepFrom = Math.max(from, Math.ceil(span.lo - grid.x0 - 0.5));
+      deepTo = Math.min(to, Math.floor(span.hi - grid.x0 - 0.5));
+      if (deepFrom > deepTo) [deepFrom, deepTo] = [to + 1, to];
+      else outside.fill(DRAWN_WHOLE, gy * grid.width + deepFrom, gy * grid.width + deepTo + 1);
+    }
+    for (let gx = from; gx <= to; gx++) {
+      if (gx === deepFrom) gx = deepTo + 1;
+      if (gx > to) break;
       const k = gy * grid.width + gx;
       if (outside[k]! <= inside) continue;
       const x = grid.x0 + gx + 0.5;
@@ -143,12 +156,90 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, seg: Segment, in
       let o: number;
       // A zero-length segment (a dot, a closed path's repeated end) is its round cap.
       if (length === 0) o = capDistance(x - ax, y - ay, half, outside[k]!);
-      else if (along < 0) o = seg.buttStart ? Math.max(across - half, -along) : capDistance(x - ax, y - ay, half, outside[k]!);
-      else if (along > length) o = seg.buttEnd ? Math.max(across - half, along - length) : capDistance(x - bx, y - by, half, outside[k]!);
+      else if (along < 0) o = ends & BUTT_START ? Math.max(across - half, -along) : capDistance(x - ax, y - ay, half, outside[k]!);
+      else if (along > length) o = ends & BUTT_END ? Math.max(across - half, along - length) : capDistance(x - bx, y - by, half, outside[k]!);
       else o = across - half;
       if (o < outside[k]!) outside[k] = o;
     }
   }
+}
+
+/**
+ * Narrower strokes visit their segments' whole boxes: a box a few pixels wide holds few pixels
+ * the span leaves out, fewer than the span's arithmetic costs.
+ */
+const MIN_SPAN_HALF_PX = 2;
+/** Far above the rounding of the spans' arithmetic (~1e-12 px), far below a pixel. */
+const SPAN_SLACK_PX = 1e-6;
+
+/**
+ * What a pixel deep inside a stroke is marked with: it is drawn whole (anti-aliased: −0.5 or
+ * less; 1-bit: 0 or less), as its measured distance would have drawn it, and later segments skip it.
+ */
+const DRAWN_WHOLE = -1;
+
+/** A row's x range [lo, hi] (empty when lo > hi). */
+interface RowSpan {
+  lo: number;
+  hi: number;
+}
+
+/**
+ * An x range on the row at height y holding the points within `reach` of the segment from (ax,
+ * ay), `length` long in direction (ux, uy), written into `span`: a segment no longer than `reach`
+ * lies in a disc round its middle; a longer one's capsule is the union of the discs round its ends
+ * and the band along it (convex, so the union is one range).
+ */
+function segmentRowSpan(span: RowSpan, ax: number, ay: number, ux: number, uy: number, length: number, reach: number, y: number): void {
+  // A short segment lies in the disc of radius reach + length / 2 round its middle.
+  if (length <= reach) {
+    span.lo = Infinity;
+    span.hi = -Infinity;
+    addDisc(span, ax + (ux * length) / 2, y - ay - (uy * length) / 2, reach + length / 2);
+    return;
+  }
+  capsuleRowSpan(span, ax, ay, ux, uy, length, reach, y);
+}
+
+/**
+ * The x range on the row at height y of the points within `reach` of the segment (its capsule:
+ * the discs round its ends and the band along it, one range as the capsule is convex), into `span`.
+ */
+function capsuleRowSpan(span: RowSpan, ax: number, ay: number, ux: number, uy: number, length: number, reach: number, y: number): void {
+  span.lo = Infinity;
+  span.hi = -Infinity;
+  const dy0 = y - ay;
+  addDisc(span, ax, dy0, reach);
+  if (length === 0) return;
+  addDisc(span, ax + ux * length, y - (ay + uy * length), reach);
+  // The band: 0 ≤ along ≤ length and |across| ≤ reach, each linear in x on the row.
+  let lo = -Infinity;
+  let hi = Infinity;
+  const along0 = dy0 * uy;
+  if (ux !== 0) {
+    const p = ax + (-SPAN_SLACK_PX - along0) / ux;
+    const q = ax + (length + SPAN_SLACK_PX - along0) / ux;
+    lo = Math.min(p, q);
+    hi = Math.max(p, q);
+  } else if (along0 < -SPAN_SLACK_PX || along0 > length + SPAN_SLACK_PX) return;
+  const across0 = -dy0 * ux;
+  if (uy !== 0) {
+    const p = ax + (-reach - across0) / uy;
+    const q = ax + (reach - across0) / uy;
+    lo = Math.max(lo, Math.min(p, q));
+    hi = Math.min(hi, Math.max(p, q));
+  } else if (Math.abs(across0) > reach) return;
+  if (lo > hi) return;
+  span.lo = Math.min(span.lo, lo);
+  span.hi = Math.max(span.hi, hi);
+}
+
+/** Widens `span` by the row's chord of the disc of radius `reach` centred at x = cx, dy from the row. */
+function addDisc(span: RowSpan, cx: number, dy: number, reach: number): void {
+  if (Math.abs(dy) >= reach) return;
+  const half = Math.sqrt(reach * reach - dy * dy);
+  span.lo = Math.min(span.lo, cx - half);
+  span.hi = Math.max(span.hi, cx + half);
 }
 
 /** Drawn 0 from this far outside a stroke's edge (px): 1/2 − distance, clamped. */
