@@ -10,6 +10,7 @@
  * the engine's curve fitter (fit.ts); wider ink becomes its outline loops, as traced, stroked.
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
+import { withArcRuns } from '../fit/arc-runs.js';
 import { FitScratch, fitChain } from '../fit/fit.js';
 import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
@@ -156,7 +157,11 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fitted = fitChain(fitScratch, pen.points, pen.closed, (overShapes ? PEN_LINE_CHECK : WIDE_CENTERLINE_CHECK).lineFit(pen.widthPx));
+      const fit = (overShapes ? PEN_LINE_CHECK : WIDE_CENTERLINE_CHECK).lineFit(pen.widthPx);
+      const curves = fitChain(fitScratch, pen.points, pen.closed, fit);
+      // centerline's bends as arcs where they are (a file for machines, and fewer bytes); auto's
+      // strokes as its render check fitted them.
+      const fitted = overShapes ? curves : withArcRuns(curves, pen.points, fit.tolerancePx);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
