@@ -1,21 +1,22 @@
 /**
- * Runs of fitted curves that lie on one circle, written as one circular arc (tracelab.strokes=centerline).
- * In: a fitted chain (fit.ts), the samples it was fitted to, the fit's tolerance (px).
- * Out: the same chain where each run of two or more neighbouring segments (at least one a curve)
- * whose samples all lie within the tolerance of one circular arc through the run's two ends is
- * that arc: an icon's 180° bend, fitted as three or four cubics (24 numbers), is one SVG `a`
- * (7 numbers, 3 of them one digit). The ends of the run stay where the fit put them, so the
- * neighbours are untouched.
+ * Bends that are circular arcs, written as one arc each (tracelab.strokes=centerline).
+ * In: a fitted chain (fit.ts), the samples it was fitted to, whether it is closed, the fit's
+ * options and scratch. Out: the chain with each run of samples that lies within the tolerance of
+ * one circular arc (turning one way, by MIN_SWEEP_RAD to MAX_SWEEP_RAD) written as that SVG arc,
+ * and the samples between the arcs fitted again as before — when that takes fewer numbers than
+ * the fit did (else the fit as it was). An icon's 180° bend, fitted as three or four cubics (24
+ * numbers) that also take in the straight line before it, is one `a` (7 numbers, 3 of them one
+ * digit).
  * Algorithm: each segment's end is matched to its sample (the fitter ends segments on samples;
- * a sharpened corner or tip on the nearest one); runs grow greedily from each segment while the
- * circle fitted to their samples (Kåsa), moved onto the perpendicular bisector of the run's chord,
- * holds them all within the tolerance, turning one way, by at least MIN_SWEEP_RAD and at most
- * MAX_SWEEP_RAD.
+ * a sharpened corner or tip on the nearest one). Each curve segment's samples not yet in an arc
+ * seed one: while the circle fitted to the run (Kåsa) holds every sample of the run, the run
+ * grows forward, then backward, a sample at a time; its end samples are then moved onto the
+ * circle (the arc's ends, where the fits beside it start and end).
  */
 import { hypot2 } from '../length.js';
-import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentPath } from '../segment-path.js';
+import { SEGMENT_LINE, SEGMENT_QUAD, SEGMENT_CUBIC, SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import { fitCircle } from './ellipse.js';
-import type { FittedChain } from './fit.js';
+import { fitChain, type FitOptions, type FitScratch, type FittedChain } from './fit.js';
 
 /** A run turning less is near straight: its circle's radius is large and no cheaper to write. */
 const MIN_SWEEP_RAD = (20 * Math.PI) / 180;
@@ -23,72 +24,110 @@ const MIN_SWEEP_RAD = (20 * Math.PI) / 180;
 const MAX_SWEEP_RAD = 1.8 * Math.PI;
 /** A sample stepping back against the arc's turn by more than this (rad) is no arc's. */
 const BACKSTEP_RAD = 0.05;
+/** The widest piece an arc is written in (appendArc): its centre moves by at most 0.87× a change of its chord. */
+const MAX_PIECE_SWEEP_RAD = (2 * Math.PI) / 3;
+/** Fewest samples an arc is fitted to. */
+const MIN_ARC_SAMPLES = 5;
+/** Numbers an arc is written with (rx, ry, rotation, two flags, x, y). */
+const ARC_COST = 7;
 
-/** A circular arc through a run's two ends: centre, radius, signed sweep (rad, + is SVG's sweep 1 on y-down). */
-interface RunArc {
+/** A run of samples first..last on one circle: its radius and signed sweep (rad, + is SVG's sweep 1 on y-down). */
+interface ArcRun {
+  readonly first: number;
+  readonly last: number;
+  readonly cx: number;
+  readonly cy: number;
   readonly r: number;
   readonly sweepRad: number;
 }
 
-/** The chain with its arc-shaped runs of segments as single arcs (the chain itself when there are none). */
-export function withArcRuns(fitted: FittedChain, samples: Float64Array, tolerancePx: number): FittedChain {
-  const path = fitted.segments;
-  if (path.length < 2 || fitted.primitive) return fitted;
-  const ends = segmentSamples(fitted, samples);
-  const out = new SegmentBuilder(path.length);
-  let changed = false;
-  let k = 0;
-  while (k < path.length) {
-    let best: { to: number; arc: RunArc } | undefined;
-    for (let to = k + 1; to < path.length; to++) {
-      if (path.code(to) === SEGMENT_ARC || path.code(k) === SEGMENT_ARC) break;
-      const arc = runArc(fitted, samples, ends, k, to, tolerancePx);
-      if (!arc) break;
-      if (hasCurve(path, k, to)) best = { to, arc };
-    }
-    if (best && runCost(path, k, best.to) > ARC_COST) {
-      const x = path.x(best.to);
-      const y = path.y(best.to);
-      out.arc(best.arc.r, best.arc.r, 0, Math.abs(best.arc.sweepRad) > Math.PI, best.arc.sweepRad > 0, x, y);
-      changed = true;
-      k = best.to + 1;
-    } else {
-      out.appendFrom(path, k, k + 1);
-      k++;
-    }
+/** The chain with its arc-shaped bends as arcs, when that is cheaper to write (else the chain itself). */
+export function withArcRuns(s: FitScratch, fitted: FittedChain, samples: Float64Array, closed: boolean, options: FitOptions): FittedChain {
+  if (fitted.segments.length === 0 || fitted.primitive) return fitted;
+  const p = inFittedOrder(fitted, samples, closed);
+  const ends = segmentSamples(fitted.segments, p);
+  const runs = arcRuns(fitted.segments, p, ends, options.tolerancePx);
+  if (runs.length === 0) return fitted;
+  const out = new SegmentBuilder(fitted.segments.length);
+  let at = 0;
+  for (const run of runs) {
+    appendFit(s, out, p, at, run.first, options);
+    appendArc(out, p, run);
+    at = run.last;
   }
-  return changed ? { startX: fitted.startX, startY: fitted.startY, segments: out.detach() } : fitted;
+  appendFit(s, out, p, at, p.length / 2 - 1, options);
+  const segments = out.detach();
+  return pathCost(segments) < pathCost(fitted.segments) ? { startX: p[0]!, startY: p[1]!, segments } : fitted;
 }
 
-/** Numbers an arc is written with (rx, ry, rotation, two flags, x, y). */
-const ARC_COST = 7;
+/**
+ * The samples from the fitted chain's start: an open chain's as they are (its fit starts at the
+ * first), a closed one's turned to start at the sample nearest the fit's start (the fitter starts
+ * a loop at a corner) and closed by that sample again.
+ */
+function inFittedOrder(fitted: FittedChain, samples: Float64Array, closed: boolean): Float64Array {
+  if (!closed) return samples.slice();
+  const n = samples.length / 2;
+  let start = 0;
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const d = hypot2(samples[2 * i]! - fitted.startX, samples[2 * i + 1]! - fitted.startY);
+    if (d < best) [start, best] = [i, d];
+  }
+  const p = new Float64Array(2 * n + 2);
+  for (let i = 0; i <= n; i++) {
+    p[2 * i] = samples[2 * ((start + i) % n)]!;
+    p[2 * i + 1] = samples[2 * ((start + i) % n) + 1]!;
+  }
+  return p;
+}
 
-/** Numbers segments from..to are written with. */
-function runCost(path: SegmentPath, from: number, to: number): number {
+/**
+ * The run's arc in pieces of at most MAX_PIECE_SWEEP_RAD: an SVG arc is given by its ends and
+ * radius, and near a half circle its centre moves across the chord by tan(sweep / 2) / 2 times
+ * any change of the chord — the ends rounded to a tenth of a pixel moved a 48-px half circle's
+ * bulge by ~3 px (a heroicons link, SSIM 0.99 → 0.97).
+ */
+function appendArc(out: SegmentBuilder, p: Float64Array, run: ArcRun): void {
+  const pieces = Math.ceil(Math.abs(run.sweepRad) / MAX_PIECE_SWEEP_RAD);
+  const start = Math.atan2(p[2 * run.first + 1]! - run.cy, p[2 * run.first]! - run.cx);
+  for (let k = 1; k < pieces; k++) {
+    const a = start + (run.sweepRad * k) / pieces;
+    out.arc(run.r, run.r, 0, false, run.sweepRad > 0, run.cx + run.r * Math.cos(a), run.cy + run.r * Math.sin(a));
+  }
+  out.arc(run.r, run.r, 0, false, run.sweepRad > 0, p[2 * run.last]!, p[2 * run.last + 1]!);
+}
+
+/** Samples from..to fitted as the chain was (nothing for a single sample), appended to `out`. */
+function appendFit(s: FitScratch, out: SegmentBuilder, p: Float64Array, from: number, to: number, options: FitOptions): void {
+  if (to <= from) return;
+  if (to - from === 1) {
+    out.line(p[2 * to]!, p[2 * to + 1]!);
+    return;
+  }
+  out.appendFrom(fitChain(s, p.subarray(2 * from, 2 * to + 2), false, options).segments);
+}
+
+/** Numbers the path is written with. */
+function pathCost(path: SegmentPath): number {
   let cost = 0;
-  for (let k = from; k <= to; k++) {
+  for (let k = 0; k < path.length; k++) {
     const code = path.code(k);
     cost += code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : code === SEGMENT_CUBIC ? 6 : ARC_COST;
   }
   return cost;
 }
 
-function hasCurve(path: SegmentPath, from: number, to: number): boolean {
-  for (let k = from; k <= to; k++) if (path.code(k) !== SEGMENT_LINE) return true;
-  return false;
-}
-
 /** Per segment, the index of the sample its end lies on (or nearest to), ascending. */
-function segmentSamples(fitted: FittedChain, samples: Float64Array): Int32Array {
-  const path = fitted.segments;
-  const n = samples.length / 2;
+function segmentSamples(path: SegmentPath, p: Float64Array): Int32Array {
+  const n = p.length / 2;
   const ends = new Int32Array(path.length);
   let from = 0;
   for (let k = 0; k < path.length; k++) {
     let best = from;
     let bestDistance = Infinity;
     for (let i = from; i < n; i++) {
-      const d = hypot2(samples[2 * i]! - path.x(k), samples[2 * i + 1]! - path.y(k));
+      const d = hypot2(p[2 * i]! - path.x(k), p[2 * i + 1]! - path.y(k));
       if (d < bestDistance) [best, bestDistance] = [i, d];
       if (d === 0) break;
     }
@@ -98,41 +137,56 @@ function segmentSamples(fitted: FittedChain, samples: Float64Array): Int32Array 
   return ends;
 }
 
-/** The arc through the start of segment `from` and the end of segment `to` that holds their samples, or undefined. */
-function runArc(fitted: FittedChain, samples: Float64Array, ends: Int32Array, from: number, to: number, tolerancePx: number): RunArc | undefined {
-  const path = fitted.segments;
-  const x0 = from === 0 ? fitted.startX : path.x(from - 1);
-  const y0 = from === 0 ? fitted.startY : path.y(from - 1);
-  const x1 = path.x(to);
-  const y1 = path.y(to);
-  const first = from === 0 ? 0 : ends[from - 1]!;
-  const last = ends[to]!;
-  if (last - first < 4) return undefined;
-  const circle = fitCircle(samples.subarray(2 * first, 2 * last + 2));
-  if (!circle) return undefined;
-  // The centre moved onto the chord's bisector, so the arc passes through both ends exactly.
-  const mx = (x0 + x1) / 2;
-  const my = (y0 + y1) / 2;
-  const chord = hypot2(x1 - x0, y1 - y0);
-  if (chord < 1) return undefined;
-  const nx = -(y1 - y0) / chord;
-  const ny = (x1 - x0) / chord;
-  const along = (circle.cx - mx) * nx + (circle.cy - my) * ny;
-  const cx = mx + along * nx;
-  const cy = my + along * ny;
-  const r = hypot2(x0 - cx, y0 - cy);
-  return heldArc(samples, first, last, cx, cy, r, tolerancePx);
+/** The arcs seeded by the curve segments and grown along the samples, in order, not overlapping. */
+function arcRuns(path: SegmentPath, p: Float64Array, ends: Int32Array, tolerancePx: number): ArcRun[] {
+  const runs: ArcRun[] = [];
+  const n = p.length / 2;
+  let free = 0;
+  for (let k = 0; k < path.length; k++) {
+    const code = path.code(k);
+    if (code !== SEGMENT_QUAD && code !== SEGMENT_CUBIC) continue;
+    let first = Math.max(free, k === 0 ? 0 : ends[k - 1]!);
+    let last = ends[k]!;
+    if (last - first + 1 < MIN_ARC_SAMPLES || !runArc(p, first, last, tolerancePx)) continue;
+    while (last + 1 < n && runArc(p, first, last + 1, tolerancePx)) last++;
+    while (first - 1 >= free && runArc(p, first - 1, last, tolerancePx)) first--;
+    const run = runArc(p, first, last, tolerancePx)!;
+    if (Math.abs(run.sweepRad) < MIN_SWEEP_RAD) continue;
+    // The arc's ends onto its circle: the fits beside it start and end there.
+    ontoCircle(p, first, run);
+    ontoCircle(p, last, run);
+    runs.push(run);
+    free = last;
+  }
+  return runs;
 }
 
-/** The arc's sweep when samples first..last all lie within the tolerance of the circle, turning one way; else undefined. */
-function heldArc(samples: Float64Array, first: number, last: number, cx: number, cy: number, r: number, tolerancePx: number): RunArc | undefined {
+/** The circle fitted to samples first..last (Kåsa) when it holds them all, turning one way; else undefined. */
+function runArc(p: Float64Array, first: number, last: number, tolerancePx: number): ArcRun | undefined {
+  if (hypot2(p[2 * last]! - p[2 * first]!, p[2 * last + 1]! - p[2 * first + 1]!) < 1) return undefined;
+  const circle = fitCircle(p.subarray(2 * first, 2 * last + 2));
+  if (!circle) return undefined;
+  const sweepRad = heldSweep(p, first, last, circle.cx, circle.cy, circle.r, tolerancePx);
+  return sweepRad === undefined ? undefined : { first, last, cx: circle.cx, cy: circle.cy, r: circle.r, sweepRad };
+}
+
+/** Moves sample i onto the run's circle (an arc's end; within the tolerance of where it was). */
+function ontoCircle(p: Float64Array, i: number, run: ArcRun): void {
+  const d = hypot2(p[2 * i]! - run.cx, p[2 * i + 1]! - run.cy);
+  if (d === 0) return;
+  p[2 * i] = run.cx + ((p[2 * i]! - run.cx) * run.r) / d;
+  p[2 * i + 1] = run.cy + ((p[2 * i + 1]! - run.cy) * run.r) / d;
+}
+
+/** The sweep (rad) when samples first..last all lie within the tolerance of the circle, turning one way by at most MAX_SWEEP_RAD; else undefined. */
+function heldSweep(p: Float64Array, first: number, last: number, cx: number, cy: number, r: number, tolerancePx: number): number | undefined {
   let sweepRad = 0;
   let forward = 0;
   let backward = 0;
-  let previous = Math.atan2(samples[2 * first + 1]! - cy, samples[2 * first]! - cx);
+  let previous = Math.atan2(p[2 * first + 1]! - cy, p[2 * first]! - cx);
   for (let i = first; i <= last; i++) {
-    const x = samples[2 * i]!;
-    const y = samples[2 * i + 1]!;
+    const x = p[2 * i]!;
+    const y = p[2 * i + 1]!;
     if (Math.abs(hypot2(x - cx, y - cy) - r) > tolerancePx) return undefined;
     const angle = Math.atan2(y - cy, x - cx);
     let step = angle - previous;
@@ -144,7 +198,7 @@ function heldArc(samples: Float64Array, first: number, last: number, cx: number,
     previous = angle;
   }
   // One way round: no sample steps back against the turn (beyond the samples' noise).
-  if (sweepRad > 0 ? -backward > BACKSTEP_RAD || forward - sweepRad > BACKSTEP_RAD : forward > BACKSTEP_RAD || sweepRad - backward > BACKSTEP_RAD) return undefined;
-  if (Math.abs(sweepRad) < MIN_SWEEP_RAD || Math.abs(sweepRad) > MAX_SWEEP_RAD) return undefined;
-  return { r, sweepRad };
+  const back = sweepRad > 0 ? Math.max(-backward, forward - sweepRad) : Math.max(forward, sweepRad - backward);
+  if (back > BACKSTEP_RAD || Math.abs(sweepRad) > MAX_SWEEP_RAD) return undefined;
+  return sweepRad;
 }

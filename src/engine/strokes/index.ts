@@ -161,7 +161,7 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
       const curves = fitChain(fitScratch, pen.points, pen.closed, fit);
       // centerline's bends as arcs where they are (a file for machines, and fewer bytes); auto's
       // strokes as its render check fitted them.
-      const fitted = overShapes ? curves : withArcRuns(curves, pen.points, fit.tolerancePx);
+      const fitted = overShapes ? curves : withArcRuns(fitScratch, curves, pen.points, pen.closed, fit);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
