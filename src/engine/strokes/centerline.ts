@@ -436,9 +436,37 @@ function linesBeside(graph: SkeletonGraph, edges: readonly MeasuredEdge[], joint
     const side = Math.sign(-t.dy * (u.x - centre.x) + t.dx * (u.y - centre.y));
     if (side === 0) continue;
     const beside = besideTrunk(edges[trunk.edge]!, trunk.atStart, centre, joints.trimOf[n]!, side, widthPx, frame);
+    // Where it runs on beside the trunk it needs no bend (a spiral's turns: measured, the bend
+    // only added a kink there).
+    const bend = beside ? undefined : bendInto(u, t, centre, joints.trimOf[n]!, widthPx, frame);
     if (beside) out[endCode(ending[0]!)] = beside;
+    else if (bend) out[endCode(ending[0]!)] = Float64Array.from([...bend, t.x, t.y]);
   }
   return out;
+}
+
+/**
+ * Where the ending line bends into the line it meets (a document's fold curving into its top
+ * edge), the inner corner of the bend is ink; at a T it is paper. Returns the bend's points from
+ * the ending branch towards the trunk (its quarter points: the quadratic addCorner draws), or
+ * undefined where the corner is paper or the lines run straight on.
+ */
+function bendInto(u: BranchLine, t: BranchLine, centre: { x: number; y: number }, trimPx: number, widthPx: number, frame: Frame): number[] | undefined {
+  const control = bendControl(u, t, centre, trimPx, frame);
+  if (!control) return undefined;
+  const at = (s: number): [number, number] => {
+    const v = 1 - s;
+    return [v * v * u.x + 2 * s * v * control.x + s * s * t.x, v * v * u.y + 2 * s * v * control.y + s * s * t.y];
+  };
+  const [mx, my] = at(0.5);
+  const ix = (u.x + t.x) / 2 - mx;
+  const iy = (u.y + t.y) / 2 - my;
+  const len = Math.hypot(ix, iy);
+  if (len === 0) return undefined;
+  // A point a little inside the stroke's inner edge at the middle of the bend.
+  const inset = widthPx / 2 - 1;
+  if (coverageAt(frame.grid, mx + (ix / len) * inset, my + (iy / len) * inset) < 0.5) return undefined;
+  return [...at(0.25), mx, my, ...at(0.75)];
 }
 
 /** Merged ink is two lines while it is this much wider than one. */
