@@ -120,10 +120,10 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
  * checkedAbovePx as read, wider (up to maxWidthPx) only where they pass the render check.
  */
 function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, input: CenterlineInput, scratch: InkCheckScratch): readonly CenterPath[] | undefined {
-  const pen = regionCenterlines(picture, group, box, Math.min(input.maxWidthPx, input.checkedAbovePx));
+  const pen = regionCenterlines(picture, group, box, Math.min(input.maxWidthPx, input.checkedAbovePx), true);
   if (pen.kind === 'lines') return pen.paths;
   if (input.maxWidthPx <= input.checkedAbovePx) return undefined;
-  const wide = regionCenterlines(picture, group, box, input.maxWidthPx);
+  const wide = regionCenterlines(picture, group, box, input.maxWidthPx, true);
   return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, scratch, WIDE_CENTERLINE_CHECK) : undefined;
 }
 
