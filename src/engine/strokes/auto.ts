@@ -313,7 +313,7 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
     if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
     // A line's area over half its border is at most its width: wider ink is no line (not read).
     if (span[r]! > Math.min(maxWidthPx * SPAN_SLACK, units.maxSpanPx ?? Infinity)) continue;
-    const found = regionCenterlines(picture, r, box, maxWidthPx, listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!));
+    const found = regionCenterlines(picture, r, box, maxWidthPx, { pixels: listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!) });
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
     if (!cutMisses) {
       const drawn = drawnAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);

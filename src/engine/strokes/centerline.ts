@@ -74,9 +74,13 @@ const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
 
 /**
  * The lines of `region`, or `wide` when its ink is wider than maxWidthPx. `pixels`: the region's
- * pixels (picture indices), when the caller has them listed (its box is then not scanned for them).
+ * pixels (picture indices), when the caller has them listed (its box is then not scanned for
+ * them). With `linesBeside` (centerline mode), lines merged side by side are read as two
+ * (linesBeside, bendInto); auto reads them as before (measured on its heroicons scale: SSIM
+ * −0.002, its one change).
  */
-export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number, pixels?: Int32Array): RegionLines {
+export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number, how: CenterlineRead = {}): RegionLines {
+  const { pixels, linesBeside = false } = how;
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
@@ -123,11 +127,17 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
     }
   }
   if (samples > 0 && saturated > samples / 2) return { kind: 'wide' };
-  const paths = assemblePaths(graph, edges, frame, roughWidth);
+  const paths = assemblePaths(graph, edges, frame, roughWidth, linesBeside);
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
+}
+
+/** How regionCenterlines reads a region: its listed pixels, and whether lines merged side by side are two. */
+export interface CenterlineRead {
+  readonly pixels?: Int32Array;
+  readonly linesBeside?: boolean;
 }
 
 /** The region's pixels (read from its box, or from their list) over its box, with a one-pixel empty border (for the thinning). */
@@ -338,9 +348,10 @@ interface EdgeEnd {
  * The edges joined into paths: through each junction the straightest pairs continue; unpaired
  * ends stop at the junction's centre, free ends at the ink's end.
  */
-function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number): CenterPath[] {
+function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, twoBeside: boolean): CenterPath[] {
   const joints = junctionJoints(graph, edges, frame, roughWidth);
-  const walk: PathWalk = { graph, edges, frame, roughWidth, ...joints, used: new Uint8Array(graph.edges.length), paths: [] };
+  const besideOf = twoBeside && roughWidth >= MIN_CAP_TEST_WIDTH_PX ? linesBeside(graph, edges, joints, frame) : [];
+  const walk: PathWalk = { graph, edges, frame, roughWidth, ...joints, besideOf, used: new Uint8Array(graph.edges.length), paths: [] };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
     for (const end of joints.ends[n]!) {
@@ -418,6 +429,132 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
   return { ends, partner, centre, trimOf, lineOf };
 }
 
+/**
+ * Two lines side by side, merged in the thinning (a spiral's turns where they touch, a document's
+ * fold running into its outline): at a junction of three where one branch ends and two go through,
+ * the ink beside the through line's branch that turns most from the ending one — the line the
+ * ending one runs into — is wider than one line for a while. There the through line keeps to its
+ * own side (its far edge on the ink's edge) and the ending line goes on along the other side,
+ * until the ink is one line wide again: each line its own centre-line, no wedge of ink left out
+ * (a centre-line in the middle of the merged ink covered neither edge). Moves the through
+ * branch's points; returns per edge end the ending line's points on, from the junction out.
+ */
+function linesBeside(graph: SkeletonGraph, edges: readonly MeasuredEdge[], joints: Joints, frame: Frame): (Float64Array | undefined)[] {
+  const out: (Float64Array | undefined)[] = new Array(graph.edges.length * 2).fill(undefined);
+  const widthPx = lineWidthOf(edges);
+  for (let n = 0; n < graph.nodes.length; n++) {
+    const list = joints.ends[n]!;
+    if (list.length !== 3) continue;
+    const ending = list.filter((e) => joints.partner[endCode(e)]! < 0);
+    if (ending.length !== 1) continue;
+    const u = joints.lineOf[endCode(ending[0]!)];
+    const through = list.filter((e) => joints.partner[endCode(e)]! >= 0);
+    if (!u || through.length !== 2 || through[0]!.edge === through[1]!.edge) continue;
+    const turn = (e: EdgeEnd): number => {
+      const l = joints.lineOf[endCode(e)]!;
+      return l ? u.dx * l.dx + u.dy * l.dy : Infinity;
+    };
+    const trunk = turn(through[0]!) <= turn(through[1]!) ? through[0]! : through[1]!;
+    const t = joints.lineOf[endCode(trunk)];
+    if (!t) continue;
+    const centre = joints.centre[n]!;
+    // The ending branch's side of the trunk: + is the trunk's left normal (−dy, dx).
+    const side = Math.sign(-t.dy * (u.x - centre.x) + t.dx * (u.y - centre.y));
+    if (side === 0) continue;
+    const beside = besideTrunk(edges[trunk.edge]!, trunk.atStart, centre, joints.trimOf[n]!, side, widthPx, frame);
+    // Where it runs on beside the trunk it needs no bend (a spiral's turns: measured, the bend
+    // only added a kink there).
+    const bend = beside ? undefined : bendInto(u, t, centre, joints.trimOf[n]!, widthPx, frame);
+    if (beside) out[endCode(ending[0]!)] = beside;
+    else if (bend) out[endCode(ending[0]!)] = Float64Array.from([...bend, t.x, t.y]);
+  }
+  return out;
+}
+
+/**
+ * Where the ending line bends into the line it meets (a document's fold curving into its top
+ * edge), the inner corner of the bend is ink; at a T it is paper. Returns the bend's points from
+ * the ending branch towards the trunk (its quarter points: the quadratic addCorner draws), or
+ * undefined where the corner is paper or the lines run straight on.
+ */
+function bendInto(u: BranchLine, t: BranchLine, centre: { x: number; y: number }, trimPx: number, widthPx: number, frame: Frame): number[] | undefined {
+  const control = bendControl(u, t, centre, trimPx, frame);
+  if (!control) return undefined;
+  const at = (s: number): [number, number] => {
+    const v = 1 - s;
+    return [v * v * u.x + 2 * s * v * control.x + s * s * t.x, v * v * u.y + 2 * s * v * control.y + s * s * t.y];
+  };
+  const [mx, my] = at(0.5);
+  const ix = (u.x + t.x) / 2 - mx;
+  const iy = (u.y + t.y) / 2 - my;
+  const len = Math.hypot(ix, iy);
+  if (len === 0) return undefined;
+  // A point a little inside the stroke's inner edge at the middle of the bend.
+  const inset = widthPx / 2 - 1;
+  if (coverageAt(frame.grid, mx + (ix / len) * inset, my + (iy / len) * inset) < 0.5) return undefined;
+  return [...at(0.25), mx, my, ...at(0.75)];
+}
+
+/** Merged ink is two lines while it is this much wider than one. */
+const BESIDE_WIDER = 1.15;
+/** The ending line goes on beside the through line at most this many widths. */
+const BESIDE_REACH_WIDTHS = 5;
+
+/**
+ * Along the trunk edge from its junction: while the ink across it is over BESIDE_WIDER lines
+ * wide, the trunk's point moves to keep its far side's edge, and the ending line's point is put a
+ * half width in from the ending side's edge. Returns the ending line's points (undefined: fewer
+ * than two, the ink was one line wide).
+ */
+function besideTrunk(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: number }, trimPx: number, side: number, widthPx: number, frame: Frame): Float64Array | undefined {
+  const n = m.x.length;
+  const half = Math.max(2, Math.round(widthPx / 2));
+  const scanPx = Math.min(1.5 * widthPx, frame.reachPx);
+  const points: number[] = [];
+  const moves: number[] = [];
+  for (let j = 0; j < n; j++) {
+    const k = atStart ? j : n - 1 - j;
+    const fromCentre = Math.hypot(m.x[k]! - centre.x, m.y[k]! - centre.y);
+    if (fromCentre < trimPx) continue;
+    if (fromCentre > trimPx + BESIDE_REACH_WIDTHS * widthPx) break;
+    const a = Math.max(0, k - half);
+    const b = Math.min(n - 1, k + half);
+    const len = Math.hypot(m.x[b]! - m.x[a]!, m.y[b]! - m.y[a]!);
+    if (len === 0) break;
+    // The unit normal towards the ending line (the trunk's left normal, walked from the junction).
+    const dir = atStart ? 1 : -1;
+    const nx = (side * -(m.y[b]! - m.y[a]!) * dir) / len;
+    const ny = (side * (m.x[b]! - m.x[a]!) * dir) / len;
+    const near = inkEdgePx(frame, m.x[k]!, m.y[k]!, nx, ny, scanPx);
+    const far = inkEdgePx(frame, m.x[k]!, m.y[k]!, -nx, -ny, scanPx);
+    if (near >= scanPx || far >= scanPx || near + far <= BESIDE_WIDER * widthPx) break;
+    points.push(m.x[k]! + nx * (near - widthPx / 2), m.y[k]! + ny * (near - widthPx / 2));
+    moves.push(k, nx, ny, far - widthPx / 2);
+  }
+  if (points.length < 4) return undefined;
+  // The through line's points: their far edges where the ink's are.
+  for (let i = 0; i < moves.length; i += 4) {
+    const k = moves[i]!;
+    m.x[k] = m.x[k]! - moves[i + 1]! * moves[i + 3]!;
+    m.y[k] = m.y[k]! - moves[i + 2]! * moves[i + 3]!;
+  }
+  return Float64Array.from(points);
+}
+
+/** How far (px) the ink reaches from (x, y) along the unit direction (nx, ny), coverage ≥ ½, up to maxPx. */
+function inkEdgePx(frame: Frame, x: number, y: number, nx: number, ny: number, maxPx: number): number {
+  let s = 0;
+  while (s < maxPx && coverageAt(frame.grid, x + (s + SAMPLE_STEP_PX) * nx, y + (s + SAMPLE_STEP_PX) * ny) >= 0.5) s += SAMPLE_STEP_PX;
+  return s >= maxPx ? maxPx : s + SAMPLE_STEP_PX / 2;
+}
+
+/** The median of the edges' measured widths (their cross-sections within reach). */
+function lineWidthOf(edges: readonly MeasuredEdge[]): number {
+  const widths: number[] = [];
+  for (const m of edges) for (let k = 0; k < m.width.length; k++) if (m.width[k]! > 0) widths.push(m.width[k]!);
+  return widths.length > 0 ? median(widths) : 1;
+}
+
 /** The distance (px) of an edge's point farthest from `centre`. */
 function farthestFrom(m: MeasuredEdge, centre: { x: number; y: number }): number {
   let far = 0;
@@ -442,6 +579,8 @@ interface PathWalk extends Joints {
   readonly roughWidth: number;
   readonly used: Uint8Array;
   readonly paths: CenterPath[];
+  /** Per edge end (endCode) that ends at a junction: its line on along the merged ink beside the line through (linesBeside), from the junction out. */
+  readonly besideOf: (Float64Array | undefined)[];
 }
 
 /** One path from edge end `first` through the paired ends (a closed loop back to `first`), added to walk.paths. */
@@ -463,7 +602,13 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
     addEdgePoints(walk, at, fromNode, toNode, xs, ys, widths);
     const next = walk.partner[endCode({ edge: at.edge, atStart: !at.atStart })]!;
     if (toNode < 0 || next < 0) {
-      if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3) {
+      const beside = walk.besideOf[endCode({ edge: at.edge, atStart: !at.atStart })];
+      if (beside) {
+        for (let k = 0; k < beside.length; k += 2) {
+          xs.push(beside[k]!);
+          ys.push(beside[k + 1]!);
+        }
+      } else if (toNode >= 0 && graph.nodes[toNode]!.degree >= 3) {
         xs.push(centre[toNode]!.x);
         ys.push(centre[toNode]!.y);
       }
@@ -476,7 +621,13 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
     if (used[nextEnd.edge]) break;
     at = nextEnd;
   }
-  if (startsAtNode && !closedLoop && startNode >= 0 && graph.nodes[startNode]!.degree >= 3) {
+  const besideStart = closedLoop ? undefined : walk.besideOf[endCode(first)];
+  if (besideStart) {
+    for (let k = 0; k < besideStart.length; k += 2) {
+      xs.unshift(besideStart[k]!);
+      ys.unshift(besideStart[k + 1]!);
+    }
+  } else if (startsAtNode && !closedLoop && startNode >= 0 && graph.nodes[startNode]!.degree >= 3) {
     xs.unshift(centre[startNode]!.x);
     ys.unshift(centre[startNode]!.y);
   }

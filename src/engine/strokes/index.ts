@@ -10,6 +10,7 @@
  * the engine's curve fitter (fit.ts); wider ink becomes its outline loops, as traced, stroked.
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
+import { withArcRuns } from '../fit/arc-runs.js';
 import { FitScratch, fitChain } from '../fit/fit.js';
 import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
@@ -119,10 +120,10 @@ export function centerlineResult(result: TraceResult, input: CenterlineInput): T
  * checkedAbovePx as read, wider (up to maxWidthPx) only where they pass the render check.
  */
 function groupCenterlines(picture: InkPicture, group: number, box: PixelBox, input: CenterlineInput, scratch: InkCheckScratch): readonly CenterPath[] | undefined {
-  const pen = regionCenterlines(picture, group, box, Math.min(input.maxWidthPx, input.checkedAbovePx));
+  const pen = regionCenterlines(picture, group, box, Math.min(input.maxWidthPx, input.checkedAbovePx), { linesBeside: true });
   if (pen.kind === 'lines') return pen.paths;
   if (input.maxWidthPx <= input.checkedAbovePx) return undefined;
-  const wide = regionCenterlines(picture, group, box, input.maxWidthPx);
+  const wide = regionCenterlines(picture, group, box, input.maxWidthPx, { linesBeside: true });
   return wide.kind === 'lines' && wide.paths.length > 0 ? drawnAsInk(picture, group, box, wide.paths, scratch, WIDE_CENTERLINE_CHECK, wide.coverage) : undefined;
 }
 
@@ -156,7 +157,11 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fitted = fitChain(fitScratch, pen.points, pen.closed, (overShapes ? PEN_LINE_CHECK : WIDE_CENTERLINE_CHECK).lineFit(pen.widthPx));
+      const fit = (overShapes ? PEN_LINE_CHECK : WIDE_CENTERLINE_CHECK).lineFit(pen.widthPx);
+      const curves = fitChain(fitScratch, pen.points, pen.closed, fit);
+      // centerline's bends as arcs where they are (a file for machines, and fewer bytes); auto's
+      // strokes as its render check fitted them.
+      const fitted = overShapes ? curves : withArcRuns(fitScratch, curves, pen.points, pen.closed, fit);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
