@@ -12,15 +12,9 @@ import { findRegions } from '../../src/engine/regions/regions.js';
 import { splitStrokeRegions } from '../../src/engine/strokes/auto.js';
 import type { Rgba } from '../../src/engine/types.js';
 import { drawShape } from '../helpers/raster.js';
+import { distanceToSegment } from '../helpers/geometry.js';
 
 type Inside = (x: number, y: number) => boolean;
-
-function distanceToSegment(x: number, y: number, x1: number, y1: number, x2: number, y2: number): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
 
 const SIZE = 160;
 const WIDTH_PX = 0.86;

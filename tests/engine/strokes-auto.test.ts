@@ -14,7 +14,7 @@ import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/type
 import { writeSvg } from '../../src/formats/svg.js';
 import { outputOptions } from '../../src/formats/types.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
-import { strokePoints } from '../helpers/geometry.js';
+import { distanceToSegment, strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
@@ -23,13 +23,6 @@ type Rgb = [number, number, number];
 const capsule = (x1: number, y1: number, x2: number, y2: number, w: number): Inside => (x, y) => distanceToSegment(x, y, x1, y1, x2, y2) <= w / 2;
 const ring = (cx: number, cy: number, r: number, w: number): Inside => (x, y) => Math.abs(Math.hypot(x - cx, y - cy) - r) <= w / 2;
 const any = (...parts: Inside[]): Inside => (x, y) => parts.some((f) => f(x, y));
-
-function distanceToSegment(x: number, y: number, x1: number, y1: number, x2: number, y2: number): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
 
 /** Signed distance to a rounded rectangle centred at (cx, cy), half sizes hx, hy, corner radius r. */
 function roundedRectDistance(x: number, y: number, cx: number, cy: number, hx: number, hy: number, r: number): number {

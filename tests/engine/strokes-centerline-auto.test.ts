@@ -9,21 +9,14 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, TraceResult } from '../../src/engine/types.js';
-import { strokePoints } from '../helpers/geometry.js';
+import { distanceToSegment, strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
 type Segment = readonly [number, number, number, number];
 
-function distanceToSegment(x: number, y: number, [x1, y1, x2, y2]: Segment): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
-
 const PEN_PX = 16;
-const pen = (segments: readonly Segment[]): Inside => (x, y) => segments.some((s) => distanceToSegment(x, y, s) <= PEN_PX / 2);
+const pen = (segments: readonly Segment[]): Inside => (x, y) => segments.some((s) => distanceToSegment(x, y, ...s) <= PEN_PX / 2);
 const ARROW: Segment[] = [[30, 128, 210, 128], [210, 128, 150, 68], [210, 128, 150, 188]];
 const CHECK: Segment[] = [[50, 136, 105, 191], [105, 191, 215, 65]];
 
@@ -60,7 +53,7 @@ describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
       const nearest = Math.min(...points.map(([px, py]) => Math.hypot(px - x, py - y)));
       expect(nearest, `end ${x},${y}`).toBeLessThanOrEqual(1);
     }
-    for (const [x, y] of points) expect(Math.min(...segments.map((seg) => distanceToSegment(x, y, seg))), `${x},${y}`).toBeLessThanOrEqual(1.5);
+    for (const [x, y] of points) expect(Math.min(...segments.map((seg) => distanceToSegment(x, y, ...seg))), `${x},${y}`).toBeLessThanOrEqual(1.5);
   });
 
   it('a small ring at a junction (an icon set\'s USB sign at 256 px: a line and two branches meeting a 16-px ring of radius 15 px): the ring stays drawn, no outline', () => {
@@ -99,7 +92,7 @@ describe('tracelab.strokes=centerline, automatic stroke width limit', () => {
     const onBox = (x: number, y: number): boolean => {
       const [cx, cy] = [Math.min(Math.max(x, x0 + r), x1 - r), Math.min(Math.max(y, y0 + r), y1 - r)];
       const inCorner = (x < x0 + r || x > x1 - r) && (y < y0 + r || y > y1 - r);
-      return inCorner ? Math.abs(Math.hypot(x - cx, y - cy) - r) <= PEN_PX / 2 : sides.some((s) => distanceToSegment(x, y, s) <= PEN_PX / 2);
+      return inCorner ? Math.abs(Math.hypot(x - cx, y - cy) - r) <= PEN_PX / 2 : sides.some((s) => distanceToSegment(x, y, ...s) <= PEN_PX / 2);
     };
     const prongs = pen([[6.667 * unit, 3 * unit, 6.667 * unit, y0], [13.333 * unit, 3 * unit, 13.333 * unit, y0]]);
     const result = trace((x, y) => onBox(x, y) || prongs(x, y));

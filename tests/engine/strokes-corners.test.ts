@@ -10,18 +10,11 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage } from '../../src/engine/types.js';
-import { strokePoints } from '../helpers/geometry.js';
+import { distanceToSegment, strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 const AUTO: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'auto' };
 const PEN_PX = 16;
-
-function distanceToSegment(x: number, y: number, x1: number, y1: number, x2: number, y2: number): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
 
 /** Distance to a closed polygon's sides. */
 function polygonDistance(corners: readonly [number, number][], x: number, y: number): number {

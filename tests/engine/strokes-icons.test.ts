@@ -8,22 +8,14 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
-import { strokePoints } from '../helpers/geometry.js';
+import { distanceToSegment, strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
 type Segment = readonly [number, number, number, number];
 
-function distanceToSegment(x: number, y: number, [x1, y1, x2, y2]: Segment): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const length2 = dx * dx + dy * dy;
-  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / length2));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
-
 /** Polylines drawn with a round pen `w` wide: ink within w/2 of a segment. */
-const pen = (segments: readonly Segment[], w: number): Inside => (x, y) => segments.some((s) => distanceToSegment(x, y, s) <= w / 2);
+const pen = (segments: readonly Segment[], w: number): Inside => (x, y) => segments.some((s) => distanceToSegment(x, y, ...s) <= w / 2);
 
 const WIDTH_PX = 12;
 const PARAMS: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'centerline', maxStrokeWidthPx: 20 };
@@ -41,7 +33,7 @@ function nearestOnStrokes(result: TraceResult, x: number, y: number): number {
     for (let k = 0; k < points.length; k++) {
       const a = points[k]!;
       const b = points[Math.min(points.length - 1, k + 1)]!;
-      best = Math.min(best, distanceToSegment(x, y, [a[0], a[1], b[0], b[1]]));
+      best = Math.min(best, distanceToSegment(x, y, a[0], a[1], b[0], b[1]));
     }
   }
   return best;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import type { EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
-import { strokePoints } from '../helpers/geometry.js';
+import { distanceToSegment, strokePoints } from '../helpers/geometry.js';
 import { drawShape } from '../helpers/raster.js';
 
 type Inside = (x: number, y: number) => boolean;
@@ -23,13 +23,6 @@ const bar = (x1: number, y1: number, x2: number, y2: number, w: number): Inside 
 };
 const ring = (cx: number, cy: number, r: number, w: number): Inside => (x, y) => Math.abs(Math.hypot(x - cx, y - cy) - r) <= w / 2;
 const any = (...parts: Inside[]): Inside => (x, y) => parts.some((f) => f(x, y));
-
-function distanceToSegment(x: number, y: number, x1: number, y1: number, x2: number, y2: number): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
 
 /** Black ink on white, anti-aliased (8×8 supersampled), or thresholded to 1 bit. */
 function draw(size: number, inside: Inside, oneBit = false): RgbaImage {

@@ -53,3 +53,12 @@ export function strokePoints(result: TraceResult, stroke: number): [number, numb
     return use.reversed ? points.reverse() : points;
   });
 }
+
+/** Distance from (x, y) to the segment (x1, y1)–(x2, y2) (a zero-length segment: to its point). */
+export function distanceToSegment(x: number, y: number, x1: number, y1: number, x2: number, y2: number): number {
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / length2));
+  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
+}

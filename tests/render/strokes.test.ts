@@ -23,15 +23,9 @@ import { outputOptions, type OutputOptions } from '../../src/formats/types.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { drawShape } from '../helpers/raster.js';
 import { ChromiumSvgRenderer, readDxfFiles, renderEpsWithGhostscript, renderPdfWithPoppler, renderSvgResvg, WorkDir } from '../helpers/readers.js';
+import { distanceToSegment } from '../helpers/geometry.js';
 
 type Inside = (x: number, y: number) => boolean;
-
-function distanceToSegment(x: number, y: number, x1: number, y1: number, x2: number, y2: number): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(x - x1 - t * dx, y - y1 - t * dy);
-}
 
 /** The centre-lines drawn: segments (x1, y1, x2, y2, width, butt) and one ring (cx, cy, r, width). */
 const SEGMENTS = [
