@@ -254,25 +254,19 @@ function buildHistogram(
   let runWord = -1;
   for (let y = 0; y < height; y++) {
     for (let x = 0, i = y * width; x < width; x++, i++) {
-      if (spread) {
-        const s = spread[i]!;
-        if (s < lowest || s > highest) continue;
-      }
+      if (spread && (spread[i]! < lowest || spread[i]! > highest)) continue;
       const word = words[i]!;
-      if (word === runWord) {
-        if (accept && !accept(x, y)) continue;
-        runLength++;
-        continue;
-      }
-      const o = i * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
+      if (word !== runWord && data[i * 4 + 3]! < OPAQUE_ALPHA_MIN) continue;
       if (accept && !accept(x, y)) continue;
-      const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-      if (key !== runKey) {
-        flushRun();
-        runKey = key;
+      if (word !== runWord) {
+        const o = i * 4;
+        const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+        if (key !== runKey) {
+          flushRun();
+          runKey = key;
+        }
+        runWord = word;
       }
-      runWord = word;
       runLength++;
     }
   }
