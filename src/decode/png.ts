@@ -234,12 +234,16 @@ function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
     }
   } else if (colorType === 2) {
     const kr = key(0), kg = key(1), kb = key(2);
-    for (let i = 0, o = 0; i < n; i++, o += 4) {
-      const r = samples[i * 3], g = samples[i * 3 + 1], b = samples[i * 3 + 2];
-      out[o] = lut[r];
-      out[o + 1] = lut[g];
-      out[o + 2] = lut[b];
-      out[o + 3] = r === kr && g === kg && b === kb ? 0 : 255;
+    if (depth === 8 && samples instanceof Uint8Array) {
+      rgb8ToRgba(samples, n, kr, kg, kb, out);
+    } else {
+      for (let i = 0, o = 0; i < n; i++, o += 4) {
+        const r = samples[i * 3], g = samples[i * 3 + 1], b = samples[i * 3 + 2];
+        out[o] = lut[r];
+        out[o + 1] = lut[g];
+        out[o + 2] = lut[b];
+        out[o + 3] = r === kr && g === kg && b === kb ? 0 : 255;
+      }
     }
   } else if (colorType === 3) {
     // 256-entry RGBA table; indexes past the palette show as opaque black, as libpng-based viewers do.
@@ -261,6 +265,22 @@ function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
     for (let i = 0; i < n * 4; i++) out[i] = lut[samples[i]];
   }
   return out;
+}
+
+/**
+ * 8-bit RGB samples → RGBA (toRgba's 8-bit table is the identity), the pixels of colour key
+ * (kr, kg, kb) transparent; a loop of its own on a byte array (the common PNG of art and photos).
+ */
+function rgb8ToRgba(samples: Uint8Array, n: number, kr: number, kg: number, kb: number, out: Uint8Array): void {
+  for (let i = 0, s = 0, o = 0; i < n; i++, s += 3, o += 4) {
+    const r = samples[s]!;
+    const g = samples[s + 1]!;
+    const b = samples[s + 2]!;
+    out[o] = r;
+    out[o + 1] = g;
+    out[o + 2] = b;
+    out[o + 3] = r === kr && g === kg && b === kb ? 0 : 255;
+  }
 }
 
 function physDpi(res: { x: number; y: number; unit: number } | undefined) {

@@ -145,6 +145,11 @@ export class TextSink {
 
   /** A non-negative safe integer in decimal, zero-padded to at least `width` digits. */
   digits(n: number, width: number): void {
+    // One digit (most of a relative path's numbers): no counting or division.
+    if (n < 10 && width <= 1) {
+      this.byte(ZERO + n);
+      return;
+    }
     let count = 1;
     for (let t = n; t >= 10; t = Math.floor(t / 10)) count++;
     if (count < width) count = width;

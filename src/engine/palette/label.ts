@@ -8,6 +8,7 @@
  */
 import { blendResidualSq, blendShare } from '../blend.js';
 import { rgbToLab } from '../color.js';
+import { ColorTable } from './color-table.js';
 import type { Palette } from './palette.js';
 import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
 
@@ -50,8 +51,9 @@ function nearestLabels(
   const first = rowFrom * width;
   const n = (rowTo - rowFrom) * width;
   const nearest = new Int32Array(n);
-  // Label + 1 per cache bin, 0 while not looked up: a fresh array needs no fill (1 MB a part).
-  const cachePlusOne = new Int32Array(1 << (3 * CACHE_BITS));
+  // Label + 1 per cache bin, 0 while not looked up: a fresh array needs no fill (1 MB a part), made
+  // when a colour is first looked up (pixel art's exact colours need none).
+  let cachePlusOne: Int32Array | undefined;
   const lab = new Float64Array(3);
   const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
   // A pixel of the colour before it (most pixels of art) takes that pixel's label.
@@ -72,12 +74,13 @@ function nearestLabels(
       continue;
     }
     lastKey = rgb;
-    const exact = exactIndex?.get(rgb);
-    if (exact !== undefined) {
+    const exact = exactIndex ? exactIndex.get(rgb, -1) : -1;
+    if (exact >= 0) {
       nearest[i] = lastLabel = exact;
       continue;
     }
     const key = ((r >> CACHE_SHIFT) << (2 * CACHE_BITS)) | ((g >> CACHE_SHIFT) << CACHE_BITS) | (b >> CACHE_SHIFT);
+    cachePlusOne ??= new Int32Array(1 << (3 * CACHE_BITS));
     let label = cachePlusOne[key]! - 1;
     if (label < 0) {
       // Cache by the bin's centre so the result does not depend on which pixel came first.
@@ -91,8 +94,8 @@ function nearestLabels(
   return nearest;
 }
 
-function exactColorIndex(palette: Palette): Map<number, number> {
-  const index = new Map<number, number>();
+function exactColorIndex(palette: Palette): ColorTable {
+  const index = new ColorTable();
   for (let k = 0; k < palette.size; k++) {
     const r = palette.observed[k * 3]!;
     const g = palette.observed[k * 3 + 1]!;

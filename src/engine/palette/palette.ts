@@ -13,6 +13,7 @@
  */
 import { blendResidualSq, blendResidualSqFromB, blendShare } from '../blend.js';
 import { deltaE2000, labDistanceSq, rgbToLab } from '../color.js';
+import { ColorTable } from './color-table.js';
 import { indicesByKey, sortIndicesByKey } from '../order.js';
 import { pixelWords } from '../pixel-words.js';
 import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
@@ -172,18 +173,27 @@ function cloneClusters(c: Clusters): Clusters {
 }
 
 function exactColorClusters(data: Uint8Array | Uint8ClampedArray, pixelCount: number): Clusters {
-  const counts = new Map<number, number>();
+  const counts = new ColorTable();
+  // A run of one colour (art repeats the pixel before) is added once.
+  let runKey = -1;
+  let runLength = 0;
   for (let i = 0; i < pixelCount; i++) {
     const o = i * 4;
     if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (key !== runKey) {
+      if (runLength > 0) counts.add(runKey, runLength);
+      runKey = key;
+      runLength = 0;
+    }
+    runLength++;
   }
+  if (runLength > 0) counts.add(runKey, runLength);
   // Most frequent first, equal counts by colour value: colours in ascending order, then a stable
   // index sort by count.
-  const colors = Float64Array.from(counts.keys()).sort();
+  const colors = counts.keyList().sort();
   const colorCounts = new Float64Array(colors.length);
-  for (let i = 0; i < colors.length; i++) colorCounts[i] = counts.get(colors[i]!)!;
+  for (let i = 0; i < colors.length; i++) colorCounts[i] = counts.get(colors[i]!, 0);
   const out = noClusters();
   for (const i of indicesByKey(colorCounts, true)) {
     const key = colors[i]!;
@@ -238,19 +248,24 @@ function buildHistogram(
     sumSquares[bin]! += (r * r + g * g + b * b) * runLength;
     runLength = 0;
   };
+  // The word (colour and alpha) of the run's pixels: a pixel of that word is opaque and of the
+  // run's colour, one comparison instead of four byte reads.
+  const words = pixelWords(data);
+  let runWord = -1;
   for (let y = 0; y < height; y++) {
     for (let x = 0, i = y * width; x < width; x++, i++) {
-      const o = i * 4;
-      if (data[o + 3]! < OPAQUE_ALPHA_MIN) continue;
-      if (spread) {
-        const s = spread[i]!;
-        if (s < lowest || s > highest) continue;
-      }
+      if (spread && (spread[i]! < lowest || spread[i]! > highest)) continue;
+      const word = words[i]!;
+      if (word !== runWord && data[i * 4 + 3]! < OPAQUE_ALPHA_MIN) continue;
       if (accept && !accept(x, y)) continue;
-      const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
-      if (key !== runKey) {
-        flushRun();
-        runKey = key;
+      if (word !== runWord) {
+        const o = i * 4;
+        const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+        if (key !== runKey) {
+          flushRun();
+          runKey = key;
+        }
+        runWord = word;
       }
       runLength++;
     }

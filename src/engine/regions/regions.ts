@@ -45,7 +45,9 @@ export function findRegions(labels: Int32Array, width: number, height: number, l
       const r = runRegion[k]!;
       const from = y * width + runs.x[k]!;
       const to = y * width + (k + 1 < runs.rowStart[y + 1]! ? runs.x[k + 1]! : width);
-      regionOf.fill(r, from, to);
+      // Most runs of art are short: a loop, where fill's call costs more than it writes.
+      if (to - from < SHORT_RUN_PX) for (let i = from; i < to; i++) regionOf[i] = r;
+      else regionOf.fill(r, from, to);
       if (r < 0) continue;
       labelOf[r] = runs.label[k]!;
       area[r]! += to - from;
@@ -53,6 +55,9 @@ export function findRegions(labels: Int32Array, width: number, height: number, l
   }
   return { count, regionOf, labelOf, area };
 }
+
+/** Runs shorter than this are written pixel by pixel rather than by TypedArray.fill. */
+const SHORT_RUN_PX = 16;
 
 /** Maximal horizontal runs of one label: start x and label per run, runs of row y at rowStart[y]…. */
 interface Runs {
