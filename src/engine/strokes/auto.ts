@@ -200,15 +200,17 @@ function readShadeGroups(input: AutoStrokeInput, groups: InkGroups, background: 
 
 /** Adds units, each with the pixels of its id in `regionOf` (one pass over the pixels). */
 function addUnits(found: FoundLines, regionOf: Int32Array, byId: ReadonlyMap<number, LineUnit>): void {
-  const unitOfId = new Map<number, number>();
+  if (byId.size === 0) return;
+  let ids = 0;
+  for (const id of byId.keys()) ids = Math.max(ids, id + 1);
+  const unitOfId = new Int32Array(ids).fill(-1);
   for (const [id, unit] of byId) {
-    unitOfId.set(id, found.units.length);
+    unitOfId[id] = found.units.length;
     found.units.push(unit);
   }
-  if (unitOfId.size === 0) return;
   for (let i = 0; i < regionOf.length; i++) {
-    const u = unitOfId.get(regionOf[i]!);
-    if (u !== undefined) found.unitOf[i] = u;
+    const id = regionOf[i]!;
+    if (id >= 0 && id < ids && unitOfId[id]! >= 0) found.unitOf[i] = unitOfId[id]!;
   }
 }
 
@@ -304,7 +306,9 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
   const span = regionWidthsPx(picture, count);
   const scratch = new InkCheckScratch();
   // Each unit's pixels, listed once: the reader visits them, not their boxes (a thin outline's box is most of the picture).
-  const listed = pixelsByRegion(picture.regionOf, count, new Uint8Array(count).fill(1));
+  const toRead = new Uint8Array(count);
+  for (let r = 0; r < count; r++) toRead[r] = units.read(r) ? 1 : 0;
+  const listed = pixelsByRegion(picture.regionOf, count, toRead);
   const read: ReadLines = { lines: new Map(), missedTiles: new Map() };
   for (let r = 0; r < count; r++) {
     const label = labelOf[r]!;

@@ -70,7 +70,8 @@ function mergeShades(picture: InkPicture, regionCount: number, paper: readonly [
     return r;
   };
   const visit = (a: number, b: number): void => {
-    if (a === b || a < 0 || b < 0) return;
+    // Only a thin region is merged (as `near`): a pair of wide regions is not even looked up.
+    if (a === b || a < 0 || b < 0 || (!thin[a] && !thin[b])) return;
     const key = a < b ? a * regionCount + b : b * regionCount + a;
     if (tried.has(key)) return;
     tried.add(key);
