@@ -9,30 +9,15 @@ import { buildChainGraph } from '../../src/engine/boundary/boundary.js';
 import { latticePoints } from '../../src/engine/boundary/subpixel.js';
 import { DEFAULT_ENGINE_PARAMS, traceImage } from '../../src/engine/index.js';
 import { outlinePolygon, type SideRule } from '../../src/engine/lineart/outline-polygon.js';
-import type { Chain, EngineParams, RgbaImage, TraceResult } from '../../src/engine/types.js';
+import type { Chain, EngineParams, TraceResult } from '../../src/engine/types.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { sampleChain } from '../helpers/geometry.js';
-
-type Inside = (x: number, y: number) => boolean;
+import { drawBilevel, thinInkKept, type Inside } from '../helpers/bilevel.js';
+import { disc } from '../helpers/raster.js';
 
 const AUTO: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'auto' };
 const NO_ROUND_SHAPES = { ...DEFAULT_ENGINE_PARAMS.parameterizedShapes, ellipseCircle: false, ellipseGeneral: false };
-
-const disc = (cx: number, cy: number, r: number): Inside => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-
-/** Black where `inside` holds at the pixel centre, white elsewhere. */
-function drawBilevel(width: number, height: number, inside: Inside): RgbaImage {
-  const data = new Uint8Array(width * height * 4).fill(255);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!inside(x + 0.5, y + 0.5)) continue;
-      const o = (y * width + x) * 4;
-      data[o] = data[o + 1] = data[o + 2] = 0;
-    }
-  }
-  return { width, height, data };
-}
 
 /** The polygon (x, y pairs) of the outline of the one shape `inside` draws (not the frame's). */
 function shapePolygon(width: number, height: number, inside: Inside, rule: SideRule): Float64Array {
@@ -117,17 +102,9 @@ describe("line art under tracelab.strokes=auto: potrace's possible sides", () =>
   });
 
   it('a one-pixel diagonal stroke and a one-pixel spike keep their ink', () => {
-    const stroke: Inside = (x, y) => Math.floor(x) === Math.floor(y) + 10 && y > 5 && y < 90;
-    // A 6 × 6 block with a one-pixel spike 3 px tall on its top (a small "d" stem).
-    const spike: Inside = (x, y) => (x >= 120 && x < 126 && y >= 50 && y < 56) || (Math.floor(x) === 125 && y >= 47 && y < 50);
-    const image = drawBilevel(180, 100, (x, y) => stroke(x, y) || spike(x, y));
-    const result = traceImage(image, AUTO);
-    expect(result.stats.profile).toBe('lineart');
-    const rendered = renderSvgWithResvg(writeSvg(result), image.width);
-    const inkAt = (x: number, y: number): number => 1 - rendered.data[(y * image.width + x) * 4]! / 255;
-    let strokeInk = 0;
-    for (let y = 6; y < 90; y++) strokeInk += inkAt(y + 10, y);
-    expect(strokeInk / 84).toBeGreaterThan(0.5);
-    expect(inkAt(125, 48)).toBeGreaterThan(0.4);
+    const kept = thinInkKept(AUTO);
+    expect(kept.profile).toBe('lineart');
+    expect(kept.strokeInk).toBeGreaterThan(0.5);
+    expect(kept.spikeInk).toBeGreaterThan(0.4);
   });
 });

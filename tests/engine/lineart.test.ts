@@ -11,25 +11,9 @@ import type { Chain, RgbaImage, Segment, TraceResult } from '../../src/engine/ty
 import { writeSvg } from '../../src/formats/svg.js';
 import { renderSvgWithResvg } from '../helpers/compare.js';
 import { sampleChain } from '../helpers/geometry.js';
-import { drawCells } from '../helpers/raster.js';
+import { disc, drawCells } from '../helpers/raster.js';
 import { coverageOf, drawingMarks, greySpriteSheet, hairlineLettering, hairlineLogo, inkOnTransparent, SCAN, scanOf, SPRITE_GREYS, textMarks } from '../helpers/scans.js';
-
-type Inside = (x: number, y: number) => boolean;
-
-/** Black where `inside` holds at the pixel centre, white elsewhere. */
-function drawBilevel(width: number, height: number, inside: Inside): RgbaImage {
-  const data = new Uint8Array(width * height * 4).fill(255);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!inside(x + 0.5, y + 0.5)) continue;
-      const o = (y * width + x) * 4;
-      data[o] = data[o + 1] = data[o + 2] = 0;
-    }
-  }
-  return { width, height, data };
-}
-
-const disc = (cx: number, cy: number, r: number): Inside => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+import { drawBilevel, thinInkKept, type Inside } from '../helpers/bilevel.js';
 
 /** Chains that bound the black shapes (black on one side). */
 function blackChains(result: TraceResult): Chain[] {
@@ -162,19 +146,11 @@ describe('line art: bilevel pictures traced like potrace', () => {
   });
 
   it('a one-pixel diagonal stroke and a one-pixel spike keep their ink (no outline collapses onto the other side)', () => {
-    const stroke: Inside = (x, y) => Math.floor(x) === Math.floor(y) + 10 && y > 5 && y < 90;
-    // A 6 × 6 block with a one-pixel spike 3 px tall on its top (a small "d" stem).
-    const spike: Inside = (x, y) => (x >= 120 && x < 126 && y >= 50 && y < 56) || (Math.floor(x) === 125 && y >= 47 && y < 50);
-    const image = drawBilevel(180, 100, (x, y) => stroke(x, y) || spike(x, y));
-    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
-    expect(result.stats.profile).toBe('lineart');
-    const rendered = renderSvgWithResvg(writeSvg(result), image.width);
-    const inkAt = (x: number, y: number): number => 1 - rendered.data[(y * image.width + x) * 4]! / 255;
-    let strokeInk = 0;
-    for (let y = 6; y < 90; y++) strokeInk += inkAt(y + 10, y);
+    const kept = thinInkKept(DEFAULT_ENGINE_PARAMS);
+    expect(kept.profile).toBe('lineart');
     // Every stroke pixel's centre is at least half covered on average, and so is the spike's middle.
-    expect(strokeInk / 84).toBeGreaterThan(0.5);
-    expect(inkAt(125, 48)).toBeGreaterThan(0.4);
+    expect(kept.strokeInk).toBeGreaterThan(0.5);
+    expect(kept.spikeInk).toBeGreaterThan(0.4);
   });
 });
 

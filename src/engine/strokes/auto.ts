@@ -20,7 +20,7 @@ import { findRegions, pixelsByRegion, type Regions } from '../regions/regions.js
 import type { Chain, Rgba } from '../types.js';
 import { regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
-import { checkedAsInk, drawnAsInk, InkCheckScratch, PEN_LINE_CHECK } from './drawn-as-ink.js';
+import { checkedAsInk, InkCheckScratch, PEN_LINE_CHECK } from './drawn-as-ink.js';
 import { fittedPoints } from './fitted-points.js';
 import { inkGroups, type InkGroups } from './ink-groups.js';
 import { backgroundLabel, paperColor, regionBoxes, type ColoredLine } from './index.js';
@@ -169,9 +169,11 @@ function findLineUnits(input: AutoStrokeInput): FoundLines {
   const background = backgroundLabel(picture, regions.labelOf);
   const found: FoundLines = { units: [], unitOf: new Int32Array(picture.width * picture.height).fill(-1) };
   const taken = new Uint8Array(regions.count);
-  const groups = inkGroups(picture, regions.labelOf, regions.count, paperColor(picture, regions.labelOf, regions.count, background));
+  // The regions' widths, measured once: they tell the shades' groups which regions are thin and the single regions which are too wide to read.
+  const widthsPx = regionWidthsPx(picture, regions.count);
+  const groups = inkGroups(picture, regions.labelOf, regions.count, paperColor(picture, regions.labelOf, regions.count, background), widthsPx);
   if (groups.count < regions.count) readShadeGroups(input, groups, background, found, taken);
-  const single: LineUnits = { picture, labelOf: regions.labelOf, count: regions.count, background, read: (r) => !taken[r] && !input.keepFill?.(r) };
+  const single: LineUnits = { picture, labelOf: regions.labelOf, count: regions.count, background, read: (r) => !taken[r] && !input.keepFill?.(r), widthsPx };
   const read = readLines(input, single, false);
   addUnits(found, picture.regionOf, new Map([...read.lines].map(([r, paths]) => [r, { region: r, piece: 0, label: regions.labelOf[r]!, paths }])));
   return found;
@@ -190,8 +192,8 @@ function readShadeGroups(input: AutoStrokeInput, groups: InkGroups, background: 
   addUnits(found, groups.picture.regionOf, new Map([...read.lines].map(([g, paths]) => [g, { region: darkestOf(g), piece: 0, label: groups.labelOf[g]!, paths }])));
   for (const g of read.lines.keys()) for (const r of groups.members[g]!) taken[r] = 1;
   for (const [g, missed] of read.missedTiles) {
-    const pieces = groupPieces(groups.picture, groups.count, g, missed);
-    const pieceUnits: LineUnits = { picture: pieces.picture, labelOf: pieces.labelOf(groups.labelOf), count: pieces.count, background, read: (p) => p >= groups.count };
+    const pieces = groupPieces(groups.picture, groups.labelOf, groups.count, g, missed);
+    const pieceUnits: LineUnits = { picture: pieces.picture, labelOf: pieces.labelOf, count: pieces.count, background, read: (p) => p >= groups.count };
     const pieceLines = readLines(input, pieceUnits, false).lines;
     addUnits(found, pieces.picture.regionOf, new Map([...pieceLines].map(([p, paths]) => [p, { region: darkestOf(g), piece: p - groups.count + 1, label: groups.labelOf[g]!, paths }])));
     if (pieceLines.size > 0) for (const r of groups.members[g]!) taken[r] = 1;
@@ -234,11 +236,12 @@ interface GroupPieces {
   /** The picture with the group's cut pixels transparent and its other pixels numbered by piece (from `count`). */
   readonly picture: InkPicture;
   readonly count: number;
-  readonly labelOf: (groupLabels: Int32Array) => Int32Array;
+  /** Label per group and piece (a piece's is its group's). */
+  readonly labelOf: Int32Array;
 }
 
 /** Group g cut at the missed tiles: its pixels there set to −1, the rest numbered by 8-connected piece. */
-function groupPieces(picture: InkPicture, groupCount: number, g: number, missed: readonly PixelBox[]): GroupPieces {
+function groupPieces(picture: InkPicture, groupLabels: Int32Array, groupCount: number, g: number, missed: readonly PixelBox[]): GroupPieces {
   const { width, height } = picture;
   const regionOf = Int32Array.from(picture.regionOf);
   for (const box of missed) {
@@ -270,12 +273,9 @@ function groupPieces(picture: InkPicture, groupCount: number, g: number, missed:
   const regionColor = new Float64Array(next * 3);
   regionColor.set(picture.regionColor.subarray(0, groupCount * 3));
   for (let p = groupCount; p < next; p++) regionColor.set(picture.regionColor.subarray(g * 3, g * 3 + 3), p * 3);
-  const labelOf = (groupLabels: Int32Array): Int32Array => {
-    const labels = new Int32Array(next);
-    labels.set(groupLabels.subarray(0, groupCount));
-    labels.fill(groupLabels[g]!, groupCount);
-    return labels;
-  };
+  const labelOf = new Int32Array(next);
+  labelOf.set(groupLabels.subarray(0, groupCount));
+  labelOf.fill(groupLabels[g]!, groupCount);
   return { picture: { ...picture, regionOf, regionColor }, count: next, labelOf };
 }
 
@@ -288,6 +288,8 @@ interface LineUnits {
   readonly read: (unit: number) => boolean;
   /** Units wider than this (their area over half their border, px) are not read (default: the widest line's limit). */
   readonly maxSpanPx?: number;
+  /** Each unit's area over half its border (coverage.ts regionWidthsPx), when the caller has it. */
+  readonly widthsPx?: Float64Array;
 }
 
 interface ReadLines {
@@ -303,7 +305,7 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
   const { picture, labelOf, count, background } = units;
   const boxes = regionBoxes(picture, count);
   const faintShare = faintBorderShare(picture, count);
-  const span = regionWidthsPx(picture, count);
+  const span = units.widthsPx ?? regionWidthsPx(picture, count);
   const scratch = new InkCheckScratch();
   // Each unit's pixels, listed once: the reader visits them, not their boxes (a thin outline's box is most of the picture).
   const toRead = new Uint8Array(count);
@@ -313,20 +315,15 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
   for (let r = 0; r < count; r++) {
     const label = labelOf[r]!;
     const box = boxes[r];
-    if (label === background || !box || !fills[label] || fills[label]!.a === 0 || !units.read(r)) continue;
+    if (label === background || !box || !fills[label] || fills[label]!.a === 0 || !toRead[r]) continue;
     if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
     // A line's area over half its border is at most its width: wider ink is no line (not read).
     if (span[r]! > Math.min(maxWidthPx * SPAN_SLACK, units.maxSpanPx ?? Infinity)) continue;
     const found = regionCenterlines(picture, r, box, maxWidthPx, { pixels: listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!) });
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
-    if (!cutMisses) {
-      const drawn = drawnAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
-      if (drawn) read.lines.set(r, drawn);
-      continue;
-    }
     const checked = checkedAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
     if (checked.kind === 'drawn') read.lines.set(r, checked.paths);
-    if (checked.kind === 'missed' && checked.inkShare <= MAX_MISSED_INK_SHARE) read.missedTiles.set(r, checked.tiles);
+    else if (cutMisses && checked.kind === 'missed' && checked.inkShare <= MAX_MISSED_INK_SHARE) read.missedTiles.set(r, checked.tiles);
   }
   return read;
 }

@@ -62,7 +62,7 @@ export function drawnAsInk(picture: InkPicture, region: number, box: PixelBox, r
  */
 export function checkedAsInk(picture: InkPicture, region: number, box: PixelBox, read: CenterPath[], scratch: InkCheckScratch, rule: InkCheckRule = PEN_LINE_CHECK, known?: CoverageGrid): InkCheck {
   const drawn = bestDrawn(picture, region, box, read, scratch, known);
-  if (!rule.reproduces(drawn.fit, drawn.widestPx)) return drawn.fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / drawn.widestPx ? missedTiles(drawn) : { kind: 'no' };
+  if (!rule.reproduces(drawn.fit, drawn.widestPx)) return holdsOverall(drawn.fit, drawn.widestPx) ? missedTiles(drawn) : { kind: 'no' };
   // The curves written are fitted to the centre-lines (strokes/index.ts): they must hold the ink too.
   const fitted = drawn.paths.map((p) => ({ ...p, points: fittedLine(scratch.fit, p, rule.lineFit(p.widthPx)) }));
   return rule.reproduces(strokeFit(drawn.grid, fitted, 1, drawn.hardEdged, drawn.tilePx, scratch.render), drawn.widestPx) ? { kind: 'drawn', paths: drawn.paths } : { kind: 'no' };
@@ -115,5 +115,10 @@ function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: Cen
 
 /** Within the render check's tolerances, overall and in every tile. */
 function reproducesAsPen(fit: StrokeFit, widestPx: number): boolean {
-  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx && fit.worstTile <= MAX_TILE_MISMATCH;
+  return holdsOverall(fit, widestPx) && fit.worstTile <= MAX_TILE_MISMATCH;
+}
+
+/** The pen line's overall tolerance: the strokes miss or overshoot at most this share of the ink. */
+function holdsOverall(fit: StrokeFit, widestPx: number): boolean {
+  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx;
 }

@@ -1,7 +1,7 @@
 /**
- * Shades of one ink read as one line (tracelab.strokes=centerline).
+ * Shades of one ink read as one line (tracelab.strokes=centerline and auto).
  * In: the picture (its regions and their colours), each region's label, the paper's colour (none:
- * transparent paper, nothing is merged).
+ * transparent paper, nothing is merged), and the regions' widths when the caller has them.
  * Out: the picture again with its regions grouped — a thin region (under 2 px across: a line or a
  * fringe) whose colour lies between the paper's and a neighbour's, the neighbour's anti-aliased
  * shade, is one group with it — each group's label (its darkest member's) and members.
@@ -28,10 +28,10 @@ const THIN_PX = 2;
 /** A shade's colour may lie this far from the paper–ink line, relative to the ink's distance from the paper. */
 const OFF_LINE = 0.15;
 
-export function inkGroups(picture: InkPicture, labelOf: Int32Array, regionCount: number, paper: readonly [number, number, number] | undefined): InkGroups {
+export function inkGroups(picture: InkPicture, labelOf: Int32Array, regionCount: number, paper: readonly [number, number, number] | undefined, widthsPx?: Float64Array): InkGroups {
   const parent = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) parent[r] = r;
-  if (paper) mergeShades(picture, regionCount, paper, parent);
+  if (paper) mergeShades(picture, regionCount, paper, parent, widthsPx ?? regionWidthsPx(picture, regionCount));
   const rootOf = (r: number): number => {
     while (parent[r] !== r) r = parent[r]!;
     return r;
@@ -61,9 +61,9 @@ export function inkGroups(picture: InkPicture, labelOf: Int32Array, regionCount:
 }
 
 /** Unites (in `parent`, the root always the lower region) each thin region with the neighbour it is a shade of. */
-function mergeShades(picture: InkPicture, regionCount: number, paper: readonly [number, number, number], parent: Int32Array): void {
+function mergeShades(picture: InkPicture, regionCount: number, paper: readonly [number, number, number], parent: Int32Array, widthsPx: Float64Array): void {
   const { width, height, regionOf, regionColor } = picture;
-  const thin = thinRegions(picture, regionCount);
+  const thin = thinRegions(widthsPx, regionCount);
   const tried = new Set<number>();
   const rootOf = (r: number): number => {
     while (parent[r] !== r) r = parent[r]!;
@@ -90,9 +90,8 @@ function mergeShades(picture: InkPicture, regionCount: number, paper: readonly [
   }
 }
 
-/** Per region: under THIN_PX across (twice its area over its border, coverage.ts regionWidthsPx). */
-function thinRegions(picture: InkPicture, regionCount: number): Uint8Array {
-  const widths = regionWidthsPx(picture, regionCount);
+/** Per region: under THIN_PX across (its width: twice its area over its border, coverage.ts regionWidthsPx). */
+function thinRegions(widths: Float64Array, regionCount: number): Uint8Array {
   const thin = new Uint8Array(regionCount);
   for (let r = 0; r < regionCount; r++) thin[r] = widths[r]! > 0 && widths[r]! < THIN_PX ? 1 : 0;
   return thin;
