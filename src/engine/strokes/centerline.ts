@@ -127,17 +127,84 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
     }
   }
   if (samples > 0 && saturated > samples / 2) return { kind: 'wide' };
-  const paths = assemblePaths(graph, edges, frame, roughWidth, linesBeside);
+  const read = linesBeside ? withoutDoubledBranches(graph, edges, roughWidth) : { graph, edges };
+  const paths = assemblePaths(read.graph, read.edges, frame, roughWidth, linesBeside);
   if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
   const widths = paths.map((p) => p.widthPx).sort(ascending);
   if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
   return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
 }
 
-/** How regionCenterlines reads a region: its listed pixels, and whether lines merged side by side are two. */
+/** How regionCenterlines reads a region: its listed pixels, and whether it is read for centerline mode. */
 export interface CenterlineRead {
   readonly pixels?: Int32Array;
+  /**
+   * centerline mode: lines merged side by side are two (linesBeside, bendInto), and a line drawn
+   * twice along itself is one (withoutDoubledBranches).
+   */
   readonly linesBeside?: boolean;
+}
+
+/**
+ * A line drawn twice side by side (a map's border between two provinces, each outlined by the
+ * artist: two hairlines a pixel or two apart, a sliver of paper between them) is thinned around
+ * the sliver into two branches between the same two junctions; each branch's cross-sections reach
+ * over both hairlines, so both are moved onto the same centre-line, and the line was written
+ * twice, one stroke on the other (the validation map: 7.5 % of its strokes' ink doubled). Of two
+ * such branches, about as long as each other (a short branch beside a long one round a counter
+ * is no double), the shorter is dropped when every one of its points lies within half the line's
+ * width of the other's (away from the junctions, where the thinning bends both towards them and
+ * the paths are cut: assemblePaths' trim): its stroke would lie inside the other's. Their
+ * junctions lose an edge each.
+ */
+/** The two branches of a line drawn twice are about as long (pixels) as each other: within this ratio, plus 2 px. */
+const DOUBLED_LENGTH_RATIO = 1.5;
+
+function withoutDoubledBranches(graph: SkeletonGraph, edges: readonly MeasuredEdge[], roughWidth: number): { graph: SkeletonGraph; edges: readonly MeasuredEdge[] } {
+  const halfWidthPx = lineWidthOf(edges) / 2;
+  const dropped = new Uint8Array(graph.edges.length);
+  const degree = graph.nodes.map((node) => node.degree);
+  for (let i = 0; i < graph.edges.length; i++) {
+    for (let j = i + 1; j < graph.edges.length && !dropped[i]; j++) {
+      if (dropped[j] || !sameNodes(graph.edges[i]!, graph.edges[j]!)) continue;
+      const [short, long] = edges[i]!.x.length <= edges[j]!.x.length ? [i, j] : [j, i];
+      if (edges[long]!.x.length > DOUBLED_LENGTH_RATIO * edges[short]!.x.length + 2) continue;
+      if (farthestFromLine(edges[short]!, edges[long]!, roughWidth + 1) > halfWidthPx) continue;
+      dropped[short] = 1;
+      degree[graph.edges[short]!.from]!--;
+      degree[graph.edges[short]!.to]!--;
+    }
+  }
+  if (!dropped.includes(1)) return { graph, edges };
+  const kept = graph.edges.map((_, k) => k).filter((k) => !dropped[k]);
+  return {
+    graph: { ...graph, nodes: graph.nodes.map((node, n) => ({ ...node, degree: degree[n]! })), edges: kept.map((k) => graph.edges[k]!) },
+    edges: kept.map((k) => edges[k]!),
+  };
+}
+
+/** Two edges between the same two distinct nodes. */
+function sameNodes(a: { from: number; to: number }, b: { from: number; to: number }): boolean {
+  if (a.from < 0 || b.from < 0 || a.from === a.to || b.from === b.to) return false;
+  return (a.from === b.from && a.to === b.to) || (a.from === b.to && a.to === b.from);
+}
+
+/**
+ * The farthest (px) any centre point of `m` lies from the nearest centre point of `line`, of its
+ * points at least `trimPx` from its ends (a third of its chord at most: the middle of a short
+ * branch round a pinhole is read); Infinity when none is that far.
+ */
+function farthestFromLine(m: MeasuredEdge, line: MeasuredEdge, trimPx: number): number {
+  const n = m.x.length;
+  const reachPx = Math.min(trimPx, Math.hypot(m.x[n - 1]! - m.x[0]!, m.y[n - 1]! - m.y[0]!) / 3);
+  let far = -1;
+  for (let k = 0; k < n; k++) {
+    if (!farFromNodes(m, k, reachPx)) continue;
+    let near = Infinity;
+    for (let j = 0; j < line.x.length; j++) near = Math.min(near, Math.hypot(m.x[k]! - line.x[j]!, m.y[k]! - line.y[j]!));
+    far = Math.max(far, near);
+  }
+  return far < 0 ? Infinity : far;
 }
 
 /** The region's pixels (read from its box, or from their list) over its box, with a one-pixel empty border (for the thinning). */
