@@ -73,7 +73,7 @@ export function strokesOverShapes(result: TraceResult, lines: readonly ColoredLi
 
 export function centerlineResult(result: TraceResult, input: CenterlineInput): TraceResult {
   const { fills } = input;
-  const background = backgroundLabel(input.picture, input.labelOf);
+  const background = paperInsideFrame(input.picture, input.labelOf, backgroundLabel(input.picture, input.labelOf));
   // Shades of one ink (an anti-aliased hairline quantised into two greys) are read as one.
   const groups = inkGroups(input.picture, input.labelOf, input.regionCount, paperColor(input.picture, input.labelOf, input.regionCount, background));
   const { picture, labelOf } = groups;
@@ -290,6 +290,58 @@ export function paperColor(picture: InkPicture, labelOf: Int32Array, regionCount
   }
   return undefined;
 }
+
+/**
+ * A frame is no paper: where the regions of `border` (backgroundLabel's) that touch the picture's
+ * border are a thin line along it (their area at most FRAME_AREA_BORDERS times the border's
+ * pixels: a flag drawn with a 1-px outline round the picture), the paper is the label that holds
+ * most of the ring of pixels just inside them (up to FRAME_DEPTH_PX in). Read as paper, a frame
+ * made the real paper ink: its white areas came back as outlines along their neighbours' (the
+ * validation flag: 6 % of its strokes' ink drawn twice), and the frame itself was lost.
+ */
+function paperInsideFrame(picture: Pick<InkPicture, 'width' | 'height' | 'regionOf'>, labelOf: Int32Array, border: number): number {
+  const { width, height, regionOf } = picture;
+  if (border < 0) return border;
+  const frame = new Set<number>();
+  let borderPixels = 0;
+  forRing(width, height, 0, (i) => {
+    borderPixels++;
+    if (regionOf[i]! >= 0 && labelOf[regionOf[i]!] === border) frame.add(regionOf[i]!);
+  });
+  let frameArea = 0;
+  for (let i = 0; i < regionOf.length && frameArea <= FRAME_AREA_BORDERS * borderPixels; i++) if (frame.has(regionOf[i]!)) frameArea++;
+  if (frameArea > FRAME_AREA_BORDERS * borderPixels) return border;
+  for (let depth = 1; depth <= FRAME_DEPTH_PX; depth++) {
+    const count = new Map<number, number>();
+    forRing(width, height, depth, (i) => {
+      if (regionOf[i]! < 0 || frame.has(regionOf[i]!)) return;
+      const label = labelOf[regionOf[i]!]!;
+      count.set(label, (count.get(label) ?? 0) + 1);
+    });
+    const best = [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+    if (best) return best[0];
+  }
+  return border;
+}
+
+/** Calls `visit` with the index of each pixel `depth` pixels in from the picture's border (once each). */
+function forRing(width: number, height: number, depth: number, visit: (i: number) => void): void {
+  const [x0, y0, x1, y1] = [depth, depth, width - 1 - depth, height - 1 - depth];
+  if (x0 > x1 || y0 > y1) return;
+  for (let x = x0; x <= x1; x++) {
+    visit(y0 * width + x);
+    if (y1 > y0) visit(y1 * width + x);
+  }
+  for (let y = y0 + 1; y < y1; y++) {
+    visit(y * width + x0);
+    if (x1 > x0) visit(y * width + x1);
+  }
+}
+
+/** A frame's area is at most this many times the picture's border pixels (a line 3 px wide). */
+const FRAME_AREA_BORDERS = 3;
+/** A frame is at most this wide (px): the paper is looked for this far in. */
+const FRAME_DEPTH_PX = 4;
 
 /** The label that holds most of the picture's border pixels (the paper); −1 when the border is transparent. */
 export function backgroundLabel(picture: Pick<InkPicture, 'width' | 'height' | 'regionOf'>, labelOf: Int32Array): number {
