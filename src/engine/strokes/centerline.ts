@@ -145,6 +145,9 @@ export interface CenterlineRead {
   readonly linesBeside?: boolean;
 }
 
+/** The two branches of a line drawn twice are about as long (pixels) as each other: within this ratio, plus 2 px. */
+const DOUBLED_LENGTH_RATIO = 1.5;
+
 /**
  * A line drawn twice side by side (a map's border between two provinces, each outlined by the
  * artist: two hairlines a pixel or two apart, a sliver of paper between them) is thinned around
@@ -157,9 +160,6 @@ export interface CenterlineRead {
  * the paths are cut: assemblePaths' trim): its stroke would lie inside the other's. Their
  * junctions lose an edge each.
  */
-/** The two branches of a line drawn twice are about as long (pixels) as each other: within this ratio, plus 2 px. */
-const DOUBLED_LENGTH_RATIO = 1.5;
-
 function withoutDoubledBranches(graph: SkeletonGraph, edges: readonly MeasuredEdge[], roughWidth: number): { graph: SkeletonGraph; edges: readonly MeasuredEdge[] } {
   const halfWidthPx = lineWidthOf(edges) / 2;
   const dropped = new Uint8Array(graph.edges.length);

@@ -6,8 +6,9 @@
  * widest line (traced px) and how many traced px make 0.05 mm.
  * Out: a TraceResult without shapes whose `strokes` are the pen paths in pen order (plot.ts):
  * each region of ink (every colour but the background's: the colour that holds most of the
- * picture's border, or the one inside it where that is a thin frame) up to maxWidthPx wide becomes its centre-lines (centerline.ts), fitted with
- * the engine's curve fitter (fit.ts); wider ink becomes its outline loops, as traced, stroked.
+ * picture's border, or the one just inside it where that is a thin frame) up to maxWidthPx wide
+ * becomes its centre-lines (centerline.ts), fitted with the engine's curve fitter (fit.ts); wider
+ * ink becomes its outline loops, as traced, stroked.
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
 import { withArcRuns } from '../fit/arc-runs.js';
