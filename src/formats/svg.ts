@@ -486,22 +486,44 @@ function primitiveAttributes(p: Primitive, q: Quantizer): string {
   const x = (v: number): string => num(v * q.scaleX);
   const y = (v: number): string => num(v * q.scaleY);
   const k = (q.scaleX + q.scaleY) / 2;
-  const rotate = (deg: number, cx: number, cy: number): string =>
-    deg === 0 ? '' : ` transform="rotate(${formatDecimal(Math.round(deg * 100) / 100)} ${x(cx)} ${y(cy)})"`;
+  const rotate = (deg: number, cx: number, cy: number): string => (deg === 0 ? '' : ` transform="rotate(${formatDecimal(deg)} ${x(cx)} ${y(cy)})"`);
   switch (p.kind) {
     case 'circle':
       return ` cx="${x(p.cx)}" cy="${y(p.cy)}" r="${num(p.r * k)}"/>\n`;
-    case 'ellipse':
-      return ` cx="${x(p.cx)}" cy="${y(p.cy)}" rx="${num(p.rx * k)}" ry="${num(p.ry * k)}"${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+    case 'ellipse': {
+      const turn = writtenTurn(p.rotationDeg, Math.max(p.rx, p.ry) * k, 1 / f);
+      const [rx, ry] = turn.quarter ? [p.ry, p.rx] : [p.rx, p.ry];
+      return ` cx="${x(p.cx)}" cy="${y(p.cy)}" rx="${num(rx * k)}" ry="${num(ry * k)}"${rotate(turn.deg, p.cx, p.cy)}/>\n`;
+    }
     case 'rect': {
-      const w = p.rotationDeg === 0 ? p.width * q.scaleX : p.width * k;
-      const h = p.rotationDeg === 0 ? p.height * q.scaleY : p.height * k;
+      const turn = writtenTurn(p.rotationDeg, (Math.hypot(p.width, p.height) / 2) * k, 1 / f);
+      const [pw, ph] = turn.quarter ? [p.height, p.width] : [p.width, p.height];
+      const w = turn.deg === 0 ? pw * q.scaleX : pw * k;
+      const h = turn.deg === 0 ? ph * q.scaleY : ph * k;
       const left = num(p.cx * q.scaleX - w / 2);
       const top = num(p.cy * q.scaleY - h / 2);
       const rx = p.cornerRadius ? ` rx="${num(p.cornerRadius * k)}"` : '';
-      return ` x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rx}${rotate(p.rotationDeg, p.cx, p.cy)}/>\n`;
+      return ` x="${left}" y="${top}" width="${num(w)}" height="${num(h)}"${rx}${rotate(turn.deg, p.cx, p.cy)}/>\n`;
     }
   }
+}
+
+/** Decimals of a rect's or an ellipse's written rotation (degrees). */
+const PRIMITIVE_ROTATION_DECIMALS = 2;
+
+/**
+ * The rotation a rect or an ellipse (both the same turned half a turn) is written with: none, with
+ * its sides swapped for a quarter turn, when the turn to the nearest multiple of 90° moves its
+ * farthest point (`reach`, output units) by at most half a written coordinate step (`stepUnits`)
+ * — an axis-aligned rectangle fitted at 89.99° or 0.003° is written as drawn; else the rotation
+ * rounded to PRIMITIVE_ROTATION_DECIMALS.
+ */
+function writtenTurn(rotationDeg: number, reach: number, stepUnits: number): { readonly deg: number; readonly quarter: boolean } {
+  const deg = halfTurnDeg(rotationDeg);
+  const nearestQuarter = Math.round(deg / 90) * 90;
+  if (Math.abs(deg - nearestQuarter) * (Math.PI / 180) * reach <= stepUnits / 2) return { deg: 0, quarter: nearestQuarter !== 0 };
+  const f = 10 ** PRIMITIVE_ROTATION_DECIMALS;
+  return { deg: Math.round(rotationDeg * f) / f, quarter: false };
 }
 
 /**

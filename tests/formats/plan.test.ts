@@ -334,6 +334,41 @@ describe('primitives (output.parameterized_shapes.flatten)', () => {
   });
 });
 
+describe('a primitive turned by a hair is written as drawn', () => {
+  /** A traced rounded rectangle (76 × 50 px, corners 12 px, centre 50, 35) refitted at `rotationDeg`, its sides swapped for a quarter turn. */
+  function turnedRectangle(rotationDeg: number, quarter: boolean): TraceResult {
+    const rounded = (x: number, y: number): boolean => {
+      const [x0, y0, x1, y1, r] = [12, 10, 88, 60, 12];
+      const cx = Math.min(Math.max(x, x0 + r), x1 - r);
+      const cy = Math.min(Math.max(y, y0 + r), y1 - r);
+      return x >= x0 && x <= x1 && y >= y0 && y <= y1 && (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+    };
+    const result = traceImage(drawShape(100, 70, WHITE, [{ color: GREEN, inside: rounded }]), DEFAULT_ENGINE_PARAMS);
+    const shapes = result.shapes.map((shape) => {
+      const p = shape.primitive;
+      if (p?.family !== 'rectangle') return shape;
+      return { ...shape, primitive: { ...p, cx: 50, cy: 35, rotationDeg, width: quarter ? 50 : 76, height: quarter ? 76 : 50, cornerRadius: 12 } };
+    });
+    expect(shapes.some((s) => s.primitive?.family === 'rectangle')).toBe(true);
+    return { ...result, shapes };
+  }
+  const AXIS_ALIGNED = '<rect fill="#14a03c" x="12" y="10" width="76" height="50" rx="12"/>';
+
+  it('within half a written coordinate step of a quarter turn: no transform, sides swapped', () => {
+    // A picture under 200 px is written to two decimals; half the diagonal is 45.5 px: turned by
+    // 0.005° the corners move 0.004 px, under half of 0.01 px.
+    expect(writeSvg(turnedRectangle(89.995, true))).toContain(AXIS_ALIGNED);
+    expect(writeSvg(turnedRectangle(0.003, false))).toContain(AXIS_ALIGNED);
+    expect(writeSvg(turnedRectangle(0, false))).toContain(AXIS_ALIGNED);
+  });
+
+  it('a turn the written coordinates can show is kept', () => {
+    expect(writeSvg(turnedRectangle(30, false))).toMatch(/<rect fill="#14a03c" [^>]*rx="12" transform="rotate\(30 50 35\)"\/>/);
+    // 0.02° moves the corners by 0.016 px: kept, with the sides as fitted.
+    expect(writeSvg(turnedRectangle(89.98, true))).toMatch(/width="50" height="76" rx="12" transform="rotate\(89.98 50 35\)"/);
+  });
+});
+
 describe('primitive detection on chains that meet other shapes', () => {
   it('a rectangle whose outline is several chains (neighbours on two sides) is still a <rect>; an L is not', () => {
     const layers = [
