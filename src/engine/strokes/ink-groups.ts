@@ -49,7 +49,12 @@ export function inkGroups(picture: InkPicture, labelOf: Int32Array, regionCount:
     members[groupOf[r]!]!.push(r);
   }
   if (members.length === regionCount) return { picture, count: regionCount, labelOf, members };
-  const regionOf = picture.regionOf.map((r) => (r < 0 ? r : groupOf[r]!));
+  // A loop, not TypedArray.map: map's callback per pixel cost a fifth of the shade groups.
+  const regionOf = new Int32Array(picture.regionOf.length);
+  for (let i = 0; i < regionOf.length; i++) {
+    const r = picture.regionOf[i]!;
+    regionOf[i] = r < 0 ? r : groupOf[r]!;
+  }
   const regionColor = new Float64Array(members.length * 3);
   const groupLabel = new Int32Array(members.length);
   members.forEach((list, g) => {

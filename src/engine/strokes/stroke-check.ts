@@ -121,6 +121,8 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, span: RowSpan, a
   const gy0 = Math.max(0, Math.floor(Math.min(ay, by) - reach - grid.y0));
   const gx1 = Math.min(grid.width - 1, Math.ceil(Math.max(ax, bx) + reach - grid.x0));
   const gy1 = Math.min(grid.height - 1, Math.ceil(Math.max(ay, by) + reach - grid.y0));
+  // A segment that misses the grid draws nothing (the render check's windows see a few segments of many).
+  if (gx0 > gx1 || gy0 > gy1) return;
   const dx = bx - ax;
   const dy = by - ay;
   const length = Math.hypot(dx, dy);
