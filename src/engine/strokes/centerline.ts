@@ -12,7 +12,7 @@
  * A free end is carried on to where the ink ends; a butt end keeps its square corners in the ink,
  * a round one does not (lines under 6 px are given round ends: too few pixels to tell).
  */
-import { coverageAt, coverageGrid, type CoverageGrid, type InkPicture } from './coverage.js';
+import { coverageAt, coverageGrid, coverageSum, inkCells, type CoverageGrid, type InkPicture } from './coverage.js';
 import { skeletonGraph, thin, type SkeletonGraph } from './skeleton.js';
 
 export type LineCap = 'butt' | 'round';
@@ -86,7 +86,6 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const mh = box.y1 - box.y0 + 2;
   const mask = regionMask(picture, region, box, pixels);
   let area = 0;
-  let coveredArea = 0;
   if (pixels) area = pixels.length;
   else for (let k = 0; k < mask.length; k++) area += mask[k]!;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
@@ -94,14 +93,9 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
   if (inkWidthPx > maxWidthPx * 2) return { kind: 'wide' };
   if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2)) return { kind: 'wide' };
-  let skeletonPixels = 0;
-  for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
-  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box, pixels), mw) : -1;
-  if (centre >= 0) {
-    mask[centre] = 1;
-    skeletonPixels = 1;
-  }
+  const centre = mask.includes(1) ? -1 : centrePixel(regionMask(picture, region, box, pixels), mw);
+  if (centre >= 0) mask[centre] = 1;
   // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
   const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw)));
@@ -109,13 +103,13 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
   const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
-  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
+  const coveredArea = coverageSum(grid, box);
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
   // A wide line's short branch that runs straight on from another through their junction is a
   // stub the artist drew past it (a scale's post above its beam), kept (skeleton.ts).
   const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0);
-  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid) };
+  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid, box) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
   let saturated = 0;
@@ -186,14 +180,17 @@ function skeletonLengthPx(mask: Uint8Array, mw: number): number {
   return Math.max(1, length);
 }
 
-/** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
-export function isHardEdged(grid: CoverageGrid): boolean {
+/** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing (the grid read with the ink's box `inkBox`). */
+export function isHardEdged(grid: CoverageGrid, inkBox: PixelBox): boolean {
+  const cells = inkCells(grid, inkBox);
   let partial = 0;
   let full = 0;
-  for (let k = 0; k < grid.value.length; k++) {
-    const c = grid.value[k]!;
-    if (c >= 0.85) full++;
-    else if (c > 0.15) partial++;
+  for (let y = cells.y0; y < cells.y1; y++) {
+    for (let k = y * grid.width + cells.x0, end = y * grid.width + cells.x1; k < end; k++) {
+      const c = grid.value[k]!;
+      if (c >= 0.85) full++;
+      else if (c > 0.15) partial++;
+    }
   }
   return partial < 0.05 * full;
 }
