@@ -84,21 +84,23 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
-  const mask = regionMask(picture, region, box, pixels);
-  let area = 0;
-  if (pixels) area = pixels.length;
-  else for (let k = 0; k < mask.length; k++) area += mask[k]!;
+  // The mask and its ink pixels listed (mask indices, raster order): the scans below visit the
+  // ink, not its box (a thin outline's box is most of the picture).
+  const { mask, ink } = regionMask(picture, region, box, pixels);
+  const area = ink.length;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
-  const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
+  const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, ink));
   if (inkWidthPx > maxWidthPx * 2) return { kind: 'wide' };
-  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2)) return { kind: 'wide' };
+  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2, ink)) return { kind: 'wide' };
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
-  const centre = mask.includes(1) ? -1 : centrePixel(regionMask(picture, region, box, pixels), mw);
+  const centre = mask.includes(1) ? -1 : centrePixel(regionMask(picture, region, box, pixels).mask, mw);
   if (centre >= 0) mask[centre] = 1;
+  // The skeleton's pixels, in raster order (the ink's that the thinning left).
+  const skeleton = ink.filter((i) => mask[i] === 1);
   // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
-  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw)));
+  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw, skeleton)));
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
@@ -108,7 +110,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // terminal is 2–3 px long, so the floor is 1.5 px.
   // A wide line's short branch that runs straight on from another through their junction is a
   // stub the artist drew past it (a scale's post above its beam), kept (skeleton.ts).
-  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0);
+  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0, skeleton);
   const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid, box) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
@@ -134,44 +136,53 @@ export interface CenterlineRead {
   readonly linesBeside?: boolean;
 }
 
-/** The region's pixels (read from its box, or from their list) over its box, with a one-pixel empty border (for the thinning). */
-function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: Int32Array | undefined): Uint8Array {
+/**
+ * The region's pixels (read from its box, or from their list) over its box, with a one-pixel
+ * empty border (for the thinning), and the same pixels listed as mask indices in raster order.
+ */
+function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: Int32Array | undefined): { mask: Uint8Array; ink: Int32Array } {
   const mw = box.x1 - box.x0 + 2;
   const mask = new Uint8Array(mw * (box.y1 - box.y0 + 2));
   if (pixels) {
+    const ink = new Int32Array(pixels.length);
     for (let k = 0; k < pixels.length; k++) {
       const x = pixels[k]! % picture.width;
       const y = (pixels[k]! - x) / picture.width;
-      mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+      ink[k] = (y - box.y0 + 1) * mw + (x - box.x0 + 1);
+      mask[ink[k]!] = 1;
     }
-    return mask;
+    return { mask, ink };
   }
+  const listed: number[] = [];
   for (let y = box.y0; y < box.y1; y++) {
     for (let x = box.x0; x < box.x1; x++) {
-      if (picture.regionOf[y * picture.width + x] === region) mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+      if (picture.regionOf[y * picture.width + x] !== region) continue;
+      const i = (y - box.y0 + 1) * mw + (x - box.x0 + 1);
+      mask[i] = 1;
+      listed.push(i);
     }
   }
-  return mask;
+  return { mask, ink: Int32Array.from(listed) };
 }
 
-/** Pixel sides between the mask and the rest (its perimeter on the lattice). */
-function borderLength(mask: Uint8Array, mw: number, mh: number): number {
+/** Pixel sides between the mask and the rest (its perimeter on the lattice); `ink`: the mask's pixels. */
+function borderLength(mask: Uint8Array, mw: number, ink: Int32Array): number {
   let n = 0;
-  for (let y = 1; y < mh - 1; y++) {
-    for (let x = 1; x < mw - 1; x++) {
-      const i = y * mw + x;
-      if (!mask[i]) continue;
-      n += (mask[i - 1] ? 0 : 1) + (mask[i + 1] ? 0 : 1) + (mask[i - mw] ? 0 : 1) + (mask[i + mw] ? 0 : 1);
-    }
+  for (let k = 0; k < ink.length; k++) {
+    const i = ink[k]!;
+    n += (mask[i - 1] ? 0 : 1) + (mask[i + 1] ? 0 : 1) + (mask[i - mw] ? 0 : 1) + (mask[i + mw] ? 0 : 1);
   }
   return n;
 }
 
-/** Length of a thinned mask (px): its 4-links 1 each, its diagonal links not bridged by a 4-path √2 each. */
-function skeletonLengthPx(mask: Uint8Array, mw: number): number {
+/**
+ * Length of a thinned mask (px): its 4-links 1 each, its diagonal links not bridged by a 4-path √2
+ * each; `skeleton`: its pixels in raster order (the sum's order).
+ */
+function skeletonLengthPx(mask: Uint8Array, mw: number, skeleton: Int32Array): number {
   let length = 0;
-  for (let i = mw; i < mask.length - mw; i++) {
-    if (!mask[i]) continue;
+  for (let k = 0; k < skeleton.length; k++) {
+    const i = skeleton[k]!;
     if (mask[i + 1]) length += 1;
     if (mask[i + mw]) length += 1;
     if (mask[i + mw + 1] && !mask[i + 1] && !mask[i + mw]) length += Math.SQRT2;
