@@ -243,7 +243,7 @@ interface GroupPieces {
 /** Group g cut at the missed tiles: its pixels there set to −1, the rest numbered by 8-connected piece. */
 function groupPieces(picture: InkPicture, groupLabels: Int32Array, groupCount: number, g: number, missed: readonly PixelBox[]): GroupPieces {
   const { width, height } = picture;
-  const regionOf = Int32Array.from(picture.regionOf);
+  const regionOf = picture.regionOf.slice();
   for (const box of missed) {
     for (let y = Math.max(0, box.y0 - CUT_MARGIN_PX); y < Math.min(height, box.y1 + CUT_MARGIN_PX); y++) {
       for (let x = Math.max(0, box.x0 - CUT_MARGIN_PX); x < Math.min(width, box.x1 + CUT_MARGIN_PX); x++) if (regionOf[y * width + x] === g) regionOf[y * width + x] = -1;
@@ -409,7 +409,7 @@ function pathLength(path: CenterPath): number {
  * the source reached first in raster order. Line pixels no source reaches keep their region.
  */
 function handOver(width: number, height: number, regionOf: Int32Array, unitOf: Int32Array): { owner: Int32Array; reached: Uint8Array } {
-  const owner = Int32Array.from(regionOf);
+  const owner = regionOf.slice();
   const distance = new Int32Array(owner.length).fill(-1);
   const buckets: number[][] = [];
   const push = (i: number, d: number): void => {

@@ -74,10 +74,14 @@ function mergeShades(picture: InkPicture, regionCount: number, paper: readonly [
     while (parent[r] !== r) r = parent[r]!;
     return r;
   };
+  // The pair visited last: along a border the same pair comes again pixel after pixel.
+  let lastKey = -1;
   const visit = (a: number, b: number): void => {
     // Only a thin region is merged (as `near`): a pair of wide regions is not even looked up.
     if (a === b || a < 0 || b < 0 || (!thin[a] && !thin[b])) return;
     const key = a < b ? a * regionCount + b : b * regionCount + a;
+    if (key === lastKey) return;
+    lastKey = key;
     if (tried.has(key)) return;
     tried.add(key);
     const [near, far] = paperDistance(regionColor, a, paper) < paperDistance(regionColor, b, paper) ? [a, b] : [b, a];
