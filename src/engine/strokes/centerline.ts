@@ -97,7 +97,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const centre = mask.includes(1) ? -1 : centrePixel(regionMask(picture, region, box, pixels).mask, mw);
   if (centre >= 0) mask[centre] = 1;
   // The skeleton's pixels, in raster order (the ink's that the thinning left).
-  const skeleton = ink.filter((i) => mask[i] === 1);
+  const skeleton = setPixels(mask, ink);
   // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
   const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw, skeleton)));
@@ -163,6 +163,15 @@ function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: 
     }
   }
   return { mask, ink: Int32Array.from(listed) };
+}
+
+/** The pixels of `listed` (mask indices) still set in the mask, in their order (a loop: TypedArray.filter's callback per pixel is slow). */
+function setPixels(mask: Uint8Array, listed: Int32Array): Int32Array {
+  let n = 0;
+  for (let k = 0; k < listed.length; k++) n += mask[listed[k]!]!;
+  const set = new Int32Array(n);
+  for (let k = 0, j = 0; k < listed.length; k++) if (mask[listed[k]!]) set[j++] = listed[k]!;
+  return set;
 }
 
 /** Pixel sides between the mask and the rest (its perimeter on the lattice); `ink`: the mask's pixels. */
@@ -560,7 +569,7 @@ function inkEdgePx(frame: Frame, x: number, y: number, nx: number, ny: number, m
 function lineWidthOf(edges: readonly MeasuredEdge[]): number {
   const widths: number[] = [];
   for (const m of edges) for (let k = 0; k < m.width.length; k++) if (m.width[k]! > 0) widths.push(m.width[k]!);
-  return widths.length > 0 ? median(widths) : 1;
+  return widths.length > 0 ? medianOfSorted(sortedWidths(widths)) : 1;
 }
 
 /** The distance (px) of an edge's point farthest from `centre`. */
@@ -641,7 +650,8 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
   }
   if (xs.length === 0) return;
   const measured = widths.length > 0 ? widths : allWidths(walk.edges, used);
-  walk.paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, median(measured), walk.frame, relativeSpread(measured)));
+  const sorted = sortedWidths(measured);
+  walk.paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, medianOfSorted(sorted), walk.frame, relativeSpread(sorted)));
 }
 
 /**
@@ -1076,17 +1086,23 @@ function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
   return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
 }
 
-/** (85th − 15th percentile) / median of the widths; 0 with fewer than 4. */
-function relativeSpread(widths: readonly number[]): number {
-  if (widths.length < 4) return 0;
-  const sorted = [...widths].sort(ascending);
+/**
+ * Measured widths (all > 0: no NaN, no −0) sorted ascending, once for their median and their
+ * spread: a typed array's numeric sort, which orders such numbers as the `ascending` comparator does.
+ */
+function sortedWidths(widths: readonly number[]): Float64Array {
+  return new Float64Array(widths).sort();
+}
+
+/** (85th − 15th percentile) / median of the widths (sorted); 0 with fewer than 4. */
+function relativeSpread(sorted: Float64Array): number {
+  if (sorted.length < 4) return 0;
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  const middle = median(sorted);
+  const middle = medianOfSorted(sorted);
   return middle > 0 ? (at(0.85) - at(0.15)) / middle : 0;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort(ascending);
+function medianOfSorted(sorted: Float64Array): number {
   const m = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
 }
