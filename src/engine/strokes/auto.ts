@@ -23,7 +23,7 @@ import { regionWidthsPx, type InkPicture } from './coverage.js';
 import { checkedAsInk, InkCheckScratch, PEN_LINE_CHECK } from './drawn-as-ink.js';
 import { fittedPoints } from './fitted-points.js';
 import { inkGroups, type InkGroups } from './ink-groups.js';
-import { backgroundLabel, paperColor, regionBoxes, type ColoredLine } from './index.js';
+import { backgroundLabel, paperColor, type ColoredLine } from './index.js';
 
 export interface AutoStrokeInput {
   readonly picture: InkPicture;
@@ -243,7 +243,7 @@ interface GroupPieces {
 /** Group g cut at the missed tiles: its pixels there set to −1, the rest numbered by 8-connected piece. */
 function groupPieces(picture: InkPicture, groupLabels: Int32Array, groupCount: number, g: number, missed: readonly PixelBox[]): GroupPieces {
   const { width, height } = picture;
-  const regionOf = Int32Array.from(picture.regionOf);
+  const regionOf = picture.regionOf.slice();
   for (const box of missed) {
     for (let y = Math.max(0, box.y0 - CUT_MARGIN_PX); y < Math.min(height, box.y1 + CUT_MARGIN_PX); y++) {
       for (let x = Math.max(0, box.x0 - CUT_MARGIN_PX); x < Math.min(width, box.x1 + CUT_MARGIN_PX); x++) if (regionOf[y * width + x] === g) regionOf[y * width + x] = -1;
@@ -301,25 +301,18 @@ interface ReadLines {
 
 /** The centre-lines of each unit that is a line of near-constant width, by unit. */
 function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean): ReadLines {
-  const { fills, maxWidthPx } = input;
-  const { picture, labelOf, count, background } = units;
-  const boxes = regionBoxes(picture, count);
-  const faintShare = faintBorderShare(picture, count);
-  const span = units.widthsPx ?? regionWidthsPx(picture, count);
-  const scratch = new InkCheckScratch();
+  const { picture } = units;
+  const toRead = unitsToRead(input, units);
   // Each unit's pixels, listed once: the reader visits them, not their boxes (a thin outline's box is most of the picture).
-  const toRead = new Uint8Array(count);
-  for (let r = 0; r < count; r++) toRead[r] = units.read(r) ? 1 : 0;
-  const listed = pixelsByRegion(picture.regionOf, count, toRead);
+  const listed = pixelsByRegion(picture.regionOf, units.count, toRead);
+  const scratch = new InkCheckScratch();
   const read: ReadLines = { lines: new Map(), missedTiles: new Map() };
-  for (let r = 0; r < count; r++) {
-    const label = labelOf[r]!;
-    const box = boxes[r];
-    if (label === background || !box || !fills[label] || fills[label]!.a === 0 || !toRead[r]) continue;
-    if (faintShare[r]! > MAX_FAINT_BORDER_SHARE) continue;
-    // A line's area over half its border is at most its width: wider ink is no line (not read).
-    if (span[r]! > Math.min(maxWidthPx * SPAN_SLACK, units.maxSpanPx ?? Infinity)) continue;
-    const found = regionCenterlines(picture, r, box, maxWidthPx, { pixels: listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!) });
+  for (let r = 0; r < units.count; r++) {
+    if (!toRead[r] || listed.start[r + 1] === listed.start[r]) continue;
+    const pixels = listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!);
+    if (faintBorderShare(picture, r, pixels) > MAX_FAINT_BORDER_SHARE) continue;
+    const box = pixelBox(pixels, picture.width);
+    const found = regionCenterlines(picture, r, box, input.maxWidthPx, { pixels });
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
     const checked = checkedAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
     if (checked.kind === 'drawn') read.lines.set(r, checked.paths);
@@ -329,31 +322,64 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
 }
 
 /**
- * Per region: the share of its border (4-neighbour pixel pairs with another region) across which
- * the colour differs by less than MIN_LINE_CONTRAST (RGB distance); 0 beside transparency only.
+ * Per unit, 1 when it is read: asked for, not the paper's colour, with a visible fill, and no
+ * wider than a line (a line's area over half its border is at most its width). Decided before
+ * its pixels are listed: the paper and the wide fills, most of a picture, are never listed.
  */
-function faintBorderShare(picture: InkPicture, regionCount: number): Float64Array {
-  const { width, height, regionOf, regionColor } = picture;
-  const faint = new Float64Array(regionCount);
-  const count = new Float64Array(regionCount);
+function unitsToRead(input: AutoStrokeInput, units: LineUnits): Uint8Array {
+  const { fills, maxWidthPx } = input;
+  const { labelOf, count, background } = units;
+  const span = units.widthsPx ?? regionWidthsPx(units.picture, count);
+  const maxSpanPx = Math.min(maxWidthPx * SPAN_SLACK, units.maxSpanPx ?? Infinity);
+  const toRead = new Uint8Array(count);
+  for (let r = 0; r < count; r++) {
+    const label = labelOf[r]!;
+    const fill = fills[label];
+    toRead[r] = label !== background && fill && fill.a !== 0 && span[r]! <= maxSpanPx && units.read(r) ? 1 : 0;
+  }
+  return toRead;
+}
+
+/** The pixel box of a region's pixels (picture indices, ascending, at least one). */
+function pixelBox(pixels: Int32Array, width: number): PixelBox {
+  let x0 = width;
+  let x1 = -1;
+  for (let k = 0; k < pixels.length; k++) {
+    const x = pixels[k]! % width;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+  }
+  return { x0, y0: Math.floor(pixels[0]! / width), x1: x1 + 1, y1: Math.floor(pixels[pixels.length - 1]! / width) + 1 };
+}
+
+/**
+ * The share of region r's border (4-neighbour pixel pairs with another region) across which the
+ * colour differs by less than MIN_LINE_CONTRAST (RGB distance); 0 beside transparency only. Read
+ * from the region's own pixels (listed, picture indices).
+ */
+function faintBorderShare(picture: InkPicture, r: number, pixels: Int32Array): number {
+  const { width, height, regionOf } = picture;
+  let faint = 0;
+  let count = 0;
+  // Each pair as the picture's raster sees it: a, the pixel left or above; b, right or below.
   const add = (a: number, b: number): void => {
     if (a === b || a < 0 || b < 0) return;
-    const d = Math.hypot(regionColor[a * 3]! - regionColor[b * 3]!, regionColor[a * 3 + 1]! - regionColor[b * 3 + 1]!, regionColor[a * 3 + 2]! - regionColor[b * 3 + 2]!);
-    count[a]!++;
-    count[b]!++;
-    if (d >= MIN_LINE_CONTRAST) return;
-    faint[a]!++;
-    faint[b]!++;
+    count++;
+    if (colorDistance(picture.regionColor, a, b) < MIN_LINE_CONTRAST) faint++;
   };
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (x + 1 < width) add(regionOf[i]!, regionOf[i + 1]!);
-      if (y + 1 < height) add(regionOf[i]!, regionOf[i + width]!);
-    }
+  for (let k = 0; k < pixels.length; k++) {
+    const i = pixels[k]!;
+    const x = i % width;
+    if (x > 0) add(regionOf[i - 1]!, r);
+    if (x + 1 < width) add(r, regionOf[i + 1]!);
+    if (i >= width) add(regionOf[i - width]!, r);
+    if (i + width < width * height) add(r, regionOf[i + width]!);
   }
-  for (let r = 0; r < regionCount; r++) faint[r] = count[r]! > 0 ? faint[r]! / count[r]! : 0;
-  return faint;
+  return count > 0 ? faint / count : 0;
+}
+
+function colorDistance(color: Float64Array, a: number, b: number): number {
+  return Math.hypot(color[a * 3]! - color[b * 3]!, color[a * 3 + 1]! - color[b * 3 + 1]!, color[a * 3 + 2]! - color[b * 3 + 2]!);
 }
 
 /** Every line of near-constant width, and together as much ink as the region has (its coverage's area). */
@@ -383,7 +409,7 @@ function pathLength(path: CenterPath): number {
  * the source reached first in raster order. Line pixels no source reaches keep their region.
  */
 function handOver(width: number, height: number, regionOf: Int32Array, unitOf: Int32Array): { owner: Int32Array; reached: Uint8Array } {
-  const owner = Int32Array.from(regionOf);
+  const owner = regionOf.slice();
   const distance = new Int32Array(owner.length).fill(-1);
   const buckets: number[][] = [];
   const push = (i: number, d: number): void => {

@@ -12,7 +12,7 @@
  * A free end is carried on to where the ink ends; a butt end keeps its square corners in the ink,
  * a round one does not (lines under 6 px are given round ends: too few pixels to tell).
  */
-import { coverageAt, coverageGrid, type CoverageGrid, type InkPicture } from './coverage.js';
+import { coverageAt, coverageGrid, coverageSum, inkCells, type CoverageGrid, type InkPicture } from './coverage.js';
 import { skeletonGraph, thin, type SkeletonGraph } from './skeleton.js';
 
 export type LineCap = 'butt' | 'round';
@@ -84,38 +84,34 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
-  const mask = regionMask(picture, region, box, pixels);
-  let area = 0;
-  let coveredArea = 0;
-  if (pixels) area = pixels.length;
-  else for (let k = 0; k < mask.length; k++) area += mask[k]!;
+  // The mask and its ink pixels listed (mask indices, raster order): the scans below visit the
+  // ink, not its box (a thin outline's box is most of the picture).
+  const { mask, ink } = regionMask(picture, region, box, pixels);
+  const area = ink.length;
   // A line is about twice as long as its perimeter's half: ink whose area over half its perimeter
   // is far wider than a line is no line (and is neither measured nor thinned: see thin).
-  const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, mh));
+  const inkWidthPx = (2 * area) / Math.max(1, borderLength(mask, mw, ink));
   if (inkWidthPx > maxWidthPx * 2) return { kind: 'wide' };
-  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2)) return { kind: 'wide' };
-  let skeletonPixels = 0;
-  for (let k = 0; k < mask.length; k++) skeletonPixels += mask[k]!;
+  if (!thin(mask, mw, mh, Math.ceil(maxWidthPx * 2), inkWidthPx >= KEEP_DIAGONAL_ENDS_PX ? 3 : 2, ink)) return { kind: 'wide' };
   // Zhang–Suen erases a 2 × 2 block whole: a small dot keeps its middle pixel (of the mask as it was).
-  const centre = skeletonPixels === 0 ? centrePixel(regionMask(picture, region, box, pixels), mw) : -1;
-  if (centre >= 0) {
-    mask[centre] = 1;
-    skeletonPixels = 1;
-  }
+  const centre = mask.includes(1) ? -1 : centrePixel(regionMask(picture, region, box, pixels).mask, mw);
+  if (centre >= 0) mask[centre] = 1;
+  // The skeleton's pixels, in raster order (the ink's that the thinning left).
+  const skeleton = setPixels(mask, ink);
   // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
-  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw)));
+  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw, skeleton)));
   if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
   const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
-  for (let k = 0; k < grid.value.length; k++) coveredArea += grid.value[k]!;
+  const coveredArea = coverageSum(grid, box);
   // Spurs: shorter than ~the width (a boundary's noise); at glyph size (1–2 px lines) a real
   // terminal is 2–3 px long, so the floor is 1.5 px.
   // A wide line's short branch that runs straight on from another through their junction is a
   // stub the artist drew past it (a scale's post above its beam), kept (skeleton.ts).
-  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0);
-  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid) };
+  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0, skeleton);
+  const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid, box) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
   let saturated = 0;
@@ -207,44 +203,62 @@ function farthestFromLine(m: MeasuredEdge, line: MeasuredEdge, trimPx: number): 
   return far < 0 ? Infinity : far;
 }
 
-/** The region's pixels (read from its box, or from their list) over its box, with a one-pixel empty border (for the thinning). */
-function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: Int32Array | undefined): Uint8Array {
+/**
+ * The region's pixels (read from its box, or from their list) over its box, with a one-pixel
+ * empty border (for the thinning), and the same pixels listed as mask indices in raster order.
+ */
+function regionMask(picture: InkPicture, region: number, box: PixelBox, pixels: Int32Array | undefined): { mask: Uint8Array; ink: Int32Array } {
   const mw = box.x1 - box.x0 + 2;
   const mask = new Uint8Array(mw * (box.y1 - box.y0 + 2));
   if (pixels) {
+    const ink = new Int32Array(pixels.length);
     for (let k = 0; k < pixels.length; k++) {
       const x = pixels[k]! % picture.width;
       const y = (pixels[k]! - x) / picture.width;
-      mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+      ink[k] = (y - box.y0 + 1) * mw + (x - box.x0 + 1);
+      mask[ink[k]!] = 1;
     }
-    return mask;
+    return { mask, ink };
   }
+  const listed: number[] = [];
   for (let y = box.y0; y < box.y1; y++) {
     for (let x = box.x0; x < box.x1; x++) {
-      if (picture.regionOf[y * picture.width + x] === region) mask[(y - box.y0 + 1) * mw + (x - box.x0 + 1)] = 1;
+      if (picture.regionOf[y * picture.width + x] !== region) continue;
+      const i = (y - box.y0 + 1) * mw + (x - box.x0 + 1);
+      mask[i] = 1;
+      listed.push(i);
     }
   }
-  return mask;
+  return { mask, ink: Int32Array.from(listed) };
 }
 
-/** Pixel sides between the mask and the rest (its perimeter on the lattice). */
-function borderLength(mask: Uint8Array, mw: number, mh: number): number {
+/** The pixels of `listed` (mask indices) still set in the mask, in their order (a loop: TypedArray.filter's callback per pixel is slow). */
+function setPixels(mask: Uint8Array, listed: Int32Array): Int32Array {
   let n = 0;
-  for (let y = 1; y < mh - 1; y++) {
-    for (let x = 1; x < mw - 1; x++) {
-      const i = y * mw + x;
-      if (!mask[i]) continue;
-      n += (mask[i - 1] ? 0 : 1) + (mask[i + 1] ? 0 : 1) + (mask[i - mw] ? 0 : 1) + (mask[i + mw] ? 0 : 1);
-    }
+  for (let k = 0; k < listed.length; k++) n += mask[listed[k]!]!;
+  const set = new Int32Array(n);
+  for (let k = 0, j = 0; k < listed.length; k++) if (mask[listed[k]!]) set[j++] = listed[k]!;
+  return set;
+}
+
+/** Pixel sides between the mask and the rest (its perimeter on the lattice); `ink`: the mask's pixels. */
+function borderLength(mask: Uint8Array, mw: number, ink: Int32Array): number {
+  let n = 0;
+  for (let k = 0; k < ink.length; k++) {
+    const i = ink[k]!;
+    n += (mask[i - 1] ? 0 : 1) + (mask[i + 1] ? 0 : 1) + (mask[i - mw] ? 0 : 1) + (mask[i + mw] ? 0 : 1);
   }
   return n;
 }
 
-/** Length of a thinned mask (px): its 4-links 1 each, its diagonal links not bridged by a 4-path √2 each. */
-function skeletonLengthPx(mask: Uint8Array, mw: number): number {
+/**
+ * Length of a thinned mask (px): its 4-links 1 each, its diagonal links not bridged by a 4-path √2
+ * each; `skeleton`: its pixels in raster order (the sum's order).
+ */
+function skeletonLengthPx(mask: Uint8Array, mw: number, skeleton: Int32Array): number {
   let length = 0;
-  for (let i = mw; i < mask.length - mw; i++) {
-    if (!mask[i]) continue;
+  for (let k = 0; k < skeleton.length; k++) {
+    const i = skeleton[k]!;
     if (mask[i + 1]) length += 1;
     if (mask[i + mw]) length += 1;
     if (mask[i + mw + 1] && !mask[i + 1] && !mask[i + mw]) length += Math.SQRT2;
@@ -253,14 +267,17 @@ function skeletonLengthPx(mask: Uint8Array, mw: number): number {
   return Math.max(1, length);
 }
 
-/** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
-export function isHardEdged(grid: CoverageGrid): boolean {
+/** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing (the grid read with the ink's box `inkBox`). */
+export function isHardEdged(grid: CoverageGrid, inkBox: PixelBox): boolean {
+  const cells = inkCells(grid, inkBox);
   let partial = 0;
   let full = 0;
-  for (let k = 0; k < grid.value.length; k++) {
-    const c = grid.value[k]!;
-    if (c >= 0.85) full++;
-    else if (c > 0.15) partial++;
+  for (let y = cells.y0; y < cells.y1; y++) {
+    for (let k = y * grid.width + cells.x0, end = y * grid.width + cells.x1; k < end; k++) {
+      const c = grid.value[k]!;
+      if (c >= 0.85) full++;
+      else if (c > 0.15) partial++;
+    }
   }
   return partial < 0.05 * full;
 }
@@ -619,7 +636,7 @@ function inkEdgePx(frame: Frame, x: number, y: number, nx: number, ny: number, m
 function lineWidthOf(edges: readonly MeasuredEdge[]): number {
   const widths: number[] = [];
   for (const m of edges) for (let k = 0; k < m.width.length; k++) if (m.width[k]! > 0) widths.push(m.width[k]!);
-  return widths.length > 0 ? median(widths) : 1;
+  return widths.length > 0 ? medianOfSorted(sortedWidths(widths)) : 1;
 }
 
 /** The distance (px) of an edge's point farthest from `centre`. */
@@ -700,7 +717,8 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
   }
   if (xs.length === 0) return;
   const measured = widths.length > 0 ? widths : allWidths(walk.edges, used);
-  walk.paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, median(measured), walk.frame, relativeSpread(measured)));
+  const sorted = sortedWidths(measured);
+  walk.paths.push(finishPath(xs, ys, closedLoop, startFree, endFree, medianOfSorted(sorted), walk.frame, relativeSpread(sorted)));
 }
 
 /**
@@ -1135,17 +1153,23 @@ function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
   return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
 }
 
-/** (85th − 15th percentile) / median of the widths; 0 with fewer than 4. */
-function relativeSpread(widths: readonly number[]): number {
-  if (widths.length < 4) return 0;
-  const sorted = [...widths].sort(ascending);
+/**
+ * Measured widths (all > 0: no NaN, no −0) sorted ascending, once for their median and their
+ * spread: a typed array's numeric sort, which orders such numbers as the `ascending` comparator does.
+ */
+function sortedWidths(widths: readonly number[]): Float64Array {
+  return new Float64Array(widths).sort();
+}
+
+/** (85th − 15th percentile) / median of the widths (sorted); 0 with fewer than 4. */
+function relativeSpread(sorted: Float64Array): number {
+  if (sorted.length < 4) return 0;
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  const middle = median(sorted);
+  const middle = medianOfSorted(sorted);
   return middle > 0 ? (at(0.85) - at(0.15)) / middle : 0;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort(ascending);
+function medianOfSorted(sorted: Float64Array): number {
   const m = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
 }

@@ -21,7 +21,7 @@
  */
 import type { CenterPath } from './centerline.js';
 import type { CoverageGrid } from './coverage.js';
-import { strokeFit, type StrokeFitScratch } from './stroke-check.js';
+import { strokeMismatch, type StrokeFitScratch } from './stroke-check.js';
 
 /** A corner turns by more than this (degrees): a gentler bend is read well as it is. */
 const MIN_CORNER_TURN_DEG = 30;
@@ -208,7 +208,7 @@ function windowMismatch(grid: CoverageGrid, paths: readonly CenterPath[], corner
   const value = new Float32Array((x1 - x0) * (y1 - y0));
   for (let y = y0; y < y1; y++) value.set(grid.value.subarray(y * grid.width + x0, y * grid.width + x1), (y - y0) * (x1 - x0));
   const window: CoverageGrid = { x0: grid.x0 + x0, y0: grid.y0 + y0, width: x1 - x0, height: y1 - y0, value };
-  return strokeFit(window, paths, 1, hardEdged, Math.max(x1 - x0, y1 - y0), scratch).mismatch;
+  return strokeMismatch(window, paths, hardEdged, scratch);
 }
 
 /** The index of the first point at least `distancePx` along the path from point i (direction ±1; −1: the open path ends first). */

@@ -50,6 +50,30 @@ export function coverageGrid(picture: InkPicture, region: number, x0: number, y0
 }
 
 /**
+ * The grid cells [x0, x1) × [y0, y1) that may hold ink: a region's coverage is 0 but on its pixels
+ * and their fringe (8 neighbours), so beyond its pixel box grown by a pixel; a sum or a count over
+ * the grid needs only these cells.
+ */
+export function inkCells(grid: CoverageGrid, inkBox: { x0: number; y0: number; x1: number; y1: number }): { x0: number; y0: number; x1: number; y1: number } {
+  return {
+    x0: Math.max(0, inkBox.x0 - 1 - grid.x0),
+    y0: Math.max(0, inkBox.y0 - 1 - grid.y0),
+    x1: Math.min(grid.width, inkBox.x1 + 1 - grid.x0),
+    y1: Math.min(grid.height, inkBox.y1 + 1 - grid.y0),
+  };
+}
+
+/** Σ coverage (px) over the grid, in raster order (its zeros, beyond `inkBox`'s fringe, skipped: inkCells). */
+export function coverageSum(grid: CoverageGrid, inkBox: { x0: number; y0: number; x1: number; y1: number }): number {
+  const cells = inkCells(grid, inkBox);
+  let sum = 0;
+  for (let y = cells.y0; y < cells.y1; y++) {
+    for (let k = y * grid.width + cells.x0, end = y * grid.width + cells.x1; k < end; k++) sum += grid.value[k]!;
+  }
+  return sum;
+}
+
+/**
  * coverageGrid(picture, region, x0, y0, width, height, inkBox) where `known` is such a grid of the
  * same region over a box holding this one: its values copied, not read again (a pixel's coverage
  * does not depend on the grid it is read into).

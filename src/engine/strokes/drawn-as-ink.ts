@@ -103,7 +103,7 @@ function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: Cen
   for (const p of read) widestPx = Math.max(widestPx, p.widthPx);
   const margin = Math.ceil(widestPx / 2) + 2;
   const grid = coverageGridWithin(known, picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
-  const hardEdged = isHardEdged(grid);
+  const hardEdged = isHardEdged(grid, box);
   const paths = withFittedCorners(grid, read, hardEdged, scratch.render);
   const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widestPx));
   const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, scratch.render);

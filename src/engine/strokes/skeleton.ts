@@ -45,12 +45,12 @@ const RING_DY = [-1, -1, 0, 1, 1, 1, 0, -1];
  * large blob to the end would cost its width × its box). A pixel goes only with `leastNeighbours`
  * or more: 2 is Zhang–Suen's rule, 3 Lü and Wang's (1986), which keeps a diagonal line's ends.
  */
-export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity, leastNeighbours: 2 | 3 = 2): boolean {
+export function thin(mask: Uint8Array, width: number, height: number, maxRounds = Infinity, leastNeighbours: 2 | 3 = 2, ink?: Int32Array): boolean {
   // Only pixels on the ink's border can go (the test wants two empty neighbours or more): each
   // pass tests the border pixels alone, and pixels bared by a pass join them, so a round costs
   // the ink's border, not its box. The passes remove what a full scan would (every decision is
   // made on the mask as the pass found it).
-  const border = borderPixels(mask, width, height);
+  const border = borderPixels(mask, width, height, ink);
   const remove: number[] = [];
   let changed = true;
   let rounds = 0;
@@ -65,7 +65,7 @@ export function thin(mask: Uint8Array, width: number, height: number, maxRounds 
       bareNeighbours(border, mask, width, height, remove);
     }
   }
-  removeStaircases(mask, width, height);
+  removeStaircases(mask, width, height, ink);
   return true;
 }
 
@@ -75,21 +75,35 @@ interface InkBorder {
   readonly listed: Uint8Array;
 }
 
-function borderPixels(mask: Uint8Array, width: number, height: number): InkBorder {
+function borderPixels(mask: Uint8Array, width: number, height: number, ink: Int32Array | undefined): InkBorder {
   const border: InkBorder = { pixels: [], listed: new Uint8Array(mask.length) };
+  inkInOrder(mask, width, height, ink, (i) => {
+    for (let k = 0; k < 8; k++) {
+      if (mask[i + RING_DY[k]! * width + RING_DX[k]!]) continue;
+      border.pixels.push(i);
+      border.listed[i] = 1;
+      break;
+    }
+  });
+  return border;
+}
+
+/**
+ * Calls `visit` on each pixel of the mask's ink in raster order (inside its one-pixel frame), as
+ * set when it is reached: from `ink` (a list, in raster order, of every pixel that may be set)
+ * where the caller has one, else from a scan of the mask.
+ */
+function inkInOrder(mask: Uint8Array, width: number, height: number, ink: Int32Array | undefined, visit: (i: number) => void): void {
+  if (ink) {
+    for (let k = 0; k < ink.length; k++) if (mask[ink[k]!] !== 0) visit(ink[k]!);
+    return;
+  }
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
-      if (mask[i] === 0) continue;
-      for (let k = 0; k < 8; k++) {
-        if (mask[i + RING_DY[k]! * width + RING_DX[k]!]) continue;
-        border.pixels.push(i);
-        border.listed[i] = 1;
-        break;
-      }
+      if (mask[i] !== 0) visit(i);
     }
   }
-  return border;
 }
 
 /** The border after `removed` went: removed pixels dropped, their ink neighbours (inside the frame) added. */
@@ -134,29 +148,26 @@ function removable(mask: Uint8Array, width: number, i: number, pass: number, lea
  * turns): its two neighbours touch diagonally, so the skeleton stays connected, and every pixel
  * of a plain line then has exactly two neighbours (no false junction at each step).
  */
-function removeStaircases(mask: Uint8Array, width: number, height: number): void {
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      if (mask[i] === 0) continue;
-      const n = mask[i - width]!;
-      const e = mask[i + 1]!;
-      const s = mask[i + width]!;
-      const w = mask[i - 1]!;
-      const ne = mask[i - width + 1]!;
-      const se = mask[i + width + 1]!;
-      const sw = mask[i + width - 1]!;
-      const nw = mask[i - width - 1]!;
-      if (
-        (n && e && !s && !w && !sw) ||
-        (e && s && !n && !w && !nw) ||
-        (s && w && !n && !e && !ne) ||
-        (w && n && !s && !e && !se)
-      ) {
-        mask[i] = 0;
-      }
+function removeStaircases(mask: Uint8Array, width: number, height: number, ink: Int32Array | undefined): void {
+  // In raster order, each pixel tested on the mask as the pixels before it left it (as a scan does).
+  inkInOrder(mask, width, height, ink, (i) => {
+    const n = mask[i - width]!;
+    const e = mask[i + 1]!;
+    const s = mask[i + width]!;
+    const w = mask[i - 1]!;
+    const ne = mask[i - width + 1]!;
+    const se = mask[i + width + 1]!;
+    const sw = mask[i + width - 1]!;
+    const nw = mask[i - width - 1]!;
+    if (
+      (n && e && !s && !w && !sw) ||
+      (e && s && !n && !w && !nw) ||
+      (s && w && !n && !e && !ne) ||
+      (w && n && !s && !e && !se)
+    ) {
+      mask[i] = 0;
     }
-  }
+  });
 }
 
 /** Skeleton neighbours of pixel i (8-connected). */
@@ -174,9 +185,9 @@ function neighbours(mask: Uint8Array, width: number, i: number, out: number[]): 
  * them). Junction nodes joined by an edge shorter than `mergePx` become one node (an X drawn
  * with width often thins to two nearby junctions).
  */
-export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number, stubReachPx = 0): SkeletonGraph {
+export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number, stubReachPx = 0, skeleton?: Int32Array): SkeletonGraph {
   for (let round = 0; round < 8; round++) {
-    const graph = readGraph(mask, width, height, mergePx);
+    const graph = readGraph(mask, width, height, mergePx, skeleton);
     let pruned = false;
     for (const edge of graph.edges) {
       if (edge.from < 0 || edge.from === edge.to) continue;
@@ -194,7 +205,7 @@ export function skeletonGraph(mask: Uint8Array, width: number, height: number, s
     }
     if (!pruned) return graph;
   }
-  return readGraph(mask, width, height, mergePx);
+  return readGraph(mask, width, height, mergePx, skeleton);
 }
 
 /** Branches within this angle of straight through a junction continue each other (runsStraightOn). */
@@ -236,19 +247,16 @@ export function edgeLength(pixels: readonly number[], width: number): number {
   return length;
 }
 
-function readGraph(mask: Uint8Array, width: number, height: number, mergePx: number): SkeletonGraph {
+/** The graph of the thinned mask; `listed`: every pixel it may hold, in raster order, when the caller has them (else the mask is scanned). */
+function readGraph(mask: Uint8Array, width: number, height: number, mergePx: number, listed: Int32Array | undefined): SkeletonGraph {
   const degree = new Uint8Array(mask.length);
   const scratch: number[] = [];
   // The skeleton's pixels in raster order (the loops below visit them, not the whole mask).
   const skeleton: number[] = [];
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      if (!mask[i]) continue;
-      skeleton.push(i);
-      degree[i] = neighbours(mask, width, i, scratch).length;
-    }
-  }
+  inkInOrder(mask, width, height, listed, (i) => {
+    skeleton.push(i);
+    degree[i] = neighbours(mask, width, i, scratch).length;
+  });
   const pixelCount = skeleton.length;
   // Node of each node pixel: junction pixels (3+ neighbours) that touch are one node; free ends
   // (1 neighbour) and isolated pixels (0) are nodes of their own.

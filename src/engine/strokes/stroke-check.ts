@@ -45,14 +45,19 @@ export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widt
   let drawn = 0;
   for (let gy = 0; gy < grid.height; gy++) {
     const tileRow = Math.floor(gy / tilePx) * tilesX;
-    for (let gx = 0, k = gy * grid.width; gx < grid.width; gx++, k++) {
-      const o = outside[k]!;
-      const d = hardEdged ? (o <= 0 ? 1 : 0) : o <= -0.5 ? 1 : o >= 0.5 ? 0 : 0.5 - o;
-      const c = grid.value[k]!;
-      const t = tileRow + Math.floor(gx / tilePx);
-      tileInk[t] += c;
-      tileError[t] += Math.abs(d - c);
-      drawn += d;
+    // Tile by tile along the row, each tile's sums in registers (the same sums in the same order).
+    for (let t = tileRow, gx0 = 0; gx0 < grid.width; t++, gx0 += tilePx) {
+      let ink = tileInk[t]!;
+      let error = tileError[t]!;
+      for (let k = gy * grid.width + gx0, end = gy * grid.width + Math.min(grid.width, gx0 + tilePx); k < end; k++) {
+        const d = drawnCoverage(outside[k]!, hardEdged);
+        const c = grid.value[k]!;
+        ink += c;
+        error += Math.abs(d - c);
+        drawn += d;
+      }
+      tileInk[t] = ink;
+      tileError[t] = error;
     }
   }
   let ink = 0;
@@ -67,6 +72,31 @@ export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widt
     worstTile = Math.max(worstTile, tileShare[t]!);
   }
   return { mismatch: error / Math.max(1e-9, ink), inkAreaPx: ink, drawnAreaPx: drawn, worstTile, tileShare, tileInkPx: tileInk, tilesAcross: tilesX };
+}
+
+/**
+ * strokeFit(grid, paths, 1, hardEdged, tilePx, scratch).mismatch with one tile holding the whole
+ * grid (the same sums in the same order), without the tiles' arrays: the corners' small windows
+ * (corners.ts) are checked many times each.
+ */
+export function strokeMismatch(grid: CoverageGrid, paths: readonly CenterPath[], hardEdged: boolean, scratch: StrokeFitScratch): number {
+  const outside = scratch.outsideFor(grid.width * grid.height);
+  const inside = hardEdged ? 0 : -0.5;
+  const span: RowSpan = { lo: 0, hi: 0 };
+  for (const path of paths) drawPath(grid, outside, span, path, path.widthPx, inside);
+  let ink = 0;
+  let error = 0;
+  for (let k = 0; k < outside.length; k++) {
+    const c = grid.value[k]!;
+    ink += c;
+    error += Math.abs(drawnCoverage(outside[k]!, hardEdged) - c);
+  }
+  return error / Math.max(1e-9, ink);
+}
+
+/** A pixel's drawn coverage from its signed distance outside the strokes: 1/2 − distance, clamped (1-bit: drawn where its centre is). */
+function drawnCoverage(outside: number, hardEdged: boolean): number {
+  return hardEdged ? (outside <= 0 ? 1 : 0) : outside <= -0.5 ? 1 : outside >= 0.5 ? 0 : 0.5 - outside;
 }
 
 /**
@@ -121,6 +151,8 @@ function drawSegment(grid: CoverageGrid, outside: Float32Array, span: RowSpan, a
   const gy0 = Math.max(0, Math.floor(Math.min(ay, by) - reach - grid.y0));
   const gx1 = Math.min(grid.width - 1, Math.ceil(Math.max(ax, bx) + reach - grid.x0));
   const gy1 = Math.min(grid.height - 1, Math.ceil(Math.max(ay, by) + reach - grid.y0));
+  // A segment that misses the grid draws nothing (the render check's windows see a few segments of many).
+  if (gx0 > gx1 || gy0 > gy1) return;
   const dx = bx - ax;
   const dy = by - ay;
   const length = Math.hypot(dx, dy);
