@@ -289,7 +289,9 @@ function isCrispEdge(pass: EdgeBlendPass, x: number, y: number, la: number, lb: 
  * colour).
  */
 function isRidge(pass: EdgeBlendPass, x: number, y: number, t: number, la: number, lb: number): boolean {
-  const share = t < 0.5 ? t : 1 - t;
+  // The minor side's share, min(t, 1 − t) (1 − t is exact for t in [0.5, 1]); not `t < 0.5 ? t : 1 − t`,
+  // which V8 kept as a tagged value when this function was not inlined (1 − t a new heap number).
+  const share = Math.min(t, 1 - t);
   if (share < RIDGE_MIN_COVERAGE) return false;
   const minor = t < 0.5 ? la : lb;
   sharesAround(pass.data, pass.width, pass.height, x, y, pass.obs, minor, t < 0.5 ? lb : la, pass.around);
@@ -355,10 +357,16 @@ function sharesAround(data: Uint8Array | Uint8ClampedArray, width: number, heigh
   for (let k = 0; k < 4; k++) {
     const nx = x + AROUND_DX[k]!;
     const ny = y + AROUND_DY[k]!;
-    const o = (ny * width + nx) * 4;
-    const t = nx < 0 || ny < 0 || nx >= width || ny >= height ? NaN : blendShare(data[o]!, data[o + 1]!, data[o + 2]!, obs[a * 3]!, obs[a * 3 + 1]!, obs[a * 3 + 2]!, obs[b * 3]!, obs[b * 3 + 1]!, obs[b * 3 + 2]!, EDGE_BLEND_MIN_SPAN_SQ);
-    // Outside the picture, or a and b one colour: no share.
-    out[k] = Number.isNaN(t) ? 0 : t < 0 ? 0 : t > 1 ? 1 : t;
+    // Outside the picture, or a and b one colour: no share. (Not `outside ? NaN : blendShare(…)`:
+    // V8 kept that choice of the NaN constant and a computed share as a tagged value, a heap number
+    // per neighbour.)
+    let share = 0;
+    if (nx >= 0 && ny >= 0 && nx < width && ny < height) {
+      const o = (ny * width + nx) * 4;
+      const t = blendShare(data[o]!, data[o + 1]!, data[o + 2]!, obs[a * 3]!, obs[a * 3 + 1]!, obs[a * 3 + 2]!, obs[b * 3]!, obs[b * 3 + 1]!, obs[b * 3 + 2]!, EDGE_BLEND_MIN_SPAN_SQ);
+      if (!Number.isNaN(t)) share = t < 0 ? 0 : t > 1 ? 1 : t;
+    }
+    out[k] = share;
   }
 }
 
