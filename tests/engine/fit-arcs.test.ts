@@ -73,6 +73,29 @@ describe('lines and arcs (fit/arcs.ts)', () => {
     expect(curveCodes).toContain(SEGMENT_CUBIC);
   });
 
+  /** 61 samples 1 px apart along x, on an arc bulging `sagittaPx` off its chord, the middle three `bumpPx` farther. */
+  function gentleArc(sagittaPx: number, bumpPx: number): Float64Array {
+    const half = 30;
+    const r = (half * half + sagittaPx * sagittaPx) / (2 * sagittaPx);
+    const out: number[] = [];
+    for (let k = -half; k <= half; k++) out.push(50 + k, 20 + r - Math.sqrt(r * r - k * k) - sagittaPx - (Math.abs(k) <= 1 ? bumpPx : 0));
+    return Float64Array.from(out);
+  }
+
+  it('writes a near-straight stretch (bulging less than the tolerance) as a line, a bulge over it as an arc', () => {
+    // The bump keeps the middle samples off the chord by more than the tolerance (0.15 + 0.08 >
+    // 0.2): no one line holds them, one arc does.
+    for (const [sagittaPx, code] of [[0.15, SEGMENT_LINE], [0.3, SEGMENT_ARC]] as const) {
+      const p = gentleArc(sagittaPx, 0.08);
+      const out = new SegmentBuilder();
+      expect(linesAndArcs(p, 0, p.length / 2 - 1, 0.2, out)).toBe(true);
+      const path = out.take(0);
+      expect(path.length, `sagitta ${sagittaPx}`).toBe(1);
+      expect(path.code(0), `sagitta ${sagittaPx}`).toBe(code);
+      expect(path.x(0)).toBe(p[p.length - 2]);
+    }
+  });
+
   it('leaves an S bend that no one arc draws to two arcs', () => {
     const p = Float64Array.from([...arcSamples(30, 30, 20, Math.PI, -Math.PI / 2), ...arcSamples(30, 70, 20, -Math.PI / 2, Math.PI / 2).slice(2)]);
     const out = new SegmentBuilder();

@@ -12,7 +12,8 @@
  * tolerance of the chord (a line) or of the arc of one circle through its two end samples (the
  * radius of the Kåsa fit of its samples, Kåsa 1976; the arc as SVG writes it: end points, radius,
  * sweep), whichever reaches farther (found by doubling and halving its length); each stretch ends
- * on a sample, so the pieces join.
+ * on a sample, so the pieces join. An arc bulging less than the tolerance off its chord is written
+ * as that chord (its samples then within twice the tolerance of it).
  */
 import type { SegmentBuilder } from '../segment-path.js';
 import { fitCircle } from './ellipse.js';
@@ -36,7 +37,10 @@ export function linesAndArcs(p: Float64Array, first: number, last: number, toler
     const line = longestLine(p, i, last, tolerancePx);
     const arc = longestArc(p, i, last, tolerancePx);
     if (arc && arc.end > line) {
-      out.arc(arc.r, arc.r, 0, arc.largeArc, arc.sweep, p[arc.end * 2]!, p[arc.end * 2 + 1]!);
+      // A near-straight arc is written as its chord (within its sagitta of it, under the tolerance):
+      // a huge radius writes the most digits of any piece (a2375.1 2375.1 0 0 1 …).
+      if (arc.sagittaPx < tolerancePx) out.line(p[arc.end * 2]!, p[arc.end * 2 + 1]!);
+      else out.arc(arc.r, arc.r, 0, arc.largeArc, arc.sweep, p[arc.end * 2]!, p[arc.end * 2 + 1]!);
       i = arc.end;
     } else if (line > i) {
       out.line(p[line * 2]!, p[line * 2 + 1]!);
@@ -84,6 +88,8 @@ interface ArcStretch {
   readonly r: number;
   readonly largeArc: boolean;
   readonly sweep: boolean;
+  /** How far the arc bulges off its chord (px). */
+  readonly sagittaPx: number;
 }
 
 /** The longest stretch from sample i drawn by one arc within tolerancePx (undefined: none of at least MIN_STRETCH_SAMPLES). */
@@ -136,5 +142,5 @@ function arcThrough(p: Float64Array, i: number, j: number, tolerancePx: number):
   // The arc is the larger one when the centre lies on its side of the chord (h and the sweep agree).
   const largeArc = h * sweepSign < 0;
   // y down: a positive cross product turns clockwise on screen, SVG's sweep 1.
-  return { end: j, r, largeArc, sweep: sweepSign > 0 };
+  return { end: j, r, largeArc, sweep: sweepSign > 0, sagittaPx: r + (largeArc ? 1 : -1) * Math.abs(h) };
 }
