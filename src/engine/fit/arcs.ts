@@ -185,7 +185,8 @@ function arcRuns(p: Float64Array, inCurves: Int32Array, tolerancePx: number): Ar
     const first = (back + i) >> 1;
     const next = farthest(found.last + 1 <= last ? found.last + 1 : last, last, (j) => withinChord(p, found.last, j, tolerancePx));
     const lineBack = farthestBack(found.last, first + 1, (k) => withinChord(p, k, next, tolerancePx));
-    const end = next > found.last ? (lineBack + found.last + 1) >> 1 : found.last;
+    // (Past i, so the search moves on.)
+    const end = Math.max(i + 1, next > found.last ? (lineBack + found.last + 1) >> 1 : found.last);
     const run = runArc(p, first, Math.max(end, first + MIN_ARC_SAMPLES - 1), tolerancePx) ?? found;
     // The arc's ends onto its circle: the fits beside it start and end there.
     ontoCircle(p, run.first, run);
