@@ -24,7 +24,7 @@ import { ellipseMaxError, fitCircle, fitEllipse } from './ellipse.js';
 import type { ShapePrimitive } from '../types.js';
 import { hypot2 } from '../length.js';
 import { EMPTY_PATH, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from '../segment-path.js';
-import { linesAndArcs } from './arcs.js';
+import type { ArcRule } from './arcs.js';
 
 export interface FitOptions {
   /** Maximum distance (px) between a sample and the fitted curve. */
@@ -36,10 +36,10 @@ export interface FitOptions {
   /** `processing.parameterizedShapes.ellipse.general.enabled`: closed elliptical loops become arcs. */
   readonly detectEllipses: boolean;
   /**
-   * Each span may also be written as lines and circular arcs (arcs.ts), kept where that writes
-   * fewer numbers than its curves (undefined: curves only; tracelab.strokes=auto's wide lines).
+   * The fitted chain's circular bends as arcs by this rule (arcs.ts fitWithArcs, after the fit;
+   * fitChain itself writes curves; undefined: curves only — the stroke modes' lines set it).
    */
-  readonly spanArcs?: boolean;
+  readonly arcs?: ArcRule;
 }
 
 export interface FittedChain {
@@ -64,8 +64,6 @@ export class FitScratch {
   pieceEnds = new Int32Array(64);
   /** mergePieces' candidate for two neighbours as one piece. */
   readonly candidate = new SegmentBuilder();
-  /** A span as lines and arcs (FitOptions.spanArcs), before it is weighed against its curves. */
-  readonly arcOut = new SegmentBuilder();
   /** Chord parameters of the samples being fitted (used before any recursion, never after). */
   params = new Float64Array(256);
   /** The cubic being fitted, 8 numbers: P0, P1, P2, P3. */
@@ -212,10 +210,10 @@ export function fitChain(s: FitScratch, input: Float64Array, closed: boolean, op
     let from = 0;
     for (const i of corners) {
       if (i <= 0 || i >= n - 1) continue;
-      fitSpanAs(s, points, from, i, options, false);
+      fitSpan(s, points, from, i, options.tolerancePx, false);
       from = i;
     }
-    fitSpanAs(s, points, from, n - 1, options, false);
+    fitSpan(s, points, from, n - 1, options.tolerancePx, false);
     return sharpenTips(s, points[0]!, points[1]!, false);
   }
   // Closed: rotate so the loop starts at a corner (or at sample 0), then close it.
@@ -236,10 +234,10 @@ export function fitChain(s: FitScratch, input: Float64Array, closed: boolean, op
   const smoothSeam = corners.length === 0;
   let from = 0;
   for (const i of inner) {
-    fitSpanAs(s, rotated, from, i, options, smoothSeam);
+    fitSpan(s, rotated, from, i, options.tolerancePx, smoothSeam);
     from = i;
   }
-  fitSpanAs(s, rotated, from, n, options, smoothSeam);
+  fitSpan(s, rotated, from, n, options.tolerancePx, smoothSeam);
   return sharpenTips(s, rotated[0]!, rotated[1]!, true);
 }
 
@@ -455,22 +453,6 @@ function turnAt(p: Float64Array, n: number, closed: boolean, i: number, w: numbe
   const lv = hypot2(vx, vy);
   if (lu < 1e-9 || lv < 1e-9) return 0;
   return Math.acos(Math.max(-1, Math.min(1, (ux * vx + uy * vy) / (lu * lv))));
-}
-
-/** fitSpan, or the span as lines and arcs (options.spanArcs) where those write fewer numbers. */
-function fitSpanAs(s: FitScratch, p: Float64Array, first: number, last: number, options: FitOptions, smoothSeam: boolean): void {
-  const before = s.chainOut.length;
-  fitSpan(s, p, first, last, options.tolerancePx, smoothSeam);
-  if (!options.spanArcs) return;
-  s.arcOut.truncate(0);
-  if (!linesAndArcs(p, first, last, options.tolerancePx, s.arcOut)) return;
-  let curves = 0;
-  for (let k = before; k < s.chainOut.length; k++) curves += pieceCost(s.chainOut.code(k));
-  let arcs = 0;
-  for (let k = 0; k < s.arcOut.length; k++) arcs += pieceCost(s.arcOut.code(k));
-  if (arcs >= curves) return;
-  s.chainOut.truncate(before);
-  s.chainOut.appendFrom(s.arcOut);
 }
 
 /**

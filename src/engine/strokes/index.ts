@@ -11,15 +11,15 @@
  * ink becomes its outline loops, as traced, stroked.
  * Its chains are the centre-lines' and the outlines' chains only, renumbered.
  */
-import { withArcRuns } from '../fit/arc-runs.js';
-import { FitScratch, fitChain } from '../fit/fit.js';
+import { fitWithArcs } from '../fit/arcs.js';
+import { FitScratch } from '../fit/fit.js';
 import { SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import type { Chain, ChainUse, Loop, Rgba, StrokeLine, StrokeStats, TraceResult } from '../types.js';
 import { regionCenterlines, type CenterPath, type LineCap, type PixelBox } from './centerline.js';
 import type { InkPicture } from './coverage.js';
 import { inkGroups } from './ink-groups.js';
 import { drawnAsInk, InkCheckScratch, PEN_LINE_CHECK, type InkCheckRule } from './drawn-as-ink.js';
-import { CENTERLINE_FIT } from './line-fit.js';
+import { CENTERLINE_FIT, CENTERLINE_OUTPUT_FIT } from './line-fit.js';
 import type { StrokeFit } from './stroke-check.js';
 import { joinPaths, orderPaths, penLengths, polylinePath, type PenPath } from './plot.js';
 
@@ -158,11 +158,9 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
     const what = pending[pen.tag]!;
     let uses: ChainUse[];
     if (pen.points) {
-      const fit = (overShapes ? PEN_LINE_CHECK : WIDE_CENTERLINE_CHECK).lineFit(pen.widthPx);
-      const curves = fitChain(fitScratch, pen.points, pen.closed, fit);
-      // centerline's bends as arcs where they are (a file for machines, and fewer bytes); auto's
-      // strokes as its render check fitted them.
-      const fitted = overShapes ? curves : withArcRuns(fitScratch, curves, pen.points, pen.closed, fit);
+      // auto's strokes as its render check fitted them; centerline's with its bends as arcs.
+      const fit = overShapes ? PEN_LINE_CHECK.lineFit(pen.widthPx) : CENTERLINE_OUTPUT_FIT;
+      const fitted = fitWithArcs(fitScratch, pen.points, pen.closed, fit);
       uses = [{ chain: chains.length, reversed: false }];
       // A dot (all its points one point) is a zero-length line: drawn as its round cap.
       const segments = fitted.segments.length > 0 ? fitted.segments : dotSegment(fitted.startX, fitted.startY);
