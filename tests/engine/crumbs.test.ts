@@ -293,7 +293,8 @@ const RIM_LAB = Float64Array.from([100, 0, 0, 50, 10, 30, 58, 14, 36, 90, 5, 20,
 describe('a 1-px rim beside a stepped gradient (absorbCrumbs rimStepInto)', () => {
   const labels = Int32Array.from(RIM.join('').split('').map(Number));
   const before = findRegions(labels, RIM_WIDTH, RIM.length);
-  const { regions: out } = absorbCrumbs(before, RIM_WIDTH, RIM.length, 3, RIM_LAB);
+  // Labels from 3 on are the shading's (its bands 3, 4, 5 and the rest).
+  const { regions: out } = absorbCrumbs(before, RIM_WIDTH, RIM.length, 3, RIM_LAB, false, undefined, 3);
   const regionAt = (y: number) => out.regionOf[y * RIM_WIDTH + 2]!;
 
   it('its 3-px steps (a shade of the rim, a blend of the rim and a band) join it: the rim down to the red is one region', () => {
