@@ -747,7 +747,7 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const crumbs = edgeCrumbs(decided);
   // In line art traced as flat, inkward only: its pale pieces are a hairline's own shades (see edgeCrumbs).
   if (crumbs.maxAreaPx > 0) {
-    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward, { data, labelColor: colors });
+    const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward, { data, labelColor: colors }, shaded ? fills.length : Infinity);
     regions = absorbed.regions;
     if (shaded && absorbed.regions !== shaded.regions) shaded = withRegionsRenumbered(shaded, absorbed.regions, absorbed.fromRegion);
   }

@@ -119,9 +119,11 @@ describe('the last crumb pass (absorbCrumbs)', () => {
     expect(at(4, 2)).toBe(0);
     expect(at(2, 5)).toBe(0);
     expect(at(6, 9)).toBe(1); // mid grey: nearer black than white
-    // The blend joins the white fill, its nearest colour (the white pocket at its left is no fill).
+    // The blend joins the white fill, its nearest colour (the white pocket at its left is no fill);
+    // the pocket touches the fill through it now, and is one region with it.
     expect(out.regionOf[10 * LAST_WIDTH + 2]).toBe(out.regionOf[0 * LAST_WIDTH + 11]);
-    expect(out.count).toBe(before.count - 4);
+    expect(out.regionOf[11 * LAST_WIDTH + 0]).toBe(out.regionOf[0 * LAST_WIDTH + 11]);
+    expect(out.count).toBe(before.count - 5);
   });
 
   it('a dot of a colour of its own, a 3-px run and a gap in a line stay', () => {
@@ -239,5 +241,99 @@ describe('dots: written as their pixels, or gone when faint', () => {
     expect(smallShapeCounts(result)).toEqual({ shapesUnder1px2: 0, shapesUnder4px2: 1 });
     expect(result.stats.smallShapes).toBe(1);
     expect(result.stats.smallShapeKinds).toEqual({ dots: 1 });
+  });
+});
+
+/**
+ * A 1-px rim beside a stepped gradient (issue 39: shape count within 2× VTracer's). Labels drawn as
+ * text, one digit a pixel: white (0) at the left, the rim (1) one pixel wide, bands of a gradient
+ * (3, 4, 5) at the right. Where the rim steps or what lies beside it changes, its pixels took
+ * another label: a shade of the rim (2, ΔE76 10.8, a blend of no two neighbours), a blend of the rim
+ * and band 4 (6). A red
+ * feature (7) on the rim, a rim-coloured shade of 16 px and a step that is the rim at ΔE76 17
+ * (8) stay.
+ */
+const RIM = [
+  '001333333',
+  '001333333',
+  '001333333',
+  '002333333',
+  '002333333',
+  '002444444',
+  '001444444',
+  '001444444',
+  '001444444',
+  '006444444',
+  '006444444',
+  '006555555',
+  '001555555',
+  '001555555',
+  '001555555',
+  '007555555',
+  '007555555',
+  '007555555',
+  '001555555',
+  '001555555',
+  '001555555',
+  '008555555',
+  '008555555',
+  '008555555',
+  '001555555',
+  '001555555',
+  '001555555',
+  ...Array.from({ length: 16 }, () => '002555555'),
+  '001555555',
+  '001555555',
+  '001555555',
+];
+const RIM_WIDTH = 9;
+// Lab of white, the rim, its shade, the three bands, the rim–band 4 blend, red, a rim at ΔE76 17.
+const RIM_LAB = Float64Array.from([100, 0, 0, 50, 10, 30, 58, 14, 36, 90, 5, 20, 85, 5, 20, 80, 5, 20, 67.5, 7.5, 25, 50, 60, 40, 50, 27, 30]);
+
+describe('a 1-px rim beside a stepped gradient (absorbCrumbs rimStepInto)', () => {
+  const labels = Int32Array.from(RIM.join('').split('').map(Number));
+  const before = findRegions(labels, RIM_WIDTH, RIM.length);
+  // Labels from 3 on are the shading's (its bands 3, 4, 5 and the rest).
+  const { regions: out } = absorbCrumbs(before, RIM_WIDTH, RIM.length, 3, RIM_LAB, false, undefined, 3);
+  const regionAt = (y: number) => out.regionOf[y * RIM_WIDTH + 2]!;
+
+  it('its 3-px steps (a shade of the rim, a blend of the rim and a band) join it: the rim down to the red is one region', () => {
+    expect(before.count).toBe(15);
+    for (let y = 0; y <= 14; y++) expect(regionAt(y)).toBe(regionAt(0));
+    expect(out.labelOf[regionAt(0)]).toBe(1);
+    expect(out.area[regionAt(0)]).toBe(15);
+  });
+
+  it('a 3-px feature of its own colour on the rim, a 3-px step 17 ΔE76 from it and a 16-px shade stay', () => {
+    expect(out.labelOf[regionAt(16)]).toBe(7);
+    expect(regionAt(18)).not.toBe(regionAt(0));
+    expect(out.labelOf[regionAt(22)]).toBe(8);
+    expect(out.labelOf[regionAt(30)]).toBe(2);
+    expect(out.count).toBe(before.count - 4);
+  });
+});
+
+describe('a 1-px rim drawn beside a stepped gradient, traced', () => {
+  /**
+   * A 2°-turned rectangle on white with a vertical gradient (cut into bands) and a 1-px rim whose
+   * colour darkens along it with the gradient (after the elementary folders' side rims): where the
+   * rim steps from one pixel column to the next, its pixels are blends, labelled apart; joined, the
+   * rim is cut only where its step was labelled a band's colour.
+   */
+  it('the rim and its steps come back in at most 11 pieces (18 before the steps joined it)', () => {
+    const stops = (top: Rgb, bottom: Rgb) => [
+      { offset: 0, color: top },
+      { offset: 1, color: bottom },
+    ];
+    const image = drawPainted(120, 160, [255, 255, 255], [
+      { paint: { kind: 'linear', x1: 0, y1: 10, x2: 0, y2: 150, stops: stops([197, 169, 118], [173, 141, 88]) }, inside: turnedRect(60, 80, 82, 140, 2) },
+      { paint: { kind: 'linear', x1: 0, y1: 10, x2: 0, y2: 150, stops: stops([238, 216, 182], [214, 180, 130]) }, inside: turnedRect(60, 80, 80, 140, 2) },
+    ]);
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('flat');
+    // The white and the gradient's two bands are the large shapes; the rest is the rim.
+    const large = result.shapes.filter((s) => s.areaPx > 1000);
+    expect(large).toHaveLength(3);
+    expect(result.shapes.length - large.length).toBeLessThanOrEqual(11);
   });
 });

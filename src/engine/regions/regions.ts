@@ -5,8 +5,8 @@
  * Despeckle (`processing.shapes.min_area_px`): regions smaller than the minimum merge into the
  * neighbouring region of the nearest colour (longest shared border breaks ties), smallest
  * first; a speck with only transparent neighbours is dropped. A speck never becomes a hole.
- * absorbCrumbs: the last pass, after the shading, for the 1–2-px crumbs its bands leave and the
- * faint dots (a tapering line's tip) of up to 4 px.
+ * absorbCrumbs: the last pass, after the shading, for the 1–2-px crumbs its bands leave, the
+ * faint dots (a tapering line's tip) of up to 4 px, and the steps that cut a 1-px rim into pieces.
  */
 
 import { blendResidualSq, blendShare } from '../blend.js';
@@ -220,23 +220,31 @@ export interface AbsorbedCrumbs {
  * traced smaller than a pixel's area (its sub-pixel edges sit inside it): a crumb left behind by an
  * edge, not a shape. A dot on its own (an eye's highlight) stays, and so does one with only
  * transparency around; given the `pixels`, a faint dot (faintDotInto) joins the region around
- * it. With `inkward` (line art traced as flat, see despeckle), a region joins only a neighbour no
- * lighter than itself. Region ids keep raster order of each region's first
+ * it. A rim's step under RIM_STEP_MAX_AREA_PX between pieces of one line beside the shading's bands
+ * (labels from `firstBandLabel` on) joins the line first (rimStepInto), and a region that joins one piece joins every piece of that label it touches
+ * (they are one region through it). With `inkward` (line art traced as flat, see despeckle), a
+ * region joins only a neighbour no lighter than itself, and neither of those two rules applies (a
+ * hairline's dashes and dither stay: stroke-hairline-pavement lost 0.0027 SSIM). Region ids keep raster order of each region's first
  * pixel; `labelLab` holds 3 floats (Lab) per label. Returns the regions themselves when none is
  * absorbed.
  */
-export function absorbCrumbs(regions: Regions, width: number, height: number, maxAreaPx: number, labelLab: Float64Array, inkward = false, pixels?: DotPixels): AbsorbedCrumbs {
+export function absorbCrumbs(regions: Regions, width: number, height: number, maxAreaPx: number, labelLab: Float64Array, inkward = false, pixels?: DotPixels, firstBandLabel = Infinity): AbsorbedCrumbs {
   const { count, regionOf } = regions;
-  const merge = newSpeckMerge(regions, undefined, maxAreaPx, BLEND_CRUMB_AREA_PX);
+  const merge = newSpeckMerge(regions, undefined, maxAreaPx, RIM_STEP_MAX_AREA_PX);
+  const crumbAreaPx = Math.max(maxAreaPx, BLEND_CRUMB_AREA_PX);
   let absorbed = 0;
   for (const r of smallestFirst(merge.isSmall, merge.area)) {
-    if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= Math.max(maxAreaPx, BLEND_CRUMB_AREA_PX)) continue;
+    if (findRegionRoot(merge.parent, r) !== r || merge.area[r]! >= RIM_STEP_MAX_AREA_PX) continue;
     merge.neighbourCount = tallySpeckNeighbours(merge, r, regionOf, width, height);
-    let into = absorbedInto(merge, r, merge.area[r]! < maxAreaPx, regions, width, height, labelLab, inkward);
+    const tiny = merge.area[r]! < maxAreaPx;
+    // A rim's step keeps the rim whole before a blend crumb joins the fill beside it (not in line
+    // art traced as flat: there the steps are a hairline's dither and dashes, and its pieces stay).
+    let into = tiny || inkward ? -1 : rimStepInto(merge, r, regions.labelOf, labelLab, firstBandLabel);
+    if (into < 0 && merge.area[r]! < crumbAreaPx) into = absorbedInto(merge, r, tiny, regions, crumbAreaPx, width, height, labelLab, inkward);
     if (into < 0 && pixels) into = faintDotInto(merge, r, regions.labelOf, labelLab, inkward, pixels);
     if (into < 0) continue;
     mergeInto(merge, r, into);
-    absorbed++;
+    absorbed += 1 + (inkward ? 0 : joinedPiecesOfLabel(merge, into, regions.labelOf));
   }
   if (absorbed === 0) return { regions, fromRegion: Int32Array.from({ length: count }, (_, r) => r) };
   return renumberedRoots(regions, merge.parent);
@@ -248,8 +256,8 @@ export function absorbCrumbs(regions: Regions, width: number, height: number, ma
  * edge's anti-aliasing) and that neighbour is a fill; inside one, that one when r is tiny and a
  * shade or a cut-off piece (below).
  */
-function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regions, width: number, height: number, labelLab: Float64Array, inkward: boolean): number {
-  const { regionOf, labelOf } = regions;
+function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regions, crumbAreaPx: number, width: number, height: number, labelLab: Float64Array, inkward: boolean): number {
+  const { labelOf } = regions;
   if (merge.neighbourCount === 0) return -1;
   if (merge.neighbourCount > 1) {
     if (tiny) return nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab, inkward);
@@ -266,8 +274,84 @@ function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regi
   // corner (a piece of that colour's edge cut off at a diagonal step; inside a line it is a gap
   // of the line's dither, and the line keeps it).
   const shade = labDistanceSq(labelLab, labelOf[r]!, labelOf[into]!) < DOT_SHADE_DE * DOT_SHADE_DE;
-  const cutOff = merge.area[into]! >= DOT_FILL_MIN_PX && touchesOwnLabelDiagonally(merge, r, regionOf, labelOf, width, height);
+  const cutOff = merge.area[into]! >= DOT_FILL_MIN_PX && touchesOwnLabelDiagonally(merge, r, regions, crumbAreaPx, width, height);
   return shade || cutOff ? into : -1;
+}
+
+/**
+ * A rim's step: a region of under RIM_STEP_MAX_AREA_PX between two or more pieces of one other
+ * label (a 1-px outline's pixels where the line steps from one pixel column or row to the next,
+ * half covered on either side, or where what lies under a translucent rim changes), whose colour
+ * is a shade of that label's (within RIM_STEP_MAX_DE) or a blend of it and another neighbour's
+ * (the line partly covering what lies beside it). Labelled apart, the steps cut the rim into a
+ * piece per step (a folder's 1-px side rim came back as 16 pieces of 9–16 px²); joined, the step
+ * and the pieces it touches are one region (joinedPiecesOfLabel). Only beside a band of the
+ * smooth shading (labels from `firstBandLabel` on): elsewhere such pieces are also a line drawn as
+ * a dither of a grey and its blend with the paper, which keeps its texture (spain-provinces lost
+ * 0.0017 SSIM). Not between two fills of that
+ * label (DOT_FILL_MIN_PX): there it is a piece of a hairline between them (a white line between
+ * two black wedges). Returns the piece with the longest shared border, or −1.
+ */
+function rimStepInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab: Float64Array, firstBandLabel: number): number {
+  const { neighbours, neighbourCount, sharedLength } = merge;
+  const own = labelOf[r]!;
+  if (!touchesBand(merge, labelOf, firstBandLabel)) return -1;
+  for (let i = 0; i < neighbourCount; i++) {
+    const line = labelOf[neighbours[i]!]!;
+    if (line === own || !isFirstOfLabel(merge, i, labelOf)) continue;
+    let longest = -1;
+    let pieces = 0;
+    let fills = 0;
+    for (let k = i; k < neighbourCount; k++) {
+      const q = neighbours[k]!;
+      if (labelOf[q] !== line) continue;
+      pieces++;
+      if (merge.area[q]! >= DOT_FILL_MIN_PX) fills++;
+      if (longest < 0 || sharedLength[q]! > sharedLength[longest]!) longest = q;
+    }
+    // Two fills of one colour on either side of it: a hairline between them, not a rim's step.
+    if (pieces >= 2 && fills < 2 && isRimStep(merge, own, line, labelOf, labelLab)) return longest;
+  }
+  return -1;
+}
+
+/**
+ * After a region joined root `into`, the other tallied neighbours of into's label touch it through
+ * that region: they are one region now and join it too (a crumb or a rim's step between two pieces
+ * of one line reconnects them). Returns how many joined.
+ */
+function joinedPiecesOfLabel(merge: SpeckMerge, into: number, labelOf: Int32Array): number {
+  let joined = 0;
+  for (let k = 0; k < merge.neighbourCount; k++) {
+    const q = merge.neighbours[k]!;
+    if (q === into || labelOf[q] !== labelOf[into] || findRegionRoot(merge.parent, q) !== q) continue;
+    mergeInto(merge, q, into);
+    joined++;
+  }
+  return joined;
+}
+
+/** Whether a tallied neighbour is a band of the smooth shading (its label from firstBandLabel on). */
+function touchesBand(merge: SpeckMerge, labelOf: Int32Array, firstBandLabel: number): boolean {
+  for (let k = 0; k < merge.neighbourCount; k++) if (labelOf[merge.neighbours[k]!]! >= firstBandLabel) return true;
+  return false;
+}
+
+/** Whether tallied neighbour i is the first with its label. */
+function isFirstOfLabel(merge: SpeckMerge, i: number, labelOf: Int32Array): boolean {
+  const label = labelOf[merge.neighbours[i]!]!;
+  for (let k = 0; k < i; k++) if (labelOf[merge.neighbours[k]!] === label) return false;
+  return true;
+}
+
+/** Whether label `own` is a shade of label `line` (RIM_STEP_MAX_DE) or a blend of it and a tallied neighbour's label. */
+function isRimStep(merge: SpeckMerge, own: number, line: number, labelOf: Int32Array, labelLab: Float64Array): boolean {
+  if (labDistanceSq(labelLab, own, line) < RIM_STEP_MAX_DE * RIM_STEP_MAX_DE) return true;
+  for (let k = 0; k < merge.neighbourCount; k++) {
+    const other = labelOf[merge.neighbours[k]!]!;
+    if (other !== line && other !== own && isLabBlend(labelLab, own, line, other)) return true;
+  }
+  return false;
 }
 
 /** Whether label a's L* is above label b's (3 floats of Lab per label). */
@@ -336,6 +420,18 @@ export function dotPixelShare(data: Uint8Array | Uint8ClampedArray, o: number, c
  * are an edge's anti-aliasing (the grey beads at a dashed outline's dash tips), and join too.
  */
 const BLEND_CRUMB_AREA_PX = 8;
+/**
+ * A rim's step (rimStepInto) is under this area (px): the steps of the validation set's 1-px rims
+ * are 4–15 px (a line turned 2–8° from the lattice steps every 7–28 px, its half-covered pixels
+ * in two columns).
+ */
+const RIM_STEP_MAX_AREA_PX = 16;
+/**
+ * … and within this (ΔE76) of the rim's colour, unless a blend of it and a neighbour's: a
+ * translucent outline over the next band of a gradient (9–12 in the validation set), or a rim's
+ * colour drifting between two palette entries (12). A colour of its own on a line is further.
+ */
+const RIM_STEP_MAX_DE = 16;
 /** A blend: its share of either colour at least this … */
 const BLEND_CRUMB_MIN_SHARE = 0.1;
 /** … and its colour at most this far (ΔE76) from the mix. */
@@ -344,18 +440,26 @@ const BLEND_CRUMB_MAX_MISS_DE = 6;
 /** Whether label `own`'s colour is a blend of two of the tallied neighbours' (in Lab). */
 function blendsNeighbours(merge: SpeckMerge, own: number, labelOf: Int32Array, labelLab: Float64Array): boolean {
   const { neighbours, neighbourCount } = merge;
-  const o = own * 3;
   for (let i = 0; i < neighbourCount; i++) {
-    const a = labelOf[neighbours[i]!]! * 3;
     for (let j = i + 1; j < neighbourCount; j++) {
-      const b = labelOf[neighbours[j]!]! * 3;
-      const t = blendShare(labelLab[o]!, labelLab[o + 1]!, labelLab[o + 2]!, labelLab[a]!, labelLab[a + 1]!, labelLab[a + 2]!, labelLab[b]!, labelLab[b + 1]!, labelLab[b + 2]!, 4 * BLEND_CRUMB_MAX_MISS_DE * BLEND_CRUMB_MAX_MISS_DE);
-      if (!(t >= BLEND_CRUMB_MIN_SHARE && t <= 1 - BLEND_CRUMB_MIN_SHARE)) continue;
-      const miss = blendResidualSq(labelLab[o]!, labelLab[o + 1]!, labelLab[o + 2]!, labelLab[a]!, labelLab[a + 1]!, labelLab[a + 2]!, labelLab[b]!, labelLab[b + 1]!, labelLab[b + 2]!, t);
-      if (miss <= BLEND_CRUMB_MAX_MISS_DE * BLEND_CRUMB_MAX_MISS_DE) return true;
+      if (isLabBlend(labelLab, own, labelOf[neighbours[i]!]!, labelOf[neighbours[j]!]!)) return true;
     }
   }
   return false;
+}
+
+/**
+ * Whether label `own`'s colour is a blend of labels a's and b's (3 floats of Lab per label): at
+ * least BLEND_CRUMB_MIN_SHARE of either, within BLEND_CRUMB_MAX_MISS_DE of the mix.
+ */
+function isLabBlend(labelLab: Float64Array, own: number, a: number, b: number): boolean {
+  const o = own * 3;
+  const p = a * 3;
+  const q = b * 3;
+  const t = blendShare(labelLab[o]!, labelLab[o + 1]!, labelLab[o + 2]!, labelLab[p]!, labelLab[p + 1]!, labelLab[p + 2]!, labelLab[q]!, labelLab[q + 1]!, labelLab[q + 2]!, 4 * BLEND_CRUMB_MAX_MISS_DE * BLEND_CRUMB_MAX_MISS_DE);
+  if (!(t >= BLEND_CRUMB_MIN_SHARE && t <= 1 - BLEND_CRUMB_MIN_SHARE)) return false;
+  const miss = blendResidualSq(labelLab[o]!, labelLab[o + 1]!, labelLab[o + 2]!, labelLab[p]!, labelLab[p + 1]!, labelLab[p + 2]!, labelLab[q]!, labelLab[q + 1]!, labelLab[q + 2]!, t);
+  return miss <= BLEND_CRUMB_MAX_MISS_DE * BLEND_CRUMB_MAX_MISS_DE;
 }
 
 /**
@@ -380,8 +484,9 @@ const DOT_FILL_MIN_PX = 64;
  * Whether root r's pixels touch, at a corner, a region of r's label that is no crumb itself (roots
  * as merged so far): dots of a dither touch one another so, and keep the texture.
  */
-function touchesOwnLabelDiagonally(merge: SpeckMerge, r: number, regionOf: Int32Array, labelOf: Int32Array, width: number, height: number): boolean {
+function touchesOwnLabelDiagonally(merge: SpeckMerge, r: number, regions: Regions, crumbAreaPx: number, width: number, height: number): boolean {
   const { parent, nextMember, start, pixels } = merge;
+  const { regionOf, labelOf } = regions;
   const label = labelOf[r]!;
   for (let m = r; m >= 0; m = nextMember[m]!) {
     for (let p = start[m]!; p < start[m + 1]!; p++) {
@@ -393,7 +498,7 @@ function touchesOwnLabelDiagonally(merge: SpeckMerge, r: number, regionOf: Int32
         const q = regionOf[i + dy * width + dx]!;
         if (q < 0) continue;
         const root = findRegionRoot(parent, q);
-        if (root >= 0 && root !== r && labelOf[root] === label && merge.isSmall[root] === 0) return true;
+        if (root >= 0 && root !== r && labelOf[root] === label && regions.area[root]! >= crumbAreaPx) return true;
       }
     }
   }
