@@ -104,8 +104,13 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   }
   // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
-  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw)));
-  if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
+  // Too wide for a line is judged with the round ends' half discs beyond the skeleton's free ends
+  // taken out (a dot's whole disc): a sun's ray 21 × 53 px, a third of it its caps, measured 32 px
+  // without them, a 21-px dot 346 px, and were called wide. (The spur, merge and trim lengths
+  // below keep the plain ratio they were set with: on it, a lucide arrow's head got a kink.)
+  const skeletonPx = skeletonLengthPx(mask, mw);
+  const roughWidth = Math.max(1, area / Math.max(1, skeletonPx));
+  if (widthFromArea(area, skeletonPx, freeEnds(mask, mw)) > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
   const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
@@ -183,7 +188,18 @@ function skeletonLengthPx(mask: Uint8Array, mw: number): number {
     if (mask[i + mw + 1] && !mask[i + 1] && !mask[i + mw]) length += Math.SQRT2;
     if (mask[i + mw - 1] && !mask[i - 1] && !mask[i + mw]) length += Math.SQRT2;
   }
-  return Math.max(1, length);
+  return length;
+}
+
+/** The free ends of a thinned mask's lines: its pixels with one neighbour, two for a pixel alone (a dot). */
+function freeEnds(mask: Uint8Array, mw: number): number {
+  let ends = 0;
+  for (let i = mw; i < mask.length - mw; i++) {
+    if (!mask[i]) continue;
+    const around = mask[i - mw - 1]! + mask[i - mw]! + mask[i - mw + 1]! + mask[i - 1]! + mask[i + 1]! + mask[i + mw - 1]! + mask[i + mw]! + mask[i + mw + 1]!;
+    if (around <= 1) ends += 2 - around;
+  }
+  return ends;
 }
 
 /** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing. */
@@ -951,7 +967,14 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
     if (c1 >= 0.5 && c2 >= 0.5) cap = 'butt';
   }
   const pull = cap === 'butt' ? 0 : widthPx / 2;
-  const reach = Math.max(0, s + SAMPLE_STEP_PX / 2 - pull);
+  // A line shorter than its width (a dot drawn as a short line) ends nearer its tip than half a
+  // width: its end goes back, or its cap would stick out of the ink (a 21-px dot read as a
+  // 1.4-px line: 20 px² of cap outside it).
+  if (s + SAMPLE_STEP_PX / 2 < pull) {
+    pullBack(xs, ys, step, pull - s - SAMPLE_STEP_PX / 2);
+    return cap;
+  }
+  const reach = s + SAMPLE_STEP_PX / 2 - pull;
   // A straight extension needs no way points (and keeps the samples the fitter's corner windows count).
   const steps = course.curvature === 0 ? 1 : Math.max(1, Math.ceil(reach / END_POINT_STEP_PX));
   const added: number[] = [];
@@ -968,6 +991,31 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
     ys.splice(1, 0, ...wayY.reverse());
   }
   return cap;
+}
+
+/**
+ * Moves the path's end (its last point for step −1, its first for 1) back along the path by
+ * backPx, never past the path's middle, dropping the points it passes (2 are kept).
+ */
+function pullBack(xs: number[], ys: number[], step: number, backPx: number): void {
+  let total = 0;
+  for (let j = 1; j < xs.length; j++) total += Math.hypot(xs[j]! - xs[j - 1]!, ys[j]! - ys[j - 1]!);
+  let left = Math.min(backPx, total / 2);
+  while (left > 0) {
+    const end = step < 0 ? xs.length - 1 : 0;
+    const next = end + step;
+    const d = Math.hypot(xs[next]! - xs[end]!, ys[next]! - ys[end]!);
+    if (d <= left && xs.length > 2) {
+      xs.splice(end, 1);
+      ys.splice(end, 1);
+      left -= d;
+      continue;
+    }
+    const t = d > 0 ? Math.min(1, left / d) : 0;
+    xs[end] = xs[end]! + (xs[next]! - xs[end]!) * t;
+    ys[end] = ys[end]! + (ys[next]! - ys[end]!) * t;
+    left = 0;
+  }
 }
 
 /** The straight course along the chord from a width back to the end. */
@@ -1063,9 +1111,17 @@ function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
   let length = 0;
   for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k]! - p[k - 2]!, p[k + 1]! - p[k - 1]!);
   if (path.closed) length += Math.hypot(p[0]! - p[p.length - 2]!, p[1]! - p[p.length - 1]!);
-  const caps = path.closed || path.cap === 'butt' ? 0 : Math.PI / 4;
-  const widthPx = caps === 0 ? coveredArea / Math.max(1e-9, length) : (-length + Math.sqrt(length * length + 4 * caps * coveredArea)) / (2 * caps);
+  const widthPx = widthFromArea(coveredArea, length, path.closed || path.cap === 'butt' ? 0 : 2);
   return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+}
+
+/**
+ * The width of a line of ink `areaPx` whose centre-line is `lengthPx` long and has `roundEnds`
+ * round ends: area = width × length + a half disc (π width² / 8) per round end.
+ */
+function widthFromArea(areaPx: number, lengthPx: number, roundEnds: number): number {
+  const caps = (roundEnds * Math.PI) / 8;
+  return caps === 0 ? areaPx / Math.max(1e-9, lengthPx) : (-lengthPx + Math.sqrt(lengthPx * lengthPx + 4 * caps * areaPx)) / (2 * caps);
 }
 
 /** (85th − 15th percentile) / median of the widths; 0 with fewer than 4. */
