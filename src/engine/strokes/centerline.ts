@@ -100,8 +100,13 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   const skeleton = setPixels(mask, ink);
   // A first width from the pixels alone: area over skeleton length (diagonal steps √2 long: a
   // 45° line counted by its pixels measured √2 too wide, and a thick check mark was called wide).
-  const roughWidth = Math.max(1, area / Math.max(1, skeletonLengthPx(mask, mw, skeleton)));
-  if (roughWidth > maxWidthPx * 1.5) return { kind: 'wide' };
+  // Too wide for a line is judged with the round ends' half discs beyond the skeleton's free ends
+  // taken out (a dot's whole disc): a sun's ray 21 × 53 px, a third of it its caps, measured 32 px
+  // without them, a 21-px dot 346 px, and were called wide. (The spur, merge and trim lengths
+  // below keep the plain ratio they were set with: on it, a lucide arrow's head got a kink.)
+  const skeletonPx = skeletonLengthPx(mask, mw, skeleton);
+  const roughWidth = Math.max(1, area / Math.max(1, skeletonPx));
+  if (widthFromArea(area, skeletonPx, freeEnds(mask, mw)) > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
   const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
@@ -264,7 +269,18 @@ function skeletonLengthPx(mask: Uint8Array, mw: number, skeleton: Int32Array): n
     if (mask[i + mw + 1] && !mask[i + 1] && !mask[i + mw]) length += Math.SQRT2;
     if (mask[i + mw - 1] && !mask[i - 1] && !mask[i + mw]) length += Math.SQRT2;
   }
-  return Math.max(1, length);
+  return length;
+}
+
+/** The free ends of a thinned mask's lines: its pixels with one neighbour, two for a pixel alone (a dot). */
+function freeEnds(mask: Uint8Array, mw: number): number {
+  let ends = 0;
+  for (let i = mw; i < mask.length - mw; i++) {
+    if (!mask[i]) continue;
+    const around = mask[i - mw - 1]! + mask[i - mw]! + mask[i - mw + 1]! + mask[i - 1]! + mask[i + 1]! + mask[i + mw - 1]! + mask[i + mw]! + mask[i + mw + 1]!;
+    if (around <= 1) ends += 2 - around;
+  }
+  return ends;
 }
 
 /** Under 5 % as many partly covered pixels as fully covered ones: no anti-aliasing (the grid read with the ink's box `inkBox`). */
@@ -344,6 +360,7 @@ function measureEdge(pixels: readonly number[], frame: Frame, roughWidth: number
   const half = Math.max(2, Math.round(roughWidth / 2));
   const cx = new Float64Array(n);
   const cy = new Float64Array(n);
+  const across: Across = { nx: new Float64Array(n), ny: new Float64Array(n), offset: new Float64Array(n) };
   for (let k = 0; k < n; k++) {
     const a = Math.max(0, k - half);
     const b = Math.min(n - 1, k + half);
@@ -362,8 +379,42 @@ function measureEdge(pixels: readonly number[], frame: Frame, roughWidth: number
     cx[k] = x[k]! - ty * section.offset;
     cy[k] = y[k]! + tx * section.offset;
     width[k] = section.width;
+    [across.nx[k], across.ny[k], across.offset[k]] = [-ty, tx, section.offset];
   }
+  centreUnread(x, y, cx, cy, width, across);
   return { x: cx, y: cy, width };
+}
+
+/** Each cross-section's unit normal and the offset of the ink's centre along it. */
+interface Across {
+  readonly nx: Float64Array;
+  readonly ny: Float64Array;
+  readonly offset: Float64Array;
+}
+
+/**
+ * Moves the points whose cross-section ran out of reach (width −1) across the line by the offset
+ * of the nearest read points on either side (interpolated along the edge); not those next to the
+ * edge's ends, where the ink out of reach is a junction's (the other lines'). Left at their pixel, a
+ * skeleton pulled 1.3 px off the centre at a rounded corner of a line as wide as the limit (its far
+ * edge, anti-aliased, past the reach) put a 1.5-px nub in the stroke.
+ */
+function centreUnread(x: Float64Array, y: Float64Array, cx: Float64Array, cy: Float64Array, width: Float64Array, across: Across): void {
+  const n = x.length;
+  let before = -1;
+  for (let k = 0; k < n; k++) {
+    if (width[k]! >= 0) {
+      before = k;
+      continue;
+    }
+    let after = k + 1;
+    while (after < n && width[after]! < 0) after++;
+    if (before < 0 || after >= n) continue;
+    const t = (k - before) / (after - before);
+    const offset = (1 - t) * across.offset[before]! + t * across.offset[after]!;
+    cx[k] = x[k]! + across.nx[k]! * offset;
+    cy[k] = y[k]! + across.ny[k]! * offset;
+  }
 }
 
 /** The ink across (x, y) along the unit normal (nx, ny): its width and the offset of its centre (−1 width: still ink at the reach). */
@@ -1036,7 +1087,14 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
     if (c1 >= 0.5 && c2 >= 0.5) cap = 'butt';
   }
   const pull = cap === 'butt' ? 0 : widthPx / 2;
-  const reach = Math.max(0, s + SAMPLE_STEP_PX / 2 - pull);
+  // A line shorter than its width (a dot drawn as a short line) ends nearer its tip than half a
+  // width: its end goes back, or its cap would stick out of the ink (a 21-px dot read as a
+  // 1.4-px line: 20 px² of cap outside it).
+  if (s + SAMPLE_STEP_PX / 2 < pull) {
+    pullBack(xs, ys, step, pull - s - SAMPLE_STEP_PX / 2);
+    return cap;
+  }
+  const reach = s + SAMPLE_STEP_PX / 2 - pull;
   // A straight extension needs no way points (and keeps the samples the fitter's corner windows count).
   const steps = course.curvature === 0 ? 1 : Math.max(1, Math.ceil(reach / END_POINT_STEP_PX));
   const added: number[] = [];
@@ -1053,6 +1111,31 @@ function extendEnd(xs: number[], ys: number[], k: number, step: number, widthPx:
     ys.splice(1, 0, ...wayY.reverse());
   }
   return cap;
+}
+
+/**
+ * Moves the path's end (its last point for step −1, its first for 1) back along the path by
+ * backPx, never past the path's middle, dropping the points it passes (2 are kept).
+ */
+function pullBack(xs: number[], ys: number[], step: number, backPx: number): void {
+  let total = 0;
+  for (let j = 1; j < xs.length; j++) total += Math.hypot(xs[j]! - xs[j - 1]!, ys[j]! - ys[j - 1]!);
+  let left = Math.min(backPx, total / 2);
+  while (left > 0) {
+    const end = step < 0 ? xs.length - 1 : 0;
+    const next = end + step;
+    const d = Math.hypot(xs[next]! - xs[end]!, ys[next]! - ys[end]!);
+    if (d <= left && xs.length > 2) {
+      xs.splice(end, 1);
+      ys.splice(end, 1);
+      left -= d;
+      continue;
+    }
+    const t = d > 0 ? Math.min(1, left / d) : 0;
+    xs[end] = xs[end]! + (xs[next]! - xs[end]!) * t;
+    ys[end] = ys[end]! + (ys[next]! - ys[end]!) * t;
+    left = 0;
+  }
 }
 
 /** The straight course along the chord from a width back to the end. */
@@ -1148,9 +1231,17 @@ function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
   let length = 0;
   for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k]! - p[k - 2]!, p[k + 1]! - p[k - 1]!);
   if (path.closed) length += Math.hypot(p[0]! - p[p.length - 2]!, p[1]! - p[p.length - 1]!);
-  const caps = path.closed || path.cap === 'butt' ? 0 : Math.PI / 4;
-  const widthPx = caps === 0 ? coveredArea / Math.max(1e-9, length) : (-length + Math.sqrt(length * length + 4 * caps * coveredArea)) / (2 * caps);
+  const widthPx = widthFromArea(coveredArea, length, path.closed || path.cap === 'butt' ? 0 : 2);
   return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+}
+
+/**
+ * The width of a line of ink `areaPx` whose centre-line is `lengthPx` long and has `roundEnds`
+ * round ends: area = width × length + a half disc (π width² / 8) per round end.
+ */
+function widthFromArea(areaPx: number, lengthPx: number, roundEnds: number): number {
+  const caps = (roundEnds * Math.PI) / 8;
+  return caps === 0 ? areaPx / Math.max(1e-9, lengthPx) : (-lengthPx + Math.sqrt(lengthPx * lengthPx + 4 * caps * areaPx)) / (2 * caps);
 }
 
 /**
