@@ -34,7 +34,7 @@ import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGra
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
 import { TextSink } from './text-sink.js';
-import { buildPlan, channelByte, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
+import { buildPlan, channelByte, codeChain, codeReversed, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
 export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_OUTPUT_OPTIONS): string {
@@ -405,11 +405,11 @@ function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, wi
   const cursor = { x: 0, y: 0, open: false };
   if (item.singleUses) {
     // A gap filler: its paths without building their objects (plan.ts, SingleUsePaths).
-    const { uses, closed } = item.singleUses;
-    for (let k = 0; k < uses.length; k++) writeOpenChain(pw, ctx.chains, uses[k]!, cursor, closed[k] === 1);
+    const { useCodes, closed } = item.singleUses;
+    for (let k = 0; k < useCodes.length; k++) writeOpenChain(pw, ctx.chains, codeChain(useCodes[k]!), codeReversed(useCodes[k]!), cursor, closed[k] === 1);
   } else {
     for (const path of item.paths) {
-      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
+      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!.chain, path.uses[0]!.reversed, cursor, path.closed);
       else writeLoop(pw, path.uses, ctx.chains, cursor);
     }
   }
@@ -445,7 +445,7 @@ function writePenGroup(out: TextSink, id: string, items: readonly StrokeItem[], 
     const pw = ctx.pathWriter.begin();
     const cursor: { x: number; y: number; open?: boolean } = { x: 0, y: 0 };
     for (const path of item.paths) {
-      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
+      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!.chain, path.uses[0]!.reversed, cursor, path.closed);
       else writeLoop(pw, path.uses, ctx.chains, cursor);
       // A dot (one zero-length line) would be a bare `m`, which draws nothing: `h0` draws its cap.
       if (isDot(ctx.plan.chains, path.uses)) {
