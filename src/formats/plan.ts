@@ -103,15 +103,17 @@ export interface StrokeItem {
 
 /**
  * Paths of one chain use each (a gap filler's borders): the uses (as codes, chainUseCode) and
- * whether each is closed, as two flat lists of numbers instead of a PlanPath and a one-use array
- * per path. Pixel art has tens of thousands of borders, all alive until the file is written: those
- * objects were copied by every collection on the way. Writers that read `paths` get the PlanPath
- * objects, built on first read.
+ * whether each is closed, entries `from` .. `to` − 1 of two typed lists that every filler of the
+ * plan shares, instead of a PlanPath and a one-use array per path. Pixel art has tens of thousands
+ * of borders, all alive until the file is written: those objects were copied by every collection
+ * on the way. Writers that read `paths` get the PlanPath objects, built on first read.
  */
 export interface SingleUsePaths {
-  readonly useCodes: readonly number[];
+  readonly useCodes: Int32Array;
   /** Per path: 1 when it is closed. */
-  readonly closed: readonly number[];
+  readonly closed: Uint8Array;
+  readonly from: number;
+  readonly to: number;
 }
 
 export interface GroupItem {
@@ -522,12 +524,15 @@ export function clipsGapFiller(options: OutputOptions): boolean {
   return options.gapFiller.clip && !(options.fileFormat === 'svg' && options.svg.version === 'svg_tiny_1_2');
 }
 
-/** One gap filler's paint and paths (SingleUsePaths' lists) under construction. */
+/** One gap filler's paint and paths under construction. */
 interface FillerEntry {
+  /** Position in the plan's list of entries (fillerEntry). */
+  readonly index: number;
   color: Rgba;
   gradient: Gradient | undefined;
-  useCodes: number[];
-  closed: number[];
+  /** Its borders (counted first, then placed by fillerBorders from `from` on). */
+  count: number;
+  from: number;
   /** The shapes the filler is clipped to; only with output.gap_filler.clip (clipsGapFiller). */
   clip: Set<number> | undefined;
 }
@@ -554,6 +559,8 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
   // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
   const clips = clipsGapFiller(options);
   const thin = table.stacked && !clips && THIN_SIBLINGS_UNFILLED.has(result.stats.profile) ? thinnerThanFiller(table, chains, options.gapFiller.strokeWidthPx) : undefined;
+  const entries: FillerEntry[] = [];
+  const entryOf = new Int32Array(visits.count).fill(-1);
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
@@ -566,15 +573,41 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     if (thin && anchor !== 'root' && (thin(a) || thin(b))) continue;
     let colors = byAnchor.get(anchor);
     if (!colors) byAnchor.set(anchor, (colors = new Map()));
-    const entry = fillerEntry(table, colors, a, b, clips);
-    entry.useCodes.push(visits.useCodes[v]!);
-    entry.closed.push(visits.closed[v]!);
+    const entry = fillerEntry(table, colors, a, b, clips, entries);
+    entryOf[v] = entry.index;
+    entry.count++;
     if (entry.clip) {
       entry.clip.add(a);
       entry.clip.add(b);
     }
   }
-  return fillerStrokes(byAnchor, options);
+  return fillerStrokes(byAnchor, fillerBorders(visits, entryOf, entries), options);
+}
+
+/** The lists SingleUsePaths read from. */
+type FillerBorders = Pick<SingleUsePaths, 'useCodes' | 'closed'>;
+
+/**
+ * Every filler's borders in one pair of typed lists, each filler's a run in visit order: counted
+ * per filler, then placed (a counting sort), with no list per filler grown push by push.
+ */
+function fillerBorders(visits: ChainVisits, entryOf: Int32Array, entries: readonly FillerEntry[]): FillerBorders {
+  let total = 0;
+  const next = new Int32Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    entries[i]!.from = next[i] = total;
+    total += entries[i]!.count;
+  }
+  const useCodes = new Int32Array(total);
+  const closed = new Uint8Array(total);
+  for (let v = 0; v < visits.count; v++) {
+    const e = entryOf[v]!;
+    if (e < 0) continue;
+    const at = next[e]!++;
+    useCodes[at] = visits.useCodes[v]!;
+    closed[at] = visits.closed[v]!;
+  }
+  return { useCodes, closed };
 }
 
 /**
@@ -644,7 +677,7 @@ function fillerAnchor(table: ShapeTable, options: OutputOptions, anchorNames: Ma
  * the filler — with two, the side painted first (the filler shows through it) — else the mean of
  * their colours.
  */
-function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number, clips: boolean): FillerEntry {
+function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number, clips: boolean, entries: FillerEntry[]): FillerEntry {
   const { shapes, paintIndex, rgb } = table;
   const first = paintIndex[a]! <= paintIndex[b]! ? a : b;
   const second = first === a ? b : a;
@@ -655,24 +688,28 @@ function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry
     ? `g${table.gradients!.number[painter]!}`
     : (((rgb[3 * a]! + rgb[3 * b]!) >> 1) << 16) | (((rgb[3 * a + 1]! + rgb[3 * b + 1]!) >> 1) << 8) | ((rgb[3 * a + 2]! + rgb[3 * b + 2]!) >> 1);
   let entry = colors.get(key);
-  if (!entry) colors.set(key, (entry = { color: averageColor(shapes[a]!.color, shapes[b]!.color, true), gradient, useCodes: [], closed: [], clip: clips ? new Set() : undefined }));
+  if (!entry) {
+    entry = { index: entries.length, color: averageColor(shapes[a]!.color, shapes[b]!.color, true), gradient, count: 0, from: 0, clip: clips ? new Set() : undefined };
+    colors.set(key, entry);
+    entries.push(entry);
+  }
   return entry;
 }
 
 /** The filler entries as stroke items, per anchor, in first-seen order. */
-function fillerStrokes(byAnchor: FillersByAnchor, options: OutputOptions): Map<string, StrokeItem[]> {
+function fillerStrokes(byAnchor: FillersByAnchor, borders: FillerBorders, options: OutputOptions): Map<string, StrokeItem[]> {
   const fillers = new Map<string, StrokeItem[]>();
   for (const [anchor, colors] of byAnchor) {
     const strokes: StrokeItem[] = [];
-    for (const e of colors.values()) strokes.push(fillerStroke(e, options));
+    for (const e of colors.values()) strokes.push(fillerStroke(e, borders, options));
     fillers.set(anchor, strokes);
   }
   return fillers;
 }
 
 /** A filler entry's stroke item: its paths kept as SingleUsePaths, the PlanPath list built when `paths` is first read. */
-function fillerStroke(e: FillerEntry, options: OutputOptions): StrokeItem {
-  const singleUses: SingleUsePaths = { useCodes: e.useCodes, closed: e.closed };
+function fillerStroke(e: FillerEntry, borders: FillerBorders, options: OutputOptions): StrokeItem {
+  const singleUses: SingleUsePaths = { useCodes: borders.useCodes, closed: borders.closed, from: e.from, to: e.from + e.count };
   let paths: PlanPath[] | undefined;
   return {
     kind: 'stroke',
@@ -690,9 +727,9 @@ function fillerStroke(e: FillerEntry, options: OutputOptions): StrokeItem {
 }
 
 /** SingleUsePaths as PlanPath objects (a one-use list each). */
-function singleUsePlanPaths({ useCodes, closed }: SingleUsePaths): PlanPath[] {
+function singleUsePlanPaths({ useCodes, closed, from, to }: SingleUsePaths): PlanPath[] {
   const paths: PlanPath[] = [];
-  for (let k = 0; k < useCodes.length; k++) paths.push({ uses: [chainUseOfCode(useCodes[k]!)], closed: closed[k] === 1 });
+  for (let k = from; k < to; k++) paths.push({ uses: [chainUseOfCode(useCodes[k]!)], closed: closed[k] === 1 });
   return paths;
 }
 

@@ -299,39 +299,63 @@ function writeFillPaint(out: TextSink, color: Rgba): void {
 
 /** The run of fills items[from] .. items[to − 1] (read in place: tens of thousands on pixel art), merged by colour. */
 function writeMergedFills(out: TextSink, items: readonly PlanItem[], from: number, to: number, ctx: SvgContext): void {
-  // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
-  // one number (paintKey) rather than the attribute text built and hashed per fill.
-  const byColor = new Map<number, FillItem[]>();
-  const alone: FillItem[] = [];
-  for (let k = from; k < to; k++) {
-    const item = items[k] as FillItem;
-    if (ctx.referenced.has(item.shape) || item.gradient || (item.primitive && !isLatticeRect(item.primitive))) {
-      alone.push(item);
+  const groups = colourGroups(items, from, to, ctx);
+  const { members, start } = groups;
+  for (let k = from; k < to; k++) if (groups.colourOf[k - from] === ALONE) writeFillElement(out, items[k] as FillItem, ctx);
+  for (let c = 0; c + 1 < start.length; c++) {
+    if (start[c + 1]! - start[c]! === 1) {
+      writeFillElement(out, items[members[start[c]!]!] as FillItem, ctx);
       continue;
     }
-    const key = paintKey(item.color);
-    let members = byColor.get(key);
-    if (!members) byColor.set(key, (members = []));
-    members.push(item);
-  }
-  for (const item of alone) writeFillElement(out, item, ctx);
-  for (const members of byColor.values()) {
-    if (members.length === 1) {
-      writeFillElement(out, members[0]!, ctx);
-      continue;
-    }
+    const first = items[members[start[c]!]!] as FillItem;
     out.text('<path ');
-    writeFillPaint(out, members[0]!.color);
+    writeFillPaint(out, first.color);
     out.text(' d="');
     const pw = ctx.pathWriter.begin();
     const cursor = { x: 0, y: 0 };
-    for (const item of members) {
+    for (let m = start[c]!; m < start[c + 1]!; m++) {
+      const item = items[members[m]!] as FillItem;
       // Members are traced loops or lattice rectangles (any other primitive is written alone).
       if (item.primitive && isLatticeRect(item.primitive)) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
       else for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
     }
     out.text('"/>\n');
   }
+}
+
+/** colourGroups' mark of a fill written alone (a clip path refers to it, a gradient, or a primitive other than a lattice rectangle). */
+const ALONE = -1;
+
+/**
+ * The fills items[from] .. items[to − 1] by the paint they are written with (paintKey): per fill
+ * its colour's number (colours numbered as they first appear) or ALONE, and the fills of colour c,
+ * in item order, as `members[start[c]]` .. `members[start[c + 1] − 1]` (item indices): counted,
+ * then placed, with no list per colour grown fill by fill.
+ */
+function colourGroups(items: readonly PlanItem[], from: number, to: number, ctx: SvgContext): { colourOf: Int32Array; members: Int32Array; start: Int32Array } {
+  // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
+  // one number (paintKey) rather than the attribute text built and hashed per fill.
+  const numberOf = new Map<number, number>();
+  const colourOf = new Int32Array(to - from);
+  const anyReferenced = ctx.referenced.size > 0;
+  for (let k = from; k < to; k++) {
+    const item = items[k] as FillItem;
+    if ((anyReferenced && ctx.referenced.has(item.shape)) || item.gradient || (item.primitive && !isLatticeRect(item.primitive))) {
+      colourOf[k - from] = ALONE;
+      continue;
+    }
+    const key = paintKey(item.color);
+    let c = numberOf.get(key);
+    if (c === undefined) numberOf.set(key, (c = numberOf.size));
+    colourOf[k - from] = c;
+  }
+  const start = new Int32Array(numberOf.size + 1);
+  for (let i = 0; i < colourOf.length; i++) if (colourOf[i]! !== ALONE) start[colourOf[i]! + 1]!++;
+  for (let c = 0; c < numberOf.size; c++) start[c + 1]! += start[c]!;
+  const members = new Int32Array(start[numberOf.size]!);
+  const next = start.slice(0, numberOf.size);
+  for (let i = 0; i < colourOf.length; i++) if (colourOf[i]! !== ALONE) members[next[colourOf[i]!]!++] = from + i;
+  return { colourOf, members, start };
 }
 
 /**
@@ -405,8 +429,8 @@ function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, wi
   const cursor = { x: 0, y: 0, open: false };
   if (item.singleUses) {
     // A gap filler: its paths without building their objects (plan.ts, SingleUsePaths).
-    const { useCodes, closed } = item.singleUses;
-    for (let k = 0; k < useCodes.length; k++) writeOpenChain(pw, ctx.chains, codeChain(useCodes[k]!), codeReversed(useCodes[k]!), cursor, closed[k] === 1);
+    const { useCodes, closed, from, to } = item.singleUses;
+    for (let k = from; k < to; k++) writeOpenChain(pw, ctx.chains, codeChain(useCodes[k]!), codeReversed(useCodes[k]!), cursor, closed[k] === 1);
   } else {
     for (const path of item.paths) {
       if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!.chain, path.uses[0]!.reversed, cursor, path.closed);
