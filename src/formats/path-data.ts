@@ -62,8 +62,8 @@ const CONTROLS = 5;
 export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains {
   let total = 0;
   let curves = 0;
-  for (const c of chains) {
-    const path = c.segments;
+  for (let c = 0; c < chains.length; c++) {
+    const path = chains[c]!.segments;
     total += path.length;
     for (let j = 0; j < path.length; j++) if (path.code(j) !== SEGMENT_LINE) curves++;
   }

@@ -710,21 +710,46 @@ function fillerStrokes(byAnchor: FillersByAnchor, borders: FillerBorders, option
 /** A filler entry's stroke item: its paths kept as SingleUsePaths, the PlanPath list built when `paths` is first read. */
 function fillerStroke(e: FillerEntry, borders: FillerBorders, options: OutputOptions): StrokeItem {
   const singleUses: SingleUsePaths = { useCodes: borders.useCodes, closed: borders.closed, from: e.from, to: e.from + e.count };
-  let paths: PlanPath[] | undefined;
-  return {
-    kind: 'stroke',
-    role: 'gap_filler',
-    color: e.color,
-    ...(e.gradient ? { gradient: e.gradient } : {}),
-    widthPx: options.gapFiller.strokeWidthPx,
-    nonScaling: options.gapFiller.nonScalingStroke,
-    get paths(): readonly PlanPath[] {
-      return (paths ??= singleUsePlanPaths(singleUses));
-    },
-    ...(e.clip ? { clipShapes: [...e.clip].sort(ascending) } : {}),
-    singleUses,
-  };
+  return new FillerStroke(e.color, e.gradient, options, e.clip ? [...e.clip].sort(ascending) : undefined, singleUses);
 }
+
+/**
+ * A gap filler's stroke item. A class, where an object literal with a `paths` getter was built in
+ * dictionary mode (about 800 bytes each, thousands on pixel art); its fields are always present
+ * (gradient and clipShapes undefined when it has none), so every filler has one hidden class.
+ * `paths` stays an own, enumerable getter (one function for all: FILLER_PATHS), so that a copy of
+ * the item (`{ ...filler, widthPx }`) still has its paths.
+ */
+class FillerStroke implements StrokeItem {
+  readonly kind = 'stroke';
+  readonly role = 'gap_filler';
+  readonly widthPx: number;
+  readonly nonScaling: boolean;
+  /** What `paths` gives, once built. */
+  builtPaths: PlanPath[] | undefined = undefined;
+  declare readonly paths: readonly PlanPath[];
+
+  constructor(
+    readonly color: Rgba,
+    readonly gradient: Gradient | undefined,
+    options: OutputOptions,
+    readonly clipShapes: readonly number[] | undefined,
+    readonly singleUses: SingleUsePaths,
+  ) {
+    this.widthPx = options.gapFiller.strokeWidthPx;
+    this.nonScaling = options.gapFiller.nonScalingStroke;
+    Object.defineProperty(this, 'paths', FILLER_PATHS);
+  }
+}
+
+/** FillerStroke's `paths`: its SingleUsePaths as PlanPath objects, built on first read. */
+const FILLER_PATHS: PropertyDescriptor = Object.freeze({
+  get(this: FillerStroke): readonly PlanPath[] {
+    return (this.builtPaths ??= singleUsePlanPaths(this.singleUses));
+  },
+  enumerable: true,
+  configurable: true,
+});
 
 /** SingleUsePaths as PlanPath objects (a one-use list each). */
 function singleUsePlanPaths({ useCodes, closed, from, to }: SingleUsePaths): PlanPath[] {
