@@ -13,6 +13,7 @@
  * text goes as bytes into a TextSink (src/formats/text-sink.ts), no string per number or path.
  */
 import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD } from '../engine/segment-path.js';
+import type { SegmentPath } from '../engine/segment-path.js';
 import type { Chain, ChainUse } from '../engine/types.js';
 import { TextSink } from './text-sink.js';
 
@@ -22,7 +23,8 @@ export interface Quantizer {
   readonly scaleY: number;
 }
 
-// Segment kinds and the layout of one segment: eight numbers, the end point always last.
+// Segment kinds and the layout of one segment of a subpath being assembled (SubpathBuffer): eight
+// numbers, the end point always last (QChains keeps the first five for curves only).
 //   line: -, -, -, -, -, -, x, y
 //   quad: cx, cy, -, -, -, -, x, y
 //   cubic: c1x, c1y, c2x, c2y, -, -, x, y
@@ -35,19 +37,36 @@ const STRIDE = 8;
 const END_X = 6;
 const END_Y = 7;
 
-/** Every chain of a picture in integer output steps (arc angles and flags as they are). */
+/**
+ * Every chain of a picture in integer output steps (arc angles and flags as they are). A segment's
+ * end point is in `ends`; only a curve has numbers besides (the first CONTROLS of the layout
+ * above, in `controls`): a picture's chains are read in paint order, not in chain order, and on
+ * pixel art (all lines) eight numbers a segment made a cache line of mostly zeros per segment.
+ */
 export interface QChains {
   readonly startX: Float64Array;
   readonly startY: Float64Array;
   /** Chain c's segments are firstSegment[c] .. firstSegment[c + 1] − 1. */
   readonly firstSegment: Int32Array;
   readonly kinds: Uint8Array;
-  readonly coords: Float64Array;
+  /** Per segment: its end point's x, y. */
+  readonly ends: Float64Array;
+  /** Per segment: where its CONTROLS numbers start in `controls` (a line has none: −1). */
+  readonly controlsAt: Int32Array;
+  readonly controls: Float64Array;
 }
+
+/** Numbers of a curve segment besides its end point (slots 0 … 4 of the layout above). */
+const CONTROLS = 5;
 
 export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains {
   let total = 0;
-  for (const c of chains) total += c.segments.length;
+  let curves = 0;
+  for (let c = 0; c < chains.length; c++) {
+    const path = chains[c]!.segments;
+    total += path.length;
+    for (let j = 0; j < path.length; j++) if (path.code(j) !== SEGMENT_LINE) curves++;
+  }
   const f = 10 ** q.decimals;
   const sx = q.scaleX * f;
   const sy = q.scaleY * f;
@@ -55,8 +74,11 @@ export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains 
   const startY = new Float64Array(chains.length);
   const firstSegment = new Int32Array(chains.length + 1);
   const kinds = new Uint8Array(total);
-  const coords = new Float64Array(total * STRIDE);
+  const ends = new Float64Array(total * 2);
+  const controlsAt = new Int32Array(total).fill(-1);
+  const controls = new Float64Array(curves * CONTROLS);
   let k = 0;
+  let o = 0;
   for (let c = 0; c < chains.length; c++) {
     const chain = chains[c]!;
     startX[c] = Math.round(chain.startX * sx);
@@ -64,42 +86,46 @@ export function quantizeChains(chains: readonly Chain[], q: Quantizer): QChains 
     firstSegment[c] = k;
     const path = chain.segments;
     for (let j = 0; j < path.length; j++) {
-      const o = k * STRIDE;
-      switch (path.code(j)) {
-        case SEGMENT_LINE:
-          kinds[k] = LINE;
-          break;
-        case SEGMENT_QUAD:
-          kinds[k] = QUAD;
-          coords[o] = Math.round(path.cx(j) * sx);
-          coords[o + 1] = Math.round(path.cy(j) * sy);
-          break;
-        case SEGMENT_CUBIC:
-          kinds[k] = CUBIC;
-          coords[o] = Math.round(path.c1x(j) * sx);
-          coords[o + 1] = Math.round(path.c1y(j) * sy);
-          coords[o + 2] = Math.round(path.c2x(j) * sx);
-          coords[o + 3] = Math.round(path.c2y(j) * sy);
-          break;
-        case SEGMENT_ARC:
-          // Radii round down: a radius rounded up past half the (rounded) chord would turn a half
-          // ellipse into a flatter minor arc, while a radius a hair too small is scaled up by every
-          // renderer (SVG arc radius correction) to pass exactly through both end points.
-          kinds[k] = ARC;
-          coords[o] = Math.floor(path.rx(j) * sx);
-          coords[o + 1] = Math.floor(path.ry(j) * sy);
-          coords[o + 2] = path.rotationDeg(j);
-          coords[o + 3] = path.largeArc(j) ? 1 : 0;
-          coords[o + 4] = path.sweep(j) ? 1 : 0;
-          break;
+      const code = path.code(j);
+      if (code !== SEGMENT_LINE) {
+        controlsAt[k] = o;
+        quantizeControls(path, j, code, sx, sy, controls, o);
+        o += CONTROLS;
       }
-      coords[o + END_X] = Math.round(path.x(j) * sx);
-      coords[o + END_Y] = Math.round(path.y(j) * sy);
+      kinds[k] = code === SEGMENT_LINE ? LINE : code === SEGMENT_QUAD ? QUAD : code === SEGMENT_CUBIC ? CUBIC : ARC;
+      ends[2 * k] = Math.round(path.x(j) * sx);
+      ends[2 * k + 1] = Math.round(path.y(j) * sy);
       k++;
     }
   }
   firstSegment[chains.length] = k;
-  return { startX, startY, firstSegment, kinds, coords };
+  return { startX, startY, firstSegment, kinds, ends, controlsAt, controls };
+}
+
+/** A curve segment's numbers besides its end point, in output steps, into controls[o …]. */
+function quantizeControls(path: SegmentPath, j: number, code: number, sx: number, sy: number, controls: Float64Array, o: number): void {
+  switch (code) {
+    case SEGMENT_QUAD:
+      controls[o] = Math.round(path.cx(j) * sx);
+      controls[o + 1] = Math.round(path.cy(j) * sy);
+      break;
+    case SEGMENT_CUBIC:
+      controls[o] = Math.round(path.c1x(j) * sx);
+      controls[o + 1] = Math.round(path.c1y(j) * sy);
+      controls[o + 2] = Math.round(path.c2x(j) * sx);
+      controls[o + 3] = Math.round(path.c2y(j) * sy);
+      break;
+    case SEGMENT_ARC:
+      // Radii round down: a radius rounded up past half the (rounded) chord would turn a half
+      // ellipse into a flatter minor arc, while a radius a hair too small is scaled up by every
+      // renderer (SVG arc radius correction) to pass exactly through both end points.
+      controls[o] = Math.floor(path.rx(j) * sx);
+      controls[o + 1] = Math.floor(path.ry(j) * sy);
+      controls[o + 2] = path.rotationDeg(j);
+      controls[o + 3] = path.largeArc(j) ? 1 : 0;
+      controls[o + 4] = path.sweep(j) ? 1 : 0;
+      break;
+  }
 }
 
 /**
@@ -276,7 +302,7 @@ class SubpathBuffer {
   resetAtUse(chains: QChains, c: number, reversed: boolean): void {
     const end = chains.firstSegment[c + 1]!;
     if (!reversed || end === chains.firstSegment[c]) this.reset(chains.startX[c]!, chains.startY[c]!);
-    else this.reset(chains.coords[(end - 1) * STRIDE + END_X]!, chains.coords[(end - 1) * STRIDE + END_Y]!);
+    else this.reset(chains.ends[2 * (end - 1)]!, chains.ends[2 * (end - 1) + 1]!);
   }
 
   push(kind: number, a: number, b: number, c: number, d: number, e: number, x: number, y: number): void {
@@ -321,22 +347,31 @@ class SubpathBuffer {
   pushUse(chains: QChains, chain: number, reversed: boolean): void {
     const first = chains.firstSegment[chain]!;
     const end = chains.firstSegment[chain + 1]!;
-    const kinds = chains.kinds;
-    const c = chains.coords;
+    const { kinds, ends, controlsAt } = chains;
+    const c = chains.controls;
     if (!reversed) {
       for (let k = first; k < end; k++) {
-        const o = k * STRIDE;
-        this.push(kinds[k]!, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + END_X]!, c[o + END_Y]!);
+        const kind = kinds[k]!;
+        if (kind === LINE) this.push(LINE, 0, 0, 0, 0, 0, ends[2 * k]!, ends[2 * k + 1]!);
+        else {
+          const o = controlsAt[k]!;
+          this.push(kind, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, ends[2 * k]!, ends[2 * k + 1]!);
+        }
       }
       return;
     }
     // Backwards: each segment ends where the one before it ended (or at the chain's start); a
     // cubic swaps its handles, an arc turns the other way.
     for (let k = end - 1; k >= first; k--) {
-      const o = k * STRIDE;
-      const x = k > first ? c[o - STRIDE + END_X]! : chains.startX[chain]!;
-      const y = k > first ? c[o - STRIDE + END_Y]! : chains.startY[chain]!;
-      switch (kinds[k]) {
+      const x = k > first ? ends[2 * k - 2]! : chains.startX[chain]!;
+      const y = k > first ? ends[2 * k - 1]! : chains.startY[chain]!;
+      const kind = kinds[k]!;
+      if (kind === LINE) {
+        this.push(LINE, 0, 0, 0, 0, 0, x, y);
+        continue;
+      }
+      const o = controlsAt[k]!;
+      switch (kind) {
         case CUBIC:
           this.push(CUBIC, c[o + 2]!, c[o + 3]!, c[o]!, c[o + 1]!, 0, x, y);
           break;
@@ -344,7 +379,7 @@ class SubpathBuffer {
           this.push(ARC, c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, 1 - c[o + 4]!, x, y);
           break;
         default:
-          this.push(kinds[k]!, c[o]!, c[o + 1]!, 0, 0, 0, x, y);
+          this.push(kind, c[o]!, c[o + 1]!, 0, 0, 0, x, y);
       }
     }
   }
@@ -439,17 +474,18 @@ function cornerStart(buf: SubpathBuffer): number {
 }
 
 /**
- * Appends one chain use as its own subpath (for strokes); `closed` ends it with `z`. An open
+ * Appends one chain use (chain `chain`, walked backwards when `reversed`) as its own subpath (for
+ * strokes); `closed` ends it with `z`. An open
  * chain that starts where the previous open one ended just continues that subpath (no `m0 0`).
  */
-export function writeOpenChain(w: PathWriter, chains: QChains, use: ChainUse, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
+export function writeOpenChain(w: PathWriter, chains: QChains, chain: number, reversed: boolean, cursor: { x: number; y: number; open?: boolean }, closed: boolean): void {
   const buf = w.assembled;
-  buf.resetAtUse(chains, use.chain, use.reversed);
+  buf.resetAtUse(chains, chain, reversed);
   const x0 = buf.startX;
   const y0 = buf.startY;
   const continues = cursor.open === true && !closed && x0 === cursor.x && y0 === cursor.y;
   if (!continues) w.move(x0 - cursor.x, y0 - cursor.y);
-  buf.pushUse(chains, use.chain, use.reversed);
+  buf.pushUse(chains, chain, reversed);
   const count = closed ? buf.countBeforeClose() : buf.length;
   writeSegments(w, buf, count);
   if (closed) w.close();

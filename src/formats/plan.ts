@@ -102,15 +102,18 @@ export interface StrokeItem {
 }
 
 /**
- * Paths of one chain use each (a gap filler's borders): the uses and whether each is closed, as two
- * flat lists instead of a PlanPath and a one-use array per path. Pixel art has tens of thousands of
- * borders, all alive until the file is written: those objects were copied by every collection on
- * the way. Writers that read `paths` get the PlanPath objects, built on first read.
+ * Paths of one chain use each (a gap filler's borders): the uses (as codes, chainUseCode) and
+ * whether each is closed, entries `from` .. `to` − 1 of two typed lists that every filler of the
+ * plan shares, instead of a PlanPath and a one-use array per path. Pixel art has tens of thousands
+ * of borders, all alive until the file is written: those objects were copied by every collection
+ * on the way. Writers that read `paths` get the PlanPath objects, built on first read.
  */
 export interface SingleUsePaths {
-  readonly uses: readonly ChainUse[];
+  readonly useCodes: Int32Array;
   /** Per path: 1 when it is closed. */
-  readonly closed: readonly number[];
+  readonly closed: Uint8Array;
+  readonly from: number;
+  readonly to: number;
 }
 
 export interface GroupItem {
@@ -241,6 +244,8 @@ interface ShapeTable {
    * shapes on pixel art, read in chain order: a cache miss each).
    */
   readonly alpha: Float64Array;
+  /** Per shape, its colour's r, g, b (as they are), three numbers a shape: the filler's key per border (fillerEntry), for the same reason. */
+  readonly rgb: Float64Array;
 }
 
 /** The gradients of the shapes (see shapeGradients). */
@@ -281,8 +286,15 @@ function shapeTable(result: TraceResult): ShapeTable {
   const paintIndex = new Int32Array(n);
   for (let k = 0; k < n; k++) paintIndex[order[k]!] = k;
   const alpha = new Float64Array(n);
-  for (let i = 0; i < n; i++) alpha[i] = shapes[i]!.color.a;
-  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex, gradients: shapeGradients(shapes, order), alpha };
+  const rgb = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const color = shapes[i]!.color;
+    alpha[i] = color.a;
+    rgb[3 * i] = color.r;
+    rgb[3 * i + 1] = color.g;
+    rgb[3 * i + 2] = color.b;
+  }
+  return { shapes, stacked, shapeIndexOfRegion, parentShape, depth, order, paintIndex, gradients: shapeGradients(shapes, order), alpha, rgb };
 }
 
 /**
@@ -332,46 +344,88 @@ function drawnShapeOfRegion(table: ShapeTable, region: number): number {
  */
 interface ChainVisits {
   readonly count: number;
-  /** The first `count` entries are set (the array is sized for every chain). */
-  readonly uses: readonly ChainUse[];
+  /** The visited chain uses as codes (chainUseCode); the first `count` entries are set. */
+  readonly useCodes: Int32Array;
   readonly sideA: Int32Array;
   readonly sideB: Int32Array;
   readonly user: Int32Array;
-  /** 1 when the visited chain is closed (read here, where the chain is at hand anyway). */
+  /** 1 when the visited chain is closed. */
   readonly closed: Uint8Array;
 }
 
+/**
+ * A chain use as one number, chain · 2 + 1 when reversed: what the plan keeps of a use it reads
+ * many times (a gap filler's borders), rather than a reference to the shape's use object
+ * (following those across the heap, in paint order, was most of the filler's time on pixel art).
+ */
+export function chainUseCode(use: ChainUse): number {
+  return use.chain * 2 + (use.reversed ? 1 : 0);
+}
+
+/** The chain of a use code (chainUseCode). */
+export function codeChain(code: number): number {
+  return code >> 1;
+}
+
+/** Whether a use code (chainUseCode) walks its chain backwards. */
+export function codeReversed(code: number): boolean {
+  return (code & 1) === 1;
+}
+
+/** The chain use a code (chainUseCode) stands for, as a new object. */
+export function chainUseOfCode(code: number): ChainUse {
+  return { chain: codeChain(code), reversed: codeReversed(code) };
+}
+
 function visitChainsOnce(table: ShapeTable, chains: readonly Chain[]): ChainVisits {
+  const sides = chainSides(table, chains);
   const seen = new Uint8Array(chains.length);
-  // Sized once (at most every chain): a push per chain grew it by copies.
-  const uses = new Array<ChainUse>(chains.length);
   let count = 0;
+  const useCodes = new Int32Array(chains.length);
   const sideA = new Int32Array(chains.length);
   const sideB = new Int32Array(chains.length);
   const user = new Int32Array(chains.length);
   const closed = new Uint8Array(chains.length);
-  const { shapes, order } = table;
+  const { shapes, order, alpha } = table;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
+    if (alpha[i]! <= 0) continue;
     const s = shapes[i]!;
-    if (s.color.a <= 0) continue;
     for (let l = -1; l < s.holes.length; l++) {
       const loop = l < 0 ? s.outer : s.holes[l]!;
       for (let u = 0; u < loop.length; u++) {
         const use = loop[u]!;
-        if (seen[use.chain]) continue;
-        seen[use.chain] = 1;
-        const chain = chains[use.chain]!;
+        const c = use.chain;
+        if (seen[c]) continue;
+        seen[c] = 1;
         const v = count++;
-        uses[v] = use;
-        sideA[v] = drawnShapeOfRegion(table, chain.leftRegion);
-        sideB[v] = drawnShapeOfRegion(table, chain.rightRegion);
+        useCodes[v] = chainUseCode(use);
+        sideA[v] = sides.left[c]!;
+        sideB[v] = sides.right[c]!;
         user[v] = i;
-        closed[v] = chain.closed ? 1 : 0;
+        closed[v] = sides.closed[c]!;
       }
     }
   }
-  return { count, uses, sideA, sideB, user, closed };
+  return { count, useCodes, sideA, sideB, user, closed };
+}
+
+/**
+ * Per chain, the drawn shapes on its left and right (−1 = nothing drawn there) and whether it is
+ * closed: read from the chain objects in chain order, one pass in the order they were made,
+ * rather than in paint order (a jump across the heap per chain: tens of thousands on pixel art).
+ */
+function chainSides(table: ShapeTable, chains: readonly Chain[]): { left: Int32Array; right: Int32Array; closed: Uint8Array } {
+  const left = new Int32Array(chains.length);
+  const right = new Int32Array(chains.length);
+  const closed = new Uint8Array(chains.length);
+  for (let c = 0; c < chains.length; c++) {
+    const chain = chains[c]!;
+    left[c] = drawnShapeOfRegion(table, chain.leftRegion);
+    right[c] = drawnShapeOfRegion(table, chain.rightRegion);
+    closed[c] = chain.closed ? 1 : 0;
+  }
+  return { left, right, closed };
 }
 
 function buildItems(result: TraceResult, options: OutputOptions, chains: readonly Chain[], allowed: AllowedCurves, uniform: boolean): PlanItem[] {
@@ -419,8 +473,8 @@ function shapeUnits(table: ShapeTable, options: OutputOptions, chains: readonly 
   const walker = primitivesOk && options.drawStyle === 'fill_shapes' ? new LoopWalker(chains) : undefined;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
+    if (table.alpha[i]! <= 0) continue;
     const s = shapes[i]!;
-    if (s.color.a <= 0) continue;
     const loops: Loop[] = s.holes.length === 0 ? [s.outer] : [s.outer, ...s.holes];
     if (options.drawStyle === 'fill_shapes') {
       let primitive = primitivesOk && s.holes.length === 0 ? (roundedRect(s.primitive, allowed) ?? detectPrimitive(chains, s.outer, allowed, walker)) : undefined;
@@ -451,7 +505,7 @@ function addEdgeStrokes(table: ShapeTable, options: OutputOptions, visits: Chain
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
     const user = visits.user[v]!;
-    const use = visits.uses[v]!;
+    const use = chainUseOfCode(visits.useCodes[v]!);
     const both = a >= 0 && b >= 0;
     const owner = both ? (paintIndex[a]! > paintIndex[b]! ? a : b) : user;
     const color = both ? averageColor(shapes[a]!.color, shapes[b]!.color) : shapes[user]!.color;
@@ -470,12 +524,15 @@ export function clipsGapFiller(options: OutputOptions): boolean {
   return options.gapFiller.clip && !(options.fileFormat === 'svg' && options.svg.version === 'svg_tiny_1_2');
 }
 
-/** One gap filler's paint and paths (SingleUsePaths' lists) under construction. */
+/** One gap filler's paint and paths under construction. */
 interface FillerEntry {
+  /** Position in the plan's list of entries (fillerEntry). */
+  readonly index: number;
   color: Rgba;
   gradient: Gradient | undefined;
-  uses: ChainUse[];
-  closed: number[];
+  /** Its borders (counted first, then placed by fillerBorders from `from` on). */
+  count: number;
+  from: number;
   /** The shapes the filler is clipped to; only with output.gap_filler.clip (clipsGapFiller). */
   clip: Set<number> | undefined;
 }
@@ -502,11 +559,13 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
   // The shapes a filler is clipped to are only needed with output.gap_filler.clip.
   const clips = clipsGapFiller(options);
   const thin = table.stacked && !clips && THIN_SIBLINGS_UNFILLED.has(result.stats.profile) ? thinnerThanFiller(table, chains, options.gapFiller.strokeWidthPx) : undefined;
+  const entries: FillerEntry[] = [];
+  const entryOf = new Int32Array(visits.count).fill(-1);
   for (let v = 0; v < visits.count; v++) {
     const a = visits.sideA[v]!;
     const b = visits.sideB[v]!;
     if (a < 0 || b < 0) continue;
-    if (hidden?.has(visits.uses[v]!.chain)) continue;
+    if (hidden?.has(codeChain(visits.useCodes[v]!))) continue;
     // An opaque filler under a translucent shape would show through it as a line along the border.
     if (alpha[a]! < 255 || alpha[b]! < 255) continue;
     const anchor = fillerAnchor(table, options, anchorNames, a, b);
@@ -514,15 +573,41 @@ function gapFillers(table: ShapeTable, options: OutputOptions, visits: ChainVisi
     if (thin && anchor !== 'root' && (thin(a) || thin(b))) continue;
     let colors = byAnchor.get(anchor);
     if (!colors) byAnchor.set(anchor, (colors = new Map()));
-    const entry = fillerEntry(table, colors, a, b, clips);
-    entry.uses.push(visits.uses[v]!);
-    entry.closed.push(visits.closed[v]!);
+    const entry = fillerEntry(table, colors, a, b, clips, entries);
+    entryOf[v] = entry.index;
+    entry.count++;
     if (entry.clip) {
       entry.clip.add(a);
       entry.clip.add(b);
     }
   }
-  return fillerStrokes(byAnchor, options);
+  return fillerStrokes(byAnchor, fillerBorders(visits, entryOf, entries), options);
+}
+
+/** The lists SingleUsePaths read from. */
+type FillerBorders = Pick<SingleUsePaths, 'useCodes' | 'closed'>;
+
+/**
+ * Every filler's borders in one pair of typed lists, each filler's a run in visit order: counted
+ * per filler, then placed (a counting sort), with no list per filler grown push by push.
+ */
+function fillerBorders(visits: ChainVisits, entryOf: Int32Array, entries: readonly FillerEntry[]): FillerBorders {
+  let total = 0;
+  const next = new Int32Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    entries[i]!.from = next[i] = total;
+    total += entries[i]!.count;
+  }
+  const useCodes = new Int32Array(total);
+  const closed = new Uint8Array(total);
+  for (let v = 0; v < visits.count; v++) {
+    const e = entryOf[v]!;
+    if (e < 0) continue;
+    const at = next[e]!++;
+    useCodes[at] = visits.useCodes[v]!;
+    closed[at] = visits.closed[v]!;
+  }
+  return { useCodes, closed };
 }
 
 /**
@@ -592,54 +677,84 @@ function fillerAnchor(table: ShapeTable, options: OutputOptions, anchorNames: Ma
  * the filler — with two, the side painted first (the filler shows through it) — else the mean of
  * their colours.
  */
-function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number, clips: boolean): FillerEntry {
-  const { shapes, paintIndex } = table;
-  const ca = shapes[a]!.color;
-  const cb = shapes[b]!.color;
+function fillerEntry(table: ShapeTable, colors: Map<number | string, FillerEntry>, a: number, b: number, clips: boolean, entries: FillerEntry[]): FillerEntry {
+  const { shapes, paintIndex, rgb } = table;
   const first = paintIndex[a]! <= paintIndex[b]! ? a : b;
   const second = first === a ? b : a;
   const painter = gradientOf(table, first) ? first : gradientOf(table, second) ? second : -1;
   const gradient = gradientOf(table, painter);
-  const key = gradient ? `g${table.gradients!.number[painter]!}` : (((ca.r + cb.r) >> 1) << 16) | (((ca.g + cb.g) >> 1) << 8) | ((ca.b + cb.b) >> 1);
+  // averageColor's channels, from the table (the shapes' colour objects are read for a new entry only).
+  const key = gradient
+    ? `g${table.gradients!.number[painter]!}`
+    : (((rgb[3 * a]! + rgb[3 * b]!) >> 1) << 16) | (((rgb[3 * a + 1]! + rgb[3 * b + 1]!) >> 1) << 8) | ((rgb[3 * a + 2]! + rgb[3 * b + 2]!) >> 1);
   let entry = colors.get(key);
-  if (!entry) colors.set(key, (entry = { color: averageColor(ca, cb, true), gradient, uses: [], closed: [], clip: clips ? new Set() : undefined }));
+  if (!entry) {
+    entry = { index: entries.length, color: averageColor(shapes[a]!.color, shapes[b]!.color, true), gradient, count: 0, from: 0, clip: clips ? new Set() : undefined };
+    colors.set(key, entry);
+    entries.push(entry);
+  }
   return entry;
 }
 
 /** The filler entries as stroke items, per anchor, in first-seen order. */
-function fillerStrokes(byAnchor: FillersByAnchor, options: OutputOptions): Map<string, StrokeItem[]> {
+function fillerStrokes(byAnchor: FillersByAnchor, borders: FillerBorders, options: OutputOptions): Map<string, StrokeItem[]> {
   const fillers = new Map<string, StrokeItem[]>();
   for (const [anchor, colors] of byAnchor) {
     const strokes: StrokeItem[] = [];
-    for (const e of colors.values()) strokes.push(fillerStroke(e, options));
+    for (const e of colors.values()) strokes.push(fillerStroke(e, borders, options));
     fillers.set(anchor, strokes);
   }
   return fillers;
 }
 
 /** A filler entry's stroke item: its paths kept as SingleUsePaths, the PlanPath list built when `paths` is first read. */
-function fillerStroke(e: FillerEntry, options: OutputOptions): StrokeItem {
-  const singleUses: SingleUsePaths = { uses: e.uses, closed: e.closed };
-  let paths: PlanPath[] | undefined;
-  return {
-    kind: 'stroke',
-    role: 'gap_filler',
-    color: e.color,
-    ...(e.gradient ? { gradient: e.gradient } : {}),
-    widthPx: options.gapFiller.strokeWidthPx,
-    nonScaling: options.gapFiller.nonScalingStroke,
-    get paths(): readonly PlanPath[] {
-      return (paths ??= singleUsePlanPaths(singleUses));
-    },
-    ...(e.clip ? { clipShapes: [...e.clip].sort(ascending) } : {}),
-    singleUses,
-  };
+function fillerStroke(e: FillerEntry, borders: FillerBorders, options: OutputOptions): StrokeItem {
+  const singleUses: SingleUsePaths = { useCodes: borders.useCodes, closed: borders.closed, from: e.from, to: e.from + e.count };
+  return new FillerStroke(e.color, e.gradient, options, e.clip ? [...e.clip].sort(ascending) : undefined, singleUses);
 }
 
+/**
+ * A gap filler's stroke item. A class, where an object literal with a `paths` getter was built in
+ * dictionary mode (about 800 bytes each, thousands on pixel art); its fields are always present
+ * (gradient and clipShapes undefined when it has none), so every filler has one hidden class.
+ * `paths` stays an own, enumerable getter (one function for all: FILLER_PATHS), so that a copy of
+ * the item (`{ ...filler, widthPx }`) still has its paths.
+ */
+class FillerStroke implements StrokeItem {
+  readonly kind = 'stroke';
+  readonly role = 'gap_filler';
+  readonly widthPx: number;
+  readonly nonScaling: boolean;
+  /** What `paths` gives, once built. */
+  builtPaths: PlanPath[] | undefined = undefined;
+  declare readonly paths: readonly PlanPath[];
+
+  constructor(
+    readonly color: Rgba,
+    readonly gradient: Gradient | undefined,
+    options: OutputOptions,
+    readonly clipShapes: readonly number[] | undefined,
+    readonly singleUses: SingleUsePaths,
+  ) {
+    this.widthPx = options.gapFiller.strokeWidthPx;
+    this.nonScaling = options.gapFiller.nonScalingStroke;
+    Object.defineProperty(this, 'paths', FILLER_PATHS);
+  }
+}
+
+/** FillerStroke's `paths`: its SingleUsePaths as PlanPath objects, built on first read. */
+const FILLER_PATHS: PropertyDescriptor = Object.freeze({
+  get(this: FillerStroke): readonly PlanPath[] {
+    return (this.builtPaths ??= singleUsePlanPaths(this.singleUses));
+  },
+  enumerable: true,
+  configurable: true,
+});
+
 /** SingleUsePaths as PlanPath objects (a one-use list each). */
-function singleUsePlanPaths({ uses, closed }: SingleUsePaths): PlanPath[] {
+function singleUsePlanPaths({ useCodes, closed, from, to }: SingleUsePaths): PlanPath[] {
   const paths: PlanPath[] = [];
-  for (let k = 0; k < uses.length; k++) paths.push({ uses: [uses[k]!], closed: closed[k] === 1 });
+  for (let k = from; k < to; k++) paths.push({ uses: [chainUseOfCode(useCodes[k]!)], closed: closed[k] === 1 });
   return paths;
 }
 

@@ -34,7 +34,7 @@ import { GradientIds, halfTurnDeg, isElliptical, mapGradient, type EllipticalGra
 import { svgUnitSuffix } from './page.js';
 import { PathWriter, quantizeChains, writeLoop, writeOpenChain, type QChains, type Quantizer } from './path-data.js';
 import { TextSink } from './text-sink.js';
-import { buildPlan, channelByte, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
+import { buildPlan, channelByte, codeChain, codeReversed, hexByte, type FillItem, type OutputPlan, type PlanItem, type Primitive, type StrokeItem } from './plan.js';
 import { DEFAULT_OUTPUT_OPTIONS, type OutputOptions } from './types.js';
 
 export function writeSvg(result: TraceResult, options: OutputOptions = DEFAULT_OUTPUT_OPTIONS): string {
@@ -299,39 +299,82 @@ function writeFillPaint(out: TextSink, color: Rgba): void {
 
 /** The run of fills items[from] .. items[to − 1] (read in place: tens of thousands on pixel art), merged by colour. */
 function writeMergedFills(out: TextSink, items: readonly PlanItem[], from: number, to: number, ctx: SvgContext): void {
-  // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
-  // one number (paintKey) rather than the attribute text built and hashed per fill.
-  const byColor = new Map<number, FillItem[]>();
-  const alone: FillItem[] = [];
-  for (let k = from; k < to; k++) {
-    const item = items[k] as FillItem;
-    if (ctx.referenced.has(item.shape) || item.gradient || (item.primitive && !isLatticeRect(item.primitive))) {
-      alone.push(item);
+  const groups = colourGroups(items, from, to, ctx);
+  const { members, start, rectSteps } = groups;
+  for (let k = from; k < to; k++) if (groups.colourOf[k - from] === ALONE) writeFillElement(out, items[k] as FillItem, ctx);
+  for (let c = 0; c + 1 < start.length; c++) {
+    if (start[c + 1]! - start[c]! === 1) {
+      writeFillElement(out, items[members[start[c]!]!] as FillItem, ctx);
       continue;
     }
-    const key = paintKey(item.color);
-    let members = byColor.get(key);
-    if (!members) byColor.set(key, (members = []));
-    members.push(item);
-  }
-  for (const item of alone) writeFillElement(out, item, ctx);
-  for (const members of byColor.values()) {
-    if (members.length === 1) {
-      writeFillElement(out, members[0]!, ctx);
-      continue;
-    }
+    const first = items[members[start[c]!]!] as FillItem;
     out.text('<path ');
-    writeFillPaint(out, members[0]!.color);
+    writeFillPaint(out, first.color);
     out.text(' d="');
     const pw = ctx.pathWriter.begin();
     const cursor = { x: 0, y: 0 };
-    for (const item of members) {
-      // Members are traced loops or lattice rectangles (any other primitive is written alone).
-      if (item.primitive && isLatticeRect(item.primitive)) writeRectSubpath(pw, item.primitive, ctx.quantizer, cursor);
-      else for (const loop of item.loops) writeLoop(pw, loop, ctx.chains, cursor);
+    for (let m = start[c]!; m < start[c + 1]!; m++) {
+      // Members are lattice rectangles (their corners at hand: the item is not read again) or
+      // traced loops (any other primitive is written alone).
+      const k = members[m]!;
+      if (groups.isRect[k - from]) writeRectSubpath(pw, rectSteps, 4 * (k - from), cursor);
+      else for (const loop of (items[k] as FillItem).loops) writeLoop(pw, loop, ctx.chains, cursor);
     }
     out.text('"/>\n');
   }
+}
+
+/** colourGroups' mark of a fill written alone (a clip path refers to it, a gradient, or a primitive other than a lattice rectangle). */
+const ALONE = -1;
+
+/**
+ * The fills items[from] .. items[to − 1] by the paint they are written with (paintKey): per fill
+ * its colour's number (colours numbered as they first appear) or ALONE, and the fills of colour c,
+ * in item order, as `members[start[c]]` .. `members[start[c + 1] − 1]` (item indices): counted,
+ * then placed, with no list per colour grown fill by fill. Per fill that is a lattice rectangle
+ * (isRect), its corners in output steps (rectCorners): read here, in item order, rather than
+ * item by item in colour order across the heap.
+ */
+function colourGroups(items: readonly PlanItem[], from: number, to: number, ctx: SvgContext): ColourGroups {
+  // Keyed by the paint as written (colour channels may be fractional; the file rounds them), as
+  // one number (paintKey) rather than the attribute text built and hashed per fill.
+  const numberOf = new Map<number, number>();
+  const colourOf = new Int32Array(to - from);
+  const isRect = new Uint8Array(to - from);
+  const rectSteps = new Float64Array(4 * (to - from));
+  const anyReferenced = ctx.referenced.size > 0;
+  for (let k = from; k < to; k++) {
+    const item = items[k] as FillItem;
+    if ((anyReferenced && ctx.referenced.has(item.shape)) || item.gradient || (item.primitive && !isLatticeRect(item.primitive))) {
+      colourOf[k - from] = ALONE;
+      continue;
+    }
+    if (item.primitive) {
+      isRect[k - from] = 1;
+      rectCorners(item.primitive as RectPrimitive, ctx.quantizer, rectSteps, 4 * (k - from));
+    }
+    const key = paintKey(item.color);
+    let c = numberOf.get(key);
+    if (c === undefined) numberOf.set(key, (c = numberOf.size));
+    colourOf[k - from] = c;
+  }
+  const start = new Int32Array(numberOf.size + 1);
+  for (let i = 0; i < colourOf.length; i++) if (colourOf[i]! !== ALONE) start[colourOf[i]! + 1]!++;
+  for (let c = 0; c < numberOf.size; c++) start[c + 1]! += start[c]!;
+  const members = new Int32Array(start[numberOf.size]!);
+  const next = start.slice(0, numberOf.size);
+  for (let i = 0; i < colourOf.length; i++) if (colourOf[i]! !== ALONE) members[next[colourOf[i]!]!++] = from + i;
+  return { colourOf, members, start, isRect, rectSteps };
+}
+
+/** colourGroups' result (see there). */
+interface ColourGroups {
+  readonly colourOf: Int32Array;
+  readonly members: Int32Array;
+  readonly start: Int32Array;
+  readonly isRect: Uint8Array;
+  /** Per fill, left, top, right, bottom in output steps (lattice rectangles only). */
+  readonly rectSteps: Float64Array;
 }
 
 /**
@@ -349,15 +392,25 @@ function isLatticeRect(p: Primitive): p is RectPrimitive {
   return p.kind === 'rect' && p.rotationDeg === 0 && !p.cornerRadius;
 }
 
-/** An axis-aligned rectangle as a closed subpath on the same output steps <rect> would use. */
-function writeRectSubpath(pw: PathWriter, p: RectPrimitive, q: Quantizer, cursor: { x: number; y: number }): void {
+/** An axis-aligned rectangle's left, top, right, bottom on the same output steps <rect> would use, into steps[o …]. */
+function rectCorners(p: RectPrimitive, q: Quantizer, steps: Float64Array, o: number): void {
   const f = 10 ** q.decimals;
   const w = p.width * q.scaleX;
   const h = p.height * q.scaleY;
   const left = Math.round((p.cx * q.scaleX - w / 2) * f);
   const top = Math.round((p.cy * q.scaleY - h / 2) * f);
-  const right = left + Math.round(w * f);
-  const bottom = top + Math.round(h * f);
+  steps[o] = left;
+  steps[o + 1] = top;
+  steps[o + 2] = left + Math.round(w * f);
+  steps[o + 3] = top + Math.round(h * f);
+}
+
+/** The rectangle at steps[o …] (rectCorners) as a closed subpath. */
+function writeRectSubpath(pw: PathWriter, steps: Float64Array, o: number, cursor: { x: number; y: number }): void {
+  const left = steps[o]!;
+  const top = steps[o + 1]!;
+  const right = steps[o + 2]!;
+  const bottom = steps[o + 3]!;
   pw.move(left - cursor.x, top - cursor.y);
   pw.letter('h');
   pw.number(right - left);
@@ -405,11 +458,11 @@ function writeStrokeElement(out: TextSink, item: StrokeItem, ctx: SvgContext, wi
   const cursor = { x: 0, y: 0, open: false };
   if (item.singleUses) {
     // A gap filler: its paths without building their objects (plan.ts, SingleUsePaths).
-    const { uses, closed } = item.singleUses;
-    for (let k = 0; k < uses.length; k++) writeOpenChain(pw, ctx.chains, uses[k]!, cursor, closed[k] === 1);
+    const { useCodes, closed, from, to } = item.singleUses;
+    for (let k = from; k < to; k++) writeOpenChain(pw, ctx.chains, codeChain(useCodes[k]!), codeReversed(useCodes[k]!), cursor, closed[k] === 1);
   } else {
     for (const path of item.paths) {
-      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
+      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!.chain, path.uses[0]!.reversed, cursor, path.closed);
       else writeLoop(pw, path.uses, ctx.chains, cursor);
     }
   }
@@ -445,7 +498,7 @@ function writePenGroup(out: TextSink, id: string, items: readonly StrokeItem[], 
     const pw = ctx.pathWriter.begin();
     const cursor: { x: number; y: number; open?: boolean } = { x: 0, y: 0 };
     for (const path of item.paths) {
-      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!, cursor, path.closed);
+      if (path.uses.length === 1) writeOpenChain(pw, ctx.chains, path.uses[0]!.chain, path.uses[0]!.reversed, cursor, path.closed);
       else writeLoop(pw, path.uses, ctx.chains, cursor);
       // A dot (one zero-length line) would be a bare `m`, which draws nothing: `h0` draws its cap.
       if (isDot(ctx.plan.chains, path.uses)) {

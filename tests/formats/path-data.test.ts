@@ -65,9 +65,9 @@ describe('chains in both directions', () => {
 
   it('walks a chain backwards onto exactly the same integer points', () => {
     const forward = new PathWriter(1);
-    writeOpenChain(forward, q, { chain: 0, reversed: false }, { x: 0, y: 0 }, false);
+    writeOpenChain(forward, q, 0, false, { x: 0, y: 0 }, false);
     const backward = new PathWriter(1);
-    writeOpenChain(backward, q, { chain: 0, reversed: true }, { x: 0, y: 0 }, false);
+    writeOpenChain(backward, q, 0, true, { x: 0, y: 0 }, false);
     // Forward: start, h, c (handles relative to the start point), h back.
     expect(forward.toString()).toBe('m0 0h10.1c1.9 1 1.9 4 0 5h-10.1');
     // Backward: starts at the forward end, handles swapped, every step negated.
@@ -106,7 +106,7 @@ describe('straight runs', () => {
   it('keeps turns, opposite steps and curves', () => {
     const chain = chainOf(0, 0, [unit(1, 0), unit(2, 0), unit(1, 0), { kind: 'quad', cx: 1, cy: 1, x: 2, y: 2 }, unit(3, 3), unit(4, 4), unit(4, 5)]);
     const w = new PathWriter(0);
-    writeOpenChain(w, quantizeChains([chain], { decimals: 0, scaleX: 1, scaleY: 1 }), { chain: 0, reversed: false }, { x: 0, y: 0 }, false);
+    writeOpenChain(w, quantizeChains([chain], { decimals: 0, scaleX: 1, scaleY: 1 }), 0, false, { x: 0, y: 0 }, false);
     // Two steps right are one; the step back stays; the quad; two diagonal steps are one; then down.
     expect(w.toString()).toBe('m0 0h2-1q0 1 1 2l2 2v1');
   });

@@ -9,7 +9,7 @@ import type { Segment, TraceResult } from '../../src/engine/types.js';
 import { ScaleMap, UNMAPPED, appendWalked, restrictSegments, reverseSegments, transformSegment, type AllowedCurves } from '../../src/formats/curves.js';
 import { flattenSegments } from '../../src/formats/flatten.js';
 import { computePage, pointsPerUnit } from '../../src/formats/page.js';
-import { buildPlan, detectPrimitive, forEachDrawable, loopPath, type FillItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
+import { buildPlan, chainUseCode, chainUseOfCode, detectPrimitive, forEachDrawable, loopPath, type FillItem, type PlanItem, type StrokeItem } from '../../src/formats/plan.js';
 import { writeSvg } from '../../src/formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS, outputOptions, type SizeOptions } from '../../src/formats/types.js';
 import { disc, drawShape, rect, type Rgb } from '../helpers/raster.js';
@@ -199,8 +199,11 @@ describe('draw styles, groups, gap filler', () => {
     const fillers = drawables(plan.items).filter((i): i is StrokeItem => i.kind === 'stroke' && i.role === 'gap_filler');
     expect(fillers.length).toBeGreaterThan(0);
     for (const filler of fillers) {
-      const { uses, closed } = filler.singleUses!;
-      expect(filler.paths).toEqual(uses.map((use, k) => ({ uses: [use], closed: closed[k] === 1 })));
+      const { useCodes, closed, from, to } = filler.singleUses!;
+      const codes = [...useCodes.subarray(from, to)];
+      const uses = codes.map(chainUseOfCode);
+      expect(uses.map(chainUseCode)).toEqual(codes);
+      expect(filler.paths).toEqual(uses.map((use, k) => ({ uses: [use], closed: closed[from + k] === 1 })));
       expect(filler.paths.map((p) => p.closed)).toEqual(uses.map((use) => result.chains[use.chain]!.closed));
       // Built once: every reader gets the same list.
       expect(filler.paths).toBe(filler.paths);
