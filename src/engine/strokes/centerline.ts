@@ -933,11 +933,13 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], 
     for (let j = i + 1; j < list.length; j++) {
       const straight = -(dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy);
       // On wide lines apart is measured from the line of the branch that passes nearer the
-      // junction's pixels (the prong's, the frame side's): a branch read across a rounded corner
-      // just past the junction (a frame's side where a bar meets it a radius from the corner) has
-      // its chord tilted by the bend, and measured along that tilt the frame's other side seemed a
-      // width away. (Not on hairlines: measured, a pavement's hairlines lost 300 % bytes by it.)
-      const swap = roughWidth >= MIN_CAP_TEST_WIDTH_PX && offCentre(dirs[j]!, nodeCentre) < offCentre(dirs[i]!, nodeCentre);
+      // junction's pixels, when that one passes within a quarter width of them (the prong's, the
+      // frame side's): a branch read across a rounded corner just past the junction (a frame's side
+      // where a bar meets it a radius from the corner) has its chord tilted by the bend, and
+      // measured along that tilt the frame's other side seemed a width away. (Not on hairlines:
+      // measured, a pavement's hairlines lost 300 % bytes by it; not from a line farther off: a
+      // lineart drawing's junctions only doubled more lines by it.)
+      const swap = roughWidth >= MIN_CAP_TEST_WIDTH_PX && offCentre(dirs[j]!, nodeCentre) < Math.min(offCentre(dirs[i]!, nodeCentre), roughWidth / 4);
       const [line, other] = swap ? [dirs[j]!, dirs[i]!] : [dirs[i]!, dirs[j]!];
       if (list.length > 2 && (straight < STRAIGHT_THROUGH_COS || sideBySide(line, other, straight, roughWidth))) continue;
       pairs.push({ i, j, straight });
