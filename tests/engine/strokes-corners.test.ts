@@ -4,7 +4,9 @@
  * lampshade outline (round joins at 70° and 110°) and a rounded square outline whose corner radius
  * is under half the pen (its inner corners sharp), and a hook (half a circle) whose ends are on the
  * bend, and a divider meeting a frame a width from its rounded corner — traced: one stroke each, at the pen's width, its centre-line through the corners the
- * artist drew, its ends on the bend, and no bulge out of the ink.
+ * artist drew, its ends on the bend, and no bulge out of the ink. And an icon set's rows (a rounded
+ * frame, three bars touching its sides; at 21.33 px and 16 px): the bars meet the frame's sides
+ * straight, no wobble where the T's are near its corners.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -89,4 +91,33 @@ describe('tracelab.strokes=auto: corners and ends of a 16-px pen', () => {
     expect(Math.abs(Math.min(...ys) - lo)).toBeLessThanOrEqual(1);
     expect(Math.abs(Math.max(...ys) - hi)).toBeLessThanOrEqual(1);
   });
+
+  // lucide rows-4 at 256 px (10.67 px a unit): a frame 3…21 units with corners of radius 2, bars at
+  // 7.5, 12 and 16.5 units (and with a 16-px pen, the outer bars at 6.8 and 17.2 units). The outer
+  // T's are a radius or so from where the corners begin: the frame's branch towards the corner,
+  // read across the bend, tilted 20° and was taken for a line beside the frame's side, not its
+  // continuation (at 21.33 px the path bent from the frame into the bar, the junction 6 px up the
+  // side; at 16 px the strokes were refused and the icon stayed filled shapes).
+  for (const [penPx, outerBar] of [[21.33, 7.5], [16, 6.8]]) {
+    it(`a rounded frame with three bars touching its sides (an icon set's rows, ${penPx}-px pen): every bar a straight stroke from side to side, every point on the lines drawn within 1 px`, () => {
+      const unit = 256 / 24;
+      const [lo, hi, r] = [3 * unit, 21 * unit, 2 * unit];
+      const bars = [outerBar, 12, 24 - outerBar].map((y) => y * unit);
+      const frame = (x: number, y: number): number => roundedSquareCentreDistance(x, y, (lo + hi) / 2, (hi - lo) / 2, r);
+      const onBar = (x: number, y: number): number => Math.min(...bars.map((by) => distanceToSegment(x, y, lo, by, hi, by)));
+      const image = drawShape(256, 256, [255, 255, 255], [{ color: [0, 0, 0], inside: (x, y) => frame(x, y) <= penPx / 2 || onBar(x, y) <= penPx / 2 }]);
+      const result = traceImage(image, AUTO);
+      const strokes = (result.strokes ?? []).map((_, k) => strokePoints(result, k));
+      for (const by of bars) {
+        const bar = strokes.filter((points) => points.every(([, y]) => Math.abs(y - by) <= 1));
+        expect(bar, `bar at ${by.toFixed(1)}`).toHaveLength(1);
+        const xs = bar[0]!.map(([x]) => x);
+        expect(Math.abs(Math.min(...xs) - lo), `bar at ${by.toFixed(1)}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(Math.max(...xs) - hi), `bar at ${by.toFixed(1)}`).toBeLessThanOrEqual(1);
+      }
+      for (const points of strokes) {
+        for (const [x, y] of points) expect(Math.min(frame(x, y), onBar(x, y)), `${x.toFixed(1)},${y.toFixed(1)}`).toBeLessThanOrEqual(1);
+      }
+    });
+  }
 });
