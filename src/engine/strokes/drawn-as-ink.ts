@@ -22,11 +22,28 @@ import { strokeFit, StrokeFitScratch, type StrokeFit } from './stroke-check.js';
 const MAX_MISMATCH = 0.04;
 const MAX_MISMATCH_PX = 0.25;
 /**
+ * However wide the line, its strokes' edges may miss the ink's by at most this on average (px):
+ * Σ|drawn − ink| over a line's length is twice the mean miss of its two edges, so the share
+ * allowed is 2 × this over the width. The share above grows with the width (4 % of a 21-px
+ * icon stroke is 0.42 px off along each edge), while a picture's look (SSIM's 1.5-px windows) is
+ * hurt by an edge moved in px: a lucide book's arrow, its tip pinched and its shaft 0.4 px off
+ * (4 %), passed and lost 0.013 SSIM against the default trace; pen lines that match hold 0.1–0.2 px.
+ */
+const MAX_EDGE_MISS_PX = 0.25;
+/**
  * A wrong junction or a cut corner is a local miss: in no tile (a width a side, at least
  * MIN_TILE_PX) may the strokes miss more than this share of its ink (a pen line's edges: 1–10 %; the skeleton of a 16-px icon's rounded corner meeting a fold: 22 %).
  */
 const MAX_TILE_MISMATCH = 0.15;
 const MIN_TILE_PX = 8;
+/**
+ * Nor may a tile's Σ|drawn − ink| exceed 2 × this × its side (px²): the strokes' two edges across
+ * it missing the ink's by this much on average. The share above grows with the width (15 % of a
+ * 21-px stroke's tile is ~70 px², a corner cut square where the artist rounded it): a lucide
+ * book's curl drawn as a T (34 px² in a tile) passed and lost 0.0065 SSIM; matched pen lines and
+ * their round joins miss up to 11 px² (a 22-px tile), an icon's rounded corner met by a line 18.
+ */
+const MAX_TILE_EDGE_MISS_PX = 0.5;
 
 /** How drawnAsInk decides: when drawn strokes hold the ink, and the fit the writer uses for a line of a width. */
 export interface InkCheckRule {
@@ -105,7 +122,7 @@ function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: Cen
   const grid = coverageGridWithin(known, picture, region, box.x0 - margin, box.y0 - margin, box.x1 - box.x0 + 2 * margin, box.y1 - box.y0 + 2 * margin, box);
   const hardEdged = isHardEdged(grid, box);
   const paths = withFittedCorners(grid, read, hardEdged, scratch.render);
-  const tilePx = Math.max(MIN_TILE_PX, Math.ceil(widestPx));
+  const tilePx = tileSidePx(widestPx);
   const fit = strokeFit(grid, paths, 1, hardEdged, tilePx, scratch.render);
   const scale = Math.min(1.3, Math.max(0.7, fit.inkAreaPx / Math.max(1e-9, fit.drawnAreaPx)));
   const scaled = Math.abs(scale - 1) > 0.02 ? strokeFit(grid, paths, scale, hardEdged, tilePx, scratch.render) : fit;
@@ -115,10 +132,24 @@ function bestDrawn(picture: InkPicture, region: number, box: PixelBox, read: Cen
 
 /** Within the render check's tolerances, overall and in every tile. */
 function reproducesAsPen(fit: StrokeFit, widestPx: number): boolean {
-  return holdsOverall(fit, widestPx) && fit.worstTile <= MAX_TILE_MISMATCH;
+  return holdsOverall(fit, widestPx) && fit.worstTile <= MAX_TILE_MISMATCH && worstTileMissPx(fit) <= 2 * MAX_TILE_EDGE_MISS_PX * tileSidePx(widestPx);
+}
+
+/** The largest Σ|drawn − ink| (px²) of a tile counted in worstTile. */
+function worstTileMissPx(fit: StrokeFit): number {
+  let worst = 0;
+  fit.tileShare.forEach((share, t) => {
+    if (share > 0) worst = Math.max(worst, share * fit.tileInkPx[t]!);
+  });
+  return worst;
+}
+
+/** The render check's tile side for lines up to this width (px). */
+function tileSidePx(widestPx: number): number {
+  return Math.max(MIN_TILE_PX, Math.ceil(widestPx));
 }
 
 /** The pen line's overall tolerance: the strokes miss or overshoot at most this share of the ink. */
 function holdsOverall(fit: StrokeFit, widestPx: number): boolean {
-  return fit.mismatch <= MAX_MISMATCH + MAX_MISMATCH_PX / widestPx;
+  return fit.mismatch <= Math.min(MAX_MISMATCH + MAX_MISMATCH_PX / widestPx, (2 * MAX_EDGE_MISS_PX) / widestPx);
 }
