@@ -36,6 +36,17 @@ const MIN_WIDTH_PX = 4;
  * corner sharp, its outer one an arc of radius + half the width, which the skeleton rounds off).
  */
 const CORNER_RADII = [0, 0.125, 0.25, 0.375, 0.5, 0.75, 1];
+/**
+ * Sharp corners on the point read at the corner (widths): where the two sides curve into it (a
+ * heart's notch, two arcs meeting at a cusp), their chords a width or two off are much flatter
+ * than the sides where they meet, and cross short of the vertex the pen turned on; the skeleton
+ * rounds the vertex off over about half a width each side, so the vertex is that point with its
+ * neighbours within NEAR_REACHES dropped, moved out of the turn by NEAR_DEPTHS.
+ */
+const NEAR_REACHES = [0.5, 0.75];
+const NEAR_DEPTHS = [0, 0.1, 0.2, 0.3];
+/** ... and across the turn (widths): the knot the thinning leaves at a cusp lies off to one side of it. */
+const NEAR_SIDES = [-0.2, -0.1, 0, 0.1, 0.2];
 /** Arc samples per px along a rounded corner. */
 const ARC_STEP_PX = 1;
 
@@ -53,9 +64,7 @@ export function withFittedCorners(grid: CoverageGrid, paths: CenterPath[], hardE
       };
       let best = mismatchOf(current);
       let chosen = current;
-      for (const radius of CORNER_RADII) {
-        const candidate = withCorner(current, corner, radius * path.widthPx);
-        if (!candidate) continue;
+      for (const candidate of cornerCandidates(current, corner, path.widthPx)) {
         const mismatch = mismatchOf(candidate);
         if (mismatch < best) [best, chosen] = [mismatch, candidate];
       }
@@ -66,8 +75,59 @@ export function withFittedCorners(grid: CoverageGrid, paths: CenterPath[], hardE
   return out ?? paths;
 }
 
+/**
+ * The corner redrawn: at each of CORNER_RADII between the runs, and sharp on the point read at
+ * the corner, its neighbours within each of NEAR_REACHES dropped and the vertex moved out of the
+ * turn by each of NEAR_DEPTHS.
+ */
+function cornerCandidates(path: CenterPath, corner: Corner, widthPx: number): CenterPath[] {
+  const out: CenterPath[] = [];
+  for (const radius of CORNER_RADII) {
+    const candidate = withCorner(path, corner, radius * widthPx);
+    if (candidate) out.push(candidate);
+  }
+  const p = path.points;
+  const at = indexOf(path, corner.readX, corner.readY);
+  const { readX: x, readY: y } = corner;
+  for (const reach of at < 0 ? [] : NEAR_REACHES) {
+    const a = stepAlong(path, at, reach * widthPx, -1);
+    const b = stepAlong(path, at, reach * widthPx, 1);
+    if (a < 0 || b < 0) continue;
+    const near = { readX: x, readY: y, x, y, fromX: p[2 * a]!, fromY: p[2 * a + 1]!, toX: p[2 * b]!, toY: p[2 * b + 1]! };
+    const out1 = outOfTurn(near);
+    if (!out1) continue;
+    for (const depth of NEAR_DEPTHS) {
+      for (const side of NEAR_SIDES) {
+        const dx = (out1.x * depth - out1.y * side) * widthPx;
+        const dy = (out1.y * depth + out1.x * side) * widthPx;
+        const candidate = withCorner(path, { ...near, x: x + dx, y: y + dy }, 0);
+        if (candidate) out.push(candidate);
+      }
+    }
+  }
+  return out;
+}
+
+/** The unit direction out of the corner's turn (the incoming direction less the outgoing one), or undefined when it does not turn. */
+function outOfTurn(corner: Corner): { x: number; y: number } | undefined {
+  const ux = corner.x - corner.fromX;
+  const uy = corner.y - corner.fromY;
+  const vx = corner.toX - corner.x;
+  const vy = corner.toY - corner.y;
+  const lu = Math.hypot(ux, uy);
+  const lv = Math.hypot(vx, vy);
+  if (lu === 0 || lv === 0) return undefined;
+  const ox = ux / lu - vx / lv;
+  const oy = uy / lu - vy / lv;
+  const lo = Math.hypot(ox, oy);
+  return lo < 1e-9 ? undefined : { x: ox / lo, y: oy / lo };
+}
+
 /** A corner: the point where the two runs' lines cross, and the original points it replaces (after `from`, before `to`). */
 interface Corner {
+  /** The point read at the corner (the sharpest turn). */
+  readonly readX: number;
+  readonly readY: number;
   readonly x: number;
   readonly y: number;
   readonly fromX: number;
@@ -134,7 +194,7 @@ function crossingAt(path: CenterPath, i: number, fromPx: number, runPx: number):
   const x = p[2 * a]! + t * ux;
   const y = p[2 * a + 1]! + t * uy;
   if (Math.hypot(x - p[2 * i]!, y - p[2 * i + 1]!) > fromPx) return undefined;
-  return { x, y, fromX: p[2 * a]!, fromY: p[2 * a + 1]!, toX: p[2 * b]!, toY: p[2 * b + 1]! };
+  return { readX: p[2 * i]!, readY: p[2 * i + 1]!, x, y, fromX: p[2 * a]!, fromY: p[2 * a + 1]!, toX: p[2 * b]!, toY: p[2 * b + 1]! };
 }
 
 /**
@@ -145,12 +205,8 @@ function crossingAt(path: CenterPath, i: number, fromPx: number, runPx: number):
 function withCorner(path: CenterPath, corner: Corner, radiusPx: number): CenterPath | undefined {
   const p = path.points;
   const n = p.length >> 1;
-  const at = (x: number, y: number): number => {
-    for (let k = 0; k < n; k++) if (p[2 * k] === x && p[2 * k + 1] === y) return k;
-    return -1;
-  };
-  const from = at(corner.fromX, corner.fromY);
-  const to = at(corner.toX, corner.toY);
+  const from = indexOf(path, corner.fromX, corner.fromY);
+  const to = indexOf(path, corner.toX, corner.toY);
   const arc = cornerPoints(corner, radiusPx);
   if (from < 0 || to < 0 || from === to || !arc) return undefined;
   const kept: number[] = [];
@@ -165,6 +221,13 @@ function withCorner(path: CenterPath, corner: Corner, radiusPx: number): CenterP
     for (let k = to; k < n; k++) kept.push(p[2 * k]!, p[2 * k + 1]!);
   }
   return { ...path, points: Float64Array.from(kept) };
+}
+
+/** The index of the path's point at (x, y), or −1 (an earlier corner replaced it). */
+function indexOf(path: CenterPath, x: number, y: number): number {
+  const p = path.points;
+  for (let k = 0; k < p.length >> 1; k++) if (p[2 * k] === x && p[2 * k + 1] === y) return k;
+  return -1;
 }
 
 /** The corner's points (x, y pairs): its crossing, or the arc of radiusPx tangent to both runs (undefined: longer than the runs left). */
