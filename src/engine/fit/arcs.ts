@@ -17,9 +17,9 @@
  * end). A run is written in pieces of at most the rule's widest sweep.
  */
 import { hypot2 } from '../length.js';
-import { SEGMENT_LINE, SEGMENT_QUAD, SEGMENT_CUBIC, SegmentBuilder, type SegmentPath } from '../segment-path.js';
+import { SEGMENT_QUAD, SEGMENT_CUBIC, SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import { fitCircle } from './ellipse.js';
-import { fitChain, type FitOptions, type FitScratch, type FittedChain } from './fit.js';
+import { fitChain, pieceCost, type FitOptions, type FitScratch, type FittedChain } from './fit.js';
 
 /** The numbers the arc writer takes from its caller (per stroke mode). */
 export interface ArcRule {
@@ -42,12 +42,6 @@ const MAX_SWEEP_RAD = 1.8 * Math.PI;
 const BACKSTEP_RAD = 0.05;
 /** Fewest samples an arc is fitted to. */
 const MIN_ARC_SAMPLES = 5;
-/**
- * What an arc costs to write, in numbers: rx, ry, x, y, and its rotation and two flags, one
- * digit each ("0 0 1": about one number's bytes).
- */
-const ARC_COST = 5;
-
 /** A run of samples first..last on one circle: its radius and signed sweep (rad, + is SVG's sweep 1 on y-down). */
 interface ArcRun {
   readonly first: number;
@@ -151,13 +145,10 @@ function curveSamples(path: SegmentPath, p: Float64Array): Int32Array {
   return count;
 }
 
-/** Numbers the path is written with. */
+/** Numbers the path is written with (pieceCost per segment). */
 function pathCost(path: SegmentPath): number {
   let cost = 0;
-  for (let k = 0; k < path.length; k++) {
-    const code = path.code(k);
-    cost += code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : code === SEGMENT_CUBIC ? 6 : ARC_COST;
-  }
+  for (let k = 0; k < path.length; k++) cost += pieceCost(path.code(k));
   return cost;
 }
 
@@ -198,16 +189,9 @@ function arcRuns(p: Float64Array, inCurves: Int32Array, tolerancePx: number): Ar
   return runs;
 }
 
-/** The smallest k in first..from for which `fits` holds, taking it to hold from `from` down to some sample (as farthest, backward). */
+/** The smallest k in first..from for which `fits` holds, taking it to hold from `from` down to some sample: farthest, mirrored. */
 function farthestBack(from: number, first: number, fits: (k: number) => boolean): number {
-  let good = from;
-  let step = 1;
-  while (good - step >= first && fits(good - step)) {
-    good -= step;
-    step *= 2;
-  }
-  for (step >>= 1; step >= 1; step >>= 1) if (good - step >= first && fits(good - step)) good -= step;
-  return good;
+  return -farthest(-from, -first, (j) => fits(-j));
 }
 
 /** A run turning under MIN_SWEEP_RAD: its huge radius writes the most digits of any piece (a2375.1 2375.1 0 0 1 …) where the fit beside it writes a line. */

@@ -23,7 +23,7 @@ import { DX, DY } from '../boundary/boundary.js';
 import { ellipseMaxError, fitCircle, fitEllipse } from './ellipse.js';
 import type { ShapePrimitive } from '../types.js';
 import { hypot2 } from '../length.js';
-import { EMPTY_PATH, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from '../segment-path.js';
+import { EMPTY_PATH, SEGMENT_CUBIC, SEGMENT_LINE, SEGMENT_QUAD, SegmentBuilder, type SegmentCode, type SegmentPath } from '../segment-path.js';
 import type { ArcRule } from './arcs.js';
 
 export interface FitOptions {
@@ -550,9 +550,16 @@ function pieceTangent(s: FitScratch, p: Float64Array, i: number, atStart: boolea
  * Numbers a piece writes: 2 for a line, 4 for a quadratic, 6 for a cubic or a circular arc (its
  * radius twice, its end, and a rotation and two flags of a digit each: as long as a cubic's text).
  */
-function pieceCost(code: SegmentCode): number {
-  return code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : 6;
+/**
+ * Numbers a segment is written with: a line 2, a quadratic 4, a cubic 6, an arc 5 (rx, ry, x, y,
+ * and its rotation and two flags one digit each, "0 0 1": about one number's bytes).
+ */
+export function pieceCost(code: SegmentCode): number {
+  return code === SEGMENT_LINE ? 2 : code === SEGMENT_QUAD ? 4 : code === SEGMENT_CUBIC ? 6 : ARC_COST;
 }
+
+/** What an arc costs to write (pieceCost). */
+const ARC_COST = 5;
 
 /** What the cheapest curve piece (a quadratic) writes: pieceCost(SEGMENT_QUAD). */
 const CHEAPEST_CURVE_COST = 4;

@@ -18,7 +18,7 @@
 import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, pixelsByRegion, type Regions } from '../regions/regions.js';
 import type { Chain, Rgba } from '../types.js';
-import { regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
+import { centerPathLengthPx, regionCenterlines, type CenterPath, type PixelBox } from './centerline.js';
 import { regionWidthsPx, type InkPicture } from './coverage.js';
 import { checkedAsInk, InkCheckScratch, PEN_LINE_CHECK } from './drawn-as-ink.js';
 import { fittedPoints } from './fitted-points.js';
@@ -387,18 +387,10 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
   let drawnArea = 0;
   for (const path of paths) {
     if (path.widthSpread > PEN_SPREAD + PEN_SPREAD_PX / path.widthPx) return false;
-    drawnArea += path.widthPx * pathLength(path) + (path.closed || path.cap === 'butt' ? 0 : (Math.PI / 4) * path.widthPx * path.widthPx);
+    drawnArea += path.widthPx * centerPathLengthPx(path) + (path.closed || path.cap === 'butt' ? 0 : (Math.PI / 4) * path.widthPx * path.widthPx);
   }
   const ratio = drawnArea / Math.max(1, inkAreaPx);
   return ratio >= AREA_RATIO_MIN && ratio <= AREA_RATIO_MAX;
-}
-
-function pathLength(path: CenterPath): number {
-  const p = path.points;
-  let length = 0;
-  for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k]! - p[k - 2]!, p[k + 1]! - p[k - 1]!);
-  if (path.closed && p.length > 2) length += Math.hypot(p[0]! - p[p.length - 2]!, p[1]! - p[p.length - 1]!);
-  return length;
 }
 
 /**

@@ -106,7 +106,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // below keep the plain ratio they were set with: on it, a lucide arrow's head got a kink.)
   const skeletonPx = skeletonLengthPx(mask, mw, skeleton);
   const roughWidth = Math.max(1, area / Math.max(1, skeletonPx));
-  if (widthFromArea(area, skeletonPx, freeEnds(mask, mw)) > maxWidthPx * 1.5) return { kind: 'wide' };
+  if (widthFromArea(area, skeletonPx, freeEnds(mask, mw, skeleton)) > maxWidthPx * 1.5) return { kind: 'wide' };
   // The coverage, once the thinning has not found the ink too wide.
   const reach = Math.ceil(maxWidthPx / 2) + 3;
   const grid = coverageGrid(picture, region, box.x0 - reach, box.y0 - reach, box.x1 - box.x0 + 2 * reach, box.y1 - box.y0 + 2 * reach, box, pixels);
@@ -272,11 +272,11 @@ function skeletonLengthPx(mask: Uint8Array, mw: number, skeleton: Int32Array): n
   return length;
 }
 
-/** The free ends of a thinned mask's lines: its pixels with one neighbour, two for a pixel alone (a dot). */
-function freeEnds(mask: Uint8Array, mw: number): number {
+/** The free ends of a thinned mask's lines: its pixels with one neighbour, two for a pixel alone (a dot); `skeleton`: its pixels. */
+function freeEnds(mask: Uint8Array, mw: number, skeleton: Int32Array): number {
   let ends = 0;
-  for (let i = mw; i < mask.length - mw; i++) {
-    if (!mask[i]) continue;
+  for (let k = 0; k < skeleton.length; k++) {
+    const i = skeleton[k]!;
     const around = mask[i - mw - 1]! + mask[i - mw]! + mask[i - mw + 1]! + mask[i - 1]! + mask[i + 1]! + mask[i + mw - 1]! + mask[i + mw]! + mask[i + mw + 1]!;
     if (around <= 1) ends += 2 - around;
   }
@@ -1237,12 +1237,17 @@ function courseTangent(c: EndCourse, s: number): [number, number] {
  * ink in the area would say otherwise.
  */
 function withAreaWidth(path: CenterPath, coveredArea: number): CenterPath {
+  const widthPx = widthFromArea(coveredArea, centerPathLengthPx(path), path.closed || path.cap === 'butt' ? 0 : 2);
+  return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+}
+
+/** A centre-line's length (px), a closed one's with its closing step. */
+export function centerPathLengthPx(path: CenterPath): number {
   const p = path.points;
   let length = 0;
   for (let k = 2; k < p.length; k += 2) length += Math.hypot(p[k]! - p[k - 2]!, p[k + 1]! - p[k - 1]!);
-  if (path.closed) length += Math.hypot(p[0]! - p[p.length - 2]!, p[1]! - p[p.length - 1]!);
-  const widthPx = widthFromArea(coveredArea, length, path.closed || path.cap === 'butt' ? 0 : 2);
-  return Math.abs(widthPx - path.widthPx) <= 0.3 * path.widthPx ? { ...path, widthPx } : path;
+  if (path.closed && p.length > 2) length += Math.hypot(p[0]! - p[p.length - 2]!, p[1]! - p[p.length - 1]!);
+  return length;
 }
 
 /**

@@ -35,10 +35,7 @@ export interface StrokeFit {
  * drawn without anti-aliasing, a pixel inked where its centre is.
  */
 export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean, tilePx: number, scratch = new StrokeFitScratch()): StrokeFit {
-  const outside = scratch.outsideFor(grid.width * grid.height);
-  const inside = hardEdged ? 0 : -0.5;
-  const span: RowSpan = { lo: 0, hi: 0 };
-  for (const path of paths) drawPath(grid, outside, span, path, path.widthPx * widthScale, inside);
+  const outside = drawnOutside(grid, paths, widthScale, hardEdged, scratch);
   const tilesX = Math.ceil(grid.width / tilePx);
   const tileInk = new Float64Array(tilesX * Math.ceil(grid.height / tilePx));
   const tileError = new Float64Array(tileInk.length);
@@ -80,10 +77,7 @@ export function strokeFit(grid: CoverageGrid, paths: readonly CenterPath[], widt
  * (corners.ts) are checked many times each.
  */
 export function strokeMismatch(grid: CoverageGrid, paths: readonly CenterPath[], hardEdged: boolean, scratch: StrokeFitScratch): number {
-  const outside = scratch.outsideFor(grid.width * grid.height);
-  const inside = hardEdged ? 0 : -0.5;
-  const span: RowSpan = { lo: 0, hi: 0 };
-  for (const path of paths) drawPath(grid, outside, span, path, path.widthPx, inside);
+  const outside = drawnOutside(grid, paths, 1, hardEdged, scratch);
   let ink = 0;
   let error = 0;
   for (let k = 0; k < outside.length; k++) {
@@ -92,6 +86,15 @@ export function strokeMismatch(grid: CoverageGrid, paths: readonly CenterPath[],
     error += Math.abs(drawnCoverage(outside[k]!, hardEdged) - c);
   }
   return error / Math.max(1e-9, ink);
+}
+
+/** The paths drawn at their widths × widthScale over the grid: per cell, its signed distance outside the strokes (scratch's buffer). */
+function drawnOutside(grid: CoverageGrid, paths: readonly CenterPath[], widthScale: number, hardEdged: boolean, scratch: StrokeFitScratch): Float32Array {
+  const outside = scratch.outsideFor(grid.width * grid.height);
+  const inside = hardEdged ? 0 : -0.5;
+  const span: RowSpan = { lo: 0, hi: 0 };
+  for (const path of paths) drawPath(grid, outside, span, path, path.widthPx * widthScale, inside);
+  return outside;
 }
 
 /** A pixel's drawn coverage from its signed distance outside the strokes: 1/2 − distance, clamped (1-bit: drawn where its centre is). */
