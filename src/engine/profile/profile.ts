@@ -736,6 +736,12 @@ function near(data: Uint8Array | Uint8ClampedArray, o: number, q: number): boole
   );
 }
 
+/** The first opaque pixel at or after pixel i (pixelCount when there is none). */
+function nextOpaque(data: Uint8Array | Uint8ClampedArray, i: number, pixelCount: number): number {
+  while (i < pixelCount && data[i * 4 + 3]! < OPAQUE_ALPHA_MIN) i++;
+  return i;
+}
+
 /** The end (exclusive) of the run of pixels from opaque pixel i on with its exact RGB, all opaque. */
 function opaqueRunEnd(words: Uint32Array, data: Uint8Array | Uint8ClampedArray, i: number, pixelCount: number): number {
   const colour = words[i]! & RGB_MASK;
@@ -770,16 +776,12 @@ export function countColors(data: Uint8Array | Uint8ClampedArray, pixelCount: nu
   const words = pixelWords(data);
   let lastKey = EMPTY_KEY;
   let lastSlot = 0;
-  let i = 0;
+  let i = nextOpaque(data, 0, pixelCount);
   while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
-      i++;
-      continue;
-    }
     const end = opaqueRunEnd(words, data, i, pixelCount);
     const run = end - i;
-    i = end;
+    i = nextOpaque(data, end, pixelCount);
     opaque += run;
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     if (key !== lastKey) {
@@ -1017,13 +1019,9 @@ function toneHistogram(data: Uint8Array | Uint8ClampedArray, pixelCount: number)
   // found by comparing pixel words. Sums of whole numbers are exact in doubles: the totals are
   // the same as pixel by pixel.
   const words = pixelWords(data);
-  let i = 0;
+  let i = nextOpaque(data, 0, pixelCount);
   while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
-      i++;
-      continue;
-    }
     const end = opaqueRunEnd(words, data, i, pixelCount);
     const runLength = end - i;
     const r = data[o]!;
@@ -1035,7 +1033,7 @@ function toneHistogram(data: Uint8Array | Uint8ClampedArray, pixelCount: number)
     sum[bin * 3 + 1] += g * runLength;
     sum[bin * 3 + 2] += b * runLength;
     opaque += runLength;
-    i = end;
+    i = nextOpaque(data, end, pixelCount);
   }
   return { count, sum, opaque };
 }
@@ -1086,18 +1084,14 @@ export function twoTones(data: Uint8Array | Uint8ClampedArray, pixelCount: numbe
   // Art repeats the colour of the pixel before: a run of one opaque colour (pixel words compared)
   // takes one verdict, 0 off the segment, 1 a blend, 2 a tone.
   const words = pixelWords(data);
-  let i = 0;
+  let i = nextOpaque(data, 0, pixelCount);
   while (i < pixelCount) {
     const o = i * 4;
-    if (data[o + 3]! < OPAQUE_ALPHA_MIN) {
-      i++;
-      continue;
-    }
     const end = opaqueRunEnd(words, data, i, pixelCount);
     const verdict = toneVerdict(data[o]! - a[0], data[o + 1]! - a[1], data[o + 2]! - a[2], dx, dy, dz, length2);
     if (verdict > 0) onBlend += end - i;
     if (verdict > 1) onTone += end - i;
-    i = end;
+    i = nextOpaque(data, end, pixelCount);
   }
   return { blendShare: onBlend / opaque, toneShare: onTone / opaque };
 }
