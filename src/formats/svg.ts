@@ -544,12 +544,12 @@ function primitiveAttributes(p: Primitive, q: Quantizer): string {
     case 'circle':
       return ` cx="${x(p.cx)}" cy="${y(p.cy)}" r="${num(p.r * k)}"/>\n`;
     case 'ellipse': {
-      const turn = writtenTurn(p.rotationDeg, Math.max(p.rx, p.ry) * k, 1 / f);
+      const turn = writtenTurn(p.rotationDeg, Math.max(p.rx, p.ry) * k, 1 / f, PRIMITIVE_ROTATION_DECIMALS);
       const [rx, ry] = turn.quarter ? [p.ry, p.rx] : [p.rx, p.ry];
       return ` cx="${x(p.cx)}" cy="${y(p.cy)}" rx="${num(rx * k)}" ry="${num(ry * k)}"${rotate(turn.deg, p.cx, p.cy)}/>\n`;
     }
     case 'rect': {
-      const turn = writtenTurn(p.rotationDeg, (Math.hypot(p.width, p.height) / 2) * k, 1 / f);
+      const turn = writtenTurn(p.rotationDeg, (Math.hypot(p.width, p.height) / 2) * k, 1 / f, PRIMITIVE_ROTATION_DECIMALS);
       const [pw, ph] = turn.quarter ? [p.height, p.width] : [p.width, p.height];
       const w = turn.deg === 0 ? pw * q.scaleX : pw * k;
       const h = turn.deg === 0 ? ph * q.scaleY : ph * k;
@@ -565,17 +565,19 @@ function primitiveAttributes(p: Primitive, q: Quantizer): string {
 const PRIMITIVE_ROTATION_DECIMALS = 2;
 
 /**
- * The rotation a rect or an ellipse (both the same turned half a turn) is written with: none, with
+ * The rotation an ellipse or a rect (each the same turned half a turn) is written with: none, with
  * its sides swapped for a quarter turn, when the turn to the nearest multiple of 90° moves its
- * farthest point (`reach`, output units) by at most half a written coordinate step (`stepUnits`)
- * — an axis-aligned rectangle fitted at 89.99° or 0.003° is written as drawn; else the rotation
- * rounded to PRIMITIVE_ROTATION_DECIMALS.
+ * farthest point (`reach`, output units) by at most half a written coordinate step (`stepUnits`),
+ * or when the rotation rounds to such a multiple — an axis-aligned rectangle fitted at 89.99° or
+ * 0.003° is written as drawn; else the rotation rounded to `decimals`. Shapes (rect, ellipse) and
+ * elliptical gradients follow this one rule.
  */
-function writtenTurn(rotationDeg: number, reach: number, stepUnits: number): { readonly deg: number; readonly quarter: boolean } {
+function writtenTurn(rotationDeg: number, reach: number, stepUnits: number, decimals: number): { readonly deg: number; readonly quarter: boolean } {
   const deg = halfTurnDeg(rotationDeg);
   const nearestQuarter = Math.round(deg / 90) * 90;
-  if (Math.abs(deg - nearestQuarter) * (Math.PI / 180) * reach <= stepUnits / 2) return { deg: 0, quarter: nearestQuarter !== 0 };
-  const f = 10 ** PRIMITIVE_ROTATION_DECIMALS;
+  const f = 10 ** decimals;
+  const within = Math.abs(deg - nearestQuarter) * (Math.PI / 180) * reach <= stepUnits / 2;
+  if (within || Math.round(deg * f) / f === nearestQuarter) return { deg: 0, quarter: nearestQuarter !== 0 };
   return { deg: Math.round(rotationDeg * f) / f, quarter: false };
 }
 
@@ -603,7 +605,7 @@ function gradientDefs(gradients: readonly Gradient[], q: Quantizer): string {
     if (g.kind === 'linear') {
       out.push(`<linearGradient ${open} x1="${num(g.x1)}" y1="${num(g.y1)}" x2="${num(g.x2)}" y2="${num(g.y2)}">${stops}</linearGradient>\n`);
     } else if (isElliptical(g) && num(g.r) !== num(g.ry)) {
-      out.push(`<radialGradient ${open} cx="0" cy="0" r="1" gradientTransform="${ellipseTransform(g, num)}">${stops}</radialGradient>\n`);
+      out.push(`<radialGradient ${open} cx="0" cy="0" r="1" gradientTransform="${ellipseTransform(g, num, 1 / f)}">${stops}</radialGradient>\n`);
     } else {
       // A circle, or an ellipse whose radii round to one number: the circle as written before ellipses.
       out.push(`<radialGradient ${open} cx="${num(g.cx)}" cy="${num(g.cy)}" r="${num(g.r)}">${stops}</radialGradient>\n`);
@@ -618,15 +620,13 @@ const ROTATION_DECIMALS = 3;
 
 /**
  * The gradientTransform placing the unit circle at the origin onto the ellipse (user units):
- * `translate(cx cy) rotate(θ) scale(r ry)` — centre and radii rounded like coordinates, θ to
- * ROTATION_DECIMALS; no rotate() at 0°, and a quarter turn written as swapped radii instead.
+ * `translate(cx cy) rotate(θ) scale(r ry)` — centre and radii rounded like coordinates (`step`
+ * apart), θ written by writtenTurn (no rotate() near 0°, swapped radii near a quarter turn).
  */
-function ellipseTransform(g: EllipticalGradient, num: (v: number) => string): string {
-  const f = 10 ** ROTATION_DECIMALS;
-  const deg = Math.round(halfTurnDeg(g.rotationDeg ?? 0) * f) / f;
-  const quarter = Math.abs(deg) === 90;
-  const rotate = deg === 0 || quarter ? '' : ` rotate(${formatDecimal(deg)})`;
-  const [rx, ry] = quarter ? [g.ry, g.r] : [g.r, g.ry];
+function ellipseTransform(g: EllipticalGradient, num: (v: number) => string, step: number): string {
+  const turn = writtenTurn(halfTurnDeg(g.rotationDeg ?? 0), Math.max(g.r, g.ry), step, ROTATION_DECIMALS);
+  const rotate = turn.deg === 0 ? '' : ` rotate(${formatDecimal(turn.deg)})`;
+  const [rx, ry] = turn.quarter ? [g.ry, g.r] : [g.r, g.ry];
   return `translate(${num(g.cx)} ${num(g.cy)})${rotate} scale(${num(rx)} ${num(ry)})`;
 }
 

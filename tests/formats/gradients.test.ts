@@ -517,6 +517,11 @@ describe('SVG: elliptical gradient', () => {
     expect(at({ rotationDeg: undefined })).toContain('gradientTransform="translate(100 40) scale(40 20)"');
     expect(at({ rotationDeg: 90 })).toContain('gradientTransform="translate(100 40) scale(20 40)"');
     expect(at({ rotationDeg: 210 })).toContain('gradientTransform="translate(100 40) rotate(30) scale(40 20)"');
+    // The shapes' rule (writtenTurn): a turn that moves the 40-px rim by at most half a written step
+    // (0.01 px here) is no turn: 0.005° moves it 0.0035 px, 0.01° 0.007 px.
+    expect(at({ rotationDeg: 89.995 })).toContain('gradientTransform="translate(100 40) scale(20 40)"');
+    expect(at({ rotationDeg: -0.005 })).toContain('gradientTransform="translate(100 40) scale(40 20)"');
+    expect(at({ rotationDeg: 89.99 })).toContain('gradientTransform="translate(100 40) rotate(89.99) scale(40 20)"');
     expect(at({ ry: 40.001 })).toBe('<radialGradient id="g2" gradientUnits="userSpaceOnUse" cx="100" cy="40" r="40">');
   });
 });
