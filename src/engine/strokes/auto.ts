@@ -12,8 +12,11 @@
  * pixels then go to the nearest region that is not a line (a chamfer-distance Voronoi split of
  * the line, from its borders inwards), so the fill on each side of a line reaches its centre-line
  * and the stroke drawn over it leaves no gap; on the paper, the paper simply continues under it.
- * Regions of one colour that now touch (the paper inside and outside a ring) become one region,
- * and the diagonal links are read again from the new labels.
+ * Where two lines touch edge to edge (no fill between them), the pixels nearer their shared edge
+ * than any other region keep the first line's colour as a fill of their own, so no paper shows
+ * between the two strokes' anti-aliased edges. Regions of one colour that now touch (the paper
+ * inside and outside a ring) become one region, and the diagonal links are read again from the
+ * new labels.
  */
 import { diagonalLinkRows } from '../regions/diagonals.js';
 import { findRegions, pixelsByRegion, type Regions } from '../regions/regions.js';
@@ -82,14 +85,15 @@ export function splitStrokeRegions(input: AutoStrokeInput): AutoStrokeSplit {
   const found = findLineUnits(input);
   const { units, unitOf } = found;
   if (units.length === 0) return { lines: [], regions, links: undefined, fromRegion: undefined, underLines: undefined };
-  const { owner, reached } = handOver(picture.width, picture.height, regions.regionOf, unitOf);
+  const handed = handOver(picture.width, picture.height, regions.regionOf, unitOf);
+  const { owner, reached } = handed;
   // A line with no region beside it (the picture is nothing but lines) keeps its pixels, as a fill.
   const dropped = new Uint8Array(units.length);
   for (let i = 0; i < owner.length; i++) if (unitOf[i]! >= 0 && !reached[i]) dropped[unitOf[i]!] = 1;
   const lines: ColoredLine[] = [];
-  for (const u of unitsInOrder(units)) {
-    if (!dropped[u]) for (const path of units[u]!.paths) lines.push({ path, color: fills[units[u]!.label]! });
-  }
+  const listed = unitsInOrder(units).filter((u) => !dropped[u]);
+  for (const u of listed) for (const path of units[u]!.paths) lines.push({ path, color: fills[units[u]!.label]! });
+  if (listed.length > 1) handSeamsUnder(handed, unitOf, seamRanks(units, listed, fills), units.map((unit) => unit.region));
   const labels = new Int32Array(owner.length);
   const underLines = new Uint8Array(owner.length);
   for (let i = 0; i < owner.length; i++) {
@@ -393,6 +397,20 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
   return ratio >= AREA_RATIO_MIN && ratio <= AREA_RATIO_MAX;
 }
 
+/** The hand-over's result: per pixel its region, its chamfer distance from it, and whether it was reached. */
+interface HandedOver {
+  /** Region per pixel (−1: transparency). */
+  readonly owner: Int32Array;
+  /** Per line pixel, chamfer steps to the source its region came from (0 on the sources, −1: not reached). */
+  readonly distance: Int32Array;
+  /** Per pixel, 1 where a line pixel was reached (or it is no line pixel). */
+  readonly reached: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  /** Per pixel, 1 on a line. */
+  readonly onLine: Uint8Array;
+}
+
 /**
  * Region per pixel once every line pixel (unitOf ≥ 0) belongs to the nearest region that is not
  * a line (−1: transparency, which continues under a line as the paper does), and per pixel 1 where
@@ -400,23 +418,32 @@ function isPenDrawn(paths: readonly CenterPath[], inkAreaPx: number): boolean {
  * with chamfer steps over a bucket queue, sources every non-line pixel beside a line; ties go to
  * the source reached first in raster order. Line pixels no source reaches keep their region.
  */
-function handOver(width: number, height: number, regionOf: Int32Array, unitOf: Int32Array): { owner: Int32Array; reached: Uint8Array } {
+function handOver(width: number, height: number, regionOf: Int32Array, unitOf: Int32Array): HandedOver {
   const owner = regionOf.slice();
   const distance = new Int32Array(owner.length).fill(-1);
-  const buckets: number[][] = [];
-  const push = (i: number, d: number): void => {
-    (buckets[d] ??= []).push(i);
-  };
   // Per pixel, 1 on a line (one read where the search tests a pixel up to nine times).
   const onLine = new Uint8Array(owner.length);
   for (let i = 0; i < owner.length; i++) onLine[i] = unitOf[i]! >= 0 ? 1 : 0;
   const besideLine = lineNeighbours(width, height, onLine);
+  const sources: number[] = [];
   for (let i = 0; i < owner.length; i++) {
     if (besideLine[i] && !onLine[i]) {
       distance[i] = 0;
-      push(i, 0);
+      sources.push(i);
     }
   }
+  const handed = { owner, distance, reached: new Uint8Array(owner.length), width, height, onLine };
+  spreadOverLines(handed, [sources]);
+  for (let i = 0; i < owner.length; i++) handed.reached[i] = distance[i]! >= 0 ? 1 : 0;
+  return handed;
+}
+
+/**
+ * Carries the owners of the queued pixels (bucketed by distance) over the line pixels, each step
+ * 3 straight or 4 diagonal, where it shortens a pixel's distance (a pixel not yet reached: any).
+ */
+function spreadOverLines(handed: HandedOver, buckets: number[][]): void {
+  const { owner, distance, width, height, onLine } = handed;
   for (let d = 0; d < buckets.length; d++) {
     const bucket = buckets[d];
     if (!bucket) continue;
@@ -437,16 +464,74 @@ function handOver(width: number, height: number, regionOf: Int32Array, unitOf: I
           if (distance[j]! >= 0 && distance[j]! <= nd) continue;
           distance[j] = nd;
           owner[j] = owner[i]!;
-          push(j, nd);
+          (buckets[nd] ??= []).push(j);
         }
       }
     }
     buckets[d] = [];
   }
-  const reached = new Uint8Array(owner.length);
-  for (let i = 0; i < owner.length; i++) reached[i] = distance[i]! >= 0 ? 1 : 0;
-  return { owner, reached };
 }
+
+/**
+ * Per unit, its place among the opaque lines kept (in the order they are listed), −1 for the
+ * others: of two lines that touch, the one listed first lends its colour to the seam between them.
+ */
+function seamRanks(units: readonly LineUnit[], listed: readonly number[], fills: readonly Rgba[]): Int32Array {
+  const rank = new Int32Array(units.length).fill(-1);
+  listed.forEach((u, k) => {
+    if (fills[units[u]!.label]!.a === 255) rank[u] = k;
+  });
+  return rank;
+}
+
+/**
+ * Where two opaque lines touch edge to edge (a grey bar inside a black outline, with no fill
+ * between), each stroke's anti-aliased edge covers part of the same pixels, and painted one over
+ * the other they let through what lies under them: handed to the paper, that is a light seam.
+ * So the seam is ink: the pixels of the line listed first (rank: its pen is painted first) beside
+ * a pixel of the other line, neither of them beside a region that is no line, keep the first
+ * line's region (its colour, as a fill), and the search goes on from them at SEAM_SEED_STEPS: the
+ * pixels of both lines nearer the seam than any other region (by more than that) go to it. The
+ * fill then reaches from the first line's centre-line under the other line to its centre-line
+ * (under all of it, inside an outline), and no pixel beside the paper joins it, so it stays under
+ * the strokes. Whichever pen is painted last, both edges lie over ink. A hairline fringe along a
+ * line's edge (its pixels all beside a fill) makes no seam: nothing shows there but that fill, and
+ * each such fringe had added a shape (OpenMoji bubble tea: 5, for nothing seen).
+ */
+function handSeamsUnder(handed: HandedOver, unitOf: Int32Array, rank: Int32Array, regionOfUnit: readonly number[]): void {
+  const { owner, distance, width, height } = handed;
+  const seeds: number[] = [];
+  for (let i = 0; i < owner.length; i++) {
+    const u = unitOf[i]!;
+    // Reached and more than a diagonal step from its source: no pixel beside it is off the lines.
+    if (u < 0 || rank[u]! < 0 || distance[i]! <= DIAGONAL_STEP) continue;
+    const x = i % width;
+    const y = (i - x) / width;
+    let seam = false;
+    for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1) && !seam; ny++) {
+      for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+        const j = ny * width + nx;
+        const v = unitOf[j]!;
+        if (v >= 0 && v !== u && rank[v]! > rank[u]! && distance[j]! > DIAGONAL_STEP) seam = true;
+      }
+    }
+    if (seam) seeds.push(i);
+  }
+  if (seeds.length === 0) return;
+  for (const i of seeds) {
+    distance[i] = SEAM_SEED_STEPS;
+    owner[i] = regionOfUnit[unitOf[i]!]!;
+  }
+  const buckets: number[][] = [];
+  buckets[SEAM_SEED_STEPS] = seeds;
+  spreadOverLines(handed, buckets);
+}
+
+/**
+ * The distance (chamfer steps) the seam's search starts at: a pixel as near the paper as the seam
+ * goes to the paper, and the seam's fill keeps a pixel's margin from the strokes' outer edges.
+ */
+const SEAM_SEED_STEPS = 1;
 
 /** Per pixel, 1 beside (8 neighbours) a pixel on a line: marked from the line pixels, which are few. */
 function lineNeighbours(width: number, height: number, onLine: Uint8Array): Uint8Array {
