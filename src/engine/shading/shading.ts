@@ -368,6 +368,7 @@ function fitPeeled(context: RampContext, input: ShadingInput, owner: Int32Array,
       return id;
     }
     if (!errors) return id;
+    // A member without samples (a small one on a thinned grid) gives no reason to peel it.
     const explained = rest.filter((r) => (errors!.get(r) ?? 0) <= limit);
     if (explained.length === rest.length) return id;
     rest = explained;
