@@ -335,3 +335,44 @@ describe('shaded traces are the same on any number of threads', () => {
     }
   }
 });
+
+describe('tracelab.gradients on: a gradient with a smaller gradient over it, joined where their colours meet, is still one gradient', () => {
+  // The dome's outer ring and the cone's ring beside it have one shade, so one region straddles the
+  // two gradients and stays flat: the cone's gradient covers the rest of it.
+  it('speaker: the cone is one radial gradient over 75 % of what the dome leaves of it or more, colours within ΔE00 2 where it lies', () => {
+    const cone: Ramp = {
+      kind: 'radial',
+      cx: 118,
+      cy: 112,
+      r: 95,
+      stops: [
+        { offset: 0, color: [214, 217, 209] },
+        { offset: 1, color: [86, 88, 84] },
+      ],
+    };
+    // The dome: its own highlight at its upper left, its rim the cone's colour at its far side
+    // (t ≈ 0.75 there), so a soft seam joins the dome's rings to the cone's.
+    const dome: Ramp = {
+      kind: 'radial',
+      cx: 72,
+      cy: 66,
+      r: 36,
+      stops: [
+        { offset: 0, color: [236, 237, 233] },
+        { offset: 1, color: [118, 121, 116] },
+      ],
+    };
+    const coneInside = disc(100, 95, 72);
+    const domeInside = disc(80, 76, 24);
+    const image = drawPainted(200, 190, [255, 255, 255], [
+      { paint: cone, inside: coneInside },
+      { paint: dome, inside: domeInside },
+    ]);
+    const shaded = gradientShapes(traceImage(image, ON));
+    const coneShapes = shaded.filter((s) => s.areaPx >= 0.5 * Math.PI * (72 * 72 - 24 * 24));
+    expect(coneShapes).toHaveLength(1);
+    expect(coneShapes[0]!.areaPx).toBeGreaterThanOrEqual(0.75 * Math.PI * (72 * 72 - 24 * 24));
+    // Its colours where it lies: inside the straddling ring (t ≤ 0.5 of the cone's ramp).
+    expectColoursOnRamp(coneShapes[0]!.gradient!, cone, disc(100, 95, 68), (x, y) => !disc(80, 76, 28)(x, y) && disc(118, 112, 47)(x, y));
+  });
+});

@@ -7,9 +7,10 @@
  * `tracelab.gradients`, a few clean bands per area without it.
  *
  * Groups of softly joined regions (smooth-areas.ts) are fitted (ramp-geometry.ts, ramp-fit.ts);
- * one that is not one gradient is split (smooth-split.ts) and its parts tried in turn. An area is
- * kept only when its gradient explains the pixels at least about as well as the flat shades did
- * (ACCEPT_RATIO), its colours span at least MIN_SPAN_DE, the shades did not already match their
+ * one that is not one gradient is split (smooth-split.ts) and its parts tried in turn; with
+ * `tracelab.gradients`, in art, a gradient lying under another that soft seams join to it is first
+ * peeled out of the group (fitPeeled). An area is kept only when its gradient explains the pixels
+ * at least about as well as the flat shades did (ACCEPT_RATIO), its colours span at least MIN_SPAN_DE, the shades did not already match their
  * pixels (FLAT_FLOOR) and its ramp has no jump (an edge): flat art has no such areas and comes
  * out exactly as without this stage. With `tracelab.gradients`, a photo's smooth field that is
  * not one gradient (a storm sky) has its large shades fitted one by one (shadePieces), neighbours
@@ -157,11 +158,11 @@ export function findSmoothAreas(input: ShadingInput): Shading {
       areas.push(refit);
       continue;
     }
-    const found = areas.length;
+    // Two gradients joined where their colours meet: the one under the other peeled out of the group.
+    const beforePeel = areas.length;
+    if (gradientArt(input)) nextId = fitPeeled(context, input, owner, members[g]!, groupPx, partOf, areas, nextId);
+    if (areas.length > beforePeel) continue;
     nextId = fitSplit(context, input, owner, { members: members[g]!, groupPx, soft: soft.pairs.subarray(soft.start[g]! * 2, soft.start[g + 1]! * 2) }, partOf, localIndex, areas, nextId);
-    // Nothing found whole or in parts: the group once more without its outline pieces.
-    const outlined = found === areas.length && gradientArt(input) ? fitWithoutFlat(context, input, owner, members[g]!, groupPx, partOf, nextId++, true) : undefined;
-    if (outlined) areas.push(outlined);
   }
   if (gradientArt(input)) nextId = growAreas(context, input, owner, pairs, areas, nextId);
   if (input.photo && input.gradients) shadePieces(context, input, owner, members, pixels, areas, nextId, pairs);
@@ -290,12 +291,19 @@ const FLAT_MEMBER_MIN_PX = 400;
  * soft shadow fading into the page (its squeezed rings are one elliptical gradient once the page
  * is not asked to be part of it, and far from a circle's or a line's first guess:
  * gradient-8-ball-jarno-vasamaa), a ramp running into a flat colour, a lens's rim whose outline
- * pulls the first guesses off. The flat members stay as they are. `withoutOutlines` (a group
- * that neither whole nor split gave an area): its outline pieces (outlinePieces) are left out and
- * stay as they are too. Uses part id `id` for the members left (owner renamed to it); undefined
- * when the rest is not one gradient.
+ * pulls the first guesses off. The flat members stay as they are. Uses part id `id` for the
+ * members left (owner renamed to it); undefined when the rest is not one gradient.
  */
-function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[], groupPx: Int32Array, partOf: Int32Array, id: number, withoutOutlines = false): Candidate | undefined {
+function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[], groupPx: Int32Array, partOf: Int32Array, id: number): Candidate | undefined {
+  const rest = shadingMembers(input, members, groupPx, false);
+  return rest.length < 2 ? undefined : fitPart(context, input, owner, rest, groupPx, partOf, id);
+}
+
+/**
+ * The members of a group left once its flat members (FLAT_MEMBER_MIN_PX or more whose pixels match
+ * their colour within FLAT_FLOOR) and, with `withoutOutlines`, its outline pieces are left out.
+ */
+function shadingMembers(input: ShadingInput, members: readonly number[], groupPx: Int32Array, withoutOutlines: boolean): number[] {
   const { data, regions, regionColor } = input;
   const error = new Map<number, number>();
   for (const r of members) if (regions.area[r]! >= FLAT_MEMBER_MIN_PX) error.set(r, 0);
@@ -308,12 +316,107 @@ function fitWithoutFlat(context: RampContext, input: ShadingInput, owner: Int32A
     error.set(r, sum + hypot3(data[o]! - regionColor[r * 3]!, data[o + 1]! - regionColor[r * 3 + 1]!, data[o + 2]! - regionColor[r * 3 + 2]!));
   }
   const outlines = withoutOutlines ? outlinePieces(input, members, groupPx) : new Set<number>();
-  const rest = members.filter((r) => !(error.has(r) && error.get(r)! / regions.area[r]! < FLAT_FLOOR) && !outlines.has(r));
-  if (rest.length < 2) return undefined;
-  for (const r of rest) partOf[r] = id;
-  const part = splitParts(groupPx, regions.regionOf, partOf, id, 1, owner);
-  for (const r of rest) partOf[r] = -1;
-  return fitGroup(context, input, owner, id, part.pixels, rest, false, false);
+  return members.filter((r) => !(error.has(r) && error.get(r)! / regions.area[r]! < FLAT_FLOOR) && !outlines.has(r));
+}
+
+/**
+ * Members `part` of a group (pixels `groupPx`) fitted as one part with id `id` (owner renamed to
+ * it), without the gate (fitGroup `gated`); `seen` is given the searched ramp, kept or not.
+ */
+function fitPart(context: RampContext, input: ShadingInput, owner: Int32Array, part: readonly number[], groupPx: Int32Array, partOf: Int32Array, id: number, seen?: RampSeen): Candidate | undefined {
+  for (const r of part) partOf[r] = id;
+  const own = splitParts(groupPx, input.regions.regionOf, partOf, id, 1, owner);
+  for (const r of part) partOf[r] = -1;
+  return fitGroup(context, input, owner, id, own.pixels, part, false, false, seen);
+}
+
+/**
+ * A member whose samples stray from a failed fit's ramp by more than this many times the ramp's
+ * mean error is peeled off (a gradient lying over the group's main one) …
+ */
+const PEEL_RATIO = 1.5;
+/** … in at most this many rounds. */
+const PEEL_ROUNDS = 3;
+
+/**
+ * With the extension, in art, before the split: a group that gave no area whole or without its flat
+ * members may be two gradients or more joined where their colours meet (a speaker's dome over its
+ * cone: the dome's rim is the cone's colour at one side, so a soft seam joins their rings; a
+ * highlight's gradient over a ball's). The group without its flat members and outline pieces
+ * (outlinePieces) is fitted; the members whose samples stray most from its ramp (PEEL_RATIO) are
+ * peeled off and the rest fitted again, in up to PEEL_ROUNDS rounds. Once one gradient explains
+ * the rest (fitGroup's ungated rules) and is not mostly one colour (mostlyFlat), it is an area and
+ * the members peeled off are tried as a part of their own. Pushes the areas found to `areas`;
+ * returns the next free part id. The outline pieces and flat members stay as they are.
+ */
+function fitPeeled(context: RampContext, input: ShadingInput, owner: Int32Array, members: readonly number[], groupPx: Int32Array, partOf: Int32Array, areas: Candidate[], firstId: number): number {
+  let id = firstId;
+  let rest = shadingMembers(input, members, groupPx, true);
+  for (let round = 0; round < PEEL_ROUNDS && rest.length >= 2; round++) {
+    let errors: Map<number, number> | undefined;
+    let limit = 0;
+    const area = fitPart(context, input, owner, rest, groupPx, partOf, id++, (ramp, samples) => {
+      errors = memberErrors(input, ramp, samples);
+      limit = PEEL_RATIO * ramp.meanError;
+    });
+    if (area && mostlyFlat(area.ramp)) return id;
+    if (area) {
+      areas.push(area);
+      const peeled = members.filter((r) => !area.members.includes(r));
+      const other = peeled.length >= 2 ? fitPart(context, input, owner, peeled, groupPx, partOf, id++) : undefined;
+      if (other) areas.push(other);
+      return id;
+    }
+    if (!errors) return id;
+    // A member without samples (a small one on a thinned grid) gives no reason to peel it.
+    const explained = rest.filter((r) => (errors!.get(r) ?? 0) <= limit);
+    if (explained.length === rest.length) return id;
+    rest = explained;
+  }
+  return id;
+}
+
+/** A peeled part's ramp may hold one colour (FLAT_STOP_GAP) over at most this share of its length … */
+const PEEL_FLAT_SHARE = 0.5;
+/** … stops this close (sRGB units) being one colour. */
+const FLAT_STOP_GAP = 2;
+
+/**
+ * True when the ramp holds one colour over more than PEEL_FLAT_SHARE of its length: a flat colour
+ * with a fringe (a page with the soft shadow it takes in), not a gradient under another
+ * (gradient-tango-document-new: the page and its floor shadow peeled into a ramp white over 85 %
+ * of its length, drawn as a band across the page).
+ */
+function mostlyFlat(ramp: FittedRamp): boolean {
+  const s = ramp.stops;
+  const n = stopCount(s);
+  const length = stopT(s, n - 1) - stopT(s, 0);
+  let from = 0;
+  for (let k = 1; k < n; k++) {
+    const gap = hypot3(stopChannel(s, k, 0) - stopChannel(s, from, 0), stopChannel(s, k, 1) - stopChannel(s, from, 1), stopChannel(s, k, 2) - stopChannel(s, from, 2));
+    if (gap > FLAT_STOP_GAP) from = k;
+    else if (stopT(s, k) - stopT(s, from) > PEEL_FLAT_SHARE * length) return true;
+  }
+  return false;
+}
+
+/** Mean distance (sRGB units) of each member's samples from the ramp's colour where they lie. */
+function memberErrors(input: ShadingInput, ramp: FittedRamp, samples: RampSamples): Map<number, number> {
+  const { regionOf } = input.regions;
+  const sums = new Map<number, [number, number]>();
+  const colour = new Float64Array(3);
+  for (let k = 0; k < samples.count; k++) {
+    const x = samples.x[k]!;
+    const y = samples.y[k]!;
+    rampColorAt(ramp.stops, geometryT(ramp.geometry, x, y), colour);
+    const error = hypot3(colour[0]! - samples.rgb[k * 3]!, colour[1]! - samples.rgb[k * 3 + 1]!, colour[2]! - samples.rgb[k * 3 + 2]!);
+    const r = regionOf[Math.floor(y) * input.width + Math.floor(x)]!;
+    const sum = sums.get(r) ?? [0, 0];
+    sum[0] += error;
+    sum[1]++;
+    sums.set(r, sum);
+  }
+  return new Map([...sums].map(([r, [total, n]]) => [r, total / n]));
 }
 
 /**
@@ -637,6 +740,9 @@ function shareDefinitions(areas: readonly SmoothArea[]): SmoothArea[] {
   });
 }
 
+/** Told the ramp a fit searched, with the samples it was fitted on, before it is judged. */
+type RampSeen = (ramp: FittedRamp, samples: RampSamples) => void;
+
 /** An area as fitted alone, with what a shared fit needs to judge it again. */
 interface Candidate {
   readonly members: readonly number[];
@@ -688,7 +794,7 @@ function owned(owner: Int32Array, q: number, g: number): boolean {
  * best of them has no step; an ungated fit's ramp is checked for steps once searched and must
  * leave at most UNGATED_RATIO of the flat shades' error.
  */
-function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[], piece = false, gated = !piece): Candidate | undefined {
+function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, g: number, pixels: Int32Array, members: readonly number[], piece = false, gated = !piece, seen?: RampSeen): Candidate | undefined {
   const minSamples = piece ? shadePieceMinPx(input) : minAreaSamples(input);
   const { data, width, height } = input;
   // Interior pixels: opaque, with all four neighbours in the group (edge blends say nothing of the fill).
@@ -728,6 +834,7 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
   const full = searchStride === 1 ? search : gatherSamples(input, owner, g, interior, interiorCount, Math.ceil(interiorCount / MAX_SAMPLES), undefined);
   const ramp = rampFor(context, full.samples, geometry);
   const flatError = full.flatError;
+  seen?.(ramp, full.samples);
   if (!kept(ramp, flatError, piece) || (!gated && !piece && ramp.meanError > UNGATED_RATIO * flatError)) return undefined;
   let cx = 0;
   let cy = 0;
