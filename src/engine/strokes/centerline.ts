@@ -13,7 +13,7 @@
  * a round one does not (lines under 6 px are given round ends: too few pixels to tell).
  */
 import { coverageAt, coverageGrid, coverageSum, inkCells, type CoverageGrid, type InkPicture } from './coverage.js';
-import { skeletonGraph, thin, type SkeletonGraph } from './skeleton.js';
+import { edgeLength, skeletonGraph, thin, type LineEndTest, type SkeletonGraph, type SkeletonNode } from './skeleton.js';
 
 export type LineCap = 'butt' | 'round';
 
@@ -115,7 +115,8 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   // terminal is 2–3 px long, so the floor is 1.5 px.
   // A wide line's short branch that runs straight on from another through their junction is a
   // stub the artist drew past it (a scale's post above its beam), kept (skeleton.ts).
-  const graph = skeletonGraph(mask, mw, mh, Math.max(1.5, roughWidth * 1.2), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0, skeleton);
+  const lineEnds = linesBeside && roughWidth >= MIN_CAP_TEST_WIDTH_PX ? reachingPastJunction(() => regionMask(picture, region, box, pixels).mask, mw, mh, roughWidth) : undefined;
+  const graph = skeletonGraph(mask, mw, mh, spurLengthPx(roughWidth), Math.max(2, roughWidth), roughWidth >= MIN_CAP_TEST_WIDTH_PX ? roughWidth : 0, skeleton, lineEnds);
   const frame: Frame = { grid, mw, ox: box.x0 - 1, oy: box.y0 - 1, reachPx: reach - 1, maxWidthPx, hardEdged: isHardEdged(grid, box) };
   if (graph.edges.length === 0) return dots(graph, frame, coveredArea);
   const edges = graph.edges.map((e) => measureEdge(e.pixels, frame, roughWidth));
@@ -129,19 +130,79 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   }
   if (samples > 0 && saturated > samples / 2) return { kind: 'wide' };
   const read = linesBeside ? withoutDoubledBranches(graph, edges, roughWidth) : { graph, edges };
-  const paths = assemblePaths(read.graph, read.edges, frame, roughWidth, linesBeside);
-  if (paths.length === 1) paths[0] = withAreaWidth(paths[0]!, coveredArea);
-  const widths = paths.map((p) => p.widthPx).sort(ascending);
-  if (widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK) return { kind: 'wide' };
+  const { paths, pointedJoins } = assemblePaths(read.graph, read.edges, frame, roughWidth, linesBeside);
+  if (tooWideOnceWidthsSet(paths, pointedJoins === 0 ? coveredArea : undefined, linesBeside, maxWidthPx)) return { kind: 'wide' };
   return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
+}
+
+/**
+ * Gives a region that is one line its width from its ink's area `areaPx` (withAreaWidth; none
+ * given through a V's point: the arms' inner overlap there is ink counted once for two, and the
+ * width read from the area came short, 20.96 px for a 21.3-px pen at a 25° point); then says
+ * whether the paths' median width is over the widest line. In centerline mode (`byCrossSections`)
+ * a line is too wide by its cross-sections where its area says wider: a centre-line that falls
+ * short of its ink (a check mark's corner cut 5 px, an end 6 px short) read 22.9 px from the
+ * area for a 21.3-px pen, and the mark became an outline; the render check (groupCenterlines)
+ * still judges the lines drawn.
+ */
+function tooWideOnceWidthsSet(paths: CenterPath[], areaPx: number | undefined, byCrossSections: boolean, maxWidthPx: number): boolean {
+  const acrossPx = paths.map((p) => p.widthPx);
+  if (paths.length === 1 && areaPx !== undefined) paths[0] = withAreaWidth(paths[0]!, areaPx);
+  const widths = paths.map((p, k) => (byCrossSections ? Math.min(p.widthPx, acrossPx[k]!) : p.widthPx)).sort(ascending);
+  return widths.length > 0 && widths[widths.length >> 1]! > maxWidthPx * WIDTH_SLACK;
+}
+
+/**
+ * A short branch is a line when the ink around its free end reaches this many line widths past
+ * the junction's own ink (reachingPastJunction). A boundary's bump reaches out by its height; the
+ * spurs the thinning sends into a butt end's square corners by ~0.2 widths (the corner √½ width
+ * from the junction, which is ½ width from the ink's edge); the lines the spur rule cut at 256 px
+ * reach out 0.6–1.1 widths: a magnifier's handle (a third of it inside its ring), a crescent's
+ * pointed tips, the V where a gem's four lines meet.
+ */
+const LINE_END_REACH_WIDTHS = 0.5;
+
+/**
+ * centerline mode's LineEndTest for lines `widthPx` wide: the ink reaches past the junction's
+ * inscribed disc by LINE_END_REACH_WIDTHS or more — the end pixel's distance from the junction's
+ * centre plus its own distance to the paper (the thinning leaves a wide line's end at the middle
+ * of its round end), less the junction's distance to the paper. `inkMask`: the region's mask
+ * before thinning, read on the first short branch.
+ */
+function reachingPastJunction(inkMask: () => Uint8Array, mw: number, mh: number, widthPx: number): LineEndTest {
+  let mask: Uint8Array | undefined;
+  const searchPx = Math.ceil(widthPx);
+  return (end: SkeletonNode, junction: SkeletonNode) => {
+    mask ??= inkMask();
+    const reachPx = Math.hypot(end.x - junction.x, end.y - junction.y) + paperDistancePx(mask, mw, mh, end.x, end.y, searchPx) - paperDistancePx(mask, mw, mh, junction.x, junction.y, searchPx);
+    return reachPx >= LINE_END_REACH_WIDTHS * widthPx;
+  };
+}
+
+/** Distance (px) from (x, y) (mask px) to the nearest pixel of paper, at most `searchPx` (none nearer). */
+function paperDistancePx(mask: Uint8Array, mw: number, mh: number, x: number, y: number, searchPx: number): number {
+  let nearest = searchPx;
+  const [cx, cy] = [Math.round(x), Math.round(y)];
+  for (let py = Math.max(0, cy - searchPx); py <= Math.min(mh - 1, cy + searchPx); py++) {
+    for (let px = Math.max(0, cx - searchPx); px <= Math.min(mw - 1, cx + searchPx); px++) {
+      if (mask[py * mw + px] === 0) nearest = Math.min(nearest, Math.hypot(px - x, py - y));
+    }
+  }
+  return nearest;
+}
+
+/** Branches from a free end to a junction shorter than this are spurs (skeletonGraph) unless kept as lines. */
+function spurLengthPx(roughWidth: number): number {
+  return Math.max(1.5, roughWidth * 1.2);
 }
 
 /** How regionCenterlines reads a region: its listed pixels, and whether it is read for centerline mode. */
 export interface CenterlineRead {
   readonly pixels?: Int32Array;
   /**
-   * centerline mode: lines merged side by side are two (linesBeside, bendInto), and a line drawn
-   * twice along itself is one (withoutDoubledBranches).
+   * centerline mode: lines merged side by side are two (linesBeside, bendInto), a line drawn
+   * twice along itself is one (withoutDoubledBranches), and a short branch whose ink reaches well
+   * past its junction's is a line, not a spur (reachingPastJunction).
    */
   readonly linesBeside?: boolean;
 }
@@ -481,12 +542,15 @@ interface EdgeEnd {
 
 /**
  * The edges joined into paths: through each junction the straightest pairs continue; unpaired
- * ends stop at the junction's centre, free ends at the ink's end.
+ * ends stop at the junction's centre, free ends at the ink's end; and how many junctions were
+ * a V's point (apexJoins).
  */
-function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, twoBeside: boolean): CenterPath[] {
+function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, twoBeside: boolean): { paths: CenterPath[]; pointedJoins: number } {
   const joints = junctionJoints(graph, edges, frame, roughWidth);
-  const besideOf = twoBeside && roughWidth >= MIN_CAP_TEST_WIDTH_PX ? linesBeside(graph, edges, joints, frame) : [];
-  const walk: PathWalk = { graph, edges, frame, roughWidth, ...joints, besideOf, used: new Uint8Array(graph.edges.length), paths: [] };
+  const wideCenterline = twoBeside && roughWidth >= MIN_CAP_TEST_WIDTH_PX;
+  const { apexOf, dropped } = wideCenterline ? apexJoins(graph, edges, joints, frame, roughWidth) : { apexOf: [], dropped: new Uint8Array(graph.edges.length) };
+  const besideOf = wideCenterline ? linesBeside(graph, edges, joints, frame) : [];
+  const walk: PathWalk = { graph, edges, frame, roughWidth, ...joints, besideOf, apexOf, used: dropped, paths: [] };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
     for (const end of joints.ends[n]!) {
@@ -495,7 +559,64 @@ function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fra
     }
   }
   for (let k = 0; k < graph.edges.length; k++) if (!walk.used[k]) walkPath(walk, { edge: k, atStart: true }, true);
-  return walk.paths;
+  return { paths: walk.paths, pointedJoins: apexOf.filter((apex) => apex !== undefined).length };
+}
+
+/**
+ * The points of Vs (centerline mode, lines of 6 px and more): where two lines meet at a sharp
+ * angle with a round join, the thinning leaves a branch from their junction out into the point
+ * (the ink's tip), its free end at the point's centre-line vertex (½ width from the tip); it
+ * continued one of the lines and the other stopped at the junction, so the join bulged past the
+ * tip or the point came out bent. At a junction of three where one branch runs to a free end, no
+ * longer than a spur (kept by reachingPastJunction) or than the other two stay merged (a 30° V:
+ * 41 px at 21 px), and the other two each leave it within 50° of straight on (a V's arms), the
+ * arms are one line whose corner is the point's vertex (pointOfV), and the branch is dropped
+ * (`dropped`, per edge).
+ */
+function apexJoins(graph: SkeletonGraph, edges: readonly MeasuredEdge[], joints: Joints, frame: Frame, roughWidth: number): { apexOf: ({ x: number; y: number } | undefined)[]; dropped: Uint8Array } {
+  const apexOf: ({ x: number; y: number } | undefined)[] = graph.nodes.map(() => undefined);
+  const dropped = new Uint8Array(graph.edges.length);
+  const { ends, partner } = joints;
+  for (let n = 0; n < graph.nodes.length; n++) {
+    const tips = ends[n]!.length === 3 ? ends[n]!.filter((end) => isPointOfV(graph, joints, end, n, frame.mw, roughWidth)) : [];
+    if (tips.length !== 1) continue;
+    const arms = ends[n]!.filter((end) => end !== tips[0]);
+    for (const end of ends[n]!) {
+      const was = partner[endCode(end)]!;
+      if (was >= 0) partner[was] = -1;
+      partner[endCode(end)] = -1;
+    }
+    partner[endCode(arms[0]!)] = endCode(arms[1]!);
+    partner[endCode(arms[1]!)] = endCode(arms[0]!);
+    dropped[tips[0]!.edge] = 1;
+    apexOf[n] = pointOfV(joints.lineOf[endCode(tips[0]!)]!, lineWidthOf(arms.map((end) => edges[end.edge]!)), frame);
+  }
+  return { apexOf, dropped };
+}
+
+/**
+ * The centre-line vertex of a V's point whose branch leaves the junction along `tip`: half the
+ * arms' width `widthPx` back from where the ink ends along it (a round join's tip), sub-pixel.
+ */
+function pointOfV(tip: BranchLine, widthPx: number, frame: Frame): { x: number; y: number } {
+  const back = inkEdgePx(frame, tip.x, tip.y, tip.dx, tip.dy, frame.reachPx + widthPx) - widthPx / 2;
+  return { x: tip.x + back * tip.dx, y: tip.y + back * tip.dy };
+}
+
+/** Is the branch leaving junction `n` (of three) at `end` the point of a V (apexJoins)? */
+function isPointOfV(graph: SkeletonGraph, joints: Joints, end: EdgeEnd, n: number, mw: number, roughWidth: number): boolean {
+  const tip = joints.lineOf[endCode(end)];
+  const arms = joints.ends[n]!.filter((other) => other !== end).map((other) => joints.lineOf[endCode(other)]);
+  if (freeEndOf(graph, end, n) < 0 || !tip || !arms[0] || !arms[1]) return false;
+  if (arms.some((a) => -(a!.dx * tip.dx + a!.dy * tip.dy) < STRAIGHT_THROUGH_COS)) return false;
+  return edgeLength(graph.edges[end.edge]!.pixels, mw) <= Math.max(spurLengthPx(roughWidth), mergedLengthPx(roughWidth, [arms[0], arms[1]]));
+}
+
+/** The free end (node) the branch leaving node `n` at `end` runs to, or −1 (a junction, a ring). */
+function freeEndOf(graph: SkeletonGraph, end: EdgeEnd, n: number): number {
+  const e = graph.edges[end.edge]!;
+  const other = end.atStart ? e.to : e.from;
+  return other >= 0 && other !== n && graph.nodes[other]!.degree === 1 ? other : -1;
 }
 
 /** An edge end coded as edge * 2 + (atStart ? 0 : 1). */
@@ -549,7 +670,7 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     // of half their angle (an arrow's head and shaft at 45°: 1.3 widths), so they are measured and
     // cut farther out. Not on thin lines (text): their branches are a few pixels long, and cut
     // farther out little is left to measure.
-    const wider = Math.min(2.5 * roughWidth, roughWidth / 2 / Math.sin(smallestAngle(dirs) / 2)) + 1;
+    const wider = mergedLengthPx(roughWidth, dirs);
     if (roughWidth >= MIN_CAP_TEST_WIDTH_PX && Math.min(wider, keepHalf) > trimOf[n]!) {
       trimOf[n] = Math.min(wider, keepHalf);
       dirs = list.map((end) => leavingDirection(edges[end.edge]!, end.atStart, centre[n]!, trimOf[n]!, roughWidth));
@@ -698,6 +819,11 @@ function farthestFrom(m: MeasuredEdge, centre: { x: number; y: number }): number
   return far;
 }
 
+/** How far out from a junction branches at a sharp angle stay merged (junctionJoints): half a width over the sine of half their angle, at most 2.5 widths, plus 1 px. */
+function mergedLengthPx(roughWidth: number, dirs: readonly BranchLine[]): number {
+  return Math.min(2.5 * roughWidth, roughWidth / 2 / Math.sin(smallestAngle(dirs) / 2)) + 1;
+}
+
 /** The smallest angle (radians) between two of the directions. */
 function smallestAngle(dirs: readonly BranchLine[]): number {
   let best = Math.PI;
@@ -717,6 +843,8 @@ interface PathWalk extends Joints {
   readonly paths: CenterPath[];
   /** Per edge end (endCode) that ends at a junction: its line on along the merged ink beside the line through (linesBeside), from the junction out. */
   readonly besideOf: (Float64Array | undefined)[];
+  /** Per node: the point of the V whose arms turn through it (apexJoins). */
+  readonly apexOf: readonly ({ x: number; y: number } | undefined)[];
 }
 
 /** One path from edge end `first` through the paired ends (a closed loop back to `first`), added to walk.paths. */
@@ -781,6 +909,12 @@ function walkPath(walk: PathWalk, first: EdgeEnd, closedLoop: boolean): void {
  * straight across.
  */
 function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number, xs: number[], ys: number[]): void {
+  const apex = walk.apexOf[node];
+  if (apex) {
+    xs.push(apex.x);
+    ys.push(apex.y);
+    return;
+  }
   const a = walk.lineOf[inCode];
   const b = walk.lineOf[outCode];
   if (!a || !b) return;

@@ -6,8 +6,9 @@
  * ends and junctions (adjacent junction pixels are one node; where only two edges meet, none),
  * edges the pixel runs between them; a ring without nodes is one closed edge. Spurs — edges from a
  * free end to a junction shorter than `spurPx` (the noise of a boundary, not a line the artist
- * drew; a wide line's stub running straight on through its junction is kept) — are removed and
- * the graph read again until none is left.
+ * drew; a wide line's stub running straight on through its junction is kept, and a junction's
+ * only spur where the caller's test says it is a line) — are removed and the graph read again
+ * until none is left.
  * Pure: every array is made here and returned or dropped.
  */
 
@@ -180,32 +181,47 @@ function neighbours(mask: Uint8Array, width: number, i: number, out: number[]): 
   return out;
 }
 
+/** Is the short branch from `junction` to the free end `end` a line the artist drew (kept), not a spur? */
+export type LineEndTest = (end: SkeletonNode, junction: SkeletonNode) => boolean;
+
 /**
  * The graph of a thinned mask, spurs shorter than `spurPx` removed (the mask is changed with
- * them). Junction nodes joined by an edge shorter than `mergePx` become one node (an X drawn
- * with width often thins to two nearby junctions).
+ * them) but a junction's only spur when `isLineEnd` keeps it (two or more at one junction are the
+ * corners of a butt end or of a wedge's wide end). Junction nodes joined by an edge shorter than
+ * `mergePx` become one node (an X drawn with width often thins to two nearby junctions).
  */
-export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number, stubReachPx = 0, skeleton?: Int32Array): SkeletonGraph {
+export function skeletonGraph(mask: Uint8Array, width: number, height: number, spurPx: number, mergePx: number, stubReachPx = 0, skeleton?: Int32Array, isLineEnd?: LineEndTest): SkeletonGraph {
   for (let round = 0; round < 8; round++) {
     const graph = readGraph(mask, width, height, mergePx, skeleton);
+    const spurs = graph.edges.map((edge) => spurOf(graph, edge, width, spurPx, stubReachPx));
+    const spursAt = new Int32Array(graph.nodes.length);
+    for (const spur of spurs) if (spur) spursAt[spur.junction]!++;
     let pruned = false;
-    for (const edge of graph.edges) {
-      if (edge.from < 0 || edge.from === edge.to) continue;
-      const a = graph.nodes[edge.from]!;
-      const b = graph.nodes[edge.to]!;
-      const spurEnd = a.degree === 1 && b.degree >= 3 ? a : b.degree === 1 && a.degree >= 3 ? b : undefined;
-      const length = edgeLength(edge.pixels, width);
-      if (!spurEnd || length >= spurPx || isStub(graph, edge, spurEnd === a ? b : a, length, width, stubReachPx)) continue;
+    spurs.forEach((spur, k) => {
+      if (!spur) return;
+      const [end, junction] = [graph.nodes[spur.end]!, graph.nodes[spur.junction]!];
+      if (isLineEnd && spursAt[spur.junction] === 1 && isLineEnd(end, junction)) return;
       // The spur's own pixels go (its end node's too), the junction's stay.
-      const junction = spurEnd === a ? b : a;
       const keep = new Set(junction.pixels);
-      for (const p of edge.pixels) if (!keep.has(p)) mask[p] = 0;
-      for (const p of spurEnd.pixels) mask[p] = 0;
+      for (const p of graph.edges[k]!.pixels) if (!keep.has(p)) mask[p] = 0;
+      for (const p of end.pixels) mask[p] = 0;
       pruned = true;
-    }
+    });
     if (!pruned) return graph;
   }
   return readGraph(mask, width, height, mergePx, skeleton);
+}
+
+/** The free end and the junction (nodes) of `edge` when it is a spur: shorter than `spurPx`, and no stub (isStub). */
+function spurOf(graph: SkeletonGraph, edge: SkeletonEdge, width: number, spurPx: number, stubReachPx: number): { end: number; junction: number } | undefined {
+  if (edge.from < 0 || edge.from === edge.to) return undefined;
+  const a = graph.nodes[edge.from]!;
+  const b = graph.nodes[edge.to]!;
+  const spurEnd = a.degree === 1 && b.degree >= 3 ? edge.from : b.degree === 1 && a.degree >= 3 ? edge.to : -1;
+  const length = edgeLength(edge.pixels, width);
+  if (spurEnd < 0 || length >= spurPx) return undefined;
+  const junction = spurEnd === edge.from ? edge.to : edge.from;
+  return isStub(graph, edge, graph.nodes[junction]!, length, width, stubReachPx) ? undefined : { end: spurEnd, junction };
 }
 
 /** Branches within this angle of straight through a junction continue each other (runsStraightOn). */
