@@ -222,7 +222,7 @@ function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
   const lut = new Uint8Array(max + 1); // sample value → 8-bit
   for (let v = 0; v <= max; v++) lut[v] = depth === 16 ? sample16To8(v) : Math.round((v * 255) / max);
   const trns = info.trns;
-  const key = (i: number) => (trns && trns.length >= i * 2 + 2 ? (trns[i * 2] << 8) | trns[i * 2 + 1] : -1);
+  const key = (i: number) => colourKey(trns, i);
 
   if (colorType === 0 || colorType === 4) {
     const step = colorType === 0 ? 1 : 2;
@@ -267,12 +267,19 @@ function toRgba(info: PngInfo, samples: ArrayLike<number>): Uint8Array {
   return out;
 }
 
+/** Sample value of channel i of the tRNS colour key (16-bit big-endian), or -1 without one. */
+function colourKey(trns: Uint8Array | undefined, i: number): number {
+  return trns && trns.length >= i * 2 + 2 ? (trns[i * 2] << 8) | trns[i * 2 + 1] : -1;
+}
+
 /**
  * 8-bit RGB samples → RGBA (toRgba's 8-bit table is the identity), the pixels of colour key
  * (kr, kg, kb) transparent; a loop of its own on a byte array (the common PNG of art and photos).
+ * Last pixel first, so `out` may be the samples' own buffer (same start): pixel i's RGBA, bytes
+ * 4i … 4i + 3, is written after its RGB (3i … 3i + 2) is read, above every byte still to be read.
  */
 function rgb8ToRgba(samples: Uint8Array, n: number, kr: number, kg: number, kb: number, out: Uint8Array): void {
-  for (let i = 0, s = 0, o = 0; i < n; i++, s += 3, o += 4) {
+  for (let i = n - 1, s = 3 * i, o = 4 * i; i >= 0; i--, s -= 3, o -= 4) {
     const r = samples[s]!;
     const g = samples[s + 1]!;
     const b = samples[s + 2]!;
@@ -329,8 +336,12 @@ export function decodePng(bytes: Uint8Array): RawImage {
   // (A stream under 1/1032 of the declared size cannot fill it: straight to the reference inflate.)
   let raw: Uint8Array | undefined;
   let spare: Uint8Array | undefined;
+  // 8-bit RGB: the inflated rows go to the start of a buffer the size of the RGBA output, which is
+  // then widened in place (rgb8ToRgba): one image buffer fewer per decode.
+  let room: Uint8Array | undefined;
   if (info.idatBytes * 1032 >= expected) {
-    spare = new Uint8Array(expected);
+    if (info.colorType === 2 && depth === 8) room = new Uint8Array(width * height * 4);
+    spare = room ? room.subarray(0, expected) : new Uint8Array(expected);
     if (inflateZlibInto(concatBytes(info.idat), spare) === expected) raw = spare;
   }
   try {
@@ -375,6 +386,9 @@ export function decodePng(bytes: Uint8Array): RawImage {
   } else if (info.colorType === 6) {
     // 8-bit RGBA is already the output (toRgba's 8-bit table is the identity).
     return { width, height, data: rows, dpi: physDpi(readPhys(bytes)) };
+  } else if (room && rows.buffer === room.buffer && rows.byteOffset === 0) {
+    rgb8ToRgba(rows, width * height, colourKey(info.trns, 0), colourKey(info.trns, 1), colourKey(info.trns, 2), room);
+    return { width, height, data: room, dpi: physDpi(readPhys(bytes)) };
   }
   return { width, height, data: toRgba(info, samples), dpi: physDpi(readPhys(bytes)) };
 }

@@ -983,7 +983,10 @@ function countFlatColors(shapes: readonly Shape[], paletteFills: number, shaded:
   return seen.size;
 }
 
-/** Fitted chains (in chain order, over all parts) with each chain's regions from the graph. */
+/**
+ * Fitted chains (in chain order, over all parts) with each chain's regions from the graph. A chain
+ * the fit job made as a Chain already (jobs.ts latticeChain, from this graph) is kept as it is.
+ */
 function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains: Chain[]; primitives: (ShapePrimitive | undefined)[] } {
   // Sized once (a push per chain grew both by copies, tens of thousands of chains on pixel art).
   let total = 0;
@@ -994,7 +997,7 @@ function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains:
   for (const part of parts) {
     for (const fitted of part) {
       primitives[c] = fitted.primitive;
-      chains[c] = {
+      chains[c] = isChain(fitted) ? fitted : {
         startX: fitted.startX,
         startY: fitted.startY,
         segments: fitted.segments,
@@ -1006,6 +1009,11 @@ function toChains(graph: ChainGraph, parts: readonly FittedChain[][]): { chains:
     }
   }
   return { chains, primitives };
+}
+
+/** Whether a fitted chain is a Chain already (jobs.ts latticeChain). */
+function isChain(fitted: FittedChain | Chain): fitted is Chain {
+  return 'leftRegion' in fitted;
 }
 
 function validateInput(image: RgbaImage, params: EngineParams): void {

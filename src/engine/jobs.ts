@@ -12,7 +12,7 @@
 import { DX, DY, type ChainGraph } from './boundary/boundary.js';
 import { diagonalLinkRows } from './regions/diagonals.js';
 import { DOT_MAX_AREA_PX, dotPixelShare } from './regions/regions.js';
-import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, type FittedChain } from './fit/fit.js';
+import { FitScratch, fitChain, fitLatticeSteps, fitRoundLoop, latticeSteps, type FittedChain } from './fit/fit.js';
 import { shrunkToInk } from './fit/pixel-floor.js';
 import { labelRows } from './palette/label.js';
 import type { Palette } from './palette/palette.js';
@@ -25,7 +25,7 @@ import { neighbourSpread, type TileMask } from './profile/profile.js';
 import { shrinkRows } from './profile/resize.js';
 import { coveragePoints, latticePoints, SubpixelScratch, type SampleContext } from './boundary/subpixel.js';
 import { SEGMENT_LINE, SEGMENT_STRIDE, SegmentPath } from './segment-path.js';
-import type { EngineParams, ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
+import type { Chain, EngineParams, ImageProfile, ParameterizedShapeSwitches, RgbaImage, ShapePrimitive } from './types.js';
 
 export type EngineJob =
   /** Rows of the image shrunk to outWidth × outHeight (resize.ts). */
@@ -112,10 +112,11 @@ function labelPart(job: Extract<EngineJob, { kind: 'label' }>, part: JobPart): I
 }
 
 function fitPart(job: Extract<EngineJob, { kind: 'fit' }>, part: JobPart): FittedChain[] {
-  const out: FittedChain[] = [];
+  // Sized once (pushes grew it by copies: tens of thousands of chains on pixel art).
+  const out = new Array<FittedChain>(part.to - part.from);
   // One scratch per part: its buffers grow to the part's longest chain and serve every chain.
   const scratch: ChainFitScratch = { fit: new FitScratch(), subpixel: new SubpixelScratch(), shapes: new PolishScratch(), outline: new OutlineScratch() };
-  for (let c = part.from; c < part.to; c++) out.push(fitOneChain(scratch, job.graph, c, job.profile, job.shapes, job.context, job.lineArt));
+  for (let c = part.from; c < part.to; c++) out[c - part.from] = fitOneChain(scratch, job.graph, c, job.profile, job.shapes, job.context, job.lineArt);
   return out;
 }
 
@@ -141,7 +142,7 @@ const FIT: Record<Exclude<ImageProfile, 'pixel' | 'lineart'>, { tolerancePx: num
  */
 function fitOneChain(scratch: ChainFitScratch, graph: ChainGraph, c: number, profile: ImageProfile, shapes: ParameterizedShapeSwitches, context: SampleContext, lineArt: LineArtFit): FittedChain {
   const closed = graph.closed[c] === 1;
-  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return fitLatticeSteps(scratch.fit, graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
+  if (profile === 'pixel' || mostlyOnTiles(graph, c, context.hardTiles)) return latticeChain(scratch.fit, graph, c, closed);
   if (profile === 'lineart') return fitLineArt(scratch, graph, c, closed, shapes, context, lineArt);
   // Clean flat art only: a photo's, a JPEG's and anti-aliased text's small pieces are grain and
   // glyph parts, traced closer to the picture by their coverage (written as pixels, small text
@@ -168,6 +169,17 @@ function fitOneChain(scratch: ChainFitScratch, graph: ChainGraph, c: number, pro
   // A literal, not a spread of FIT[profile]: the spread was a slow object clone on every chain.
   const fit = FIT[profile];
   return fitChain(scratch.fit, points, closed, { tolerancePx: fit.tolerancePx, cornerAngleDeg: fit.cornerAngleDeg, detectCircles: shapes.ellipseCircle, detectEllipses: shapes.ellipseGeneral }, shape);
+}
+
+/**
+ * Chain c fitted on the lattice (fitLatticeSteps) as the trace's Chain itself, which toChains keeps
+ * (index.ts): pixel art has tens of thousands, each fitted as a FittedChain that was then copied
+ * into a Chain, garbage the collector copied with the trace's live objects. Chain's fields in
+ * toChains' order, so every chain has one hidden class.
+ */
+function latticeChain(s: FitScratch, graph: ChainGraph, c: number, closed: boolean): Chain {
+  const segments = latticeSteps(s, graph.startX[c]!, graph.startY[c]!, graph.dirs, graph.dirStart[c]!, graph.dirStart[c + 1]!, closed);
+  return { startX: s.latticeStartX, startY: s.latticeStartY, segments, leftRegion: graph.left[c]!, rightRegion: graph.right[c]!, closed };
 }
 
 /**

@@ -71,6 +71,8 @@ export class FitScratch {
   /** Turn per sample (findCorners), a closed loop rotated to its first corner, sharpenTips' vertices. */
   turns = new Float64Array(256);
   rotatedBuf = new Float64Array(512);
+  /** sharpenCorners' copy of the samples with its corners moved (a new array per chain was an off-heap store each). */
+  sharpenedBuf = new Float64Array(512);
   tipX = new Float64Array(64);
   tipY = new Float64Array(64);
   tipKeep = new Uint8Array(64);
@@ -82,6 +84,9 @@ export class FitScratch {
   /** The unit vector the tangent functions and normalize leave (read right after the call). */
   unitX = 1;
   unitY = 0;
+  /** Where latticeSteps' chain starts (its first corner; read right after the call). */
+  latticeStartX = 0;
+  latticeStartY = 0;
   /** The sample maxCubicError found farthest from the curve (read right after the call). */
   worstSample = 0;
   /** The spans fitCubicRecursive failed to fit as one piece, by the sample it split them at. */
@@ -153,6 +158,12 @@ function atLeast(buf: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayB
  * corner. (A list of its vertices was most of pixel art's garbage: it has hundreds of thousands.)
  */
 export function fitLatticeSteps(s: FitScratch, startX: number, startY: number, dirs: Uint8Array, from: number, to: number, closed: boolean): FittedChain {
+  const segments = latticeSteps(s, startX, startY, dirs, from, to, closed);
+  return { startX: s.latticeStartX, startY: s.latticeStartY, segments };
+}
+
+/** fitLatticeSteps' segments, its start left in s.latticeStartX, s.latticeStartY (for a caller that builds its own chain object). */
+export function latticeSteps(s: FitScratch, startX: number, startY: number, dirs: Uint8Array, from: number, to: number, closed: boolean): SegmentPath {
   const steps = to - from;
   const n = closed ? steps : steps + 1;
   const segments = s.chainOut;
@@ -181,7 +192,9 @@ export function fitLatticeSteps(s: FitScratch, startX: number, startY: number, d
     firstY = startY;
   }
   if (closed) segments.line(firstX, firstY);
-  return { startX: firstX, startY: firstY, segments: segments.take(0) };
+  s.latticeStartX = firstX;
+  s.latticeStartY = firstY;
+  return segments.take(0);
 }
 
 /**
@@ -249,7 +262,10 @@ export function fitChain(s: FitScratch, input: Float64Array, closed: boolean, op
 function sharpenCorners(s: FitScratch, p: Float64Array, corners: readonly number[], closed: boolean): Float64Array {
   if (corners.length === 0) return p;
   const n = p.length / 2;
-  const out = Float64Array.from(p);
+  // In the scratch (a view of the samples' length): the fit reads it only until the chain's segments are taken.
+  s.sharpenedBuf = atLeast(s.sharpenedBuf, p.length);
+  const out = s.sharpenedBuf.subarray(0, p.length);
+  out.set(p);
   const run = 4;
   for (const c of corners) {
     if (!fitLine(s, p, c, -1, run, n, closed)) continue;

@@ -51,9 +51,10 @@ function nearestLabels(
   const first = rowFrom * width;
   const n = (rowTo - rowFrom) * width;
   const nearest = new Int32Array(n);
-  // Label + 1 per cache bin, 0 while not looked up: a fresh array needs no fill (1 MB a part), made
-  // when a colour is first looked up (pixel art's exact colours need none).
-  let cachePlusOne: Int32Array | undefined;
+  // Label + 1 per cache bin, 0 while not looked up: a fresh array needs no fill (512 KB a part, 16
+  // bits: a palette holds hundreds of colours at most), made when a colour is first looked up
+  // (pixel art's exact colours need none).
+  let cachePlusOne: Uint16Array | undefined;
   const lab = new Float64Array(3);
   const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
   // A pixel of the colour before it (most pixels of art) takes that pixel's label.
@@ -80,7 +81,7 @@ function nearestLabels(
       continue;
     }
     const key = ((r >> CACHE_SHIFT) << (2 * CACHE_BITS)) | ((g >> CACHE_SHIFT) << CACHE_BITS) | (b >> CACHE_SHIFT);
-    cachePlusOne ??= new Int32Array(1 << (3 * CACHE_BITS));
+    cachePlusOne ??= new Uint16Array(1 << (3 * CACHE_BITS));
     let label = cachePlusOne[key]! - 1;
     if (label < 0) {
       // Cache by the bin's centre so the result does not depend on which pixel came first.
