@@ -550,7 +550,9 @@ function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fra
   const wideCenterline = twoBeside && roughWidth >= MIN_CAP_TEST_WIDTH_PX;
   const { apexOf, dropped } = wideCenterline ? apexJoins(graph, edges, joints, frame, roughWidth) : { apexOf: [], dropped: new Uint8Array(graph.edges.length) };
   const besideOf = wideCenterline ? linesBeside(graph, edges, joints, frame) : [];
-  const walk: PathWalk = { graph, edges, frame, roughWidth, ...joints, besideOf, apexOf, used: dropped, paths: [] };
+  const penJoins = !twoBeside;
+  const lineWidthPx = penJoins && roughWidth >= MIN_CAP_TEST_WIDTH_PX ? lineWidthOf(edges) : roughWidth;
+  const walk: PathWalk = { graph, edges, frame, roughWidth, penJoins, lineWidthPx, ...joints, besideOf, apexOf, used: dropped, paths: [] };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
     for (const end of joints.ends[n]!) {
@@ -839,6 +841,15 @@ interface PathWalk extends Joints {
   readonly edges: readonly MeasuredEdge[];
   readonly frame: Frame;
   readonly roughWidth: number;
+  /**
+   * auto's reading of junctions (not centerline mode's, whose side-by-side reading places them
+   * its own way): the points bent towards the thinning's junction pixel are dropped too
+   * (addEdgePoints), and on lines of MIN_CAP_TEST_WIDTH_PX and more a pen's corner through a
+   * junction is sharp (addCorner).
+   */
+  readonly penJoins: boolean;
+  /** The lines' measured width (lineWidthOf; with penJoins on wide lines, else roughWidth). */
+  readonly lineWidthPx: number;
   readonly used: Uint8Array;
   readonly paths: CenterPath[];
   /** Per edge end (endCode) that ends at a junction: its line on along the merged ink beside the line through (linesBeside), from the junction out. */
@@ -920,12 +931,38 @@ function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number
   if (!a || !b) return;
   const control = bendControl(a, b, walk.centre[node]!, walk.trimOf[node]!, walk.frame);
   if (!control) return;
+  const others = walk.ends[node]!.map(endCode).filter((c) => c !== inCode && c !== outCode);
+  if (walk.penJoins && walk.roughWidth >= MIN_CAP_TEST_WIDTH_PX && isPenCorner(a, b, others.map((c) => walk.lineOf[c]), control, walk.lineWidthPx, walk.frame)) {
+    xs.push(control.x);
+    ys.push(control.y);
+    return;
+  }
   for (const u of [0.25, 0.5, 0.75]) {
     const v = 1 - u;
     xs.push(v * v * a.x + 2 * u * v * control.x + u * u * b.x);
     ys.push(v * v * a.y + 2 * u * v * control.y + u * u * b.y);
   }
 }
+
+/**
+ * A pen turned on the point where branch lines a and b cross (a round join: the ink reaches round
+ * it to half a width, less PEN_CORNER_INSET_PX, out of the turn), not along an arc through the
+ * junction (whose ink ends short of that point, its outside a tangent's overshoot farther in).
+ * Only where no other branch of the junction leaves on the outside of the turn (a clock's leg on
+ * its ring): the ink there is that branch's.
+ */
+function isPenCorner(a: BranchLine, b: BranchLine, others: readonly (BranchLine | undefined)[], vertex: { x: number; y: number }, widthPx: number, frame: Frame): boolean {
+  // Out of the turn: along the bisector of the two branches' directions away from the vertex, reversed.
+  const ox = -(a.dx + b.dx);
+  const oy = -(a.dy + b.dy);
+  const length = Math.hypot(ox, oy);
+  if (length < 1e-6 || others.some((l) => !l || l.dx * ox + l.dy * oy > 0)) return false;
+  const reach = widthPx / 2 - PEN_CORNER_INSET_PX;
+  return coverageAt(frame.grid, vertex.x + (ox / length) * reach, vertex.y + (oy / length) * reach) >= 0.5;
+}
+
+/** A round join's outer edge, read this far inside (px): its anti-aliased edge is within a pixel. */
+const PEN_CORNER_INSET_PX = 1;
 
 /** The control point of the bend from branch line a to b through a junction (addCorner), or undefined where the line runs on without one. */
 function bendControl(a: BranchLine, b: BranchLine, centre: { x: number; y: number }, trimPx: number, frame: Frame): { x: number; y: number } | undefined {
@@ -979,11 +1016,19 @@ const THROUGH_SAMPLES = 16;
 
 /** The points of edge `at` in walking order (those near a junction dropped), and its widths away from its nodes. */
 function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: number, xs: number[], ys: number[], widths: number[]): void {
-  const { graph, centre, trimOf } = walk;
+  const { graph, centre, trimOf, frame } = walk;
   const m = walk.edges[at.edge]!;
   const n = m.x.length;
-  const near = (node: number, k: number): boolean =>
-    node >= 0 && graph.nodes[node]!.degree >= 3 && Math.hypot(m.x[k]! - centre[node]!.x, m.y[k]! - centre[node]!.y) < trimOf[node]!;
+  // Near a junction: within its trim of its meeting point, and with penJoins of the thinning's
+  // junction pixel too, towards which the skeleton bends (where lines meet at a sharp angle, an
+  // arrow's head, the meeting point lies up to a width from it, at the apex, and the arms' bent
+  // pixels beyond the trim from the apex were kept: 1.4–2 px off their lines).
+  const near = (node: number, k: number): boolean => {
+    if (node < 0 || graph.nodes[node]!.degree < 3) return false;
+    const [x, y, pixel] = [m.x[k]!, m.y[k]!, graph.nodes[node]!];
+    if (Math.hypot(x - centre[node]!.x, y - centre[node]!.y) < trimOf[node]!) return true;
+    return walk.penJoins && Math.hypot(x - (pixel.x + frame.ox + 0.5), y - (pixel.y + frame.oy + 0.5)) < trimOf[node]!;
+  };
   for (let j = 0; j < n; j++) {
     const k = at.atStart ? j : n - 1 - j;
     // Points near a junction bend towards it: dropped (the path goes to its centre instead).
