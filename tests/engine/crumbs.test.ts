@@ -378,3 +378,35 @@ describe("an outline's 1-px fringe beside the paper (absorbCrumbs fringeInto)", 
     expect(out.count).toBe(before.count - 4);
   });
 });
+
+/**
+ * Islands of a shade (absorbCrumbs shadeIslandInto), after a noto emoji's hair lit at its rim: two
+ * palette browns 3.3 ΔE76 apart where a soft ramp crosses between them leave 4–15-px islands of
+ * the one in the other. 0 the dark hair, 1 its lighter shade, 2 a brown 10 ΔE76 lighter.
+ */
+const ISLANDS = [
+  '0000000000000',
+  '0111000022200',
+  '0111000022200',
+  '0111000022200',
+  '0111000022200',
+  '0000000000000',
+  '0000000000000',
+  '0000000000000',
+];
+const ISLANDS_WIDTH = 13;
+const ISLANDS_LAB = Float64Array.from([30, 5, 5, 33, 6, 6, 40, 5, 5]);
+
+describe('islands of a shade inside a fill (absorbCrumbs shadeIslandInto)', () => {
+  const labels = Int32Array.from(ISLANDS.join('').split('').map(Number));
+  const before = findRegions(labels, ISLANDS_WIDTH, ISLANDS.length);
+  const { regions: out } = absorbCrumbs(before, ISLANDS_WIDTH, ISLANDS.length, 3, ISLANDS_LAB);
+  const labelAtXY = (x: number, y: number) => out.labelOf[out.regionOf[y * ISLANDS_WIDTH + x]!]!;
+
+  it('a 12-px island of a shade within 8 ΔE76 joins the fill; one 10 ΔE76 away stays', () => {
+    expect(before.count).toBe(3);
+    expect(labelAtXY(2, 2)).toBe(0);
+    expect(labelAtXY(9, 2)).toBe(2);
+    expect(out.count).toBe(2);
+  });
+});

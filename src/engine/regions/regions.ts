@@ -223,9 +223,10 @@ export interface AbsorbedCrumbs {
  * it. A rim's step under RIM_STEP_MAX_AREA_PX between pieces of one line beside the shading's bands
  * (labels from `firstBandLabel` on) joins the line first (rimStepInto), and a region that joins one piece joins every piece of that label it touches
  * (they are one region through it). An outline's fringe — a 1-px run between two fills whose
- * colour is a blend of theirs — joins the nearer fill (fringeInto). With `inkward` (line art traced
- * as flat, see despeckle), a region joins only a neighbour no lighter than itself, and none of
- * those three rules applies (a
+ * colour is a blend of theirs — joins the nearer fill (fringeInto), and an island of a shade
+ * inside one fill joins it (shadeIslandInto). With `inkward` (line art traced as flat, see
+ * despeckle), a region joins only a neighbour no lighter than itself, and none of those four rules
+ * applies (a
  * hairline's dashes and dither stay: stroke-hairline-pavement lost 0.0027 SSIM). Region ids keep raster order of each region's first
  * pixel; `labelLab` holds 3 floats (Lab) per label. Returns the regions themselves when none is
  * absorbed.
@@ -244,6 +245,7 @@ export function absorbCrumbs(regions: Regions, width: number, height: number, ma
     let into = tiny || inkward ? -1 : rimStepInto(merge, r, regions.labelOf, labelLab, firstBandLabel);
     if (into < 0 && merge.area[r]! < crumbAreaPx) into = absorbedInto(merge, r, tiny, regions, crumbAreaPx, width, height, labelLab, inkward);
     if (into < 0 && !inkward) into = fringeInto(merge, r, regions.labelOf, labelLab, width);
+    if (into < 0 && !inkward) into = shadeIslandInto(merge, r, regions.labelOf, labelLab);
     if (into < 0 && pixels) into = faintDotInto(merge, r, regions.labelOf, labelLab, inkward, pixels);
     if (into < 0) continue;
     mergeInto(merge, r, into);
@@ -276,7 +278,7 @@ function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regi
   // around it (a step of a shaded band's rim) or, inside a fill, touches its own colour at a
   // corner (a piece of that colour's edge cut off at a diagonal step; inside a line it is a gap
   // of the line's dither, and the line keeps it).
-  const shade = labDistanceSq(labelLab, labelOf[r]!, labelOf[into]!) < DOT_SHADE_DE * DOT_SHADE_DE;
+  const shade = isShadeOf(labelLab, labelOf[r]!, labelOf[into]!);
   const cutOff = merge.area[into]! >= DOT_FILL_MIN_PX && touchesOwnLabelDiagonally(merge, r, regions, crumbAreaPx, width, height);
   return shade || cutOff ? into : -1;
 }
@@ -360,6 +362,24 @@ function fringeInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab:
     }
   }
   return best;
+}
+
+/**
+ * A shade's island: a region of under RIM_STEP_MAX_AREA_PX inside one fill (DOT_FILL_MIN_PX) and
+ * a shade of it (isShadeOf) — where a soft ramp the shading found no area for (a noto emoji's
+ * hair lit at its rim) crosses between two palette shades, the border wanders and leaves islands
+ * of the one in the other (a hair's 4–15-px dashes, 3–4 ΔE76 from the colour around them). Joins
+ * that fill, or −1.
+ */
+function shadeIslandInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab: Float64Array): number {
+  if (merge.neighbourCount !== 1) return -1;
+  const around = merge.neighbours[0]!;
+  return merge.area[around]! >= DOT_FILL_MIN_PX && isShadeOf(labelLab, labelOf[r]!, labelOf[around]!) ? around : -1;
+}
+
+/** Whether label `own` is a shade of label `around`: within DOT_SHADE_DE (ΔE76). */
+function isShadeOf(labelLab: Float64Array, own: number, around: number): boolean {
+  return labDistanceSq(labelLab, own, around) < DOT_SHADE_DE * DOT_SHADE_DE;
 }
 
 /** Whether root r's pixels (all its members') lie in one column or one row. */
