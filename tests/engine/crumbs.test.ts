@@ -380,9 +380,10 @@ describe("an outline's 1-px fringe beside the paper (absorbCrumbs fringeInto)", 
 });
 
 /**
- * Islands of a shade (absorbCrumbs shadeIslandInto), after a noto emoji's hair lit at its rim: two
- * palette browns 3.3 ΔE76 apart where a soft ramp crosses between them leave 4–15-px islands of
- * the one in the other. 0 the dark hair, 1 its lighter shade, 2 a brown 10 ΔE76 lighter.
+ * Islands of a shade (absorbCrumbs shadeIslandInto), after a noto emoji's hair lit at its rim:
+ * palette browns 3–5 ΔE76 apart where a soft ramp crosses between them leave 4–15-px islands of
+ * one in another. 0 the dark hair, 1 its lighter shade, 2 a brown 10 ΔE76 lighter, 3 a lit rim
+ * 6 ΔE76 above the hair, 4 the shade between hair and rim (3 ΔE76 from each), 5 a red.
  */
 const ISLANDS = [
   '0000000000000',
@@ -393,9 +394,17 @@ const ISLANDS = [
   '0000000000000',
   '0000000000000',
   '0000000000000',
+  '0004440005550',
+  '0004440005550',
+  '3334443335553',
+  '3333333333333',
+  '3333333333333',
+  '3333333333333',
+  '3333333333333',
+  '3333333333333',
 ];
 const ISLANDS_WIDTH = 13;
-const ISLANDS_LAB = Float64Array.from([30, 5, 5, 33, 6, 6, 40, 5, 5]);
+const ISLANDS_LAB = Float64Array.from([30, 5, 5, 33, 6, 6, 40, 5, 5, 36, 5, 5, 33, 5, 5, 50, 60, 40]);
 
 describe('islands of a shade inside a fill (absorbCrumbs shadeIslandInto)', () => {
   const labels = Int32Array.from(ISLANDS.join('').split('').map(Number));
@@ -404,9 +413,14 @@ describe('islands of a shade inside a fill (absorbCrumbs shadeIslandInto)', () =
   const labelAtXY = (x: number, y: number) => out.labelOf[out.regionOf[y * ISLANDS_WIDTH + x]!]!;
 
   it('a 12-px island of a shade within 8 ΔE76 joins the fill; one 10 ΔE76 away stays', () => {
-    expect(before.count).toBe(3);
+    expect(before.count).toBe(6);
     expect(labelAtXY(2, 2)).toBe(0);
     expect(labelAtXY(9, 2)).toBe(2);
-    expect(out.count).toBe(2);
+  });
+
+  it('a 9-px shade between two fills it is a shade of both joins one of them; a red piece stays', () => {
+    expect([0, 3]).toContain(labelAtXY(4, 9));
+    expect(labelAtXY(10, 9)).toBe(5);
+    expect(out.count).toBe(4);
   });
 });

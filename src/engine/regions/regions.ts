@@ -224,7 +224,7 @@ export interface AbsorbedCrumbs {
  * (labels from `firstBandLabel` on) joins the line first (rimStepInto), and a region that joins one piece joins every piece of that label it touches
  * (they are one region through it). An outline's fringe — a 1-px run between two fills whose
  * colour is a blend of theirs — joins the nearer fill (fringeInto), and an island of a shade
- * inside one fill joins it (shadeIslandInto). With `inkward` (line art traced as flat, see
+ * of every fill around it joins the nearest (shadeIslandInto). With `inkward` (line art traced as flat, see
  * despeckle), a region joins only a neighbour no lighter than itself, and none of those four rules
  * applies (a
  * hairline's dashes and dither stay: stroke-hairline-pavement lost 0.0027 SSIM). Region ids keep raster order of each region's first
@@ -365,16 +365,20 @@ function fringeInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab:
 }
 
 /**
- * A shade's island: a region of under RIM_STEP_MAX_AREA_PX inside one fill (DOT_FILL_MIN_PX) and
- * a shade of it (isShadeOf) — where a soft ramp the shading found no area for (a noto emoji's
- * hair lit at its rim) crosses between two palette shades, the border wanders and leaves islands
- * of the one in the other (a hair's 4–15-px dashes, 3–4 ΔE76 from the colour around them). Joins
- * that fill, or −1.
+ * A shade's island: a region of under RIM_STEP_MAX_AREA_PX whose every neighbour is a fill
+ * (DOT_FILL_MIN_PX) it is a shade of (isShadeOf) — where a soft ramp the shading found no area for
+ * (a noto emoji's hair lit at its rim) crosses between two or three palette shades, the borders
+ * wander and leave islands of one in another (a hair's 4–15-px dashes, 3–5 ΔE76 from the colours
+ * around them). Joins the nearest of them, or −1.
  */
 function shadeIslandInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab: Float64Array): number {
-  if (merge.neighbourCount !== 1) return -1;
-  const around = merge.neighbours[0]!;
-  return merge.area[around]! >= DOT_FILL_MIN_PX && isShadeOf(labelLab, labelOf[r]!, labelOf[around]!) ? around : -1;
+  const { neighbours, neighbourCount, area } = merge;
+  if (neighbourCount === 0) return -1;
+  for (let k = 0; k < neighbourCount; k++) {
+    const q = neighbours[k]!;
+    if (area[q]! < DOT_FILL_MIN_PX || !isShadeOf(labelLab, labelOf[r]!, labelOf[q]!)) return -1;
+  }
+  return nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab);
 }
 
 /** Whether label `own` is a shade of label `around`: within DOT_SHADE_DE (ΔE76). */
