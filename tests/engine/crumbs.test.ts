@@ -337,3 +337,90 @@ describe('a 1-px rim drawn beside a stepped gradient, traced', () => {
     expect(result.shapes.length - large.length).toBeLessThanOrEqual(11);
   });
 });
+
+/**
+ * A grey outline's fringe beside the paper (absorbCrumbs fringeInto), after the elementary
+ * folders' side rims: 0 white paper, 1 the outline (a fill of 96 px), 3 the body, and between the
+ * paper and the outline a 1-px column of the outline's anti-aliasing, one coverage level per
+ * step of the slanted line (2: a dark blend, 4: a light one; greys that are colours of the
+ * palette, so the label stage keeps them), a 9-px run of a colour of its own (5) and a 2-px-wide
+ * block of the dark blend.
+ */
+const FRINGE = [
+  ...Array.from({ length: 9 }, () => '00211333'),
+  ...Array.from({ length: 9 }, () => '00411333'),
+  ...Array.from({ length: 9 }, () => '00211333'),
+  ...Array.from({ length: 9 }, () => '00511333'),
+  ...Array.from({ length: 9 }, () => '00411333'),
+  ...Array.from({ length: 5 }, () => '02211333'),
+  ...Array.from({ length: 4 }, () => '00011333'),
+];
+const FRINGE_WIDTH = 8;
+// Lab of white, the grey outline, the dark blend (nearer the outline), the purple body, the light
+// blend (nearer the paper), red.
+const FRINGE_LAB = Float64Array.from([100, 0, 0, 50, 0, 0, 72, 0, 0, 60, 20, -40, 88, 0, 0, 50, 60, 40]);
+
+describe("an outline's 1-px fringe beside the paper (absorbCrumbs fringeInto)", () => {
+  const labels = Int32Array.from(FRINGE.join('').split('').map(Number));
+  const before = findRegions(labels, FRINGE_WIDTH, FRINGE.length);
+  const { regions: out } = absorbCrumbs(before, FRINGE_WIDTH, FRINGE.length, 3, FRINGE_LAB);
+  const regionAt = (x: number, y: number) => out.regionOf[y * FRINGE_WIDTH + x]!;
+
+  it('its 9-px pieces, blends of the paper and the outline, join the nearer of the two', () => {
+    expect(before.count).toBe(9);
+    for (const y of [0, 8, 18, 26]) expect(regionAt(2, y)).toBe(regionAt(3, 0));
+    for (const y of [9, 17, 36, 44]) expect(regionAt(2, y)).toBe(regionAt(0, 0));
+  });
+
+  it('a run of a colour of its own and a blend two pixels wide stay', () => {
+    expect(out.labelOf[regionAt(2, 30)]).toBe(5);
+    expect(out.labelOf[regionAt(1, 47)]).toBe(2);
+    expect(out.count).toBe(before.count - 4);
+  });
+});
+
+/**
+ * Islands of a shade (absorbCrumbs shadeIslandInto), after a noto emoji's hair lit at its rim:
+ * palette browns 3–5 ΔE76 apart where a soft ramp crosses between them leave 4–15-px islands of
+ * one in another. 0 the dark hair, 1 its lighter shade, 2 a brown 10 ΔE76 lighter, 3 a lit rim
+ * 6 ΔE76 above the hair, 4 the shade between hair and rim (3 ΔE76 from each), 5 a red.
+ */
+const ISLANDS = [
+  '0000000000000',
+  '0111000022200',
+  '0111000022200',
+  '0111000022200',
+  '0111000022200',
+  '0000000000000',
+  '0000000000000',
+  '0000000000000',
+  '0004440005550',
+  '0004440005550',
+  '3334443335553',
+  '3333333333333',
+  '3333333333333',
+  '3333333333333',
+  '3333333333333',
+  '3333333333333',
+];
+const ISLANDS_WIDTH = 13;
+const ISLANDS_LAB = Float64Array.from([30, 5, 5, 33, 6, 6, 40, 5, 5, 36, 5, 5, 33, 5, 5, 50, 60, 40]);
+
+describe('islands of a shade inside a fill (absorbCrumbs shadeIslandInto)', () => {
+  const labels = Int32Array.from(ISLANDS.join('').split('').map(Number));
+  const before = findRegions(labels, ISLANDS_WIDTH, ISLANDS.length);
+  const { regions: out } = absorbCrumbs(before, ISLANDS_WIDTH, ISLANDS.length, 3, ISLANDS_LAB);
+  const labelAtXY = (x: number, y: number) => out.labelOf[out.regionOf[y * ISLANDS_WIDTH + x]!]!;
+
+  it('a 12-px island of a shade within 8 ΔE76 joins the fill; one 10 ΔE76 away stays', () => {
+    expect(before.count).toBe(6);
+    expect(labelAtXY(2, 2)).toBe(0);
+    expect(labelAtXY(9, 2)).toBe(2);
+  });
+
+  it('a 9-px shade between two fills it is a shade of both joins one of them; a red piece stays', () => {
+    expect([0, 3]).toContain(labelAtXY(4, 9));
+    expect(labelAtXY(10, 9)).toBe(5);
+    expect(out.count).toBe(4);
+  });
+});

@@ -222,8 +222,11 @@ export interface AbsorbedCrumbs {
  * transparency around; given the `pixels`, a faint dot (faintDotInto) joins the region around
  * it. A rim's step under RIM_STEP_MAX_AREA_PX between pieces of one line beside the shading's bands
  * (labels from `firstBandLabel` on) joins the line first (rimStepInto), and a region that joins one piece joins every piece of that label it touches
- * (they are one region through it). With `inkward` (line art traced as flat, see despeckle), a
- * region joins only a neighbour no lighter than itself, and neither of those two rules applies (a
+ * (they are one region through it). An outline's fringe — a 1-px run between two fills whose
+ * colour is a blend of theirs — joins the nearer fill (fringeInto), and an island of a shade
+ * of every fill around it joins the nearest (shadeIslandInto). With `inkward` (line art traced as flat, see
+ * despeckle), a region joins only a neighbour no lighter than itself, and none of those four rules
+ * applies (a
  * hairline's dashes and dither stay: stroke-hairline-pavement lost 0.0027 SSIM). Region ids keep raster order of each region's first
  * pixel; `labelLab` holds 3 floats (Lab) per label. Returns the regions themselves when none is
  * absorbed.
@@ -241,6 +244,8 @@ export function absorbCrumbs(regions: Regions, width: number, height: number, ma
     // art traced as flat: there the steps are a hairline's dither and dashes, and its pieces stay).
     let into = tiny || inkward ? -1 : rimStepInto(merge, r, regions.labelOf, labelLab, firstBandLabel);
     if (into < 0 && merge.area[r]! < crumbAreaPx) into = absorbedInto(merge, r, tiny, regions, crumbAreaPx, width, height, labelLab, inkward);
+    if (into < 0 && !inkward) into = fringeInto(merge, r, regions.labelOf, labelLab, width);
+    if (into < 0 && !inkward) into = shadeIslandInto(merge, r, regions.labelOf, labelLab);
     if (into < 0 && pixels) into = faintDotInto(merge, r, regions.labelOf, labelLab, inkward, pixels);
     if (into < 0) continue;
     mergeInto(merge, r, into);
@@ -273,7 +278,7 @@ function absorbedInto(merge: SpeckMerge, r: number, tiny: boolean, regions: Regi
   // around it (a step of a shaded band's rim) or, inside a fill, touches its own colour at a
   // corner (a piece of that colour's edge cut off at a diagonal step; inside a line it is a gap
   // of the line's dither, and the line keeps it).
-  const shade = labDistanceSq(labelLab, labelOf[r]!, labelOf[into]!) < DOT_SHADE_DE * DOT_SHADE_DE;
+  const shade = isShadeOf(labelLab, labelOf[r]!, labelOf[into]!);
   const cutOff = merge.area[into]! >= DOT_FILL_MIN_PX && touchesOwnLabelDiagonally(merge, r, regions, crumbAreaPx, width, height);
   return shade || cutOff ? into : -1;
 }
@@ -329,6 +334,73 @@ function joinedPiecesOfLabel(merge: SpeckMerge, into: number, labelOf: Int32Arra
     joined++;
   }
   return joined;
+}
+
+/**
+ * An outline's fringe: a run one pixel wide of under RIM_STEP_MAX_AREA_PX between two fills
+ * (DOT_FILL_MIN_PX) whose colour is a blend of theirs (isLabBlend) — the anti-aliasing along a
+ * slanted outline beside the paper, one coverage level per step of the line. Where those levels
+ * are exactly colours of the palette (greys are all blends of white and a darker grey: a grey
+ * outline's fringe matches the greys of the art's other fills) the label stage keeps them, and
+ * each step became a piece (a folder's side: 28 pieces of 6–14 px). It joins the nearer fill
+ * (Lab), as a blend crumb does; the outline's edge then lies where the coverage puts it.
+ * Returns that fill, or −1.
+ */
+function fringeInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab: Float64Array, width: number): number {
+  const { neighbours, neighbourCount, area } = merge;
+  if (neighbourCount < 2 || !isOnePixelWide(merge, r, width)) return -1;
+  const own = labelOf[r]!;
+  let best = -1;
+  for (let i = 0; i < neighbourCount; i++) {
+    const a = neighbours[i]!;
+    if (area[a]! < DOT_FILL_MIN_PX) continue;
+    for (let j = i + 1; j < neighbourCount; j++) {
+      const b = neighbours[j]!;
+      if (area[b]! < DOT_FILL_MIN_PX || !isLabBlend(labelLab, own, labelOf[a]!, labelOf[b]!)) continue;
+      const nearer = labDistanceSq(labelLab, own, labelOf[a]!) <= labDistanceSq(labelLab, own, labelOf[b]!) ? a : b;
+      if (best < 0 || labDistanceSq(labelLab, own, labelOf[nearer]!) < labDistanceSq(labelLab, own, labelOf[best]!)) best = nearer;
+    }
+  }
+  return best;
+}
+
+/**
+ * A shade's island: a region of under RIM_STEP_MAX_AREA_PX whose every neighbour is a fill
+ * (DOT_FILL_MIN_PX) it is a shade of (isShadeOf) — where a soft ramp the shading found no area for
+ * (a noto emoji's hair lit at its rim) crosses between two or three palette shades, the borders
+ * wander and leave islands of one in another (a hair's 4–15-px dashes, 3–5 ΔE76 from the colours
+ * around them). Joins the nearest of them, or −1.
+ */
+function shadeIslandInto(merge: SpeckMerge, r: number, labelOf: Int32Array, labelLab: Float64Array): number {
+  const { neighbours, neighbourCount, area } = merge;
+  if (neighbourCount === 0) return -1;
+  for (let k = 0; k < neighbourCount; k++) {
+    const q = neighbours[k]!;
+    if (area[q]! < DOT_FILL_MIN_PX || !isShadeOf(labelLab, labelOf[r]!, labelOf[q]!)) return -1;
+  }
+  return nearestNeighbour(merge, labelOf[r]!, labelOf, labelLab);
+}
+
+/** Whether label `own` is a shade of label `around`: within DOT_SHADE_DE (ΔE76). */
+function isShadeOf(labelLab: Float64Array, own: number, around: number): boolean {
+  return labDistanceSq(labelLab, own, around) < DOT_SHADE_DE * DOT_SHADE_DE;
+}
+
+/** Whether root r's pixels (all its members') lie in one column or one row. */
+function isOnePixelWide(merge: SpeckMerge, r: number, width: number): boolean {
+  const first = merge.pixels[merge.start[r]!]!;
+  const x0 = first % width;
+  const y0 = (first - x0) / width;
+  let column = true;
+  let row = true;
+  for (let m = r; m >= 0; m = merge.nextMember[m]!) {
+    for (let p = merge.start[m]!; p < merge.start[m + 1]!; p++) {
+      const i = merge.pixels[p]!;
+      if (i % width !== x0) column = false;
+      if (Math.floor(i / width) !== y0) row = false;
+    }
+  }
+  return column || row;
 }
 
 /** Whether a tallied neighbour is a band of the smooth shading (its label from firstBandLabel on). */
