@@ -316,7 +316,7 @@ function readLines(input: AutoStrokeInput, units: LineUnits, cutMisses: boolean)
     const pixels = listed.pixels.subarray(listed.start[r]!, listed.start[r + 1]!);
     if (faintBorderShare(picture, r, pixels) > MAX_FAINT_BORDER_SHARE) continue;
     const box = pixelBox(pixels, picture.width);
-    const found = regionCenterlines(picture, r, box, input.maxWidthPx, { pixels });
+    const found = regionCenterlines(picture, r, box, input.maxWidthPx, { pixels, mergedBeside: true });
     if (found.kind !== 'lines' || found.paths.length === 0 || !isPenDrawn(found.paths, found.inkAreaPx)) continue;
     const checked = checkedAsInk(picture, r, box, found.paths, scratch, PEN_LINE_CHECK, found.coverage);
     if (checked.kind === 'drawn') read.lines.set(r, checked.paths);

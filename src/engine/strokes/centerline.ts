@@ -76,11 +76,12 @@ const STRAIGHT_THROUGH_COS = Math.cos((50 * Math.PI) / 180);
  * The lines of `region`, or `wide` when its ink is wider than maxWidthPx. `pixels`: the region's
  * pixels (picture indices), when the caller has them listed (its box is then not scanned for
  * them). With `linesBeside` (centerline mode), lines merged side by side are read as two
- * (linesBeside, bendInto); auto reads them as before (measured in docs/strokes.md, Junctions: it
- * bends a leg into a ring on held-out icons, SSIM −0.009).
+ * (linesBeside, bendInto); with `mergedBeside` (auto) only at an acute Y whose merged run is wide
+ * (mergedY), and never bent into each other (measured in docs/strokes.md, Junctions: the bend
+ * turned a leg into a ring on held-out icons, SSIM −0.009).
  */
 export function regionCenterlines(picture: InkPicture, region: number, box: PixelBox, maxWidthPx: number, how: CenterlineRead = {}): RegionLines {
-  const { pixels, linesBeside = false } = how;
+  const { pixels, linesBeside = false, mergedBeside = false } = how;
   // The mask, with a one-pixel empty border for the thinning.
   const mw = box.x1 - box.x0 + 2;
   const mh = box.y1 - box.y0 + 2;
@@ -130,7 +131,7 @@ export function regionCenterlines(picture: InkPicture, region: number, box: Pixe
   }
   if (samples > 0 && saturated > samples / 2) return { kind: 'wide' };
   const read = linesBeside ? withoutDoubledBranches(graph, edges, roughWidth) : { graph, edges };
-  const { paths, pointedJoins } = assemblePaths(read.graph, read.edges, frame, roughWidth, linesBeside);
+  const { paths, pointedJoins } = assemblePaths(read.graph, read.edges, frame, roughWidth, linesBeside ? 'besideOrBend' : mergedBeside ? 'beside' : 'one');
   if (tooWideOnceWidthsSet(paths, pointedJoins === 0 ? coveredArea : undefined, linesBeside, maxWidthPx)) return { kind: 'wide' };
   return { kind: 'lines', paths, inkAreaPx: coveredArea, coverage: grid };
 }
@@ -205,6 +206,8 @@ export interface CenterlineRead {
    * past its junction's is a line, not a spur (reachingPastJunction).
    */
   readonly linesBeside?: boolean;
+  /** auto: at an acute Y whose merged run is wide, the two lines are read side by side (mergedY); no bend (bendInto). */
+  readonly mergedBeside?: boolean;
 }
 
 /** The two branches of a line drawn twice are about as long (pixels) as each other: within this ratio, plus 2 px. */
@@ -545,14 +548,16 @@ interface EdgeEnd {
  * ends stop at the junction's centre, free ends at the ink's end; and how many junctions were
  * a V's point (apexJoins).
  */
-function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, twoBeside: boolean): { paths: CenterPath[]; pointedJoins: number } {
-  const joints = junctionJoints(graph, edges, frame, roughWidth);
-  const wideCenterline = twoBeside && roughWidth >= MIN_CAP_TEST_WIDTH_PX;
-  const { apexOf, dropped } = wideCenterline ? apexJoins(graph, edges, joints, frame, roughWidth) : { apexOf: [], dropped: new Uint8Array(graph.edges.length) };
-  const besideOf = wideCenterline ? linesBeside(graph, edges, joints, frame) : [];
-  const penJoins = !twoBeside;
-  const lineWidthPx = penJoins && roughWidth >= MIN_CAP_TEST_WIDTH_PX ? lineWidthOf(edges) : roughWidth;
-  const walk: PathWalk = { graph, edges, frame, roughWidth, penJoins, lineWidthPx, ...joints, besideOf, apexOf, used: dropped, paths: [] };
+function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, merged: MergedLines): { paths: CenterPath[]; pointedJoins: number } {
+  const joints = junctionJoints(graph, edges, frame, roughWidth, merged === 'beside');
+  const wide = roughWidth >= MIN_CAP_TEST_WIDTH_PX;
+  // centerline mode ('besideOrBend') reads Vs' points and places its junctions its own way; auto
+  // draws pen joins (PathWalk.penJoins).
+  const { apexOf, dropped } = merged === 'besideOrBend' && wide ? apexJoins(graph, edges, joints, frame, roughWidth) : { apexOf: [], dropped: new Uint8Array(graph.edges.length) };
+  const read = merged !== 'one' && wide ? linesBeside(graph, edges, joints, frame, merged === 'besideOrBend') : { besideOf: [], kept: [], anchored: new Uint8Array(0) };
+  const penJoins = merged !== 'besideOrBend';
+  const lineWidthPx = penJoins && wide ? lineWidthOf(edges) : roughWidth;
+  const walk: PathWalk = { graph, edges, frame, roughWidth, penJoins, lineWidthPx, ...joints, ...read, apexOf, used: dropped, paths: [] };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
     for (const end of joints.ends[n]!) {
@@ -621,6 +626,9 @@ function freeEndOf(graph: SkeletonGraph, end: EdgeEnd, n: number): number {
   return other >= 0 && other !== n && graph.nodes[other]!.degree === 1 ? other : -1;
 }
 
+/** How lines merged side by side at a junction are read: as one line, as two side by side (linesBeside), or also bending into each other (bendInto). */
+type MergedLines = 'one' | 'beside' | 'besideOrBend';
+
 /** An edge end coded as edge * 2 + (atStart ? 0 : 1). */
 function endCode(end: EdgeEnd): number {
   return end.edge * 2 + (end.atStart ? 0 : 1);
@@ -648,7 +656,7 @@ interface BranchLine {
 }
 
 /** Each node's edge ends, and at each junction its meeting point and the straightest pairs through it. */
-function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number): Joints {
+function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, stemsAcrossTrim: boolean): Joints {
   const ends: EdgeEnd[][] = graph.nodes.map(() => []);
   graph.edges.forEach((e, k) => {
     if (e.from < 0) return;
@@ -682,7 +690,11 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     pairStraightest(list, dirs, partner, roughWidth, nodeCentre);
     if (roughWidth >= MIN_CAP_TEST_WIDTH_PX) pairTurnBeside(list, dirs, partner, roughWidth, centre[n]!);
     const onThrough = roughWidth >= MIN_CAP_TEST_WIDTH_PX && list.length === 3 ? endOnThroughLine(list, dirs, partner, centre[n]!, trimOf[n]!, frame) : undefined;
-    if (onThrough && Math.hypot(onThrough.x - centre[n]!.x, onThrough.y - centre[n]!.y) <= roughWidth / 2) centre[n] = onThrough;
+    // auto: a T's stem ends on the line through wherever that lies within the junction's trim (a
+    // T beside a rounded corner: the corner's branch, read across the bend, pulls the meeting point
+    // a width towards it, and the stem was drawn slanting to it); centerline mode within half a width.
+    const onThroughPx = stemsAcrossTrim ? trimOf[n]! : roughWidth / 2;
+    if (onThrough && Math.hypot(onThrough.x - centre[n]!.x, onThrough.y - centre[n]!.y) <= onThroughPx) centre[n] = onThrough;
     list.forEach((end, k) => (lineOf[endCode(end)] = dirs[k]));
   }
   return { ends, partner, centre, trimOf, lineOf };
@@ -698,8 +710,9 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
  * (a centre-line in the middle of the merged ink covered neither edge). Moves the through
  * branch's points; returns per edge end the ending line's points on, from the junction out.
  */
-function linesBeside(graph: SkeletonGraph, edges: readonly MeasuredEdge[], joints: Joints, frame: Frame): (Float64Array | undefined)[] {
+function linesBeside(graph: SkeletonGraph, edges: readonly MeasuredEdge[], joints: Joints, frame: Frame, bend: boolean): MergedRead {
   const out: (Float64Array | undefined)[] = new Array(graph.edges.length * 2).fill(undefined);
+  const read: MergedRead = { besideOf: out, kept: edges.map((m) => new Uint8Array(m.x.length)), anchored: new Uint8Array(graph.nodes.length) };
   const widthPx = lineWidthOf(edges);
   for (let n = 0; n < graph.nodes.length; n++) {
     const list = joints.ends[n]!;
@@ -719,15 +732,135 @@ function linesBeside(graph: SkeletonGraph, edges: readonly MeasuredEdge[], joint
     const centre = joints.centre[n]!;
     // The ending branch's side of the trunk: + is the trunk's left normal (−dy, dx).
     const side = Math.sign(-t.dy * (u.x - centre.x) + t.dx * (u.y - centre.y));
+    if (!bend) {
+      const merged = mergedY(edges, { ending: ending[0]!, through: [through[0]!, through[1]!] }, joints.lineOf, centre, joints.trimOf[n]!, widthPx, frame, read.kept);
+      if (merged) [out[endCode(ending[0]!)], read.anchored[n]] = [merged, 1];
+      continue;
+    }
     if (side === 0) continue;
     const beside = besideTrunk(edges[trunk.edge]!, trunk.atStart, centre, joints.trimOf[n]!, side, widthPx, frame);
     // Where it runs on beside the trunk it needs no bend (a spiral's turns: measured, the bend
     // only added a kink there).
-    const bend = beside ? undefined : bendInto(u, t, centre, joints.trimOf[n]!, widthPx, frame);
+    const bent = beside || !bend ? undefined : bendInto(u, t, centre, joints.trimOf[n]!, widthPx, frame);
     if (beside) out[endCode(ending[0]!)] = beside;
-    else if (bend) out[endCode(ending[0]!)] = Float64Array.from([...bend, t.x, t.y]);
+    else if (bent) out[endCode(ending[0]!)] = Float64Array.from([...bent, t.x, t.y]);
   }
-  return out;
+  return read;
+}
+
+/** Lines merged side by side, read (linesBeside). */
+interface MergedRead {
+  /** Per edge end (endCode) that ends at a junction: its line on along the merged ink beside the line through, from the junction out. */
+  readonly besideOf: (Float64Array | undefined)[];
+  /** Per edge, per point: 1 where the point was moved across the merged ink and is kept, though near its junction (mergedY). */
+  readonly kept: Uint8Array[];
+  /** Per node: 1 at a Y read by mergedY (its through line runs on its kept points: no bend drawn). */
+  readonly anchored: Uint8Array;
+}
+
+/**
+ * The merged run of a Y is a line's drawing only when it is this much wider than one line: a
+ * narrower widening is a junction's own fill (a T's, a bend's), not two lines side by side.
+ */
+const MERGED_Y_WIDER = 1.5;
+/** At a Y the ending line runs on into the trunk within this angle (from the junction's centre to their lines' points past its trim). */
+const MERGED_Y_COS = Math.cos((45 * Math.PI) / 180);
+
+/** The three branches of a Y: the one that ends there and the two that go through. */
+interface YBranches {
+  readonly ending: EdgeEnd;
+  readonly through: readonly [EdgeEnd, EdgeEnd];
+}
+
+/**
+ * auto: a Y where a line runs into another at an acute angle (a hair line into a face's outline)
+ * and the two run on side by side, merged, over MERGED_Y_WIDER lines wide. Within the junction's
+ * trim the thinning pulls all three branches into the middle of the merged ink, and a line drawn
+ * to the junction's centre cuts across both lines' edges. Instead each branch's points near the
+ * junction keep their own far edge (half a width in from the ink's edge on the side away from the
+ * other lines; the centre of the ink where it is one line wide) and are kept, and the ending line
+ * goes on beside the trunk (besideTrunk, from the junction out) to where they part. Returns the
+ * ending line's points beside the trunk, or undefined where the ink is not that wide (nothing moved).
+ */
+function mergedY(edges: readonly MeasuredEdge[], y: YBranches, lineOf: readonly (BranchLine | undefined)[], centre: { x: number; y: number }, trimPx: number, widthPx: number, frame: Frame, kept: Uint8Array[]): Float64Array | undefined {
+  const [u, a, b] = [lineOf[endCode(y.ending)], lineOf[endCode(y.through[0])], lineOf[endCode(y.through[1])]];
+  if (!u || !a || !b) return undefined;
+  // Each branch's way from the junction, its centre to its line's point past the trim: the
+  // direction of its line there can be past a bend (a hair line's corner just past a Y).
+  const way = (l: BranchLine): { x: number; y: number } => {
+    const len = Math.hypot(l.x - centre.x, l.y - centre.y) || 1;
+    return { x: (l.x - centre.x) / len, y: (l.y - centre.y) / len };
+  };
+  const [wu, wa, wb] = [way(u), way(a), way(b)];
+  // The trunk is the through branch that turns most from the ending one: the line it runs into.
+  const trunkFirst = wu.x * wa.x + wu.y * wa.y <= wu.x * wb.x + wu.y * wb.y;
+  const [trunkEnd, otherEnd] = trunkFirst ? y.through : [y.through[1], y.through[0]];
+  const [wt, wo] = trunkFirst ? [wa, wb] : [wb, wa];
+  // Sides (+: a branch's left normal, walked from the junction): the ending line's of the trunk
+  // and of the other through branch, and the other's of the ending line.
+  const sideOf = (w: { x: number; y: number }, p: { x: number; y: number }): number => Math.sign(-w.y * p.x + w.x * p.y);
+  const [trunkSide, otherSide, endingSide] = [sideOf(wt, wu), sideOf(wo, wu), sideOf(wu, wo)];
+  if (trunkSide === 0 || otherSide === 0 || endingSide === 0) return undefined;
+  // Acute: the ending line runs on into the trunk (a Y), not across it (a T, an arm on a bar).
+  if (-(wu.x * wt.x + wu.y * wt.y) < MERGED_Y_COS) return undefined;
+  const trunk = edges[trunkEnd.edge]!;
+  if (mergedWidthPx(trunk, trunkEnd.atStart, centre, trimPx, trunkSide, widthPx, frame) < MERGED_Y_WIDER * widthPx) return undefined;
+  const beside = besideTrunk(trunk, trunkEnd.atStart, centre, trimPx, trunkSide, widthPx, frame, kept[trunkEnd.edge]);
+  if (!beside) return undefined;
+  keepFarEdge(edges[otherEnd.edge]!, otherEnd.atStart, centre, trimPx, otherSide, widthPx, frame, kept[otherEnd.edge]!);
+  keepFarEdge(edges[y.ending.edge]!, y.ending.atStart, centre, trimPx, endingSide, widthPx, frame, kept[y.ending.edge]!);
+  return beside;
+}
+
+/** The widest the ink is across a branch (px, both edges read from its points), from its junction out to its trim plus BESIDE_REACH_WIDTHS widths. */
+function mergedWidthPx(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: number }, trimPx: number, side: number, widthPx: number, frame: Frame): number {
+  let widest = 0;
+  const scanPx = Math.min(2 * widthPx, frame.reachPx);
+  forBranchPoints(m, atStart, centre, trimPx + BESIDE_REACH_WIDTHS * widthPx, side, widthPx, (k, nx, ny) => {
+    const near = inkEdgePx(frame, m.x[k]!, m.y[k]!, nx, ny, scanPx);
+    const far = inkEdgePx(frame, m.x[k]!, m.y[k]!, -nx, -ny, scanPx);
+    // Where either side runs out of the scan, the ink across is another line's along it (a T's stem), not two side by side.
+    if (near < scanPx && far < scanPx) widest = Math.max(widest, near + far);
+  });
+  return widest;
+}
+
+/**
+ * A branch's points within trimPx of its junction, moved across the line to keep its far edge
+ * (the side away from `side`): half a width in from the ink's edge where the ink is over
+ * BESIDE_WIDER lines wide, to the ink's centre where it is one line; each moved point is kept.
+ */
+function keepFarEdge(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: number }, trimPx: number, side: number, widthPx: number, frame: Frame, kept: Uint8Array): void {
+  const scanPx = Math.min(1.5 * widthPx, frame.reachPx);
+  forBranchPoints(m, atStart, centre, trimPx, side, widthPx, (k, nx, ny) => {
+    const near = inkEdgePx(frame, m.x[k]!, m.y[k]!, nx, ny, scanPx);
+    const far = inkEdgePx(frame, m.x[k]!, m.y[k]!, -nx, -ny, scanPx);
+    if (far >= scanPx) return;
+    const shift = near + far > BESIDE_WIDER * widthPx ? far - widthPx / 2 : (far - near) / 2;
+    m.x[k] = m.x[k]! - nx * shift;
+    m.y[k] = m.y[k]! - ny * shift;
+    kept[k] = 1;
+  });
+}
+
+/**
+ * Calls visit(k, nx, ny) for a branch's points from its junction out to `reachPx` from its centre,
+ * with the unit normal towards `side` (+: the branch's left, walked from the junction), read from
+ * the chord a width long through the point.
+ */
+function forBranchPoints(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: number }, reachPx: number, side: number, widthPx: number, visit: (k: number, nx: number, ny: number) => void): void {
+  const n = m.x.length;
+  const half = Math.max(2, Math.round(widthPx / 2));
+  const dir = atStart ? 1 : -1;
+  for (let j = 0; j < n; j++) {
+    const k = atStart ? j : n - 1 - j;
+    if (Math.hypot(m.x[k]! - centre.x, m.y[k]! - centre.y) > reachPx) break;
+    const a = Math.max(0, k - half);
+    const b = Math.min(n - 1, k + half);
+    const len = Math.hypot(m.x[b]! - m.x[a]!, m.y[b]! - m.y[a]!);
+    if (len === 0) continue;
+    visit(k, (side * -(m.y[b]! - m.y[a]!) * dir) / len, (side * (m.x[b]! - m.x[a]!) * dir) / len);
+  }
 }
 
 /**
@@ -765,7 +898,7 @@ const BESIDE_REACH_WIDTHS = 5;
  * half width in from the ending side's edge. Returns the ending line's points (undefined: fewer
  * than two, the ink was one line wide).
  */
-function besideTrunk(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: number }, trimPx: number, side: number, widthPx: number, frame: Frame): Float64Array | undefined {
+function besideTrunk(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: number }, trimPx: number, side: number, widthPx: number, frame: Frame, kept?: Uint8Array): Float64Array | undefined {
   const n = m.x.length;
   const half = Math.max(2, Math.round(widthPx / 2));
   const scanPx = Math.min(1.5 * widthPx, frame.reachPx);
@@ -774,7 +907,7 @@ function besideTrunk(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: 
   for (let j = 0; j < n; j++) {
     const k = atStart ? j : n - 1 - j;
     const fromCentre = Math.hypot(m.x[k]! - centre.x, m.y[k]! - centre.y);
-    if (fromCentre < trimPx) continue;
+    if (fromCentre < trimPx && !kept) continue;
     if (fromCentre > trimPx + BESIDE_REACH_WIDTHS * widthPx) break;
     const a = Math.max(0, k - half);
     const b = Math.min(n - 1, k + half);
@@ -786,7 +919,11 @@ function besideTrunk(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: 
     const ny = (side * (m.x[b]! - m.x[a]!) * dir) / len;
     const near = inkEdgePx(frame, m.x[k]!, m.y[k]!, nx, ny, scanPx);
     const far = inkEdgePx(frame, m.x[k]!, m.y[k]!, -nx, -ny, scanPx);
-    if (near >= scanPx || far >= scanPx || near + far <= BESIDE_WIDER * widthPx) break;
+    if (near >= scanPx || far >= scanPx || near + far <= BESIDE_WIDER * widthPx) {
+      // From the junction (kept points): the merged run starts a little out, where the branches' ink has joined.
+      if (kept && points.length === 0 && fromCentre < trimPx) continue;
+      break;
+    }
     points.push(m.x[k]! + nx * (near - widthPx / 2), m.y[k]! + ny * (near - widthPx / 2));
     moves.push(k, nx, ny, far - widthPx / 2);
   }
@@ -796,6 +933,7 @@ function besideTrunk(m: MeasuredEdge, atStart: boolean, centre: { x: number; y: 
     const k = moves[i]!;
     m.x[k] = m.x[k]! - moves[i + 1]! * moves[i + 3]!;
     m.y[k] = m.y[k]! - moves[i + 2]! * moves[i + 3]!;
+    if (kept) kept[k] = 1;
   }
   return Float64Array.from(points);
 }
@@ -836,7 +974,7 @@ function smallestAngle(dirs: readonly BranchLine[]): number {
 }
 
 /** What walking the paths shares: the graph, its measured edges and joints, the edges used so far, the paths made. */
-interface PathWalk extends Joints {
+interface PathWalk extends Joints, MergedRead {
   readonly graph: SkeletonGraph;
   readonly edges: readonly MeasuredEdge[];
   readonly frame: Frame;
@@ -852,8 +990,6 @@ interface PathWalk extends Joints {
   readonly lineWidthPx: number;
   readonly used: Uint8Array;
   readonly paths: CenterPath[];
-  /** Per edge end (endCode) that ends at a junction: its line on along the merged ink beside the line through (linesBeside), from the junction out. */
-  readonly besideOf: (Float64Array | undefined)[];
   /** Per node: the point of the V whose arms turn through it (apexJoins). */
   readonly apexOf: readonly ({ x: number; y: number } | undefined)[];
 }
@@ -928,7 +1064,7 @@ function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number
   }
   const a = walk.lineOf[inCode];
   const b = walk.lineOf[outCode];
-  if (!a || !b) return;
+  if (!a || !b || walk.anchored[node]) return;
   const control = bendControl(a, b, walk.centre[node]!, walk.trimOf[node]!, walk.frame);
   if (!control) return;
   const others = walk.ends[node]!.map(endCode).filter((c) => c !== inCode && c !== outCode);
@@ -1022,9 +1158,11 @@ function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: nu
   // Near a junction: within its trim of its meeting point, and with penJoins of the thinning's
   // junction pixel too, towards which the skeleton bends (where lines meet at a sharp angle, an
   // arrow's head, the meeting point lies up to a width from it, at the apex, and the arms' bent
-  // pixels beyond the trim from the apex were kept: 1.4–2 px off their lines).
+  // pixels beyond the trim from the apex were kept: 1.4–2 px off their lines); not the points
+  // mergedY moved across the merged ink and kept.
+  const kept = walk.kept[at.edge];
   const near = (node: number, k: number): boolean => {
-    if (node < 0 || graph.nodes[node]!.degree < 3) return false;
+    if (node < 0 || graph.nodes[node]!.degree < 3 || kept?.[k]) return false;
     const [x, y, pixel] = [m.x[k]!, m.y[k]!, graph.nodes[node]!];
     if (Math.hypot(x - centre[node]!.x, y - centre[node]!.y) < trimOf[node]!) return true;
     return walk.penJoins && Math.hypot(x - (pixel.x + frame.ox + 0.5), y - (pixel.y + frame.oy + 0.5)) < trimOf[node]!;
