@@ -836,13 +836,8 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
   const flatError = full.flatError;
   seen?.(ramp, full.samples);
   if (!kept(ramp, flatError, piece) || (!gated && !piece && ramp.meanError > UNGATED_RATIO * flatError)) return undefined;
-  let cx = 0;
-  let cy = 0;
   const samples = full.samples;
-  for (let k = 0; k < samples.count; k++) {
-    cx += samples.x[k]!;
-    cy += samples.y[k]!;
-  }
+  const centre = samplesCentre(samples);
   const n = pixels.length;
   return {
     members,
@@ -851,9 +846,20 @@ function fitGroup(context: RampContext, input: ShadingInput, owner: Int32Array, 
     search: search.samples,
     flatError,
     mean: { r: sumR / n, g: sumG / n, b: sumB / n, a: 255 },
-    centreX: cx / samples.count,
-    centreY: cy / samples.count,
+    centreX: centre.x,
+    centreY: centre.y,
   };
+}
+
+/** The mean position of a sample set. */
+function samplesCentre(samples: { readonly count: number; readonly x: ArrayLike<number>; readonly y: ArrayLike<number> }): { x: number; y: number } {
+  let cx = 0;
+  let cy = 0;
+  for (let k = 0; k < samples.count; k++) {
+    cx += samples.x[k]!;
+    cy += samples.y[k]!;
+  }
+  return { x: cx / samples.count, y: cy / samples.count };
 }
 
 /** True when a fitted ramp is shading worth a gradient (fitGroup's rules; `piece`: shadePieces'). */
