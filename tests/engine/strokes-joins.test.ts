@@ -1,6 +1,7 @@
 /**
- * Junctions of wide pen lines read as the pen drew them (tracelab.strokes=auto), in 256-px
- * pictures drawn with a 21.3-px round pen (the automatic max_stroke_width: a 2-unit icon stroke):
+ * Junctions of wide pen lines read as the pen drew them (tracelab.strokes=auto; arrows' heads and
+ * the cut corner in centerline mode too), in 256-px pictures drawn with a 21.3-px round pen (the
+ * automatic max_stroke_width: a 2-unit icon stroke):
  *  - an arrow's head: two arms and a shaft meeting at the apex. The thinning's junction lies
  *    several px inside the head from the apex, and the arms' skeleton bends into it there; the
  *    meeting point moves out to the apex, and the bent pixels near the thinning's junction are
@@ -23,9 +24,9 @@ type Segment = readonly [number, number, number, number];
 
 const PEN_PX = 256 / 12;
 
-function trace(inside: (x: number, y: number) => boolean): TraceResult {
+function trace(inside: (x: number, y: number) => boolean, strokes: EngineParams['strokes'] = 'auto'): TraceResult {
   const image = drawShape(256, 256, [255, 255, 255], [{ color: [0, 0, 0], inside }]);
-  const params: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes: 'auto' };
+  const params: EngineParams = { ...DEFAULT_ENGINE_PARAMS, strokes };
   return traceImage(image, params);
 }
 
@@ -57,6 +58,19 @@ describe('tracelab.strokes=auto: junctions of wide pen lines', () => {
     expectAlong(trace(onSegments(ARROW)), ARROW, 0.6, [[24.5, 128]]);
   });
 
+  // lucide book-up's arrow (\`M12 13V7\`, \`m9 10 3-3 3 3\`): a short shaft, its head's arms at 90°.
+  const UP_ARROW: Segment[] = [
+    [128, 138.67, 128, 74.67],
+    [96, 106.67, 128, 74.67],
+    [160, 106.67, 128, 74.67],
+  ];
+
+  it("centerline mode: an arrow's head drawn along its arms and shaft (its meeting point is the ink's tip)", () => {
+    // Dropping only the points near the meeting point (the apex), one arm ran 4.6 px off its line.
+    expectAlong(trace(onSegments(UP_ARROW), 'centerline'), UP_ARROW, 0.6, [[128, 74.67]]);
+    expectAlong(trace(onSegments(ARROW), 'centerline'), ARROW, 0.6, [[24.5, 128]]);
+  });
+
   // A document's outline with its corner cut at 45°, a fold inside the cut (as lucide's file icons).
   const DOCUMENT: Segment[] = [
     [40, 40, 150, 40],
@@ -68,6 +82,7 @@ describe('tracelab.strokes=auto: junctions of wide pen lines', () => {
 
   it("a cut corner where a fold leaves inside the turn keeps its vertex", () => {
     expectAlong(trace(onSegments(DOCUMENT)), DOCUMENT, 2, [[150, 40]]);
+    expectAlong(trace(onSegments(DOCUMENT), 'centerline'), DOCUMENT, 2, [[150, 40]]);
   });
 
   it('a ring with a leg leaving on its outside stays round', () => {

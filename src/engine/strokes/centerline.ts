@@ -551,13 +551,13 @@ interface EdgeEnd {
 function assemblePaths(graph: SkeletonGraph, edges: readonly MeasuredEdge[], frame: Frame, roughWidth: number, merged: MergedLines): { paths: CenterPath[]; pointedJoins: number } {
   const joints = junctionJoints(graph, edges, frame, roughWidth, merged === 'beside');
   const wide = roughWidth >= MIN_CAP_TEST_WIDTH_PX;
-  // centerline mode ('besideOrBend') reads Vs' points and places its junctions its own way; auto
-  // draws pen joins (PathWalk.penJoins).
+  // centerline mode ('besideOrBend') reads Vs' points (apexJoins); both draw pens' corners
+  // (addCorner) and drop the points bent towards the thinning's junction pixel (PathWalk.trimsAtPixel).
   const { apexOf, dropped } = merged === 'besideOrBend' && wide ? apexJoins(graph, edges, joints, frame, roughWidth) : { apexOf: [], dropped: new Uint8Array(graph.edges.length) };
   const read = merged !== 'one' && wide ? linesBeside(graph, edges, joints, frame, merged === 'besideOrBend') : { besideOf: [], kept: [], anchored: new Uint8Array(0) };
-  const penJoins = merged !== 'besideOrBend';
-  const lineWidthPx = penJoins && wide ? lineWidthOf(edges) : roughWidth;
-  const walk: PathWalk = { graph, edges, frame, roughWidth, penJoins, lineWidthPx, ...joints, ...read, apexOf, used: dropped, paths: [] };
+  const lineWidthPx = wide ? lineWidthOf(edges) : roughWidth;
+  const trimsAtPixel = graph.nodes.map((_, n) => merged !== 'besideOrBend' || (wide && meetsAtTip(graph, n, joints.centre[n]!, frame, roughWidth)));
+  const walk: PathWalk = { graph, edges, frame, roughWidth, trimsAtPixel, lineWidthPx, ...joints, ...read, apexOf, used: dropped, paths: [] };
   // Paths from their unpaired ends first, then what is left: rings and cycles of paired ends.
   for (let n = 0; n < graph.nodes.length; n++) {
     for (const end of joints.ends[n]!) {
@@ -945,6 +945,28 @@ function inkEdgePx(frame: Frame, x: number, y: number, nx: number, ny: number, m
   return s >= maxPx ? maxPx : s + SAMPLE_STEP_PX / 2;
 }
 
+/**
+ * Is junction `n`'s meeting point `centre` the ink's tip, as at an arrow's apex: at least
+ * MIN_TIP_OFFSET_PX from the thinning's junction pixel, and the ink ends within half a width
+ * (plus TIP_MARGIN_PX) beyond it, on from the pixel through it? Elsewhere (a T's meeting point
+ * moved along the line through, a crescent's horn) the pixel's bent points lie on lines that
+ * run on, and dropping them too let the fitted line drift (tabler photo-x, lucide sun-moon).
+ */
+function meetsAtTip(graph: SkeletonGraph, n: number, centre: { x: number; y: number }, frame: Frame, roughWidth: number): boolean {
+  const node = graph.nodes[n]!;
+  if (node.degree < 3) return false;
+  const [dx, dy] = [centre.x - (node.x + frame.ox + 0.5), centre.y - (node.y + frame.oy + 0.5)];
+  const offsetPx = Math.hypot(dx, dy);
+  if (offsetPx < MIN_TIP_OFFSET_PX) return false;
+  const limitPx = roughWidth / 2 + TIP_MARGIN_PX;
+  return inkEdgePx(frame, centre.x, centre.y, dx / offsetPx, dy / offsetPx, limitPx + 1) <= limitPx;
+}
+
+/** Closer than this (px) the pixel's bent points are within the meeting point's trim anyway, and the direction is noise. */
+const MIN_TIP_OFFSET_PX = 1;
+/** A tip's ink ends ½ width beyond its centre-line vertex; its anti-aliased edge and the meeting point's error within this (px). */
+const TIP_MARGIN_PX = 1.5;
+
 /** The median of the edges' measured widths (their cross-sections within reach). */
 function lineWidthOf(edges: readonly MeasuredEdge[]): number {
   const widths: number[] = [];
@@ -980,13 +1002,14 @@ interface PathWalk extends Joints, MergedRead {
   readonly frame: Frame;
   readonly roughWidth: number;
   /**
-   * auto's reading of junctions (not centerline mode's, whose side-by-side reading places them
-   * its own way): the points bent towards the thinning's junction pixel are dropped too
-   * (addEdgePoints), and on lines of MIN_CAP_TEST_WIDTH_PX and more a pen's corner through a
-   * junction is sharp (addCorner).
+   * Per node: are the points bent towards the thinning's junction pixel dropped too
+   * (addEdgePoints)? In auto at every junction; in centerline mode, whose side-by-side reading
+   * places junctions its own way, on lines of MIN_CAP_TEST_WIDTH_PX and more where the meeting
+   * point is the ink's tip (meetsAtTip; on text's 2-px lines nearly every junction is within
+   * 2.5 px of an end, and serif text lost 0.0022).
    */
-  readonly penJoins: boolean;
-  /** The lines' measured width (lineWidthOf; with penJoins on wide lines, else roughWidth). */
+  readonly trimsAtPixel: readonly boolean[];
+  /** The lines' measured width (lineWidthOf on wide lines, else roughWidth): a pen's corner's reach (isPenCorner). */
   readonly lineWidthPx: number;
   readonly used: Uint8Array;
   readonly paths: CenterPath[];
@@ -1068,7 +1091,7 @@ function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number
   const control = bendControl(a, b, walk.centre[node]!, walk.trimOf[node]!, walk.frame);
   if (!control) return;
   const others = walk.ends[node]!.map(endCode).filter((c) => c !== inCode && c !== outCode);
-  if (walk.penJoins && walk.roughWidth >= MIN_CAP_TEST_WIDTH_PX && isPenCorner(a, b, others.map((c) => walk.lineOf[c]), control, walk.lineWidthPx, walk.frame)) {
+  if (walk.roughWidth >= MIN_CAP_TEST_WIDTH_PX && isPenCorner(a, b, others.map((c) => walk.lineOf[c]), control, walk.lineWidthPx, walk.frame)) {
     xs.push(control.x);
     ys.push(control.y);
     return;
@@ -1155,7 +1178,7 @@ function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: nu
   const { graph, centre, trimOf, frame } = walk;
   const m = walk.edges[at.edge]!;
   const n = m.x.length;
-  // Near a junction: within its trim of its meeting point, and with penJoins of the thinning's
+  // Near a junction: within its trim of its meeting point, and (trimsAtPixel) of the thinning's
   // junction pixel too, towards which the skeleton bends (where lines meet at a sharp angle, an
   // arrow's head, the meeting point lies up to a width from it, at the apex, and the arms' bent
   // pixels beyond the trim from the apex were kept: 1.4–2 px off their lines); not the points
@@ -1165,7 +1188,7 @@ function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: nu
     if (node < 0 || graph.nodes[node]!.degree < 3 || kept?.[k]) return false;
     const [x, y, pixel] = [m.x[k]!, m.y[k]!, graph.nodes[node]!];
     if (Math.hypot(x - centre[node]!.x, y - centre[node]!.y) < trimOf[node]!) return true;
-    return walk.penJoins && Math.hypot(x - (pixel.x + frame.ox + 0.5), y - (pixel.y + frame.oy + 0.5)) < trimOf[node]!;
+    return walk.trimsAtPixel[node]! && Math.hypot(x - (pixel.x + frame.ox + 0.5), y - (pixel.y + frame.oy + 0.5)) < trimOf[node]!;
   };
   for (let j = 0; j < n; j++) {
     const k = at.atStart ? j : n - 1 - j;
