@@ -687,8 +687,11 @@ function junctionJoints(graph: SkeletonGraph, edges: readonly MeasuredEdge[], fr
     }
     const nodeCentre = centre[n]!;
     centre[n] = meetingPoint(dirs, nodeCentre, Math.max(3 + dirs.length, roughWidth), frame);
-    pairStraightest(list, dirs, partner, roughWidth, nodeCentre);
-    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX) pairTurnBeside(list, dirs, partner, roughWidth, centre[n]!);
+    // Not where the trim was lengthened for branches merged at a sharp angle: there the line
+    // through is drawn on the merged ink's points (mergedY, linesBeside), not across the trim.
+    const crossesPaper = roughWidth >= MIN_CAP_TEST_WIDTH_PX && trimOf[n]! <= roughWidth + 1 ? (a: BranchLine, b: BranchLine): boolean => bendCrossesPaper(a, b, centre[n]!, trimOf[n]!, frame) : undefined;
+    pairStraightest(list, dirs, partner, roughWidth, nodeCentre, crossesPaper);
+    if (roughWidth >= MIN_CAP_TEST_WIDTH_PX) pairTurnBeside(list, dirs, partner, roughWidth, crossesPaper);
     const onThrough = roughWidth >= MIN_CAP_TEST_WIDTH_PX && list.length === 3 ? endOnThroughLine(list, dirs, partner, centre[n]!, trimOf[n]!, frame) : undefined;
     // auto: a T's stem ends on the line through wherever that lies within the junction's trim (a
     // T beside a rounded corner: the corner's branch, read across the bend, pulls the meeting point
@@ -872,10 +875,7 @@ function forBranchPoints(m: MeasuredEdge, atStart: boolean, centre: { x: number;
 function bendInto(u: BranchLine, t: BranchLine, centre: { x: number; y: number }, trimPx: number, widthPx: number, frame: Frame): number[] | undefined {
   const control = bendControl(u, t, centre, trimPx, frame);
   if (!control) return undefined;
-  const at = (s: number): [number, number] => {
-    const v = 1 - s;
-    return [v * v * u.x + 2 * s * v * control.x + s * s * t.x, v * v * u.y + 2 * s * v * control.y + s * s * t.y];
-  };
+  const at = (s: number): [number, number] => bendPointAt(u, control, t, s);
   const [mx, my] = at(0.5);
   const ix = (u.x + t.x) / 2 - mx;
   const iy = (u.y + t.y) / 2 - my;
@@ -1097,9 +1097,9 @@ function addCorner(walk: PathWalk, inCode: number, outCode: number, node: number
     return;
   }
   for (const u of [0.25, 0.5, 0.75]) {
-    const v = 1 - u;
-    xs.push(v * v * a.x + 2 * u * v * control.x + u * u * b.x);
-    ys.push(v * v * a.y + 2 * u * v * control.y + u * u * b.y);
+    const [x, y] = bendPointAt(a, control, b, u);
+    xs.push(x);
+    ys.push(y);
   }
 }
 
@@ -1157,9 +1157,7 @@ function endOnThroughLine(list: readonly EdgeEnd[], dirs: readonly BranchLine[],
   let [px, py] = [a.x, a.y];
   for (let k = 1; k <= THROUGH_SAMPLES; k++) {
     const u = k / THROUGH_SAMPLES;
-    const v = 1 - u;
-    const qx = v * v * a.x + 2 * u * v * control.x + u * u * b.x;
-    const qy = v * v * a.y + 2 * u * v * control.y + u * u * b.y;
+    const [qx, qy] = bendPointAt(a, control, b, u);
     const [dp, dq] = [side(px, py), side(qx, qy)];
     if (dp === 0 || dp * dq < 0) {
       const f = dp / (dp - dq);
@@ -1172,6 +1170,25 @@ function endOnThroughLine(list: readonly EdgeEnd[], dirs: readonly BranchLine[],
 
 /** Samples along the line through a T, where its ending branch's line is sought. */
 const THROUGH_SAMPLES = 16;
+
+/** The point at u (0–1) of the quadratic bend from branch line a's point to b's, `control` its control point. */
+function bendPointAt(a: BranchLine, control: { x: number; y: number }, b: BranchLine, u: number): [number, number] {
+  const v = 1 - u;
+  return [v * v * a.x + 2 * u * v * control.x + u * u * b.x, v * v * a.y + 2 * u * v * control.y + u * u * b.y];
+}
+
+/**
+ * Would the line through a junction from branch line a to b, as addCorner draws it (its bend, or
+ * straight across), leave the ink: a sample of it, THROUGH_SAMPLES along, covered under ½?
+ */
+function bendCrossesPaper(a: BranchLine, b: BranchLine, centre: { x: number; y: number }, trimPx: number, frame: Frame): boolean {
+  const control = bendControl(a, b, centre, trimPx, frame) ?? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  for (let k = 1; k < THROUGH_SAMPLES; k++) {
+    const [x, y] = bendPointAt(a, control, b, k / THROUGH_SAMPLES);
+    if (coverageAt(frame.grid, x, y) < 0.5) return true;
+  }
+  return false;
+}
 
 /** The points of edge `at` in walking order (those near a junction dropped), and its widths away from its nodes. */
 function addEdgePoints(walk: PathWalk, at: EdgeEnd, fromNode: number, toNode: number, xs: number[], ys: number[], widths: number[]): void {
@@ -1266,8 +1283,12 @@ function meetingPoint(dirs: readonly BranchLine[], fallback: { x: number; y: num
   return Math.hypot(x - fallback.x, y - fallback.y) > reachPx || coverageAt(frame.grid, x, y) < 0.5 ? fallback : { x, y };
 }
 
-/** Greedily pairs the ends whose directions continue each other best (within 50° of straight: a ring's two arcs, measured by chords a width or two long, meet at 140°). */
-function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number, nodeCentre: { x: number; y: number }): void {
+/**
+ * Greedily pairs the ends whose directions continue each other best (within 50° of straight: a
+ * ring's two arcs, measured by chords a width or two long, meet at 140°); at a junction, not two
+ * whose line through it would cross paper (`crossesPaper`, wide lines).
+ */
+function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number, nodeCentre: { x: number; y: number }, crossesPaper?: (a: BranchLine, b: BranchLine) => boolean): void {
   const pairs: { i: number; j: number; straight: number }[] = [];
   for (let i = 0; i < list.length; i++) {
     for (let j = i + 1; j < list.length; j++) {
@@ -1282,6 +1303,9 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], 
       const swap = roughWidth >= MIN_CAP_TEST_WIDTH_PX && offCentre(dirs[j]!, nodeCentre) < Math.min(offCentre(dirs[i]!, nodeCentre), roughWidth / 4);
       const [line, other] = swap ? [dirs[j]!, dirs[i]!] : [dirs[i]!, dirs[j]!];
       if (list.length > 2 && (straight < STRAIGHT_THROUGH_COS || sideBySide(line, other, straight, roughWidth))) continue;
+      // A frame's side and a foot leaving its corner below it are near straight on, but the
+      // bend between them cuts the corner across the paper between frame and foot.
+      if (list.length > 2 && crossesPaper?.(dirs[i]!, dirs[j]!)) continue;
       pairs.push({ i, j, straight });
     }
   }
@@ -1301,24 +1325,41 @@ function pairStraightest(list: readonly EdgeEnd[], dirs: readonly BranchLine[], 
 
 /**
  * At a junction of three wide lines left unpaired where two branches run side by side (a plug's
- * prong ending on its box's rounded corner: sideBySide, either way round), the box's outline turns
- * its corner there: of the two, the one whose line passes farther from the junction's centre (the
- * corner's, off by its radius; the prong's ends on the centre) is paired with the third, whatever
- * their angle. (Not on glyph-size lines: measured, a map's and text's junctions only lost by it.)
+ * prong ending on its box's rounded corner: sideBySide, either way round), or near straight on
+ * but with the line between them crossing paper (`crossesPaper`: a foot leaving a frame's corner
+ * below its side), the box's outline turns its corner there: of the two, the one that leaves
+ * from farther back along the third (the corner's; the prong or foot stands on the line through
+ * before the corner) is paired with the third, whatever their angle. (Not on glyph-size lines:
+ * measured, a map's and text's junctions only lost by it.)
  */
-function pairTurnBeside(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number, centre: { x: number; y: number }): void {
+function pairTurnBeside(list: readonly EdgeEnd[], dirs: readonly BranchLine[], partner: Int32Array, roughWidth: number, crossesPaper?: (a: BranchLine, b: BranchLine) => boolean): void {
   if (list.length !== 3 || list.some((e) => partner[endCode(e)]! >= 0)) return;
   for (let third = 0; third < 3; third++) {
     const [i, j] = [(third + 1) % 3, (third + 2) % 3];
     const straight = -(dirs[i]!.dx * dirs[j]!.dx + dirs[i]!.dy * dirs[j]!.dy);
-    if (!sideBySide(dirs[i]!, dirs[j]!, straight, roughWidth) && !sideBySide(dirs[j]!, dirs[i]!, straight, roughWidth)) continue;
-    const turning = offCentre(dirs[i]!, centre) > offCentre(dirs[j]!, centre) ? i : j;
+    const beside = sideBySide(dirs[i]!, dirs[j]!, straight, roughWidth) || sideBySide(dirs[j]!, dirs[i]!, straight, roughWidth);
+    const acrossPaper = !beside && straight >= STRAIGHT_THROUGH_COS && crossesPaper?.(dirs[i]!, dirs[j]!);
+    if (!beside && !acrossPaper) continue;
+    // The corner is the one whose turn into the third stays in ink, where only one does (a box's
+    // side standing on a base's edge beside the base's own corner); else the one leaving from
+    // farther back along the third, by its point (a foot's line, read across its own corner's
+    // bend, may pass anywhere; from the junction's centre a frame's side, read across its
+    // corner, and the foot's passed as far).
+    const [inkI, inkJ] = crossesPaper ? [!crossesPaper(dirs[i]!, dirs[third]!), !crossesPaper(dirs[j]!, dirs[third]!)] : [true, true];
+    if (acrossPaper && !inkI && !inkJ) continue;
+    const farther = backAlong(dirs[third]!, dirs[i]!) > backAlong(dirs[third]!, dirs[j]!) ? i : j;
+    const turning = inkI !== inkJ ? (inkI ? i : j) : farther;
     const [a, b] = [list[turning]!, list[third]!];
     if (a.edge === b.edge && a.atStart === b.atStart) return;
     partner[endCode(a)] = endCode(b);
     partner[endCode(b)] = endCode(a);
     return;
   }
+}
+
+/** How far back (px) along branch line t, against its direction, branch line l's point lies. */
+function backAlong(t: BranchLine, l: BranchLine): number {
+  return -((l.x - t.x) * t.dx + (l.y - t.y) * t.dy);
 }
 
 /** How far (px) a branch's line passes from `centre`. */
