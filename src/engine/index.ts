@@ -166,14 +166,15 @@ const CHECKPOINTED_PARTS = 4;
  * checkpoints. On large images it also cuts each data-parallel step into parts, as for
  * CHECKPOINTED_PARTS threads, and awaits `checkpoint` between them: a 2-MP photo's fit alone ran
  * 1.3–1.4 s between two checkpoints. Same bytes either way (the parts are joined in order).
+ * `scratch`: the pool the parts borrow from (the trace's, TraceHooks.scratch).
  */
-export function inLineRunner(checkpoint: () => Promise<void>): JobRunner {
+export function inLineRunner(checkpoint: () => Promise<void>, scratch = new TraceScratch()): JobRunner {
   return {
     threads: CHECKPOINTED_PARTS,
     async run(job, parts) {
       const outputs: JobOutput[] = [];
       for (const part of parts) {
-        outputs.push(runJob(job, part, true));
+        outputs.push(runJob(job, part, true, scratch));
         await checkpoint();
       }
       return outputs;
