@@ -128,7 +128,7 @@ export async function tracePixels(plan: VectorizePlan, pixels: PixelInput, hooks
   checkPixels(pixels);
   const { image, embed } = applyColorProfile(plan, pixels);
   // A checkpoint needs the awaiting driver even without threads (same bytes either way).
-  const driver = runner ?? (hooks.checkpoint ? inLineRunner(hooks.checkpoint) : undefined);
+  const driver = runner ?? (hooks.checkpoint ? inLineRunner(hooks.checkpoint, hooks.scratch) : undefined);
   const traced = driver ? await traceImageWith(driver, image, plan.engineParams, hooks) : traceImage(image, plan.engineParams, hooks);
   return withInputFacts(traced, pixels, embed);
 }

@@ -13,7 +13,7 @@
 
 import type { TraceResult } from '../engine/types.js';
 import { IMAGE_SOURCE_FIELDS } from './options.js';
-import { ENGINE_STAGES, type EngineStage, type TraceHooks } from '../engine/index.js';
+import { ENGINE_STAGES, type EngineStage, type TraceHooks, type TraceScratch } from '../engine/index.js';
 import { planVectorize, traceBytes, tracePixels, type PixelInput } from './pipeline.js';
 import { deserializeTrace, render, serializeTrace, type Rendered } from './service-render.js';
 import type { WatermarkStyle } from './watermark.js';
@@ -81,12 +81,16 @@ async function traceOf(source: TraceSource, hooks: TraceHooks): Promise<TraceRes
   return (await traceBytes(planVectorize(fields), source.image, hooks)).result;
 }
 
-/** Runs `job` in the calling thread; `onProgress` hears decode, each engine stage and write. */
-export async function runTraceJob(job: TraceJob, onProgress?: (progress: JobProgress) => void): Promise<TraceJobResult> {
+/**
+ * Runs `job` in the calling thread; `onProgress` hears decode, each engine stage and write.
+ * `scratch`: the typed arrays the calling thread's traces borrow one after another (src/engine/scratch.ts).
+ */
+export async function runTraceJob(job: TraceJob, onProgress?: (progress: JobProgress) => void, scratch?: TraceScratch): Promise<TraceJobResult> {
   // Steps: decode, the engine's stages, write (as the playground's preview reports them).
   const steps = ENGINE_STAGES.length + 2;
   onProgress?.({ stage: 'decode', fraction: 0 });
   const hooks: TraceHooks = onProgress ? { onStage: (stage, index) => onProgress({ stage, fraction: (index + 2) / steps }) } : {};
+  if (scratch) hooks.scratch = scratch;
   const result = await traceOf(job.source, hooks);
   const { outputOptions } = planVectorize(job.outputFields);
   const rendered = await render(result, { outputOptions, preview: job.preview, watermark: job.watermark, ...(job.summary ? { summary: true } : {}) });

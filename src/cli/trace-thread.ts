@@ -11,11 +11,15 @@
 
 import { parentPort } from 'node:worker_threads';
 import { runTraceJob, type JobProgress, type TraceJob } from '../api/service-trace.js';
+import { TraceScratch } from '../engine/index.js';
 import { prepareNodeDecoders } from './node-codecs.js';
 import { serializeError, type JobMessage, type ProgressMessage, type ResultMessage } from './trace-protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('trace-thread runs only as a worker thread (started by the trace pool)');
+
+/** The typed arrays this thread's traces borrow, job after job (src/engine/scratch.ts). */
+const scratch = new TraceScratch();
 
 function prepare(job: TraceJob): void {
   const source = job.source;
@@ -31,7 +35,7 @@ port.on('message', (message: JobMessage) => {
       prepare(job);
       // Progress is posted only when the pool asked for it (library calls with onProgress).
       const onProgress = message.progress ? (progress: JobProgress) => port.postMessage({ type: 'progress', id, progress } satisfies ProgressMessage) : undefined;
-      return { type: 'result', id, ok: true, result: await runTraceJob(job, onProgress) };
+      return { type: 'result', id, ok: true, result: await runTraceJob(job, onProgress, scratch) };
     } catch (error) {
       return { type: 'result', id, ok: false, error: serializeError(error) };
     }

@@ -10,6 +10,7 @@ import { planVectorize, runVectorize as runPipeline, smallShapeCounts, type Vect
 import type { JobPool } from '../pool/job-pool.js';
 import { createNodeJobPool, defaultEngineThreads } from '../pool/node-pool.js';
 import { prepareNodeDecoders } from './node-codecs.js';
+import { TraceScratch } from '../engine/index.js';
 
 export { planVectorize, smallShapeCounts, type VectorizeOutput, type VectorizePlan };
 
@@ -19,8 +20,11 @@ export async function runVectorize(plan: VectorizePlan, bytes: Uint8Array): Prom
   const threads = engineThreads();
   // A file this big is almost surely a large picture: the threads boot while it decodes.
   if (threads && bytes.length >= WARM_THREADS_BYTES) threads.warm();
-  return runPipeline(plan, bytes, {}, threads);
+  return runPipeline(plan, bytes, { scratch }, threads);
 }
+
+/** The typed arrays this process's traces borrow, one image after another (src/engine/scratch.ts). */
+const scratch = new TraceScratch();
 
 const WARM_THREADS_BYTES = 256 * 1024;
 

@@ -31,6 +31,7 @@ import { rgbToLab } from './color.js';
 import { parameterError, unreadableImageError } from './errors.js';
 import { FitScratch, type FittedChain } from './fit/fit.js';
 import { lineArtFitFor, runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
+import { TraceScratch } from './scratch.js';
 import { buildPalette, type Palette } from './palette/palette.js';
 import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
@@ -53,6 +54,7 @@ export type * from './types.js';
 export { TracelabError } from './errors.js';
 export { TraceMemo } from './memo.js';
 export { runJob, type EngineJob, type EngineJobKind, type JobOutput, type JobPart } from './jobs.js';
+export { TraceScratch } from './scratch.js';
 export { ENGINE_STAGES, type EngineStage, type PipelineStep } from './stages.js';
 
 /**
@@ -125,6 +127,12 @@ export interface TraceHooks {
    */
   memo?: TraceMemo;
   /**
+   * Typed arrays lent to the trace's stages (scratch.ts): a caller that traces picture after picture
+   * on one thread hands each trace the same pool, and the collector sees fewer new off-heap bytes.
+   * Changes speed, never the result; without one, the trace makes its own.
+   */
+  scratch?: TraceScratch;
+  /**
    * Awaited by traceImageWith before and after each data-parallel step (5 to 12 times a trace,
    * spread over its stages; inLineRunner also awaits it between a large picture's parts; traceImage,
    * which never waits, does not call it). A caller that yields
@@ -158,14 +166,15 @@ const CHECKPOINTED_PARTS = 4;
  * checkpoints. On large images it also cuts each data-parallel step into parts, as for
  * CHECKPOINTED_PARTS threads, and awaits `checkpoint` between them: a 2-MP photo's fit alone ran
  * 1.3–1.4 s between two checkpoints. Same bytes either way (the parts are joined in order).
+ * `scratch`: the pool the parts borrow from (the trace's, TraceHooks.scratch).
  */
-export function inLineRunner(checkpoint: () => Promise<void>): JobRunner {
+export function inLineRunner(checkpoint: () => Promise<void>, scratch = new TraceScratch()): JobRunner {
   return {
     threads: CHECKPOINTED_PARTS,
     async run(job, parts) {
       const outputs: JobOutput[] = [];
       for (const part of parts) {
-        outputs.push(runJob(job, part, true));
+        outputs.push(runJob(job, part, true, scratch));
         await checkpoint();
       }
       return outputs;
@@ -181,7 +190,8 @@ export function inLineRunner(checkpoint: () => Promise<void>): JobRunner {
  * @example traceImage({ width, height, data }, DEFAULT_ENGINE_PARAMS).shapes.length
  */
 export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): TraceResult {
-  const steps = tracePipeline(image, params, hooks, 1, Infinity);
+  const scratch = hooks.scratch ?? new TraceScratch();
+  const steps = tracePipeline(image, params, hooks, scratch, 1, Infinity);
   // In line, a started job runs when the pipeline waits for it, so stage timings stay per stage.
   let started: Extract<PipelineStep, { type: 'start' }> | undefined;
   let next = steps.next();
@@ -192,7 +202,7 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
       next = steps.next(undefined);
     } else {
       const { job, parts } = started!;
-      next = steps.next(parts.map((part) => runJob(job, part, true)));
+      next = steps.next(parts.map((part) => runJob(job, part, true, scratch)));
     }
   }
   return next.value;
@@ -205,7 +215,8 @@ export function traceImage(image: RgbaImage, params: EngineParams, hooks: TraceH
  * each part runs differs (see jobs.ts).
  */
 export async function traceImageWith(runner: JobRunner, image: RgbaImage, params: EngineParams, hooks: TraceHooks = {}): Promise<TraceResult> {
-  const steps = tracePipeline(image, params, hooks, runner.threads, runner.minPixels ?? PARALLEL_MIN_PIXELS);
+  const scratch = hooks.scratch ?? new TraceScratch();
+  const steps = tracePipeline(image, params, hooks, scratch, runner.threads, runner.minPixels ?? PARALLEL_MIN_PIXELS);
   let pending: Promise<JobOutput[]> = Promise.resolve([]);
   let next = steps.next();
   try {
@@ -215,7 +226,7 @@ export async function traceImageWith(runner: JobRunner, image: RgbaImage, params
       if (step.type === 'start') {
         const { job, parts } = step;
         // A single part is not worth a round trip to another thread.
-        pending = parts.length === 1 ? Promise.resolve([runJob(job, parts[0]!, true)]) : runner.run(job, parts);
+        pending = parts.length === 1 ? Promise.resolve([runJob(job, parts[0]!, true, scratch)]) : runner.run(job, parts);
         pending.catch(() => undefined); // awaited at 'finish'; never an unhandled rejection meanwhile
         next = steps.next(undefined);
       } else next = steps.next(await pending);
@@ -234,6 +245,7 @@ function* tracePipeline(
   image: RgbaImage,
   params: EngineParams,
   hooks: TraceHooks,
+  scratch: TraceScratch,
   threads: number,
   minPixels: number,
 ): Generator<PipelineStep, TraceResult, JobOutput[] | undefined> {
@@ -241,7 +253,7 @@ function* tracePipeline(
   validateInput(image, params);
   // Without a caller's memo, one for this trace: the photo fallback reuses resize and profile, and
   // nothing else is ever read again (so nothing else is kept).
-  const run: TraceRun = { hooks, threads, minPixels, memo: (hooks.memo ?? new TraceMemo(OWN_MEMO_SLOTS)).begin(image) };
+  const run: TraceRun = { hooks, scratch, threads, minPixels, memo: (hooks.memo ?? new TraceMemo(OWN_MEMO_SLOTS)).begin(image) };
   // Pixel art shown larger than its pixels: trace one pixel per art pixel, on the lattice.
   // (Stored in a box: "no lattice" is a result too.)
   // A profile forced by tracelab.profile other than 'pixel' overrides this decision too; centre-lines
@@ -259,9 +271,11 @@ function* tracePipeline(
   return withStageMs(yield* traceBitmap(image, params, run), { lattice: latticeMs });
 }
 
-/** How one trace runs: its hooks, its threads and the memo view it reads and fills. */
+/** How one trace runs: its hooks, its scratch, its threads and the memo view it reads and fills. */
 interface TraceRun {
   readonly hooks: TraceHooks;
+  /** hooks.scratch, or the trace's own. */
+  readonly scratch: TraceScratch;
   /** Threads the data-parallel stages may use, and the traced size below which they do not. */
   readonly threads: number;
   readonly minPixels: number;
@@ -407,7 +421,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   // 2–3 palette and labels.
   const labelKey = memoKey('labels', preparedKey, params, facts.profile, decided.noisy, decided.inkAndPaper);
   // One slot per profile: noise first labelled as flat art keeps both labellings.
-  let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, MEMO_SLOTS.labels.stages, () => paletteAndLabels(prepared, decided, params, size, clock));
+  let labelled: Labelled | undefined = yield* memoised(memo, `labels:${facts.profile}`, labelKey, clock, MEMO_SLOTS.labels.stages, () => paletteAndLabels(prepared, decided, params, size, clock, run.scratch));
   if (labelled.tooMany) return yield* traceBitmap(image, params, run, noiseAsPhoto(facts, params));
 
   // 4–4b regions (despeckled) and smooth shading.
@@ -416,7 +430,7 @@ function* traceBitmap(image: RgbaImage, params: EngineParams, run: TraceRun, kno
   const outlineKey = memoKey('outline', labelKey, params, minArea, params.strokes === 'auto' ? maxStrokeWidthInputPx(params, image.width, image.height) : null);
   const outlineSlot = `outline:${facts.profile}`;
   const outlined = memo.get<Outlined>(outlineSlot, outlineKey);
-  const found = outlined ? reusedAreas(outlined, clock) : regionsAndShading(prepared, decided, labelled, params, minArea, clock);
+  const found = outlined ? reusedAreas(outlined, clock) : regionsAndShading(prepared, decided, labelled, params, minArea, clock, run.scratch);
   if (!found) {
     labelled.tooMany = true;
     return yield* traceBitmap(image, params, run, noiseAsPhoto(facts, params));
@@ -678,11 +692,11 @@ function decide(measured: ProfileFacts, picture: RgbaImage, params: EngineParams
 }
 
 /** Stages 2–3: the palette, a label per pixel, and the diagonal links that keep thin strokes whole. */
-function* paletteAndLabels(prepared: Prepared, decided: Decided, params: EngineParams, size: TracedSize, clock: StageClock): Pipeline<Labelled> {
+function* paletteAndLabels(prepared: Prepared, decided: Decided, params: EngineParams, size: TracedSize, clock: StageClock, scratch: TraceScratch): Pipeline<Labelled> {
   const { traced, spread } = prepared;
   const { facts, tracing, noisy, inkAndPaper } = decided;
   const { width, height } = size;
-  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, inkAndPaper, lineArt: facts.profile === 'lineart', spread, maxColors: params.maxColors, rules: params.palette });
+  const palette = buildPalette(traced.data, width, height, { profile: tracing.profile, noisy, inkAndPaper, lineArt: facts.profile === 'lineart', spread, maxColors: params.maxColors, rules: params.palette }, scratch);
   const merged = mergeEqualFills(palette);
   clock.lap('palette');
   const labelJob: EngineJob = { kind: 'label', image: traced, palette, exactColors: facts.profile === 'pixel', edgeShades: facts.profile !== 'photo', spread, finalOf: merged.finalOf };
@@ -720,7 +734,7 @@ interface AutoLines {
 }
 
 /** Stages 4–4b, or undefined when the labels make more than MAX_TRACED_REGIONS regions. */
-function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Labelled, params: EngineParams, minArea: number, clock: StageClock): Areas | undefined {
+function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Labelled, params: EngineParams, minArea: number, clock: StageClock, scratch: TraceScratch): Areas | undefined {
   const { width, height, data } = prepared.traced;
   const { facts, tracing } = decided;
   const { fills, labelColor } = labelled.merged;
@@ -736,9 +750,9 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   // Line art in ink and paper only stays in its two tones: a drifting paper is not a ramp.
   if ((tracing.profile === 'flat' || tracing.profile === 'photo') && !decided.inkAndPaper && params.palette.length === 0 && (params.maxColors === 0 || gradients)) {
     const input = { data, width, height, regions, regionColor: regionColors(regions, labelColor), photo: facts.profile === 'photo', gradients };
-    const shading = findSmoothAreas(input);
+    const shading = findSmoothAreas(input, scratch);
     if (shading.areas.length > 0) {
-      shaded = applyShading(input, shading, gradients, fills.length);
+      shaded = applyShading(input, shading, gradients, fills.length, scratch);
       regions = shaded.regions;
       smoothAreas = shading.areas.length;
     }

@@ -22,6 +22,7 @@ import { shoelace } from './primitives/geometry.js';
 import { OutlineScratch, polygonCurves, polygonTurns, sampleOutline, type OutlineCurveOptions } from './lineart/outline-curves.js';
 import { outlinePolygon, type SideRule } from './lineart/outline-polygon.js';
 import { neighbourSpread, type TileMask } from './profile/profile.js';
+import { TraceScratch } from './scratch.js';
 import { shrinkRows } from './profile/resize.js';
 import { coveragePoints, latticePoints, SubpixelScratch, type SampleContext } from './boundary/subpixel.js';
 import { SEGMENT_LINE, SEGMENT_STRIDE, SegmentPath } from './segment-path.js';
@@ -82,16 +83,17 @@ export interface PackedChains {
 /**
  * Runs one part of a job. Pure: the same job and part always give the same output. Fitted chains
  * cross to another thread packed (PackedChains); `inLine` (the caller's own thread) keeps them as
- * they are, since packing and unpacking only rebuild the same segments.
+ * they are, since packing and unpacking only rebuild the same segments. `scratch`: the calling
+ * thread's pool of typed arrays (scratch.ts), reused part after part; none, a fresh one.
  */
-export function runJob(job: EngineJob, part: JobPart, inLine = false): JobOutput {
+export function runJob(job: EngineJob, part: JobPart, inLine = false, scratch = new TraceScratch()): JobOutput {
   switch (job.kind) {
     case 'shrink':
       return shrinkRows(job.image, job.outWidth, job.outHeight, part.from, part.to);
     case 'spread':
       return neighbourSpread(job.image.data, job.image.width, job.image.height, part.from, part.to);
     case 'label':
-      return labelPart(job, part);
+      return labelPart(job, part, scratch);
     case 'links':
       return diagonalLinkRows(job.labels, job.width, job.height, part.from, part.to);
     case 'fit': {
@@ -104,9 +106,9 @@ export function runJob(job: EngineJob, part: JobPart, inLine = false): JobOutput
 // The loops of runJob's cases are functions of their own, so that the dispatcher stays small: V8
 // recompiled the whole switch each time a loop inside one case became hot.
 
-function labelPart(job: Extract<EngineJob, { kind: 'label' }>, part: JobPart): Int32Array {
+function labelPart(job: Extract<EngineJob, { kind: 'label' }>, part: JobPart, scratch: TraceScratch): Int32Array {
   const { image, palette, exactColors, edgeShades, spread, finalOf } = job;
-  const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to, edgeShades);
+  const labels = labelRows(image.data, image.width, image.height, palette, exactColors, spread, part.from, part.to, edgeShades, scratch);
   for (let i = 0; i < labels.length; i++) labels[i] = labels[i]! < 0 ? -1 : finalOf[labels[i]!]!;
   return labels;
 }

@@ -7,6 +7,7 @@
  * writes it.
  */
 import { parameterError } from '../engine/errors.js';
+import { TraceScratch } from '../engine/scratch.js';
 import type { TraceResult } from '../engine/types.js';
 import { FILE_FORMAT_MEDIA } from '../api/media-types.js';
 import { planVectorize, summarize, tracePixelsSync } from '../api/pipeline.js';
@@ -30,6 +31,9 @@ export { setWebpWasm } from '../decode/webp-wasm.js';
 /** Runs before a file is decoded on this thread (Node: native inflate and the WebP wasm). */
 let prepareDecoders: (bytes: Uint8Array) => void = () => undefined;
 
+/** The typed arrays this thread's traces borrow, call after call (src/engine/scratch.ts). */
+const scratch = new TraceScratch();
+
 /** Reads file path inputs (Node only, engine-node.ts); browsers refuse them. */
 let readPath: PathReader | undefined;
 
@@ -51,7 +55,7 @@ export function vectorizeHere(input: ImageInput | FilePath, options?: TraceOptio
   return vectorizeWith(
     (job, _signal, onProgress) => {
       if (job.source.kind === 'image') prepareDecoders(job.source.bytes);
-      return runTraceJob(job, onProgress);
+      return runTraceJob(job, onProgress, scratch);
     },
     input,
     options,
@@ -61,7 +65,7 @@ export function vectorizeHere(input: ImageInput | FilePath, options?: TraceOptio
 
 /** Traces decoded pixels synchronously; the result feeds the writers of `tracelab/formats`. */
 export function traceSync(pixels: Pixels, options?: ParameterOptions): TraceResult {
-  return tracePixelsSync(planVectorize(optionFields(options)), pixels);
+  return tracePixelsSync(planVectorize(optionFields(options)), pixels, { scratch });
 }
 
 /**
@@ -72,7 +76,7 @@ export function vectorizeSync(pixels: Pixels, options?: ParameterOptions): Vecto
   const plan = planVectorize(optionFields(options));
   const format = plan.outputOptions.fileFormat;
   if (format === 'pdf') throw parameterError('output.file_format=pdf is written asynchronously (pdf-lib); use vectorizeHere or vectorize for PDF');
-  const result = tracePixelsSync(plan, pixels);
+  const result = tracePixelsSync(plan, pixels, { scratch });
   const output = buildPlan(result, plan.outputOptions);
   const { contentType, extension } = FILE_FORMAT_MEDIA[format];
   const stats = summarize(result, output);

@@ -17,7 +17,7 @@ import { renderPlan, writePlanPng, type RenderWindow } from '../formats/png.js';
 import { plotPreviewSvg } from '../formats/plot-preview.js';
 import { writeSvgBytes } from '../formats/svg.js';
 import { DEFAULT_OUTPUT_OPTIONS } from '../formats/types.js';
-import { ENGINE_STAGES, TraceMemo, type EngineStage, type JobRunner } from '../engine/index.js';
+import { ENGINE_STAGES, TraceMemo, TraceScratch, type EngineStage, type JobRunner } from '../engine/index.js';
 import {
   DRAFT_ABOVE_PIXELS,
   DRAFT_PIXELS,
@@ -53,6 +53,9 @@ let lastDecoded: { bytes: Uint8Array; pixels: PixelInput } | undefined;
  * re-runs from the palette on, a speckle size from the regions on, a shape switch only the fit.
  */
 let memo = new TraceMemo();
+
+/** The typed arrays this worker's traces borrow, one trace after another (src/engine/scratch.ts). */
+const scratch = new TraceScratch();
 
 /** vectorizeInWorker calls so far: a call that is no longer the newest stops at its next checkpoint. */
 let newestVectorize = 0;
@@ -130,7 +133,7 @@ async function traceOnce(
     await checkpoint?.();
   }
   const decoded = await decodeOnce(bytes);
-  const hooks = { memo, ...(onStage ? { onStage } : {}), ...(checkpoint ? { checkpoint } : {}) };
+  const hooks = { memo, scratch, ...(onStage ? { onStage } : {}), ...(checkpoint ? { checkpoint } : {}) };
   const result = await tracePixels(plan, decoded.pixels, hooks, runner);
   lastTrace = { bytes: decoded.bytes, engineKey, result };
   return { result, reused: false, reusedDecode: decoded.reused, reusedStages: result.stats.reusedStages ?? [] };
@@ -278,7 +281,7 @@ async function sendDraft(plan: VectorizePlan, bytes: Uint8Array, codec: PreviewC
   try {
     const small = await codec.shrink(bytes, DRAFT_PIXELS, DRAFT_ABOVE_PIXELS);
     if (!small) return;
-    const traced = await tracePixels(plan, small.pixels);
+    const traced = await tracePixels(plan, small.pixels, { scratch });
     onProgress({ step: 'draft', fraction: 0.1, draft: await codec.paint(previewPlan(traced, plan)) });
   } catch {
     // no draft

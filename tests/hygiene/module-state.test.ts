@@ -3,7 +3,8 @@
  * state. Scratch buffers, caches and multi-value results live in context or result structs that
  * the caller makes (per trace, per part, per document) and passes down (segment-path.ts, fit.ts's
  * FitScratch, ramp-samples.ts's RampContext): a reader sees every input of a function in its
- * parameters, and two traces, threads or documents never share a buffer.
+ * parameters, and two traces, threads or documents never share a buffer (a caller's TraceScratch,
+ * scratch.ts, lends its arrays to the traces it runs one after another, each inside one function).
  *
  * The rule, checked with the TypeScript parser over every non-test .ts file under src/engine and
  * src/formats: a top-level binding is module-level mutable state when

@@ -11,6 +11,7 @@ import { rgbToLab } from '../color.js';
 import { ColorTable } from './color-table.js';
 import type { Palette } from './palette.js';
 import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
+import type { TraceScratch } from '../scratch.js';
 
 const CACHE_BITS = 6;
 const CACHE_SHIFT = 8 - CACHE_BITS;
@@ -18,7 +19,7 @@ const CACHE_SHIFT = 8 - CACHE_BITS;
 /**
  * Labels of rows [rowFrom, rowTo) (a band). An edge pixel looks at the nearest colours up to two rows
  * beyond the band, so those rows are labelled too: bands computed apart give the same labels.
- * `spread` covers the whole image.
+ * `spread` covers the whole image. The result is an array of its own; its scratch comes from `scratch`.
  */
 export function labelRows(
   data: Uint8Array | Uint8ClampedArray,
@@ -29,31 +30,38 @@ export function labelRows(
   spread: Uint8Array,
   rowFrom: number,
   rowTo: number,
-  edgeShades = true,
+  edgeShades: boolean,
+  scratch: TraceScratch,
 ): Int32Array {
   // Edge pixels look two rows around them (flatNeighbour's 5 × 5): those rows are labelled too.
   const haloFrom = exactColors ? rowFrom : Math.max(0, rowFrom - 2);
   const haloTo = exactColors ? rowTo : Math.min(height, rowTo + 2);
-  const nearest = nearestLabels(data, width, palette, exactColors, haloFrom, haloTo);
+  const n = (haloTo - haloFrom) * width;
+  // Exact colours' nearest labels are the result; otherwise the edge blends' copy is.
+  const into = exactColors ? new Int32Array(n) : scratch.int32('label.nearest', n);
+  const nearest = nearestLabels(data, width, palette, exactColors, haloFrom, into, scratch);
   if (exactColors) return nearest;
   return resolveEdgeBlends(data, width, height, palette, nearest, haloFrom, spread, rowFrom, rowTo, edgeShades);
 }
 
-/** Nearest palette label of every pixel in rows [rowFrom, rowTo), -1 when transparent. */
+/**
+ * Nearest palette label of every pixel from row rowFrom on, -1 when transparent, written into
+ * `nearest` (every element; its length sets the rows) and returned.
+ */
 function nearestLabels(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   palette: Palette,
   exactColors: boolean,
   rowFrom: number,
-  rowTo: number,
+  nearest: Int32Array,
+  scratch: TraceScratch,
 ): Int32Array {
   const first = rowFrom * width;
-  const n = (rowTo - rowFrom) * width;
-  const nearest = new Int32Array(n);
-  // Label + 1 per cache bin, 0 while not looked up: a fresh array needs no fill (512 KB a part, 16
-  // bits: a palette holds hundreds of colours at most), made when a colour is first looked up
-  // (pixel art's exact colours need none).
+  const n = nearest.length;
+  // Label + 1 per cache bin, 0 while not looked up (512 KB a part, 16 bits: a palette holds
+  // hundreds of colours at most), taken when a colour is first looked up (pixel art's exact
+  // colours need none).
   let cachePlusOne: Uint16Array | undefined;
   const lab = new Float64Array(3);
   const exactIndex = exactColors ? exactColorIndex(palette) : undefined;
@@ -81,7 +89,7 @@ function nearestLabels(
       continue;
     }
     const key = ((r >> CACHE_SHIFT) << (2 * CACHE_BITS)) | ((g >> CACHE_SHIFT) << CACHE_BITS) | (b >> CACHE_SHIFT);
-    cachePlusOne ??= new Uint16Array(1 << (3 * CACHE_BITS));
+    cachePlusOne ??= scratch.uint16('label.colourCache', 1 << (3 * CACHE_BITS), 0);
     let label = cachePlusOne[key]! - 1;
     if (label < 0) {
       // Cache by the bin's centre so the result does not depend on which pixel came first.

@@ -17,6 +17,7 @@ import { ColorTable } from './color-table.js';
 import { indicesByKey, sortIndicesByKey } from '../order.js';
 import { pixelWords } from '../pixel-words.js';
 import { OPAQUE_ALPHA_MIN } from '../profile/profile.js';
+import type { TraceScratch } from '../scratch.js';
 import type { ImageProfile, PaletteRule, Rgba } from '../types.js';
 
 /** Two cluster colours closer than this (RGB units²) are one colour: no blend of them is measured. */
@@ -43,9 +44,9 @@ const BIN_BITS = 5;
 const BIN_SHIFT = 8 - BIN_BITS;
 
 /**
- * The arrays every histogram of one palette is counted in (5 × 32,768 doubles, allocated and
- * zeroed once a palette, not once a histogram) and the bins the last histogram used, which the
- * next one clears: a histogram is read only until the next one is built.
+ * The arrays every histogram of one palette is counted in (5 × 32,768 doubles, zeroed once a
+ * palette, not once a histogram; borrowed from the trace's scratch) and the bins the last
+ * histogram used, which the next one clears: a histogram is read only until the next one is built.
  */
 interface HistogramScratch {
   readonly count: Float64Array;
@@ -56,9 +57,16 @@ interface HistogramScratch {
   used: Int32Array;
 }
 
-function histogramScratch(): HistogramScratch {
+function histogramScratch(scratch: TraceScratch): HistogramScratch {
   const binCount = 1 << (3 * BIN_BITS);
-  return { count: new Float64Array(binCount), sumR: new Float64Array(binCount), sumG: new Float64Array(binCount), sumB: new Float64Array(binCount), sumSquares: new Float64Array(binCount), used: new Int32Array(0) };
+  return {
+    count: scratch.float64('palette.histogramCount', binCount, 0),
+    sumR: scratch.float64('palette.histogramSumR', binCount, 0),
+    sumG: scratch.float64('palette.histogramSumG', binCount, 0),
+    sumB: scratch.float64('palette.histogramSumB', binCount, 0),
+    sumSquares: scratch.float64('palette.histogramSumSquares', binCount, 0),
+    used: new Int32Array(0),
+  };
 }
 
 interface Histogram {
@@ -101,14 +109,16 @@ const NOISY_FINAL_RADIUS = 8;
 /** Upper bound on the automatic colour count, per profile. */
 const AUTO_MAX_COLORS: Record<ImageProfile, number> = { pixel: 256, flat: 96, photo: 96, lineart: 96 };
 
+/** The palette of a picture; `scratch` lends its histograms' and per-pixel arrays (scratch.ts). */
 export function buildPalette(
   data: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
   options: PaletteOptions,
+  scratch: TraceScratch,
 ): Palette {
   const exact = options.profile === 'pixel';
-  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(histogramScratch(), data, width, height, options.profile, options.noisy, options.spread);
+  let clusters = exact ? exactColorClusters(data, width * height) : clusterHistogram(scratch, data, width, height, options.profile, options.noisy, options.spread);
   if (options.inkAndPaper && !exact) clusters = paperAndInk(clusters);
   if (options.lineArt && !exact && !options.noisy && clusters.count.length === 1) clusters = withFaintInk(clusters, data);
   // Pixel art read through JPEG: each art colour arrives as a cloud of near colours.
@@ -295,12 +305,13 @@ const MIN_POPULATION_SHARE = { photo: 0.0008, noisy: 0.0004, clean: 0.00008 } as
 /** Thin-stroke pixels match two neighbours within this (per channel); JPEG needs more. */
 const THIN_STROKE_TOLERANCE = { clean: 8, noisy: 28 } as const;
 
-function clusterHistogram(scratch: HistogramScratch, data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
+function clusterHistogram(scratch: TraceScratch, data: Uint8Array | Uint8ClampedArray, width: number, height: number, profile: ImageProfile, noisy: boolean, spread: Uint8Array): Clusters {
   const pixelCount = width * height;
-  const hist = sampledHistogram(scratch, data, width, height, profile, noisy, spread);
+  const histograms = histogramScratch(scratch);
+  const hist = sampledHistogram(histograms, data, width, height, profile, noisy, spread);
   const binLab = binColoursLab(hist);
   const radius = noisy ? Math.max(MERGE_RADIUS[profile], NOISY_MERGE_RADIUS) : MERGE_RADIUS[profile];
-  const pinned = profile === 'flat' && !noisy ? distinctFlatBins(hist, data, width, height) : new Uint8Array(hist.bins.length);
+  const pinned = profile === 'flat' && !noisy ? distinctFlatBins(hist, data, width, height, scratch) : new Uint8Array(hist.bins.length);
   const leaders = leaderClusters(binLab, pinned, radius ** 2);
   const clusters = polishClusters(hist, binLab, leaders, pinned);
   // Drop clusters too small to be a real colour of the picture; their pixels go to neighbours.
@@ -308,9 +319,9 @@ function clusterHistogram(scratch: HistogramScratch, data: Uint8Array | Uint8Cla
   const keep = keepClusters(clusters, (c) => !(clusters.count[c]! < minPopulation && clusters.count.length > 1));
   const kept = keep.count.length > 0 ? keep : clusters;
   const base = noisy ? mergeCloserThan(kept, NOISY_FINAL_RADIUS) : kept;
-  const withThin = addThinColors(scratch, data, width, height, spread, base, minPopulation, radius, noisy);
-  if (profile === 'photo') return addUnexplainedColors(scratch, data, width, height, withThin, minPopulation);
-  return mergeShades(withThin, data, width, height, leaders.distinctFlatLab);
+  const withThin = addThinColors(histograms, data, width, height, spread, base, minPopulation, radius, noisy);
+  if (profile === 'photo') return addUnexplainedColors(histograms, data, width, height, withThin, minPopulation);
+  return mergeShades(withThin, data, width, height, leaders.distinctFlatLab, scratch);
 }
 
 /**
@@ -461,11 +472,11 @@ function isDistinctFlatColor(lab: Float64Array, i: number, distinctLab: readonly
  * rendered gradient's tones are flat and exact too, but each borders the next tone one or two
  * units away: a colour with mostly soft borders is a gradient step, not a colour of its own.
  */
-function distinctFlatBins(hist: Histogram, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
+function distinctFlatBins(hist: Histogram, data: Uint8Array | Uint8ClampedArray, width: number, height: number, scratch: TraceScratch): Uint8Array {
   const bins = hist.bins;
   const pinned = new Uint8Array(bins.length);
   const minCount = width * height * FLAT_COLOR_KEEP_SHARE;
-  const candidateOfBin = new Int16Array(1 << (3 * BIN_BITS)).fill(-1);
+  const candidateOfBin = scratch.int16('palette.candidateOfBin', 1 << (3 * BIN_BITS), -1);
   const candidates: number[] = [];
   const means: number[] = [];
   for (let i = 0; i < bins.length && candidates.length < MAX_DISTINCT_FLAT_COLORS; i++) {
@@ -849,7 +860,7 @@ function foldRareColors(input: Clusters, share: number): Clusters {
  * paper) — is that cluster's edge, not a colour: it joins it. Art's own close shades are rarely
  * on such a line (a shade of yellow is not yellow mixed with white), so they stay.
  */
-function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number, distinctFlatLab: readonly number[]): Clusters {
+function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number, distinctFlatLab: readonly number[], scratch: TraceScratch): Clusters {
   const c: Clusters = { count: [...input.count], r: [...input.r], g: [...input.g], b: [...input.b] };
   let interior: Float64Array | undefined;
   const lab = new Float64Array(c.count.length * 3);
@@ -871,7 +882,7 @@ function mergeShades(input: Clusters, data: Uint8Array | Uint8ClampedArray, widt
         if (Number.isNaN(t) || t <= 0 || t > 0.15) continue;
         if (blendResidualSqFromB(c.r[s]!, c.g[s]!, c.b[s]!, c.r[b]!, c.g[b]!, c.b[b]!, c.r[a]!, c.g[a]!, c.b[a]!, t) >= INK_SHADE_MAX_RESIDUAL_SQ) continue;
         // An edge shade is a rim: few of its pixels are surrounded by their own colour.
-        interior ??= interiorShares(c, data, width, height);
+        interior ??= interiorShares(c, data, width, height, scratch);
         if (interior[s]! < SHADE_MAX_INTERIOR && !isExactArea(c, s, interior[s]!, data, width * height)) {
           into[s] = a;
           break;
@@ -919,9 +930,9 @@ const INTERIOR_CACHE_SIZE = 1 << INTERIOR_CACHE_BITS;
  * Per cluster, the share of its pixels (nearest cluster by RGB distance) whose four neighbours
  * are nearest to it too.
  */
-function interiorShares(c: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number): Float64Array {
+function interiorShares(c: Clusters, data: Uint8Array | Uint8ClampedArray, width: number, height: number, scratch: TraceScratch): Float64Array {
   const k = c.count.length;
-  const nearest = new Int16Array(width * height).fill(-1);
+  const nearest = scratch.int16('palette.interiorNearest', width * height, -1);
   // The nearest cluster depends on the colour alone: a small direct-mapped cache of exact colours
   // spares the k-cluster scan for the colours art repeats (flat areas, anti-aliasing ramps).
   const cachedKey = new Int32Array(INTERIOR_CACHE_SIZE).fill(-1);

@@ -20,6 +20,7 @@ import type { Regions } from '../regions/regions.js';
 import type { Shading, ShadingInput, SmoothArea } from './shading.js';
 import { findRoot } from './smooth-areas.js';
 import type { Gradient, Rgba } from '../types.js';
+import type { TraceScratch } from '../scratch.js';
 
 /** Gradients off: about one band per this much colour (ΔE76 along the ramp) … */
 const BAND_STEP_DE = 14;
@@ -79,7 +80,7 @@ export function rampColorOfArea(ramps: AreaRamps, a: number, x: number, y: numbe
  * follow raster order of each region's first pixel, as findRegions numbers them.
  * @param labelCount labels in use so far: the new regions' labels come after them.
  */
-export function applyShading(input: ShadingInput, shading: Shading, gradients: boolean, labelCount: number): Shaded {
+export function applyShading(input: ShadingInput, shading: Shading, gradients: boolean, labelCount: number, scratch: TraceScratch): Shaded {
   const { regions } = input;
   const { areas, joinInto } = shading;
   // Edge specks that join another region are that region from here on.
@@ -88,11 +89,11 @@ export function applyShading(input: ShadingInput, shading: Shading, gradients: b
   for (let a = 0; a < areas.length; a++) for (const r of areas[a]!.members) areaOfOld[r] = a;
   const packed = packRamps(areas, gradients, input.photo);
   // Per pixel, a key: its old region, or (count + k) for the k-th new piece of an area.
-  const keyOf = new Int32Array(regionOf.length);
+  const keyOf = scratch.int32('shading.keyOf', regionOf.length, 0);
   const pieceArea: number[] = [];
   const pieceBand: number[] = [];
   if (gradients) areaKeys(regions.count, regionOf, areaOfOld, areas.length, keyOf, pieceArea, pieceBand);
-  else cutBands(input, regionOf, areaOfOld, packed, keyOf, pieceArea, pieceBand);
+  else cutBands(input, regionOf, areaOfOld, packed, keyOf, pieceArea, pieceBand, scratch);
   const numbered = numberKeys(regionOf, keyOf, regions.count + pieceArea.length);
   const labels = pieceLabels(areas, packed, gradients, pieceArea, pieceBand, labelCount);
   const { count, keys } = numbered;
@@ -316,9 +317,10 @@ function cutBands(
   keyOf: Int32Array,
   pieceArea: number[],
   pieceBand: number[],
+  scratch: TraceScratch,
 ): void {
   const { width, regions } = input;
-  const { areaBand, parent } = bandPixels(width, regionOf, areaOfOld, packed, keyOf);
+  const { areaBand, parent } = bandPixels(width, regionOf, areaOfOld, packed, keyOf, scratch);
   const pieces = bandPieces(regionOf, areaOfOld, areaBand, parent);
   const target = mergeSmallPieces(pieces.pieceOf, pieces.size, pieces.area, width);
   // Surviving pieces numbered in order; merged pixels take their target's key.
@@ -350,9 +352,11 @@ function bandPixels(
   areaOfOld: Int32Array,
   packed: AreaRamps,
   keyOf: Int32Array,
+  scratch: TraceScratch,
 ): { areaBand: Int32Array; parent: Int32Array } {
-  const areaBand = new Int32Array(regionOf.length);
-  const parent = new Int32Array(regionOf.length);
+  // Every element of both is written before it is read (raster order): borrowed without a fill.
+  const areaBand = scratch.int32('shading.areaBand', regionOf.length);
+  const parent = scratch.int32('shading.bandParent', regionOf.length);
   const height = regionOf.length / width;
   for (let y = 0; y < height; y++) {
     for (let x = 0, p = y * width; x < width; x++, p++) {

@@ -29,6 +29,7 @@ import { findRoot, groupPixels, isSoftPair, regionPairs, softGroups, type GroupP
 import { fitSeams } from './seam-fit.js';
 import { splitSmooth } from './smooth-split.js';
 import type { Gradient, Rgba } from '../types.js';
+import type { TraceScratch } from '../scratch.js';
 
 /**
  * A gradient must leave at most this share of the flat shades' mean error: a smooth ramp cut into
@@ -124,14 +125,15 @@ export interface ShadingInput {
  * The smoothly shaded areas of the picture, in order of their first region: each group of softly
  * joined regions that one gradient explains; a group that is not one gradient is split into
  * smooth parts (smooth-split.ts) and each part with two regions or more is tried in turn.
+ * `scratch` lends the per-pixel owner array (scratch.ts).
  */
-export function findSmoothAreas(input: ShadingInput): Shading {
+export function findSmoothAreas(input: ShadingInput, scratch: TraceScratch): Shading {
   const { data, width, height, regions } = input;
   const pairs = regionPairs(data, width, height, regions.regionOf, regions.count);
   const { groupOf, members } = softGroups(pairs, regions.count);
   if (members.length === 0) return { areas: [], joinInto: new Int32Array(regions.count).fill(-1) };
   // The group (later: the part of a split group) of every opaque pixel of a group, else −1.
-  const owner = new Int32Array(regions.regionOf.length).fill(-1);
+  const owner = scratch.int32('shading.owner', regions.regionOf.length, -1);
   const pixels = groupPixels(regions, groupOf, members.length, data, owner);
   // Soft pairs of each group, as member indices (for the split).
   const memberIndex = new Int32Array(regions.count).fill(-1);
