@@ -32,7 +32,7 @@ import { parameterError, unreadableImageError } from './errors.js';
 import { FitScratch, type FittedChain } from './fit/fit.js';
 import { lineArtFitFor, runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { buildPalette, type Palette } from './palette/palette.js';
-import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
+import { classifyImage, countColors, evenLight, hasPhotoGrain, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { withPixelFloor } from './fit/pixel-floor.js';
@@ -746,7 +746,7 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const colors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
   const crumbs = edgeCrumbs(decided);
   // In line art traced as flat, inkward only: its pale pieces are a hairline's own shades (see edgeCrumbs).
-  if (crumbs.maxAreaPx > 0) {
+  if (lastCrumbPass(decided)) {
     const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward, { data, labelColor: colors }, shaded ? fills.length : Infinity);
     regions = absorbed.regions;
     if (shaded && absorbed.regions !== shaded.regions) shaded = withRegionsRenumbered(shaded, absorbed.regions, absorbed.fromRegion);
@@ -783,6 +783,17 @@ interface EdgeCrumbs {
  */
 function edgeCrumbs(decided: Decided): EdgeCrumbs {
   return { maxAreaPx: edgeCrumbArea(decided.tracing), inkward: decided.facts.profile !== decided.tracing.profile };
+}
+
+/**
+ * Whether the last crumb pass (regions.ts absorbCrumbs) runs: in all art traced as flat but a
+ * picture with a photo's grain (profile.ts hasPhotoGrain), whose small pieces are its grain and
+ * are the despeckle's. Noisy flat art under that has the rare colours of its gradients (a tango
+ * icon: 6 % of pixels), and the crumbs its edges leave are flat art's (network-proxy: 106 → 99
+ * shapes); its despeckle takes its specks (automaticSpeckleArea), not its edge crumbs.
+ */
+function lastCrumbPass(decided: Decided): boolean {
+  return decided.tracing.profile === 'flat' && !hasPhotoGrain(decided.tracing);
 }
 
 /** Whether every edge crumb and faint dot joined a neighbour (clean flat art): its dots left are features, written as their pixels. */
