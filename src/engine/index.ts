@@ -658,6 +658,8 @@ interface Decided {
   readonly noisy: boolean;
   /** Line art traced in its ink and paper only (profile.ts inInkAndPaper). */
   readonly inkAndPaper: boolean;
+  /** Pixel art traced as flat art for its centre-lines (readsPenLinesIn). */
+  readonly pixelArtAsFlat: boolean;
 }
 
 /** The profile from an earlier look (lattice, region count), tracelab.profile, or the evidence. */
@@ -672,9 +674,9 @@ function decide(measured: ProfileFacts, picture: RgbaImage, params: EngineParams
   // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
   if (facts.profile === 'pixel' && readsPenLinesIn(facts, picture, params)) {
     const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
-    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
+    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false), pixelArtAsFlat: true };
   }
-  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart') };
+  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart'), pixelArtAsFlat: false };
 }
 
 /** Stages 2–3: the palette, a label per pixel, and the diagonal links that keep thin strokes whole. */
@@ -786,14 +788,16 @@ function edgeCrumbs(decided: Decided): EdgeCrumbs {
 }
 
 /**
- * Whether the last crumb pass (regions.ts absorbCrumbs) runs: in all art traced as flat but a
- * picture with a photo's grain (profile.ts hasPhotoGrain), whose small pieces are its grain and
- * are the despeckle's. Noisy flat art under that has the rare colours of its gradients (a tango
- * icon: 6 % of pixels), and the crumbs its edges leave are flat art's (network-proxy: 106 → 99
- * shapes); its despeckle takes its specks (automaticSpeckleArea), not its edge crumbs.
+ * Whether the last crumb pass (regions.ts absorbCrumbs) runs: where edge crumbs go, and in noisy
+ * flat art without a photo's grain (profile.ts hasPhotoGrain: a picture with as many rare colours
+ * is a photo's small pieces, the despeckle's). Noisy flat art under that has the rare colours of
+ * its gradients (a tango icon: 6 % of pixels), and the crumbs its edges leave are flat art's
+ * (network-proxy: 106 → 99 shapes); its despeckle takes its specks (automaticSpeckleArea), not its
+ * edge crumbs. Not noisy pixel art traced as flat for its centre-lines: its cells stay as they were.
  */
 function lastCrumbPass(decided: Decided): boolean {
-  return decided.tracing.profile === 'flat' && !hasPhotoGrain(decided.tracing);
+  if (edgeCrumbs(decided).maxAreaPx > 0) return true;
+  return isNoisy(decided.tracing) && !hasPhotoGrain(decided.tracing) && !decided.pixelArtAsFlat;
 }
 
 /** Whether every edge crumb and faint dot joined a neighbour (clean flat art): its dots left are features, written as their pixels. */
