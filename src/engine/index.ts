@@ -33,7 +33,7 @@ import { FitScratch, type FittedChain } from './fit/fit.js';
 import { lineArtFitFor, runJob, shapesFor, splitRange, unpackChains, type EngineJob, type JobOutput, type JobPart, type PackedChains } from './jobs.js';
 import { TraceScratch } from './scratch.js';
 import { buildPalette, type Palette } from './palette/palette.js';
-import { classifyImage, countColors, evenLight, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
+import { classifyImage, countColors, evenLight, hasPhotoGrain, inInkAndPaper, isAntiAliased, isTwoToneInk, neighbourSpread, twoTones, type ProfileFacts, type TileMask } from './profile/profile.js';
 import { detectLattice, mapToLattice, type Lattice } from './regions/lattice.js';
 import { TraceMemo, type MemoView } from './memo.js';
 import { withPixelFloor } from './fit/pixel-floor.js';
@@ -672,6 +672,8 @@ interface Decided {
   readonly noisy: boolean;
   /** Line art traced in its ink and paper only (profile.ts inInkAndPaper). */
   readonly inkAndPaper: boolean;
+  /** Pixel art traced as flat art for its centre-lines (readsPenLinesIn). */
+  readonly pixelArtAsFlat: boolean;
 }
 
 /** The profile from an earlier look (lattice, region count), tracelab.profile, or the evidence. */
@@ -686,9 +688,9 @@ function decide(measured: ProfileFacts, picture: RgbaImage, params: EngineParams
   // Centre-lines read the ink's coverage: a thin line's blended pixels are ink, not colours of their own.
   if (facts.profile === 'pixel' && readsPenLinesIn(facts, picture, params)) {
     const flat: ProfileFacts = { ...facts, profile: 'flat', reason: `${facts.reason}; traced as flat art for centre-lines` };
-    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false) };
+    return { facts: flat, tracing: flat, noisy: known ? known.noisy : isNoisy(flat), inkAndPaper: inInkAndPaper(flat, false), pixelArtAsFlat: true };
   }
-  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart') };
+  return { facts, tracing, noisy: known ? known.noisy : isNoisy(tracing), inkAndPaper: inInkAndPaper(facts, !known && forced === 'lineart'), pixelArtAsFlat: false };
 }
 
 /** Stages 2–3: the palette, a label per pixel, and the diagonal links that keep thin strokes whole. */
@@ -760,7 +762,7 @@ function regionsAndShading(prepared: Prepared, decided: Decided, labelled: Label
   const colors = shaded ? concatColors(labelColor, shaded.extraColor) : labelColor;
   const crumbs = edgeCrumbs(decided);
   // In line art traced as flat, inkward only: its pale pieces are a hairline's own shades (see edgeCrumbs).
-  if (crumbs.maxAreaPx > 0) {
+  if (lastCrumbPass(decided)) {
     const absorbed = absorbCrumbs(regions, width, height, SUB_PIXEL_CRUMB_AREA_PX, shaded ? labelLabOf(colors) : labelled.merged.labelLab, crumbs.inkward, { data, labelColor: colors }, shaded ? fills.length : Infinity);
     regions = absorbed.regions;
     if (shaded && absorbed.regions !== shaded.regions) shaded = withRegionsRenumbered(shaded, absorbed.regions, absorbed.fromRegion);
@@ -797,6 +799,19 @@ interface EdgeCrumbs {
  */
 function edgeCrumbs(decided: Decided): EdgeCrumbs {
   return { maxAreaPx: edgeCrumbArea(decided.tracing), inkward: decided.facts.profile !== decided.tracing.profile };
+}
+
+/**
+ * Whether the last crumb pass (regions.ts absorbCrumbs) runs: where edge crumbs go, and in noisy
+ * flat art without a photo's grain (profile.ts hasPhotoGrain: a picture with as many rare colours
+ * is a photo's small pieces, the despeckle's). Noisy flat art under that has the rare colours of
+ * its gradients (a tango icon: 6 % of pixels), and the crumbs its edges leave are flat art's
+ * (network-proxy: 106 → 99 shapes); its despeckle takes its specks (automaticSpeckleArea), not its
+ * edge crumbs. Not noisy pixel art traced as flat for its centre-lines: its cells stay as they were.
+ */
+function lastCrumbPass(decided: Decided): boolean {
+  if (edgeCrumbs(decided).maxAreaPx > 0) return true;
+  return isNoisy(decided.tracing) && !hasPhotoGrain(decided.tracing) && !decided.pixelArtAsFlat;
 }
 
 /** Whether every edge crumb and faint dot joined a neighbour (clean flat art): its dots left are features, written as their pixels. */

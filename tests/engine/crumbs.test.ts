@@ -424,3 +424,39 @@ describe('islands of a shade inside a fill (absorbCrumbs shadeIslandInto)', () =
     expect(out.count).toBe(4);
   });
 });
+
+describe('the last crumb pass in noisy flat art (index.ts lastCrumbPass)', () => {
+  /**
+   * The 1-px rim beside a stepped gradient above, on a wider page, beside a patch of a 2-D colour
+   * ramp whose every pixel is a colour of its own (a tango icon's gradients: the picture is noisy,
+   * its rare colours 4–12 % of its pixels). With the patch 46 × 42 the rim's steps join it as in
+   * clean art; with the patch 62 × 62 (over 12 %: as many rare colours as a grainy photo's) the
+   * pass does not run, and the rim keeps its pieces.
+   */
+  function rimBesidePatch(patchWidth: number, patchHeight: number) {
+    const stops = (top: Rgb, bottom: Rgb) => [
+      { offset: 0, color: top },
+      { offset: 1, color: bottom },
+    ];
+    const image = drawPainted(180, 160, [255, 255, 255], [
+      { paint: { kind: 'linear', x1: 0, y1: 10, x2: 0, y2: 150, stops: stops([197, 169, 118], [173, 141, 88]) }, inside: turnedRect(60, 80, 82, 140, 2) },
+      { paint: { kind: 'linear', x1: 0, y1: 10, x2: 0, y2: 150, stops: stops([238, 216, 182], [214, 180, 130]) }, inside: turnedRect(60, 80, 80, 140, 2) },
+    ]);
+    const x0 = 176 - patchWidth;
+    for (let y = 10; y < 10 + patchHeight; y++) {
+      for (let x = x0; x < 176; x++) image.data.set([60 + (x - x0) * 2, 100 + (y - 10) * 2, 200, 255], (y * image.width + x) * 4);
+    }
+    const result = traceImage(image, DEFAULT_ENGINE_PARAMS);
+    expect(result.stats.profile).toBe('flat');
+    // The patch's shapes are blue 200; the white and the gradient's two bands are the large shapes.
+    return result.shapes.filter((s) => s.color.b !== 200 && s.areaPx < 1000).length;
+  }
+
+  it("a gradient's rare colours: the rim and its steps come back in at most 11 pieces (13 without the pass)", () => {
+    expect(rimBesidePatch(46, 42)).toBeLessThanOrEqual(11);
+  });
+
+  it("a grainy photo's share of rare colours: the pass does not run and the rim keeps its 13 pieces", () => {
+    expect(rimBesidePatch(62, 62)).toBe(13);
+  });
+});

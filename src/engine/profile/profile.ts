@@ -121,6 +121,11 @@ const SMOOTH_RAMP_TILES_MIN = 0.12;
  */
 const TWO_TONE_BLEND_SHARE_MIN = 0.98;
 const TWO_TONE_SHARE_MIN = 0.7;
+/**
+ * Pixels in rare colours (noiseShare) from which a picture may have a photo's grain: a smooth
+ * photo's ramps read as grain only from here (decideProfile), and noisy flat art under it has the
+ * rare colours of its gradients and of JPEG damage along its edges, not grain all over (hasPhotoGrain).
+ */
 const SMOOTH_NOISE_MIN = 0.12;
 const RAMP_TILE_PX = 16;
 const RAMP_MAX_SPREAD = 8;
@@ -275,6 +280,16 @@ function areaNote(profile: ImageProfile, blendRatio: number, hardTiles: Uint8Arr
 }
 
 /**
+ * Whether as many of the picture's pixels are in rare colours as in a grainy photo's
+ * (SMOOTH_NOISE_MIN). Under it, flat art that is noisy has the rare colours of its gradients
+ * (the tango icons and fluent emoji: 4–9 % of pixels) or of JPEG damage along its edges; the
+ * validation set's smooth photo and pixel-art title traced as flat have 14–15 %.
+ */
+export function hasPhotoGrain(facts: Pick<ProfileFacts, 'noiseShare'>): boolean {
+  return facts.noiseShare >= SMOOTH_NOISE_MIN;
+}
+
+/**
  * The evidence decideProfile reads last (ramp tiles, two tones, ink on paper), each measured on its
  * first read: pixel art and line art in two tones are decided before some of it is read, and a
  * clean picture (noiseShare under SMOOTH_NOISE_MIN) never reads its ramp tiles. Unread evidence is
@@ -402,7 +417,7 @@ export function decideProfile(e: ProfileEvidence): { profile: ImageProfile; reas
   if (e.opaque > MAX_SPRITE_PIXELS && isInkOnPaper(e.ink)) {
     return { profile: 'lineart', reason: `ink on paper (${pct(e.ink.axisShare)} of pixels between the two tones, in-between tones only along the ink's edges): line art` };
   }
-  if (e.noiseShare >= SMOOTH_NOISE_MIN && e.rampTiles >= SMOOTH_RAMP_TILES_MIN) {
+  if (hasPhotoGrain(e) && e.rampTiles >= SMOOTH_RAMP_TILES_MIN) {
     return { profile: 'photo', reason: `smooth ramps over ${pct(e.rampTiles)} of the picture, ${pct(e.noiseShare)} of pixels in rare colours (grain): photo` };
   }
   if (mayBePixelArt && !e.grey && e.flatShare < FLAT_SHARE_MIN && e.runShare >= TEXTURE_RUNS_MIN && e.noiseShare <= TEXTURE_NOISE_MAX && e.blendRatio < TEXTURE_BLEND_MAX) {
