@@ -42,6 +42,7 @@ import { applyShading, withRegionsRenumbered, type Shaded } from './shading/shad
 import { findSmoothAreas } from './shading/shading.js';
 import { shrunkSize } from './profile/resize.js';
 import { chainsUnderLines, splitStrokeRegions } from './strokes/auto.js';
+import { withHiddenEdgesLoosened } from './strokes/hidden-edges.js';
 import { centerlineResult, strokesOverShapes, type ColoredLine } from './strokes/index.js';
 import { layerShapes } from './layers/index.js';
 import { findTranslucency, withPlateauAlpha, type Translucency } from './translucency.js';
@@ -884,9 +885,12 @@ function* boundaryAndFit(
   clock.lap('boundary', outlined !== undefined);
   if (fitted) clock.lap('fit', true);
   else {
-    const all = toChains(graph, ((yield FINISH) as (PackedChains | FittedChain[])[]).map(unpackChains));
+    const scratch = new FitScratch();
+    const fitAll = toChains(graph, ((yield FINISH) as (PackedChains | FittedChain[])[]).map(unpackChains));
+    // tracelab.strokes=auto: the edges the lines hide, fitted within what the lines leave them.
+    const all = areas.lines ? withHiddenEdgesLoosened(fitAll, graph, { underLines: areas.lines.underLines, width, height, lines: areas.lines.lines }, scratch) : fitAll;
     // Pixel art is written on the lattice: no shape under a pixel's area there.
-    fitted = memo.set(fitSlot, fitKey, tracing.profile === 'pixel' ? all : withPixelFloor(all, { graph, loops: outline.loops, area: regions.area }, new FitScratch()));
+    fitted = memo.set(fitSlot, fitKey, tracing.profile === 'pixel' ? all : withPixelFloor(all, { graph, loops: outline.loops, area: regions.area }, scratch));
     clock.lap('fit');
   }
   return { outline, fitted, enclosedVoid };

@@ -202,6 +202,9 @@ function withStrokes(result: TraceResult, ordered: readonly PenPath[], pending: 
   return { ...result, chains, shapes: overShapes ? result.shapes : [], strokes, stats: { ...result.stats, chains: chains.length, strokes: stats } };
 }
 
+/** Widths of one colour within this ratio of a run's thinnest are written as one (evenWidths). */
+export const PEN_WIDTH_RUN_RATIO = 1.1;
+
 /**
  * Lines of one colour drawn with one pen measure 3.95, 3.98, 4.02 px where the artist drew 4: the
  * colour's centre-lines, sorted by width, are cut into runs whose widths stay within 10 % of the
@@ -221,7 +224,7 @@ function evenWidths(pens: PenPath[]): void {
     let from = 0;
     while (from < sorted.length) {
       let to = from + 1;
-      while (to < sorted.length && pens[sorted[to]!]!.widthPx <= pens[sorted[from]!]!.widthPx * 1.1) to++;
+      while (to < sorted.length && pens[sorted[to]!]!.widthPx <= pens[sorted[from]!]!.widthPx * PEN_WIDTH_RUN_RATIO) to++;
       const run = sorted.slice(from, to);
       const widthPx = weightedMedianWidth(pens, run);
       for (const i of run) pens[i] = { ...pens[i]!, widthPx };
