@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { fitWithArcs, type ArcRule } from '../../src/engine/fit/arcs.js';
-import { FitScratch, type FitOptions } from '../../src/engine/fit/fit.js';
+import { fitWithArcs } from '../../src/engine/fit/arcs.js';
+import { FitScratch, type ArcRule, type FitOptions } from '../../src/engine/fit/fit.js';
 import { SEGMENT_ARC, SEGMENT_CUBIC, SEGMENT_LINE, type SegmentPath } from '../../src/engine/segment-path.js';
 import { fittedPoints } from '../../src/engine/strokes/fitted-points.js';
 

@@ -1,7 +1,7 @@
 /**
  * A fitted line's circular bends written as SVG arcs: the one arc writer of both stroke modes
  * (tracelab.strokes=centerline's lines, auto's wide pen lines); the numbers that differ by mode
- * (the tolerance, the widest piece) come from the caller as an ArcRule (FitOptions.arcs).
+ * (the tolerance, the widest piece) come from the caller as an ArcRule (fit.ts, FitOptions.arcs).
  * In: a fitted chain (fit.ts), the samples it was fitted to, whether it is closed, the fit's
  * options and scratch, the rule. Out: the chain with each run of samples that lies within the
  * rule's tolerance of one circle (turning one way, by MIN_SWEEP_RAD to MAX_SWEEP_RAD, at least
@@ -19,20 +19,7 @@
 import { hypot2 } from '../length.js';
 import { SEGMENT_QUAD, SEGMENT_CUBIC, SegmentBuilder, type SegmentPath } from '../segment-path.js';
 import { fitCircle } from './ellipse.js';
-import { fitChain, pieceCost, type FitOptions, type FitScratch, type FittedChain } from './fit.js';
-
-/** The numbers the arc writer takes from its caller (per stroke mode). */
-export interface ArcRule {
-  /** Every sample of a run within this of its circle (px). */
-  readonly tolerancePx: number;
-  /**
-   * The widest piece a run is written in (rad): an SVG arc is given by its ends and radius, and
-   * near a half circle its centre moves across the chord by tan(sweep / 2) / 2 times any change of
-   * the chord — the ends rounded to a tenth of a pixel moved a 48-px half circle's bulge by ~3 px
-   * (a heroicons link, SSIM 0.99 → 0.97).
-   */
-  readonly maxPieceSweepRad: number;
-}
+import { fitChain, pieceCost, type FitOptions, type FitScratch, type ArcRule, type FittedChain } from './fit.js';
 
 /** A run turning less is near straight: its circle's radius is large and no cheaper to write. */
 const MIN_SWEEP_RAD = (20 * Math.PI) / 180;

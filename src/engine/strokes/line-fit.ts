@@ -3,7 +3,8 @@
  * curve sampled back as a polyline (what the render check draws).
  * In: a centre-line (centerline.ts). Out: fit options (fit.ts), sampled points (fitted-points.ts).
  */
-import { fitWithArcs, type ArcRule } from '../fit/arcs.js';
+import { fitWithArcs } from '../fit/arcs.js';
+import type { ArcRule } from '../fit/fit.js';
 import type { FitOptions, FitScratch } from '../fit/fit.js';
 import type { CenterPath } from './centerline.js';
 import { fittedPoints } from './fitted-points.js';
@@ -11,7 +12,7 @@ import { fittedPoints } from './fitted-points.js';
 /** The centre-line fit: the flat-art tolerance of the outlines' fit, a little looser for a line's wobble. */
 export const CENTERLINE_FIT: FitOptions = { tolerancePx: 0.4, cornerAngleDeg: 50, detectCircles: true, detectEllipses: true };
 /**
- * An arc's widest piece (fit/arcs.ts ArcRule): near a half circle an SVG arc's centre moves across
+ * An arc's widest piece (fit/fit.ts ArcRule): near a half circle an SVG arc's centre moves across
  * its chord by tan(sweep / 2) / 2 times any change of the chord.
  */
 const MAX_PIECE_SWEEP_RAD = (2 * Math.PI) / 3;
