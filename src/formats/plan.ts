@@ -1192,12 +1192,6 @@ function rectFromCorners(ax: number, ay: number, bx: number, by: number, cx: num
   if (Math.abs(s0x + s2x) > tol || Math.abs(s0y + s2y) > tol || Math.abs(s1x + s3x) > tol || Math.abs(s1y + s3y) > tol) return undefined;
   const centreX = (ax + cx) / 2;
   const centreY = (ay + cy) / 2;
-  // A first side along an axis (every lattice rectangle) is a whole number of quarter turns: what
-  // the angle below comes to (0, its sides swapped for an odd number), without atan2 and two
-  // floating-point remainders per rectangle.
-  if ((s0y === 0 && s0x !== 0) || (s0x === 0 && s0y !== 0)) {
-    return s0x === 0 ? { kind: 'rect', cx: centreX, cy: centreY, width: l1, height: l0, rotationDeg: 0 } : { kind: 'rect', cx: centreX, cy: centreY, width: l0, height: l1, rotationDeg: 0 };
-  }
   let rotationDeg = (Math.atan2(s0y, s0x) * 180) / Math.PI;
   let width = l0;
   let height = l1;
